@@ -1,0 +1,103 @@
+#include "app/cli.h"
+
+#include <charconv>
+#include <cstring>
+
+namespace paper {
+
+const char* playerUsage() {
+    return R"(Usage: paperdoll [LEVEL] [OPTIONS]
+
+Plays a level (default: content/levels/harness.level.xml) in a window.
+
+Options:
+  --headless           Run without a window, SDL or OpenGL (tests, CI, benchmarks).
+                       Needs --frames.
+  --frames N           Run N fixed simulation steps (60 per simulated second), then
+                       exit. In a window each rendered frame runs exactly one step, so
+                       the result is the same on fast and slow machines.
+  --realtime           Pace the steps at 60 Hz of wall-clock time (headless or
+                       with --frames in a window).
+  --stats-json FILE    At exit, write a JSON summary: frames, level, plugin, physics,
+                       timing.
+  --screenshot FILE    At exit, save what the window shows as a PNG (not headless).
+  --window WxH         Window size in pixels (default 1280x720).
+  --no-vsync           Render as fast as possible instead of at the display's rate.
+  --version            Print the version and exit.
+  -h, --help           Print this help and exit.
+
+Controls (window): right or middle drag pans, the wheel zooms at the cursor,
+Home resets the view, Esc quits.
+
+Exit status: 0 on success, 1 when the level or an output file fails, 2 for a bad
+command line.
+)";
+}
+
+namespace {
+
+bool parseInteger(const std::string& text, std::int64_t min, std::int64_t max, std::int64_t& out) {
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, out);
+    return ec == std::errc() && ptr == end && out >= min && out <= max;
+}
+
+}  // namespace
+
+CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
+    PlayerOptions o;
+    auto fail = [](std::string message) { return CliResult{std::nullopt, std::move(message)}; };
+
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        // Options that take a value read it from the next argument.
+        auto value = [&](std::string& out) -> bool {
+            if (i + 1 >= args.size() || args[i + 1].empty()) return false;
+            out = args[++i];
+            return true;
+        };
+        std::string v;
+        if (arg == "-h" || arg == "--help") {
+            o.showHelp = true;
+        } else if (arg == "--version") {
+            o.showVersion = true;
+        } else if (arg == "--headless") {
+            o.headless = true;
+        } else if (arg == "--realtime") {
+            o.realtime = true;
+        } else if (arg == "--no-vsync") {
+            o.vsync = false;
+        } else if (arg == "--frames") {
+            if (!value(v)) return fail("--frames needs a number of steps");
+            // 10^9 steps at 60 Hz is over six months of simulated time.
+            if (!parseInteger(v, 1, 1'000'000'000, o.frames))
+                return fail("--frames must be a whole number from 1 to 1000000000, got '" + v + "'");
+        } else if (arg == "--stats-json") {
+            if (!value(o.statsJsonPath)) return fail("--stats-json needs a file name");
+        } else if (arg == "--screenshot") {
+            if (!value(o.screenshotPath)) return fail("--screenshot needs a file name");
+        } else if (arg == "--window") {
+            if (!value(v)) return fail("--window needs a size like 1280x720");
+            size_t x = v.find('x');
+            std::int64_t w = 0, h = 0;
+            if (x == std::string::npos || !parseInteger(v.substr(0, x), 64, 16384, w) ||
+                !parseInteger(v.substr(x + 1), 64, 16384, h))
+                return fail("--window must be WIDTHxHEIGHT with each from 64 to 16384, got '" + v + "'");
+            o.windowWidth = int(w);
+            o.windowHeight = int(h);
+        } else if (arg.size() > 1 && arg[0] == '-') {
+            return fail("unknown option '" + arg + "' (see paperdoll --help)");
+        } else if (o.levelPath.empty()) {
+            o.levelPath = arg;
+        } else {
+            return fail("more than one level given: '" + o.levelPath + "' and '" + arg + "'");
+        }
+    }
+    if (o.showHelp || o.showVersion) return {o, {}};
+    if (o.headless && o.frames < 0) return fail("--headless needs --frames N (how many steps to run)");
+    if (o.headless && !o.screenshotPath.empty())
+        return fail("--screenshot needs a window; drop --headless (with no display, set SDL_VIDEODRIVER=offscreen)");
+    return {o, {}};
+}
+
+}  // namespace paper

@@ -1,0 +1,35 @@
+// Command-line options of the `paperdoll` player.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace paper {
+
+struct PlayerOptions {
+    std::string levelPath;       ///< empty: the harness level from the content folder
+    bool headless = false;       ///< no window, no SDL, no GL
+    std::int64_t frames = -1;    ///< fixed steps to run before exiting; -1 = until closed
+    bool realtime = false;       ///< pace a headless run at the simulation rate
+    std::string statsJsonPath;   ///< write a JSON summary here at exit
+    std::string screenshotPath;  ///< save the window as PNG at exit
+    int windowWidth = 1280;
+    int windowHeight = 720;
+    bool vsync = true;
+    bool showHelp = false;
+    bool showVersion = false;
+};
+
+struct CliResult {
+    std::optional<PlayerOptions> options;  ///< set when the command line was valid
+    std::string error;                     ///< why it was not, for "paperdoll: error: …"
+};
+
+CliResult parsePlayerCommandLine(const std::vector<std::string>& args);
+
+/// The --help text.
+const char* playerUsage();
+
+}  // namespace paper

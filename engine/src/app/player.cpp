@@ -1,0 +1,271 @@
+#include "app/player.h"
+
+#include <SDL_keycode.h>
+#include <imgui.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include "app/content_paths.h"
+#include "app/fixed_step.h"
+#include "platform/input.h"
+#include "platform/window.h"
+#include "render/gl_renderer.h"
+#include "world/level_view.h"
+
+namespace paper {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+/// What one run did, for the HUD and --stats-json.
+struct RunStats {
+    std::int64_t steps = 0;
+    std::int64_t framesRendered = 0;
+    double wallSeconds = 0.0;
+    double stepSecondsTotal = 0.0;
+    double stepSecondsMax = 0.0;
+};
+
+/// The simulation as the engine runs it. Until a plugin is loaded nothing in the level
+/// moves; the step is still timed so the loop, pacing and statistics are exercised.
+struct Simulation {
+    const Level* level = nullptr;
+    RunStats stats;
+
+    void step() {
+        Clock::time_point start = Clock::now();
+        ++stats.steps;
+        double seconds = secondsSince(start);
+        stats.stepSecondsTotal += seconds;
+        stats.stepSecondsMax = std::max(stats.stepSecondsMax, seconds);
+    }
+};
+
+bool writeStatsJson(const std::string& path, const PlayerOptions& options, const Level& level, const RunStats& stats,
+                    std::ostream& err) {
+    nlohmann::json j;
+    j["frames"] = stats.steps;
+    j["mode"] = options.headless ? "headless" : "window";
+    j["simulation_hz"] = kSimulationHz;
+    j["simulated_seconds"] = double(stats.steps) / kSimulationHz;
+    j["level"] = {{"name", level.name},
+                  {"path", level.path},
+                  {"terrain", level.terrain.size()},
+                  {"props", level.props.size()},
+                  {"spawns", level.spawns.size()}};
+    j["plugin"] = {{"loaded", false}, {"name", nullptr}, {"version", nullptr}, {"reloads", 0}};
+    j["physics"] = nlohmann::json::object();
+    j["timing"] = {{"wall_seconds", stats.wallSeconds},
+                   {"frames_rendered", stats.framesRendered},
+                   {"step_ms_mean", stats.steps > 0 ? 1000.0 * stats.stepSecondsTotal / double(stats.steps) : 0.0},
+                   {"step_ms_max", 1000.0 * stats.stepSecondsMax},
+                   {"realtime", options.realtime}};
+
+    // Write beside the target and rename, so a reader never sees half a file.
+    std::string temp = path + ".tmp";
+    {
+        std::ofstream file(temp, std::ios::trunc);
+        file << j.dump(2) << '\n';
+        if (!file.good()) {
+            err << "paperdoll: error: cannot write stats to '" << path << "'\n";
+            std::remove(temp.c_str());
+            return false;
+        }
+    }
+    if (std::rename(temp.c_str(), path.c_str()) != 0) {
+        err << "paperdoll: error: cannot write stats to '" << path << "'\n";
+        std::remove(temp.c_str());
+        return false;
+    }
+    return true;
+}
+
+void runHeadless(const PlayerOptions& options, Simulation& sim) {
+    FixedStepClock clock;
+    Clock::time_point start = Clock::now();
+    for (std::int64_t i = 0; i < options.frames; ++i) {
+        sim.step();
+        if (options.realtime)
+            std::this_thread::sleep_until(start + std::chrono::duration_cast<Clock::duration>(
+                                                      std::chrono::duration<double>(double(i + 1) * clock.stepSeconds)));
+    }
+}
+
+struct PlayerActions {
+    ActionId quit, resetView;
+    explicit PlayerActions(InputMap& input)
+        : quit(input.bind("quit", SDLK_ESCAPE)), resetView(input.bind("reset_view", SDLK_HOME)) {}
+};
+
+void drawHud(const Level& level, const RunStats& stats, const Camera& camera, double fps, const char* glRenderer) {
+    ImGui::SetNextWindowPos({10, 10});
+    ImGui::SetNextWindowBgAlpha(0.75f);
+    ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                             ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                             ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
+    if (ImGui::Begin("hud", nullptr, flags)) {
+        ImGui::Text("Paperdoll  -  %s", level.name.c_str());
+        ImGui::Separator();
+        ImGui::Text("step %lld   %.1f s simulated", static_cast<long long>(stats.steps), double(stats.steps) / kSimulationHz);
+        ImGui::Text("%.0f fps   zoom %.0f px/m", fps, camera.pixelsPerMetre);
+        ImGui::Text("terrain %zu   props %zu   spawns %zu", level.terrain.size(), level.props.size(), level.spawns.size());
+        ImGui::TextDisabled("plugin: none loaded");
+        ImGui::TextDisabled("%s", glRenderer);
+        ImGui::Separator();
+        ImGui::TextDisabled("drag (right/middle) pan   wheel zoom   Home reset   Esc quit");
+    }
+    ImGui::End();
+
+    // Spawn labels float above their markers, in screen space.
+    ImDrawList* labels = ImGui::GetBackgroundDrawList();
+    for (const SpawnPoint& spawn : level.spawns) {
+        Vec2 at = camera.worldToScreen(spawn.position + Vec2{0.0f, kSpawnMarkerHeight});
+        std::string text = spawn.name + "  (" + std::filesystem::path(spawn.rigPath).filename().string() + ")";
+        labels->AddText({at.x + 6.0f, at.y - 22.0f}, IM_COL32(60, 66, 80, 255), text.c_str());
+    }
+}
+
+int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err) {
+    const Level& level = *sim.level;
+    Window window;
+    std::string error;
+    WindowDef def;
+    def.title = "Paperdoll - " + level.name;
+    def.width = options.windowWidth;
+    def.height = options.windowHeight;
+    def.vsync = options.vsync;
+    if (!window.open(def, error)) {
+        err << "paperdoll: error: " << error << '\n';
+        return 1;
+    }
+    GlRenderer renderer;
+    if (!renderer.init(error)) {
+        err << "paperdoll: error: " << error << '\n';
+        return 1;
+    }
+
+    InputMap input;
+    PlayerActions actions(input);
+    Camera camera;
+    camera.viewportSize = window.framebufferSize();
+    camera.frame(level.camera.center, level.camera.viewHeight);
+    DrawList draw;
+    FixedStepClock clock;
+    // With --frames the run is a recording: exactly one step per frame, unless paced.
+    bool lockstep = options.frames > 0 && !options.realtime;
+
+    Clock::time_point last = Clock::now();
+    double fps = 0.0;
+    for (;;) {
+        if (!window.pollEvents(input)) break;
+        Clock::time_point now = Clock::now();
+        double frameSeconds = std::chrono::duration<double>(now - last).count();
+        last = now;
+        if (frameSeconds > 0.0) fps = fps == 0.0 ? 1.0 / frameSeconds : 0.95 * fps + 0.05 / frameSeconds;
+
+        const MouseState& mouse = input.mouse();
+        if (mouse.down[int(MouseButton::Right)] || mouse.down[int(MouseButton::Middle)]) camera.panPixels(mouse.dragDelta);
+        if (mouse.wheel != 0.0f) camera.zoomAt(mouse.position, std::pow(1.15f, mouse.wheel));
+        Vec2 size = window.framebufferSize();
+        camera.viewportSize = size;
+
+        if (input.pressed(actions.resetView)) camera.frame(level.camera.center, level.camera.viewHeight);
+
+        int steps = lockstep ? 1 : clock.advance(frameSeconds);
+        for (int i = 0; i < steps && sim.stats.steps != options.frames; ++i) {
+            sim.step();
+            input.consumeEdges();
+        }
+        if (input.held(actions.quit)) break;
+
+        draw.clear();
+        draw.setPixelsPerMetre(camera.pixelsPerMetre);
+        drawGrid(camera, draw);
+        drawLevel(level, draw);
+        renderer.beginFrame(int(size.x), int(size.y), kPaperColor);
+        renderer.draw(draw, camera);
+        window.beginImGuiFrame();
+        drawHud(level, sim.stats, camera, fps, window.glRenderer());
+        window.renderImGui();
+        ++sim.stats.framesRendered;
+
+        bool done = options.frames > 0 && sim.stats.steps >= options.frames;
+        if (done) break;
+        window.swap();
+        input.endFrame();
+    }
+    // The last frame is still in the back buffer: that is what the user saw last.
+    if (!options.screenshotPath.empty()) {
+        Vec2 size = window.framebufferSize();
+        if (!saveFramebufferPng(options.screenshotPath, int(size.x), int(size.y), error)) {
+            err << "paperdoll: error: screenshot: " << error << '\n';
+            return 1;
+        }
+    }
+    return 0;
+}
+
+}  // namespace
+
+int runPlayer(const PlayerOptions& options, std::ostream& out, std::ostream& err) {
+    if (options.showHelp) {
+        out << playerUsage();
+        return 0;
+    }
+    if (options.showVersion) {
+        out << "paperdoll " << PAPERDOLL_VERSION << '\n';
+        return 0;
+    }
+
+    std::string levelPath = options.levelPath;
+    if (levelPath.empty()) {
+        std::optional<std::filesystem::path> content = findContentDir();
+        if (!content) {
+            err << "paperdoll: error: cannot find the content folder (run from the repository, or set "
+                   "PAPERDOLL_CONTENT); or name a level file\n";
+            return 1;
+        }
+        levelPath = (*content / "levels" / "harness.level.xml").string();
+    }
+    LevelLoadResult loaded = loadLevelFile(levelPath);
+    for (const Diagnostic& d : loaded.diagnostics) err << d.format() << '\n';
+    if (!loaded.level) return 1;
+
+    Simulation sim;
+    sim.level = &*loaded.level;
+    Clock::time_point start = Clock::now();
+    int status = 0;
+    if (options.headless)
+        runHeadless(options, sim);
+    else
+        status = runWindowed(options, sim, err);
+    sim.stats.wallSeconds = secondsSince(start);
+    if (status != 0) return status;
+
+    if (!options.statsJsonPath.empty() && !writeStatsJson(options.statsJsonPath, options, *loaded.level, sim.stats, err))
+        return 1;
+    if (options.headless)
+        out << "paperdoll: " << sim.stats.steps << " steps of '" << loaded.level->name << "' in " << sim.stats.wallSeconds
+            << " s\n";
+    return 0;
+}
+
+int playerMain(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    CliResult cli = parsePlayerCommandLine(args);
+    if (!cli.options) {
+        std::cerr << "paperdoll: error: " << cli.error << '\n';
+        return 2;
+    }
+    return runPlayer(*cli.options, std::cout, std::cerr);
+}
+
+}  // namespace paper

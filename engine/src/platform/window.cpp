@@ -1,0 +1,145 @@
+#include "platform/window.h"
+
+#include <SDL.h>
+#include <glad/gl.h>
+#include <imgui.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <backends/imgui_impl_sdl.h>
+
+#include "platform/input.h"
+
+namespace paper {
+
+Window::~Window() {
+    if (imguiReady_) {
+        ImGui_ImplOpenGL3_Shutdown();
+        ImGui_ImplSDL2_Shutdown();
+        ImGui::DestroyContext();
+    }
+    if (glContext_) SDL_GL_DeleteContext(glContext_);
+    if (window_) SDL_DestroyWindow(window_);
+    if (window_ || glContext_) SDL_QuitSubSystem(SDL_INIT_VIDEO);
+}
+
+bool Window::open(const WindowDef& def, std::string& error) {
+    if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
+        error = std::string("cannot start SDL video: ") + SDL_GetError() +
+                " (no display? run under xvfb-run, set SDL_VIDEODRIVER=offscreen, or use --headless)";
+        return false;
+    }
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
+    SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+    SDL_GL_SetAttribute(SDL_GL_MULTISAMPLEBUFFERS, def.msaaSamples > 0 ? 1 : 0);
+    SDL_GL_SetAttribute(SDL_GL_MULTISAMPLESAMPLES, def.msaaSamples);
+
+    Uint32 flags = SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
+    window_ = SDL_CreateWindow(def.title.c_str(), SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, def.width,
+                               def.height, flags);
+    if (!window_ && def.msaaSamples > 0) {
+        // Some drivers offer no multisampled visual; a jagged window beats no window.
+        SDL_GL_SetAttribute(SDL_GL_MULTISAMPLEBUFFERS, 0);
+        SDL_GL_SetAttribute(SDL_GL_MULTISAMPLESAMPLES, 0);
+        window_ = SDL_CreateWindow(def.title.c_str(), SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, def.width,
+                                   def.height, flags);
+    }
+    if (!window_) {
+        error = std::string("cannot create window: ") + SDL_GetError();
+        return false;
+    }
+    glContext_ = SDL_GL_CreateContext(window_);
+    if (!glContext_) {
+        error = std::string("cannot create an OpenGL 3.3 core context: ") + SDL_GetError();
+        return false;
+    }
+    if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(SDL_GL_GetProcAddress))) {
+        error = "cannot load OpenGL functions";
+        return false;
+    }
+    SDL_GL_SetSwapInterval(def.vsync ? 1 : 0);
+    if (def.msaaSamples > 0) glEnable(GL_MULTISAMPLE);
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini littering the working directory
+    ImGui::StyleColorsDark();
+    if (!ImGui_ImplSDL2_InitForOpenGL(window_, glContext_) || !ImGui_ImplOpenGL3_Init("#version 330")) {
+        error = "cannot initialise Dear ImGui";
+        return false;
+    }
+    imguiReady_ = true;
+    return true;
+}
+
+static int keycodeOf(const SDL_Event& event) { return int(event.key.keysym.sym); }
+
+bool Window::pollEvents(InputMap& input) {
+    bool keepOpen = true;
+    const ImGuiIO& io = ImGui::GetIO();
+    Vec2 windowSize{}, drawable = framebufferSize();
+    int w = 0, h = 0;
+    SDL_GetWindowSize(window_, &w, &h);
+    windowSize = {float(w), float(h)};
+    // Mouse positions go to the app in drawable pixels, the camera's unit.
+    Vec2 scale{windowSize.x > 0 ? drawable.x / windowSize.x : 1.0f, windowSize.y > 0 ? drawable.y / windowSize.y : 1.0f};
+
+    SDL_Event event;
+    while (SDL_PollEvent(&event)) {
+        ImGui_ImplSDL2_ProcessEvent(&event);
+        switch (event.type) {
+        case SDL_QUIT:
+            keepOpen = false;
+            break;
+        case SDL_WINDOWEVENT:
+            if (event.window.event == SDL_WINDOWEVENT_CLOSE) keepOpen = false;
+            break;
+        case SDL_KEYDOWN:
+        case SDL_KEYUP:
+            // Releases always pass, so a key held when ImGui took focus cannot stick.
+            if (event.type == SDL_KEYUP || !io.WantCaptureKeyboard) input.keyEvent(keycodeOf(event), event.type == SDL_KEYDOWN);
+            break;
+        case SDL_MOUSEMOTION:
+            input.mouseMove({float(event.motion.x) * scale.x, float(event.motion.y) * scale.y});
+            break;
+        case SDL_MOUSEBUTTONDOWN:
+        case SDL_MOUSEBUTTONUP: {
+            bool down = event.type == SDL_MOUSEBUTTONDOWN;
+            if (down && io.WantCaptureMouse) break;
+            if (event.button.button == SDL_BUTTON_LEFT) input.mouseButton(MouseButton::Left, down);
+            if (event.button.button == SDL_BUTTON_MIDDLE) input.mouseButton(MouseButton::Middle, down);
+            if (event.button.button == SDL_BUTTON_RIGHT) input.mouseButton(MouseButton::Right, down);
+            break;
+        }
+        case SDL_MOUSEWHEEL:
+            if (!io.WantCaptureMouse) input.mouseWheel(event.wheel.preciseY);
+            break;
+        default:
+            break;
+        }
+    }
+    return keepOpen;
+}
+
+void Window::beginImGuiFrame() {
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplSDL2_NewFrame();
+    ImGui::NewFrame();
+}
+
+void Window::renderImGui() {
+    ImGui::Render();
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+void Window::swap() { SDL_GL_SwapWindow(window_); }
+
+Vec2 Window::framebufferSize() const {
+    int w = 0, h = 0;
+    SDL_GL_GetDrawableSize(window_, &w, &h);
+    return {float(w), float(h)};
+}
+
+const char* Window::glRenderer() const { return reinterpret_cast<const char*>(glGetString(GL_RENDERER)); }
+
+}  // namespace paper

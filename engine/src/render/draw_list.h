@@ -1,0 +1,67 @@
+// The 2D batch: shapes in world space (metres) tessellated on the CPU into one indexed
+// triangle list with per-vertex colour. The GL backend draws it in a single call; the
+// headless backend never needs it, and tests inspect the triangles directly.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "paper/math.h"
+
+namespace paper {
+
+struct DrawVertex {
+    Vec2 position;      ///< metres
+    std::uint32_t rgba;  ///< r in the low byte, as OpenGL reads GL_UNSIGNED_BYTE x4
+};  // 12 bytes
+
+/// Largest distance, in pixels, between a tessellated curve and the true curve.
+inline constexpr float kCurveTolerancePixels = 0.2f;
+inline constexpr int kMinArcSegments = 12;  ///< per full circle
+inline constexpr int kMaxArcSegments = 128;
+
+class DrawList {
+public:
+    /// Segments a full circle of this on-screen radius needs to stay within tolerance.
+    static int circleSegments(float radiusPixels, float tolerancePixels = kCurveTolerancePixels);
+
+    /// Sets the zoom curves are tessellated for; call when the camera changes.
+    void setPixelsPerMetre(float pixelsPerMetre) { pixelsPerMetre_ = pixelsPerMetre; }
+    float pixelsPerMetre() const { return pixelsPerMetre_; }
+    /// A width of `pixels` on screen, in metres at the current zoom.
+    float pixels(float pixels) const { return pixels / pixelsPerMetre_; }
+
+    void clear();
+
+    /// A thick line with round caps (a filled capsule of radius width/2).
+    void line(Vec2 a, Vec2 b, float width, Color color);
+    /// Connected thick lines with round joins.
+    void polyline(const Vec2* points, int count, float width, Color color, bool closed = false);
+    void capsule(Vec2 a, Vec2 b, float radius, Color fill);
+    void capsuleOutline(Vec2 a, Vec2 b, float radius, float width, Color color);
+    void circle(Vec2 center, float radius, Color fill);
+    void circleOutline(Vec2 center, float radius, float width, Color color);
+    /// A filled convex polygon, counter-clockwise or clockwise.
+    void polygon(const Vec2* points, int count, Color fill);
+    /// The outline of a convex polygon with mitred corners, centred on its edges.
+    void polygonOutline(const Vec2* points, int count, float width, Color color);
+
+    const std::vector<DrawVertex>& vertices() const { return vertices_; }
+    const std::vector<std::uint32_t>& indices() const { return indices_; }
+
+private:
+    int segmentsFor(float radiusMetres) const;
+    /// Points of a convex capsule (or circle when a == b) outline, counter-clockwise.
+    void capsulePoints(Vec2 a, Vec2 b, float radius, std::vector<Vec2>& out) const;
+    void fan(const Vec2* points, int count, Color color);
+    void ring(const Vec2* points, int count, float width, Color color);
+
+    float pixelsPerMetre_ = 100.0f;
+    std::vector<DrawVertex> vertices_;
+    std::vector<std::uint32_t> indices_;
+    std::vector<Vec2> scratch_;
+};
+
+std::uint32_t packColor(Color color);
+
+}  // namespace paper

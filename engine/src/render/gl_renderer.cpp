@@ -1,0 +1,149 @@
+#include "render/gl_renderer.h"
+
+#include <glad/gl.h>
+#include <stb_image_write.h>
+
+#include <cstddef>
+#include <cstring>
+#include <vector>
+
+namespace paper {
+
+namespace {
+
+const char* kVertexShader = R"(#version 330 core
+layout(location = 0) in vec2 position;
+layout(location = 1) in vec4 color;
+uniform mat4 worldToClip;
+out vec4 vColor;
+void main() {
+    gl_Position = worldToClip * vec4(position, 0.0, 1.0);
+    vColor = color;
+}
+)";
+
+const char* kFragmentShader = R"(#version 330 core
+in vec4 vColor;
+out vec4 fragColor;
+void main() { fragColor = vColor; }
+)";
+
+GLuint compile(GLenum stage, const char* source, std::string& error) {
+    GLuint shader = glCreateShader(stage);
+    glShaderSource(shader, 1, &source, nullptr);
+    glCompileShader(shader);
+    GLint ok = 0;
+    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[1024] = {};
+        glGetShaderInfoLog(shader, sizeof log, nullptr, log);
+        error = std::string("shader compile failed: ") + log;
+        glDeleteShader(shader);
+        return 0;
+    }
+    return shader;
+}
+
+}  // namespace
+
+GlRenderer::~GlRenderer() {
+    if (program_) glDeleteProgram(program_);
+    if (vbo_) glDeleteBuffers(1, &vbo_);
+    if (ibo_) glDeleteBuffers(1, &ibo_);
+    if (vao_) glDeleteVertexArrays(1, &vao_);
+}
+
+bool GlRenderer::init(std::string& error) {
+    GLuint vs = compile(GL_VERTEX_SHADER, kVertexShader, error);
+    if (!vs) return false;
+    GLuint fs = compile(GL_FRAGMENT_SHADER, kFragmentShader, error);
+    if (!fs) {
+        glDeleteShader(vs);
+        return false;
+    }
+    program_ = glCreateProgram();
+    glAttachShader(program_, vs);
+    glAttachShader(program_, fs);
+    glLinkProgram(program_);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    GLint linked = 0;
+    glGetProgramiv(program_, GL_LINK_STATUS, &linked);
+    if (!linked) {
+        error = "shader link failed";
+        return false;
+    }
+    matrixLocation_ = glGetUniformLocation(program_, "worldToClip");
+
+    glGenVertexArrays(1, &vao_);
+    glGenBuffers(1, &vbo_);
+    glGenBuffers(1, &ibo_);
+    glBindVertexArray(vao_);
+    glBindBuffer(GL_ARRAY_BUFFER, vbo_);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, ibo_);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, sizeof(DrawVertex), (void*)offsetof(DrawVertex, position));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(DrawVertex), (void*)offsetof(DrawVertex, rgba));
+    glBindVertexArray(0);
+    return true;
+}
+
+void GlRenderer::beginFrame(int width, int height, Color clear) {
+    glViewport(0, 0, width, height);
+    glClearColor(clear.r / 255.0f, clear.g / 255.0f, clear.b / 255.0f, clear.a / 255.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+}
+
+void GlRenderer::draw(const DrawList& list, const Camera& camera) {
+    if (list.indices().empty()) return;
+    size_t vertexBytes = list.vertices().size() * sizeof(DrawVertex);
+    size_t indexBytes = list.indices().size() * sizeof(std::uint32_t);
+
+    glUseProgram(program_);
+    float matrix[16];
+    camera.worldToClipMatrix(matrix);
+    glUniformMatrix4fv(matrixLocation_, 1, GL_FALSE, matrix);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_CULL_FACE);  // fans and rings come in either winding
+
+    glBindVertexArray(vao_);
+    glBindBuffer(GL_ARRAY_BUFFER, vbo_);
+    // Grow the buffers geometrically and orphan them each frame, so uploads never stall.
+    if (vertexBytes > vboBytes_) vboBytes_ = vertexBytes * 2;
+    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(vboBytes_), nullptr, GL_STREAM_DRAW);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(vertexBytes), list.vertices().data());
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, ibo_);
+    if (indexBytes > iboBytes_) iboBytes_ = indexBytes * 2;
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(iboBytes_), nullptr, GL_STREAM_DRAW);
+    glBufferSubData(GL_ELEMENT_ARRAY_BUFFER, 0, GLsizeiptr(indexBytes), list.indices().data());
+    glDrawElements(GL_TRIANGLES, GLsizei(list.indices().size()), GL_UNSIGNED_INT, nullptr);
+    glBindVertexArray(0);
+    glUseProgram(0);
+}
+
+bool saveFramebufferPng(const std::string& path, int width, int height, std::string& error) {
+    if (width <= 0 || height <= 0) {
+        error = "empty framebuffer";
+        return false;
+    }
+    std::vector<unsigned char> pixels(size_t(width) * size_t(height) * 4);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadBuffer(GL_BACK);
+    glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+    // GL's rows run bottom-up; PNG's top-down. Force opaque: the window has no alpha.
+    std::vector<unsigned char> flipped(pixels.size());
+    size_t rowBytes = size_t(width) * 4;
+    for (int y = 0; y < height; ++y)
+        std::memcpy(&flipped[size_t(y) * rowBytes], &pixels[size_t(height - 1 - y) * rowBytes], rowBytes);
+    for (size_t i = 3; i < flipped.size(); i += 4) flipped[i] = 255;
+    if (!stbi_write_png(path.c_str(), width, height, 4, flipped.data(), int(rowBytes))) {
+        error = "cannot write '" + path + "'";
+        return false;
+    }
+    return true;
+}
+
+}  // namespace paper

@@ -1,0 +1,19 @@
+// How a level looks: the paper background with a metre grid, terrain, props and spawn
+// markers, tessellated into a DrawList.
+#pragma once
+
+#include "render/camera.h"
+#include "render/draw_list.h"
+#include "world/level.h"
+
+namespace paper {
+
+inline constexpr Color kPaperColor{243, 239, 228, 255};
+
+/// A grid line every metre (stronger every 5 m) over the visible part of the world.
+void drawGrid(const Camera& camera, DrawList& draw);
+void drawLevel(const Level& level, DrawList& draw);
+/// Height in metres of a spawn marker's pole, for placing its label.
+inline constexpr float kSpawnMarkerHeight = 1.9f;
+
+}  // namespace paper

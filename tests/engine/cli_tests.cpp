@@ -1,0 +1,69 @@
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "app/cli.h"
+
+using namespace paper;
+
+namespace {
+CliResult parse(std::vector<std::string> args) { return parsePlayerCommandLine(args); }
+}  // namespace
+
+TEST_CASE("the player's options parse", "[cli]") {
+    CliResult r = parse({"--headless", "--frames", "120", "level.xml", "--stats-json", "s.json", "--realtime"});
+    REQUIRE(r.options);
+    CHECK(r.options->headless);
+    CHECK(r.options->frames == 120);
+    CHECK(r.options->levelPath == "level.xml");
+    CHECK(r.options->statsJsonPath == "s.json");
+    CHECK(r.options->realtime);
+
+    r = parse({"--frames", "30", "--screenshot", "a.png", "--window", "640x360", "--no-vsync"});
+    REQUIRE(r.options);
+    CHECK(r.options->screenshotPath == "a.png");
+    CHECK(r.options->windowWidth == 640);
+    CHECK(r.options->windowHeight == 360);
+    CHECK_FALSE(r.options->vsync);
+    CHECK(r.options->levelPath.empty());
+}
+
+TEST_CASE("bad command lines are refused with the reason", "[cli]") {
+    struct Case {
+        std::vector<std::string> args;
+        const char* mentions;
+    };
+    const Case cases[] = {
+        {{"--fly"}, "unknown option '--fly'"},
+        {{"--frames"}, "--frames needs"},
+        {{"--frames", "abc"}, "got 'abc'"},
+        {{"--frames", "0"}, "from 1"},
+        {{"--frames", "-5"}, "got '-5'"},
+        {{"--frames", "99999999999999999999"}, "--frames must be"},
+        {{"--frames", "12x"}, "got '12x'"},
+        {{"--headless"}, "--headless needs --frames"},
+        {{"--headless", "--frames", "3", "--screenshot", "x.png"}, "--screenshot needs a window"},
+        {{"--window", "big"}, "--window must be"},
+        {{"--window", "10x10"}, "--window must be"},
+        {{"--stats-json"}, "needs a file name"},
+        {{"a.xml", "b.xml"}, "more than one level"},
+    };
+    for (const Case& c : cases) {
+        CliResult r = parse(c.args);
+        CAPTURE(c.args);
+        CHECK_FALSE(r.options);
+        CHECK_THAT(r.error, Catch::Contains(c.mentions));
+    }
+}
+
+TEST_CASE("--help documents every option", "[cli]") {
+    std::string help = playerUsage();
+    for (const char* option : {"--headless", "--frames", "--realtime", "--stats-json", "--screenshot", "--window",
+                               "--no-vsync", "--version", "--help"})
+        CHECK_THAT(help, Catch::Contains(option));
+    CliResult r = parse({"--help", "--bogus-after-help-is-still-an-error"});
+    CHECK_FALSE(r.options);
+    r = parse({"-h"});
+    REQUIRE(r.options);
+    CHECK(r.options->showHelp);
+}

@@ -1,0 +1,25 @@
+// Runs a program from a test and captures its exit status and output.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace test {
+
+struct ProcessResult {
+    int exitCode = -1;  ///< the exit status, or 128 + signal number when killed
+    std::string out;
+    std::string err;
+};
+
+/// Runs argv[0] with the given arguments; env entries ("NAME=value") are added to the
+/// inherited environment.
+ProcessResult runProcess(const std::vector<std::string>& argv, const std::vector<std::string>& env = {});
+
+/// A fresh empty directory under the system temp folder, for a test's files.
+std::string makeTempDir();
+
+/// SDL's offscreen EGL driver when there is no X display, so windowed tests run anywhere.
+std::vector<std::string> displayEnv();
+
+}  // namespace test
