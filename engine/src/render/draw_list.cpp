@@ -28,8 +28,9 @@ void DrawList::capsulePoints(Vec2 a, Vec2 b, float radius, std::vector<Vec2>& ou
     out.clear();
     Vec2 axis = b - a;
     float baseAngle = length(axis) > 0.0f ? std::atan2(axis.y, axis.x) : 0.0f;
-    // Half the circle's segments per cap, so a capsule is as smooth as a circle of its radius.
-    int half = std::max(segmentsFor(radius) / 2, 3);
+    // Half the circle's segments per cap, so a capsule is as smooth as a circle of its
+    // radius; an even count puts a vertex exactly on each cap's tip.
+    int half = std::max((segmentsFor(radius) + 3) / 4 * 2, 4);
     for (int i = 0; i <= half; ++i) {  // cap around b, from -90° to +90° of the axis
         float t = baseAngle - 0.5f * kPi + kPi * float(i) / float(half);
         out.push_back(b + radius * Vec2{std::cos(t), std::sin(t)});
