@@ -1,0 +1,73 @@
+// Internal body storage. The solver works on the centre of mass; the body's origin
+// (what the API speaks of) is derived from it through localCenter.
+#pragma once
+
+#include <cstdint>
+
+#include "solver/geometry.h"
+#include "solver/types.h"
+
+namespace ragdoll {
+
+/// One shape per body: a circle (1 vertex), a capsule (2 vertices) or a polygon, all as
+/// a rounded convex polygon in the body's frame (origin-relative).
+struct Shape {
+    ShapeType type = ShapeType::Circle;
+    Polygon geometry;
+    double friction = 0.6;
+    double restitution = 0.0;
+    Filter filter;
+};
+
+/// What the solver touches every substep, kept in its own dense array beside the cold
+/// Body records (136 bytes; Body with its shape is ~500).
+struct BodySim {
+    Vec2 center;          ///< world centre of mass
+    double angle = 0.0;
+    Vec2 linearVelocity;  ///< of the centre of mass
+    double angularVelocity = 0.0;
+    Vec2 prevCenter;      ///< at the start of the substep
+    double prevAngle = 0.0;
+    double invMass = 0.0;
+    double invInertia = 0.0;
+    Rot q;                ///< cos/sin of angle, refreshed when the angle changes
+    double linearDamping = 0.0, angularDamping = 0.0, gravityScale = 1.0;
+    bool active = false;  ///< awake, dynamic or kinematic, not frozen: the solver moves it
+    bool dynamic = false;
+};
+
+/// The rest of a body: shape, bookkeeping, what queries and the broadphase need.
+struct Body {
+    BodyType type = BodyType::Dynamic;
+    Vec2 localCenter;  ///< centre of mass in the body's frame
+    double mass = 0.0, inertia = 0.0;
+    Shape shape;
+    bool hasShape = false;
+    AABB aabb;  ///< fattened bounds for the broadphase
+
+    bool awake = true;
+    double sleepTime = 0.0;     ///< seconds spent slow enough to sleep
+    std::int64_t sleepingIsland = -1;  ///< when asleep: the island it fell asleep with
+    int firstJoint = -1;        ///< head of this body's joint list (through Joint::next)
+    int jointGroup = -1;        ///< direct-solve group, or -1
+    bool frozen = false;        ///< left the world bounds: stopped and excluded
+
+    Vec2 lastGoodCenter;        ///< state after the last step that ended finite
+    double lastGoodAngle = 0.0;
+
+    std::uint64_t userData = 0;
+    std::uint16_t generation = 0;
+    bool alive = false;
+    int nextFree = -1;
+
+    bool isDynamic() const { return type == BodyType::Dynamic; }
+};
+
+/// The body's frame: its origin, not its centre of mass.
+inline Transform bodyFrame(const Body& body, const BodySim& sim) {
+    return {sim.center - rotate(sim.q, body.localCenter), sim.q};
+}
+/// Tight bounds of the body's shape where it stands now.
+AABB shapeBounds(const Body& body, const BodySim& sim);
+
+}  // namespace ragdoll

@@ -1,0 +1,44 @@
+// Tuning constants of the solver, with units and why each value. Values a user may want
+// to change at run time live in WorldDef instead.
+#pragma once
+
+namespace ragdoll {
+
+/// Overlap the contact solver leaves in place (metres). Resting contacts that are pushed
+/// fully apart lose touch every substep and jitter; a little overlap keeps them touching.
+/// Must stay below kLinearSlop.
+inline constexpr double kAllowedPenetration = 0.002;
+
+/// Geometric tolerance (metres): the largest resting overlap the tests accept, and the
+/// margin used when deciding that two shapes touch.
+inline constexpr double kLinearSlop = 0.005;
+
+/// Contacts are created this far before shapes touch, plus the distance the pair can
+/// close in one step, so a 50 m/s limb is caught by 0.1 m ground (metres).
+inline constexpr double kSpeculativeDistance = 4.0 * kLinearSlop;
+
+/// Broadphase boxes are grown by this beyond the swept motion of a step (metres).
+inline constexpr double kAabbMargin = 0.02;
+
+/// Below this normal speed (in units of |g|·h) restitution is off, so resting bodies do
+/// not bounce on gravity's own velocity (Müller 2020, §3.6).
+inline constexpr double kRestitutionThresholdFactor = 2.0;
+
+/// Speed limits: beyond these a velocity is clamped and reported. 120 m/s is well above any
+/// ragdoll limb (a 50 m/s hit is the tested extreme); the angular limit is about 19 turns/s.
+inline constexpr double kMaxLinearSpeed = 120.0;   ///< m/s
+inline constexpr double kMaxAngularSpeed = 120.0;  ///< rad/s
+
+/// A body whose speed stays below these for kTimeToSleep may sleep with its island.
+inline constexpr double kSleepLinearSpeed = 0.05;   ///< m/s
+inline constexpr double kSleepAngularSpeed = 0.1;   ///< rad/s (≈ 6°/s)
+inline constexpr double kTimeToSleep = 0.5;         ///< seconds
+
+/// The direct joint solver iterates Newton steps until every joint's error is below these,
+/// at most kMaxNewtonIterations times per substep (SOLVER_NOTES: one fixed iteration fed
+/// a whipping chain until it blew up; 1000:1 mass ratios need 2–4).
+inline constexpr double kDirectLinearTolerance = 1e-6;   ///< metres: 1000× inside the 1 mm stretch goal
+inline constexpr double kDirectAngularTolerance = 1e-6;  ///< radians
+inline constexpr int kMaxNewtonIterations = 8;
+
+}  // namespace ragdoll

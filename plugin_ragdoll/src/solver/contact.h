@@ -1,0 +1,57 @@
+// Contacts between two bodies, solved the XPBD way (Müller et al. 2020, §3.5–3.6).
+//
+// The manifold is found once per step; each point keeps its anchor on both bodies' core
+// shapes (circle centre, capsule segment, polygon surface) in the bodies' frames, so every
+// substep measures the current separation
+//   C = (p_b − p_a)·n − (radius_a + radius_b),  p = c + R(θ)·r,  C ≥ −kAllowedPenetration,
+// with λ_n ≥ 0 accumulated per substep; a two-point manifold is one 2×2 block. Anchoring on
+// the core rather than on the rounded surface matters: a surface point of a rolling circle
+// turns away from the ground within a step, and pushing on it there spins the circle up.
+// Static friction is a positional constraint at the manifold's centre cancelling the
+// tangential slip integration gave the contact, bounded by μ·Σλ_n (contact_solver.cpp says
+// why this differs from the paper). The velocity pass then applies dynamic friction (an
+// impulse bounded by μ·Σλ_n/h) and restitution (against the normal speed before the
+// position solve, off below 2·|g|·h).
+// Points still apart at the start of the step are speculative: they act only once the
+// bodies actually meet, which is what keeps fast limbs from tunnelling.
+#pragma once
+
+#include <cstdint>
+
+#include "solver/body.h"
+#include "solver/collide.h"
+
+namespace ragdoll {
+
+struct ContactPoint {
+    Vec2 localAnchorA;  ///< on A's core shape, from A's centre of mass, in A's frame
+    Vec2 localAnchorB;
+    double lambdaNormal = 0.0;   ///< accumulated this substep
+    double normalSpeedBefore = 0.0;  ///< relative normal velocity at the substep start, m/s
+    double separation = 0.0;     ///< latest measured, metres
+    std::uint32_t id = 0;
+};
+
+struct Contact {
+    int bodyA = -1, bodyB = -1;
+    Vec2 normal;  ///< world, from A to B, fixed for the step
+    ContactPoint points[2];
+    int pointCount = 0;
+    double radiusA = 0.0, radiusB = 0.0;  ///< the shapes' rounding radii (0 for polygons)
+    double lambdaTangent = 0.0;  ///< friction multiplier this substep, signed along perp(normal)
+    Vec2 frictionCenter;         ///< world point where friction acts this substep
+    double slip = 0.0;           ///< tangential motion integration gave B relative to A this substep, m
+    double friction = 0.6;
+    double restitution = 0.0;
+};
+
+/// Finds the manifold of two bodies' shapes; false when there is none within reach.
+bool updateContact(Contact& contact, const Body& a, const BodySim& simA, const Body& b, const BodySim& simB,
+                   double speculativeDistance);
+
+/// After integration: resets multipliers, records approach speeds and the slip to cancel.
+void prepareContactSubstep(Contact& contact, const BodySim& a, const BodySim& b, double h);
+void solveContactPositions(Contact& contact, BodySim& a, BodySim& b);
+void solveContactVelocities(Contact& contact, BodySim& a, BodySim& b, double h, double restitutionThreshold);
+
+}  // namespace ragdoll

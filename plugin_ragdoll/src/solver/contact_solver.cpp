@@ -1,0 +1,262 @@
+#include <algorithm>
+#include <cmath>
+
+#include "solver/constants.h"
+#include "solver/contact.h"
+
+namespace ragdoll {
+
+namespace {
+
+Circle asCircle(const Polygon& g) { return {g.vertices[0], g.radius}; }
+Capsule asCapsule(const Polygon& g) { return {g.vertices[0], g.vertices[1], g.radius}; }
+
+void applyPositionImpulse(BodySim& body, Vec2 r, Vec2 impulse, double sign) {
+    body.center += (sign * body.invMass) * impulse;
+    double dAngle = sign * body.invInertia * cross(r, impulse);
+    body.angle += dAngle;
+    body.q = integrateRotation(body.q, dAngle);
+}
+
+void applyVelocityImpulse(BodySim& body, Vec2 r, Vec2 impulse, double sign) {
+    body.linearVelocity += (sign * body.invMass) * impulse;
+    body.angularVelocity += sign * body.invInertia * cross(r, impulse);
+}
+
+double effectiveInverseMass(const BodySim& a, Vec2 ra, const BodySim& b, Vec2 rb, Vec2 direction) {
+    double ca = cross(ra, direction), cb = cross(rb, direction);
+    return a.invMass + b.invMass + a.invInertia * ca * ca + b.invInertia * cb * cb;
+}
+
+}  // namespace
+
+bool updateContact(Contact& contact, const Body& a, const BodySim& simA, const Body& b, const BodySim& simB,
+                   double speculativeDistance) {
+    // Contacts are made with the higher-ranked shape as A (polygon > capsule > circle), so
+    // each pair of kinds has exactly one narrow-phase function.
+    Transform xa = bodyFrame(a, simA), xb = bodyFrame(b, simB);
+    const Polygon& ga = a.shape.geometry;
+    const Polygon& gb = b.shape.geometry;
+    Manifold m;
+    switch (a.shape.type) {
+    case ShapeType::Polygon:
+        if (b.shape.type == ShapeType::Polygon) m = collidePolygons(ga, xa, gb, xb, speculativeDistance);
+        else if (b.shape.type == ShapeType::Capsule) m = collidePolygonAndCapsule(ga, xa, asCapsule(gb), xb, speculativeDistance);
+        else m = collidePolygonAndCircle(ga, xa, asCircle(gb), xb, speculativeDistance);
+        break;
+    case ShapeType::Capsule:
+        if (b.shape.type == ShapeType::Capsule) m = collideCapsules(asCapsule(ga), xa, asCapsule(gb), xb, speculativeDistance);
+        else m = collideCapsuleAndCircle(asCapsule(ga), xa, asCircle(gb), xb, speculativeDistance);
+        break;
+    case ShapeType::Circle:
+        m = collideCircles(asCircle(ga), xa, asCircle(gb), xb, speculativeDistance);
+        break;
+    }
+    contact.pointCount = m.pointCount;
+    if (m.pointCount == 0) return false;
+    contact.normal = m.normal;
+    double radiusA = a.shape.geometry.radius, radiusB = b.shape.geometry.radius;
+    contact.radiusA = radiusA;
+    contact.radiusB = radiusB;
+    for (int i = 0; i < m.pointCount; ++i) {
+        ContactPoint& p = contact.points[i];
+        Vec2 coreA = m.points[i].pointA - radiusA * m.normal;
+        Vec2 coreB = m.points[i].pointB + radiusB * m.normal;
+        p.localAnchorA = inverseRotate(simA.q, coreA - simA.center);
+        p.localAnchorB = inverseRotate(simB.q, coreB - simB.center);
+        p.separation = m.points[i].separation;
+        p.id = m.points[i].id;
+        p.lambdaNormal = 0.0;
+    }
+    contact.lambdaTangent = 0.0;
+    contact.friction = std::sqrt(a.shape.friction * b.shape.friction);
+    contact.restitution = std::max(a.shape.restitution, b.shape.restitution);
+    return true;
+}
+
+namespace {
+
+/// Where the two surfaces meet now. A's surface point is coreA + radiusA·n, B's is
+/// coreB − radiusB·n. A flat face's anchor is a material point that stays where the
+/// contact began, while a rounded shape's surface point follows it as it rolls; so
+/// against a flat face the rounded shape's point is used, else the midpoint. (Pushing at
+/// the stale face point gives the push a lever arm that spins a rolling circle up.)
+Vec2 contactLocation(const Contact& contact, const ContactPoint& p, const BodySim& a, const BodySim& b) {
+    Vec2 n = contact.normal;
+    Vec2 surfaceA = a.center + rotate(a.q, p.localAnchorA) + contact.radiusA * n;
+    Vec2 surfaceB = b.center + rotate(b.q, p.localAnchorB) - contact.radiusB * n;
+    bool flatA = contact.radiusA == 0.0, flatB = contact.radiusB == 0.0;
+    if (flatA && !flatB) return surfaceB;
+    if (flatB && !flatA) return surfaceA;
+    return lerp(surfaceA, surfaceB, 0.5);
+}
+
+double measureSeparation(const Contact& contact, ContactPoint& p, const BodySim& a, const BodySim& b) {
+    Vec2 coreA = a.center + rotate(a.q, p.localAnchorA);
+    Vec2 coreB = b.center + rotate(b.q, p.localAnchorB);
+    p.separation = dot(coreB - coreA, contact.normal) - (contact.radiusA + contact.radiusB);
+    return p.separation;
+}
+
+/// Solves K·x = rhs for the two points of a manifold along direction n, where
+/// K_ij = w_a + w_b + Iw_a·(r_ai × n)(r_aj × n) + Iw_b·(r_bi × n)(r_bj × n).
+/// False when the rows are nearly parallel (points almost on top of each other).
+bool solveBlock(const BodySim& a, const BodySim& b, const Vec2 ra[2], const Vec2 rb[2], Vec2 n, const double rhs[2],
+                double x[2]) {
+    double ca0 = cross(ra[0], n), ca1 = cross(ra[1], n), cb0 = cross(rb[0], n), cb1 = cross(rb[1], n);
+    double m = a.invMass + b.invMass;
+    double k11 = m + a.invInertia * ca0 * ca0 + b.invInertia * cb0 * cb0;
+    double k22 = m + a.invInertia * ca1 * ca1 + b.invInertia * cb1 * cb1;
+    double k12 = m + a.invInertia * ca0 * ca1 + b.invInertia * cb0 * cb1;
+    double det = k11 * k22 - k12 * k12;
+    if (!(det > 1e-9 * k11 * k22)) return false;
+    x[0] = (k22 * rhs[0] - k12 * rhs[1]) / det;
+    x[1] = (k11 * rhs[1] - k12 * rhs[0]) / det;
+    return true;
+}
+
+}  // namespace
+
+void prepareContactSubstep(Contact& contact, const BodySim& a, const BodySim& b, double h) {
+    // Called after integration, so velocities are the ones that just moved the bodies.
+    contact.lambdaTangent = 0.0;
+    Vec2 center;
+    for (int i = 0; i < contact.pointCount; ++i) {
+        ContactPoint& p = contact.points[i];
+        p.lambdaNormal = 0.0;
+        Vec2 at = contactLocation(contact, p, a, b);
+        Vec2 relative = (b.linearVelocity + cross(b.angularVelocity, at - b.center)) -
+                        (a.linearVelocity + cross(a.angularVelocity, at - a.center));
+        p.normalSpeedBefore = dot(relative, contact.normal);
+        center += at;
+    }
+    if (contact.pointCount == 0) return;
+    contact.frictionCenter = (1.0 / contact.pointCount) * center;
+    Vec2 rac = contact.frictionCenter - a.center, rbc = contact.frictionCenter - b.center;
+    Vec2 relative = (b.linearVelocity + cross(b.angularVelocity, rbc)) - (a.linearVelocity + cross(a.angularVelocity, rac));
+    contact.slip = h * dot(relative, perp(contact.normal));
+}
+
+void solveContactPositions(Contact& contact, BodySim& a, BodySim& b) {
+    Vec2 n = contact.normal;
+    // Normal. Both bodies are pushed at the same point, where the surfaces meet, so the
+    // pair of corrections exerts no net torque and angular momentum is kept. A two-point
+    // manifold is solved as one 2×2 block: pushing one end before the other tilts a
+    // resting box a little every substep, and stacks lean over.
+    double c[2];
+    Vec2 ra[2], rb[2];
+    for (int i = 0; i < contact.pointCount; ++i) {
+        c[i] = measureSeparation(contact, contact.points[i], a, b) + kAllowedPenetration;
+        Vec2 at = contactLocation(contact, contact.points[i], a, b);
+        ra[i] = at - a.center;
+        rb[i] = at - b.center;
+    }
+    auto push = [&](int i, double dl) {
+        contact.points[i].lambdaNormal += dl;
+        applyPositionImpulse(a, ra[i], dl * n, -1.0);
+        applyPositionImpulse(b, rb[i], dl * n, 1.0);
+    };
+    bool solved = false;
+    if (contact.pointCount == 2 && c[0] < 0.0 && c[1] < 0.0) {
+        double rhs[2] = {-c[0], -c[1]}, dl[2];
+        if (solveBlock(a, b, ra, rb, n, rhs, dl) && contact.points[0].lambdaNormal + dl[0] >= 0.0 &&
+            contact.points[1].lambdaNormal + dl[1] >= 0.0) {
+            push(0, dl[0]);
+            push(1, dl[1]);
+            solved = true;
+        }
+    }
+    for (int i = 0; i < contact.pointCount && !solved; ++i) {
+        ContactPoint& p = contact.points[i];
+        if (i > 0) c[i] = measureSeparation(contact, p, a, b) + kAllowedPenetration;  // the first push moved things
+        if (c[i] >= 0.0) continue;
+        double w = effectiveInverseMass(a, ra[i], b, rb[i], n);
+        if (w > 0.0) push(i, std::max(p.lambdaNormal - c[i] / w, 0.0) - p.lambdaNormal);
+    }
+
+    // Static friction: cancel the tangential slip that integration gave the surfaces at the
+    // contact this substep, within the Coulomb bound μ·Σλ_n. Two choices matter here:
+    // - One constraint for the whole manifold, at its centre, with the whole budget: in 2D
+    //   every point slips by the same amount along the one tangent, and per-point budgets
+    //   saturate at the lighter-loaded end.
+    // - The slip is the integration's (v·h at the contact), not the total displacement
+    //   since the substep began (Müller 2020): the total includes the small rotations that
+    //   the normal pushes of neighbouring contacts cause, and locking those in makes
+    //   stacks and piles creep sideways, ratchet by ratchet.
+    double lambdaNormal = 0.0;
+    for (int i = 0; i < contact.pointCount; ++i) lambdaNormal += contact.points[i].lambdaNormal;
+    if (lambdaNormal <= 0.0) return;
+    Vec2 t = perp(n);
+    Vec2 rac = contact.frictionCenter - a.center, rbc = contact.frictionCenter - b.center;
+    double wt = effectiveInverseMass(a, rac, b, rbc, t);
+    if (wt <= 0.0) return;
+    double limit = contact.friction * lambdaNormal;
+    double total = std::clamp(-contact.slip / wt, -limit, limit);
+    double dl = total - contact.lambdaTangent;
+    contact.lambdaTangent = total;
+    applyPositionImpulse(a, rac, dl * t, -1.0);
+    applyPositionImpulse(b, rbc, dl * t, 1.0);
+}
+
+void solveContactVelocities(Contact& contact, BodySim& a, BodySim& b, double h, double restitutionThreshold) {
+    Vec2 n = contact.normal;
+    Vec2 ra[2], rb[2];
+    double dvn[2], bounce[2];
+    double lambdaNormal = 0.0;
+    Vec2 center;
+    int active = 0;
+    for (int i = 0; i < contact.pointCount; ++i) {
+        const ContactPoint& p = contact.points[i];
+        if (p.lambdaNormal <= 0.0) continue;
+        Vec2 at = contactLocation(contact, p, a, b);
+        ra[active] = at - a.center;
+        rb[active] = at - b.center;
+        // Normal: remove the approach speed the position pass left, then bounce.
+        Vec2 relative = (b.linearVelocity + cross(b.angularVelocity, rb[active])) -
+                        (a.linearVelocity + cross(a.angularVelocity, ra[active]));
+        double vn = dot(relative, n);
+        double e = std::abs(vn) <= restitutionThreshold ? 0.0 : contact.restitution;
+        bounce[active] = std::max(-e * p.normalSpeedBefore, 0.0);
+        dvn[active] = bounce[active] - vn;
+        lambdaNormal += p.lambdaNormal;
+        center += p.lambdaNormal * at;
+        ++active;
+    }
+    if (active == 0) return;
+
+    double impulse[2];
+    if (active == 2 && solveBlock(a, b, ra, rb, n, dvn, impulse)) {
+        for (int i = 0; i < 2; ++i) {
+            applyVelocityImpulse(a, ra[i], impulse[i] * n, -1.0);
+            applyVelocityImpulse(b, rb[i], impulse[i] * n, 1.0);
+        }
+    } else {
+        for (int i = 0; i < active; ++i) {
+            double wn = effectiveInverseMass(a, ra[i], b, rb[i], n);
+            if (wn <= 0.0) continue;
+            // Measure again: the previous point's impulse changed the velocities.
+            Vec2 relative = (b.linearVelocity + cross(b.angularVelocity, rb[i])) - (a.linearVelocity + cross(a.angularVelocity, ra[i]));
+            double dv = bounce[i] - dot(relative, n);
+            applyVelocityImpulse(a, ra[i], (dv / wn) * n, -1.0);
+            applyVelocityImpulse(b, rb[i], (dv / wn) * n, 1.0);
+        }
+    }
+
+    // Dynamic friction (Müller 2020, eq. 30, in impulse form so units agree): at the
+    // manifold's centre, a tangential impulse of at most μ times the normal impulse
+    // Σλ_n/h of this substep, less what static friction already spent.
+    center = (1.0 / lambdaNormal) * center;
+    Vec2 rac = center - a.center, rbc = center - b.center;
+    Vec2 relative = (b.linearVelocity + cross(b.angularVelocity, rbc)) - (a.linearVelocity + cross(a.angularVelocity, rac));
+    Vec2 t = perp(n);
+    double vt = dot(relative, t);
+    double wt = effectiveInverseMass(a, rac, b, rbc, t);
+    if (wt <= 0.0 || vt == 0.0) return;
+    double budget = std::max(contact.friction * lambdaNormal - std::abs(contact.lambdaTangent), 0.0) / h;
+    double magnitude = std::min(std::abs(vt) / wt, budget);
+    Vec2 frictionImpulse = (-std::copysign(magnitude, vt)) * t;
+    applyVelocityImpulse(a, rac, frictionImpulse, -1.0);
+    applyVelocityImpulse(b, rbc, frictionImpulse, 1.0);
+}
+
+}  // namespace ragdoll

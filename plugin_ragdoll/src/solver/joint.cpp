@@ -1,0 +1,93 @@
+#include "solver/joint.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ragdoll {
+
+double jointLimitOffset(const Joint& joint, const BodySim& a, const BodySim& b) {
+    return wrapAngle(b.angle - a.angle - joint.referenceAngle - joint.limitCenter);
+}
+
+double jointLimitError(const Joint& joint, const BodySim& a, const BodySim& b) {
+    if (!joint.enableLimit) return 0.0;
+    double offset = jointLimitOffset(joint, a, b);
+    if (offset > joint.limitHalfWidth) return offset - joint.limitHalfWidth;
+    if (offset < -joint.limitHalfWidth) return offset + joint.limitHalfWidth;
+    return 0.0;
+}
+
+double jointSeparation(const Joint& joint, const BodySim& a, const BodySim& b) {
+    Vec2 pa = a.center + rotate(a.q, joint.localAnchorA);
+    Vec2 pb = b.center + rotate(b.q, joint.localAnchorB);
+    return distance(pa, pb);
+}
+
+double complianceScale(double stiffness) {
+    if (stiffness >= 1.0) return 0.0;
+    double k = std::max(stiffness, 1e-6);
+    return (1.0 - k) / k;
+}
+
+void pinEffectiveMass(const BodySim& a, Vec2 ra, const BodySim& b, Vec2 rb, double k[3]) {
+    Vec2 sa = perp(ra), sb = perp(rb);
+    double m = a.invMass + b.invMass;
+    k[0] = m + a.invInertia * sa.x * sa.x + b.invInertia * sb.x * sb.x;
+    k[1] = a.invInertia * sa.x * sa.y + b.invInertia * sb.x * sb.y;
+    k[2] = m + a.invInertia * sa.y * sa.y + b.invInertia * sb.y * sb.y;
+}
+
+static void applyAngle(BodySim& body, double delta) {
+    body.angle += delta;
+    body.q = integrateRotation(body.q, delta);
+}
+
+void solveJointGaussSeidel(Joint& joint, BodySim& a, BodySim& b) {
+    // Pin: one 2×2 block solve of (K + α̃)·Δλ = −C − α̃·λ with α̃ = scale·K (joint.h).
+    Vec2 ra = rotate(a.q, joint.localAnchorA);
+    Vec2 rb = rotate(b.q, joint.localAnchorB);
+    Vec2 c = (b.center + rb) - (a.center + ra);
+    Vec2 sa = perp(ra), sb = perp(rb);
+    double k[3];
+    pinEffectiveMass(a, ra, b, rb, k);
+    double scale = complianceScale(joint.stiffness);
+    Vec2 alphaLambda{scale * (k[0] * joint.lambdaPin.x + k[1] * joint.lambdaPin.y),
+                     scale * (k[1] * joint.lambdaPin.x + k[2] * joint.lambdaPin.y)};
+    double k11 = (1.0 + scale) * k[0], k12 = (1.0 + scale) * k[1], k22 = (1.0 + scale) * k[2];
+    double det = k11 * k22 - k12 * k12;
+    if (det > 0.0) {
+        Vec2 rhs = -c - alphaLambda;
+        Vec2 dl{(k22 * rhs.x - k12 * rhs.y) / det, (k11 * rhs.y - k12 * rhs.x) / det};
+        joint.lambdaPin += dl;
+        a.center -= a.invMass * dl;
+        b.center += b.invMass * dl;
+        applyAngle(a, -a.invInertia * dot(sa, dl));
+        applyAngle(b, b.invInertia * dot(sb, dl));
+    }
+
+    if (!joint.enableLimit) return;
+    double error = jointLimitError(joint, a, b);
+    if (error == 0.0) return;
+    double w = a.invInertia + b.invInertia;
+    if (w <= 0.0) return;
+    // One-sided: the accumulated multiplier may only push back into the range.
+    double dl = -error / w;
+    double total = joint.lambdaLimit + dl;
+    total = error > 0.0 ? std::min(total, 0.0) : std::max(total, 0.0);
+    dl = total - joint.lambdaLimit;
+    joint.lambdaLimit = total;
+    applyAngle(a, -a.invInertia * dl);
+    applyAngle(b, b.invInertia * dl);
+}
+
+void applyJointDamping(const Joint& joint, BodySim& a, BodySim& b, double h) {
+    if (joint.angularDamping <= 0.0) return;
+    double w = a.invInertia + b.invInertia;
+    if (w <= 0.0) return;
+    double relative = b.angularVelocity - a.angularVelocity;
+    double impulse = -relative * std::min(h * joint.angularDamping, 1.0) / w;
+    a.angularVelocity -= a.invInertia * impulse;
+    b.angularVelocity += b.invInertia * impulse;
+}
+
+}  // namespace ragdoll

@@ -1,0 +1,88 @@
+// Double-precision 2D maths for the solver. Positions are doubles because in float the
+// per-substep gravity step h²·g falls below the rounding step about 20 m from the origin
+// and bodies stop falling (see SOLVER_NOTES). Metres, radians, y up, counter-clockwise.
+#pragma once
+
+#include <cmath>
+
+namespace ragdoll {
+
+inline constexpr double kPi = 3.14159265358979323846;
+
+struct Vec2 {
+    double x = 0.0;
+    double y = 0.0;
+};
+
+constexpr Vec2 operator+(Vec2 a, Vec2 b) { return {a.x + b.x, a.y + b.y}; }
+constexpr Vec2 operator-(Vec2 a, Vec2 b) { return {a.x - b.x, a.y - b.y}; }
+constexpr Vec2 operator-(Vec2 a) { return {-a.x, -a.y}; }
+constexpr Vec2 operator*(double s, Vec2 a) { return {s * a.x, s * a.y}; }
+constexpr Vec2 operator*(Vec2 a, double s) { return {s * a.x, s * a.y}; }
+constexpr Vec2& operator+=(Vec2& a, Vec2 b) { a.x += b.x; a.y += b.y; return a; }
+constexpr Vec2& operator-=(Vec2& a, Vec2 b) { a.x -= b.x; a.y -= b.y; return a; }
+constexpr Vec2& operator*=(Vec2& a, double s) { a.x *= s; a.y *= s; return a; }
+constexpr bool operator==(Vec2 a, Vec2 b) { return a.x == b.x && a.y == b.y; }
+
+constexpr double dot(Vec2 a, Vec2 b) { return a.x * b.x + a.y * b.y; }
+/// z of the 3D cross product: > 0 when b is counter-clockwise of a.
+constexpr double cross(Vec2 a, Vec2 b) { return a.x * b.y - a.y * b.x; }
+/// a turned a quarter counter-clockwise; ∂(R·r)/∂θ = perp(R·r).
+constexpr Vec2 perp(Vec2 a) { return {-a.y, a.x}; }
+/// ω × r for a scalar angular velocity ω.
+constexpr Vec2 cross(double w, Vec2 r) { return {-w * r.y, w * r.x}; }
+constexpr double lengthSquared(Vec2 a) { return dot(a, a); }
+inline double length(Vec2 a) { return std::sqrt(dot(a, a)); }
+inline double distance(Vec2 a, Vec2 b) { return length(a - b); }
+inline Vec2 normalize(Vec2 a) {
+    double len = length(a);
+    return len > 0.0 ? (1.0 / len) * a : Vec2{};
+}
+constexpr Vec2 lerp(Vec2 a, Vec2 b, double t) { return a + t * (b - a); }
+inline bool isFinite(Vec2 a) { return std::isfinite(a.x) && std::isfinite(a.y); }
+
+/// A rotation stored as cosine and sine.
+struct Rot {
+    double c = 1.0;
+    double s = 0.0;
+};
+
+inline Rot makeRot(double angle) { return {std::cos(angle), std::sin(angle)}; }
+constexpr Vec2 rotate(Rot q, Vec2 v) { return {q.c * v.x - q.s * v.y, q.s * v.x + q.c * v.y}; }
+constexpr Vec2 inverseRotate(Rot q, Vec2 v) { return {q.c * v.x + q.s * v.y, -q.s * v.x + q.c * v.y}; }
+
+/// q turned by a small angle (first order, renormalised): cheaper than cos/sin inside
+/// the position solver, where every correction is small. The angle stays authoritative.
+inline Rot integrateRotation(Rot q, double deltaAngle) {
+    Rot r{q.c - deltaAngle * q.s, q.s + deltaAngle * q.c};
+    // One Newton step towards 1/|r| (|r|² = 1 + Δθ², so this is exact to O(Δθ⁴)).
+    double scale = 0.5 * (3.0 - (r.c * r.c + r.s * r.s));
+    return {r.c * scale, r.s * scale};
+}
+
+/// A rigid placement: local point p maps to position + rotate(q, p).
+struct Transform {
+    Vec2 p;
+    Rot q;
+};
+
+constexpr Vec2 transformPoint(const Transform& t, Vec2 v) { return t.p + rotate(t.q, v); }
+constexpr Vec2 inverseTransformPoint(const Transform& t, Vec2 v) { return inverseRotate(t.q, v - t.p); }
+
+/// The angle wrapped into (-π, π].
+inline double wrapAngle(double a) {
+    if (a > -kPi && a <= kPi) return a;  // the common case, without a division
+    a = std::remainder(a, 2.0 * kPi);    // [-π, π]
+    return a <= -kPi ? a + 2.0 * kPi : a;
+}
+
+struct AABB {
+    Vec2 lower;
+    Vec2 upper;
+};
+
+constexpr bool overlaps(const AABB& a, const AABB& b) {
+    return a.lower.x <= b.upper.x && b.lower.x <= a.upper.x && a.lower.y <= b.upper.y && b.lower.y <= a.upper.y;
+}
+
+}  // namespace ragdoll

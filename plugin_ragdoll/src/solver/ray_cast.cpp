@@ -1,0 +1,122 @@
+// Ray casts against the world's shapes (closest hit), for feet IK and picking.
+#include <cmath>
+
+#include "solver/world.h"
+
+namespace ragdoll {
+
+namespace {
+
+/// First entry of the ray p + t·d (t in [0, maxT]) into a circle; false if none.
+bool rayCircle(Vec2 p, Vec2 d, Vec2 center, double radius, double maxT, double& t, Vec2& normal) {
+    Vec2 s = p - center;
+    double a = dot(d, d), b = dot(s, d), c = dot(s, s) - radius * radius;
+    if (c <= 0.0 || a <= 0.0) return false;  // starting inside: no entry
+    double disc = b * b - a * c;
+    if (disc < 0.0) return false;
+    double hit = (-b - std::sqrt(disc)) / a;
+    if (hit < 0.0 || hit > maxT) return false;
+    t = hit;
+    normal = normalize(s + hit * d);
+    return true;
+}
+
+/// Entry into a convex polygon by clipping the ray against each edge's half-plane.
+bool rayPolygon(Vec2 p, Vec2 d, const Polygon& g, double maxT, double& t, Vec2& normal) {
+    double lower = 0.0, upper = maxT;
+    int entryEdge = -1;
+    for (int i = 0; i < g.count; ++i) {
+        double numerator = dot(g.normals[i], g.vertices[i] - p);
+        double denominator = dot(g.normals[i], d);
+        if (denominator == 0.0) {
+            if (numerator < 0.0) return false;  // parallel and outside
+            continue;
+        }
+        double tEdge = numerator / denominator;
+        if (denominator < 0.0 && tEdge > lower) {
+            lower = tEdge;
+            entryEdge = i;
+        } else if (denominator > 0.0 && tEdge < upper) {
+            upper = tEdge;
+        }
+        if (upper < lower) return false;
+    }
+    if (entryEdge < 0) return false;
+    t = lower;
+    normal = g.normals[entryEdge];
+    return true;
+}
+
+bool rayCapsule(Vec2 p, Vec2 d, const Polygon& g, double maxT, double& t, Vec2& normal) {
+    Vec2 c1 = g.vertices[0], c2 = g.vertices[1];
+    double r = g.radius;
+    bool found = false;
+    double best = maxT;
+    Vec2 bestNormal;
+    double tt;
+    Vec2 nn;
+    if (rayCircle(p, d, c1, r, best, tt, nn)) { best = tt; bestNormal = nn; found = true; }
+    if (rayCircle(p, d, c2, r, best, tt, nn)) { best = tt; bestNormal = nn; found = true; }
+    // The two flat sides.
+    Vec2 axis = c2 - c1;
+    double len = length(axis);
+    if (len > 0.0) {
+        Vec2 u = (1.0 / len) * axis;
+        for (double side : {1.0, -1.0}) {
+            Vec2 n = side * perp(u);
+            Vec2 q = c1 + r * n;
+            double denominator = dot(n, d);
+            if (denominator >= 0.0) continue;
+            double hit = dot(n, q - p) / denominator;
+            if (hit < 0.0 || hit > best) continue;
+            double along = dot(p + hit * d - c1, u);
+            if (along < 0.0 || along > len) continue;
+            best = hit;
+            bestNormal = n;
+            found = true;
+        }
+    }
+    if (found) {
+        t = best;
+        normal = bestNormal;
+    }
+    return found;
+}
+
+}  // namespace
+
+bool World::rayCast(Vec2 p1, Vec2 p2, Filter filter, RayHit& hit) const {
+    Vec2 d = p2 - p1;
+    if (!isFinite(p1) || !isFinite(p2)) return false;
+    AABB rayBox{{std::min(p1.x, p2.x), std::min(p1.y, p2.y)}, {std::max(p1.x, p2.x), std::max(p1.y, p2.y)}};
+    double best = 1.0;
+    bool found = false;
+    for (int i = 0; i < int(bodies_.size()); ++i) {
+        const Body& b = bodies_[size_t(i)];
+        if (!b.alive || !b.hasShape || !overlaps(b.aabb, rayBox)) continue;
+        const Filter& f = b.shape.filter;
+        if ((f.categoryBits & filter.maskBits) == 0 || (filter.categoryBits & f.maskBits) == 0) continue;
+        if (filter.group != 0 && filter.group == f.group && filter.group < 0) continue;
+        // Cast in the body's frame.
+        Transform xf = bodyFrame(b, sims_[size_t(i)]);
+        Vec2 lp = inverseTransformPoint(xf, p1), ld = inverseRotate(xf.q, d);
+        double t = 0.0;
+        Vec2 normal;
+        bool ok = false;
+        switch (b.shape.type) {
+        case ShapeType::Circle: ok = rayCircle(lp, ld, b.shape.geometry.vertices[0], b.shape.geometry.radius, best, t, normal); break;
+        case ShapeType::Capsule: ok = rayCapsule(lp, ld, b.shape.geometry, best, t, normal); break;
+        case ShapeType::Polygon: ok = rayPolygon(lp, ld, b.shape.geometry, best, t, normal); break;
+        }
+        if (!ok || t > best) continue;
+        best = t;
+        found = true;
+        hit.body = bodyId(i);
+        hit.fraction = t;
+        hit.point = p1 + t * d;
+        hit.normal = rotate(xf.q, normal);
+    }
+    return found;
+}
+
+}  // namespace ragdoll

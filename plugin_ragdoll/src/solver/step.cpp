@@ -1,0 +1,263 @@
+// The step, in stages (Müller et al. 2020, Algorithm 2; Macklin et al. 2019):
+//   once per step:   bounds, broadphase, narrow phase (contacts with a speculative margin)
+//   per substep h:   integrate → position solve (contacts, Gauss-Seidel joints; then the
+//                    direct joint trees) → velocities from positions → velocity pass
+//                    (friction, restitution, joint damping)
+//   once per step:   sleep, NaN/runaway recovery, measurements
+// Joints are solved after contacts so they are exact at the end of every substep.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+
+#include "solver/constants.h"
+#include "solver/world.h"
+
+namespace ragdoll {
+
+namespace {
+
+int findRoot(std::vector<int>& parent, int i) {
+    while (parent[size_t(i)] != i) {
+        parent[size_t(i)] = parent[size_t(parent[size_t(i)])];
+        i = parent[size_t(i)];
+    }
+    return i;
+}
+
+}  // namespace
+
+void World::refreshActive(int slot) {
+    const Body& b = bodies_[size_t(slot)];
+    BodySim& s = sims_[size_t(slot)];
+    s.active = b.alive && b.awake && !b.frozen && b.type != BodyType::Static;
+    s.dynamic = b.alive && b.type == BodyType::Dynamic;
+}
+
+void World::step(double dt) {
+    auto start = std::chrono::steady_clock::now();
+    if (!(dt > 0.0) || !std::isfinite(dt)) return;
+    // Joint groups are kept in both modes: the filter uses them to skip joint lookups.
+    if (treeSolver_.dirty()) treeSolver_.rebuild(bodies_, joints_);
+
+    updateContacts(dt);
+    double h = dt / def_.substeps;
+    counters_.newtonIterations = 0;
+    for (int s = 0; s < def_.substeps; ++s) {
+        integrate(h);
+        solvePositions();
+        updateVelocities(h);
+        solveVelocities(h);
+    }
+    updateSleep(dt);
+    recoverAndMeasure();
+    counters_.stepMilliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+void World::updateContacts(double dt) {
+    // Bounds swept over the step's motion so the broadphase sees where bodies will be.
+    for (size_t i = 0; i < bodies_.size(); ++i) {
+        Body& b = bodies_[i];
+        const BodySim& s = sims_[i];
+        if (!b.alive || !b.hasShape || b.type == BodyType::Static) continue;
+        AABB box = shapeBounds(b, s);
+        Vec2 travel = dt * s.linearVelocity;
+        double margin = kAabbMargin + std::abs(s.angularVelocity) * dt * 0.5 *
+                                          std::max(box.upper.x - box.lower.x, box.upper.y - box.lower.y);
+        box.lower += Vec2{std::min(travel.x, 0.0) - margin, std::min(travel.y, 0.0) - margin};
+        box.upper += Vec2{std::max(travel.x, 0.0) + margin, std::max(travel.y, 0.0) + margin};
+        b.aabb = box;
+    }
+    broadPhase_.findPairs(bodies_, pairs_);
+
+    contacts_.clear();
+    for (auto [i, j] : pairs_) {
+        if (!shouldCollide(i, j)) continue;
+        // The higher-ranked shape is A (see updateContact).
+        int a = i, b = j;
+        if (int(bodies_[size_t(a)].shape.type) < int(bodies_[size_t(b)].shape.type)) std::swap(a, b);
+        const BodySim& sa = sims_[size_t(a)];
+        const BodySim& sb = sims_[size_t(b)];
+        // Reach: what the pair can close within the step, plus the fixed margin.
+        double closing = length(sb.linearVelocity - sa.linearVelocity) * dt;
+        Contact c;
+        c.bodyA = a;
+        c.bodyB = b;
+        if (!updateContact(c, bodies_[size_t(a)], sa, bodies_[size_t(b)], sb, kSpeculativeDistance + closing)) continue;
+        contacts_.push_back(c);
+        // An awake body reaching a sleeping one wakes its island.
+        if (sa.active && !sb.active) wakeSlot(b);
+        if (sb.active && !sa.active) wakeSlot(a);
+    }
+}
+
+void World::integrate(double h) {
+    Vec2 gravity = def_.gravity;
+    for (BodySim& s : sims_) {
+        if (!s.active) continue;
+        s.prevCenter = s.center;
+        s.prevAngle = s.angle;
+        if (s.dynamic) {
+            s.linearVelocity += (h * s.gravityScale) * gravity;
+            // Implicit damping: stable for any damping × h (Box2D's form).
+            s.linearVelocity *= 1.0 / (1.0 + h * s.linearDamping);
+            s.angularVelocity *= 1.0 / (1.0 + h * s.angularDamping);
+        }
+        s.center += h * s.linearVelocity;
+        s.angle += h * s.angularVelocity;
+        s.q = makeRot(s.angle);
+    }
+    for (Contact& c : contacts_) prepareContactSubstep(c, sims_[size_t(c.bodyA)], sims_[size_t(c.bodyB)], h);
+}
+
+void World::solvePositions() {
+    bool direct = def_.jointSolver == JointSolver::Direct;
+    for (Joint& j : joints_) {
+        j.lambdaPin = {};
+        j.lambdaLimit = 0.0;
+    }
+    for (int iteration = 0; iteration < def_.iterations; ++iteration) {
+        for (Contact& c : contacts_) {
+            BodySim& a = sims_[size_t(c.bodyA)];
+            BodySim& b = sims_[size_t(c.bodyB)];
+            if (a.active || b.active) solveContactPositions(c, a, b);
+        }
+        for (Joint& j : joints_) {
+            if (!j.alive || (direct && j.group >= 0)) continue;
+            BodySim& a = sims_[size_t(j.bodyA)];
+            BodySim& b = sims_[size_t(j.bodyB)];
+            if (a.active || b.active) solveJointGaussSeidel(j, a, b);
+        }
+    }
+    if (direct) {
+        treeSolver_.solve(bodies_, sims_, joints_);
+        counters_.newtonIterations += treeSolver_.lastIterations();
+    }
+}
+
+void World::updateVelocities(double h) {
+    double inv = 1.0 / h;
+    for (BodySim& s : sims_) {
+        if (!s.active || !s.dynamic) continue;
+        s.linearVelocity = inv * (s.center - s.prevCenter);
+        s.angularVelocity = inv * (s.angle - s.prevAngle);
+    }
+}
+
+void World::solveVelocities(double h) {
+    double threshold = kRestitutionThresholdFactor * length(def_.gravity) * h;
+    for (Contact& c : contacts_) {
+        BodySim& a = sims_[size_t(c.bodyA)];
+        BodySim& b = sims_[size_t(c.bodyB)];
+        if (a.active || b.active) solveContactVelocities(c, a, b, h, threshold);
+    }
+    for (Joint& j : joints_) {
+        if (!j.alive || j.angularDamping <= 0.0) continue;
+        applyJointDamping(j, sims_[size_t(j.bodyA)], sims_[size_t(j.bodyB)], h);
+    }
+}
+
+void World::updateSleep(double dt) {
+    if (!def_.enableSleep) return;
+    size_t n = bodies_.size();
+    islandParent_.resize(n);
+    islandSleepTime_.resize(n);
+    std::iota(islandParent_.begin(), islandParent_.end(), 0);
+    for (size_t i = 0; i < n; ++i) {
+        const BodySim& s = sims_[i];
+        if (!s.active) continue;
+        bool slow = length(s.linearVelocity) < kSleepLinearSpeed && std::abs(s.angularVelocity) < kSleepAngularSpeed;
+        bodies_[i].sleepTime = slow ? bodies_[i].sleepTime + dt : 0.0;
+    }
+    auto unite = [&](int a, int b) {
+        if (!sims_[size_t(a)].active || !sims_[size_t(b)].active) return;
+        int ra = findRoot(islandParent_, a), rb = findRoot(islandParent_, b);
+        if (ra != rb) islandParent_[size_t(std::max(ra, rb))] = std::min(ra, rb);
+    };
+    for (const Joint& j : joints_)
+        if (j.alive) unite(j.bodyA, j.bodyB);
+    for (const Contact& c : contacts_)
+        for (int p = 0; p < c.pointCount; ++p)
+            if (c.points[p].separation < kLinearSlop) {
+                unite(c.bodyA, c.bodyB);
+                break;
+            }
+
+    for (size_t i = 0; i < n; ++i) islandSleepTime_[i] = kTimeToSleep * 1e9;
+    for (size_t i = 0; i < n; ++i) {
+        if (!sims_[i].active) continue;
+        int root = findRoot(islandParent_, int(i));
+        islandSleepTime_[size_t(root)] = std::min(islandSleepTime_[size_t(root)], bodies_[i].sleepTime);
+    }
+    bool anySlept = false;
+    for (size_t i = 0; i < n; ++i) {
+        BodySim& s = sims_[i];
+        if (!s.active) continue;
+        int root = findRoot(islandParent_, int(i));
+        if (islandSleepTime_[size_t(root)] < kTimeToSleep) continue;
+        // Island ids must outlive slot reuse, so they come from a counter, offset by the root.
+        Body& b = bodies_[i];
+        b.awake = false;
+        b.sleepingIsland = nextSleepingIsland_ + root;
+        s.linearVelocity = {};
+        s.angularVelocity = 0.0;
+        s.active = false;
+        anySlept = true;
+    }
+    if (anySlept) nextSleepingIsland_ += std::int64_t(n);
+}
+
+void World::recoverAndMeasure() {
+    for (size_t i = 0; i < bodies_.size(); ++i) {
+        BodySim& s = sims_[i];
+        if (!s.active) continue;
+        Body& b = bodies_[i];
+        bool finiteState = isFinite(s.center) && std::isfinite(s.angle) && isFinite(s.linearVelocity) &&
+                           std::isfinite(s.angularVelocity);
+        if (!finiteState) {
+            // Back to the last good pose, at rest: the world keeps stepping.
+            s.center = s.prevCenter = b.lastGoodCenter;
+            s.angle = s.prevAngle = b.lastGoodAngle;
+            s.q = makeRot(s.angle);
+            s.linearVelocity = {};
+            s.angularVelocity = 0.0;
+            ++counters_.recoveredBodies;
+        }
+        double speed = length(s.linearVelocity);
+        if (speed > kMaxLinearSpeed) {
+            s.linearVelocity *= kMaxLinearSpeed / speed;
+            ++counters_.clampedVelocities;
+        }
+        if (std::abs(s.angularVelocity) > kMaxAngularSpeed) {
+            s.angularVelocity = std::copysign(kMaxAngularSpeed, s.angularVelocity);
+            ++counters_.clampedVelocities;
+        }
+        if (std::abs(s.center.x) > def_.worldHalfExtent || std::abs(s.center.y) > def_.worldHalfExtent) {
+            b.frozen = true;
+            s.linearVelocity = {};
+            s.angularVelocity = 0.0;
+            s.active = false;
+            ++counters_.frozenBodies;
+        }
+        b.lastGoodCenter = s.center;
+        b.lastGoodAngle = s.angle;
+    }
+
+    counters_.maxJointSeparation = counters_.maxLimitViolation = 0.0;
+    for (const Joint& j : joints_) {
+        if (!j.alive) continue;
+        const BodySim& a = sims_[size_t(j.bodyA)];
+        const BodySim& b = sims_[size_t(j.bodyB)];
+        counters_.maxJointSeparation = std::max(counters_.maxJointSeparation, jointSeparation(j, a, b));
+        counters_.maxLimitViolation = std::max(counters_.maxLimitViolation, std::abs(jointLimitError(j, a, b)));
+    }
+    counters_.contacts = counters_.contactPoints = 0;
+    for (const Contact& c : contacts_) {
+        int touching = 0;
+        for (int p = 0; p < c.pointCount; ++p) touching += c.points[p].separation < kLinearSlop ? 1 : 0;
+        counters_.contacts += touching > 0 ? 1 : 0;
+        counters_.contactPoints += touching;
+    }
+}
+
+}  // namespace ragdoll

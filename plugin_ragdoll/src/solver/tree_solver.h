@@ -1,0 +1,80 @@
+// The direct joint solver: each connected set of joints between dynamic bodies (a
+// ragdoll, a chain) forms a tree, whose joint constraints are solved exactly together in
+// linear time (Baraff 1996, "Linear-Time Dynamics using Lagrange Multipliers"; the
+// position-level use follows Deul et al. 2018). Per Newton step, at the current positions:
+//     [ M   Jᵀ ] [ Δq ]   [ 0        ]
+//     [ J  −Ã  ] [ −Δλ] = [ −C − Ã·λ ]
+// The graph of bodies (3×3 mass blocks) and joints (2×2 pin, 3×3 pin + active limit)
+// is a tree, so eliminating it leaves-first is a block LDLᵀ with no fill-in.
+// Joints that would close a loop stay with the Gauss-Seidel pass.
+#pragma once
+
+#include <vector>
+
+#include "solver/body.h"
+#include "solver/joint.h"
+
+namespace ragdoll {
+
+class TreeSolver {
+public:
+    /// Regroups joints into trees; call after joints or bodies were added or removed.
+    void markDirty() { dirty_ = true; }
+    bool dirty() const { return dirty_; }
+    void rebuild(std::vector<Body>& bodies, std::vector<Joint>& joints);
+
+    /// Solves every awake group's joints to tolerance (up to kMaxNewtonIterations
+    /// Newton steps). Resets the groups' joint multipliers first: call once per substep.
+    void solve(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints);
+    int groupCount() const { return int(groups_.size()); }
+    /// Newton iterations taken in the last solve, summed over groups.
+    int lastIterations() const { return lastIterations_; }
+
+private:
+    struct Node {
+        int index = -1;       ///< body slot or joint slot
+        bool isJoint = false;
+        int parent = -1;      ///< index into nodes_, -1 for the root
+        bool limitActive = false;  ///< joint nodes: the limit row takes part this iteration
+    };
+    struct Group {
+        int firstNode = 0, nodeCount = 0;  ///< into nodes_, ordered leaves first
+        int sampleBody = -1;               ///< any body of the group, to test for sleep
+    };
+    struct Block {
+        double m[3][3];  ///< row-major
+    };
+    struct Vec3 {
+        double v[3];
+    };
+    struct Compliance {
+        double k11, k12, k22;  ///< α̃ of a joint's pin rows, symmetric 2×2
+    };
+    struct Lever {
+        Vec2 a, b;  ///< a joint's anchors from each body's centre of mass, world axes
+    };
+
+    void prepareGroup(const Group& group, const std::vector<BodySim>& sims, std::vector<Joint>& joints);
+    /// Measures residuals into rhs_; false when all are within tolerance.
+    bool linearise(const Group& group, const std::vector<BodySim>& sims, std::vector<Joint>& joints);
+    /// Builds the blocks at the current positions and factors them (LDLᵀ, leaves first).
+    void factor(const Group& group, const std::vector<Body>& bodies, const std::vector<Joint>& joints);
+    /// Solves with the last factorisation and moves the bodies.
+    void solveFactored(const Group& group, std::vector<BodySim>& sims, std::vector<Joint>& joints);
+
+    std::vector<Node> nodes_;
+    std::vector<Group> groups_;
+    // Per-node scratch, sized with nodes_, so solving never allocates.
+    std::vector<Block> diag_;     ///< D_i, reduced by the children's elimination
+    std::vector<Block> inverse_;  ///< D_i⁻¹
+    std::vector<Block> offDiag_;  ///< block with the parent, as joint rows × body columns
+    std::vector<Lever> lever_;
+    std::vector<Vec3> rhs_;
+    std::vector<Vec3> solution_;
+    std::vector<Compliance> compliance_;
+    std::vector<int> scratchStack_, scratchComponent_;
+    bool dirty_ = true;
+    int lastIterations_ = 0;
+};
+
+}  // namespace ragdoll

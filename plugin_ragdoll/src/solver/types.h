@@ -1,0 +1,151 @@
+// The solver's public API types: handles, definitions with defaults, and results.
+// Bodies, shapes and joints are created from def structs (fill one from its Default…Def()
+// and change what matters); the world hands back small generational handles that every
+// call validates, so a stale handle is refused instead of touching a reused slot.
+#pragma once
+
+#include <cstdint>
+
+#include "solver/geometry.h"
+
+namespace ragdoll {
+
+/// A body handle: slot index + 1 (0 = null) and the slot's generation when created.
+struct BodyId {
+    std::int32_t index1 = 0;
+    std::uint16_t generation = 0;
+};
+struct JointId {
+    std::int32_t index1 = 0;
+    std::uint16_t generation = 0;
+};
+constexpr bool isNull(BodyId id) { return id.index1 == 0; }
+constexpr bool isNull(JointId id) { return id.index1 == 0; }
+constexpr bool operator==(BodyId a, BodyId b) { return a.index1 == b.index1 && a.generation == b.generation; }
+constexpr bool operator==(JointId a, JointId b) { return a.index1 == b.index1 && a.generation == b.generation; }
+
+/// How a world solves its joints.
+enum class JointSolver {
+    /// Each connected set of joints (a ragdoll, a chain) is solved exactly with a sparse
+    /// LDLᵀ of its tree (Baraff 1996), a few Newton steps per substep: no stretch whatever
+    /// the mass ratios. Joints closing a loop fall back to Gauss-Seidel.
+    Direct,
+    /// Gauss-Seidel XPBD, `iterations` sweeps per substep: cheap, stretches under load.
+    Iterative,
+};
+
+struct WorldDef {
+    Vec2 gravity{0.0, -9.81};       ///< m/s²
+    int substeps = 4;               ///< per step (Macklin 2019: substeps beat iterations)
+    int iterations = 1;             ///< position iterations per substep
+    JointSolver jointSolver = JointSolver::Direct;
+    bool enableSleep = true;
+    /// Bodies beyond this distance from the origin are considered lost: they are
+    /// reported and frozen in place (metres).
+    double worldHalfExtent = 1000.0;
+};
+WorldDef defaultWorldDef();
+
+enum class BodyType {
+    Static,     ///< never moves; infinite mass
+    Kinematic,  ///< moved by its velocity (or driven to a target pose); infinite mass
+    Dynamic,    ///< moved by forces, contacts and joints
+};
+
+struct BodyDef {
+    BodyType type = BodyType::Dynamic;
+    Vec2 position;            ///< origin of the body's frame, metres
+    double angle = 0.0;       ///< radians, counter-clockwise
+    Vec2 linearVelocity;      ///< of the origin, m/s
+    double angularVelocity = 0.0;  ///< rad/s
+    double linearDamping = 0.0;    ///< 1/s; v shrinks by 1/(1 + h·damping) per substep
+    double angularDamping = 0.0;   ///< 1/s
+    double gravityScale = 1.0;
+    bool awake = true;
+    std::uint64_t userData = 0;
+};
+BodyDef defaultBodyDef();
+
+/// Which shapes may touch (Box2D's rule): two shapes in the same non-zero group always
+/// collide if the group is positive and never if it is negative; otherwise they collide
+/// when each one's category is in the other's mask.
+struct Filter {
+    std::uint32_t categoryBits = 1;
+    std::uint32_t maskBits = 0xffffffffu;
+    std::int32_t group = 0;
+};
+
+enum class ShapeType { Circle, Capsule, Polygon };
+
+struct ShapeDef {
+    /// kg/m² (the solver is 2D). Ignored when `mass` > 0.
+    double density = 1.0;
+    /// When > 0, the body's total mass in kg, whatever the shape's area.
+    double mass = 0.0;
+    double friction = 0.6;     ///< static and dynamic coefficient (combined as the geometric mean)
+    double restitution = 0.0;  ///< 0..1 (combined as the max)
+    Filter filter;
+};
+ShapeDef defaultShapeDef();
+
+struct JointDef {
+    BodyId bodyA;           ///< the parent
+    BodyId bodyB;           ///< the child
+    Vec2 localAnchorA;      ///< in A's frame, metres
+    Vec2 localAnchorB;      ///< in B's frame
+    /// Angle B − angle A at rest; limits are measured from it (radians).
+    double referenceAngle = 0.0;
+    bool enableLimit = false;
+    double lowerAngle = 0.0;  ///< radians relative to the reference angle, >= -π
+    double upperAngle = 0.0;  ///< radians, >= lowerAngle, <= π; lower == upper welds the angle
+    /// 1 = rigid. Below 1, the fraction of the joint's error removed per substep (as XPBD
+    /// compliance, so extra iterations refine instead of stiffening — see joint.h).
+    double stiffness = 1.0;
+    /// Relative angular velocity damping, 1/s (0 = none).
+    double angularDamping = 0.0;
+    /// Let A and B collide with each other (default: they don't).
+    bool collideConnected = false;
+};
+JointDef defaultJointDef();
+
+/// Builds a joint def anchored at a world point, with the reference angle taken from the
+/// bodies' current angles.
+JointDef makeRevoluteJointDef(class World& world, BodyId a, BodyId b, Vec2 worldAnchor);
+
+struct BodyState {
+    Vec2 position;
+    double angle = 0.0;
+    Vec2 linearVelocity;
+    double angularVelocity = 0.0;
+    bool awake = true;
+};
+
+struct JointError {
+    double separation = 0.0;       ///< distance between the two anchors, metres
+    double limitViolation = 0.0;   ///< radians outside [lower, upper], 0 when inside or no limit
+    double relativeAngle = 0.0;    ///< angle B − angle A − reference, wrapped to (−π, π]
+};
+
+struct WorldStats {
+    int bodies = 0, dynamicBodies = 0, awakeBodies = 0, joints = 0;
+    int contacts = 0;            ///< touching manifolds after the last step
+    int contactPoints = 0;
+    int islands = 0, sleepingIslands = 0;
+    int directJointGroups = 0;   ///< joint trees solved directly
+    double maxJointSeparation = 0.0;      ///< metres, at the end of the last step
+    double maxLimitViolation = 0.0;       ///< radians, at the end of the last step
+    int recoveredBodies = 0;     ///< bodies reset after NaN/inf, in total
+    int frozenBodies = 0;        ///< bodies stopped for leaving the world bounds, in total
+    int clampedVelocities = 0;   ///< velocities clamped for exceeding the maximum, in total
+    int newtonIterations = 0;    ///< direct joint solver iterations in the last step
+    double stepMilliseconds = 0.0;  ///< wall time of the last step
+};
+
+struct RayHit {
+    BodyId body;
+    Vec2 point;
+    Vec2 normal;
+    double fraction = 0.0;  ///< along the ray, 0..1
+};
+
+}  // namespace ragdoll

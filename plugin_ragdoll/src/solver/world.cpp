@@ -1,0 +1,482 @@
+// World: creation and destruction of bodies and joints, queries, settings.
+// The step itself is in step.cpp.
+#include "solver/world.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "solver/constants.h"
+
+namespace ragdoll {
+
+WorldDef defaultWorldDef() { return WorldDef{}; }
+BodyDef defaultBodyDef() { return BodyDef{}; }
+ShapeDef defaultShapeDef() { return ShapeDef{}; }
+JointDef defaultJointDef() { return JointDef{}; }
+
+World::World(const WorldDef& def) : def_(def) {
+    setSubsteps(def.substeps);
+    setIterations(def.iterations);
+}
+
+void World::setSubsteps(int substeps) { def_.substeps = std::clamp(substeps, 1, 64); }
+void World::setIterations(int iterations) { def_.iterations = std::clamp(iterations, 1, 64); }
+void World::setJointSolver(JointSolver solver) { def_.jointSolver = solver; }
+void World::enableSleep(bool enable) {
+    def_.enableSleep = enable;
+    if (!enable)
+        for (int i = 0; i < int(bodies_.size()); ++i)
+            if (bodies_[size_t(i)].alive) wakeSlot(i);
+}
+
+// ---- handles ----
+
+Body* World::get(BodyId id) {
+    if (id.index1 <= 0 || id.index1 > int(bodies_.size())) return nullptr;
+    Body& b = bodies_[size_t(id.index1 - 1)];
+    return b.alive && b.generation == id.generation ? &b : nullptr;
+}
+const Body* World::get(BodyId id) const { return const_cast<World*>(this)->get(id); }
+Joint* World::get(JointId id) {
+    if (id.index1 <= 0 || id.index1 > int(joints_.size())) return nullptr;
+    Joint& j = joints_[size_t(id.index1 - 1)];
+    return j.alive && j.generation == id.generation ? &j : nullptr;
+}
+const Joint* World::get(JointId id) const { return const_cast<World*>(this)->get(id); }
+bool World::isValid(BodyId id) const { return get(id) != nullptr; }
+bool World::isValid(JointId id) const { return get(id) != nullptr; }
+
+BodyId World::bodyId(int slot) const {
+    if (slot < 0 || slot >= int(bodies_.size()) || !bodies_[size_t(slot)].alive) return {};
+    return BodyId{slot + 1, bodies_[size_t(slot)].generation};
+}
+
+// ---- bodies ----
+
+AABB shapeBounds(const Body& body, const BodySim& sim) {
+    Transform xf = bodyFrame(body, sim);
+    const Polygon& g = body.shape.geometry;
+    switch (body.shape.type) {
+    case ShapeType::Circle: return computeAABB(Circle{g.vertices[0], g.radius}, xf);
+    case ShapeType::Capsule: return computeAABB(Capsule{g.vertices[0], g.vertices[1], g.radius}, xf);
+    case ShapeType::Polygon: break;
+    }
+    return computeAABB(g, xf);
+}
+
+static bool finite(double x) { return std::isfinite(x); }
+
+BodyId World::createBody(const BodyDef& def) {
+    if (!isFinite(def.position) || !finite(def.angle) || !isFinite(def.linearVelocity) || !finite(def.angularVelocity))
+        return {};
+    int slot;
+    if (freeBody_ >= 0) {
+        slot = freeBody_;
+        freeBody_ = bodies_[size_t(slot)].nextFree;
+    } else {
+        slot = int(bodies_.size());
+        bodies_.emplace_back();
+        sims_.emplace_back();
+    }
+    Body& b = bodies_[size_t(slot)];
+    BodySim& sim = sims_[size_t(slot)];
+    sim = BodySim{};
+    std::uint16_t generation = std::uint16_t(b.generation + 1);
+    b = Body{};
+    b.generation = generation == 0 ? 1 : generation;
+    b.alive = true;
+    b.type = def.type;
+    sim.center = def.position;
+    sim.angle = def.angle;
+    sim.q = makeRot(def.angle);
+    sim.prevCenter = def.position;
+    sim.prevAngle = def.angle;
+    if (def.type != BodyType::Static) {
+        sim.linearVelocity = def.linearVelocity;
+        sim.angularVelocity = def.angularVelocity;
+    }
+    sim.linearDamping = std::max(def.linearDamping, 0.0);
+    sim.angularDamping = std::max(def.angularDamping, 0.0);
+    sim.gravityScale = std::isfinite(def.gravityScale) ? def.gravityScale : 1.0;
+    b.userData = def.userData;
+    b.awake = def.type == BodyType::Static ? false : (def.awake || !def_.enableSleep);
+    b.lastGoodCenter = def.position;
+    b.lastGoodAngle = def.angle;
+    if (def.type == BodyType::Dynamic) {
+        // A dynamic body without a shape still needs a mass: 1 kg, like a 1 m disc-ish point.
+        b.mass = 1.0;
+        b.inertia = 1.0;
+        sim.invMass = 1.0;
+        sim.invInertia = 1.0;
+    }
+    refreshActive(slot);
+    ++bodyCount_;
+    broadPhase_.markDirty();
+    return BodyId{slot + 1, b.generation};
+}
+
+bool World::destroyBody(BodyId id) {
+    Body* b = get(id);
+    if (!b) return false;
+    int slot = id.index1 - 1;
+    // Joints first (they unlink themselves from both bodies' lists).
+    while (b->firstJoint >= 0) {
+        int j = b->firstJoint;
+        destroyJoint(JointId{j + 1, joints_[size_t(j)].generation});
+    }
+    wakeSlot(slot);  // whatever rested on it must fall
+    contacts_.erase(std::remove_if(contacts_.begin(), contacts_.end(),
+                                   [&](const Contact& c) { return c.bodyA == slot || c.bodyB == slot; }),
+                    contacts_.end());
+    b->alive = false;
+    refreshActive(slot);
+    b->nextFree = freeBody_;
+    freeBody_ = slot;
+    --bodyCount_;
+    broadPhase_.markDirty();
+    treeSolver_.markDirty();
+    return true;
+}
+
+bool World::setShape(BodyId id, const ShapeDef& def, ShapeType type, const Polygon& geometry, const MassData& unitMass) {
+    Body* b = get(id);
+    if (!b) return false;
+    BodySim& sim = sims_[size_t(id.index1 - 1)];
+    b->shape.type = type;
+    b->shape.geometry = geometry;
+    b->shape.friction = std::max(def.friction, 0.0);
+    b->shape.restitution = std::clamp(def.restitution, 0.0, 1.0);
+    b->shape.filter = def.filter;
+    b->hasShape = true;
+    if (b->type == BodyType::Dynamic) {
+        // unitMass is at density 1: scale to the requested mass or density.
+        double scale = def.mass > 0.0 ? def.mass / unitMass.mass : def.density;
+        b->mass = unitMass.mass * scale;
+        b->inertia = unitMass.rotationalInertia * scale;
+        Vec2 origin = bodyFrame(*b, sim).p;
+        b->localCenter = unitMass.center;
+        sim.center = origin + rotate(sim.q, b->localCenter);
+        sim.prevCenter = sim.center;
+        b->lastGoodCenter = sim.center;
+        sim.invMass = b->mass > 0.0 ? 1.0 / b->mass : 0.0;
+        sim.invInertia = b->inertia > 0.0 ? 1.0 / b->inertia : 0.0;
+    }
+    b->aabb = shapeBounds(*b, sim);
+    broadPhase_.markDirty();
+    return true;
+}
+
+bool World::setCircle(BodyId id, const ShapeDef& def, const Circle& circle) {
+    if (!(circle.radius > 0.0) || !isFinite(circle.center)) return false;
+    Polygon g;
+    g.count = 1;
+    g.vertices[0] = circle.center;
+    g.centroid = circle.center;
+    g.radius = circle.radius;
+    return setShape(id, def, ShapeType::Circle, g, computeMass(circle, 1.0));
+}
+
+bool World::setCapsule(BodyId id, const ShapeDef& def, const Capsule& capsule) {
+    if (!(capsule.radius > 0.0) || !isFinite(capsule.center1) || !isFinite(capsule.center2)) return false;
+    if (distance(capsule.center1, capsule.center2) < 1e-9) return setCircle(id, def, Circle{capsule.center1, capsule.radius});
+    Polygon g;
+    g.count = 2;
+    g.vertices[0] = capsule.center1;
+    g.vertices[1] = capsule.center2;
+    g.centroid = lerp(capsule.center1, capsule.center2, 0.5);
+    g.radius = capsule.radius;
+    return setShape(id, def, ShapeType::Capsule, g, computeMass(capsule, 1.0));
+}
+
+bool World::setPolygon(BodyId id, const ShapeDef& def, const Polygon& polygon) {
+    if (polygon.count < 3 || polygon.count > kMaxPolygonVertices) return false;
+    return setShape(id, def, ShapeType::Polygon, polygon, computeMass(polygon, 1.0));
+}
+
+// ---- joints ----
+
+JointDef makeRevoluteJointDef(World& world, BodyId a, BodyId b, Vec2 worldAnchor) {
+    JointDef def;
+    def.bodyA = a;
+    def.bodyB = b;
+    Transform xa = world.bodyTransform(a), xb = world.bodyTransform(b);
+    def.localAnchorA = inverseTransformPoint(xa, worldAnchor);
+    def.localAnchorB = inverseTransformPoint(xb, worldAnchor);
+    def.referenceAngle = world.bodyState(b).angle - world.bodyState(a).angle;
+    return def;
+}
+
+JointId World::createJoint(const JointDef& def) {
+    Body* a = get(def.bodyA);
+    Body* b = get(def.bodyB);
+    if (!a || !b || a == b) return {};
+    if (!isFinite(def.localAnchorA) || !isFinite(def.localAnchorB) || !finite(def.referenceAngle)) return {};
+    int slot;
+    if (freeJoint_ >= 0) {
+        slot = freeJoint_;
+        freeJoint_ = joints_[size_t(slot)].nextFree;
+    } else {
+        slot = int(joints_.size());
+        joints_.emplace_back();
+    }
+    Joint& j = joints_[size_t(slot)];
+    std::uint16_t generation = std::uint16_t(j.generation + 1);
+    j = Joint{};
+    j.generation = generation == 0 ? 1 : generation;
+    j.alive = true;
+    j.bodyA = def.bodyA.index1 - 1;
+    j.bodyB = def.bodyB.index1 - 1;
+    // Anchors are stored from the centre of mass, which is what the solver moves.
+    j.localAnchorA = def.localAnchorA - a->localCenter;
+    j.localAnchorB = def.localAnchorB - b->localCenter;
+    j.referenceAngle = def.referenceAngle;
+    j.stiffness = std::clamp(def.stiffness, 0.0, 1.0);
+    j.angularDamping = std::max(def.angularDamping, 0.0);
+    j.collideConnected = def.collideConnected;
+    j.nextA = a->firstJoint;
+    a->firstJoint = slot;
+    j.nextB = b->firstJoint;
+    b->firstJoint = slot;
+    ++jointCount_;
+    setJointLimits(JointId{slot + 1, j.generation}, def.enableLimit, def.lowerAngle, def.upperAngle);
+    wakeSlot(j.bodyA);
+    wakeSlot(j.bodyB);
+    treeSolver_.markDirty();
+    return JointId{slot + 1, j.generation};
+}
+
+static void unlinkJoint(std::vector<Body>& bodies, std::vector<Joint>& joints, int body, int joint) {
+    int* link = &bodies[size_t(body)].firstJoint;
+    while (*link >= 0) {
+        Joint& j = joints[size_t(*link)];
+        if (*link == joint) {
+            *link = j.bodyA == body ? j.nextA : j.nextB;
+            return;
+        }
+        link = j.bodyA == body ? &j.nextA : &j.nextB;
+    }
+}
+
+bool World::destroyJoint(JointId id) {
+    Joint* j = get(id);
+    if (!j) return false;
+    int slot = id.index1 - 1;
+    unlinkJoint(bodies_, joints_, j->bodyA, slot);
+    unlinkJoint(bodies_, joints_, j->bodyB, slot);
+    wakeSlot(j->bodyA);
+    wakeSlot(j->bodyB);
+    j->alive = false;
+    j->nextFree = freeJoint_;
+    freeJoint_ = slot;
+    --jointCount_;
+    treeSolver_.markDirty();
+    return true;
+}
+
+bool World::setJointLimits(JointId id, bool enable, double lower, double upper) {
+    Joint* j = get(id);
+    if (!j || !finite(lower) || !finite(upper)) return false;
+    if (enable && (lower > upper || upper - lower > 2.0 * kPi)) return false;
+    j->enableLimit = enable;
+    j->lowerAngle = lower;
+    j->upperAngle = upper;
+    // Centre and half-width, so a range that crosses ±π is tested by one wrapped offset.
+    j->limitCenter = 0.5 * (lower + upper);
+    j->limitHalfWidth = 0.5 * (upper - lower);
+    wakeSlot(j->bodyA);
+    wakeSlot(j->bodyB);
+    return true;
+}
+
+bool World::setJointStiffness(JointId id, double stiffness) {
+    Joint* j = get(id);
+    if (!j || !finite(stiffness)) return false;
+    j->stiffness = std::clamp(stiffness, 0.0, 1.0);
+    wakeSlot(j->bodyA);
+    return true;
+}
+
+JointError World::jointError(JointId id) const {
+    const Joint* j = get(id);
+    if (!j) return {};
+    const BodySim& a = sims_[size_t(j->bodyA)];
+    const BodySim& b = sims_[size_t(j->bodyB)];
+    JointError e;
+    e.separation = jointSeparation(*j, a, b);
+    e.limitViolation = std::abs(jointLimitError(*j, a, b));
+    e.relativeAngle = wrapAngle(b.angle - a.angle - j->referenceAngle);
+    return e;
+}
+
+JointDef World::jointDef(JointId id) const {
+    const Joint* j = get(id);
+    if (!j) return {};
+    JointDef def;
+    def.bodyA = bodyId(j->bodyA);
+    def.bodyB = bodyId(j->bodyB);
+    def.localAnchorA = j->localAnchorA + bodies_[size_t(j->bodyA)].localCenter;
+    def.localAnchorB = j->localAnchorB + bodies_[size_t(j->bodyB)].localCenter;
+    def.referenceAngle = j->referenceAngle;
+    def.enableLimit = j->enableLimit;
+    def.lowerAngle = j->lowerAngle;
+    def.upperAngle = j->upperAngle;
+    def.stiffness = j->stiffness;
+    def.angularDamping = j->angularDamping;
+    def.collideConnected = j->collideConnected;
+    return def;
+}
+
+// ---- body queries and commands ----
+
+BodyState World::bodyState(BodyId id) const {
+    const Body* b = get(id);
+    if (!b) return {};
+    const BodySim& sim = sims_[size_t(id.index1 - 1)];
+    BodyState s;
+    s.position = bodyFrame(*b, sim).p;
+    s.angle = sim.angle;
+    // The API speaks of the origin: v_origin = v_com + ω × (origin − com).
+    s.linearVelocity = sim.linearVelocity + cross(sim.angularVelocity, s.position - sim.center);
+    s.angularVelocity = sim.angularVelocity;
+    s.awake = b->awake;
+    return s;
+}
+
+Transform World::bodyTransform(BodyId id) const {
+    const Body* b = get(id);
+    return b ? bodyFrame(*b, sims_[size_t(id.index1 - 1)]) : Transform{};
+}
+Vec2 World::worldCenterOfMass(BodyId id) const {
+    return get(id) ? sims_[size_t(id.index1 - 1)].center : Vec2{};
+}
+double World::bodyMass(BodyId id) const {
+    const Body* b = get(id);
+    return b && b->isDynamic() ? b->mass : 0.0;
+}
+double World::bodyInertia(BodyId id) const {
+    const Body* b = get(id);
+    return b && b->isDynamic() ? b->inertia : 0.0;
+}
+BodyType World::bodyType(BodyId id) const {
+    const Body* b = get(id);
+    return b ? b->type : BodyType::Static;
+}
+const Shape* World::bodyShape(BodyId id) const {
+    const Body* b = get(id);
+    return b && b->hasShape ? &b->shape : nullptr;
+}
+
+void World::setTransform(BodyId id, Vec2 position, double angle) {
+    Body* b = get(id);
+    if (!b || !isFinite(position) || !finite(angle)) return;
+    int slot = id.index1 - 1;
+    BodySim& sim = sims_[size_t(slot)];
+    sim.angle = angle;
+    sim.q = makeRot(angle);
+    sim.center = position + rotate(sim.q, b->localCenter);
+    sim.prevCenter = sim.center;
+    sim.prevAngle = angle;
+    b->frozen = false;
+    if (b->hasShape) b->aabb = shapeBounds(*b, sim);
+    if (b->type == BodyType::Static) broadPhase_.markDirty();
+    wakeSlot(slot);
+    refreshActive(slot);
+}
+
+void World::setVelocity(BodyId id, Vec2 linear, double angular) {
+    Body* b = get(id);
+    if (!b || b->type == BodyType::Static || !isFinite(linear) || !finite(angular)) return;
+    BodySim& sim = sims_[size_t(id.index1 - 1)];
+    sim.linearVelocity = linear;
+    sim.angularVelocity = angular;
+    wakeSlot(id.index1 - 1);
+}
+
+void World::applyLinearImpulse(BodyId id, Vec2 impulse, Vec2 worldPoint) {
+    Body* b = get(id);
+    if (!b || !b->isDynamic() || !isFinite(impulse) || !isFinite(worldPoint)) return;
+    BodySim& sim = sims_[size_t(id.index1 - 1)];
+    sim.linearVelocity += sim.invMass * impulse;
+    sim.angularVelocity += sim.invInertia * cross(worldPoint - sim.center, impulse);
+    wakeSlot(id.index1 - 1);
+}
+
+void World::setKinematicTarget(BodyId id, Vec2 position, double angle, double dt) {
+    Body* b = get(id);
+    if (!b || b->type != BodyType::Kinematic || !(dt > 0.0) || !isFinite(position) || !finite(angle)) return;
+    BodySim& sim = sims_[size_t(id.index1 - 1)];
+    Vec2 targetCenter = position + rotate(makeRot(angle), b->localCenter);
+    sim.linearVelocity = (1.0 / dt) * (targetCenter - sim.center);
+    sim.angularVelocity = (angle - sim.angle) / dt;
+    wakeSlot(id.index1 - 1);
+}
+
+void World::wake(BodyId id) {
+    if (get(id)) wakeSlot(id.index1 - 1);
+}
+
+void World::wakeSlot(int slot) {
+    Body& b = bodies_[size_t(slot)];
+    if (!b.alive || b.type == BodyType::Static) return;
+    b.sleepTime = 0.0;
+    if (b.awake) return;
+    // Wake the whole island it fell asleep with: a rare event, so a scan is fine.
+    std::int64_t island = b.sleepingIsland;
+    for (int i = 0; i < int(bodies_.size()); ++i) {
+        Body& other = bodies_[size_t(i)];
+        if (other.alive && !other.awake && other.type != BodyType::Static && (other.sleepingIsland == island || i == slot)) {
+            other.awake = true;
+            other.sleepTime = 0.0;
+            other.sleepingIsland = -1;
+            refreshActive(i);
+        }
+    }
+}
+
+bool World::shouldCollide(int a, int b) const {
+    const Body& ba = bodies_[size_t(a)];
+    const Body& bb = bodies_[size_t(b)];
+    if (!ba.isDynamic() && !bb.isDynamic()) return false;
+    // A joint between the two decides first: collideConnected lets them touch even inside
+    // one non-colliding group (a rig's `collide="true"`). Two dynamic bodies in different
+    // joint groups cannot share a joint, which spares most pairs the lookup.
+    bool mayShareJoint = !ba.isDynamic() || !bb.isDynamic() || (ba.jointGroup >= 0 && ba.jointGroup == bb.jointGroup);
+    if (mayShareJoint) {
+        int self = ba.firstJoint >= 0 ? a : b, other = self == a ? b : a;
+        for (int j = bodies_[size_t(self)].firstJoint; j >= 0;) {
+            const Joint& joint = joints_[size_t(j)];
+            int partner = joint.bodyA == self ? joint.bodyB : joint.bodyA;
+            if (partner == other) return joint.collideConnected;
+            j = joint.bodyA == self ? joint.nextA : joint.nextB;
+        }
+    }
+    const Filter& fa = ba.shape.filter;
+    const Filter& fb = bb.shape.filter;
+    if (fa.group != 0 && fa.group == fb.group) return fa.group > 0;
+    return (fa.categoryBits & fb.maskBits) != 0 && (fb.categoryBits & fa.maskBits) != 0;
+}
+
+// ---- queries ----
+
+void World::queryAABB(const AABB& box, std::vector<BodyId>& out) const {
+    for (int i = 0; i < int(bodies_.size()); ++i) {
+        const Body& b = bodies_[size_t(i)];
+        if (b.alive && b.hasShape && overlaps(b.aabb, box)) out.push_back(bodyId(i));
+    }
+}
+
+WorldStats World::stats() const {
+    WorldStats s = counters_;
+    s.bodies = bodyCount_;
+    s.joints = jointCount_;
+    s.dynamicBodies = s.awakeBodies = 0;
+    for (const Body& b : bodies_) {
+        if (!b.alive || !b.isDynamic()) continue;
+        ++s.dynamicBodies;
+        if (b.awake) ++s.awakeBodies;
+    }
+    s.directJointGroups = def_.jointSolver == JointSolver::Direct ? treeSolver_.groupCount() : 0;
+    return s;
+}
+
+}  // namespace ragdoll

@@ -1,0 +1,121 @@
+// The solver world: bodies with one shape each, pin joints with limits, contacts, and
+// the XPBD step (Müller et al. 2020; Macklin et al. 2019). See step.cpp for the stages.
+#pragma once
+
+#include <vector>
+
+#include "solver/body.h"
+#include "solver/broadphase.h"
+#include "solver/contact.h"
+#include "solver/joint.h"
+#include "solver/tree_solver.h"
+#include "solver/types.h"
+
+namespace ragdoll {
+
+class World {
+public:
+    explicit World(const WorldDef& def = defaultWorldDef());
+
+    // Settings that may change between steps.
+    const WorldDef& def() const { return def_; }
+    void setGravity(Vec2 gravity) { def_.gravity = gravity; }
+    void setSubsteps(int substeps);
+    void setIterations(int iterations);
+    void setJointSolver(JointSolver solver);
+    void enableSleep(bool enable);
+
+    BodyId createBody(const BodyDef& def);
+    /// Removes the body, its joints and its contacts. Stale ids are ignored (false).
+    bool destroyBody(BodyId id);
+    bool isValid(BodyId id) const;
+    /// Gives the body its one shape; the body's mass comes from it. False if invalid.
+    bool setCircle(BodyId id, const ShapeDef& def, const Circle& circle);
+    bool setCapsule(BodyId id, const ShapeDef& def, const Capsule& capsule);
+    bool setPolygon(BodyId id, const ShapeDef& def, const Polygon& polygon);
+
+    JointId createJoint(const JointDef& def);
+    bool destroyJoint(JointId id);
+    bool isValid(JointId id) const;
+    bool setJointLimits(JointId id, bool enable, double lower, double upper);
+    bool setJointStiffness(JointId id, double stiffness);
+
+    // Body queries and commands. Invalid ids give a default value and change nothing.
+    BodyState bodyState(BodyId id) const;
+    Transform bodyTransform(BodyId id) const;
+    Vec2 worldCenterOfMass(BodyId id) const;
+    double bodyMass(BodyId id) const;
+    double bodyInertia(BodyId id) const;  ///< about the centre of mass
+    BodyType bodyType(BodyId id) const;
+    const Shape* bodyShape(BodyId id) const;
+    void setTransform(BodyId id, Vec2 position, double angle);  ///< teleport; wakes
+    void setVelocity(BodyId id, Vec2 linear, double angular);   ///< wakes
+    void applyLinearImpulse(BodyId id, Vec2 impulse, Vec2 worldPoint);  ///< N·s; wakes
+    /// Moves a kinematic body to reach the pose in dt seconds (velocities derived from it).
+    void setKinematicTarget(BodyId id, Vec2 position, double angle, double dt);
+    void wake(BodyId id);
+
+    JointError jointError(JointId id) const;
+    JointDef jointDef(JointId id) const;
+
+    void step(double dt);
+
+    /// Every shape the ray from p1 to p2 crosses first (closest), or false.
+    bool rayCast(Vec2 p1, Vec2 p2, Filter filter, RayHit& hit) const;
+    /// Bodies whose fat bounds overlap the box, appended to out.
+    void queryAABB(const AABB& box, std::vector<BodyId>& out) const;
+    const std::vector<Contact>& contacts() const { return contacts_; }
+    BodyId bodyId(int slot) const;
+    WorldStats stats() const;
+    /// Iterates live bodies: fn(BodyId).
+    template <class Fn>
+    void forEachBody(Fn&& fn) const {
+        for (int i = 0; i < int(bodies_.size()); ++i)
+            if (bodies_[size_t(i)].alive) fn(bodyId(i));
+    }
+    template <class Fn>
+    void forEachJoint(Fn&& fn) const {
+        for (int i = 0; i < int(joints_.size()); ++i)
+            if (joints_[size_t(i)].alive) fn(JointId{i + 1, joints_[size_t(i)].generation});
+    }
+
+private:
+    friend class TreeSolver;
+    Body* get(BodyId id);
+    const Body* get(BodyId id) const;
+    Joint* get(JointId id);
+    const Joint* get(JointId id) const;
+    bool setShape(BodyId id, const ShapeDef& def, ShapeType type, const Polygon& geometry, const MassData& unitMass);
+    void wakeSlot(int slot);
+    /// Recomputes sims_[slot].active/dynamic from the body's flags.
+    void refreshActive(int slot);
+    bool shouldCollide(int a, int b) const;
+
+    // Stages of step(), in order (step.cpp).
+    void updateContacts(double dt);
+    void integrate(double h);
+    void solvePositions();
+    void updateVelocities(double h);
+    void solveVelocities(double h);
+    void updateSleep(double dt);
+    void recoverAndMeasure();
+
+    WorldDef def_;
+    std::vector<Body> bodies_;     ///< cold: shape, flags, bookkeeping
+    std::vector<BodySim> sims_;    ///< hot: what the solver touches, same slots as bodies_
+    int freeBody_ = -1;
+    int bodyCount_ = 0;
+    std::vector<Joint> joints_;
+    int freeJoint_ = -1;
+    int jointCount_ = 0;
+    std::vector<Contact> contacts_;
+    BroadPhase broadPhase_;
+    TreeSolver treeSolver_;
+    std::vector<std::pair<int, int>> pairs_;  ///< broadphase output, reused
+    std::vector<int> islandParent_;           ///< union-find over body slots, reused
+    std::vector<double> islandSleepTime_;     ///< per island root: its slowest body's time
+    std::int64_t nextSleepingIsland_ = 0;
+    WorldStats counters_;  ///< running totals (recovered, clamped) and last-step figures
+};
+
+}  // namespace ragdoll

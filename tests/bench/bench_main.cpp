@@ -1,0 +1,249 @@
+// ragdoll_bench: runs a SCENES.md scene in our solver, and optionally in Box2D 2.4.1 as a
+// peer, and prints a table or one JSON object (see usage() below).
+#include <charconv>
+#include <cstdint>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "box2d_peer.h"
+#include "measure.h"
+#include "ours.h"
+#include "scenes.h"
+
+namespace {
+
+const char* usage() {
+    return R"(Usage: ragdoll_bench [OPTIONS]
+
+Runs a benchmark scene of SCENES.md in our solver (and with --peer in Box2D) at
+1/60 s per step and prints what SCENES.md asks to report.
+
+Options:
+  --scene pile|chain   pile (default): N stickmen tumbling onto a 120 m ground between
+                       walls. chain: 20 links of 0.5 m and a 50 kg end body hanging
+                       from a static pin (stretch under a heavy mass ratio).
+  --n N                Stickmen in the pile, 1 to 10000 (default 100). Pile only.
+  --steps S            Steps to run, 1 to 100000 (default 600 for the pile, 300 for
+                       the chain).
+  --substeps K         Our substeps per step, 1 to 64 (default 4). Box2D 2.4.1 has no
+                       substeps: it ignores K and the value is only recorded.
+  --horizontal         Start the chain straight out to the right of the pin instead of
+                       hanging down (it swings down: the hard case). Chain only.
+  --no-sleep           Keep every body awake (default: the engines sleep resting bodies).
+  --peer box2d         Also run the scene in Box2D 2.4.1 (8 velocity / 3 position
+                       iterations, continuous collision off) and report it too.
+  --json               Print one JSON object instead of the table.
+  -h, --help           Print this help and exit.
+
+Reported, per engine:
+  ms/step median, mean  wall time of each step, over steps 100..S-1 when S >= 200,
+                        else over every step; ms total over every step (JSON).
+  bodies, joints        as built, statics included (also the static body that holds
+                        a joint to a world point: the chain has 21 + 1 bodies).
+  contacts, awake       touching contact pairs and awake dynamic bodies after the
+                        last step.
+  stretch end/run       largest distance between a joint's two anchor points after
+                        the last step / after any step (table mm, JSON metres).
+  limit end/run         largest angle by which a joint is outside its limits after
+                        the last step / after any step (degrees).
+  exploded              a NaN, or a body beyond |x| = half width + 1 m, below -10 m
+                        or above 250 m after any step (the run then stops there).
+
+JSON keys: scene, n (null for the chain), horizontal, steps, substeps, sleeping,
+ms_per_step_median, ms_per_step_mean, ms_total, bodies, joints, contacts, awake,
+max_stretch_m, max_stretch_end_m, max_limit_violation_deg,
+max_limit_violation_end_deg, exploded; with --peer, "peer" holds the same keys and
+"engine".
+
+Exit status: 0 on success, 1 when --peer box2d is asked of a build without Box2D,
+2 for a bad command line.
+)";
+}
+
+enum class Scene { Pile, Chain };
+
+struct BenchOptions {
+    Scene scene = Scene::Pile;
+    std::optional<int> stickmen;  ///< --n; unset: 100
+    std::optional<int> steps;     ///< unset: 600 for the pile, 300 for the chain
+    std::optional<int> substeps;  ///< unset: 4
+    bool horizontal = false;
+    bool sleeping = true;
+    bool peerBox2D = false;
+    bool json = false;
+    bool showHelp = false;
+
+    int stickmenOrDefault() const { return stickmen.value_or(100); }
+    int substepsOrDefault() const { return substeps.value_or(4); }
+    int stepsOrDefault() const { return steps.value_or(scene == Scene::Pile ? 600 : 300); }
+};
+
+struct ParseResult {
+    std::optional<BenchOptions> options;  ///< set when the command line was valid
+    std::string error;                    ///< why not, for "ragdoll_bench: error: …"
+};
+
+bool parseInteger(const std::string& text, int min, int max, int& out) {
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, out);
+    return ec == std::errc() && ptr == end && out >= min && out <= max;
+}
+
+ParseResult parseCommandLine(const std::vector<std::string>& args) {
+    BenchOptions o;
+    auto fail = [](std::string message) { return ParseResult{std::nullopt, std::move(message)}; };
+    bool sceneGiven = false, peerGiven = false;
+
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        // The value of an option is the next argument, unless that is another option.
+        auto value = [&](std::string& out) -> bool {
+            if (i + 1 >= args.size() || args[i + 1].starts_with("--")) return false;
+            out = args[++i];
+            return true;
+        };
+        // A whole number from the next argument into `slot`, which must not be set yet.
+        auto integer = [&](const char* what, int min, int max, std::optional<int>& slot) -> std::optional<std::string> {
+            std::string v;
+            if (!value(v)) return arg + " needs " + what;
+            if (slot) return arg + " is given twice";
+            int parsed = 0;
+            if (!parseInteger(v, min, max, parsed))
+                return arg + " must be a whole number from " + std::to_string(min) + " to " + std::to_string(max) +
+                       ", got '" + v + "'";
+            slot = parsed;
+            return std::nullopt;
+        };
+        std::string v;
+        if (arg == "-h" || arg == "--help") {
+            o.showHelp = true;
+        } else if (arg == "--scene") {
+            if (!value(v)) return fail("--scene needs pile or chain");
+            if (sceneGiven) return fail("--scene is given twice");
+            sceneGiven = true;
+            if (v == "pile") o.scene = Scene::Pile;
+            else if (v == "chain") o.scene = Scene::Chain;
+            else return fail("unknown scene '" + v + "' (the scenes are pile and chain)");
+        } else if (arg == "--n") {
+            if (auto e = integer("a number of stickmen", 1, 10000, o.stickmen)) return fail(*e);
+        } else if (arg == "--steps") {
+            if (auto e = integer("a number of steps", 1, 100000, o.steps)) return fail(*e);
+        } else if (arg == "--substeps") {
+            if (auto e = integer("a number of substeps", 1, 64, o.substeps)) return fail(*e);
+        } else if (arg == "--horizontal") {
+            o.horizontal = true;
+        } else if (arg == "--no-sleep") {
+            o.sleeping = false;
+        } else if (arg == "--json") {
+            o.json = true;
+        } else if (arg == "--peer") {
+            if (!value(v)) return fail("--peer needs an engine name (box2d)");
+            if (peerGiven) return fail("--peer is given twice");
+            peerGiven = true;
+            if (v != "box2d") return fail("unknown peer engine '" + v + "' (the only peer is box2d)");
+            o.peerBox2D = true;
+        } else if (arg.starts_with("-")) {
+            return fail("unknown option '" + arg + "' (see ragdoll_bench --help)");
+        } else {
+            return fail("unexpected argument '" + arg + "' (ragdoll_bench takes options only; see --help)");
+        }
+    }
+    if (o.showHelp) return {o, {}};
+    if (o.scene == Scene::Chain && o.stickmen)
+        return fail("--n applies to --scene pile only (the chain always has 20 links)");
+    if (o.scene == Scene::Pile && o.horizontal) return fail("--horizontal applies to --scene chain only");
+    return {o, {}};
+}
+
+void printTable(const BenchOptions& o, const std::vector<scenes::BenchResult>& rows) {
+    const int steps = o.stepsOrDefault();
+    if (o.scene == Scene::Pile)
+        std::printf("scene pile, %d stickmen", o.stickmenOrDefault());
+    else
+        std::printf("scene chain, %s start", o.horizontal ? "horizontal" : "hanging");
+    std::printf(", %d steps of 1/60 s, %d substeps, sleeping %s; ms/step over steps %d..%d\n\n", steps,
+                o.substepsOrDefault(), o.sleeping ? "on" : "off", bench::firstTimedStep(steps), steps - 1);
+    std::printf("%-22s %7s %7s %8s %7s %10s %10s %21s %21s %9s\n", "engine", "bodies", "joints", "contacts", "awake",
+                "ms median", "ms mean", "stretch end/run mm", "limit end/run deg", "exploded");
+    for (const scenes::BenchResult& r : rows) {
+        char stretch[64], limit[64];
+        std::snprintf(stretch, sizeof stretch, "%.3f / %.3f", r.maxStretchEnd * 1000.0, r.maxStretchRun * 1000.0);
+        std::snprintf(limit, sizeof limit, "%.2f / %.2f", r.maxLimitViolationEndDeg, r.maxLimitViolationRunDeg);
+        std::printf("%-22s %7d %7d %8d %7d %10.3f %10.3f %21s %21s %9s\n",
+                    r.engine.empty() ? "paperdoll" : r.engine.c_str(), r.bodies, r.joints, r.contacts, r.awake,
+                    r.msPerStepMedian, r.msPerStepMean, stretch, limit, r.exploded ? "YES" : "no");
+    }
+    if (o.peerBox2D)
+        std::puts("\nbox2d: no substeps (one step of 1/60 s, 8 velocity / 3 position iterations, continuous "
+                  "collision off); capsules collide as 8-gons.");
+}
+
+nlohmann::json toJson(const BenchOptions& o, const scenes::BenchResult& r) {
+    nlohmann::json j;
+    j["scene"] = o.scene == Scene::Pile ? "pile" : "chain";
+    j["n"] = o.scene == Scene::Pile ? nlohmann::json(o.stickmenOrDefault()) : nlohmann::json(nullptr);
+    j["horizontal"] = o.horizontal;
+    j["steps"] = o.stepsOrDefault();
+    j["substeps"] = o.substepsOrDefault();
+    j["sleeping"] = o.sleeping;
+    j["ms_per_step_median"] = r.msPerStepMedian;
+    j["ms_per_step_mean"] = r.msPerStepMean;
+    j["ms_total"] = r.msTotal;
+    j["bodies"] = r.bodies;
+    j["joints"] = r.joints;
+    j["contacts"] = r.contacts;
+    j["awake"] = r.awake;
+    j["max_stretch_m"] = r.maxStretchRun;
+    j["max_stretch_end_m"] = r.maxStretchEnd;
+    j["max_limit_violation_deg"] = r.maxLimitViolationRunDeg;
+    j["max_limit_violation_end_deg"] = r.maxLimitViolationEndDeg;
+    j["exploded"] = r.exploded;
+    return j;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    ParseResult parsed = parseCommandLine(std::vector<std::string>(argv + 1, argv + argc));
+    if (!parsed.options) {
+        std::fprintf(stderr, "ragdoll_bench: error: %s\n", parsed.error.c_str());
+        return 2;
+    }
+    const BenchOptions& o = *parsed.options;
+    if (o.showHelp) {
+        std::fputs(usage(), stdout);
+        return 0;
+    }
+    if (o.peerBox2D && !bench::box2dAvailable()) {
+        std::fprintf(stderr,
+                     "ragdoll_bench: error: this ragdoll_bench was built without Box2D (CMake did not find "
+                     "libbox2d-dev); install it, reconfigure and rebuild, or drop --peer box2d\n");
+        return 1;
+    }
+
+    const scenes::SceneSpec scene =
+        o.scene == Scene::Pile ? scenes::makePile(o.stickmenOrDefault()) : scenes::makeChain(o.horizontal);
+    const int steps = o.stepsOrDefault();
+
+    std::vector<scenes::BenchResult> rows;
+    rows.push_back(bench::runOurs(scene, steps, o.substepsOrDefault(), o.sleeping));
+    if (o.peerBox2D) rows.push_back(bench::runBox2D(scene, steps, o.substepsOrDefault(), o.sleeping));
+
+    if (o.json) {
+        nlohmann::json out = toJson(o, rows[0]);
+        if (o.peerBox2D) {
+            nlohmann::json peer = toJson(o, rows[1]);
+            peer["engine"] = rows[1].engine;
+            out["peer"] = std::move(peer);
+        }
+        std::cout << out.dump(2) << '\n';
+    } else {
+        printTable(o, rows);
+    }
+    return 0;
+}

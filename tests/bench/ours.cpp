@@ -1,0 +1,53 @@
+#include "ours.h"
+
+#include <chrono>
+
+#include "build_world.h"
+#include "measure.h"
+
+namespace bench {
+
+using namespace ragdoll;
+
+scenes::BenchResult runOurs(const scenes::SceneSpec& scene, int steps, int substeps, bool sleeping) {
+    WorldDef def = defaultWorldDef();
+    def.gravity = scene.gravity;
+    def.substeps = substeps;
+    def.iterations = 1;
+    def.enableSleep = sleeping;
+    def.jointSolver = JointSolver::Direct;
+    World world(def);
+    scenes::BuiltScene built = scenes::buildWorld(world, scene);
+
+    scenes::BenchResult result;
+    result.engine = "paperdoll";
+    std::vector<double> stepMs;
+    stepMs.reserve(size_t(steps));
+    const double dt = 1.0 / 60.0;
+    for (int i = 0; i < steps; ++i) {
+        auto start = std::chrono::steady_clock::now();
+        world.step(dt);
+        stepMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+
+        double separation = 0.0, violation = 0.0;
+        scenes::measureJoints(world, built, separation, violation);
+        result.maxStretchRun = std::max(result.maxStretchRun, separation);
+        result.maxLimitViolationRunDeg = std::max(result.maxLimitViolationRunDeg, radiansToDegrees(violation));
+        result.maxStretchEnd = separation;
+        result.maxLimitViolationEndDeg = radiansToDegrees(violation);
+        for (BodyId b : built.bodies) {
+            Vec2 p = world.bodyState(b).position;
+            if (hasEscaped(scene, p.x, p.y)) result.exploded = true;
+        }
+        if (result.exploded) break;
+    }
+    summarizeStepTimes(stepMs, steps, result);
+    WorldStats stats = world.stats();
+    result.bodies = stats.bodies;
+    result.joints = stats.joints;
+    result.contacts = stats.contacts;
+    result.awake = stats.awakeBodies;
+    return result;
+}
+
+}  // namespace bench

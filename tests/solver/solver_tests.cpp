@@ -1,0 +1,527 @@
+// The solver's behaviour, with numbers a user relies on: stretch in metres, limit error
+// in degrees, momentum in kg·m/s, penetration against the slop.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "build_world.h"
+#include "solver/constants.h"
+#include "solver/world.h"
+
+using namespace ragdoll;
+
+// Counts heap allocations so a test can assert that a warmed-up step makes none.
+static std::atomic<long> gAllocations{0};
+void* operator new(std::size_t size) {
+    ++gAllocations;
+    if (void* p = std::malloc(size ? size : 1)) return p;
+    throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace {
+
+constexpr double kDt = 1.0 / 60.0;
+constexpr double kDegree = kPi / 180.0;
+
+World makeWorld(int substeps = 4, JointSolver solver = JointSolver::Direct, bool sleep = false, Vec2 gravity = {0.0, -9.81}) {
+    WorldDef def = defaultWorldDef();
+    def.substeps = substeps;
+    def.jointSolver = solver;
+    def.enableSleep = sleep;
+    def.gravity = gravity;
+    return World(def);
+}
+
+BodyId addGround(World& world, double topY = 0.0, double halfWidth = 50.0, double halfHeight = 0.5, double friction = 0.6) {
+    BodyDef def = defaultBodyDef();
+    def.type = BodyType::Static;
+    def.position = {0.0, topY - halfHeight};
+    BodyId id = world.createBody(def);
+    ShapeDef shape = defaultShapeDef();
+    shape.friction = friction;
+    world.setPolygon(id, shape, makeBox(halfWidth, halfHeight));
+    return id;
+}
+
+/// A capsule body whose segment runs from p0 to p1 (origin at the midpoint).
+BodyId addCapsule(World& world, Vec2 p0, Vec2 p1, double radius, double mass, double friction = 0.6) {
+    BodyDef def = defaultBodyDef();
+    Vec2 axis = p1 - p0;
+    def.position = lerp(p0, p1, 0.5);
+    def.angle = std::atan2(axis.y, axis.x);
+    BodyId id = world.createBody(def);
+    ShapeDef shape = defaultShapeDef();
+    shape.mass = mass;
+    shape.friction = friction;
+    double half = 0.5 * length(axis);
+    world.setCapsule(id, shape, Capsule{{-half, 0.0}, {half, 0.0}, radius});
+    return id;
+}
+
+
+/// Max anchor separation over a run of the SCENES.md chain.
+double chainStretch(bool horizontal, int substeps, JointSolver solver, int iterations = 1) {
+    World world = makeWorld(substeps, solver, false, {0.0, -10.0});
+    world.setIterations(iterations);
+    scenes::BuiltScene built = scenes::buildWorld(world, scenes::makeChain(horizontal));
+    double worst = 0.0;
+    for (int i = 0; i < 300; ++i) {
+        world.step(kDt);
+        double sep = 0.0, viol = 0.0;
+        scenes::measureJoints(world, built, sep, viol);
+        worst = std::max(worst, sep);
+    }
+    return worst;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- stretch
+
+TEST_CASE("the SCENES chain with a 50 kg end mass stretches under 1 mm with the direct solver", "[solver][stretch]") {
+    double straight = chainStretch(false, 4, JointSolver::Direct);
+    double swinging = chainStretch(true, 4, JointSolver::Direct);
+    CAPTURE(straight, swinging);
+    CHECK(straight <= 0.001);
+    CHECK(swinging <= 0.001);
+}
+
+TEST_CASE("on the iterative path the chain's stretch falls as substeps grow", "[solver][stretch]") {
+    double e1 = chainStretch(true, 1, JointSolver::Iterative);
+    double e2 = chainStretch(true, 2, JointSolver::Iterative);
+    double e4 = chainStretch(true, 4, JointSolver::Iterative);
+    double e8 = chainStretch(true, 8, JointSolver::Iterative);
+    CAPTURE(e1, e2, e4, e8);
+    CHECK(e2 < e1);
+    CHECK(e4 < e2);
+    CHECK(e8 < e4);
+    // And the direct solver beats every one of them at 4 substeps.
+    CHECK(chainStretch(true, 4, JointSolver::Direct) < e8);
+}
+
+// ---------------------------------------------------------------- stiffness
+
+namespace {
+/// A 1 kg ball hanging 1 m below a static pin through a joint of stiffness k: how far the
+/// anchor has sagged after 2 s.
+double sag(double stiffness, int iterations, JointSolver solver) {
+    World world = makeWorld(4, solver);
+    world.setIterations(iterations);
+    BodyDef pinDef = defaultBodyDef();
+    pinDef.type = BodyType::Static;
+    BodyId pin = world.createBody(pinDef);
+    BodyDef ballDef = defaultBodyDef();
+    ballDef.position = {0.0, -1.0};
+    BodyId ball = world.createBody(ballDef);
+    ShapeDef shape = defaultShapeDef();
+    shape.mass = 1.0;
+    world.setCircle(ball, shape, Circle{{0.0, 0.0}, 0.1});
+    JointDef def = makeRevoluteJointDef(world, pin, ball, {0.0, 0.0});
+    def.stiffness = stiffness;
+    JointId joint = world.createJoint(def);
+    for (int i = 0; i < 120; ++i) world.step(kDt);
+    return world.jointError(joint).separation;
+}
+}  // namespace
+
+TEST_CASE("joint stiffness 0.5 sags the same for 1, 2, 4 and 8 iterations", "[solver][stiffness]") {
+    for (JointSolver solver : {JointSolver::Iterative, JointSolver::Direct}) {
+        double reference = sag(0.5, 1, solver);
+        CAPTURE(int(solver), reference);
+        // Per substep gravity adds g·h² of error and the joint removes half of it: the
+        // error settles at (1 − k)/k · g·h² = 9.81 / 240² m ≈ 0.17 mm.
+        CHECK(reference == Approx(9.81 / (240.0 * 240.0)).epsilon(0.05));
+        for (int iterations : {2, 4, 8}) {
+            CAPTURE(iterations);
+            CHECK(sag(0.5, iterations, solver) == Approx(reference).epsilon(0.05));
+        }
+        CHECK(sag(1.0, 1, solver) < 1e-9);  // k = 1 is rigid
+    }
+}
+
+// ---------------------------------------------------------------- limits
+
+namespace {
+struct Hinge {
+    World world = makeWorld();
+    BodyId upper, lower;
+    JointId joint;
+};
+
+/// A forearm hanging from an upper arm that is pinned to the world, with a hinge limit.
+void makeHinge(Hinge& h, double lowerDeg, double upperDeg, double parentMass = 1.5, double childMass = 1.5) {
+    BodyDef pinDef = defaultBodyDef();
+    pinDef.type = BodyType::Static;
+    pinDef.position = {0.0, 2.0};
+    BodyId pin = h.world.createBody(pinDef);
+    h.upper = addCapsule(h.world, {0.0, 2.0}, {0.3, 2.0}, 0.04, parentMass);
+    h.lower = addCapsule(h.world, {0.3, 2.0}, {0.6, 2.0}, 0.04, childMass);
+    h.world.createJoint(makeRevoluteJointDef(h.world, pin, h.upper, {0.0, 2.0}));
+    JointDef def = makeRevoluteJointDef(h.world, h.upper, h.lower, {0.3, 2.0});
+    def.enableLimit = true;
+    def.lowerAngle = lowerDeg * kDegree;
+    def.upperAngle = upperDeg * kDegree;
+    h.joint = h.world.createJoint(def);
+}
+
+double worstViolationDegrees(Hinge& h, int steps) {
+    double worst = 0.0;
+    for (int i = 0; i < steps; ++i) {
+        h.world.step(kDt);
+        worst = std::max(worst, h.world.jointError(h.joint).limitViolation / kDegree);
+    }
+    return worst;
+}
+}  // namespace
+
+TEST_CASE("a hinge limited to [0, 140] degrees holds under gravity and a large impulse", "[solver][limits]") {
+    for (JointSolver solver : {JointSolver::Direct, JointSolver::Iterative}) {
+        Hinge h;
+        h.world.setJointSolver(solver);
+        makeHinge(h, 0.0, 140.0);
+        double worst = worstViolationDegrees(h, 60);
+        // Kick the forearm hard both ways.
+        h.world.applyLinearImpulse(h.lower, {0.0, 40.0}, h.world.worldCenterOfMass(h.lower) + Vec2{0.1, 0.0});
+        worst = std::max(worst, worstViolationDegrees(h, 60));
+        h.world.applyLinearImpulse(h.lower, {0.0, -60.0}, h.world.worldCenterOfMass(h.lower) + Vec2{0.1, 0.0});
+        worst = std::max(worst, worstViolationDegrees(h, 120));
+        CAPTURE(int(solver));
+        CHECK(worst <= 0.5);
+    }
+}
+
+TEST_CASE("a knee cannot hyperextend", "[solver][limits]") {
+    // Knee range [-135, 0]: the shin may only fold one way. Push it the forbidden way.
+    Hinge h;
+    makeHinge(h, -135.0, 0.0);
+    double worst = 0.0;
+    for (int i = 0; i < 120; ++i) {
+        h.world.applyLinearImpulse(h.lower, {0.0, 2.0}, h.world.worldCenterOfMass(h.lower) + Vec2{0.1, 0.0});
+        h.world.step(kDt);
+        worst = std::max(worst, h.world.jointError(h.joint).limitViolation / kDegree);
+        CHECK(h.world.jointError(h.joint).relativeAngle <= 0.5 * kDegree);
+    }
+    CHECK(worst <= 0.5);
+}
+
+TEST_CASE("lower equal to upper welds the angle", "[solver][limits]") {
+    Hinge h;
+    makeHinge(h, 30.0, 30.0);
+    // The forearm starts 30 degrees off its weld angle: the solver snaps it in and holds it.
+    for (int i = 0; i < 30; ++i) h.world.step(kDt);
+    for (int i = 0; i < 120; ++i) {
+        h.world.step(kDt);
+        CHECK(h.world.jointError(h.joint).relativeAngle == Approx(30.0 * kDegree).margin(0.5 * kDegree));
+    }
+}
+
+TEST_CASE("a limit range that crosses plus or minus 180 degrees works", "[solver][limits]") {
+    // Allowed: 150..210 degrees, i.e. the forearm folded back on itself, across ±180.
+    Hinge h;
+    makeHinge(h, 150.0, 210.0);
+    for (int i = 0; i < 30; ++i) h.world.step(kDt);
+    for (int i = 0; i < 240; ++i) {
+        if (i % 40 == 0)
+            h.world.applyLinearImpulse(h.lower, {0.0, i % 80 == 0 ? 3.0 : -3.0}, h.world.worldCenterOfMass(h.lower) + Vec2{0.1, 0.0});
+        h.world.step(kDt);
+        double angle = h.world.jointError(h.joint).relativeAngle;  // wrapped to (−π, π]
+        double fromFolded = std::abs(wrapAngle(angle - kPi));       // 0 when fully folded
+        CHECK(fromFolded <= 30.5 * kDegree);
+    }
+}
+
+TEST_CASE("heavy limbs on a light parent do not spin", "[solver][limits]") {
+    // godot#88481: a 10 kg limb on a 0.5 kg parent. The parent must not be spun around.
+    Hinge h;
+    makeHinge(h, -45.0, 45.0, 0.5, 10.0);
+    double worst = 0.0, fastest = 0.0;
+    for (int i = 0; i < 600; ++i) {
+        h.world.step(kDt);
+        worst = std::max(worst, h.world.jointError(h.joint).limitViolation / kDegree);
+        fastest = std::max(fastest, std::abs(h.world.bodyState(h.upper).angularVelocity));
+    }
+    CHECK(worst <= 0.5);
+    // After 10 s with damping-free swinging the pair hangs: no runaway rotation.
+    CHECK(fastest < 20.0);
+    CHECK(std::abs(h.world.bodyState(h.upper).angularVelocity) < 20.0);
+}
+
+// ---------------------------------------------------------------- contacts
+
+TEST_CASE("a capsule resting on flat ground penetrates no more than the slop and stops", "[solver][contacts]") {
+    World world = makeWorld();
+    addGround(world);
+    BodyId capsule = addCapsule(world, {-0.25, 0.3}, {0.25, 0.3}, 0.05, 1.5);
+    for (int i = 0; i < 120; ++i) world.step(kDt);  // 2 s
+    double worstSpeed = 0.0, lowest = 1.0;
+    for (int i = 0; i < 60; ++i) {
+        world.step(kDt);
+        BodyState s = world.bodyState(capsule);
+        worstSpeed = std::max({worstSpeed, length(s.linearVelocity), std::abs(s.angularVelocity) * 0.25});
+        lowest = std::min(lowest, s.position.y - 0.05);  // bottom of the capsule
+    }
+    CHECK(lowest >= -kLinearSlop);
+    CHECK(worstSpeed < 1e-3);  // m/s: no jitter
+    CHECK(std::abs(world.bodyState(capsule).angle) < 1e-3);  // lies flat, both ends touching
+}
+
+namespace {
+/// A capsule lying on a ramp of `degrees`; returns how far it moved along the ramp in 2 s.
+double slideOnRamp(double degrees, double friction) {
+    World world = makeWorld();
+    double a = degrees * kDegree;
+    BodyDef def = defaultBodyDef();
+    def.type = BodyType::Static;
+    def.angle = a;
+    BodyId ramp = world.createBody(def);
+    ShapeDef shape = defaultShapeDef();
+    shape.friction = friction;
+    world.setPolygon(ramp, shape, makeBox(5.0, 0.5, {0.0, -0.5}));
+    Vec2 along{std::cos(a), std::sin(a)}, up{-std::sin(a), std::cos(a)};
+    Vec2 center = 0.051 * up;
+    BodyId capsule = addCapsule(world, center - 0.25 * along, center + 0.25 * along, 0.05, 1.5, friction);
+    Vec2 start = world.bodyState(capsule).position;
+    for (int i = 0; i < 120; ++i) world.step(kDt);
+    return dot(world.bodyState(capsule).position - start, -1.0 * along);
+}
+}  // namespace
+
+TEST_CASE("friction 0.6 holds a capsule on a 20 degree ramp and lets it slide at 40", "[solver][contacts]") {
+    double at20 = slideOnRamp(20.0, 0.6);
+    double at40 = slideOnRamp(40.0, 0.6);
+    CAPTURE(at20, at40);
+    CHECK(std::abs(at20) < 0.005);
+    // Sliding at 40°: a = g(sin 40° − 0.6 cos 40°) ≈ 1.80 m/s², 3.6 m in 2 s.
+    CHECK(at40 == Approx(0.5 * 9.81 * (std::sin(40 * kDegree) - 0.6 * std::cos(40 * kDegree)) * 4.0).epsilon(0.1));
+}
+
+TEST_CASE("a capsule dropped onto stairs comes to rest on a step", "[solver][contacts]") {
+    World world = makeWorld();
+    addGround(world);
+    // Five steps, 0.4 m wide and 0.18 m tall, rising to the right from x = 0.
+    for (int i = 0; i < 5; ++i) {
+        BodyDef def = defaultBodyDef();
+        def.type = BodyType::Static;
+        double height = 0.18 * (i + 1);
+        def.position = {0.4 * i + 0.2, 0.5 * height};
+        BodyId step = world.createBody(def);
+        world.setPolygon(step, defaultShapeDef(), makeBox(0.2, 0.5 * height));
+    }
+    // Drop a short capsule over the third step (top at 0.54 m).
+    BodyId capsule = addCapsule(world, {0.9, 1.5}, {1.1, 1.5}, 0.05, 1.5);
+    for (int i = 0; i < 180; ++i) world.step(kDt);
+    BodyState s = world.bodyState(capsule);
+    CHECK(s.position.x > 0.8);
+    CHECK(s.position.x < 1.2);
+    CHECK(s.position.y - 0.05 == Approx(0.54).margin(kLinearSlop));
+    CHECK(length(s.linearVelocity) < 1e-3);
+}
+
+TEST_CASE("a limb at 50 m/s does not tunnel through 0.1 m ground", "[solver][contacts]") {
+    for (double angleDeg : {0.0, 30.0, 90.0}) {
+        World world = makeWorld();
+        addGround(world, 0.0, 50.0, 0.05);  // 10 cm thick
+        double a = angleDeg * kDegree;
+        Vec2 axis{0.15 * std::cos(a), 0.15 * std::sin(a)};
+        BodyId limb = addCapsule(world, Vec2{0.0, 1.0} - axis, Vec2{0.0, 1.0} + axis, 0.05, 1.5);
+        world.setVelocity(limb, {0.0, -50.0}, 0.0);
+        double lowest = 1.0;
+        for (int i = 0; i < 60; ++i) {
+            world.step(kDt);
+            lowest = std::min(lowest, world.bodyState(limb).position.y);
+        }
+        CAPTURE(angleDeg);
+        CHECK(lowest > 0.0);  // the centre never went below the ground's top
+        CHECK(world.bodyState(limb).position.y > 0.0);
+    }
+}
+
+// ---------------------------------------------------------------- momentum
+
+namespace {
+struct Momentum {
+    Vec2 linear;
+    double angular = 0.0;  // about the origin
+};
+Momentum momentum(const World& world) {
+    Momentum m;
+    world.forEachBody([&](BodyId id) {
+        double mass = world.bodyMass(id);
+        if (mass == 0.0) return;
+        BodyState s = world.bodyState(id);
+        Vec2 c = world.worldCenterOfMass(id);
+        Vec2 vc = s.linearVelocity + cross(s.angularVelocity, c - s.position);
+        m.linear += mass * vc;
+        m.angular += mass * cross(c, vc) + world.bodyInertia(id) * s.angularVelocity;
+    });
+    return m;
+}
+}  // namespace
+
+TEST_CASE("free bodies without gravity keep their linear and angular momentum", "[solver][momentum]") {
+    World world = makeWorld(4, JointSolver::Direct, false, {0.0, 0.0});
+    BodyId a = addCapsule(world, {0.0, 0.0}, {0.5, 0.0}, 0.05, 2.0);
+    BodyId b = addCapsule(world, {3.0, 1.0}, {3.0, 1.4}, 0.06, 1.0);
+    world.setVelocity(a, {1.0, 0.5}, 3.0);
+    world.setVelocity(b, {-0.5, 0.0}, -7.0);
+    Momentum before = momentum(world);
+    for (int i = 0; i < 300; ++i) world.step(kDt);
+    Momentum after = momentum(world);
+    CHECK(after.linear.x == Approx(before.linear.x).margin(1e-9));
+    CHECK(after.linear.y == Approx(before.linear.y).margin(1e-9));
+    CHECK(after.angular == Approx(before.angular).epsilon(1e-6));
+}
+
+TEST_CASE("two pinned bodies keep their momentum too", "[solver][momentum]") {
+    for (JointSolver solver : {JointSolver::Direct, JointSolver::Iterative}) {
+        World world = makeWorld(4, solver, false, {0.0, 0.0});
+        BodyId a = addCapsule(world, {0.0, 0.0}, {0.5, 0.0}, 0.05, 8.0);
+        BodyId b = addCapsule(world, {0.5, 0.0}, {0.9, 0.0}, 0.04, 1.5);
+        world.createJoint(makeRevoluteJointDef(world, a, b, {0.5, 0.0}));
+        world.setVelocity(a, {0.3, 0.2}, 1.0);
+        world.setVelocity(b, {0.0, 2.0}, -4.0);
+        for (int i = 0; i < 2; ++i) world.step(kDt);  // the joint settles the mismatch
+        Momentum before = momentum(world);
+        for (int i = 0; i < 300; ++i) world.step(kDt);
+        Momentum after = momentum(world);
+        CAPTURE(int(solver));
+        CHECK(after.linear.x == Approx(before.linear.x).margin(1e-6));  // kg·m/s
+        CHECK(after.linear.y == Approx(before.linear.y).margin(1e-6));
+        CHECK(after.angular == Approx(before.angular).epsilon(1e-3));
+    }
+}
+
+// ---------------------------------------------------------------- the stickman
+
+TEST_CASE("the SCENES stickman dropped on flat ground keeps its joints and comes to rest", "[solver][stickman]") {
+    World world = makeWorld(4, JointSolver::Direct, false, {0.0, -10.0});
+    scenes::SceneSpec scene;
+    scenes::addStickman(scene, 0.0, 1.0, {1.0, 0.0}, 0);  // dropped from 1 m, moving sideways
+    addGround(world);
+    scenes::BuiltScene built = scenes::buildWorld(world, scene);
+    double stretch = 0.0, violation = 0.0;
+    int restFrame = -1;
+    for (int i = 0; i < 300; ++i) {
+        world.step(kDt);
+        double sep = 0.0, viol = 0.0;
+        scenes::measureJoints(world, built, sep, viol);
+        stretch = std::max(stretch, sep);
+        violation = std::max(violation, viol);
+        double fastest = 0.0;
+        for (BodyId b : built.bodies) fastest = std::max(fastest, length(world.bodyState(b).linearVelocity));
+        if (fastest < 0.01 && restFrame < 0) restFrame = i;
+        if (fastest >= 0.01) restFrame = -1;
+    }
+    CAPTURE(stretch, violation / kDegree, restFrame);
+    CHECK(stretch <= 0.001);
+    CHECK(violation / kDegree <= 0.5);
+    CHECK(restFrame >= 0);  // at rest within 5 s, and stayed at rest
+}
+
+// ---------------------------------------------------------------- API, determinism, memory
+
+TEST_CASE("handles are validated on every call", "[solver][api]") {
+    World world = makeWorld();
+    BodyId a = addCapsule(world, {0, 0}, {1, 0}, 0.1, 1.0);
+    BodyId b = addCapsule(world, {1, 0}, {2, 0}, 0.1, 1.0);
+    JointId j = world.createJoint(makeRevoluteJointDef(world, a, b, {1, 0}));
+    REQUIRE(world.isValid(j));
+    CHECK(world.destroyBody(a));
+    CHECK_FALSE(world.isValid(a));
+    CHECK_FALSE(world.isValid(j));  // the body's joints went with it
+    CHECK_FALSE(world.destroyBody(a));
+    BodyId c = addCapsule(world, {0, 0}, {1, 0}, 0.1, 1.0);  // reuses a's slot
+    CHECK(c.index1 == a.index1);
+    CHECK_FALSE(c == a);
+    CHECK_FALSE(world.isValid(a));
+    world.setVelocity(a, {100, 0}, 0);  // stale: ignored
+    CHECK(world.bodyState(c).linearVelocity.x == 0.0);
+    CHECK(isNull(world.createJoint(makeRevoluteJointDef(world, a, c, {0, 0}))));
+    CHECK(world.stats().bodies == 2);
+    CHECK(world.stats().joints == 0);
+}
+
+namespace {
+std::uint64_t stateHash(const World& world) {
+    // FNV-1a over the exact bits of every body's pose and velocity.
+    std::uint64_t hash = 1469598103934665603ull;
+    auto mix = [&](double x) {
+        std::uint64_t bits;
+        std::memcpy(&bits, &x, sizeof bits);
+        for (int i = 0; i < 8; ++i) hash = (hash ^ ((bits >> (8 * i)) & 0xff)) * 1099511628211ull;
+    };
+    world.forEachBody([&](BodyId id) {
+        BodyState s = world.bodyState(id);
+        mix(s.position.x);
+        mix(s.position.y);
+        mix(s.angle);
+        mix(s.linearVelocity.x);
+        mix(s.linearVelocity.y);
+        mix(s.angularVelocity);
+    });
+    return hash;
+}
+}  // namespace
+
+TEST_CASE("identical inputs give bit-identical results", "[solver][determinism]") {
+    auto run = [] {
+        World world = makeWorld(4, JointSolver::Direct, true, {0.0, -10.0});
+        scenes::buildWorld(world, scenes::makePile(20));
+        for (int i = 0; i < 200; ++i) world.step(kDt);
+        return stateHash(world);
+    };
+    CHECK(run() == run());
+}
+
+TEST_CASE("a warmed-up step makes no heap allocation", "[solver][memory]") {
+    World world = makeWorld(4, JointSolver::Direct, true, {0.0, -10.0});
+    scenes::buildWorld(world, scenes::makePile(30));
+    for (int i = 0; i < 120; ++i) world.step(kDt);  // warm up: buffers reach their size
+    long before = gAllocations.load();
+    for (int i = 0; i < 60; ++i) world.step(kDt);
+    CHECK(gAllocations.load() - before == 0);
+}
+
+TEST_CASE("building and destroying ragdolls leaves the world empty", "[solver][api]") {
+    World world = makeWorld();
+    addGround(world);
+    for (int round = 0; round < 200; ++round) {
+        scenes::SceneSpec scene;
+        scenes::addStickman(scene, 0.0, 0.1, {}, 0);
+        scenes::BuiltScene built = scenes::buildWorld(world, scene);
+        world.step(kDt);
+        for (BodyId b : built.bodies) world.destroyBody(b);
+    }
+    CHECK(world.stats().bodies == 1);
+    CHECK(world.stats().joints == 0);
+    world.step(kDt);
+    CHECK(world.contacts().empty());
+}
+
+TEST_CASE("a resting pile falls asleep and a hit wakes it", "[solver][sleep]") {
+    World world = makeWorld(4, JointSolver::Direct, true, {0.0, -10.0});
+    scenes::BuiltScene built = scenes::buildWorld(world, scenes::makePile(100));
+    for (int i = 0; i < 600; ++i) world.step(kDt);
+    WorldStats stats = world.stats();
+    CAPTURE(stats.awakeBodies, stats.dynamicBodies);
+    CHECK(stats.awakeBodies == 0);
+    world.applyLinearImpulse(built.bodies[0], {5.0, 5.0}, world.worldCenterOfMass(built.bodies[0]));
+    CHECK(world.stats().awakeBodies >= 10);  // the whole stickman wakes with its torso
+}
+
+TEST_CASE("runaway velocities are clamped and reported", "[solver][robustness]") {
+    World world = makeWorld();
+    BodyId b = addCapsule(world, {0, 5}, {0.5, 5}, 0.05, 1.0);
+    world.setVelocity(b, {1e6, 0.0}, 1e6);
+    world.step(kDt);
+    BodyState s = world.bodyState(b);
+    CHECK(length(s.linearVelocity) <= kMaxLinearSpeed + 1e-9);
+    CHECK(std::abs(s.angularVelocity) <= kMaxAngularSpeed + 1e-9);
+    CHECK(world.stats().clampedVelocities >= 2);
+}
