@@ -41,6 +41,7 @@ struct Body {
     BodyType type = BodyType::Dynamic;
     Vec2 localCenter;  ///< centre of mass in the body's frame
     double mass = 0.0, inertia = 0.0;
+    double extent = 0.0;  ///< farthest point of the shape from the centre of mass, metres
     Shape shape;
     bool hasShape = false;
     AABB aabb;  ///< fattened bounds for the broadphase

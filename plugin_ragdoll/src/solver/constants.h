@@ -29,10 +29,11 @@ inline constexpr double kRestitutionThresholdFactor = 2.0;
 inline constexpr double kMaxLinearSpeed = 120.0;   ///< m/s
 inline constexpr double kMaxAngularSpeed = 120.0;  ///< rad/s
 
-/// A body whose speed stays below these for kTimeToSleep may sleep with its island.
-inline constexpr double kSleepLinearSpeed = 0.05;   ///< m/s
-inline constexpr double kSleepAngularSpeed = 0.1;   ///< rad/s (≈ 6°/s)
-inline constexpr double kTimeToSleep = 0.5;         ///< seconds
+/// A body whose fastest surface point (|v| + |ω|·extent, extent = the farthest point of
+/// its shape from its centre of mass) stays below this for kTimeToSleep may sleep with its
+/// island (Box2D's criterion: a slowly turning long limb and a resting head compare fairly).
+inline constexpr double kSleepSpeed = 0.05;   ///< m/s
+inline constexpr double kTimeToSleep = 0.5;   ///< seconds
 
 /// The direct joint solver iterates Newton steps until every joint's error is below these,
 /// at most kMaxNewtonIterations times per substep (SOLVER_NOTES: one fixed iteration fed

@@ -148,8 +148,12 @@ void solveContactPositions(Contact& contact, BodySim& a, BodySim& b) {
     for (int i = 0; i < contact.pointCount; ++i) {
         c[i] = measureSeparation(contact, contact.points[i], a, b) + kAllowedPenetration;
         Vec2 at = contactLocation(contact, contact.points[i], a, b);
-        ra[i] = at - a.center;
-        rb[i] = at - b.center;
+        // Lever arms from where the centres were when the substep began: then each pair
+        // of pushes leaves Σ m·c_prev × Δc + I·Δθ unchanged, which is exactly the angular
+        // momentum the velocity update derives; arms from the current centres would add
+        // (v_a − v_b) × P per push, over 10% in a fast glancing collision.
+        ra[i] = at - a.prevCenter;
+        rb[i] = at - b.prevCenter;
     }
     auto push = [&](int i, double dl) {
         contact.points[i].lambdaNormal += dl;
@@ -187,7 +191,7 @@ void solveContactPositions(Contact& contact, BodySim& a, BodySim& b) {
     for (int i = 0; i < contact.pointCount; ++i) lambdaNormal += contact.points[i].lambdaNormal;
     if (lambdaNormal <= 0.0) return;
     Vec2 t = perp(n);
-    Vec2 rac = contact.frictionCenter - a.center, rbc = contact.frictionCenter - b.center;
+    Vec2 rac = contact.frictionCenter - a.prevCenter, rbc = contact.frictionCenter - b.prevCenter;
     double wt = effectiveInverseMass(a, rac, b, rbc, t);
     if (wt <= 0.0) return;
     double limit = contact.friction * lambdaNormal;

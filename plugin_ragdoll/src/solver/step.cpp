@@ -166,7 +166,7 @@ void World::updateSleep(double dt) {
     for (size_t i = 0; i < n; ++i) {
         const BodySim& s = sims_[i];
         if (!s.active) continue;
-        bool slow = length(s.linearVelocity) < kSleepLinearSpeed && std::abs(s.angularVelocity) < kSleepAngularSpeed;
+        bool slow = length(s.linearVelocity) + std::abs(s.angularVelocity) * bodies_[i].extent < kSleepSpeed;
         bodies_[i].sleepTime = slow ? bodies_[i].sleepTime + dt : 0.0;
     }
     auto unite = [&](int a, int b) {

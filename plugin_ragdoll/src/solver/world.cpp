@@ -161,6 +161,9 @@ bool World::setShape(BodyId id, const ShapeDef& def, ShapeType type, const Polyg
         sim.invMass = b->mass > 0.0 ? 1.0 / b->mass : 0.0;
         sim.invInertia = b->inertia > 0.0 ? 1.0 / b->inertia : 0.0;
     }
+    b->extent = 0.0;
+    for (int i = 0; i < geometry.count; ++i)
+        b->extent = std::max(b->extent, length(geometry.vertices[i] - b->localCenter) + geometry.radius);
     b->aabb = shapeBounds(*b, sim);
     broadPhase_.markDirty();
     return true;
