@@ -555,7 +555,64 @@ TEST_CASE("runaway velocities are clamped and reported", "[solver][robustness]")
     world.setVelocity(b, {1e6, 0.0}, 1e6);
     world.step(kDt);
     BodyState s = world.bodyState(b);
-    CHECK(length(s.linearVelocity) <= kMaxLinearSpeed + 1e-9);
+    CHECK(s.position.x < 0.25 + kMaxLinearSpeed * kDt + 1e-9);  // clamped before it moved
+    CHECK(length(s.linearVelocity) <= kMaxLinearSpeed + 9.81 * kDt);  // clamped, then one step of gravity
     CHECK(std::abs(s.angularVelocity) <= kMaxAngularSpeed + 1e-9);
     CHECK(world.stats().clampedVelocities >= 2);
+}
+
+TEST_CASE("ray casts hit the closest shape with its normal", "[solver][query]") {
+    World world = makeWorld();
+    addGround(world);                                                 // top at y = 0
+    BodyId capsule = addCapsule(world, {-0.25, 1.0}, {0.25, 1.0}, 0.05, 1.0);  // top at 1.05
+    BodyDef ballDef = defaultBodyDef();
+    ballDef.position = {2.0, 0.5};
+    BodyId ball = world.createBody(ballDef);
+    world.setCircle(ball, defaultShapeDef(), Circle{{0.0, 0.0}, 0.2});
+
+    RayHit hit;
+    REQUIRE(world.rayCast({0.0, 3.0}, {0.0, -3.0}, Filter{}, hit));
+    CHECK(hit.body == capsule);
+    CHECK(hit.point.y == Approx(1.05).margin(1e-9));
+    CHECK(hit.normal.y == Approx(1.0).margin(1e-9));
+    CHECK(hit.fraction == Approx((3.0 - 1.05) / 6.0).margin(1e-9));
+
+    REQUIRE(world.rayCast({2.0, 3.0}, {2.0, -3.0}, Filter{}, hit));  // the ball's top
+    CHECK(hit.body == ball);
+    CHECK(hit.point.y == Approx(0.7).margin(1e-9));
+
+    REQUIRE(world.rayCast({5.0, 3.0}, {5.0, -3.0}, Filter{}, hit));  // only the ground
+    CHECK(hit.point.y == Approx(0.0).margin(1e-9));
+    CHECK_FALSE(world.rayCast({5.0, 3.0}, {5.0, 1.0}, Filter{}, hit));  // stops short
+
+    // A filter that excludes the capsule's category sees through it to the ground.
+    Filter groundOnly;
+    groundOnly.maskBits = 0;
+    CHECK_FALSE(world.rayCast({0.0, 3.0}, {0.0, -3.0}, groundOnly, hit));
+
+    std::vector<BodyId> found;
+    world.queryAABB(AABB{{1.7, 0.2}, {2.3, 0.8}}, found);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0] == ball);
+}
+
+TEST_CASE("a kinematic body driven to a target pose pushes dynamic bodies", "[solver][kinematic]") {
+    World world = makeWorld();
+    addGround(world);
+    BodyDef def = defaultBodyDef();
+    def.type = BodyType::Kinematic;
+    def.position = {-1.0, 0.3};
+    BodyId pusher = world.createBody(def);
+    world.setPolygon(pusher, defaultShapeDef(), makeBox(0.1, 0.3));
+    BodyId box = addCapsule(world, {-0.4, 0.05}, {0.0, 0.05}, 0.05, 1.0);
+    // Sweep the pusher 2 m to the right over 2 s.
+    for (int i = 1; i <= 120; ++i) {
+        world.setKinematicTarget(pusher, {-1.0 + 2.0 * i / 120.0, 0.3}, 0.0, kDt);
+        world.step(kDt);
+        BodyState s = world.bodyState(pusher);
+        CHECK(s.position.x == Approx(-1.0 + 2.0 * i / 120.0).margin(1e-9));  // exactly on target
+        CHECK(s.linearVelocity.x == Approx(1.0).margin(1e-9));               // velocity derived from it
+    }
+    CHECK(world.bodyState(box).position.x > 1.0);  // shoved ahead of it
+    CHECK(world.bodyMass(pusher) == 0.0);
 }

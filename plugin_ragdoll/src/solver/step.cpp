@@ -1,5 +1,5 @@
 // The step, in stages (Müller et al. 2020, Algorithm 2; Macklin et al. 2019):
-//   once per step:   bounds, broadphase, narrow phase (contacts with a speculative margin)
+//   once per step:   speed clamp, bounds, broadphase, narrow phase (speculative contacts)
 //   per substep h:   integrate → position solve (contacts, Gauss-Seidel joints; then the
 //                    direct joint trees) → velocities from positions → velocity pass
 //                    (friction, restitution, joint damping)
@@ -40,6 +40,7 @@ void World::step(double dt) {
     // Joint groups are kept in both modes: the filter uses them to skip joint lookups.
     if (treeSolver_.dirty()) treeSolver_.rebuild(bodies_, joints_);
 
+    clampVelocities();
     updateContacts(dt);
     double h = dt / def_.substeps;
     counters_.newtonIterations = 0;
@@ -52,6 +53,23 @@ void World::step(double dt) {
     updateSleep(dt);
     recoverAndMeasure();
     counters_.stepMilliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+void World::clampVelocities() {
+    // Before anything moves: a runaway velocity (a user's impulse, a blow-up) is clamped and
+    // counted rather than allowed to fling a body out of the world in one step.
+    for (BodySim& s : sims_) {
+        if (!s.active) continue;
+        double speed = length(s.linearVelocity);
+        if (speed > kMaxLinearSpeed) {
+            s.linearVelocity *= kMaxLinearSpeed / speed;
+            ++counters_.clampedVelocities;
+        }
+        if (std::abs(s.angularVelocity) > kMaxAngularSpeed) {
+            s.angularVelocity = std::copysign(kMaxAngularSpeed, s.angularVelocity);
+            ++counters_.clampedVelocities;
+        }
+    }
 }
 
 void World::updateContacts(double dt) {
@@ -222,15 +240,6 @@ void World::recoverAndMeasure() {
             s.linearVelocity = {};
             s.angularVelocity = 0.0;
             ++counters_.recoveredBodies;
-        }
-        double speed = length(s.linearVelocity);
-        if (speed > kMaxLinearSpeed) {
-            s.linearVelocity *= kMaxLinearSpeed / speed;
-            ++counters_.clampedVelocities;
-        }
-        if (std::abs(s.angularVelocity) > kMaxAngularSpeed) {
-            s.angularVelocity = std::copysign(kMaxAngularSpeed, s.angularVelocity);
-            ++counters_.clampedVelocities;
         }
         if (std::abs(s.center.x) > def_.worldHalfExtent || std::abs(s.center.y) > def_.worldHalfExtent) {
             b.frozen = true;

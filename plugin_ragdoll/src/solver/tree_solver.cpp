@@ -29,15 +29,6 @@ void invert3(const Mat& in, Mat& out) {
     out[2][2] = (in[0][0] * in[1][1] - in[0][1] * in[1][0]) * inv;
 }
 
-/// Jacobian rows of a joint with respect to one of its bodies, sign +1 for the child body
-/// B and −1 for A: pin rows [±I, ±perp(r)], limit row [0, 0, ±1] (zero when inactive).
-void jointJacobian(Vec2 r, double sign, bool limitActive, Mat& out) {
-    Vec2 s = perp(r);
-    out[0][0] = sign; out[0][1] = 0.0;  out[0][2] = sign * s.x;
-    out[1][0] = 0.0;  out[1][1] = sign; out[1][2] = sign * s.y;
-    out[2][0] = 0.0;  out[2][1] = 0.0;  out[2][2] = limitActive ? sign : 0.0;
-}
-
 }  // namespace
 
 void TreeSolver::rebuild(std::vector<Body>& bodies, std::vector<Joint>& joints) {
@@ -132,7 +123,7 @@ void TreeSolver::rebuild(std::vector<Body>& bodies, std::vector<Joint>& joints) 
 
     diag_.resize(nodes_.size());
     inverse_.resize(nodes_.size());
-    offDiag_.resize(nodes_.size());
+    coupling_.resize(nodes_.size());
     lever_.resize(nodes_.size());
     rhs_.resize(nodes_.size());
     solution_.resize(nodes_.size());
@@ -211,12 +202,47 @@ bool TreeSolver::linearise(const Group& group, const std::vector<BodySim>& sims,
     return needed;
 }
 
-void TreeSolver::factor(const Group& group, const std::vector<Body>& bodies, const std::vector<Joint>& joints) {
-    // Every block is 3×3: a joint whose limit is inactive keeps a dummy third row (zero
-    // Jacobian, −1 on the diagonal, zero right-hand side) that solves to zero. Fixed sizes
-    // let the compiler unroll everything; the dummy costs less than branching on sizes.
-    int begin = group.firstNode, end = group.firstNode + group.nodeCount;
+// The block between a joint and one of its bodies is G = σ·P, σ = −1 for body A and +1
+// for body B, with P = [[1, 0, s.x], [0, 1, s.y], [0, 0, l]], s = perp(lever), l = 1 when
+// the limit row is active (else 0, and the joint's third row is a dummy: −1 on the
+// diagonal, zero right-hand side, solving to zero). Every block is then 3×3 and the
+// products below are written out with P's zeros, about a third of the dense work.
+// σ² = 1, so the factor updates do not depend on σ.
 
+namespace {
+
+/// D −= Pᵀ·J·P (a joint eliminated into its parent body), J symmetric.
+void subtractPtJP(const Mat& j, Vec2 s, double l, Mat& d) {
+    double m02 = s.x * j[0][0] + s.y * j[0][1] + l * j[0][2];  // (J·P) third column
+    double m12 = s.x * j[1][0] + s.y * j[1][1] + l * j[1][2];
+    double m22 = s.x * j[2][0] + s.y * j[2][1] + l * j[2][2];
+    double m[3][3] = {{j[0][0], j[0][1], m02}, {j[1][0], j[1][1], m12}, {j[2][0], j[2][1], m22}};
+    for (int c = 0; c < 3; ++c) {
+        d[0][c] -= m[0][c];
+        d[1][c] -= m[1][c];
+        d[2][c] -= s.x * m[0][c] + s.y * m[1][c] + l * m[2][c];
+    }
+}
+
+/// D −= P·B·Pᵀ (a body eliminated into its parent joint), B symmetric.
+void subtractPBPt(const Mat& b, Vec2 s, double l, Mat& d) {
+    double n[3][3];  // P·B
+    for (int c = 0; c < 3; ++c) {
+        n[0][c] = b[0][c] + s.x * b[2][c];
+        n[1][c] = b[1][c] + s.y * b[2][c];
+        n[2][c] = l * b[2][c];
+    }
+    for (int r = 0; r < 3; ++r) {
+        d[r][0] -= n[r][0] + s.x * n[r][2];
+        d[r][1] -= n[r][1] + s.y * n[r][2];
+        d[r][2] -= l * n[r][2];
+    }
+}
+
+}  // namespace
+
+void TreeSolver::factor(const Group& group, const std::vector<Body>& bodies, const std::vector<Joint>& joints) {
+    int begin = group.firstNode, end = group.firstNode + group.nodeCount;
     for (int n = begin; n < end; ++n) {
         const Node& node = nodes_[size_t(n)];
         Mat& d = diag_[size_t(n)].m;
@@ -233,37 +259,35 @@ void TreeSolver::factor(const Group& group, const std::vector<Body>& bodies, con
             d[2][0] = 0.0;       d[2][1] = 0.0;       d[2][2] = body.inertia;
         }
         if (node.parent < 0) continue;
-        // The block with the parent, as joint rows × body columns.
-        const Node& jointNode = node.isJoint ? node : nodes_[size_t(node.parent)];
+        // The block with the parent: which joint, which of its bodies.
         int jn = node.isJoint ? n : node.parent;
         int bodySlot = node.isJoint ? nodes_[size_t(node.parent)].index : node.index;
-        bool isA = joints[size_t(jointNode.index)].bodyA == bodySlot;
-        jointJacobian(isA ? lever_[size_t(jn)].a : lever_[size_t(jn)].b, isA ? -1.0 : 1.0, jointNode.limitActive,
-                      offDiag_[size_t(n)].m);
+        bool isA = joints[size_t(nodes_[size_t(jn)].index)].bodyA == bodySlot;
+        Coupling& g = coupling_[size_t(n)];
+        g.sign = isA ? -1.0 : 1.0;
+        g.s = perp(isA ? lever_[size_t(jn)].a : lever_[size_t(jn)].b);
+        g.l = nodes_[size_t(jn)].limitActive ? 1.0 : 0.0;
     }
 
-    // Factor leaves-first: D_p −= H_pi·D_i⁻¹·H_ip for node i with parent p.
+    // Leaves first: invert D_i, then eliminate node i into its parent.
     for (int n = begin; n < end; ++n) {
         const Node& node = nodes_[size_t(n)];
         Mat& inv = inverse_[size_t(n)].m;
         invert3(diag_[size_t(n)].m, inv);
         if (node.parent < 0) continue;
-        // H_pi is Gᵀ when i is the joint (its parent a body), G when i is the body.
-        const Mat& g = offDiag_[size_t(n)].m;
-        Mat h, hInv;
-        for (int r = 0; r < 3; ++r)
-            for (int c = 0; c < 3; ++c) h[r][c] = node.isJoint ? g[c][r] : g[r][c];
-        for (int r = 0; r < 3; ++r)
-            for (int c = 0; c < 3; ++c) hInv[r][c] = h[r][0] * inv[0][c] + h[r][1] * inv[1][c] + h[r][2] * inv[2][c];
+        const Coupling& g = coupling_[size_t(n)];
         Mat& dp = diag_[size_t(node.parent)].m;
-        for (int r = 0; r < 3; ++r)
-            for (int c = 0; c < 3; ++c) dp[r][c] -= hInv[r][0] * h[c][0] + hInv[r][1] * h[c][1] + hInv[r][2] * h[c][2];
+        if (node.isJoint)
+            subtractPtJP(inv, g.s, g.l, dp);
+        else
+            subtractPBPt(inv, g.s, g.l, dp);
     }
 }
 
 void TreeSolver::solveFactored(const Group& group, std::vector<BodySim>& sims, std::vector<Joint>& joints) {
     int begin = group.firstNode, end = group.firstNode + group.nodeCount;
-    // Forward leaves-first: z_i = D_i⁻¹·y_i, then y_p −= H_pi·z_i.
+    // Forward, leaves first: z_i = D_i⁻¹·y_i, then y_p −= H_pi·z_i, where H_pi = Gᵀ when i is
+    // the joint and G when i is the body.
     for (int n = begin; n < end; ++n) {
         const Node& node = nodes_[size_t(n)];
         const Mat& inv = inverse_[size_t(n)].m;
@@ -271,24 +295,36 @@ void TreeSolver::solveFactored(const Group& group, std::vector<BodySim>& sims, s
         const Vec3& y = rhs_[size_t(n)];
         for (int r = 0; r < 3; ++r) z.v[r] = inv[r][0] * y.v[0] + inv[r][1] * y.v[1] + inv[r][2] * y.v[2];
         if (node.parent < 0) continue;
-        const Mat& g = offDiag_[size_t(n)].m;
+        const Coupling& g = coupling_[size_t(n)];
         Vec3& yp = rhs_[size_t(node.parent)];
-        for (int r = 0; r < 3; ++r)
-            yp.v[r] -= node.isJoint ? g[0][r] * z.v[0] + g[1][r] * z.v[1] + g[2][r] * z.v[2]
-                                    : g[r][0] * z.v[0] + g[r][1] * z.v[1] + g[r][2] * z.v[2];
+        if (node.isJoint) {  // Gᵀ·z
+            yp.v[0] -= g.sign * z.v[0];
+            yp.v[1] -= g.sign * z.v[1];
+            yp.v[2] -= g.sign * (g.s.x * z.v[0] + g.s.y * z.v[1] + g.l * z.v[2]);
+        } else {  // G·z
+            yp.v[0] -= g.sign * (z.v[0] + g.s.x * z.v[2]);
+            yp.v[1] -= g.sign * (z.v[1] + g.s.y * z.v[2]);
+            yp.v[2] -= g.sign * g.l * z.v[2];
+        }
     }
 
-    // Back-substitute root-first: x_i = z_i − D_i⁻¹·H_ip·x_p, with H_ip = H_piᵀ.
+    // Back, root first: x_i = z_i − D_i⁻¹·H_ip·x_p, with H_ip = H_piᵀ.
     for (int n = end - 1; n >= begin; --n) {
         const Node& node = nodes_[size_t(n)];
         if (node.parent < 0) continue;
         const Vec3& xp = solution_[size_t(node.parent)];
-        const Mat& g = offDiag_[size_t(n)].m;
-        const Mat& inv = inverse_[size_t(n)].m;
+        const Coupling& g = coupling_[size_t(n)];
         double hx[3];
-        for (int r = 0; r < 3; ++r)
-            hx[r] = node.isJoint ? g[r][0] * xp.v[0] + g[r][1] * xp.v[1] + g[r][2] * xp.v[2]
-                                 : g[0][r] * xp.v[0] + g[1][r] * xp.v[1] + g[2][r] * xp.v[2];
+        if (node.isJoint) {  // G·x_p
+            hx[0] = g.sign * (xp.v[0] + g.s.x * xp.v[2]);
+            hx[1] = g.sign * (xp.v[1] + g.s.y * xp.v[2]);
+            hx[2] = g.sign * g.l * xp.v[2];
+        } else {  // Gᵀ·x_p
+            hx[0] = g.sign * xp.v[0];
+            hx[1] = g.sign * xp.v[1];
+            hx[2] = g.sign * (g.s.x * xp.v[0] + g.s.y * xp.v[1] + g.l * xp.v[2]);
+        }
+        const Mat& inv = inverse_[size_t(n)].m;
         Vec3& x = solution_[size_t(n)];
         for (int r = 0; r < 3; ++r) x.v[r] -= inv[r][0] * hx[0] + inv[r][1] * hx[1] + inv[r][2] * hx[2];
     }

@@ -50,6 +50,12 @@ private:
     struct Compliance {
         double k11, k12, k22;  ///< α̃ of a joint's pin rows, symmetric 2×2
     };
+    /// The joint–body block G = sign·[[1, 0, s.x], [0, 1, s.y], [0, 0, l]].
+    struct Coupling {
+        double sign;  ///< −1 for the joint's body A, +1 for B
+        Vec2 s;       ///< perp(lever): how the anchor moves per radian
+        double l;     ///< 1 with the limit row active, else 0
+    };
     struct Lever {
         Vec2 a, b;  ///< a joint's anchors from each body's centre of mass, world axes
     };
@@ -67,7 +73,7 @@ private:
     // Per-node scratch, sized with nodes_, so solving never allocates.
     std::vector<Block> diag_;     ///< D_i, reduced by the children's elimination
     std::vector<Block> inverse_;  ///< D_i⁻¹
-    std::vector<Block> offDiag_;  ///< block with the parent, as joint rows × body columns
+    std::vector<Coupling> coupling_;  ///< each node's block with its parent (see factor)
     std::vector<Lever> lever_;
     std::vector<Vec3> rhs_;
     std::vector<Vec3> solution_;

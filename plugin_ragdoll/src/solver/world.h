@@ -92,6 +92,7 @@ private:
     bool shouldCollide(int a, int b) const;
 
     // Stages of step(), in order (step.cpp).
+    void clampVelocities();
     void updateContacts(double dt);
     void integrate(double h);
     void solvePositions();
