@@ -178,6 +178,12 @@ void printTable(const BenchOptions& o, const std::vector<scenes::BenchResult>& r
                     r.engine.empty() ? "paperdoll" : r.engine.c_str(), r.bodies, r.joints, r.contacts, r.awake,
                     r.msPerStepMedian, r.msPerStepMean, stretch, limit, r.exploded ? "YES" : "no");
     }
+    for (const scenes::BenchResult& r : rows) {
+        if (r.memoryBytes == 0) continue;
+        std::printf("\n%s memory: %.1f KiB", r.engine.c_str(), double(r.memoryBytes) / 1024.0);
+        if (o.scene == Scene::Pile) std::printf(", %.0f bytes per stickman", double(r.memoryBytes) / o.stickmenOrDefault());
+        std::printf(" (the world's arrays, including the contact buffers)\n");
+    }
     if (o.peerBox2D)
         std::puts("\nbox2d: no substeps (one step of 1/60 s, 8 velocity / 3 position iterations, continuous "
                   "collision off); capsules collide as 8-gons.");
@@ -203,6 +209,10 @@ nlohmann::json toJson(const BenchOptions& o, const scenes::BenchResult& r) {
     j["max_limit_violation_deg"] = r.maxLimitViolationRunDeg;
     j["max_limit_violation_end_deg"] = r.maxLimitViolationEndDeg;
     j["exploded"] = r.exploded;
+    if (r.memoryBytes > 0) {
+        j["memory_bytes"] = r.memoryBytes;
+        if (o.scene == Scene::Pile) j["memory_bytes_per_ragdoll"] = double(r.memoryBytes) / o.stickmenOrDefault();
+    }
     return j;
 }
 

@@ -47,6 +47,7 @@ scenes::BenchResult runOurs(const scenes::SceneSpec& scene, int steps, int subst
     result.joints = stats.joints;
     result.contacts = stats.contacts;
     result.awake = stats.awakeBodies;
+    result.memoryBytes = stats.memoryBytes;
     return result;
 }
 

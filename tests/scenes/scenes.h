@@ -2,6 +2,7 @@
 // the solver tests, our benchmark and the Box2D peer, so every engine steps the same thing.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,7 @@ struct BenchResult {
     double maxStretchEnd = 0.0, maxStretchRun = 0.0;                  ///< metres
     double maxLimitViolationEndDeg = 0.0, maxLimitViolationRunDeg = 0.0;  ///< degrees
     bool exploded = false;
+    std::size_t memoryBytes = 0;  ///< the world's heap at the end; 0 when the engine cannot tell
 };
 
 }  // namespace scenes

@@ -2,27 +2,15 @@
 // in degrees, momentum in kg·m/s, penetration against the slop.
 #include <catch2/catch.hpp>
 
-#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <new>
 
 #include "build_world.h"
 #include "solver/constants.h"
 #include "solver/world.h"
 
 using namespace ragdoll;
-
-// Counts heap allocations so a test can assert that a warmed-up step makes none.
-static std::atomic<long> gAllocations{0};
-void* operator new(std::size_t size) {
-    ++gAllocations;
-    if (void* p = std::malloc(size ? size : 1)) return p;
-    throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 
@@ -509,15 +497,6 @@ TEST_CASE("identical inputs give bit-identical results", "[solver][determinism]"
         return stateHash(world);
     };
     CHECK(run() == run());
-}
-
-TEST_CASE("a warmed-up step makes no heap allocation", "[solver][memory]") {
-    World world = makeWorld(4, JointSolver::Direct, true, {0.0, -10.0});
-    scenes::buildWorld(world, scenes::makePile(30));
-    for (int i = 0; i < 120; ++i) world.step(kDt);  // warm up: buffers reach their size
-    long before = gAllocations.load();
-    for (int i = 0; i < 60; ++i) world.step(kDt);
-    CHECK(gAllocations.load() - before == 0);
 }
 
 TEST_CASE("building and destroying ragdolls leaves the world empty", "[solver][api]") {

@@ -21,6 +21,7 @@ public:
     /// Pairs of body slots (lower slot first) whose bounds overlap, where at least one
     /// body is dynamic and awake. Bodies' aabb fields must be current.
     void findPairs(const std::vector<Body>& bodies, std::vector<std::pair<int, int>>& pairs);
+    std::size_t memoryBytes() const { return (moving_.capacity() + statics_.capacity()) * sizeof(int); }
 
 private:
     void rebuild(const std::vector<Body>& bodies);

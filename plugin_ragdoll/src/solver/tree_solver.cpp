@@ -131,6 +131,14 @@ void TreeSolver::rebuild(std::vector<Body>& bodies, std::vector<Joint>& joints) 
     dirty_ = false;
 }
 
+std::size_t TreeSolver::memoryBytes() const {
+    return nodes_.capacity() * sizeof(Node) + groups_.capacity() * sizeof(Group) +
+           (diag_.capacity() + inverse_.capacity()) * sizeof(Block) + coupling_.capacity() * sizeof(Coupling) +
+           lever_.capacity() * sizeof(Lever) + (rhs_.capacity() + solution_.capacity()) * sizeof(Vec3) +
+           compliance_.capacity() * sizeof(Compliance) +
+           (scratchStack_.capacity() + scratchComponent_.capacity()) * sizeof(int);
+}
+
 void TreeSolver::solve(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints) {
     lastIterations_ = 0;
     for (const Group& group : groups_) {

@@ -27,6 +27,7 @@ public:
     /// Newton steps). Resets the groups' joint multipliers first: call once per substep.
     void solve(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints);
     int groupCount() const { return int(groups_.size()); }
+    std::size_t memoryBytes() const;
     /// Newton iterations taken in the last solve, summed over groups.
     int lastIterations() const { return lastIterations_; }
 

@@ -4,6 +4,7 @@
 // call validates, so a stale handle is refused instead of touching a reused slot.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "solver/geometry.h"
@@ -139,6 +140,7 @@ struct WorldStats {
     int clampedVelocities = 0;   ///< velocities clamped for exceeding the maximum, in total
     int newtonIterations = 0;    ///< direct joint solver iterations in the last step
     double stepMilliseconds = 0.0;  ///< wall time of the last step
+    std::size_t memoryBytes = 0;    ///< heap the world holds (arrays' capacities)
 };
 
 struct RayHit {

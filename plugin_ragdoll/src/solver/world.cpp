@@ -479,6 +479,11 @@ WorldStats World::stats() const {
         if (b.awake) ++s.awakeBodies;
     }
     s.directJointGroups = def_.jointSolver == JointSolver::Direct ? treeSolver_.groupCount() : 0;
+    s.memoryBytes = bodies_.capacity() * sizeof(Body) + sims_.capacity() * sizeof(BodySim) +
+                    joints_.capacity() * sizeof(Joint) + contacts_.capacity() * sizeof(Contact) +
+                    pairs_.capacity() * sizeof(pairs_[0]) + islandParent_.capacity() * sizeof(int) +
+                    islandSleepTime_.capacity() * sizeof(double) + broadPhase_.memoryBytes() +
+                    treeSolver_.memoryBytes();
     return s;
 }
 
