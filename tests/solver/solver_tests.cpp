@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 
 #include "build_world.h"
 #include "solver/constants.h"
@@ -594,4 +595,34 @@ TEST_CASE("a kinematic body driven to a target pose pushes dynamic bodies", "[so
     }
     CHECK(world.bodyState(box).position.x > 1.0);  // shoved ahead of it
     CHECK(world.bodyMass(pusher) == 0.0);
+}
+
+// Tests reach past the API, which refuses NaN, to corrupt a body the way a numerical
+// blow-up would.
+struct ragdoll::WorldTestAccess {
+    static void poison(World& world, BodyId id) {
+        world.sims_[size_t(id.index1 - 1)].linearVelocity.x = std::numeric_limits<double>::quiet_NaN();
+        world.sims_[size_t(id.index1 - 1)].angle = std::numeric_limits<double>::infinity();
+    }
+};
+
+TEST_CASE("a body that turns NaN is reset to its last good pose and reported", "[solver][robustness]") {
+    World world = makeWorld();
+    addGround(world);
+    BodyId a = addCapsule(world, {-0.25, 0.05}, {0.25, 0.05}, 0.05, 1.0);
+    BodyId b = addCapsule(world, {1.0, 0.05}, {1.5, 0.05}, 0.05, 1.0);
+    for (int i = 0; i < 60; ++i) world.step(kDt);
+    Vec2 good = world.bodyState(a).position;
+    WorldTestAccess::poison(world, a);
+    world.step(kDt);
+    BodyState s = world.bodyState(a);
+    CHECK(world.stats().recoveredBodies == 1);
+    CHECK(isFinite(s.position));
+    CHECK(std::isfinite(s.angle));
+    CHECK(distance(s.position, good) < 0.01);
+    CHECK(length(s.linearVelocity) == 0.0);
+    for (int i = 0; i < 60; ++i) world.step(kDt);  // the world keeps stepping
+    CHECK(isFinite(world.bodyState(a).position));
+    CHECK(isFinite(world.bodyState(b).position));
+    CHECK(world.stats().recoveredBodies == 1);
 }

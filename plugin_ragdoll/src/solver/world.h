@@ -13,6 +13,8 @@
 
 namespace ragdoll {
 
+struct WorldTestAccess;
+
 class World {
 public:
     explicit World(const WorldDef& def = defaultWorldDef());
@@ -80,7 +82,7 @@ public:
     }
 
 private:
-    friend class TreeSolver;
+    friend struct WorldTestAccess;  // lets tests inject faults (NaN) that the API refuses
     Body* get(BodyId id);
     const Body* get(BodyId id) const;
     Joint* get(JointId id);
