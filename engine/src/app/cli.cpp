@@ -21,13 +21,20 @@ Options:
   --stats-json FILE    At exit, write a JSON summary: frames, level, plugin, physics,
                        timing.
   --screenshot FILE    At exit, save what the window shows as a PNG (not headless).
+  --plugin FILE        Load the plugin this descriptor (*.plugin) describes, instead of
+                       the first one found in $PAPERDOLL_PLUGIN_PATH or plugins/ beside
+                       the executable.
+  --no-plugin          Run the level without any plugin (nothing moves).
+  --no-auto-reload     Do not reload the plugin when its library file is rebuilt (F5
+                       still reloads by hand).
+  --list-plugins       List the plugins found (descriptor fields) and exit.
   --window WxH         Window size in pixels (default 1280x720).
   --no-vsync           Render as fast as possible instead of at the display's rate.
   --version            Print the version and exit.
   -h, --help           Print this help and exit.
 
 Controls (window): right or middle drag pans, the wheel zooms at the cursor,
-Home resets the view, Esc quits.
+Home resets the view, F5 reloads the plugin, Esc quits.
 
 Exit status: 0 on success, 1 when the level or an output file fails, 2 for a bad
 command line.
@@ -67,6 +74,14 @@ CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
             o.realtime = true;
         } else if (arg == "--no-vsync") {
             o.vsync = false;
+        } else if (arg == "--no-plugin") {
+            o.noPlugin = true;
+        } else if (arg == "--no-auto-reload") {
+            o.autoReload = false;
+        } else if (arg == "--list-plugins") {
+            o.listPlugins = true;
+        } else if (arg == "--plugin") {
+            if (!value(o.pluginPath)) return fail("--plugin needs a descriptor file (*.plugin)");
         } else if (arg == "--frames") {
             if (!value(v)) return fail("--frames needs a number of steps");
             // 10^9 steps at 60 Hz is over six months of simulated time.
@@ -93,7 +108,8 @@ CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
             return fail("more than one level given: '" + o.levelPath + "' and '" + arg + "'");
         }
     }
-    if (o.showHelp || o.showVersion) return {o, {}};
+    if (o.showHelp || o.showVersion || o.listPlugins) return {o, {}};
+    if (o.noPlugin && !o.pluginPath.empty()) return fail("--plugin and --no-plugin contradict each other");
     if (o.headless && o.frames < 0) return fail("--headless needs --frames N (how many steps to run)");
     if (o.headless && !o.screenshotPath.empty())
         return fail("--screenshot needs a window; drop --headless (with no display, set SDL_VIDEODRIVER=offscreen)");

@@ -18,6 +18,10 @@ struct PlayerOptions {
     int windowWidth = 1280;
     int windowHeight = 720;
     bool vsync = true;
+    std::string pluginPath;      ///< a *.plugin descriptor; empty: search the plugin path
+    bool noPlugin = false;       ///< run the level without any plugin
+    bool listPlugins = false;    ///< print the plugins found and exit
+    bool autoReload = true;      ///< reload the plugin when its library is rebuilt
     bool showHelp = false;
     bool showVersion = false;
 };

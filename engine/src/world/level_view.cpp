@@ -30,13 +30,14 @@ void drawGrid(const Camera& camera, DrawList& draw) {
     }
 }
 
-void drawLevel(const Level& level, DrawList& draw) {
+void drawLevel(const Level& level, DrawList& draw, bool drawProps) {
     float outline = draw.pixels(2.0f);
     for (const TerrainPiece& piece : level.terrain) {
         draw.polygon(piece.points.data(), int(piece.points.size()), piece.color);
         draw.polygonOutline(piece.points.data(), int(piece.points.size()), outline, darker(piece.color, 0.7f));
     }
     for (const Prop& prop : level.props) {
+        if (!drawProps) break;
         Vec2 h = prop.halfExtents;
         Vec2 corners[4] = {{-h.x, -h.y}, {h.x, -h.y}, {h.x, h.y}, {-h.x, h.y}};
         for (Vec2& c : corners) c = prop.position + rotate(c, prop.angle);

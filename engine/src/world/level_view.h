@@ -12,7 +12,8 @@ inline constexpr Color kPaperColor{243, 239, 228, 255};
 
 /// A grid line every metre (stronger every 5 m) over the visible part of the world.
 void drawGrid(const Camera& camera, DrawList& draw);
-void drawLevel(const Level& level, DrawList& draw);
+/// Props are drawn where the level places them, unless a plugin simulates (and draws) them.
+void drawLevel(const Level& level, DrawList& draw, bool drawProps = true);
 /// Height in metres of a spawn marker's pole, for placing its label.
 inline constexpr float kSpawnMarkerHeight = 1.9f;
 

@@ -121,6 +121,19 @@ struct BodyState {
     bool awake = true;
 };
 
+/// Everything the solver keeps about a body's motion, exactly (centre-of-mass terms), so
+/// a state saved and restored continues bit for bit (plugin hot reload).
+struct BodySnapshot {
+    Vec2 center;
+    double angle = 0.0;
+    Vec2 linearVelocity;
+    double angularVelocity = 0.0;
+    bool awake = true;
+    bool frozen = false;
+    double sleepTime = 0.0;
+    std::int64_t sleepingIsland = -1;
+};
+
 struct JointError {
     double separation = 0.0;       ///< distance between the two anchors, metres
     double limitViolation = 0.0;   ///< radians outside [lower, upper], 0 when inside or no limit

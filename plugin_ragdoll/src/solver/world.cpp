@@ -414,6 +414,42 @@ void World::setKinematicTarget(BodyId id, Vec2 position, double angle, double dt
     wakeSlot(id.index1 - 1);
 }
 
+BodySnapshot World::snapshot(BodyId id) const {
+    const Body* b = get(id);
+    if (!b) return {};
+    const BodySim& sim = sims_[size_t(id.index1 - 1)];
+    return {sim.center, sim.angle, sim.linearVelocity, sim.angularVelocity, b->awake, b->frozen, b->sleepTime,
+            b->sleepingIsland};
+}
+
+bool World::restore(BodyId id, const BodySnapshot& s) {
+    Body* b = get(id);
+    if (!b || !isFinite(s.center) || !finite(s.angle) || !isFinite(s.linearVelocity) || !finite(s.angularVelocity) ||
+        !finite(s.sleepTime))
+        return false;
+    int slot = id.index1 - 1;
+    BodySim& sim = sims_[size_t(slot)];
+    sim.center = sim.prevCenter = s.center;
+    sim.angle = sim.prevAngle = s.angle;
+    sim.q = makeRot(s.angle);
+    if (b->type != BodyType::Static) {
+        sim.linearVelocity = s.linearVelocity;
+        sim.angularVelocity = s.angularVelocity;
+        b->awake = s.awake;
+    }
+    b->frozen = s.frozen;
+    b->sleepTime = s.sleepTime;
+    b->sleepingIsland = s.awake ? -1 : s.sleepingIsland;
+    // Later islands must not reuse a restored island's id.
+    if (b->sleepingIsland >= nextSleepingIsland_) nextSleepingIsland_ = b->sleepingIsland + 1;
+    b->lastGoodCenter = s.center;
+    b->lastGoodAngle = s.angle;
+    if (b->hasShape) b->aabb = shapeBounds(*b, sim);
+    if (b->type == BodyType::Static) broadPhase_.markDirty();
+    refreshActive(slot);
+    return true;
+}
+
 void World::wake(BodyId id) {
     if (get(id)) wakeSlot(id.index1 - 1);
 }

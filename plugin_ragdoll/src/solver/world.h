@@ -57,6 +57,11 @@ public:
     void setKinematicTarget(BodyId id, Vec2 position, double angle, double dt);
     void wake(BodyId id);
 
+    BodySnapshot snapshot(BodyId id) const;
+    /// Puts a body back exactly as snapshot() found it. False for an invalid id or
+    /// non-finite values.
+    bool restore(BodyId id, const BodySnapshot& snapshot);
+
     JointError jointError(JointId id) const;
     JointDef jointDef(JointId id) const;
 

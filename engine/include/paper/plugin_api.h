@@ -1,0 +1,180 @@
+/* The plugin boundary: a C ABI between the Paperdoll engine and its plugins.
+ *
+ * A plugin is a shared library exporting exactly one symbol, paperGetPluginApi, which
+ * returns a table of function pointers. The engine hands the plugin a table of services.
+ * Only C types cross: no STL, no exceptions, no C++ objects; plugin state lives behind an
+ * opaque PaperPluginInstance the engine holds. Both tables start with the ABI version and
+ * their own size, and each side refuses a table whose version or size it does not know.
+ *
+ * Versioning: PAPER_PLUGIN_ABI_VERSION changes whenever any struct or function signature
+ * here changes. Adding members at the end of a table is still a change (the size differs).
+ */
+#ifndef PAPER_PLUGIN_API_H
+#define PAPER_PLUGIN_API_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PAPER_PLUGIN_ABI_VERSION 1u
+#define PAPER_PLUGIN_ENTRY_SYMBOL "paperGetPluginApi"
+
+#if defined(_WIN32)
+#define PAPER_PLUGIN_EXPORT __declspec(dllexport)
+#else
+#define PAPER_PLUGIN_EXPORT __attribute__((visibility("default")))
+#endif
+
+/* ---- plain data ------------------------------------------------------------------ */
+
+typedef struct PaperVec2 {
+    float x, y; /* metres, y up */
+} PaperVec2;
+
+typedef struct PaperColor {
+    uint8_t r, g, b, a;
+} PaperColor;
+
+typedef enum PaperLogLevel { PAPER_LOG_INFO = 0, PAPER_LOG_WARNING = 1, PAPER_LOG_ERROR = 2 } PaperLogLevel;
+
+/* A static convex terrain piece or a dynamic prop, as the engine's level holds them. */
+typedef struct PaperTerrainPiece {
+    const PaperVec2* points; /* counter-clockwise, convex, 3..8 */
+    int32_t pointCount;
+    float friction, restitution;
+} PaperTerrainPiece;
+
+typedef struct PaperProp {
+    PaperVec2 position;    /* centre, metres */
+    float angle;           /* radians */
+    PaperVec2 halfExtents; /* metres */
+    float mass, friction, restitution;
+    PaperColor color;
+} PaperProp;
+
+typedef struct PaperSpawn {
+    const char* name;
+    const char* rigPath; /* a file the engine's readFile service can open */
+    PaperVec2 position;  /* feet, metres */
+    int32_t facingRight;
+} PaperSpawn;
+
+typedef struct PaperLevelDesc {
+    const PaperTerrainPiece* terrain;
+    int32_t terrainCount;
+    const PaperProp* props;
+    int32_t propCount;
+    const PaperSpawn* spawns;
+    int32_t spawnCount;
+} PaperLevelDesc;
+
+/* Input for one fixed step: named actions the engine maps keys to, and the mouse. */
+typedef struct PaperInput {
+    uint64_t pressed;   /* bit i: action i went down since the last step */
+    uint64_t held;      /* bit i: action i is down */
+    PaperVec2 mouseWorld;
+    int32_t mouseDown;  /* bit 0 left, 1 middle, 2 right */
+} PaperInput;
+
+/* What the plugin reports for HUDs, --stats-json and plots. */
+typedef struct PaperPhysicsStats {
+    int32_t bodies, joints, contacts, awakeBodies;
+    double maxStretchMetres;        /* joint anchor separation, at the end of the last step */
+    double maxLimitViolationDegrees;
+    double stepMilliseconds;        /* the plugin's own step */
+} PaperPhysicsStats;
+
+/* ---- reflection, in Unreal's spirit: the editor builds panels from these ---------- */
+
+typedef enum PaperPropertyType { PAPER_PROPERTY_FLOAT = 0, PAPER_PROPERTY_INT = 1, PAPER_PROPERTY_BOOL = 2 } PaperPropertyType;
+
+typedef struct PaperPropertyInfo {
+    const char* name;     /* stable identifier, e.g. "solver.substeps" */
+    const char* label;    /* for humans, e.g. "Substeps" */
+    const char* unit;     /* e.g. "m/s²", or "" */
+    int32_t type;         /* PaperPropertyType */
+    double minValue, maxValue;
+    double value;
+} PaperPropertyInfo;
+
+/* A joint as the editor's gizmos see it; the handle stays valid across reloads. */
+typedef struct PaperJointInfo {
+    uint64_t handle;
+    const char* name;
+    PaperVec2 pivot;          /* world, metres */
+    float parentAngle;        /* the parent body's current angle, radians (gizmo frame) */
+    float lowerLimit, upperLimit; /* radians relative to the rest pose */
+    float currentAngle;       /* radians relative to the rest pose */
+    int32_t limitEnabled;
+    float stiffness, damping;
+    int32_t collideConnected;
+} PaperJointInfo;
+
+/* ---- the engine's services, handed to the plugin ---------------------------------- */
+
+typedef struct PaperEngineServices {
+    uint32_t abiVersion; /* PAPER_PLUGIN_ABI_VERSION of the engine */
+    uint32_t structSize; /* sizeof(PaperEngineServices) as the engine compiled it */
+    void* context;       /* passed back to every service */
+
+    void (*log)(void* context, int32_t level, const char* message);
+    /* World-space drawing for the current frame (only valid inside draw). */
+    void (*drawLine)(void* context, PaperVec2 a, PaperVec2 b, float width, PaperColor color);
+    void (*drawCircle)(void* context, PaperVec2 center, float radius, PaperColor color);
+    void (*drawCapsule)(void* context, PaperVec2 a, PaperVec2 b, float radius, PaperColor color);
+    void (*drawPolygon)(void* context, const PaperVec2* points, int32_t count, PaperColor color);
+    /* Reads a whole file; the returned buffer is freed with freeFile. Returns 0 on success,
+       else writes a reason into error. */
+    int32_t (*readFile)(void* context, const char* path, char** data, size_t* size, char* error, size_t errorCapacity);
+    void (*freeFile)(void* context, char* data);
+    /* Seconds since the engine started, monotonic. */
+    double (*timeSeconds)(void* context);
+} PaperEngineServices;
+
+/* ---- the plugin's table ------------------------------------------------------------ */
+
+typedef struct PaperPluginInstance PaperPluginInstance;
+
+typedef struct PaperPluginApi {
+    uint32_t abiVersion; /* PAPER_PLUGIN_ABI_VERSION the plugin was built with */
+    uint32_t structSize; /* sizeof(PaperPluginApi) as the plugin compiled it */
+    const char* name;    /* e.g. "ragdoll" */
+    const char* version; /* e.g. "0.3.1" */
+
+    /* Lifecycle. create returns NULL on failure with a reason in error. */
+    PaperPluginInstance* (*create)(const PaperEngineServices* services, char* error, size_t errorCapacity);
+    void (*destroy)(PaperPluginInstance* instance);
+    /* Builds the world of a level (terrain, props, characters). Returns 0 or an error. */
+    int32_t (*loadLevel)(PaperPluginInstance* instance, const PaperLevelDesc* level, char* error, size_t errorCapacity);
+    void (*tick)(PaperPluginInstance* instance, double dt, const PaperInput* input);
+    void (*draw)(PaperPluginInstance* instance);
+
+    /* State for hot reload: a versioned, self-describing blob. saveState writes at most
+       capacity bytes and returns the size it needs (call with capacity 0 to ask). loadState
+       returns 0, or refuses with a reason and leaves the instance as it was. */
+    size_t (*saveState)(PaperPluginInstance* instance, void* buffer, size_t capacity);
+    int32_t (*loadState)(PaperPluginInstance* instance, const void* data, size_t size, char* error, size_t errorCapacity);
+
+    void (*getStats)(PaperPluginInstance* instance, PaperPhysicsStats* stats);
+
+    /* Reflection. Strings returned stay valid until the next call on the instance. */
+    int32_t (*propertyCount)(PaperPluginInstance* instance);
+    int32_t (*getProperty)(PaperPluginInstance* instance, int32_t index, PaperPropertyInfo* info);
+    int32_t (*setProperty)(PaperPluginInstance* instance, int32_t index, double value);
+    int32_t (*jointCount)(PaperPluginInstance* instance);
+    int32_t (*getJoint)(PaperPluginInstance* instance, int32_t index, PaperJointInfo* info);
+    int32_t (*setJointLimits)(PaperPluginInstance* instance, uint64_t handle, float lower, float upper);
+} PaperPluginApi;
+
+/* The one exported symbol. engineAbiVersion lets a plugin build for several versions pick
+   the table that matches; a plugin that cannot returns NULL. */
+typedef const PaperPluginApi* (*PaperGetPluginApiFn)(uint32_t engineAbiVersion);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PAPER_PLUGIN_API_H */

@@ -1,0 +1,57 @@
+#include "plugin/crash_guard.h"
+
+#include <mutex>
+
+namespace paper {
+
+namespace {
+
+thread_local sigjmp_buf* gActive = nullptr;
+constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+
+void onSignal(int signal) {
+    if (gActive) siglongjmp(*gActive, signal);
+    // Not inside a guarded call: behave as if we were never here.
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+}
+
+}  // namespace
+
+namespace crash_guard_detail {
+
+sigjmp_buf* enter(sigjmp_buf* buffer) {
+    sigjmp_buf* previous = gActive;
+    gActive = buffer;
+    return previous;
+}
+
+void leave(sigjmp_buf* previous) { gActive = previous; }
+
+void installHandlers() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        struct sigaction action = {};
+        action.sa_handler = onSignal;
+        sigemptyset(&action.sa_mask);
+        // SA_NODEFER: the jump out never returns from the handler, so the signal must not
+        // stay blocked (sigsetjmp's saved mask restores the rest).
+        action.sa_flags = SA_NODEFER;
+        for (int s : kSignals) sigaction(s, &action, nullptr);
+    });
+}
+
+}  // namespace crash_guard_detail
+
+const char* describeSignal(int signal) {
+    switch (signal) {
+    case SIGSEGV: return "SIGSEGV (invalid memory access)";
+    case SIGBUS: return "SIGBUS (bus error)";
+    case SIGFPE: return "SIGFPE (arithmetic error)";
+    case SIGILL: return "SIGILL (illegal instruction)";
+    case SIGABRT: return "SIGABRT (abort)";
+    default: return "a fatal signal";
+    }
+}
+
+}  // namespace paper

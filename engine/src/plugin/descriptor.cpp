@@ -1,0 +1,105 @@
+#include "plugin/descriptor.h"
+
+#include <tinyxml2.h>
+
+#include <algorithm>
+#include <charconv>
+#include <system_error>
+
+namespace paper {
+
+namespace fs = std::filesystem;
+
+fs::path PluginDescriptor::libraryPath() const { return path.parent_path() / ("lib" + library + ".so"); }
+
+const char* loadingPhaseName(LoadingPhase phase) {
+    switch (phase) {
+    case LoadingPhase::PreDefault: return "pre_default";
+    case LoadingPhase::PostDefault: return "post_default";
+    case LoadingPhase::Default: break;
+    }
+    return "default";
+}
+
+DescriptorResult loadPluginDescriptor(const fs::path& path) {
+    DescriptorResult result;
+    std::string file = path.string();
+    auto error = [&](int line, std::string message) {
+        result.diagnostics.push_back(Diagnostic{Severity::Error, file, line, std::move(message)});
+    };
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) {
+        error(0, fs::exists(path, ec) ? "not a file" : "no such file");
+        return result;
+    }
+    tinyxml2::XMLDocument doc;
+    if (doc.LoadFile(file.c_str()) != tinyxml2::XML_SUCCESS) {
+        error(doc.ErrorLineNum(), std::string("malformed XML: ") + (doc.ErrorStr() ? doc.ErrorStr() : "unreadable"));
+        return result;
+    }
+    const tinyxml2::XMLElement* root = doc.RootElement();
+    if (!root || std::string_view(root->Name()) != "plugin") {
+        error(root ? root->GetLineNum() : 0, "the root element must be <plugin>");
+        return result;
+    }
+    int line = root->GetLineNum();
+    PluginDescriptor d;
+    d.path = path;
+    auto required = [&](const char* attribute, std::string& out) {
+        const char* value = root->Attribute(attribute);
+        if (!value || !*value)
+            error(line, std::string("plugin: missing required attribute '") + attribute + "'");
+        else
+            out = value;
+    };
+    required("name", d.name);
+    required("version", d.version);
+    required("library", d.library);
+    std::string abi;
+    required("abi_version", abi);
+    if (const char* friendly = root->Attribute("friendly_name")) d.friendlyName = friendly;
+    if (d.friendlyName.empty()) d.friendlyName = d.name;
+    if (!abi.empty()) {
+        auto [end, status] = std::from_chars(abi.data(), abi.data() + abi.size(), d.abiVersion);
+        if (status != std::errc() || end != abi.data() + abi.size() || d.abiVersion == 0)
+            error(line, "plugin: attribute 'abi_version' must be a positive whole number, got '" + abi + "'");
+    }
+    if (d.library.find('/') != std::string::npos || d.library.find("..") != std::string::npos)
+        error(line, "plugin: attribute 'library' is a base name (e.g. \"ragdoll\" for libragdoll.so), got '" + d.library + "'");
+    if (const char* phase = root->Attribute("loading_phase")) {
+        std::string_view p(phase);
+        if (p == "default") d.loadingPhase = LoadingPhase::Default;
+        else if (p == "pre_default") d.loadingPhase = LoadingPhase::PreDefault;
+        else if (p == "post_default") d.loadingPhase = LoadingPhase::PostDefault;
+        else error(line, "plugin: attribute 'loading_phase' has unknown value '" + std::string(p) +
+                             "' (supported: pre_default, default, post_default)");
+    }
+    if (const tinyxml2::XMLElement* description = root->FirstChildElement("description"))
+        if (const char* text = description->GetText()) d.description = text;
+    if (!hasErrors(result.diagnostics)) result.descriptor = std::move(d);
+    return result;
+}
+
+std::vector<PluginDescriptor> findPlugins(const std::vector<fs::path>& folders, std::vector<Diagnostic>& diagnostics) {
+    std::vector<PluginDescriptor> found;
+    for (const fs::path& folder : folders) {
+        std::error_code ec;
+        if (!fs::is_directory(folder, ec)) continue;
+        std::vector<fs::path> files;
+        for (const fs::directory_entry& entry : fs::directory_iterator(folder, ec))
+            if (entry.path().extension() == ".plugin") files.push_back(entry.path());
+        std::sort(files.begin(), files.end());
+        for (const fs::path& file : files) {
+            DescriptorResult r = loadPluginDescriptor(file);
+            diagnostics.insert(diagnostics.end(), r.diagnostics.begin(), r.diagnostics.end());
+            if (r.descriptor) found.push_back(std::move(*r.descriptor));
+        }
+    }
+    std::stable_sort(found.begin(), found.end(), [](const PluginDescriptor& a, const PluginDescriptor& b) {
+        auto rank = [](LoadingPhase p) { return p == LoadingPhase::PreDefault ? 0 : p == LoadingPhase::Default ? 1 : 2; };
+        return rank(a.loadingPhase) != rank(b.loadingPhase) ? rank(a.loadingPhase) < rank(b.loadingPhase) : a.name < b.name;
+    });
+    return found;
+}
+
+}  // namespace paper

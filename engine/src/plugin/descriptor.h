@@ -1,0 +1,44 @@
+// Plugin descriptors (*.plugin, XML, like Unreal's .uplugin): what a plugin is and which
+// library holds it. The engine finds plugins by their descriptors.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "world/diagnostic.h"
+
+namespace paper {
+
+enum class LoadingPhase { Default, PreDefault, PostDefault };
+
+struct PluginDescriptor {
+    std::filesystem::path path;  ///< the .plugin file
+    std::string name;            ///< identifier, e.g. "ragdoll"
+    std::string friendlyName;
+    std::string version;
+    unsigned abiVersion = 0;
+    std::string library;         ///< base name: "ragdoll" → libragdoll.so beside the descriptor
+    LoadingPhase loadingPhase = LoadingPhase::Default;
+    std::string description;
+
+    /// The shared library the descriptor names.
+    std::filesystem::path libraryPath() const;
+};
+
+struct DescriptorResult {
+    std::optional<PluginDescriptor> descriptor;
+    std::vector<Diagnostic> diagnostics;
+};
+
+DescriptorResult loadPluginDescriptor(const std::filesystem::path& path);
+
+/// Every *.plugin directly inside the given folders, sorted by loading phase then name;
+/// descriptors that fail to load add their diagnostics and are skipped.
+std::vector<PluginDescriptor> findPlugins(const std::vector<std::filesystem::path>& folders,
+                                          std::vector<Diagnostic>& diagnostics);
+
+const char* loadingPhaseName(LoadingPhase phase);
+
+}  // namespace paper

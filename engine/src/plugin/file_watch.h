@@ -1,0 +1,49 @@
+// Watches one file (a plugin library) for replacement. inotify on its folder, so renames
+// over the file and rewrites in place are both seen; if inotify is unavailable it polls
+// the file's size and time. A change is reported once the file has been quiet for a while
+// and is a complete ELF file: linkers write in many pieces, and a half-written library
+// must never be loaded.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+
+namespace paper {
+
+class FileWatch {
+public:
+    /// Quiet time after the last event before a change counts (linkers write in bursts).
+    static constexpr std::chrono::milliseconds kQuietTime{250};
+
+    explicit FileWatch(std::filesystem::path file);
+    ~FileWatch();
+    FileWatch(const FileWatch&) = delete;
+    FileWatch& operator=(const FileWatch&) = delete;
+
+    /// True once per completed change of the file. Cheap; call every frame.
+    bool poll();
+    /// "inotify" or "polling".
+    const char* method() const { return inotifyFd_ >= 0 ? "inotify" : "polling"; }
+    const std::filesystem::path& file() const { return file_; }
+    /// Why the last change is still waiting (e.g. the file is incomplete), or empty.
+    const std::string& waitingFor() const { return waitingFor_; }
+
+private:
+    struct Stamp {
+        std::uintmax_t size = 0;
+        std::filesystem::file_time_type time{};
+        bool exists = false;
+        bool operator==(const Stamp&) const = default;
+    };
+    Stamp stamp() const;
+
+    std::filesystem::path file_;
+    int inotifyFd_ = -1;
+    bool pending_ = false;
+    std::chrono::steady_clock::time_point lastActivity_{};
+    Stamp last_;
+    std::string waitingFor_;
+};
+
+}  // namespace paper

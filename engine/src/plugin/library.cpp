@@ -1,0 +1,112 @@
+#include "plugin/library.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+#include <fstream>
+#include <system_error>
+
+namespace paper {
+
+namespace fs = std::filesystem;
+
+bool isCompleteElf(const fs::path& path, std::string& why) {
+    std::error_code ec;
+    std::uintmax_t size = fs::file_size(path, ec);
+    if (ec) {
+        why = "cannot read '" + path.string() + "': " + ec.message();
+        return false;
+    }
+    unsigned char header[64] = {};
+    std::ifstream file(path, std::ios::binary);
+    if (size < sizeof header || !file.read(reinterpret_cast<char*>(header), sizeof header)) {
+        why = "'" + path.string() + "' is too short to be a shared library (still being written?)";
+        return false;
+    }
+    if (std::memcmp(header, "\x7f" "ELF", 4) != 0 || header[4] != 2 /* 64-bit */ || header[5] != 1 /* little endian */) {
+        why = "'" + path.string() + "' is not a 64-bit ELF shared library";
+        return false;
+    }
+    std::uint64_t sectionTable = 0;
+    std::uint16_t entrySize = 0, entries = 0;
+    std::memcpy(&sectionTable, header + 0x28, sizeof sectionTable);
+    std::memcpy(&entrySize, header + 0x3A, sizeof entrySize);
+    std::memcpy(&entries, header + 0x3C, sizeof entries);
+    if (sectionTable + std::uint64_t(entrySize) * entries > size) {
+        why = "'" + path.string() + "' is incomplete (its section table ends past the end of the file)";
+        return false;
+    }
+    return true;
+}
+
+std::unique_ptr<PluginLibrary> PluginLibrary::open(const fs::path& source, const fs::path& copyFolder, std::string& error) {
+    if (!isCompleteElf(source, error)) return nullptr;
+    // Unique per process and load, so dlopen never hands back an old mapping.
+    static std::atomic<unsigned> counter{0};
+    std::error_code ec;
+    fs::create_directories(copyFolder, ec);
+    fs::path copy = copyFolder / (source.stem().string() + "." + std::to_string(getpid()) + "." +
+                                  std::to_string(counter++) + ".so");
+    if (!fs::copy_file(source, copy, fs::copy_options::overwrite_existing, ec)) {
+        error = "cannot copy '" + source.string() + "' to '" + copy.string() + "': " + ec.message();
+        return nullptr;
+    }
+    std::unique_ptr<PluginLibrary> library(new PluginLibrary());
+    library->source_ = source;
+    library->copy_ = copy;  // from here on, the destructor cleans up
+
+    library->handle_ = dlopen(copy.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!library->handle_) {
+        const char* why = dlerror();
+        error = "cannot load '" + source.string() + "': " + (why ? why : "dlopen failed");
+        return nullptr;
+    }
+    dlerror();
+    auto entry = reinterpret_cast<PaperGetPluginApiFn>(dlsym(library->handle_, PAPER_PLUGIN_ENTRY_SYMBOL));
+    if (!entry) {
+        error = "'" + source.string() + "' does not export the entry symbol '" PAPER_PLUGIN_ENTRY_SYMBOL "'";
+        return nullptr;
+    }
+    const PaperPluginApi* api = entry(PAPER_PLUGIN_ABI_VERSION);
+    if (!api) {
+        error = "'" + source.string() + "' has no table for the engine's ABI version " +
+                std::to_string(PAPER_PLUGIN_ABI_VERSION);
+        return nullptr;
+    }
+    if (api->abiVersion != PAPER_PLUGIN_ABI_VERSION || api->structSize != sizeof(PaperPluginApi)) {
+        error = "ABI mismatch: the engine speaks version " + std::to_string(PAPER_PLUGIN_ABI_VERSION) + " (table " +
+                std::to_string(sizeof(PaperPluginApi)) + " bytes), '" + source.string() + "' version " +
+                std::to_string(api->abiVersion) + " (table " + std::to_string(api->structSize) +
+                " bytes); rebuild the plugin against this engine";
+        return nullptr;
+    }
+    const void* required[] = {reinterpret_cast<const void*>(api->create),        reinterpret_cast<const void*>(api->destroy),
+                              reinterpret_cast<const void*>(api->loadLevel),     reinterpret_cast<const void*>(api->tick),
+                              reinterpret_cast<const void*>(api->draw),          reinterpret_cast<const void*>(api->saveState),
+                              reinterpret_cast<const void*>(api->loadState),     reinterpret_cast<const void*>(api->getStats),
+                              reinterpret_cast<const void*>(api->propertyCount), reinterpret_cast<const void*>(api->getProperty),
+                              reinterpret_cast<const void*>(api->setProperty),   reinterpret_cast<const void*>(api->jointCount),
+                              reinterpret_cast<const void*>(api->getJoint),      reinterpret_cast<const void*>(api->setJointLimits)};
+    for (const void* fn : required) {
+        if (!fn) {
+            error = "'" + source.string() + "' has an incomplete function table (a null entry)";
+            return nullptr;
+        }
+    }
+    if (!api->name || !api->version) {
+        error = "'" + source.string() + "' does not say its name and version";
+        return nullptr;
+    }
+    library->api_ = api;
+    return library;
+}
+
+PluginLibrary::~PluginLibrary() {
+    if (handle_) dlclose(handle_);
+    std::error_code ec;
+    if (!copy_.empty()) fs::remove(copy_, ec);
+}
+
+}  // namespace paper

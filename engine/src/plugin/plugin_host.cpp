@@ -1,0 +1,398 @@
+#include "plugin/plugin_host.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include "plugin/crash_guard.h"
+#include "render/draw_list.h"
+
+namespace paper {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr size_t kErrorCapacity = 512;
+
+double millisecondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+Vec2 toVec(PaperVec2 v) { return {v.x, v.y}; }
+Color toColor(PaperColor c) { return {c.r, c.g, c.b, c.a}; }
+
+std::chrono::steady_clock::time_point startTime() {
+    static const auto start = std::chrono::steady_clock::now();
+    return start;
+}
+
+}  // namespace
+
+std::vector<fs::path> pluginSearchPath() {
+    std::vector<fs::path> folders;
+    if (const char* env = std::getenv("PAPERDOLL_PLUGIN_PATH")) {
+        std::stringstream list(env);
+        std::string folder;
+        while (std::getline(list, folder, ':'))
+            if (!folder.empty()) folders.emplace_back(folder);
+    }
+    std::error_code ec;
+    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) folders.push_back(exe.parent_path() / "plugins");
+    return folders;
+}
+
+PaperEngineServices PluginHost::makeServices(PluginHost* host) {
+    PaperEngineServices s = {};
+    s.abiVersion = PAPER_PLUGIN_ABI_VERSION;
+    s.structSize = sizeof(PaperEngineServices);
+    s.context = host;
+    s.log = [](void* context, int32_t level, const char* message) {
+        static_cast<PluginHost*>(context)->log(PaperLogLevel(level), message ? message : "");
+    };
+    s.drawLine = [](void* context, PaperVec2 a, PaperVec2 b, float width, PaperColor color) {
+        if (DrawList* d = static_cast<PluginHost*>(context)->drawTarget_) d->line(toVec(a), toVec(b), width, toColor(color));
+    };
+    s.drawCircle = [](void* context, PaperVec2 center, float radius, PaperColor color) {
+        if (DrawList* d = static_cast<PluginHost*>(context)->drawTarget_) d->circle(toVec(center), radius, toColor(color));
+    };
+    s.drawCapsule = [](void* context, PaperVec2 a, PaperVec2 b, float radius, PaperColor color) {
+        if (DrawList* d = static_cast<PluginHost*>(context)->drawTarget_) d->capsule(toVec(a), toVec(b), radius, toColor(color));
+    };
+    s.drawPolygon = [](void* context, const PaperVec2* points, int32_t count, PaperColor color) {
+        DrawList* d = static_cast<PluginHost*>(context)->drawTarget_;
+        if (!d || !points || count < 3 || count > 64) return;
+        Vec2 converted[64];
+        for (int32_t i = 0; i < count; ++i) converted[i] = toVec(points[i]);
+        d->polygon(converted, count, toColor(color));
+    };
+    s.readFile = [](void*, const char* path, char** data, size_t* size, char* error, size_t errorCapacity) -> int32_t {
+        auto fail = [&](const std::string& why) {
+            if (error && errorCapacity) std::snprintf(error, errorCapacity, "%s", why.c_str());
+            return int32_t(1);
+        };
+        if (!path || !data || !size) return fail("readFile: null argument");
+        std::error_code ec;
+        if (!fs::is_regular_file(path, ec)) return fail(std::string("'") + path + "' is not a readable file");
+        std::ifstream file(path, std::ios::binary);
+        std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+        if (!file.good() && !file.eof()) return fail(std::string("cannot read '") + path + "'");
+        *data = static_cast<char*>(std::malloc(text.size() + 1));
+        if (!*data) return fail("out of memory");
+        std::memcpy(*data, text.data(), text.size());
+        (*data)[text.size()] = '\0';
+        *size = text.size();
+        return 0;
+    };
+    s.freeFile = [](void*, char* data) { std::free(data); };
+    s.timeSeconds = [](void*) {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - startTime()).count();
+    };
+    return s;
+}
+
+PluginHost::PluginHost(fs::path copyFolder, LogFn log)
+    : copyFolder_(std::move(copyFolder)), log_(std::move(log)), services_(makeServices(this)) {
+    startTime();
+}
+
+PluginHost::~PluginHost() {
+    if (current_.instance) {
+        callGuarded([&] { current_.api()->destroy(current_.instance); });
+        current_.instance = nullptr;
+    }
+    current_.library.reset();
+    previous_.library.reset();
+    crashed_.clear();
+    std::error_code ec;
+    fs::remove(copyFolder_, ec);  // only if empty: never delete what is not ours
+}
+
+void PluginHost::fail(const std::string& error) {
+    status_.lastError = error;
+    log(PAPER_LOG_ERROR, "plugin: " + error);
+}
+
+bool PluginHost::start(Generation& generation, const std::vector<std::uint8_t>& state, std::string& error) {
+    const PaperPluginApi& api = *generation.api();
+    char message[kErrorCapacity] = {};
+    PaperPluginInstance* instance = nullptr;
+    int signal = callGuarded([&] { instance = api.create(&services_, message, sizeof message); });
+    if (signal) {
+        error = std::string("crashed while starting: ") + describeSignal(signal);
+        return false;
+    }
+    if (!instance) {
+        error = std::string("refused to start: ") + (message[0] ? message : "no reason given");
+        return false;
+    }
+    auto abandon = [&](const std::string& why) {
+        error = why;
+        callGuarded([&] { api.destroy(instance); });
+        return false;
+    };
+    if (hasLevel_) {
+        PaperLevelDesc level{terrain_.data(), int32_t(terrain_.size()), props_.data(), int32_t(props_.size()),
+                             spawns_.data(), int32_t(spawns_.size())};
+        int32_t rc = 0;
+        signal = callGuarded([&] { rc = api.loadLevel(instance, &level, message, sizeof message); });
+        if (signal) return abandon(std::string("crashed while loading the level: ") + describeSignal(signal));
+        if (rc != 0) return abandon(std::string("refused the level: ") + message);
+    }
+    if (!state.empty()) {
+        int32_t rc = 0;
+        signal = callGuarded([&] { rc = api.loadState(instance, state.data(), state.size(), message, sizeof message); });
+        if (signal) return abandon(std::string("crashed while loading the state: ") + describeSignal(signal));
+        if (rc != 0) return abandon(std::string("refused the state: ") + message);
+    }
+    generation.instance = instance;
+    return true;
+}
+
+bool PluginHost::load(const PluginDescriptor& descriptor) {
+    descriptor_ = descriptor;
+    std::string error;
+    std::unique_ptr<PluginLibrary> library = PluginLibrary::open(descriptor.libraryPath(), copyFolder_, error);
+    if (!library) {
+        fail(error);
+        return false;
+    }
+    Generation next;
+    next.library = std::move(library);
+    if (!start(next, {}, error)) {
+        fail("'" + descriptor.name + "' " + error);
+        return false;
+    }
+    current_ = std::move(next);
+    status_.loaded = true;
+    status_.name = current_.api()->name;
+    status_.version = current_.api()->version;
+    status_.file = descriptor.libraryPath().string();
+    status_.lastError.clear();
+    log(PAPER_LOG_INFO, "plugin: loaded " + status_.name + " " + status_.version + " from " + status_.file);
+    return true;
+}
+
+bool PluginHost::setLevel(const Level& level) {
+    terrainPoints_.clear();
+    terrain_.clear();
+    props_.clear();
+    spawnStrings_.clear();
+    spawns_.clear();
+    for (const TerrainPiece& piece : level.terrain) {
+        std::vector<PaperVec2> points;
+        for (Vec2 p : piece.points) points.push_back({p.x, p.y});
+        terrainPoints_.push_back(std::move(points));
+    }
+    for (size_t i = 0; i < level.terrain.size(); ++i)
+        terrain_.push_back({terrainPoints_[i].data(), int32_t(terrainPoints_[i].size()), level.terrain[i].friction,
+                            level.terrain[i].restitution});
+    for (const Prop& p : level.props)
+        props_.push_back({{p.position.x, p.position.y}, p.angle, {p.halfExtents.x, p.halfExtents.y}, p.mass, p.friction,
+                          p.restitution, {p.color.r, p.color.g, p.color.b, p.color.a}});
+    spawnStrings_.reserve(level.spawns.size() * 2);  // stable c_str() pointers
+    for (const SpawnPoint& s : level.spawns) {
+        spawnStrings_.push_back(s.name);
+        spawnStrings_.push_back(s.rigPath);
+    }
+    for (size_t i = 0; i < level.spawns.size(); ++i)
+        spawns_.push_back({spawnStrings_[2 * i].c_str(), spawnStrings_[2 * i + 1].c_str(),
+                           {level.spawns[i].position.x, level.spawns[i].position.y}, level.spawns[i].facingRight ? 1 : 0});
+    hasLevel_ = true;
+    if (!current_.instance) return false;
+    PaperLevelDesc desc{terrain_.data(), int32_t(terrain_.size()), props_.data(), int32_t(props_.size()), spawns_.data(),
+                        int32_t(spawns_.size())};
+    char message[kErrorCapacity] = {};
+    int32_t rc = 0;
+    if (!guarded("loadLevel", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
+            rc = api.loadLevel(instance, &desc, message, sizeof message);
+        }))
+        return false;
+    if (rc != 0) {
+        fail(std::string("the level was refused: ") + message);
+        return false;
+    }
+    return true;
+}
+
+std::vector<std::uint8_t> PluginHost::saveState() {
+    std::vector<std::uint8_t> blob;
+    guarded("saveState", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
+        size_t size = api.saveState(instance, nullptr, 0);
+        blob.resize(size);
+        size_t written = api.saveState(instance, blob.data(), blob.size());
+        if (written != size) blob.clear();
+    });
+    return blob;
+}
+
+bool PluginHost::loadState(const std::vector<std::uint8_t>& blob) {
+    char message[kErrorCapacity] = {};
+    int32_t rc = 1;
+    if (!guarded("loadState", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
+            rc = api.loadState(instance, blob.data(), blob.size(), message, sizeof message);
+        }))
+        return false;
+    if (rc != 0) fail(std::string("state refused: ") + message);
+    return rc == 0;
+}
+
+bool PluginHost::reload() {
+    auto began = std::chrono::steady_clock::now();
+    if (!current_.instance) {
+        // Nothing running (a first load failed, or a crash left nothing to roll back to).
+        return !descriptor_.name.empty() && load(descriptor_);
+    }
+    std::string error;
+    std::unique_ptr<PluginLibrary> library = PluginLibrary::open(descriptor_.libraryPath(), copyFolder_, error);
+    if (!library) {
+        fail("reload failed, still running " + status_.version + ": " + error);
+        return false;
+    }
+    std::vector<std::uint8_t> state = saveState();
+    if (!current_.instance) return false;  // it crashed while saving and was rolled back
+    Generation next;
+    next.library = std::move(library);
+    std::string oldVersion = status_.version;
+    if (!start(next, state, error)) {
+        fail("reload failed, still running " + oldVersion + ": the new library " + error);
+        return false;  // next's library closes here; the old instance never noticed
+    }
+    PaperPluginInstance* old = current_.instance;
+    const PaperPluginApi* oldApi = current_.api();
+    if (int signal = callGuarded([&] { oldApi->destroy(old); }))
+        log(PAPER_LOG_WARNING, std::string("plugin: the old instance crashed while shutting down: ") + describeSignal(signal));
+    previous_.library = std::move(current_.library);  // the one before it is closed here
+    lastGoodState_ = state;
+    current_ = std::move(next);
+
+    status_.reloads++;
+    status_.lastReloadMilliseconds = millisecondsSince(began);
+    status_.lastStateBytes = state.size();
+    status_.name = current_.api()->name;
+    status_.version = current_.api()->version;
+    status_.lastError.clear();
+    char line[256];
+    std::snprintf(line, sizeof line, "plugin: reloaded %s %s -> %s, %zu bytes of state, %.1f ms", status_.name.c_str(),
+                  oldVersion.c_str(), status_.version.c_str(), state.size(), status_.lastReloadMilliseconds);
+    log(PAPER_LOG_INFO, line);
+    return true;
+}
+
+void PluginHost::watch(bool enable) {
+    if (!enable) {
+        watch_.reset();
+        status_.watchMethod = "off";
+        return;
+    }
+    if (descriptor_.name.empty()) return;
+    watch_ = std::make_unique<FileWatch>(descriptor_.libraryPath());
+    status_.watchMethod = watch_->method();
+}
+
+bool PluginHost::reloadIfChanged() {
+    if (!watch_ || !watch_->poll()) return false;
+    return reload();
+}
+
+template <class Fn>
+bool PluginHost::guarded(const char* what, Fn&& fn) {
+    if (!current_.instance) return false;
+    const PaperPluginApi* api = current_.api();
+    PaperPluginInstance* instance = current_.instance;
+    int signal = callGuarded([&] { fn(*api, instance); });
+    if (signal == 0) return true;
+    rollBack(what, signal);
+    return false;
+}
+
+void PluginHost::rollBack(const char* what, int signal) {
+    std::string crashed = status_.name + " " + status_.version;
+    // The crashed instance is abandoned, not destroyed: its state cannot be trusted, and
+    // its library stays mapped in case its code is still referenced.
+    current_.instance = nullptr;
+    crashed_.push_back(std::move(current_.library));
+    std::string reason = "'" + crashed + "' crashed in " + what + " (" + describeSignal(signal) + ")";
+    if (!previous_.library) {
+        status_.loaded = false;
+        fail(reason + "; no earlier library to go back to, so the plugin is stopped (fix it and rebuild to reload)");
+        return;
+    }
+    current_.library = std::move(previous_.library);
+    std::string error;
+    if (!start(current_, lastGoodState_, error)) {
+        crashed_.push_back(std::move(current_.library));
+        status_.loaded = false;
+        fail(reason + "; going back to the previous library failed too: " + error);
+        return;
+    }
+    status_.rollbacks++;
+    status_.version = current_.api()->version;
+    status_.name = current_.api()->name;
+    fail(reason + "; rolled back to " + status_.name + " " + status_.version + " with the state from before the reload");
+}
+
+void PluginHost::tick(double dt, const PaperInput& input) {
+    guarded("tick", [&](const PaperPluginApi& api, PaperPluginInstance* instance) { api.tick(instance, dt, &input); });
+}
+
+void PluginHost::draw(DrawList& list) {
+    drawTarget_ = &list;
+    guarded("draw", [&](const PaperPluginApi& api, PaperPluginInstance* instance) { api.draw(instance); });
+    drawTarget_ = nullptr;
+}
+
+PaperPhysicsStats PluginHost::stats() {
+    PaperPhysicsStats s = {};
+    guarded("getStats", [&](const PaperPluginApi& api, PaperPluginInstance* instance) { api.getStats(instance, &s); });
+    return s;
+}
+
+std::vector<PaperPropertyInfo> PluginHost::properties() {
+    std::vector<PaperPropertyInfo> out;
+    guarded("getProperty", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
+        int32_t count = api.propertyCount(instance);
+        for (int32_t i = 0; i < count; ++i) {
+            PaperPropertyInfo info = {};
+            if (api.getProperty(instance, i, &info) == 0) out.push_back(info);
+        }
+    });
+    return out;
+}
+
+bool PluginHost::setProperty(int index, double value) {
+    int32_t rc = 1;
+    guarded("setProperty", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
+        rc = api.setProperty(instance, index, value);
+    });
+    return rc == 0;
+}
+
+std::vector<PaperJointInfo> PluginHost::joints() {
+    std::vector<PaperJointInfo> out;
+    guarded("getJoint", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
+        int32_t count = api.jointCount(instance);
+        for (int32_t i = 0; i < count; ++i) {
+            PaperJointInfo info = {};
+            if (api.getJoint(instance, i, &info) == 0) out.push_back(info);
+        }
+    });
+    return out;
+}
+
+bool PluginHost::setJointLimits(std::uint64_t handle, float lower, float upper) {
+    int32_t rc = 1;
+    guarded("setJointLimits", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
+        rc = api.setJointLimits(instance, handle, lower, upper);
+    });
+    return rc == 0;
+}
+
+}  // namespace paper

@@ -1,0 +1,121 @@
+// The engine's side of a loaded plugin: its library and instance, the level it was given,
+// hot reload that loses nothing, and rollback when a reloaded plugin crashes.
+//
+// Reload, in order (DESIGN.md "The plugin boundary"): load the new library from a private
+// copy and check its ABI; ask the old instance for its state blob; create the new instance,
+// give it the level and the blob; only then destroy the old instance. Any failure on the
+// way leaves the old instance in charge and records why. The old library stays mapped
+// until the next successful reload, so a crash in the new one can roll back to it.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "paper/plugin_api.h"
+#include "plugin/descriptor.h"
+#include "plugin/file_watch.h"
+#include "plugin/library.h"
+#include "world/level.h"
+
+namespace paper {
+
+class DrawList;
+
+struct PluginStatus {
+    bool loaded = false;
+    std::string name, version, file;
+    int reloads = 0;                  ///< successful reloads
+    int rollbacks = 0;                ///< crashes recovered by going back to the previous library
+    double lastReloadMilliseconds = 0.0;
+    std::size_t lastStateBytes = 0;
+    std::string lastError;            ///< empty when the last operation succeeded
+    const char* watchMethod = "off";  ///< "inotify", "polling" or "off"
+};
+
+class PluginHost {
+public:
+    using LogFn = std::function<void(PaperLogLevel, const std::string&)>;
+
+    /// copyFolder: where private copies of libraries go (created, emptied at destruction).
+    PluginHost(std::filesystem::path copyFolder, LogFn log);
+    ~PluginHost();
+    PluginHost(const PluginHost&) = delete;
+    PluginHost& operator=(const PluginHost&) = delete;
+
+    /// Loads the descriptor's library and starts an instance. False with status().lastError.
+    bool load(const PluginDescriptor& descriptor);
+    /// Builds the level in the plugin; remembered, so reloads rebuild it too.
+    bool setLevel(const Level& level);
+    /// Swaps in the library file as it is now. False (old instance kept) with the reason.
+    bool reload();
+    /// Starts watching the library file; reloadIfChanged() then reloads after a rebuild.
+    void watch(bool enable);
+    /// Reloads when the watched file has changed and is complete; true if it reloaded.
+    bool reloadIfChanged();
+
+    void tick(double dt, const PaperInput& input);
+    void draw(DrawList& list);
+    PaperPhysicsStats stats();
+
+    std::vector<PaperPropertyInfo> properties();
+    bool setProperty(int index, double value);
+    std::vector<PaperJointInfo> joints();
+    bool setJointLimits(std::uint64_t handle, float lower, float upper);
+
+    /// The instance's state blob now (empty if none).
+    std::vector<std::uint8_t> saveState();
+    bool loadState(const std::vector<std::uint8_t>& blob);
+
+    const PluginStatus& status() const { return status_; }
+    bool loaded() const { return current_.instance != nullptr; }
+    const PluginDescriptor& descriptor() const { return descriptor_; }
+
+private:
+    struct Generation {
+        std::unique_ptr<PluginLibrary> library;
+        PaperPluginInstance* instance = nullptr;
+        const PaperPluginApi* api() const { return library ? &library->api() : nullptr; }
+    };
+
+    /// Creates an instance of `library`, gives it the level and (if not empty) the state.
+    bool start(Generation& generation, const std::vector<std::uint8_t>& state, std::string& error);
+    /// Runs a call into the current instance under the crash guard; on a crash, rolls back.
+    template <class Fn>
+    bool guarded(const char* what, Fn&& fn);
+    void rollBack(const char* what, int signal);
+    void fail(const std::string& error);
+    void log(PaperLogLevel level, const std::string& message) { if (log_) log_(level, message); }
+
+    static PaperEngineServices makeServices(PluginHost* host);
+
+    std::filesystem::path copyFolder_;
+    LogFn log_;
+    PaperEngineServices services_;
+    PluginDescriptor descriptor_;
+    Generation current_;
+    Generation previous_;                    ///< the last library that ran well, for rollback
+    std::vector<std::uint8_t> lastGoodState_;  ///< its state when it handed over
+    std::vector<std::unique_ptr<PluginLibrary>> crashed_;  ///< kept mapped: their code may be on a stack
+    std::unique_ptr<FileWatch> watch_;
+
+    // The level, kept in the C shapes the plugin reads.
+    std::vector<std::vector<PaperVec2>> terrainPoints_;
+    std::vector<PaperTerrainPiece> terrain_;
+    std::vector<PaperProp> props_;
+    std::vector<std::string> spawnStrings_;
+    std::vector<PaperSpawn> spawns_;
+    bool hasLevel_ = false;
+
+    DrawList* drawTarget_ = nullptr;  ///< set only while the plugin draws
+    PluginStatus status_;
+};
+
+/// The folders the engine looks in for *.plugin files: $PAPERDOLL_PLUGIN_PATH (colon
+/// separated), then plugins/ beside the executable.
+std::vector<std::filesystem::path> pluginSearchPath();
+
+}  // namespace paper

@@ -1,0 +1,121 @@
+#include "rig/rig.h"
+
+#include <algorithm>
+
+namespace ragdoll {
+
+std::string Diagnostic::format() const {
+    std::string out = file;
+    if (line > 0) out += ":" + std::to_string(line);
+    out += severity == Severity::Error ? ": error: " : ": warning: ";
+    out += message;
+    return out;
+}
+
+bool hasErrors(const std::vector<Diagnostic>& diagnostics) { return errorCount(diagnostics) > 0; }
+
+int errorCount(const std::vector<Diagnostic>& diagnostics) {
+    return int(std::count_if(diagnostics.begin(), diagnostics.end(),
+                             [](const Diagnostic& d) { return d.severity == Severity::Error; }));
+}
+
+const char* unitsName(RigUnits units) {
+    switch (units) {
+        case RigUnits::Pixels: return "px";
+        case RigUnits::Centimetres: return "cm";
+        case RigUnits::Metres: return "m";
+    }
+    return "m";
+}
+
+double defaultScale(RigUnits units) { return units == RigUnits::Metres ? 1.0 : 100.0; }
+
+const char* shapeName(BodyShape shape) {
+    switch (shape) {
+        case BodyShape::Capsule: return "capsule";
+        case BodyShape::Circle: return "circle";
+        case BodyShape::Box: return "box";
+    }
+    return "capsule";
+}
+
+std::string sanitiseName(std::string_view name) {
+    std::string out(name);
+    std::replace(out.begin(), out.end(), '.', '_');
+    return out;
+}
+
+int RigDefinition::findBone(std::string_view boneName) const {
+    std::string wanted = sanitiseName(boneName);
+    for (size_t i = 0; i < bones.size(); ++i)
+        if (bones[i].name == wanted) return int(i);
+    return -1;
+}
+
+int RigDefinition::bodyOfBone(int bone) const {
+    for (size_t i = 0; i < bodies.size(); ++i)
+        if (bodies[i].bone == bone) return int(i);
+    return -1;
+}
+
+int RigDefinition::visualOfBone(int bone) const {
+    for (size_t i = 0; i < visuals.size(); ++i)
+        if (visuals[i].bone == bone) return int(i);
+    return -1;
+}
+
+double RigDefinition::totalMass() const {
+    double sum = 0.0;
+    for (const RigBody& body : bodies) sum += body.mass;
+    return sum;
+}
+
+void updateDerived(RigDefinition& rig) {
+    // Parents before children without assuming file order: walk each bone's chain up to a
+    // posed ancestor. The loader has ruled out cycles and dangling parents; the depth guard
+    // keeps a badly edited copy from looping forever.
+    const int count = int(rig.bones.size());
+    std::vector<char> posed(size_t(count), 0);
+    std::vector<int> chain;
+    for (int start = 0; start < count; ++start) {
+        chain.clear();
+        for (int b = start; b >= 0 && b < count && !posed[size_t(b)] && int(chain.size()) <= count;
+             b = rig.bones[size_t(b)].parent)
+            chain.push_back(b);
+        for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+            RigBone& bone = rig.bones[size_t(*it)];
+            if (bone.parent >= 0 && bone.parent < count) {
+                const RigBone& parent = rig.bones[size_t(bone.parent)];
+                bone.origin = parent.origin + rotate(makeRot(parent.angle), bone.localOrigin);
+                bone.angle = parent.angle + bone.localAngle;
+            } else {
+                bone.origin = bone.localOrigin;
+                bone.angle = bone.localAngle;
+            }
+            posed[size_t(*it)] = 1;
+        }
+    }
+
+    for (RigBody& body : rig.bodies) {
+        if (body.bone < 0 || body.bone >= count) continue;
+        const RigBone& bone = rig.bones[size_t(body.bone)];
+        switch (body.radiusSource) {
+            case RadiusSource::Explicit: break;
+            case RadiusSource::Fraction: body.radius = body.radiusFraction * bone.length; break;
+            case RadiusSource::Visual: {
+                int v = rig.visualOfBone(body.bone);
+                if (v < 0) break;
+                const RigVisual& visual = rig.visuals[size_t(v)];
+                body.radius = visual.shape == VisualShape::Circle ? visual.radius : 0.5 * visual.width;
+                break;
+            }
+        }
+    }
+
+    for (RigJoint& joint : rig.joints) {
+        joint.parentBody = rig.bodyOfBone(joint.parent);
+        joint.childBody = rig.bodyOfBone(joint.child);
+    }
+}
+
+}  // namespace ragdoll

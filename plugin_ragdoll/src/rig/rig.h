@@ -1,0 +1,165 @@
+// The rig: an immutable, shareable description of a ragdoll (bones with their rest pose,
+// how each bone is drawn, its physics body, the joints, the solver settings), read from a
+// *.rig.xml file (../shared/RIG_FORMAT.md, format 1) and built into worlds as many times
+// as needed (rig_builder.h). Jolt's split: RagdollSettings (this) vs Ragdoll (an instance).
+//
+// Inside, everything is metres, radians and kilograms, converted once at load; bone names
+// are sanitised once at load ('.' → '_'), and every reference is resolved to an index.
+// What the file said is kept beside (fileName, sourceText, element) so a save can write
+// the file back as it was, with only the edited values changed (rig_saver.h).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "solver/math.h"
+
+namespace ragdoll {
+
+enum class Severity { Warning, Error };
+
+/// An error or warning about a user file, in the compiler's format so that editors and
+/// terminals can jump to it. The plugin core keeps its own (it must not depend on the
+/// engine), with the same output as the engine's.
+struct Diagnostic {
+    Severity severity = Severity::Error;
+    std::string file;
+    int line = 0;         ///< 1-based; 0 when the problem is about the file as a whole
+    std::string message;  ///< "<element>: what is wrong" when about an element
+
+    /// "FILE:LINE: error: message" (or "FILE: error: message" when line is 0).
+    std::string format() const;
+};
+bool hasErrors(const std::vector<Diagnostic>& diagnostics);
+int errorCount(const std::vector<Diagnostic>& diagnostics);
+
+/// The file's units; `scale` says how many of them make a metre.
+enum class RigUnits { Pixels, Centimetres, Metres };
+/// "px", "cm" or "m".
+const char* unitsName(RigUnits units);
+/// px 100, cm 100, m 1.
+double defaultScale(RigUnits units);
+
+/// '.' → '_': the one place bone (and joint) names are sanitised, so `upper_arm.L` and
+/// `upper_arm_L` are the same bone everywhere (an s&box model compiler does this silently
+/// and left every dotted limb without a body; here it is done once, on purpose).
+std::string sanitiseName(std::string_view name);
+
+struct RigBone {
+    std::string name;      ///< sanitised: what code and references use
+    std::string fileName;  ///< as the file spells it; written back on save
+    int parent = -1;       ///< index in RigDefinition::bones; -1 for the root
+    Vec2 localOrigin;      ///< in the parent's frame (its origin at 0,0, +x along it), metres; root: rig space
+    double localAngle = 0.0;  ///< relative to the parent (root: to rig space), radians counter-clockwise
+    double length = 0.0;      ///< metres, > 0
+    // Rest pose in rig space (y up), derived by updateDerived().
+    Vec2 origin;           ///< metres
+    double angle = 0.0;    ///< radians
+    Vec2 tip() const { return origin + length * Vec2{std::cos(angle), std::sin(angle)}; }
+    Vec2 midpoint() const { return origin + (0.5 * length) * Vec2{std::cos(angle), std::sin(angle)}; }
+
+    int line = 0;      ///< line of its <bone>, for messages
+    int element = -1;  ///< ordinal of its element among <rig>'s children; -1 = not in the file yet
+};
+
+enum class VisualShape { Line, Circle };
+
+/// How a bone is drawn. Bodies without a radius of their own take it from here, so the
+/// physics matches what the player sees (the Godot plan's lesson).
+struct RigVisual {
+    int bone = -1;
+    VisualShape shape = VisualShape::Line;
+    double width = 0.0;   ///< line width, metres; 0 = not given (sprite only)
+    double radius = 0.0;  ///< circle radius, metres, centred at the bone's midpoint; 0 = not given
+    std::string color;    ///< "#rrggbb" or "#rrggbbaa" as written; empty = the renderer's default
+    std::string sprite;   ///< optional cut-out image, relative to the rig file
+    int line = 0;
+    int element = -1;
+};
+
+enum class BodyShape {
+    Capsule,  ///< the bone's segment (origin to tip) swept by the radius
+    Circle,   ///< centred at the bone's midpoint
+    Box,      ///< the bone's length by twice the radius, along the bone
+};
+const char* shapeName(BodyShape shape);
+
+/// Where a body's radius comes from (what the file said, kept for saving).
+enum class RadiusSource {
+    Explicit,  ///< `radius`
+    Fraction,  ///< `radius_fraction` × the bone's length
+    Visual,    ///< neither: half the visual's line width, or its circle radius
+};
+
+struct RigBody {
+    int bone = -1;
+    BodyShape shape = BodyShape::Capsule;
+    RadiusSource radiusSource = RadiusSource::Visual;
+    double radius = 0.0;          ///< metres, resolved by updateDerived() (Explicit: as given)
+    double radiusFraction = 0.0;  ///< of the bone's length, when radiusSource == Fraction
+    double mass = 0.0;            ///< kg, > 0
+    double linearDamping = 0.0;   ///< 1/s
+    double angularDamping = 0.0;  ///< 1/s
+    double friction = 0.6;        ///< coefficient, >= 0 (the solver's default)
+    double restitution = 0.0;     ///< 0..1
+    int line = 0;
+    int element = -1;
+};
+
+/// A pin joint at the child bone's origin, with optional limits on
+/// (child angle − parent angle) measured from the rest pose.
+struct RigJoint {
+    std::string name;      ///< sanitised like bone names; empty when the file gives none
+    std::string fileName;  ///< as written
+    int parent = -1;       ///< bone indices
+    int child = -1;
+    int parentBody = -1;   ///< body indices (RigDefinition::bodies), derived by updateDerived()
+    int childBody = -1;
+    bool limited = false;  ///< false: free rotation
+    double lower = 0.0;    ///< radians, >= -π, <= upper
+    double upper = 0.0;    ///< radians, <= π
+    double stiffness = 1.0;  ///< (0, 1]; 1 = rigid, independent of the iteration count
+    double damping = 0.0;    ///< relative angular velocity damping, 1/s
+    bool collide = false;    ///< the two bodies may collide with each other
+    int line = 0;
+    int element = -1;
+};
+
+/// The world settings this rig was tuned with.
+struct RigSolverSettings {
+    int substeps = 4;
+    int iterations = 1;
+    double gravity = -9.81;  ///< y component, m/s²
+    int line = 0;
+    int element = -1;  ///< its <solver>; -1 when the file has none (defaults)
+};
+
+struct RigDefinition {
+    std::string name;
+    RigUnits units = RigUnits::Metres;
+    double scale = 1.0;  ///< file units per metre
+    RigSolverSettings solver;
+    std::vector<RigBone> bones;      ///< file order; exactly one root
+    std::vector<RigVisual> visuals;
+    std::vector<RigBody> bodies;     ///< at most one per bone
+    std::vector<RigJoint> joints;
+
+    std::string path;        ///< the file it was read from (for messages)
+    std::string sourceText;  ///< the file's text as read; the saver patches it (empty: written fresh)
+
+    /// Index of the bone with this name (sanitised or as spelt in the file), or -1.
+    int findBone(std::string_view name) const;
+    /// Index in bodies of the bone's body, or -1.
+    int bodyOfBone(int bone) const;
+    /// Index in visuals of the bone's visual, or -1.
+    int visualOfBone(int bone) const;
+    double totalMass() const;  ///< kg
+};
+
+/// Recomputes what is derived: the rest pose in rig space, body radii from fractions and
+/// visuals, and the joints' body indices. The loader calls it; call it again after editing
+/// a copy of a definition (bone lengths, radius sources) and before building it.
+void updateDerived(RigDefinition& rig);
+
+}  // namespace ragdoll

@@ -1,0 +1,25 @@
+// Reading and validating *.rig.xml files (RIG_FORMAT.md, format 1).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rig/rig.h"
+
+namespace ragdoll {
+
+struct RigLoadResult {
+    /// The rig, or null when any error was found: a rig that fails to load builds nothing.
+    std::shared_ptr<const RigDefinition> rig;
+    /// Every error and warning, in file order of the checks (each element, then references).
+    std::vector<Diagnostic> diagnostics;
+};
+
+/// Reads a rig file. Missing, unreadable, directory and empty files are errors too.
+RigLoadResult loadRigFile(const std::string& path);
+/// Reads rig XML from memory; fileName is used in messages and kept as the rig's path.
+RigLoadResult loadRigFromText(std::string_view text, const std::string& fileName);
+
+}  // namespace ragdoll
