@@ -177,7 +177,8 @@ void drawHud(const Level& level, const RunStats& stats, const Camera& camera, do
         }
         ImGui::TextDisabled("%s", glRenderer);
         ImGui::Separator();
-        ImGui::TextDisabled("drag (right/middle) pan   wheel zoom   Home reset   F5 reload plugin   Esc quit");
+        ImGui::TextDisabled("right/middle drag pan   wheel zoom");
+        ImGui::TextDisabled("Home view   F5 reload plugin   Esc quit");
     }
     ImGui::End();
 

@@ -1,0 +1,756 @@
+// Rig loader: *.rig.xml (tinyxml2) into a RigDefinition in metres, radians and kilograms.
+//
+// Reading and checking go in two passes. First every element is read on its own (order of
+// elements is free in the format), with each bad attribute reported; then the references
+// are resolved on sanitised names (parents, cycles, the one root, visuals, bodies and
+// joints to bones, joints to bodies). Checking goes on after an error so an author gets
+// the whole list in one go, like from a compiler; the definition is handed out only when
+// the list holds no error. A broken element is still recorded (with fallback values) so
+// that what refers to it does not pile up follow-on errors. Rejected: stopping at the
+// first error (one edit-reload cycle per typo) and exceptions (they carry one problem).
+
+#include "rig/rig_loader.h"
+
+#include <tinyxml2.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <iterator>
+#include <map>
+#include <optional>
+#include <system_error>
+
+#include "rig/rig_xml.h"
+
+namespace ragdoll {
+namespace {
+
+namespace fs = std::filesystem;
+using rigxml::Quantity;
+using tinyxml2::XMLElement;
+
+/// Largest length accepted, metres: anything bigger is a units mistake (a px rig read as m).
+constexpr double kMaxLengthMetres = 1.0e4;
+/// Largest plain number accepted (mass, damping, friction).
+constexpr double kMaxPlain = 1.0e6;
+/// Most substeps or iterations a rig may ask for.
+constexpr int kMaxSolverCount = 64;
+
+enum class Need { Required, Optional };
+enum class Range { Any, Positive, NonNegative, UnitInterval, StiffnessRange, HalfTurn };
+
+/// Appends diagnostics for one file, prefixed with the element they are about.
+class Reporter {
+public:
+    Reporter(const std::string& file, std::vector<Diagnostic>& out) : file_(file), out_(out) {}
+
+    void error(int line, std::string message) { add(Severity::Error, line, std::move(message)); }
+    void warning(int line, std::string message) { add(Severity::Warning, line, std::move(message)); }
+    void error(const XMLElement& element, const std::string& message) {
+        error(element.GetLineNum(), std::string(element.Name()) + ": " + message);
+    }
+    void warning(const XMLElement& element, const std::string& message) {
+        warning(element.GetLineNum(), std::string(element.Name()) + ": " + message);
+    }
+    int errorCount() const { return errorCount_; }
+
+private:
+    void add(Severity severity, int line, std::string message) {
+        if (severity == Severity::Error) ++errorCount_;
+        out_.push_back(Diagnostic{severity, file_, line, std::move(message)});
+    }
+
+    const std::string& file_;
+    std::vector<Diagnostic>& out_;
+    int errorCount_ = 0;
+};
+
+std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+
+/// Reads one element's attributes into internal units. It remembers which attributes were
+/// asked for, so whatever else the element carries is reported as unknown (and kept by the
+/// saver); callers therefore read every attribute even after one failed.
+class AttributeReader {
+public:
+    AttributeReader(const XMLElement& element, Reporter& report, double unitsPerMetre)
+        : element_(element), report_(report), unitsPerMetre_(unitsPerMetre) {}
+
+    bool has(const char* name) const { return element_.Attribute(name) != nullptr; }
+
+    /// A string; a required one must not be empty.
+    std::string text(const char* name, Need need) {
+        const char* raw = find(name, need);
+        if (!raw) return {};
+        if (need == Need::Required && *raw == '\0') fail(name, "must not be empty", "''");
+        return raw;
+    }
+
+    /// The index of the value in allowed; the first when absent or unknown (then reported).
+    int choice(const char* name, std::initializer_list<const char*> allowed) {
+        const char* raw = find(name, Need::Optional);
+        if (!raw) return 0;
+        std::string supported;
+        int index = 0;
+        for (const char* option : allowed) {
+            if (std::string_view(raw) == option) return index;
+            supported += (supported.empty() ? "" : ", ") + std::string(option);
+            ++index;
+        }
+        report_.error(element_, "attribute '" + std::string(name) + "' has unknown value " + quoted(raw) +
+                                    " (supported: " + supported + ")");
+        return 0;
+    }
+
+    /// A number converted to internal units; fallback when absent or invalid (then reported).
+    double number(const char* name, Need need, Range range, Quantity quantity, double fallback) {
+        const char* raw = find(name, need);
+        if (!raw) return fallback;
+        std::optional<double> value = checkedNumber(name, raw, range);
+        if (!value) return fallback;
+        double internal = rigxml::toInternal(*value, quantity, unitsPerMetre_);
+        double limit = quantity == Quantity::Length ? kMaxLengthMetres : kMaxPlain;
+        if (quantity != Quantity::Angle && std::abs(internal) > limit) {
+            fail(name, quantity == Quantity::Length ? "is too large (more than 1e4 m; are the units right?)"
+                                                    : "is too large (more than 1e6)",
+                 raw);
+            return fallback;
+        }
+        return internal;
+    }
+
+    /// A whole number in [min, max]; fallback when absent or invalid.
+    int integer(const char* name, int min, int max, int fallback) {
+        const char* raw = find(name, Need::Optional);
+        if (!raw) return fallback;
+        std::string_view view(raw);
+        long long value = 0;
+        auto [end, status] = std::from_chars(view.data(), view.data() + view.size(), value);
+        if (status != std::errc{} || end != view.data() + view.size() || view.empty()) {
+            fail(name, "must be a whole number", quoted(raw));
+            return fallback;
+        }
+        if (value < min || value > max) {
+            fail(name, "must be between " + std::to_string(min) + " and " + std::to_string(max), raw);
+            return fallback;
+        }
+        return int(value);
+    }
+
+    /// "true" or "false".
+    bool boolean(const char* name, bool fallback) {
+        const char* raw = find(name, Need::Optional);
+        if (!raw) return fallback;
+        if (std::string_view(raw) == "true") return true;
+        if (std::string_view(raw) == "false") return false;
+        fail(name, "must be 'true' or 'false'", quoted(raw));
+        return fallback;
+    }
+
+    /// "#rrggbb" or "#rrggbbaa", kept as written.
+    std::string color(const char* name) {
+        const char* raw = find(name, Need::Optional);
+        if (!raw) return {};
+        std::string_view view(raw);
+        bool valid = (view.size() == 7 || view.size() == 9) && view[0] == '#' &&
+                     std::all_of(view.begin() + 1, view.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
+        if (!valid) {
+            fail(name, "must be '#rrggbb' or '#rrggbbaa'", quoted(raw));
+            return {};
+        }
+        return raw;
+    }
+
+    void warnUnknownAttributes() {
+        for (const tinyxml2::XMLAttribute* a = element_.FirstAttribute(); a; a = a->Next()) {
+            if (std::find(known_.begin(), known_.end(), std::string_view(a->Name())) == known_.end())
+                report_.warning(element_, "unknown attribute '" + std::string(a->Name()) + "' ignored (kept on save)");
+        }
+    }
+
+private:
+    const char* find(const char* name, Need need) {
+        known_.push_back(name);
+        const char* raw = element_.Attribute(name);
+        if (!raw && need == Need::Required)
+            report_.error(element_, "missing required attribute '" + std::string(name) + "'");
+        return raw;
+    }
+
+    void fail(const char* name, const std::string& requirement, const std::string& shown) {
+        report_.error(element_, "attribute '" + std::string(name) + "' " + requirement + ", got " + shown);
+    }
+
+    /// The value as written (file units); nullopt when invalid (and then reported).
+    /// std::from_chars rather than strtod: it ignores the locale and does not skip leading
+    /// spaces, so "1,5" or " 1" fail instead of being half read.
+    std::optional<double> checkedNumber(const char* name, const char* raw, Range range) {
+        std::string_view view(raw);
+        double value = 0.0;
+        auto [end, status] = std::from_chars(view.data(), view.data() + view.size(), value);
+        if (status == std::errc::result_out_of_range) {
+            fail(name, "is out of range", quoted(raw));
+            return std::nullopt;
+        }
+        if (status != std::errc{} || end != view.data() + view.size() || view.empty()) {
+            fail(name, "must be a number", quoted(raw));
+            return std::nullopt;
+        }
+        if (!std::isfinite(value)) {
+            fail(name, "must be a finite number", quoted(raw));
+            return std::nullopt;
+        }
+        const char* requirement = nullptr;
+        switch (range) {
+            case Range::Any: break;
+            case Range::Positive: if (!(value > 0.0)) requirement = "must be > 0"; break;
+            case Range::NonNegative: if (value < 0.0) requirement = "must be >= 0"; break;
+            case Range::UnitInterval: if (value < 0.0 || value > 1.0) requirement = "must be between 0 and 1"; break;
+            case Range::StiffnessRange:
+                if (!(value > 0.0) || value > 1.0) requirement = "must be > 0 and <= 1 (1 = rigid)";
+                break;
+            case Range::HalfTurn:
+                if (value < -180.0 || value > 180.0) requirement = "must be between -180 and 180 degrees";
+                break;
+        }
+        if (requirement) {
+            fail(name, requirement, raw);
+            return std::nullopt;
+        }
+        return value;
+    }
+
+    const XMLElement& element_;
+    Reporter& report_;
+    double unitsPerMetre_;
+    std::vector<std::string_view> known_;
+};
+
+/// What an element said about other elements, kept until every element has been read.
+struct BoneRecord {
+    std::string parentName;  ///< as written
+    bool hasParent = false;
+    bool hasX = false, hasY = false;
+};
+struct Reference {
+    std::string boneName;  ///< as written
+    bool given = false;
+};
+struct VisualRecord {
+    Reference bone;
+};
+struct BodyRecord {
+    Reference bone;
+    bool hasRadius = false, hasFraction = false;
+};
+struct JointRecord {
+    Reference parent, child;
+    bool hasLower = false, hasUpper = false;
+    double lowerDegrees = 0.0, upperDegrees = 0.0;  ///< as written, for messages
+};
+
+class RigParser {
+public:
+    RigParser(Reporter& report, RigDefinition& rig) : report_(report), rig_(rig) {}
+
+    void parse(const XMLElement& root) {
+        if (!readHeader(root)) return;
+        int ordinal = 0;
+        for (const XMLElement* e = root.FirstChildElement(); e; e = e->NextSiblingElement(), ++ordinal) {
+            std::string_view name = e->Name();
+            if (name == "solver") readSolver(*e, ordinal);
+            else if (name == "bone") readBone(*e, ordinal);
+            else if (name == "visual") readVisual(*e, ordinal);
+            else if (name == "body") readBody(*e, ordinal);
+            else if (name == "joint") readJoint(*e, ordinal);
+            else report_.warning(e->GetLineNum(), "unknown element '" + std::string(name) + "' ignored (kept on save)");
+        }
+        resolveBones(root);
+        resolveVisuals();
+        resolveBodies();
+        resolveJoints();
+        if (report_.errorCount() == 0) {
+            updateDerived(rig_);
+            warnDisconnectedBodies(root);
+        }
+    }
+
+private:
+    AttributeReader reader(const XMLElement& element) { return AttributeReader(element, report_, rig_.scale); }
+
+    /// False when the format is not one we read: nothing else in the file can be trusted.
+    bool readHeader(const XMLElement& root) {
+        AttributeReader in = reader(root);
+        rig_.name = in.text("name", Need::Required);
+        std::string format = in.text("format", Need::Required);
+        if (!format.empty() && format != "1") {
+            report_.error(root, "unsupported format " + quoted(format) + " (this version reads format 1)");
+            return false;
+        }
+        static constexpr RigUnits kUnits[] = {RigUnits::Metres, RigUnits::Centimetres, RigUnits::Pixels};
+        rig_.units = kUnits[in.choice("units", {"m", "cm", "px"})];
+        rig_.scale = in.number("scale", Need::Optional, Range::Positive, Quantity::Plain, defaultScale(rig_.units));
+        in.warnUnknownAttributes();
+        return true;
+    }
+
+    void readSolver(const XMLElement& element, int ordinal) {
+        if (rig_.solver.element >= 0) {
+            report_.error(element, "only one <solver> allowed (the first is at line " + std::to_string(rig_.solver.line) + ")");
+            return;
+        }
+        AttributeReader in = reader(element);
+        RigSolverSettings& s = rig_.solver;
+        s.line = element.GetLineNum();
+        s.element = ordinal;
+        s.substeps = in.integer("substeps", 1, kMaxSolverCount, s.substeps);
+        s.iterations = in.integer("iterations", 1, kMaxSolverCount, s.iterations);
+        s.gravity = in.number("gravity", Need::Optional, Range::Any, Quantity::Length, s.gravity);
+        in.warnUnknownAttributes();
+        warnChildElements(element);
+    }
+
+    void readBone(const XMLElement& element, int ordinal) {
+        AttributeReader in = reader(element);
+        RigBone bone;
+        BoneRecord record;
+        bone.line = element.GetLineNum();
+        bone.element = ordinal;
+        bone.fileName = in.text("name", Need::Required);
+        bone.name = sanitiseName(bone.fileName);
+        record.hasParent = in.has("parent");
+        record.parentName = in.text("parent", Need::Optional);
+        record.hasX = in.has("x");
+        record.hasY = in.has("y");
+        bone.localOrigin.x = in.number("x", Need::Optional, Range::Any, Quantity::Length, 0.0);
+        bone.localOrigin.y = in.number("y", Need::Optional, Range::Any, Quantity::Length, 0.0);
+        bone.localAngle = in.number("angle", Need::Optional, Range::Any, Quantity::Angle, 0.0);
+        bone.length = in.number("length", Need::Required, Range::Positive, Quantity::Length, 1.0);
+        in.warnUnknownAttributes();
+        warnChildElements(element);
+        rig_.bones.push_back(std::move(bone));
+        boneRecords_.push_back(std::move(record));
+    }
+
+    Reference readReference(AttributeReader& in, const char* attribute) {
+        Reference ref;
+        ref.given = in.has(attribute);
+        ref.boneName = in.text(attribute, Need::Required);
+        return ref;
+    }
+
+    void readVisual(const XMLElement& element, int ordinal) {
+        AttributeReader in = reader(element);
+        RigVisual visual;
+        VisualRecord record;
+        visual.line = element.GetLineNum();
+        visual.element = ordinal;
+        record.bone = readReference(in, "bone");
+        visual.shape = in.choice("shape", {"line", "circle"}) == 0 ? VisualShape::Line : VisualShape::Circle;
+        visual.color = in.color("color");
+        visual.sprite = in.text("sprite", Need::Optional);
+        // A sprite-only visual needs no size; a drawn line or circle does.
+        Need size = visual.sprite.empty() ? Need::Required : Need::Optional;
+        if (visual.shape == VisualShape::Line)
+            visual.width = in.number("width", size, Range::Positive, Quantity::Length, 0.0);
+        else
+            visual.radius = in.number("radius", size, Range::Positive, Quantity::Length, 0.0);
+        in.warnUnknownAttributes();
+        warnChildElements(element);
+        rig_.visuals.push_back(std::move(visual));
+        visualRecords_.push_back(std::move(record));
+    }
+
+    void readBody(const XMLElement& element, int ordinal) {
+        AttributeReader in = reader(element);
+        RigBody body;
+        BodyRecord record;
+        body.line = element.GetLineNum();
+        body.element = ordinal;
+        record.bone = readReference(in, "bone");
+        static constexpr BodyShape kShapes[] = {BodyShape::Capsule, BodyShape::Circle, BodyShape::Box};
+        body.shape = kShapes[in.choice("shape", {"capsule", "circle", "box"})];
+        record.hasRadius = in.has("radius");
+        record.hasFraction = in.has("radius_fraction");
+        body.radius = in.number("radius", Need::Optional, Range::Positive, Quantity::Length, 0.0);
+        body.radiusFraction = in.number("radius_fraction", Need::Optional, Range::Positive, Quantity::Plain, 0.0);
+        body.radiusSource = record.hasRadius     ? RadiusSource::Explicit
+                            : record.hasFraction ? RadiusSource::Fraction
+                                                 : RadiusSource::Visual;
+        if (record.hasRadius && record.hasFraction)
+            report_.error(element, "give either 'radius' or 'radius_fraction', not both");
+        body.mass = in.number("mass", Need::Required, Range::Positive, Quantity::Plain, 1.0);
+        body.linearDamping = in.number("linear_damping", Need::Optional, Range::NonNegative, Quantity::Plain, 0.0);
+        body.angularDamping = in.number("angular_damping", Need::Optional, Range::NonNegative, Quantity::Plain, 0.0);
+        body.friction = in.number("friction", Need::Optional, Range::NonNegative, Quantity::Plain, body.friction);
+        body.restitution = in.number("restitution", Need::Optional, Range::UnitInterval, Quantity::Plain, 0.0);
+        in.warnUnknownAttributes();
+        warnChildElements(element);
+        rig_.bodies.push_back(std::move(body));
+        bodyRecords_.push_back(std::move(record));
+    }
+
+    void readJoint(const XMLElement& element, int ordinal) {
+        AttributeReader in = reader(element);
+        RigJoint joint;
+        JointRecord record;
+        joint.line = element.GetLineNum();
+        joint.element = ordinal;
+        joint.fileName = in.text("name", Need::Optional);
+        joint.name = sanitiseName(joint.fileName);
+        record.parent = readReference(in, "parent");
+        record.child = readReference(in, "child");
+        record.hasLower = in.has("lower");
+        record.hasUpper = in.has("upper");
+        joint.lower = in.number("lower", Need::Optional, Range::HalfTurn, Quantity::Angle, 0.0);
+        joint.upper = in.number("upper", Need::Optional, Range::HalfTurn, Quantity::Angle, 0.0);
+        record.lowerDegrees = joint.lower * (180.0 / kPi);
+        record.upperDegrees = joint.upper * (180.0 / kPi);
+        joint.limited = record.hasLower || record.hasUpper;
+        if (record.hasLower != record.hasUpper)
+            report_.error(element, std::string("attribute '") + (record.hasLower ? "lower" : "upper") +
+                                       "' given without '" + (record.hasLower ? "upper" : "lower") +
+                                       "': give both limits, or neither for a free joint");
+        joint.stiffness = in.number("stiffness", Need::Optional, Range::StiffnessRange, Quantity::Plain, 1.0);
+        joint.damping = in.number("damping", Need::Optional, Range::NonNegative, Quantity::Plain, 0.0);
+        joint.collide = in.boolean("collide", false);
+        in.warnUnknownAttributes();
+        warnChildElements(element);
+        rig_.joints.push_back(std::move(joint));
+        jointRecords_.push_back(std::move(record));
+    }
+
+    void warnChildElements(const XMLElement& element) {
+        for (const XMLElement* child = element.FirstChildElement(); child; child = child->NextSiblingElement())
+            report_.warning(child->GetLineNum(), "unknown element '" + std::string(child->Name()) + "' in <" +
+                                                     element.Name() + "> ignored (kept on save)");
+    }
+
+    // ---- references ----
+
+    std::string boneLabel(int index) const { return quoted(rig_.bones[size_t(index)].fileName); }
+
+    /// The bone a reference names, or -1 with an error at the referring element.
+    int lookup(const Reference& ref, const char* element, int line, const char* attribute) {
+        if (!ref.given || ref.boneName.empty()) return -1;  // already reported as missing
+        auto it = boneIndex_.find(sanitiseName(ref.boneName));
+        if (it != boneIndex_.end()) return it->second;
+        report_.error(line, std::string(element) + ": " + attribute + " " + quoted(ref.boneName) +
+                                " is not a bone of this rig");
+        return -1;
+    }
+
+    void resolveBones(const XMLElement& root) {
+        const int count = int(rig_.bones.size());
+        if (count == 0) {
+            report_.error(root, "rig has no <bone> elements");
+            return;
+        }
+        // Names: unique after sanitising.
+        for (int i = 0; i < count; ++i) {
+            const RigBone& bone = rig_.bones[size_t(i)];
+            if (bone.fileName.empty()) continue;
+            auto [it, inserted] = boneIndex_.emplace(bone.name, i);
+            if (inserted) continue;
+            const RigBone& first = rig_.bones[size_t(it->second)];
+            if (first.fileName == bone.fileName)
+                report_.error(bone.line, "bone: duplicate name " + quoted(bone.fileName) + " (first at line " +
+                                             std::to_string(first.line) + ")");
+            else
+                report_.error(bone.line, "bone: name " + quoted(bone.fileName) + " becomes " + quoted(bone.name) +
+                                             " once '.' is replaced by '_', the same as " + quoted(first.fileName) +
+                                             " at line " + std::to_string(first.line) + "; rename one of them");
+        }
+        // Parents.
+        int root = -1;
+        for (int i = 0; i < count; ++i) {
+            RigBone& bone = rig_.bones[size_t(i)];
+            const BoneRecord& record = boneRecords_[size_t(i)];
+            if (!record.hasParent) {
+                if (root < 0) {
+                    root = i;
+                } else {
+                    report_.error(bone.line, "bone: " + quoted(bone.fileName) + " has no parent, and neither has " +
+                                                 boneLabel(root) + " at line " +
+                                                 std::to_string(rig_.bones[size_t(root)].line) +
+                                                 ": a rig has one root; give this bone a parent");
+                }
+                continue;
+            }
+            if (record.parentName.empty()) {
+                report_.error(bone.line, "bone: attribute 'parent' must not be empty (leave it out for the root)");
+                continue;
+            }
+            auto it = boneIndex_.find(sanitiseName(record.parentName));
+            if (it == boneIndex_.end()) {
+                report_.error(bone.line, "bone: unknown parent " + quoted(record.parentName) + " of " +
+                                             quoted(bone.fileName) + " (no bone has that name)");
+                continue;
+            }
+            bone.parent = it->second;
+        }
+        reportCycles();
+        // Origins that default to the parent's tip.
+        for (int i = 0; i < count; ++i) {
+            RigBone& bone = rig_.bones[size_t(i)];
+            const BoneRecord& record = boneRecords_[size_t(i)];
+            if (bone.parent >= 0 && !record.hasX) bone.localOrigin.x = rig_.bones[size_t(bone.parent)].length;
+            if (bone.parent >= 0 && !record.hasY) bone.localOrigin.y = 0.0;
+        }
+    }
+
+    /// Every parent cycle once, at the line of its first bone in the file.
+    void reportCycles() {
+        const int count = int(rig_.bones.size());
+        enum : char { Unvisited, OnPath, Done };
+        std::vector<char> state(size_t(count), Unvisited);
+        for (int start = 0; start < count; ++start) {
+            std::vector<int> path;
+            int b = start;
+            while (b >= 0 && state[size_t(b)] == Unvisited) {
+                state[size_t(b)] = OnPath;
+                path.push_back(b);
+                b = rig_.bones[size_t(b)].parent;
+            }
+            if (b >= 0 && state[size_t(b)] == OnPath) {
+                auto first = std::find(path.begin(), path.end(), b);
+                std::vector<int> cycle(first, path.end());
+                int earliest = *std::min_element(cycle.begin(), cycle.end());
+                std::rotate(cycle.begin(), std::find(cycle.begin(), cycle.end(), earliest), cycle.end());
+                std::string chain;
+                for (int c : cycle) chain += rig_.bones[size_t(c)].fileName + " -> ";
+                chain += rig_.bones[size_t(earliest)].fileName;
+                const RigBone& head = rig_.bones[size_t(earliest)];
+                report_.error(head.line, "bone: parent cycle " + chain + " (each bone is its own ancestor)");
+                for (int c : cycle) rig_.bones[size_t(c)].parent = -1;  // no follow-on pose
+            }
+            for (int p : path) state[size_t(p)] = Done;
+        }
+    }
+
+    void resolveVisuals() {
+        std::map<int, int> lineOfVisual;  // bone → line of its visual
+        for (size_t i = 0; i < rig_.visuals.size(); ++i) {
+            RigVisual& visual = rig_.visuals[i];
+            visual.bone = lookup(visualRecords_[i].bone, "visual", visual.line, "bone");
+            if (visual.bone < 0) continue;
+            auto [it, inserted] = lineOfVisual.emplace(visual.bone, visual.line);
+            if (!inserted)
+                report_.error(visual.line, "visual: bone " + boneLabel(visual.bone) + " already has a visual at line " +
+                                               std::to_string(it->second));
+        }
+    }
+
+    void resolveBodies() {
+        std::map<int, int> lineOfBody;
+        for (size_t i = 0; i < rig_.bodies.size(); ++i) {
+            RigBody& body = rig_.bodies[i];
+            body.bone = lookup(bodyRecords_[i].bone, "body", body.line, "bone");
+            if (body.bone < 0) continue;
+            auto [it, inserted] = lineOfBody.emplace(body.bone, body.line);
+            if (!inserted) {
+                report_.error(body.line, "body: bone " + boneLabel(body.bone) + " already has a body at line " +
+                                             std::to_string(it->second) + " (one body per bone)");
+                continue;
+            }
+            if (body.radiusSource != RadiusSource::Visual) continue;
+            int v = rig_.visualOfBone(body.bone);
+            const RigVisual* visual = v >= 0 ? &rig_.visuals[size_t(v)] : nullptr;
+            bool sized = visual && (visual->shape == VisualShape::Circle ? visual->radius > 0.0 : visual->width > 0.0);
+            if (!sized)
+                report_.error(body.line, "body: no radius for bone " + boneLabel(body.bone) +
+                                             ": give 'radius' or 'radius_fraction', or a <visual> with a width or "
+                                             "radius for the bone");
+        }
+    }
+
+    void resolveJoints() {
+        std::map<std::pair<int, int>, int> lineOfPair;
+        std::map<int, int> lineOfChild;
+        std::map<std::string, int> lineOfName;
+        for (size_t i = 0; i < rig_.joints.size(); ++i) {
+            RigJoint& joint = rig_.joints[i];
+            const JointRecord& record = jointRecords_[i];
+            if (!joint.name.empty()) {
+                auto [it, inserted] = lineOfName.emplace(joint.name, joint.line);
+                if (!inserted)
+                    report_.error(joint.line, "joint: duplicate name " + quoted(joint.fileName) +
+                                                  " (after sanitising; first at line " + std::to_string(it->second) + ")");
+            }
+            if (joint.limited && record.hasLower && record.hasUpper && joint.lower > joint.upper)
+                report_.error(joint.line, "joint: lower limit " + rigxml::formatNumber(record.lowerDegrees, Quantity::Plain, 1.0) +
+                                              " is greater than upper limit " +
+                                              rigxml::formatNumber(record.upperDegrees, Quantity::Plain, 1.0) +
+                                              " (degrees); swap them");
+            joint.parent = lookup(record.parent, "joint", joint.line, "parent");
+            joint.child = lookup(record.child, "joint", joint.line, "child");
+            if (joint.parent < 0 || joint.child < 0) continue;
+            std::string pair = boneLabel(joint.parent) + " -> " + boneLabel(joint.child);
+            if (joint.parent == joint.child) {
+                report_.error(joint.line, "joint: " + pair + " joins a bone to itself");
+                continue;
+            }
+            bool parentBody = rig_.bodyOfBone(joint.parent) >= 0, childBody = rig_.bodyOfBone(joint.child) >= 0;
+            if (!parentBody || !childBody) {
+                std::string missing = !parentBody && !childBody ? "neither bone has a <body>"
+                                      : !parentBody             ? "parent bone " + boneLabel(joint.parent) + " has no <body>"
+                                                                : "child bone " + boneLabel(joint.child) + " has no <body>";
+                report_.error(joint.line, "joint: " + pair + ": " + missing +
+                                              " (a joint needs a body on both bones; without one the limb would float free)");
+                continue;
+            }
+            auto key = std::minmax(joint.parent, joint.child);
+            auto [pairIt, newPair] = lineOfPair.emplace(std::pair<int, int>(key.first, key.second), joint.line);
+            if (!newPair) {
+                report_.error(joint.line, "joint: " + pair + " joins the same two bones as the joint at line " +
+                                              std::to_string(pairIt->second));
+                continue;
+            }
+            auto [childIt, newChild] = lineOfChild.emplace(joint.child, joint.line);
+            if (!newChild)
+                report_.warning(joint.line, "joint: " + boneLabel(joint.child) + " is already the child of the joint at line " +
+                                                std::to_string(childIt->second) +
+                                                "; the two joints close a loop, which the solver handles iteratively");
+        }
+    }
+
+    /// A body that no chain of joints links to the rest falls on its own: allowed (a prop
+    /// carried by the rig) but almost always a forgotten joint, so say so.
+    void warnDisconnectedBodies(const XMLElement& root) {
+        const int count = int(rig_.bodies.size());
+        if (count == 0) {
+            report_.warning(root, "rig " + quoted(rig_.name) +
+                                      " has no <body> elements: it builds no ragdoll (`paperdoll rig generate` can add them)");
+            return;
+        }
+        std::vector<int> parent(size_t(count));
+        for (int i = 0; i < count; ++i) parent[size_t(i)] = i;
+        auto findSet = [&](int x) {
+            while (parent[size_t(x)] != x) x = parent[size_t(x)] = parent[size_t(parent[size_t(x)])];
+            return x;
+        };
+        for (const RigJoint& joint : rig_.joints) parent[size_t(findSet(joint.parentBody))] = findSet(joint.childBody);
+        // Measured against the heaviest body: the one a player sees as "the ragdoll".
+        int main = 0;
+        for (int i = 1; i < count; ++i)
+            if (rig_.bodies[size_t(i)].mass > rig_.bodies[size_t(main)].mass) main = i;
+        for (int i = 0; i < count; ++i) {
+            if (findSet(i) == findSet(main)) continue;
+            const RigBody& body = rig_.bodies[size_t(i)];
+            report_.warning(body.line, "body: " + boneLabel(body.bone) + " is not joined to " +
+                                           boneLabel(rig_.bodies[size_t(main)].bone) +
+                                           " by any chain of joints; it will fall on its own");
+        }
+    }
+
+    Reporter& report_;
+    RigDefinition& rig_;
+    std::vector<BoneRecord> boneRecords_;  ///< parallel to rig_.bones
+    std::vector<VisualRecord> visualRecords_;
+    std::vector<BodyRecord> bodyRecords_;
+    std::vector<JointRecord> jointRecords_;
+    std::map<std::string, int> boneIndex_;  ///< sanitised name → bone
+};
+
+/// tinyxml2's ErrorStr() is "Error=XML_ERROR_… ErrorID=7 (0x7) Line number=2: detail";
+/// this keeps the detail and replaces the enum name with words.
+std::string describeXmlError(const tinyxml2::XMLDocument& document) {
+    std::string what;
+    switch (document.ErrorID()) {
+        case tinyxml2::XML_ERROR_PARSING_ELEMENT: what = "broken element (unclosed '<' or missing '>'?)"; break;
+        case tinyxml2::XML_ERROR_PARSING_ATTRIBUTE:
+            what = "broken attribute (missing quotes, '=' or a repeated name?)";
+            break;
+        case tinyxml2::XML_ERROR_PARSING_TEXT: what = "broken text or entity"; break;
+        case tinyxml2::XML_ERROR_PARSING_CDATA: what = "unterminated CDATA section"; break;
+        case tinyxml2::XML_ERROR_PARSING_COMMENT: what = "unterminated comment"; break;
+        case tinyxml2::XML_ERROR_PARSING_DECLARATION: what = "broken <?xml ...?> declaration"; break;
+        case tinyxml2::XML_ERROR_MISMATCHED_ELEMENT: what = "closing tag does not match the open element"; break;
+        default: what = tinyxml2::XMLDocument::ErrorIDToName(document.ErrorID()); break;
+    }
+    std::string_view full = document.ErrorStr();
+    size_t lineField = full.find("Line number=");
+    size_t detail = lineField == std::string_view::npos ? lineField : full.find(": ", lineField);
+    if (detail != std::string_view::npos) {
+        std::string_view text = full.substr(detail + 2);
+        constexpr std::string_view kElementPrefix = "XMLElement name=";
+        if (text.starts_with(kElementPrefix))
+            what += " in <" + std::string(text.substr(kElementPrefix.size())) + ">";
+        else
+            what += ": " + std::string(text);
+    }
+    return what;
+}
+
+}  // namespace
+
+RigLoadResult loadRigFromText(std::string_view text, const std::string& fileName) {
+    RigLoadResult result;
+    Reporter report(fileName, result.diagnostics);
+    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+        report.error(0, "file is empty; expected a <rig> element");
+        return result;
+    }
+    tinyxml2::XMLDocument document;
+    if (document.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
+        report.error(document.ErrorLineNum(), "malformed XML: " + describeXmlError(document));
+        return result;
+    }
+    const XMLElement* root = document.RootElement();
+    if (!root) {
+        report.error(0, "no root element; expected <rig>");
+        return result;
+    }
+    if (std::string_view(root->Name()) != "rig") {
+        report.error(root->GetLineNum(), "root element is <" + std::string(root->Name()) + ">, expected <rig>");
+        return result;
+    }
+    // tinyxml2 accepts several top-level elements; XML does not, so say they are skipped.
+    for (const XMLElement* extra = root->NextSiblingElement(); extra; extra = extra->NextSiblingElement())
+        report.warning(extra->GetLineNum(), "unknown element '" + std::string(extra->Name()) + "' after <rig> ignored");
+
+    auto rig = std::make_shared<RigDefinition>();
+    rig->path = fileName;
+    rig->sourceText = std::string(text);
+    RigParser parser(report, *rig);
+    parser.parse(*root);
+    if (report.errorCount() == 0) result.rig = std::move(rig);
+    return result;
+}
+
+RigLoadResult loadRigFile(const std::string& path) {
+    RigLoadResult result;
+    Reporter report(path, result.diagnostics);
+    std::error_code status;
+    fs::file_type type = fs::status(path, status).type();
+    if (type == fs::file_type::not_found) {
+        report.error(0, "cannot open rig: file not found");
+        return result;
+    }
+    if (status) {
+        report.error(0, "cannot open rig: " + status.message());
+        return result;
+    }
+    if (type == fs::file_type::directory) {
+        report.error(0, "cannot open rig: it is a directory, not a file");
+        return result;
+    }
+    if (type != fs::file_type::regular) {
+        report.error(0, "cannot open rig: not a regular file");
+        return result;
+    }
+    std::ifstream file(path, std::ios::binary);
+    std::string text;
+    if (file.is_open()) text.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+    if (!file.is_open() || file.bad()) {
+        report.error(0, "cannot open rig: the file could not be read");
+        return result;
+    }
+    return loadRigFromText(text, path);
+}
+
+}  // namespace ragdoll
