@@ -1,13 +1,13 @@
 #include "plugin/crash_guard.h"
 
-#include <mutex>
-
 namespace paper {
 
 namespace {
 
 thread_local sigjmp_buf* gActive = nullptr;
 constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+constexpr int kSignalCount = int(sizeof kSignals / sizeof kSignals[0]);
+thread_local struct sigaction gSaved[kSignalCount];
 
 void onSignal(int signal) {
     if (gActive) siglongjmp(*gActive, signal);
@@ -22,23 +22,23 @@ namespace crash_guard_detail {
 
 sigjmp_buf* enter(sigjmp_buf* buffer) {
     sigjmp_buf* previous = gActive;
-    gActive = buffer;
-    return previous;
-}
-
-void leave(sigjmp_buf* previous) { gActive = previous; }
-
-void installHandlers() {
-    static std::once_flag once;
-    std::call_once(once, [] {
+    if (!previous) {
         struct sigaction action = {};
         action.sa_handler = onSignal;
         sigemptyset(&action.sa_mask);
         // SA_NODEFER: the jump out never returns from the handler, so the signal must not
         // stay blocked (sigsetjmp's saved mask restores the rest).
         action.sa_flags = SA_NODEFER;
-        for (int s : kSignals) sigaction(s, &action, nullptr);
-    });
+        for (int i = 0; i < kSignalCount; ++i) sigaction(kSignals[i], &action, &gSaved[i]);
+    }
+    gActive = buffer;
+    return previous;
+}
+
+void leave(sigjmp_buf* previous) {
+    gActive = previous;
+    if (!previous)
+        for (int i = 0; i < kSignalCount; ++i) sigaction(kSignals[i], &gSaved[i], nullptr);
 }
 
 }  // namespace crash_guard_detail

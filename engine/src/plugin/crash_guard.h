@@ -17,15 +17,15 @@ namespace paper {
 using CrashSignal = int;
 
 namespace crash_guard_detail {
+/// The outermost guarded call installs the handlers and the matching leave() puts back
+/// whatever was there (a test framework's, a sanitizer's, the application's own).
 sigjmp_buf* enter(sigjmp_buf* buffer);
 void leave(sigjmp_buf* previous);
-void installHandlers();
 }  // namespace crash_guard_detail
 
 /// Runs fn(); returns 0, or the signal that interrupted it.
 template <class Fn>
 CrashSignal callGuarded(Fn&& fn) {
-    crash_guard_detail::installHandlers();
     sigjmp_buf buffer;
     sigjmp_buf* previous = crash_guard_detail::enter(&buffer);
     // sigsetjmp with savemask = 1 restores the signal mask the handler was entered with.

@@ -1,0 +1,135 @@
+#include "rig/rig_builder.h"
+
+#include <cmath>
+
+namespace ragdoll {
+
+namespace {
+
+bool validBone(const RigDefinition& rig, int bone) { return bone >= 0 && bone < int(rig.bones.size()); }
+bool validBody(const RigDefinition& rig, int body) { return body >= 0 && body < int(rig.bodies.size()); }
+
+/// What a definition edited by hand might have broken; the loader guarantees all of it.
+bool checkRig(const RigDefinition& rig, std::string& why) {
+    if (rig.bodies.empty()) {
+        why = "rig '" + rig.name + "' has no bodies";
+        return false;
+    }
+    for (const RigBody& body : rig.bodies) {
+        if (!validBone(rig, body.bone)) {
+            why = "a body refers to no bone";
+            return false;
+        }
+        const RigBone& bone = rig.bones[size_t(body.bone)];
+        if (!(body.radius > 0.0) || !std::isfinite(body.radius) || !(body.mass > 0.0) || !std::isfinite(body.mass) ||
+            !(bone.length > 0.0) || !isFinite(bone.origin) || !std::isfinite(bone.angle)) {
+            why = "body of bone '" + bone.name + "' has a non-positive or non-finite radius, mass or length";
+            return false;
+        }
+    }
+    for (const RigJoint& joint : rig.joints) {
+        if (!validBody(rig, joint.parentBody) || !validBody(rig, joint.childBody) || joint.parentBody == joint.childBody ||
+            !validBone(rig, joint.child)) {
+            why = "joint '" + joint.name + "' does not join two bodies (call updateDerived after editing)";
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+RagdollDef defaultRagdollDef() { return RagdollDef{}; }
+
+Capsule bodyCapsule(const RigDefinition& rig, int body) {
+    const RigBody& b = rig.bodies[size_t(body)];
+    return Capsule{{0.0, 0.0}, {rig.bones[size_t(b.bone)].length, 0.0}, b.radius};
+}
+
+Circle bodyCircle(const RigDefinition& rig, int body) {
+    const RigBody& b = rig.bodies[size_t(body)];
+    return Circle{{0.5 * rig.bones[size_t(b.bone)].length, 0.0}, b.radius};
+}
+
+Polygon bodyBox(const RigDefinition& rig, int body) {
+    const RigBody& b = rig.bodies[size_t(body)];
+    const double half = 0.5 * rig.bones[size_t(b.bone)].length;
+    return makeBox(half, b.radius, {half, 0.0}, 0.0);
+}
+
+Ragdoll buildRagdoll(World& world, const RigDefinition& rig, const RagdollDef& def, std::string* error) {
+    auto refuse = [&](const std::string& why) {
+        if (error) *error = why;
+        return Ragdoll{};
+    };
+    if (def.collisionGroup >= 0)
+        return refuse("collision group " + std::to_string(def.collisionGroup) + " must be negative (one per ragdoll)");
+    if (!isFinite(def.position) || !std::isfinite(def.angle) || !isFinite(def.linearVelocity) ||
+        !std::isfinite(def.angularVelocity))
+        return refuse("the ragdoll's position, angle or velocity is not finite");
+    std::string why;
+    if (!checkRig(rig, why)) return refuse(why);
+
+    const Transform place{def.position, makeRot(def.angle)};
+    Ragdoll ragdoll;
+    ragdoll.bodies.reserve(rig.bodies.size());
+    ragdoll.joints.reserve(rig.joints.size());
+    for (int i = 0; i < int(rig.bodies.size()); ++i) {
+        const RigBody& body = rig.bodies[size_t(i)];
+        const RigBone& bone = rig.bones[size_t(body.bone)];
+        BodyDef bodyDef = defaultBodyDef();
+        bodyDef.position = transformPoint(place, bone.origin);
+        bodyDef.angle = def.angle + bone.angle;
+        bodyDef.linearVelocity = def.linearVelocity + cross(def.angularVelocity, bodyDef.position - def.position);
+        bodyDef.angularVelocity = def.angularVelocity;
+        bodyDef.linearDamping = body.linearDamping;
+        bodyDef.angularDamping = body.angularDamping;
+        bodyDef.userData = def.userData;
+        BodyId id = world.createBody(bodyDef);
+
+        ShapeDef shape = defaultShapeDef();
+        shape.mass = body.mass;
+        shape.friction = body.friction;
+        shape.restitution = body.restitution;
+        shape.filter.group = def.collisionGroup;
+        bool shaped = false;
+        switch (body.shape) {
+            case BodyShape::Capsule: shaped = world.setCapsule(id, shape, bodyCapsule(rig, i)); break;
+            case BodyShape::Circle: shaped = world.setCircle(id, shape, bodyCircle(rig, i)); break;
+            case BodyShape::Box: shaped = world.setPolygon(id, shape, bodyBox(rig, i)); break;
+        }
+        if (!isNull(id)) ragdoll.bodies.push_back(id);
+        if (isNull(id) || !shaped) {
+            destroyRagdoll(world, ragdoll);
+            return refuse("the world refused the body of bone '" + bone.name + "'");
+        }
+    }
+    for (const RigJoint& joint : rig.joints) {
+        // Anchored at the child bone's origin; the reference angle is the rest pose's.
+        const Vec2 anchor = transformPoint(place, rig.bones[size_t(joint.child)].origin);
+        JointDef jointDef = makeRevoluteJointDef(world, ragdoll.bodies[size_t(joint.parentBody)],
+                                                 ragdoll.bodies[size_t(joint.childBody)], anchor);
+        jointDef.enableLimit = joint.limited;
+        jointDef.lowerAngle = joint.lower;
+        jointDef.upperAngle = joint.upper;
+        jointDef.stiffness = joint.stiffness;
+        jointDef.angularDamping = joint.damping;
+        jointDef.collideConnected = joint.collide;
+        JointId id = world.createJoint(jointDef);
+        if (isNull(id)) {
+            destroyRagdoll(world, ragdoll);
+            return refuse("the world refused joint '" + joint.name + "'");
+        }
+        ragdoll.joints.push_back(id);
+    }
+    return ragdoll;
+}
+
+void destroyRagdoll(World& world, Ragdoll& ragdoll) {
+    for (JointId joint : ragdoll.joints) world.destroyJoint(joint);
+    for (BodyId body : ragdoll.bodies) world.destroyBody(body);
+    ragdoll.joints.clear();
+    ragdoll.bodies.clear();
+}
+
+}  // namespace ragdoll

@@ -1,0 +1,58 @@
+// Building a ragdoll (bodies and joints in a solver world) from a rig, as many times as
+// wanted: the rig is the shared asset, each build an instance (Jolt's
+// RagdollSettings::CreateRagdoll).
+//
+// Each body's frame is its bone's frame: origin at the bone's origin, +x along the bone.
+// So the capsule's segment is exactly the drawn bone (0,0)–(length,0), a circle sits at
+// (length/2, 0), and a body's transform is its bone's pose with no offset to keep in sync
+// (the character layer reads bones straight from bodies). The solver keeps the centre of
+// mass separately, so the offset costs nothing. Rejected: origin at the segment midpoint
+// (as the SCENES builder does), which would need a per-bone offset everywhere a bone pose
+// is read or written.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rig/rig.h"
+#include "solver/world.h"
+
+namespace ragdoll {
+
+/// Where and how one ragdoll instance is made.
+struct RagdollDef {
+    Vec2 position;          ///< where the rig's origin (0,0 in rig space) goes, metres
+    double angle = 0.0;     ///< rotation of the whole rig, radians counter-clockwise
+    Vec2 linearVelocity;    ///< of the rig's origin, m/s
+    double angularVelocity = 0.0;  ///< about the rig's origin, rad/s (each body gets v + ω × r)
+    /// The ragdoll's own collision group: negative, and different for each ragdoll, so its
+    /// bodies never collide with each other (except joints marked collide) but do with
+    /// other ragdolls'. Zero or positive is refused.
+    std::int32_t collisionGroup = -1;
+    std::uint64_t userData = 0;  ///< stored on every body
+};
+RagdollDef defaultRagdollDef();
+
+/// The handles of one built ragdoll, index-aligned with the rig: bodies[i] is made from
+/// rig.bodies[i], joints[j] from rig.joints[j].
+struct Ragdoll {
+    std::vector<BodyId> bodies;
+    std::vector<JointId> joints;
+    bool empty() const { return bodies.empty() && joints.empty(); }
+};
+
+/// Builds the rig into the world. On failure (invalid def, a world refusing a body) it
+/// builds nothing, returns an empty Ragdoll and says why in *error when given.
+Ragdoll buildRagdoll(World& world, const RigDefinition& rig, const RagdollDef& def, std::string* error = nullptr);
+
+/// Removes every joint and body the ragdoll made (stale handles are skipped) and empties it.
+void destroyRagdoll(World& world, Ragdoll& ragdoll);
+
+/// A body's shape in its bone frame, as buildRagdoll makes it: the capsule segment is the
+/// bone (0,0)–(length,0); circles and boxes are centred at (length/2, 0).
+Capsule bodyCapsule(const RigDefinition& rig, int body);
+Circle bodyCircle(const RigDefinition& rig, int body);
+Polygon bodyBox(const RigDefinition& rig, int body);
+
+}  // namespace ragdoll

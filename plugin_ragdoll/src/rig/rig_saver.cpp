@@ -1,0 +1,430 @@
+// Rig saver: the edited definition is compared, element by element, with the definition
+// its source text loads into; only attributes whose canonical text differs are touched
+// (see rig_saver.h for the normalisation). Comparing canonical texts of both definitions,
+// rather than the file's spelling with the new value, is what makes "45" and "45.0" the
+// same and leaves values the file never wrote (defaults) alone while they do not change.
+
+#include "rig/rig_saver.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <random>
+
+#include "rig/rig_loader.h"
+#include "rig/rig_xml.h"
+
+namespace ragdoll {
+namespace {
+
+namespace fs = std::filesystem;
+using rigxml::Quantity;
+
+/// Element kinds in the order a fresh file lists them.
+enum class Kind { Solver, Bone, Visual, Body, Joint };
+constexpr int kKindCount = 5;
+const char* kindName(Kind kind) {
+    static constexpr const char* kNames[kKindCount] = {"solver", "bone", "visual", "body", "joint"};
+    return kNames[int(kind)];
+}
+
+struct Attribute {
+    const char* name;
+    std::optional<std::string> value;  ///< nullopt: must not be written
+    bool isDefault = false;            ///< a new element leaves it out
+};
+using Attributes = std::vector<Attribute>;
+
+/// Canonical attribute texts of one item; both definitions go through these.
+class Emitter {
+public:
+    explicit Emitter(const RigDefinition& rig) : rig_(rig) {}
+
+    std::string length(double metres) const { return rigxml::formatNumber(metres, Quantity::Length, rig_.scale); }
+    std::string angle(double radians) const { return rigxml::formatNumber(radians, Quantity::Angle, rig_.scale); }
+    static std::string plain(double value) { return rigxml::formatNumber(value, Quantity::Plain, 1.0); }
+    std::string boneName(int bone) const {
+        return bone >= 0 && bone < int(rig_.bones.size()) ? rig_.bones[size_t(bone)].fileName : std::string();
+    }
+
+    Attributes root() const {
+        return {{"name", rig_.name, false},
+                {"format", std::string("1"), false},
+                {"units", std::string(unitsName(rig_.units)), false},
+                {"scale", plain(rig_.scale), rig_.scale == defaultScale(rig_.units)}};
+    }
+
+    Attributes solver() const {
+        const RigSolverSettings& s = rig_.solver;
+        const RigSolverSettings d;
+        return {{"substeps", std::to_string(s.substeps), s.substeps == d.substeps},
+                {"iterations", std::to_string(s.iterations), s.iterations == d.iterations},
+                {"gravity", length(s.gravity), s.gravity == d.gravity}};
+    }
+
+    Attributes bone(const RigBone& b) const {
+        const bool root = b.parent < 0;
+        const double defaultX = root ? 0.0 : rig_.bones[size_t(b.parent)].length;
+        return {{"name", b.fileName, false},
+                {"parent", root ? std::nullopt : std::optional<std::string>(boneName(b.parent)), false},
+                {"x", length(b.localOrigin.x), b.localOrigin.x == defaultX},
+                {"y", length(b.localOrigin.y), b.localOrigin.y == 0.0},
+                {"angle", angle(b.localAngle), b.localAngle == 0.0},
+                {"length", length(b.length), false}};
+    }
+
+    Attributes visual(const RigVisual& v) const {
+        const bool circle = v.shape == VisualShape::Circle;
+        auto optionalText = [](const std::string& s) { return s.empty() ? std::nullopt : std::optional<std::string>(s); };
+        return {{"bone", boneName(v.bone), false},
+                {"shape", std::string(circle ? "circle" : "line"), !circle},
+                {"width", !circle && v.width > 0.0 ? std::optional<std::string>(length(v.width)) : std::nullopt, false},
+                {"radius", circle && v.radius > 0.0 ? std::optional<std::string>(length(v.radius)) : std::nullopt, false},
+                {"color", optionalText(v.color), false},
+                {"sprite", optionalText(v.sprite), false}};
+    }
+
+    Attributes body(const RigBody& b) const {
+        const RigBody d;
+        return {{"bone", boneName(b.bone), false},
+                {"shape", std::string(shapeName(b.shape)), b.shape == BodyShape::Capsule},
+                {"radius", b.radiusSource == RadiusSource::Explicit ? std::optional<std::string>(length(b.radius)) : std::nullopt, false},
+                {"radius_fraction",
+                 b.radiusSource == RadiusSource::Fraction ? std::optional<std::string>(plain(b.radiusFraction)) : std::nullopt,
+                 false},
+                {"mass", plain(b.mass), false},
+                {"linear_damping", plain(b.linearDamping), b.linearDamping == d.linearDamping},
+                {"angular_damping", plain(b.angularDamping), b.angularDamping == d.angularDamping},
+                {"friction", plain(b.friction), b.friction == d.friction},
+                {"restitution", plain(b.restitution), b.restitution == d.restitution}};
+    }
+
+    Attributes joint(const RigJoint& j) const {
+        auto limit = [&](double radians) { return j.limited ? std::optional<std::string>(angle(radians)) : std::nullopt; };
+        return {{"name", j.fileName.empty() ? std::nullopt : std::optional<std::string>(j.fileName), false},
+                {"parent", boneName(j.parent), false},
+                {"child", boneName(j.child), false},
+                {"lower", limit(j.lower), false},
+                {"upper", limit(j.upper), false},
+                {"stiffness", plain(j.stiffness), j.stiffness == 1.0},
+                {"damping", plain(j.damping), j.damping == 0.0},
+                {"collide", std::string(j.collide ? "true" : "false"), !j.collide}};
+    }
+
+    /// The attributes of item `index` of a kind.
+    Attributes of(Kind kind, int index) const {
+        switch (kind) {
+            case Kind::Solver: return solver();
+            case Kind::Bone: return bone(rig_.bones[size_t(index)]);
+            case Kind::Visual: return visual(rig_.visuals[size_t(index)]);
+            case Kind::Body: return body(rig_.bodies[size_t(index)]);
+            case Kind::Joint: return joint(rig_.joints[size_t(index)]);
+        }
+        return {};
+    }
+
+private:
+    const RigDefinition& rig_;
+};
+
+/// One item of a definition: its kind, index and element ordinal in the source (-1 = new).
+struct Item {
+    Kind kind;
+    int index;
+    int element;
+};
+
+/// Every item in fresh-file order. The solver is an item only when it has an element or
+/// differs from the defaults.
+std::vector<Item> itemsOf(const RigDefinition& rig) {
+    std::vector<Item> items;
+    const RigSolverSettings defaults;
+    bool customSolver = rig.solver.substeps != defaults.substeps || rig.solver.iterations != defaults.iterations ||
+                        rig.solver.gravity != defaults.gravity;
+    if (rig.solver.element >= 0 || customSolver) items.push_back({Kind::Solver, 0, rig.solver.element});
+    for (size_t i = 0; i < rig.bones.size(); ++i) items.push_back({Kind::Bone, int(i), rig.bones[i].element});
+    for (size_t i = 0; i < rig.visuals.size(); ++i) items.push_back({Kind::Visual, int(i), rig.visuals[i].element});
+    for (size_t i = 0; i < rig.bodies.size(); ++i) items.push_back({Kind::Body, int(i), rig.bodies[i].element});
+    for (size_t i = 0; i < rig.joints.size(); ++i) items.push_back({Kind::Joint, int(i), rig.joints[i].element});
+    return items;
+}
+
+std::string elementText(Kind kind, const Attributes& attributes) {
+    std::string out = "<";
+    out += kindName(kind);
+    for (const Attribute& a : attributes) {
+        if (!a.value || a.isDefault) continue;
+        out += " ";
+        out += a.name;
+        out += "=\"" + rigxml::escapeAttribute(*a.value) + "\"";
+    }
+    return out + "/>";
+}
+
+std::string freshText(const RigDefinition& rig) {
+    Emitter emit(rig);
+    std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rig";
+    for (const Attribute& a : emit.root())
+        if (a.value && !a.isDefault) out += std::string(" ") + a.name + "=\"" + rigxml::escapeAttribute(*a.value) + "\"";
+    out += ">\n";
+    int lastKind = -1;
+    for (const Item& item : itemsOf(rig)) {
+        if (lastKind >= 0 && int(item.kind) != lastKind) out += "\n";
+        lastKind = int(item.kind);
+        out += "  " + elementText(item.kind, emit.of(item.kind, item.index)) + "\n";
+    }
+    return out + "</rig>\n";
+}
+
+/// A replacement of text[begin, end); insertions have begin == end.
+struct Edit {
+    size_t begin, end;
+    std::string text;
+};
+
+/// The whitespace that precedes an element on its line, when nothing else does.
+std::string indentOf(std::string_view text, size_t elementBegin) {
+    size_t lineStart = text.rfind('\n', elementBegin == 0 ? 0 : elementBegin - 1);
+    lineStart = lineStart == std::string_view::npos ? 0 : lineStart + 1;
+    std::string_view before = text.substr(lineStart, elementBegin - lineStart);
+    if (before.find_first_not_of(" \t") != std::string_view::npos) return "  ";
+    return std::string(before);
+}
+
+/// The span that removing an element takes out: its whole line(s) when it is alone on them.
+std::pair<size_t, size_t> removalSpan(std::string_view text, const rigxml::ScannedElement& e) {
+    size_t lineStart = e.begin;
+    while (lineStart > 0 && (text[lineStart - 1] == ' ' || text[lineStart - 1] == '\t')) --lineStart;
+    size_t lineEnd = e.end;
+    while (lineEnd < text.size() && (text[lineEnd] == ' ' || text[lineEnd] == '\t' || text[lineEnd] == '\r')) ++lineEnd;
+    bool aloneBefore = lineStart == 0 || text[lineStart - 1] == '\n';
+    bool aloneAfter = lineEnd == text.size() || text[lineEnd] == '\n';
+    if (aloneBefore && aloneAfter) return {lineStart, lineEnd < text.size() ? lineEnd + 1 : lineEnd};
+    return {e.begin, e.end};
+}
+
+/// Edits turning `before` attributes (as in the file) into `after` on one start tag.
+void attributeEdits(const rigxml::ScannedElement& element, const Attributes& before,
+                    const Attributes& after, std::vector<Edit>& edits) {
+    std::string appended;
+    for (size_t i = 0; i < after.size(); ++i) {
+        const Attribute& now = after[i];
+        const Attribute& was = before[i];
+        if (now.value == was.value) continue;
+        const rigxml::ScannedAttribute* existing = element.find(now.name);
+        if (existing && now.value) {
+            edits.push_back({existing->valueBegin, existing->valueEnd, rigxml::escapeAttribute(*now.value)});
+        } else if (existing) {
+            edits.push_back({existing->begin, existing->valueEnd + 1, std::string()});
+        } else if (now.value) {
+            appended += std::string(" ") + now.name + "=\"" + rigxml::escapeAttribute(*now.value) + "\"";
+        }
+    }
+    if (!appended.empty()) edits.push_back({element.attributesEnd, element.attributesEnd, appended});
+}
+
+/// The patched text, or nullopt when the source cannot be matched with the definition
+/// (then the caller writes the file fresh).
+std::optional<std::string> patchedText(const RigDefinition& rig) {
+    RigLoadResult original = loadRigFromText(rig.sourceText, rig.path);
+    if (!original.rig) return std::nullopt;
+    const std::string_view text = rig.sourceText;
+    rigxml::ScannedDocument doc = rigxml::scanDocument(text);
+    if (!doc.ok) return std::nullopt;
+
+    const RigDefinition& was = *original.rig;
+    Emitter before(was), after(rig);
+    std::vector<Edit> edits;
+    attributeEdits(doc.root, before.root(), after.root(), edits);
+
+    // The original's items by element ordinal.
+    std::map<int, Item> originalByElement;
+    for (const Item& item : itemsOf(was))
+        if (item.element >= 0) originalByElement.emplace(item.element, item);
+    if (!originalByElement.empty() && originalByElement.rbegin()->first >= int(doc.children.size())) return std::nullopt;
+
+    std::vector<char> kept(doc.children.size(), 0);
+    std::vector<Item> added;
+    for (const Item& item : itemsOf(rig)) {
+        auto it = originalByElement.find(item.element);
+        if (item.element < 0 || it == originalByElement.end() || it->second.kind != item.kind || kept[size_t(item.element)]) {
+            added.push_back(item);
+            continue;
+        }
+        kept[size_t(item.element)] = 1;
+        const Item& source = it->second;
+        attributeEdits(doc.children[size_t(item.element)], before.of(source.kind, source.index),
+                       after.of(item.kind, item.index), edits);
+    }
+    for (const auto& [element, item] : originalByElement) {
+        if (kept[size_t(element)]) continue;
+        auto [begin, end] = removalSpan(text, doc.children[size_t(element)]);
+        edits.push_back({begin, end, std::string()});
+    }
+
+    // New elements: after the last kept element of their kind, else after the last kept
+    // element of an earlier kind (with a blank line), else before the first kept element.
+    auto kindOfChild = [&](size_t child) -> int {
+        auto it = originalByElement.find(int(child));
+        return it == originalByElement.end() ? -1 : int(it->second.kind);
+    };
+    bool insertedAtRoot = false;
+    for (int kind = 0; kind < kKindCount; ++kind) {
+        std::vector<std::string> elements;
+        for (const Item& item : added)
+            if (int(item.kind) == kind) elements.push_back(elementText(item.kind, after.of(item.kind, item.index)));
+        if (elements.empty()) continue;
+        int sameKind = -1, earlierKind = -1, firstKept = -1;
+        for (size_t c = 0; c < doc.children.size(); ++c) {
+            if (!kept[c]) continue;
+            if (firstKept < 0) firstKept = int(c);
+            int k = kindOfChild(c);
+            if (k == kind) sameKind = int(c);
+            if (k >= 0 && k < kind) earlierKind = int(c);
+        }
+        std::string group;
+        size_t at;
+        if (sameKind >= 0 || earlierKind >= 0) {
+            const rigxml::ScannedElement& anchor = doc.children[size_t(sameKind >= 0 ? sameKind : earlierKind)];
+            std::string indent = indentOf(text, anchor.begin);
+            if (sameKind < 0) group += "\n";
+            for (const std::string& e : elements) group += "\n" + indent + e;
+            at = anchor.end;
+        } else if (firstKept >= 0) {
+            // Before the first element, on lines of their own; the anchor keeps its indentation.
+            const rigxml::ScannedElement& anchor = doc.children[size_t(firstKept)];
+            std::string indent = indentOf(text, anchor.begin);
+            for (const std::string& e : elements) group += indent + e + "\n";
+            group += "\n";
+            at = anchor.begin - (text.substr(0, anchor.begin).ends_with(indent) ? indent.size() : 0);
+        } else {
+            if (insertedAtRoot) group += "\n";
+            for (const std::string& e : elements) group += "\n  " + e;
+            at = doc.root.tagEnd;
+            insertedAtRoot = true;
+        }
+        edits.push_back({at, at, group});
+    }
+
+    // In position order; at one position, insertions (in the order made) before replacements.
+    std::stable_sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) {
+        if (a.begin != b.begin) return a.begin < b.begin;
+        return (a.begin == a.end) > (b.begin == b.end);
+    });
+    std::string out;
+    out.reserve(text.size() + 256);
+    size_t position = 0;
+    for (const Edit& edit : edits) {
+        if (edit.begin < position) return std::nullopt;  // overlapping edits: cannot happen, but never corrupt
+        out.append(text.substr(position, edit.begin - position));
+        out += edit.text;
+        position = edit.end;
+    }
+    out.append(text.substr(position));
+    return out;
+}
+
+std::string errnoText() { return std::strerror(errno); }
+
+/// Writes all of text to fd, retrying short writes and interruptions.
+bool writeAll(int fd, const std::string& text) {
+    size_t done = 0;
+    while (done < text.size()) {
+        ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        done += size_t(n);
+    }
+    return true;
+}
+
+}  // namespace
+
+RigTextResult rigToText(const RigDefinition& rig) {
+    RigTextResult result;
+    std::optional<std::string> patched;
+    if (!rig.sourceText.empty()) patched = patchedText(rig);
+    result.text = patched ? std::move(*patched) : freshText(rig);
+    if (!rig.sourceText.empty() && !patched)
+        result.diagnostics.push_back({Severity::Warning, rig.path, 0,
+                                      "the rig's source text does not match its definition; written fresh "
+                                      "(comments and unknown content of the original are lost)"});
+    RigLoadResult check = loadRigFromText(result.text, rig.path);
+    if (!check.rig) {
+        for (Diagnostic& d : check.diagnostics)
+            if (d.severity == Severity::Error) result.diagnostics.push_back(std::move(d));
+        result.diagnostics.push_back({Severity::Error, rig.path, 0, "not saved: the edited rig would not load"});
+        return result;
+    }
+    result.ok = true;
+    return result;
+}
+
+RigSaveResult saveRig(const RigDefinition& rig, const std::string& path) {
+    RigSaveResult result;
+    auto fail = [&](const std::string& message) {
+        result.diagnostics.push_back({Severity::Error, path, 0, "cannot save rig: " + message});
+        return result;
+    };
+    RigTextResult text = rigToText(rig);
+    for (Diagnostic& d : text.diagnostics) {
+        d.file = path;
+        result.diagnostics.push_back(std::move(d));
+    }
+    if (!text.ok) return result;
+
+    const fs::path target(path);
+    std::error_code status;
+    if (fs::is_directory(target, status)) return fail("it is a directory");
+    const fs::path directory = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    if (!fs::is_directory(directory, status)) return fail("directory '" + directory.string() + "' does not exist");
+
+    // A name of our own beside the target (same filesystem, so the rename is atomic).
+    // O_EXCL: never write into a file someone else made; retried on the rare clash.
+    std::random_device entropy;
+    std::string temp;
+    int fd = -1;
+    for (int attempt = 0; attempt < 16 && fd < 0; ++attempt) {
+        char suffix[16];
+        std::snprintf(suffix, sizeof suffix, "%08x", unsigned(entropy()));
+        temp = (directory / ("." + target.filename().string() + ".tmp-" + suffix)).string();
+        fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST) break;
+    }
+    if (fd < 0) return fail("cannot create a temporary file in '" + directory.string() + "': " + errnoText());
+
+    bool written = writeAll(fd, text.text);
+    std::string writeError = written ? std::string() : errnoText();
+    bool synced = written && ::fsync(fd) == 0;
+    if (written && !synced) writeError = errnoText();
+    bool closed = ::close(fd) == 0;
+    if (synced && !closed) writeError = errnoText();
+    if (!written || !synced || !closed) {
+        ::unlink(temp.c_str());
+        return fail("writing '" + temp + "' failed: " + writeError + " (the original is unchanged)");
+    }
+    struct stat original;
+    if (::stat(path.c_str(), &original) == 0) ::chmod(temp.c_str(), original.st_mode & 07777);
+    if (::rename(temp.c_str(), path.c_str()) != 0) {
+        std::string error = errnoText();
+        ::unlink(temp.c_str());
+        return fail("renaming the temporary file over it failed: " + error + " (the original is unchanged)");
+    }
+    // Make the rename itself durable; failing here loses nothing already written.
+    int dirFd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dirFd >= 0) {
+        ::fsync(dirFd);
+        ::close(dirFd);
+    }
+    result.ok = true;
+    return result;
+}
+
+}  // namespace ragdoll

@@ -1,0 +1,293 @@
+// The engine's plugin loader and hot reload, against the real ragdoll plugin and against
+// purpose-built test plugins (test_plugin.cpp) that misbehave on purpose.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "plugin/library.h"
+#include "plugin/plugin_host.h"
+#include "run_process.h"
+
+namespace fs = std::filesystem;
+using namespace paper;
+
+namespace {
+
+const fs::path kTestPlugins = TEST_PLUGIN_DIR;
+
+std::uint64_t hashBytes(const std::vector<std::uint8_t>& bytes) {
+    std::uint64_t h = 1469598103934665603ull;
+    for (std::uint8_t b : bytes) h = (h ^ b) * 1099511628211ull;
+    return h;
+}
+
+/// A folder holding test.plugin and libtest.so, whose library the tests swap.
+struct Sandbox {
+    fs::path dir = test::makeTempDir();
+    fs::path library = dir / "libtest.so";
+    PluginDescriptor descriptor;
+    std::vector<std::string> log;
+
+    Sandbox() {
+        std::ofstream(dir / "test.plugin") << "<plugin name=\"test\" version=\"1.0\" abi_version=\"1\" library=\"test\"/>\n";
+        DescriptorResult r = loadPluginDescriptor(dir / "test.plugin");
+        REQUIRE(r.descriptor);
+        descriptor = *r.descriptor;
+    }
+    ~Sandbox() { fs::remove_all(dir); }
+
+    /// Replaces libtest.so with a build of the test plugin, atomically, as our build does.
+    void install(const std::string& variant) {
+        fs::copy_file(kTestPlugins / ("lib" + variant + ".so"), dir / "libtest.so.tmp", fs::copy_options::overwrite_existing);
+        fs::rename(dir / "libtest.so.tmp", library);
+    }
+    std::unique_ptr<PluginHost> host() {
+        return std::make_unique<PluginHost>(dir / "copies", [this](PaperLogLevel, const std::string& m) { log.push_back(m); });
+    }
+    size_t copies() const {
+        std::error_code ec;
+        size_t n = 0;
+        for (auto& entry : fs::directory_iterator(dir / "copies", ec)) n += entry.is_regular_file() ? 1 : 0;
+        return n;
+    }
+};
+
+int stepsOf(PluginHost& host) { return host.stats().bodies; }  // the test plugin counts its ticks there
+
+/// Lines of /proc/self/maps naming a file under folder, as distinct files.
+size_t mappedFilesUnder(const fs::path& folder) {
+    std::ifstream maps("/proc/self/maps");
+    std::set<std::string> files;
+    std::string line;
+    while (std::getline(maps, line))
+        if (line.find(folder.string()) != std::string::npos) files.insert(line.substr(line.find('/')));
+    return files.size();
+}
+
+}  // namespace
+
+TEST_CASE("a new version of a plugin takes over with its state bit for bit", "[plugin]") {
+    Sandbox box;
+    box.install("test_plugin_v1");
+    auto host = box.host();
+    REQUIRE(host->load(box.descriptor));
+    PaperInput input = {};
+    for (int i = 0; i < 10; ++i) host->tick(1.0 / 60, input);
+    std::uint64_t before = hashBytes(host->saveState());
+
+    box.install("test_plugin_v2");
+    REQUIRE(host->reload());
+    CHECK(host->status().version == "2.0");
+    CHECK(host->status().reloads == 1);
+    CHECK(host->status().lastStateBytes == 4 + 8 + 4096);
+    CHECK(hashBytes(host->saveState()) == before);
+    host->tick(1.0 / 60, input);
+    CHECK(stepsOf(*host) == 11);
+    CHECK(box.log.back().find("reloaded test 1.0 -> 2.0, 4108 bytes of state") != std::string::npos);
+}
+
+TEST_CASE("a plugin built for another ABI is refused and the old one keeps running", "[plugin]") {
+    Sandbox box;
+    box.install("test_plugin_v1");
+    auto host = box.host();
+    REQUIRE(host->load(box.descriptor));
+    PaperInput input = {};
+    host->tick(1.0 / 60, input);
+    box.install("test_plugin_bad_abi");
+    CHECK_FALSE(host->reload());
+    CHECK_THAT(host->status().lastError, Catch::Contains("ABI mismatch") && Catch::Contains("engine speaks version 1") &&
+                                             Catch::Contains("version 999") && Catch::Contains("still running 1.0"));
+    CHECK(host->status().version == "1.0");
+    host->tick(1.0 / 60, input);
+    CHECK(stepsOf(*host) == 2);
+    CHECK(box.copies() == 1);  // the refused copy was removed
+}
+
+TEST_CASE("a library without the entry symbol is refused and the old one keeps running", "[plugin]") {
+    Sandbox box;
+    box.install("test_plugin_v1");
+    auto host = box.host();
+    REQUIRE(host->load(box.descriptor));
+    box.install("test_plugin_no_entry");
+    CHECK_FALSE(host->reload());
+    CHECK_THAT(host->status().lastError, Catch::Contains("does not export the entry symbol 'paperGetPluginApi'"));
+    PaperInput input = {};
+    host->tick(1.0 / 60, input);
+    CHECK(stepsOf(*host) == 1);
+    CHECK(host->status().version == "1.0");
+}
+
+TEST_CASE("a plugin that refuses the state blob is not swapped in", "[plugin]") {
+    Sandbox box;
+    box.install("test_plugin_v1");
+    auto host = box.host();
+    REQUIRE(host->load(box.descriptor));
+    PaperInput input = {};
+    for (int i = 0; i < 3; ++i) host->tick(1.0 / 60, input);
+    std::uint64_t before = hashBytes(host->saveState());
+    box.install("test_plugin_refuses_state");
+    CHECK_FALSE(host->reload());
+    CHECK_THAT(host->status().lastError,
+               Catch::Contains("refused the state") && Catch::Contains("refuses every state (test)"));
+    CHECK(hashBytes(host->saveState()) == before);  // untouched
+    host->tick(1.0 / 60, input);
+    CHECK(stepsOf(*host) == 4);
+    CHECK(host->status().reloads == 0);
+}
+
+TEST_CASE("a reloaded plugin that crashes rolls back to the previous library and its state", "[plugin]") {
+    Sandbox box;
+    box.install("test_plugin_v1");
+    auto host = box.host();
+    REQUIRE(host->load(box.descriptor));
+    PaperInput input = {};
+    for (int i = 0; i < 5; ++i) host->tick(1.0 / 60, input);
+    std::uint64_t atReload = hashBytes(host->saveState());
+
+    box.install("test_plugin_crashes");
+    REQUIRE(host->reload());  // it starts fine; it crashes in its first tick
+    CHECK(host->status().version == "5.0");
+    host->tick(1.0 / 60, input);  // SIGSEGV inside the plugin: the test process lives on
+
+    CHECK(host->loaded());
+    CHECK(host->status().version == "1.0");
+    CHECK(host->status().rollbacks == 1);
+    CHECK_THAT(host->status().lastError, Catch::Contains("'test 5.0' crashed in tick (SIGSEGV") &&
+                                             Catch::Contains("rolled back to test 1.0"));
+    CHECK(hashBytes(host->saveState()) == atReload);
+    host->tick(1.0 / 60, input);
+    CHECK(stepsOf(*host) == 6);
+}
+
+TEST_CASE("a crash with nothing to roll back to stops the plugin, not the engine", "[plugin]") {
+    Sandbox box;
+    box.install("test_plugin_crashes");
+    auto host = box.host();
+    REQUIRE(host->load(box.descriptor));
+    PaperInput input = {};
+    host->tick(1.0 / 60, input);
+    CHECK_FALSE(host->loaded());
+    CHECK_THAT(host->status().lastError, Catch::Contains("no earlier library to go back to"));
+    host->tick(1.0 / 60, input);  // harmless now
+    // A fixed build brings it back.
+    box.install("test_plugin_v1");
+    REQUIRE(host->reload());
+    CHECK(host->loaded());
+    CHECK(host->status().version == "1.0");
+}
+
+TEST_CASE("a plugin that fails its first load can be fixed and reloaded", "[plugin]") {
+    Sandbox box;
+    box.install("test_plugin_bad_abi");
+    auto host = box.host();
+    CHECK_FALSE(host->load(box.descriptor));
+    CHECK_FALSE(host->loaded());
+    CHECK_THAT(host->status().lastError, Catch::Contains("ABI mismatch"));
+    box.install("test_plugin_v1");
+    CHECK(host->reload());
+    CHECK(host->loaded());
+}
+
+TEST_CASE("a library still being written is not loaded until it is complete", "[plugin]") {
+    Sandbox box;
+    box.install("test_plugin_v1");
+    auto host = box.host();
+    REQUIRE(host->load(box.descriptor));
+    host->watch(true);
+    CHECK(std::string(host->status().watchMethod) == "inotify");
+
+    // Write the new build in place, half of it, the way a linker leaves a file mid-link.
+    std::ifstream source(kTestPlugins / "libtest_plugin_v2.so", std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(source)), std::istreambuf_iterator<char>());
+    {
+        std::ofstream partial(box.library, std::ios::binary | std::ios::trunc);
+        partial.write(bytes.data(), std::streamsize(bytes.size() / 2));
+    }
+    std::string why;
+    CHECK_FALSE(isCompleteElf(box.library, why));
+    CHECK_THAT(why, Catch::Contains("incomplete"));
+    auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(800);
+    while (std::chrono::steady_clock::now() < until) {
+        CHECK_FALSE(host->reloadIfChanged());
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    CHECK(host->status().version == "1.0");
+    CHECK(host->status().reloads == 0);
+
+    // The rest arrives: within a second the new version is running.
+    {
+        std::ofstream rest(box.library, std::ios::binary | std::ios::app);
+        rest.write(bytes.data() + bytes.size() / 2, std::streamsize(bytes.size() - bytes.size() / 2));
+    }
+    auto start = std::chrono::steady_clock::now();
+    bool reloaded = false;
+    while (!reloaded && std::chrono::steady_clock::now() - start < std::chrono::seconds(2)) {
+        reloaded = host->reloadIfChanged();
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CHECK(reloaded);
+    CHECK(seconds < 1.0);
+    CHECK(host->status().version == "2.0");
+}
+
+TEST_CASE("a thousand reloads leave no library copies mapped or on disk", "[plugin]") {
+    Sandbox box;
+    box.install("test_plugin_v1");
+    fs::path copies = box.dir / "copies";
+    {
+        auto host = box.host();
+        REQUIRE(host->load(box.descriptor));
+        PaperInput input = {};
+        for (int i = 0; i < 1000; ++i) {
+            box.install(i % 2 ? "test_plugin_v1" : "test_plugin_v2");
+            REQUIRE(host->reload());
+            host->tick(1.0 / 60, input);
+        }
+        CHECK(stepsOf(*host) == 1000);
+        CHECK(host->status().reloads == 1000);
+        // The running library and the previous one (kept for rollback), nothing more.
+        CHECK(mappedFilesUnder(copies) == 2);
+        CHECK(box.copies() == 2);
+    }
+    CHECK(mappedFilesUnder(copies) == 0);
+    CHECK_FALSE(fs::exists(copies));
+}
+
+TEST_CASE("the ragdoll plugin simulates the harness and a reload keeps it bit for bit", "[plugin][ragdoll]") {
+    DescriptorResult d = loadPluginDescriptor(fs::path(RAGDOLL_PLUGIN_DIR) / "ragdoll.plugin");
+    REQUIRE(d.descriptor);
+    CHECK(d.descriptor->name == "ragdoll");
+    LevelLoadResult level = loadLevelFile(std::string(PAPERDOLL_CONTENT_DIR) + "/levels/harness.level.xml");
+    REQUIRE(level.level);
+    fs::path copies = test::makeTempDir();
+    PluginHost reloaded(copies / "a", nullptr), reference(copies / "b", nullptr);
+    for (PluginHost* host : {&reloaded, &reference}) {
+        REQUIRE(host->load(*d.descriptor));
+        REQUIRE(host->setLevel(*level.level));
+    }
+    // Tuning, which must survive the reload too.
+    std::vector<PaperPropertyInfo> properties = reloaded.properties();
+    REQUIRE(properties.size() >= 3);
+    CHECK(std::string(properties[0].name) == "solver.substeps");
+    for (PluginHost* host : {&reloaded, &reference}) REQUIRE(host->setProperty(0, 6));
+
+    PaperInput input = {};
+    for (int i = 0; i < 20; ++i)
+        for (PluginHost* host : {&reloaded, &reference}) host->tick(1.0 / 60, input);
+    std::vector<std::uint8_t> before = reloaded.saveState();
+    REQUIRE(reloaded.reload());
+    CHECK(reloaded.saveState() == before);
+    CHECK(reloaded.properties()[0].value == 6.0);
+    for (int i = 0; i < 40; ++i)
+        for (PluginHost* host : {&reloaded, &reference}) host->tick(1.0 / 60, input);
+    CHECK(reloaded.saveState() == reference.saveState());  // as if nothing had happened
+    PaperPhysicsStats stats = reloaded.stats();
+    CHECK(stats.bodies == int(level.level->terrain.size() + level.level->props.size()));
+    fs::remove_all(copies);
+}
