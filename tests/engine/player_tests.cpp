@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <regex>
 
 #include "run_process.h"
 
@@ -71,7 +70,12 @@ TEST_CASE("a malformed level exits non-zero with FILE:LINE: error:", "[player]")
     std::ofstream(level, std::ios::trunc) << "<level name=\"x\" format=\"1\">\n<box x=\"0\"\n";  // cut off
     r = test::runProcess({kPlayer, "--headless", "--frames", "10", level});
     CHECK(r.exitCode == 1);
-    CHECK(std::regex_search(r.err, std::regex("^" + std::regex_replace(level, std::regex("[.^$|()\\[\\]{}*+?\\\\]"), "\\$&") + ":[0-9]+: error: ")));
+    // FILE:LINE: error: with whatever line the parser stopped at.
+    REQUIRE_THAT(r.err, Catch::StartsWith(level + ":"));
+    size_t digits = level.size() + 1, end = r.err.find(": error: ", digits);
+    REQUIRE(end != std::string::npos);
+    CHECK(end > digits);
+    CHECK(r.err.substr(digits, end - digits).find_first_not_of("0123456789") == std::string::npos);
 
     r = test::runProcess({kPlayer, "--headless", "--frames", "10", dir + "/missing.level.xml"});
     CHECK(r.exitCode == 1);

@@ -13,11 +13,32 @@
 #include "plugin/crash_guard.h"
 #include "render/draw_list.h"
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PAPERDOLL_LSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define PAPERDOLL_LSAN 1
+#endif
+#ifdef PAPERDOLL_LSAN
+#include <sanitizer/lsan_interface.h>
+#endif
+
 namespace paper {
 
 namespace fs = std::filesystem;
 
 namespace {
+
+/// A crashed instance is abandoned on purpose (see crash_guard.h); tell LeakSanitizer so.
+void abandon(void* instance) {
+#ifdef PAPERDOLL_LSAN
+    if (instance) __lsan_ignore_object(instance);
+#else
+    (void)instance;
+#endif
+}
 
 constexpr size_t kErrorCapacity = 512;
 
@@ -317,6 +338,7 @@ void PluginHost::rollBack(const char* what, int signal) {
     std::string crashed = status_.name + " " + status_.version;
     // The crashed instance is abandoned, not destroyed: its state cannot be trusted, and
     // its library stays mapped in case its code is still referenced.
+    abandon(current_.instance);
     current_.instance = nullptr;
     crashed_.push_back(std::move(current_.library));
     std::string reason = "'" + crashed + "' crashed in " + what + " (" + describeSignal(signal) + ")";
