@@ -291,3 +291,52 @@ TEST_CASE("the ragdoll plugin simulates the harness and a reload keeps it bit fo
     CHECK(stats.bodies == int(level.level->terrain.size() + level.level->props.size()));
     fs::remove_all(copies);
 }
+
+TEST_CASE("plugin descriptors are validated with file and line", "[plugin][descriptor]") {
+    fs::path dir = test::makeTempDir();
+    auto write = [&](const std::string& name, const std::string& text) {
+        std::ofstream(dir / name) << text;
+        return dir / name;
+    };
+    DescriptorResult good = loadPluginDescriptor(write("good.plugin",
+        "<?xml version=\"1.0\"?>\n<plugin name=\"x\" friendly_name=\"X!\" version=\"2.1\" abi_version=\"1\" library=\"x\" "
+        "loading_phase=\"post_default\">\n<description>Does x.</description>\n</plugin>\n"));
+    REQUIRE(good.descriptor);
+    CHECK(good.descriptor->friendlyName == "X!");
+    CHECK(good.descriptor->loadingPhase == LoadingPhase::PostDefault);
+    CHECK(good.descriptor->description == "Does x.");
+    CHECK(good.descriptor->libraryPath() == dir / "libx.so");
+
+    struct Case {
+        const char* text;
+        const char* message;
+    };
+    const Case cases[] = {
+        {"<plugin version=\"1\" abi_version=\"1\" library=\"x\"/>", ":1: error: plugin: missing required attribute 'name'"},
+        {"\n<plugin name=\"x\" version=\"1\" abi_version=\"one\" library=\"x\"/>", ":2: error: plugin: attribute 'abi_version' must be a positive whole number, got 'one'"},
+        {"<plugin name=\"x\" version=\"1\" abi_version=\"1\" library=\"../x\"/>", "attribute 'library' is a base name"},
+        {"<plugin name=\"x\" version=\"1\" abi_version=\"1\" library=\"x\" loading_phase=\"soon\"/>", "unknown value 'soon'"},
+        {"<level/>", ":1: error: the root element must be <plugin>"},
+        {"<plugin name=\"x\"", "malformed XML"},
+    };
+    int i = 0;
+    for (const Case& c : cases) {
+        fs::path file = write("bad" + std::to_string(i++) + ".plugin", c.text);
+        DescriptorResult r = loadPluginDescriptor(file);
+        CAPTURE(c.text);
+        CHECK_FALSE(r.descriptor);
+        REQUIRE_FALSE(r.diagnostics.empty());
+        CHECK_THAT(r.diagnostics[0].format(), Catch::StartsWith(file.string()) && Catch::Contains(c.message));
+    }
+    DescriptorResult missing = loadPluginDescriptor(dir / "nope.plugin");
+    REQUIRE_FALSE(missing.diagnostics.empty());
+    CHECK_THAT(missing.diagnostics[0].format(), Catch::Contains("no such file"));
+
+    // findPlugins lists the good ones, sorted by phase, and reports the bad ones.
+    std::vector<Diagnostic> diagnostics;
+    std::vector<PluginDescriptor> found = findPlugins({dir}, diagnostics);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].name == "x");
+    CHECK(diagnostics.size() >= 6);
+    fs::remove_all(dir);
+}
