@@ -5,9 +5,12 @@
 #include <cstring>
 #include <exception>
 #include <new>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "paper/plugin_api.h"
+#include "rig/rig_commands.h"
 #include "scene/scene.h"
 
 struct PaperPluginInstance {
@@ -152,10 +155,27 @@ int32_t jointCount(PaperPluginInstance*) { return 0; }
 int32_t getJoint(PaperPluginInstance*, int32_t, PaperJointInfo*) { return 1; }
 int32_t setJointLimits(PaperPluginInstance*, uint64_t, float, float) { return 1; }
 
+/// `paperdoll rig …` (rig/rig_commands.h), printed through the engine.
+int32_t runCommand(const PaperEngineServices* services, int32_t argc, const char* const* argv) {
+    std::vector<std::string> args(argv, argv + argc);
+    std::ostringstream out, err;
+    int status = 2;
+    try {
+        status = ragdoll::runRigCommand(args, out, err);
+    } catch (const std::exception& e) {
+        err << "paperdoll rig: error: " << e.what() << '\n';
+        status = 1;
+    }
+    services->print(services->context, 1, out.str().c_str());
+    services->print(services->context, 2, err.str().c_str());
+    return status;
+}
+
 const PaperPluginApi kApi = {
     PAPER_PLUGIN_ABI_VERSION, sizeof(PaperPluginApi), "ragdoll", PAPERDOLL_RAGDOLL_VERSION,
     create, destroy, loadLevel, tick, draw, saveState, loadState, getStats,
     propertyCount, getProperty, setProperty, jointCount, getJoint, setJointLimits,
+    "rig", runCommand,
 };
 
 }  // namespace

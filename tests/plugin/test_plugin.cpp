@@ -101,7 +101,7 @@ int32_t setJointLimits(PaperPluginInstance*, uint64_t, float, float) { return 1;
 
 const PaperPluginApi kApi = {TEST_PLUGIN_ABI, sizeof(PaperPluginApi), "test", TEST_PLUGIN_VERSION, create, destroy,
                              loadLevel, tick, draw, saveState, loadState, getStats, propertyCount, getProperty,
-                             setProperty, jointCount, getJoint, setJointLimits};
+                             setProperty, jointCount, getJoint, setJointLimits, nullptr, nullptr};
 
 }  // namespace
 

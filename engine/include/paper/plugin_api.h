@@ -132,6 +132,8 @@ typedef struct PaperEngineServices {
     void (*freeFile)(void* context, char* data);
     /* Seconds since the engine started, monotonic. */
     double (*timeSeconds)(void* context);
+    /* Text for the user: stream 1 = standard output (results), 2 = standard error. */
+    void (*print)(void* context, int32_t stream, const char* text);
 } PaperEngineServices;
 
 /* ---- the plugin's table ------------------------------------------------------------ */
@@ -167,6 +169,13 @@ typedef struct PaperPluginApi {
     int32_t (*jointCount)(PaperPluginInstance* instance);
     int32_t (*getJoint)(PaperPluginInstance* instance, int32_t index, PaperJointInfo* info);
     int32_t (*setJointLimits)(PaperPluginInstance* instance, uint64_t handle, float lower, float upper);
+
+    /* Commandlets, in Unreal's manner: `paperdoll <command> <args…>` runs one of these
+       without a window or an instance. commands lists their names, space separated
+       ("rig"); runCommand gets the words after the program name, prints through
+       services->print and returns the process's exit status. */
+    const char* commands;
+    int32_t (*runCommand)(const PaperEngineServices* services, int32_t argc, const char* const* argv);
 } PaperPluginApi;
 
 /* The one exported symbol. engineAbiVersion lets a plugin build for several versions pick

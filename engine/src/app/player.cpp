@@ -394,8 +394,29 @@ int runPlayer(const PlayerOptions& options, std::ostream& out, std::ostream& err
     return 0;
 }
 
+/// `paperdoll <command> …` when a plugin runs that command (e.g. `rig`); nullopt if none does.
+static std::optional<int> runCommandletIfAny(const std::vector<std::string>& args) {
+    if (args.empty() || args[0].empty() || args[0][0] == '-') return std::nullopt;
+    std::error_code ec;
+    if (std::filesystem::exists(args[0], ec)) return std::nullopt;  // a level file
+    std::vector<Diagnostic> diagnostics;
+    std::filesystem::path copies = std::filesystem::temp_directory_path() / ("paperdoll-cmd-" + std::to_string(getpid()));
+    for (const PluginDescriptor& d : findPlugins(pluginSearchPath(), diagnostics)) {
+        if (!pluginRunsCommand(d, args[0], copies)) continue;
+        std::string error;
+        std::optional<int> status = runCommandlet(d, copies, args, error);
+        if (!status) {
+            std::cerr << "paperdoll: error: " << error << '\n';
+            return 1;
+        }
+        return status;
+    }
+    return std::nullopt;
+}
+
 int playerMain(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
+    if (std::optional<int> status = runCommandletIfAny(args)) return *status;
     CliResult cli = parsePlayerCommandLine(args);
     if (!cli.options) {
         std::cerr << "paperdoll: error: " << cli.error << '\n';

@@ -95,6 +95,10 @@ std::unique_ptr<PluginLibrary> PluginLibrary::open(const fs::path& source, const
             return nullptr;
         }
     }
+    if ((api->commands == nullptr) != (api->runCommand == nullptr)) {
+        error = "'" + source.string() + "' lists commands without a runCommand function, or the other way round";
+        return nullptr;
+    }
     if (!api->name || !api->version) {
         error = "'" + source.string() + "' does not say its name and version";
         return nullptr;

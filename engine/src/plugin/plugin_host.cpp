@@ -76,19 +76,22 @@ PaperEngineServices PluginHost::makeServices(PluginHost* host) {
     s.structSize = sizeof(PaperEngineServices);
     s.context = host;
     s.log = [](void* context, int32_t level, const char* message) {
-        static_cast<PluginHost*>(context)->log(PaperLogLevel(level), message ? message : "");
+        if (auto* host = static_cast<PluginHost*>(context))
+            host->log(PaperLogLevel(level), message ? message : "");
+        else
+            std::fprintf(stderr, "%s\n", message ? message : "");
     };
     s.drawLine = [](void* context, PaperVec2 a, PaperVec2 b, float width, PaperColor color) {
-        if (DrawList* d = static_cast<PluginHost*>(context)->drawTarget_) d->line(toVec(a), toVec(b), width, toColor(color));
+        if (DrawList* d = context ? static_cast<PluginHost*>(context)->drawTarget_ : nullptr) d->line(toVec(a), toVec(b), width, toColor(color));
     };
     s.drawCircle = [](void* context, PaperVec2 center, float radius, PaperColor color) {
-        if (DrawList* d = static_cast<PluginHost*>(context)->drawTarget_) d->circle(toVec(center), radius, toColor(color));
+        if (DrawList* d = context ? static_cast<PluginHost*>(context)->drawTarget_ : nullptr) d->circle(toVec(center), radius, toColor(color));
     };
     s.drawCapsule = [](void* context, PaperVec2 a, PaperVec2 b, float radius, PaperColor color) {
-        if (DrawList* d = static_cast<PluginHost*>(context)->drawTarget_) d->capsule(toVec(a), toVec(b), radius, toColor(color));
+        if (DrawList* d = context ? static_cast<PluginHost*>(context)->drawTarget_ : nullptr) d->capsule(toVec(a), toVec(b), radius, toColor(color));
     };
     s.drawPolygon = [](void* context, const PaperVec2* points, int32_t count, PaperColor color) {
-        DrawList* d = static_cast<PluginHost*>(context)->drawTarget_;
+        DrawList* d = context ? static_cast<PluginHost*>(context)->drawTarget_ : nullptr;
         if (!d || !points || count < 3 || count > 64) return;
         Vec2 converted[64];
         for (int32_t i = 0; i < count; ++i) converted[i] = toVec(points[i]);
@@ -115,6 +118,9 @@ PaperEngineServices PluginHost::makeServices(PluginHost* host) {
     s.freeFile = [](void*, char* data) { std::free(data); };
     s.timeSeconds = [](void*) {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - startTime()).count();
+    };
+    s.print = [](void*, int32_t stream, const char* text) {
+        if (text) std::fputs(text, stream == 2 ? stderr : stdout);
     };
     return s;
 }
@@ -175,6 +181,47 @@ bool PluginHost::start(Generation& generation, const std::vector<std::uint8_t>& 
     }
     generation.instance = instance;
     return true;
+}
+
+std::optional<int> runCommandlet(const PluginDescriptor& descriptor, const std::filesystem::path& copyFolder,
+                                 const std::vector<std::string>& args, std::string& error) {
+    std::unique_ptr<PluginLibrary> library = PluginLibrary::open(descriptor.libraryPath(), copyFolder, error);
+    if (!library) return std::nullopt;
+    const PaperPluginApi& api = library->api();
+    if (!api.runCommand || !api.commands) {
+        error = "plugin '" + descriptor.name + "' runs no commands";
+        return std::nullopt;
+    }
+    PaperEngineServices services = PluginHost::makeServices(nullptr);
+    std::vector<const char*> argv;
+    for (const std::string& a : args) argv.push_back(a.c_str());
+    int32_t status = 1;
+    std::fflush(stdout);
+    if (int signal = callGuarded([&] { status = api.runCommand(&services, int32_t(argv.size()), argv.data()); })) {
+        error = "plugin '" + descriptor.name + "' crashed running '" + args.front() + "': " + describeSignal(signal);
+        return std::nullopt;
+    }
+    std::fflush(stdout);
+    std::error_code ec;
+    library.reset();
+    fs::remove(copyFolder, ec);
+    return status;
+}
+
+bool pluginRunsCommand(const PluginDescriptor& descriptor, const std::string& command,
+                       const std::filesystem::path& copyFolder) {
+    std::string error;
+    std::unique_ptr<PluginLibrary> library = PluginLibrary::open(descriptor.libraryPath(), copyFolder, error);
+    bool runs = false;
+    if (library && library->api().commands) {
+        std::istringstream names(library->api().commands);
+        std::string name;
+        while (names >> name) runs = runs || name == command;
+    }
+    library.reset();
+    std::error_code ec;
+    fs::remove(copyFolder, ec);
+    return runs;
 }
 
 bool PluginHost::load(const PluginDescriptor& descriptor) {

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,8 @@ public:
     bool loaded() const { return current_.instance != nullptr; }
     const PluginDescriptor& descriptor() const { return descriptor_; }
 
+    static PaperEngineServices makeServices(PluginHost* host);
+
 private:
     struct Generation {
         std::unique_ptr<PluginLibrary> library;
@@ -89,8 +92,6 @@ private:
     void rollBack(const char* what, int signal);
     void fail(const std::string& error);
     void log(PaperLogLevel level, const std::string& message) { if (log_) log_(level, message); }
-
-    static PaperEngineServices makeServices(PluginHost* host);
 
     std::filesystem::path copyFolder_;
     LogFn log_;
@@ -117,5 +118,13 @@ private:
 /// The folders the engine looks in for *.plugin files: $PAPERDOLL_PLUGIN_PATH (colon
 /// separated), then plugins/ beside the executable.
 std::vector<std::filesystem::path> pluginSearchPath();
+
+/// Whether the plugin lists `command` among its commandlets.
+bool pluginRunsCommand(const PluginDescriptor& descriptor, const std::string& command,
+                       const std::filesystem::path& copyFolder);
+/// Runs a commandlet (`paperdoll rig check …`): args[0] is the command. Returns its exit
+/// status, or nullopt with the reason when the plugin could not run it.
+std::optional<int> runCommandlet(const PluginDescriptor& descriptor, const std::filesystem::path& copyFolder,
+                                 const std::vector<std::string>& args, std::string& error);
 
 }  // namespace paper
