@@ -32,6 +32,9 @@ Options:
                        the chain).
   --substeps K         Our substeps per step, 1 to 64 (default 4). Box2D 2.4.1 has no
                        substeps: it ignores K and the value is only recorded.
+  --iterations I       Our position iterations per substep, 1 to 64 (default 1).
+  --joints direct|iterative
+                       Our joint solver: the direct tree solve (default) or Gauss-Seidel.
   --horizontal         Start the chain straight out to the right of the pin instead of
                        hanging down (it swings down: the hard case). Chain only.
   --no-sleep           Keep every body awake (default: the engines sleep resting bodies).
@@ -72,6 +75,8 @@ struct BenchOptions {
     std::optional<int> stickmen;  ///< --n; unset: 100
     std::optional<int> steps;     ///< unset: 600 for the pile, 300 for the chain
     std::optional<int> substeps;  ///< unset: 4
+    std::optional<int> iterations;  ///< unset: 1
+    bool iterativeJoints = false;   ///< --joints iterative: Gauss-Seidel instead of the direct solver
     bool horizontal = false;
     bool sleeping = true;
     bool peerBox2D = false;
@@ -80,6 +85,7 @@ struct BenchOptions {
 
     int stickmenOrDefault() const { return stickmen.value_or(100); }
     int substepsOrDefault() const { return substeps.value_or(4); }
+    int iterationsOrDefault() const { return iterations.value_or(1); }
     int stepsOrDefault() const { return steps.value_or(scene == Scene::Pile ? 600 : 300); }
 };
 
@@ -135,6 +141,13 @@ ParseResult parseCommandLine(const std::vector<std::string>& args) {
             if (auto e = integer("a number of steps", 1, 100000, o.steps)) return fail(*e);
         } else if (arg == "--substeps") {
             if (auto e = integer("a number of substeps", 1, 64, o.substeps)) return fail(*e);
+        } else if (arg == "--iterations") {
+            if (auto e = integer("a number of iterations", 1, 64, o.iterations)) return fail(*e);
+        } else if (arg == "--joints") {
+            if (!value(v)) return fail("--joints needs direct or iterative");
+            if (v == "direct") o.iterativeJoints = false;
+            else if (v == "iterative") o.iterativeJoints = true;
+            else return fail("unknown joint solver '" + v + "' (direct or iterative)");
         } else if (arg == "--horizontal") {
             o.horizontal = true;
         } else if (arg == "--no-sleep") {
@@ -196,6 +209,8 @@ nlohmann::json toJson(const BenchOptions& o, const scenes::BenchResult& r) {
     j["horizontal"] = o.horizontal;
     j["steps"] = o.stepsOrDefault();
     j["substeps"] = o.substepsOrDefault();
+    j["iterations"] = o.iterationsOrDefault();
+    j["joints"] = o.iterativeJoints ? "iterative" : "direct";
     j["sleeping"] = o.sleeping;
     j["ms_per_step_median"] = r.msPerStepMedian;
     j["ms_per_step_mean"] = r.msPerStepMean;
@@ -241,7 +256,8 @@ int main(int argc, char** argv) {
     const int steps = o.stepsOrDefault();
 
     std::vector<scenes::BenchResult> rows;
-    rows.push_back(bench::runOurs(scene, steps, o.substepsOrDefault(), o.sleeping));
+    rows.push_back(bench::runOurs(scene, steps, o.substepsOrDefault(), o.sleeping, o.iterationsOrDefault(),
+                                  o.iterativeJoints));
     if (o.peerBox2D) rows.push_back(bench::runBox2D(scene, steps, o.substepsOrDefault(), o.sleeping));
 
     if (o.json) {

@@ -9,18 +9,19 @@ namespace bench {
 
 using namespace ragdoll;
 
-scenes::BenchResult runOurs(const scenes::SceneSpec& scene, int steps, int substeps, bool sleeping) {
+scenes::BenchResult runOurs(const scenes::SceneSpec& scene, int steps, int substeps, bool sleeping, int iterations,
+                            bool iterativeJoints) {
     WorldDef def = defaultWorldDef();
     def.gravity = scene.gravity;
     def.substeps = substeps;
-    def.iterations = 1;
+    def.iterations = iterations;
     def.enableSleep = sleeping;
-    def.jointSolver = JointSolver::Direct;
+    def.jointSolver = iterativeJoints ? JointSolver::Iterative : JointSolver::Direct;
     World world(def);
     scenes::BuiltScene built = scenes::buildWorld(world, scene);
 
     scenes::BenchResult result;
-    result.engine = "paperdoll";
+    result.engine = iterativeJoints ? "paperdoll (gauss-seidel)" : "paperdoll";
     std::vector<double> stepMs;
     stepMs.reserve(size_t(steps));
     const double dt = 1.0 / 60.0;
