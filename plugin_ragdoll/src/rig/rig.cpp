@@ -6,7 +6,10 @@ namespace ragdoll {
 
 std::string Diagnostic::format() const {
     std::string out = file;
-    if (line > 0) out += ":" + std::to_string(line);
+    if (line > 0) {
+        out += ':';
+        out += std::to_string(line);
+    }
     out += severity == Severity::Error ? ": error: " : ": warning: ";
     out += message;
     return out;

@@ -70,7 +70,7 @@ private:
     int errorCount_ = 0;
 };
 
-std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+std::string inQuotes(std::string_view text) { return "'" + std::string(text) + "'"; }
 
 /// Reads one element's attributes into internal units. It remembers which attributes were
 /// asked for, so whatever else the element carries is reported as unknown (and kept by the
@@ -101,7 +101,7 @@ public:
             supported += (supported.empty() ? "" : ", ") + std::string(option);
             ++index;
         }
-        report_.error(element_, "attribute '" + std::string(name) + "' has unknown value " + quoted(raw) +
+        report_.error(element_, "attribute '" + std::string(name) + "' has unknown value " + inQuotes(raw) +
                                     " (supported: " + supported + ")");
         return 0;
     }
@@ -131,7 +131,7 @@ public:
         long long value = 0;
         auto [end, status] = std::from_chars(view.data(), view.data() + view.size(), value);
         if (status != std::errc{} || end != view.data() + view.size() || view.empty()) {
-            fail(name, "must be a whole number", quoted(raw));
+            fail(name, "must be a whole number", inQuotes(raw));
             return fallback;
         }
         if (value < min || value > max) {
@@ -147,7 +147,7 @@ public:
         if (!raw) return fallback;
         if (std::string_view(raw) == "true") return true;
         if (std::string_view(raw) == "false") return false;
-        fail(name, "must be 'true' or 'false'", quoted(raw));
+        fail(name, "must be 'true' or 'false'", inQuotes(raw));
         return fallback;
     }
 
@@ -159,7 +159,7 @@ public:
         bool valid = (view.size() == 7 || view.size() == 9) && view[0] == '#' &&
                      std::all_of(view.begin() + 1, view.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
         if (!valid) {
-            fail(name, "must be '#rrggbb' or '#rrggbbaa'", quoted(raw));
+            fail(name, "must be '#rrggbb' or '#rrggbbaa'", inQuotes(raw));
             return {};
         }
         return raw;
@@ -193,15 +193,15 @@ private:
         double value = 0.0;
         auto [end, status] = std::from_chars(view.data(), view.data() + view.size(), value);
         if (status == std::errc::result_out_of_range) {
-            fail(name, "is out of range", quoted(raw));
+            fail(name, "is out of range", inQuotes(raw));
             return std::nullopt;
         }
         if (status != std::errc{} || end != view.data() + view.size() || view.empty()) {
-            fail(name, "must be a number", quoted(raw));
+            fail(name, "must be a number", inQuotes(raw));
             return std::nullopt;
         }
         if (!std::isfinite(value)) {
-            fail(name, "must be a finite number", quoted(raw));
+            fail(name, "must be a finite number", inQuotes(raw));
             return std::nullopt;
         }
         const char* requirement = nullptr;
@@ -250,7 +250,7 @@ struct BodyRecord {
 struct JointRecord {
     Reference parent, child;
     bool hasLower = false, hasUpper = false;
-    double lowerDegrees = 0.0, upperDegrees = 0.0;  ///< as written, for messages
+    std::string lowerText, upperText;  ///< as written, for messages
 };
 
 class RigParser {
@@ -288,7 +288,7 @@ private:
         rig_.name = in.text("name", Need::Required);
         std::string format = in.text("format", Need::Required);
         if (!format.empty() && format != "1") {
-            report_.error(root, "unsupported format " + quoted(format) + " (this version reads format 1)");
+            report_.error(root, "unsupported format " + inQuotes(format) + " (this version reads format 1)");
             return false;
         }
         static constexpr RigUnits kUnits[] = {RigUnits::Metres, RigUnits::Centimetres, RigUnits::Pixels};
@@ -408,8 +408,8 @@ private:
         record.hasUpper = in.has("upper");
         joint.lower = in.number("lower", Need::Optional, Range::HalfTurn, Quantity::Angle, 0.0);
         joint.upper = in.number("upper", Need::Optional, Range::HalfTurn, Quantity::Angle, 0.0);
-        record.lowerDegrees = joint.lower * (180.0 / kPi);
-        record.upperDegrees = joint.upper * (180.0 / kPi);
+        if (record.hasLower) record.lowerText = element.Attribute("lower");
+        if (record.hasUpper) record.upperText = element.Attribute("upper");
         joint.limited = record.hasLower || record.hasUpper;
         if (record.hasLower != record.hasUpper)
             report_.error(element, std::string("attribute '") + (record.hasLower ? "lower" : "upper") +
@@ -432,14 +432,14 @@ private:
 
     // ---- references ----
 
-    std::string boneLabel(int index) const { return quoted(rig_.bones[size_t(index)].fileName); }
+    std::string boneLabel(int index) const { return inQuotes(rig_.bones[size_t(index)].fileName); }
 
     /// The bone a reference names, or -1 with an error at the referring element.
     int lookup(const Reference& ref, const char* element, int line, const char* attribute) {
         if (!ref.given || ref.boneName.empty()) return -1;  // already reported as missing
         auto it = boneIndex_.find(sanitiseName(ref.boneName));
         if (it != boneIndex_.end()) return it->second;
-        report_.error(line, std::string(element) + ": " + attribute + " " + quoted(ref.boneName) +
+        report_.error(line, std::string(element) + ": " + attribute + " " + inQuotes(ref.boneName) +
                                 " is not a bone of this rig");
         return -1;
     }
@@ -458,25 +458,25 @@ private:
             if (inserted) continue;
             const RigBone& first = rig_.bones[size_t(it->second)];
             if (first.fileName == bone.fileName)
-                report_.error(bone.line, "bone: duplicate name " + quoted(bone.fileName) + " (first at line " +
+                report_.error(bone.line, "bone: duplicate name " + inQuotes(bone.fileName) + " (first at line " +
                                              std::to_string(first.line) + ")");
             else
-                report_.error(bone.line, "bone: name " + quoted(bone.fileName) + " becomes " + quoted(bone.name) +
-                                             " once '.' is replaced by '_', the same as " + quoted(first.fileName) +
+                report_.error(bone.line, "bone: name " + inQuotes(bone.fileName) + " becomes " + inQuotes(bone.name) +
+                                             " once '.' is replaced by '_', the same as " + inQuotes(first.fileName) +
                                              " at line " + std::to_string(first.line) + "; rename one of them");
         }
         // Parents.
-        int root = -1;
+        int firstRoot = -1;
         for (int i = 0; i < count; ++i) {
             RigBone& bone = rig_.bones[size_t(i)];
             const BoneRecord& record = boneRecords_[size_t(i)];
             if (!record.hasParent) {
-                if (root < 0) {
-                    root = i;
+                if (firstRoot < 0) {
+                    firstRoot = i;
                 } else {
-                    report_.error(bone.line, "bone: " + quoted(bone.fileName) + " has no parent, and neither has " +
-                                                 boneLabel(root) + " at line " +
-                                                 std::to_string(rig_.bones[size_t(root)].line) +
+                    report_.error(bone.line, "bone: " + inQuotes(bone.fileName) + " has no parent, and neither has " +
+                                                 boneLabel(firstRoot) + " at line " +
+                                                 std::to_string(rig_.bones[size_t(firstRoot)].line) +
                                                  ": a rig has one root; give this bone a parent");
                 }
                 continue;
@@ -487,8 +487,8 @@ private:
             }
             auto it = boneIndex_.find(sanitiseName(record.parentName));
             if (it == boneIndex_.end()) {
-                report_.error(bone.line, "bone: unknown parent " + quoted(record.parentName) + " of " +
-                                             quoted(bone.fileName) + " (no bone has that name)");
+                report_.error(bone.line, "bone: unknown parent " + inQuotes(record.parentName) + " of " +
+                                             inQuotes(bone.fileName) + " (no bone has that name)");
                 continue;
             }
             bone.parent = it->second;
@@ -578,14 +578,12 @@ private:
             if (!joint.name.empty()) {
                 auto [it, inserted] = lineOfName.emplace(joint.name, joint.line);
                 if (!inserted)
-                    report_.error(joint.line, "joint: duplicate name " + quoted(joint.fileName) +
+                    report_.error(joint.line, "joint: duplicate name " + inQuotes(joint.fileName) +
                                                   " (after sanitising; first at line " + std::to_string(it->second) + ")");
             }
             if (joint.limited && record.hasLower && record.hasUpper && joint.lower > joint.upper)
-                report_.error(joint.line, "joint: lower limit " + rigxml::formatNumber(record.lowerDegrees, Quantity::Plain, 1.0) +
-                                              " is greater than upper limit " +
-                                              rigxml::formatNumber(record.upperDegrees, Quantity::Plain, 1.0) +
-                                              " (degrees); swap them");
+                report_.error(joint.line, "joint: lower limit " + record.lowerText + " is greater than upper limit " +
+                                              record.upperText + " (degrees); swap them");
             joint.parent = lookup(record.parent, "joint", joint.line, "parent");
             joint.child = lookup(record.child, "joint", joint.line, "child");
             if (joint.parent < 0 || joint.child < 0) continue;
@@ -623,11 +621,11 @@ private:
     void warnDisconnectedBodies(const XMLElement& root) {
         const int count = int(rig_.bodies.size());
         if (count == 0) {
-            report_.warning(root, "rig " + quoted(rig_.name) +
+            report_.warning(root, "rig " + inQuotes(rig_.name) +
                                       " has no <body> elements: it builds no ragdoll (`paperdoll rig generate` can add them)");
             return;
         }
-        std::vector<int> parent(size_t(count));
+        std::vector<int> parent(static_cast<size_t>(count));
         for (int i = 0; i < count; ++i) parent[size_t(i)] = i;
         auto findSet = [&](int x) {
             while (parent[size_t(x)] != x) x = parent[size_t(x)] = parent[size_t(parent[size_t(x)])];
@@ -718,6 +716,9 @@ RigLoadResult loadRigFromText(std::string_view text, const std::string& fileName
     rig->sourceText = std::string(text);
     RigParser parser(report, *rig);
     parser.parse(*root);
+    // In line order, as a compiler lists them (references are checked after reading).
+    std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),
+                     [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
     if (report.errorCount() == 0) result.rig = std::move(rig);
     return result;
 }

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -394,7 +395,11 @@ RigSaveResult saveRig(const RigDefinition& rig, const std::string& path) {
     for (int attempt = 0; attempt < 16 && fd < 0; ++attempt) {
         char suffix[16];
         std::snprintf(suffix, sizeof suffix, "%08x", unsigned(entropy()));
-        temp = (directory / ("." + target.filename().string() + ".tmp-" + suffix)).string();
+        std::string name = ".";
+        name += target.filename().string();
+        name += ".tmp-";
+        name += suffix;
+        temp = (directory / name).string();
         fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd < 0 && errno != EEXIST) break;
     }

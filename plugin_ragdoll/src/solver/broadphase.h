@@ -1,8 +1,8 @@
 // Broadphase: sort-and-sweep on x over fattened bounds, once per step.
 // Moving bodies are kept in an order that persists between steps, so the insertion
 // sort that restores it is near O(n) (bodies move little per step). Static terrain is
-// kept apart, sorted only when it changes, and swept against the moving list, so
-// n moving bodies over m terrain pieces cost O((n + m) log… ) rather than O(n·m).
+// kept apart, sorted only when it changes, and swept against the moving list, so each
+// moving body only looks at the terrain pieces near it on x rather than at all of them.
 // Rejected: a dynamic AABB tree (more code, and the ragdoll scenes are wide and flat,
 // where a sweep on x already rejects almost everything).
 #pragma once

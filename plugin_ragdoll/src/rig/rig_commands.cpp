@@ -1,0 +1,357 @@
+#include "rig/rig_commands.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <system_error>
+
+#include "rig/rig_drop.h"
+#include "rig/rig_generator.h"
+#include "rig/rig_loader.h"
+#include "rig/rig_saver.h"
+
+namespace ragdoll {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kExitOk = 0;
+constexpr int kExitBadFile = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitDropFailed = 3;
+/// Most frames `rig drop` runs: 100000 frames are 28 simulated minutes, far past any rest.
+constexpr int kMaxFrames = 100000;
+/// Fastest sideways push `rig drop --push` accepts, m/s (the solver's tested extreme is 50).
+constexpr double kMaxPush = 50.0;
+
+constexpr const char* kUsage =
+    "usage: paperdoll rig check FILE...\n"
+    "       paperdoll rig drop FILE [--frames N] [--push M/S] [--json]\n"
+    "       paperdoll rig generate IN OUT\n"
+    "\n"
+    "  check      validate rig files: every error with FILE:LINE, or one summary line per rig\n"
+    "  drop       drop the rig from 1 m onto flat ground with a sideways push (default 1 m/s),\n"
+    "             step N frames at 1/60 s (default 300) and report joint stretch, limit\n"
+    "             violation, frames until at rest and explosions\n"
+    "  generate   add bodies and joints to a rig that has only bones; writes OUT (never IN)\n"
+    "\n"
+    "exit status: 0 ok, 1 bad or unreadable file, 2 bad usage, 3 drop outside the limits\n";
+
+int usageError(std::ostream& err, const std::string& message) {
+    err << "paperdoll rig: error: " << message << "\n" << kUsage;
+    return kExitUsage;
+}
+
+void printDiagnostics(std::ostream& err, const std::vector<Diagnostic>& diagnostics) {
+    for (const Diagnostic& d : diagnostics) err << d.format() << "\n";
+}
+
+std::string fixed(double value, int decimals) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+/// Three significant digits: "1.21e-06", "0.000412".
+std::string significant(double value) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.3g", value);
+    return buffer;
+}
+
+/// Up to 4 decimals without trailing zeros: "20", "19.95", "0.1235".
+std::string brief(double value) {
+    std::string text = fixed(value, 4);
+    while (text.back() == '0') text.pop_back();
+    if (text.back() == '.') text.pop_back();
+    return text == "-0" ? "0" : text;
+}
+
+/// Splits "--name=value"; value is empty and hasValue false for "--name".
+struct Option {
+    std::string name, value;
+    bool hasValue = false;
+};
+Option splitOption(const std::string& arg) {
+    Option o;
+    size_t eq = arg.find('=');
+    o.name = arg.substr(0, eq);
+    if (eq != std::string::npos) {
+        o.value = arg.substr(eq + 1);
+        o.hasValue = true;
+    }
+    return o;
+}
+
+/// Positional arguments, or an unknown option (returned in `bad`). "--" ends options.
+std::vector<std::string> positionals(const std::vector<std::string>& args, size_t from, std::string& bad) {
+    std::vector<std::string> out;
+    bool optionsDone = false;
+    for (size_t i = from; i < args.size(); ++i) {
+        if (!optionsDone && args[i] == "--") {
+            optionsDone = true;
+        } else if (!optionsDone && args[i].size() > 1 && args[i][0] == '-') {
+            bad = args[i];
+            return out;
+        } else {
+            out.push_back(args[i]);
+        }
+    }
+    return out;
+}
+
+std::string summaryLine(const std::string& path, const RigDefinition& rig) {
+    return path + ": rig '" + rig.name + "': " + std::to_string(rig.bones.size()) + " bones, " +
+           std::to_string(rig.bodies.size()) + " bodies, " + std::to_string(rig.joints.size()) + " joints, " +
+           brief(rig.totalMass()) + " kg";
+}
+
+int runCheck(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    std::string bad;
+    std::vector<std::string> files = positionals(args, 1, bad);
+    if (!bad.empty()) return usageError(err, "unknown option '" + bad + "' for 'rig check'");
+    if (files.empty()) return usageError(err, "'rig check' needs at least one FILE");
+    int failed = 0;
+    for (const std::string& file : files) {
+        RigLoadResult result = loadRigFile(file);
+        printDiagnostics(err, result.diagnostics);
+        if (result.rig) {
+            out << summaryLine(file, *result.rig) << "\n";
+        } else {
+            ++failed;
+        }
+    }
+    if (failed > 0) {
+        err << "paperdoll rig: " << failed << " of " << files.size() << " rig file" << (files.size() == 1 ? "" : "s")
+            << " failed the check\n";
+        return kExitBadFile;
+    }
+    return kExitOk;
+}
+
+std::optional<double> parseDouble(const std::string& text) {
+    double value = 0.0;
+    auto [end, status] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (status != std::errc{} || end != text.data() + text.size() || text.empty() || !std::isfinite(value))
+        return std::nullopt;
+    return value;
+}
+
+std::string jsonString(std::string_view text) {
+    std::string out = "\"";
+    for (char c : text) {
+        switch (c) {
+            case '"': out += "\\\""; break;
+            case '\\': out += "\\\\"; break;
+            case '\n': out += "\\n"; break;
+            case '\t': out += "\\t"; break;
+            case '\r': out += "\\r"; break;
+            default:
+                if (static_cast<unsigned char>(c) < 0x20) {
+                    char buffer[8];
+                    std::snprintf(buffer, sizeof buffer, "\\u%04x", unsigned(c));
+                    out += buffer;
+                } else {
+                    out += c;
+                }
+        }
+    }
+    return out + "\"";
+}
+
+/// A number for JSON: shortest round trip, and never NaN/inf (not valid JSON).
+std::string jsonNumber(double value) {
+    if (!std::isfinite(value)) return "null";
+    char buffer[64];
+    auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+    return std::string(buffer, size_t(result.ptr - buffer));
+}
+
+void printDropJson(std::ostream& out, const std::string& file, const DropReport& r) {
+    out << "{\"file\":" << jsonString(file) << ",\"rig\":" << jsonString(r.rig) << ",\"frames\":" << r.frames
+        << ",\"dt\":" << jsonNumber(r.dt) << ",\"push_m_s\":" << jsonNumber(r.push) << ",\"bodies\":" << r.bodies << ",\"joints\":" << r.joints
+        << ",\"mass_kg\":" << jsonNumber(r.mass) << ",\"max_stretch_m\":" << jsonNumber(r.maxStretch)
+        << ",\"max_limit_violation_deg\":" << jsonNumber(r.maxLimitViolationDegrees) << ",\"rest_frame\":" << r.restFrame
+        << ",\"rest_seconds\":" << (r.restFrame < 0 ? "null" : jsonNumber(r.seconds()))
+        << ",\"fastest_body_at_end\":" << jsonString(r.fastestBody) << ",\"fastest_speed_at_end_m_s\":" << jsonNumber(r.fastestSpeed)
+        << ",\"exploded\":" << (r.exploded ? "true" : "false")
+        << ",\"explosion\":" << (r.exploded ? jsonString(r.explosion) : "null")
+        << ",\"limits\":{\"max_stretch_m\":" << jsonNumber(kDropMaxStretch)
+        << ",\"max_limit_violation_deg\":" << jsonNumber(kDropMaxLimitViolationDegrees)
+        << ",\"rest_seconds\":" << jsonNumber(kDropMaxRestSeconds) << "}"
+        << ",\"pass\":" << (r.passed() ? "true" : "false") << "}\n";
+}
+
+void printDropTable(std::ostream& out, const std::string& file, const DropReport& r) {
+    auto verdict = [](bool ok) { return ok ? "ok" : "FAIL"; };
+    char line[256];
+    out << "rig '" << r.rig << "' (" << file << "): " << r.bodies << " bodies, " << r.joints << " joints, "
+        << brief(r.mass) << " kg; dropped 1 m onto flat ground pushed " << brief(r.push) << " m/s sideways, "
+        << r.frames << " frames at 1/" << brief(1.0 / r.dt) << " s\n";
+    std::snprintf(line, sizeof line, "  %-22s %-22s %-18s %s\n", "max joint stretch", (significant(r.maxStretch) + " m").c_str(),
+                  "limit 0.001 m", verdict(r.stretchOk()));
+    out << line;
+    std::snprintf(line, sizeof line, "  %-22s %-22s %-18s %s\n", "max limit violation",
+                  (fixed(r.maxLimitViolationDegrees, 3) + " deg").c_str(), "limit 1 deg", verdict(r.limitsOk()));
+    out << line;
+    std::string rest = r.restFrame < 0 ? std::string("never (-1)")
+                                       : std::to_string(r.restFrame) + " frames (" + fixed(r.seconds(), 2) + " s)";
+    std::snprintf(line, sizeof line, "  %-22s %-22s %-18s %s\n", "at rest after", rest.c_str(), "limit 5 s",
+                  verdict(r.restOk()));
+    out << line;
+    if (r.restFrame < 0 && !r.exploded)
+        out << "  (still moving at the last frame: '" << r.fastestBody << "' at " << significant(r.fastestSpeed) << " m/s)\n";
+    std::snprintf(line, sizeof line, "  %-22s %-22s %-18s %s\n", "exploded", r.exploded ? "yes" : "no", "",
+                  verdict(!r.exploded));
+    out << line;
+    if (r.exploded) out << "  (" << r.explosion << ")\n";
+    out << (r.passed() ? "PASS" : "FAIL") << "\n";
+}
+
+int runDrop(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    std::vector<std::string> files;
+    DropOptions options;
+    bool json = false, optionsDone = false;
+    for (size_t i = 1; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        if (optionsDone || arg.size() < 2 || arg[0] != '-') {
+            files.push_back(arg);
+            continue;
+        }
+        if (arg == "--") {
+            optionsDone = true;
+            continue;
+        }
+        Option option = splitOption(arg);
+        if (option.name == "--json" && !option.hasValue) {
+            json = true;
+        } else if (option.name == "--frames") {
+            std::string value = option.value;
+            if (!option.hasValue) {
+                if (i + 1 >= args.size()) return usageError(err, "--frames needs a number of frames");
+                value = args[++i];
+            }
+            long long frames = 0;
+            auto [end, status] = std::from_chars(value.data(), value.data() + value.size(), frames);
+            if (status != std::errc{} || end != value.data() + value.size() || value.empty())
+                return usageError(err, "--frames must be a whole number, got '" + value + "'");
+            if (frames < 1 || frames > kMaxFrames)
+                return usageError(err, "--frames must be between 1 and " + std::to_string(kMaxFrames) + ", got " + value);
+            options.frames = int(frames);
+        } else if (option.name == "--push") {
+            std::string value = option.value;
+            if (!option.hasValue) {
+                if (i + 1 >= args.size()) return usageError(err, "--push needs a speed in m/s");
+                value = args[++i];
+            }
+            std::optional<double> push = parseDouble(value);
+            if (!push || std::abs(*push) > kMaxPush)
+                return usageError(err, "--push must be a speed between -" + brief(kMaxPush) + " and " + brief(kMaxPush) +
+                                           " m/s, got '" + value + "'");
+            options.push = *push;
+        } else {
+            return usageError(err, "unknown option '" + arg + "' for 'rig drop'");
+        }
+    }
+    if (files.empty()) return usageError(err, "'rig drop' needs a FILE");
+    if (files.size() > 1) return usageError(err, "'rig drop' takes one FILE, got " + std::to_string(files.size()));
+    const std::string& file = files[0];
+    RigLoadResult result = loadRigFile(file);
+    printDiagnostics(err, result.diagnostics);
+    if (!result.rig) return kExitBadFile;
+    if (result.rig->bodies.empty()) {
+        err << "paperdoll rig: error: " << file << ": rig '" << result.rig->name
+            << "' has no bodies, nothing to drop (run `paperdoll rig generate` first)\n";
+        return kExitBadFile;
+    }
+    DropReport report = dropRig(*result.rig, options);
+    if (json) printDropJson(out, file, report);
+    else printDropTable(out, file, report);
+    return report.passed() ? kExitOk : kExitDropFailed;
+}
+
+bool sameFile(const std::string& a, const std::string& b) {
+    std::error_code status;
+    if (fs::exists(b, status) && fs::equivalent(a, b, status)) return true;
+    fs::path ca = fs::weakly_canonical(a, status), cb = fs::weakly_canonical(b, status);
+    return !status && ca == cb;
+}
+
+int runGenerate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    std::string bad;
+    std::vector<std::string> files = positionals(args, 1, bad);
+    if (!bad.empty()) return usageError(err, "unknown option '" + bad + "' for 'rig generate'");
+    if (files.size() != 2)
+        return usageError(err, "'rig generate' needs IN and OUT, got " + std::to_string(files.size()) + " argument" +
+                                   (files.size() == 1 ? "" : "s"));
+    const std::string& in = files[0];
+    const std::string& outPath = files[1];
+    if (sameFile(in, outPath))
+        return usageError(err, "OUT '" + outPath + "' is the input file; generate never overwrites IN");
+
+    RigLoadResult loaded = loadRigFile(in);
+    // Only errors: a bones-only rig always warns that it has no bodies, which is the point.
+    if (!loaded.rig) {
+        printDiagnostics(err, loaded.diagnostics);
+        return kExitBadFile;
+    }
+    GeneratedRig generated = generateBodiesAndJoints(*loaded.rig);
+    RigSaveResult saved = saveRig(generated.rig, outPath);
+    printDiagnostics(err, saved.diagnostics);
+    if (!saved.ok) return kExitBadFile;
+
+    // Read back what was written: the summary is of the file, not of memory.
+    RigLoadResult written = loadRigFile(outPath);
+    printDiagnostics(err, written.diagnostics);
+    if (!written.rig) return kExitBadFile;
+    const RigDefinition& rig = *written.rig;
+    if (generated.replacedBodies > 0 || generated.replacedJoints > 0)
+        out << "replaced the " << generated.replacedBodies << " bodies and " << generated.replacedJoints
+            << " joints of " << in << "\n";
+    out << "wrote " << summaryLine(outPath, rig) << " (generated from " << in << ")\n";
+    char line[256];
+    for (const RigBody& body : rig.bodies) {
+        const RigBone& bone = rig.bones[size_t(body.bone)];
+        std::snprintf(line, sizeof line, "  %-16s %-10s %-8s radius %-9s %s kg\n", bone.fileName.c_str(),
+                      boneKindName(classifyBone(bone.name)), shapeName(body.shape), (fixed(body.radius, 3) + " m").c_str(),
+                      brief(body.mass).c_str());
+        out << line;
+    }
+    for (const RigJoint& joint : rig.joints) {
+        std::string limits = "free";
+        if (joint.limited) {
+            limits = "[";
+            limits += brief(joint.lower * 180.0 / kPi);
+            limits += ", ";
+            limits += brief(joint.upper * 180.0 / kPi);
+            limits += "] deg";
+        }
+        std::snprintf(line, sizeof line, "  %-16s %s -> %s %s\n", joint.fileName.c_str(),
+                      rig.bones[size_t(joint.parent)].fileName.c_str(), rig.bones[size_t(joint.child)].fileName.c_str(),
+                      limits.c_str());
+        out << line;
+    }
+    return kExitOk;
+}
+
+}  // namespace
+
+int runRigCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    std::vector<std::string> words = args;
+    if (!words.empty() && words[0] == "rig") words.erase(words.begin());
+    if (words.empty()) return usageError(err, "missing command");
+    const std::string& command = words[0];
+    if (command == "help" || command == "--help" || command == "-h") {
+        out << kUsage;
+        return kExitOk;
+    }
+    if (command == "check") return runCheck(words, out, err);
+    if (command == "drop") return runDrop(words, out, err);
+    if (command == "generate") return runGenerate(words, out, err);
+    return usageError(err, "unknown command '" + command + "'");
+}
+
+}  // namespace ragdoll

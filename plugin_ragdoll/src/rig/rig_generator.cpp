@@ -1,0 +1,174 @@
+#include "rig/rig_generator.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+namespace ragdoll {
+
+namespace {
+
+struct Keyword {
+    const char* text;
+    BoneKind kind;
+};
+
+// Longer, more specific keywords first: "forearm" and "lower_arm" before "arm",
+// "upper_leg" before "leg".
+constexpr Keyword kKeywords[] = {
+    {"forearm", BoneKind::Forearm},    {"lower_arm", BoneKind::Forearm}, {"lowerarm", BoneKind::Forearm},
+    {"upper_arm", BoneKind::UpperArm}, {"upperarm", BoneKind::UpperArm}, {"hand", BoneKind::Hand},
+    {"wrist", BoneKind::Hand},         {"thigh", BoneKind::Thigh},       {"upper_leg", BoneKind::Thigh},
+    {"upperleg", BoneKind::Thigh},     {"upleg", BoneKind::Thigh},       {"shin", BoneKind::Shin},
+    {"calf", BoneKind::Shin},          {"lower_leg", BoneKind::Shin},    {"lowerleg", BoneKind::Shin},
+    {"foot", BoneKind::Foot},          {"toe", BoneKind::Foot},          {"ankle", BoneKind::Foot},
+    {"head", BoneKind::Head},          {"skull", BoneKind::Head},        {"neck", BoneKind::Neck},
+    {"torso", BoneKind::Torso},        {"spine", BoneKind::Torso},       {"chest", BoneKind::Torso},
+    {"pelvis", BoneKind::Torso},       {"hips", BoneKind::Torso},        {"hip", BoneKind::Torso},
+    {"abdomen", BoneKind::Torso},      {"belly", BoneKind::Torso},       {"waist", BoneKind::Torso},
+    {"trunk", BoneKind::Torso},        {"arm", BoneKind::UpperArm},      {"leg", BoneKind::Shin},
+};
+
+struct KindRecipe {
+    double radiusFraction;  ///< of the bone's length (s&box)
+    double mass;            ///< kg; for the torso, the whole torso's
+    double lowerDegrees, upperDegrees;  ///< of the joint to its parent
+    const char* jointName;
+};
+
+KindRecipe recipe(BoneKind kind) {
+    switch (kind) {
+        case BoneKind::Torso: return {0.9, 8.0, -30.0, 30.0, "spine"};
+        case BoneKind::Neck: return {0.6, 0.5, -30.0, 30.0, "neck"};
+        case BoneKind::Head: return {0.55, 1.5, -45.0, 45.0, "neck"};
+        case BoneKind::UpperArm: return {0.28, 1.5, -140.0, 140.0, "shoulder"};
+        case BoneKind::Forearm: return {0.24, 1.2, 0.0, 140.0, "elbow"};
+        case BoneKind::Hand: return {0.3, 0.4, -60.0, 60.0, "wrist"};
+        case BoneKind::Thigh: return {0.34, 2.0, -80.0, 80.0, "hip"};
+        case BoneKind::Shin: return {0.26, 1.5, -140.0, 0.0, "knee"};
+        case BoneKind::Foot: return {0.25, 0.6, -35.0, 35.0, "ankle"};
+        case BoneKind::Other: return {0.2, 1.0, -45.0, 45.0, nullptr};
+    }
+    return {0.2, 1.0, -45.0, 45.0, nullptr};
+}
+
+/// A capsule wider than its bone is long no longer reads as that bone (see the header).
+constexpr double kMaxCapsuleRadiusFraction = 0.5;
+constexpr double kLinearDamping = 0.1;   // 1/s, as the reference stickman
+constexpr double kAngularDamping = 0.5;  // 1/s
+
+std::string lowercase(std::string_view text) {
+    std::string out(text);
+    for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+/// The keyword that decided the kind and where it sits in the name, or none.
+const Keyword* matchKeyword(std::string_view name, size_t& at) {
+    std::string lower = sanitiseName(lowercase(name));
+    for (const Keyword& k : kKeywords) {
+        at = lower.find(k.text);
+        if (at != std::string::npos) return &k;
+    }
+    return nullptr;
+}
+
+/// "shoulder" + the side suffix of "upper_arm.L" (".L"), or the child's name.
+std::string jointNameFor(const RigBone& child, BoneKind kind, BoneKind parentKind) {
+    const char* base = recipe(kind).jointName;
+    if (kind == BoneKind::Head && parentKind == BoneKind::Neck) base = "head";
+    size_t at = 0;
+    const Keyword* keyword = matchKeyword(child.fileName, at);
+    if (!base || !keyword) return child.fileName;
+    return base + child.fileName.substr(std::min(child.fileName.size(), at + std::string_view(keyword->text).size()));
+}
+
+}  // namespace
+
+BoneKind classifyBone(std::string_view name) {
+    size_t at = 0;
+    const Keyword* keyword = matchKeyword(name, at);
+    return keyword ? keyword->kind : BoneKind::Other;
+}
+
+const char* boneKindName(BoneKind kind) {
+    switch (kind) {
+        case BoneKind::Torso: return "torso";
+        case BoneKind::Neck: return "neck";
+        case BoneKind::Head: return "head";
+        case BoneKind::UpperArm: return "upper arm";
+        case BoneKind::Forearm: return "forearm";
+        case BoneKind::Hand: return "hand";
+        case BoneKind::Thigh: return "thigh";
+        case BoneKind::Shin: return "shin";
+        case BoneKind::Foot: return "foot";
+        case BoneKind::Other: return "other";
+    }
+    return "other";
+}
+
+GeneratedRig generateBodiesAndJoints(const RigDefinition& input) {
+    GeneratedRig out;
+    out.rig = input;
+    RigDefinition& rig = out.rig;
+    out.replacedBodies = int(rig.bodies.size());
+    out.replacedJoints = int(rig.joints.size());
+    rig.bodies.clear();
+    rig.joints.clear();
+
+    const int count = int(rig.bones.size());
+    std::vector<BoneKind> kinds(static_cast<size_t>(count));
+    double torsoLength = 0.0;
+    for (int i = 0; i < count; ++i) {
+        kinds[size_t(i)] = classifyBone(rig.bones[size_t(i)].name);
+        if (kinds[size_t(i)] == BoneKind::Torso) torsoLength += rig.bones[size_t(i)].length;
+    }
+
+    for (int i = 0; i < count; ++i) {
+        const RigBone& bone = rig.bones[size_t(i)];
+        const BoneKind kind = kinds[size_t(i)];
+        const KindRecipe r = recipe(kind);
+        RigBody body;
+        body.bone = i;
+        body.shape = kind == BoneKind::Head ? BodyShape::Circle : BodyShape::Capsule;
+        int v = rig.visualOfBone(i);
+        bool drawnSize = v >= 0 && (rig.visuals[size_t(v)].shape == VisualShape::Circle ? rig.visuals[size_t(v)].radius > 0.0
+                                                                                        : rig.visuals[size_t(v)].width > 0.0);
+        if (drawnSize) {
+            body.radiusSource = RadiusSource::Visual;
+        } else {
+            body.radiusSource = RadiusSource::Fraction;
+            body.radiusFraction = body.shape == BodyShape::Capsule ? std::min(r.radiusFraction, kMaxCapsuleRadiusFraction)
+                                                                   : r.radiusFraction;
+        }
+        body.mass = kind == BoneKind::Torso && torsoLength > 0.0 ? r.mass * bone.length / torsoLength : r.mass;
+        body.linearDamping = kLinearDamping;
+        body.angularDamping = kAngularDamping;
+        rig.bodies.push_back(body);
+    }
+
+    std::set<std::string> names;
+    for (int i = 0; i < count; ++i) {
+        const RigBone& bone = rig.bones[size_t(i)];
+        if (bone.parent < 0) continue;
+        const BoneKind kind = kinds[size_t(i)];
+        const KindRecipe r = recipe(kind);
+        RigJoint joint;
+        joint.parent = bone.parent;
+        joint.child = i;
+        joint.limited = true;
+        joint.lower = r.lowerDegrees * (kPi / 180.0);
+        joint.upper = r.upperDegrees * (kPi / 180.0);
+        std::string name = jointNameFor(bone, kind, kinds[size_t(bone.parent)]);
+        std::string unique = name;
+        for (int n = 2; names.count(sanitiseName(unique)); ++n) unique = name + "_" + std::to_string(n);
+        names.insert(sanitiseName(unique));
+        joint.fileName = unique;
+        joint.name = sanitiseName(unique);
+        rig.joints.push_back(joint);
+    }
+    updateDerived(rig);
+    return out;
+}
+
+}  // namespace ragdoll

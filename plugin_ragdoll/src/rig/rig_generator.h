@@ -1,0 +1,47 @@
+// Authoring helper (Unreal's "generate bodies and constraints from the skeleton"): turns a
+// rig that has only bones into a ragdoll, a starting point to tune by hand.
+//
+// Bones are sorted into kinds by keywords in their names. Radii are fractions of each
+// bone's own length (the s&box recipe: a skeleton of any size keeps its proportions):
+// torso/spine/chest/pelvis 0.9, neck 0.6, head 0.55 (a circle), upper arm 0.28, forearm
+// 0.24, hand 0.3, thigh 0.34, shin 0.26, foot 0.25, anything else 0.2. A capsule's radius
+// fraction is capped at 0.5 — wider than its bone is long, a capsule no longer reads as
+// that bone; the recipe's 0.9 was meant for the short pelvis/spine/chest bones of a 3D
+// skeleton, and a 2D rig's single torso bone would otherwise be a body almost twice as wide
+// as it is long. A bone that has a drawn visual takes its radius from it instead, so the
+// body matches what is drawn.
+//
+// Masses: the torso kind 8 kg in all (shared by length among torso bones), head 1.5,
+// neck 0.5, upper arm 1.5, forearm 1.2, hand 0.4, thigh 2, shin 1.5, foot 0.6, other 1.
+// Joints: one per bone with a parent, anchored at the child's origin. The character faces
+// +x (counter-clockwise = forward for a hanging limb): elbows bend one way, [0°, 140°];
+// knees the other, [−140°, 0°]; everything else gets a symmetric, cone-like range:
+// spine ±30°, neck ±30°, head ±45°, shoulder ±140°, wrist ±60°, hip ±80°, ankle ±35°,
+// other ±45°.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "rig/rig.h"
+
+namespace ragdoll {
+
+enum class BoneKind { Torso, Neck, Head, UpperArm, Forearm, Hand, Thigh, Shin, Foot, Other };
+
+/// The kind a bone's name suggests ("upper_arm.L" → UpperArm), case-insensitive.
+BoneKind classifyBone(std::string_view name);
+const char* boneKindName(BoneKind kind);
+
+struct GeneratedRig {
+    RigDefinition rig;       ///< the input with generated bodies and joints (elements new)
+    int replacedBodies = 0;  ///< bodies and joints the input had, now replaced
+    int replacedJoints = 0;
+};
+
+/// One body per bone and one joint per parent–child pair, as described above. Visuals,
+/// bones, solver settings and the source text are kept, so saving writes the input file
+/// with the new elements added.
+GeneratedRig generateBodiesAndJoints(const RigDefinition& bones);
+
+}  // namespace ragdoll

@@ -1,0 +1,191 @@
+// `paperdoll rig …` as a user meets it: outputs, exit statuses, and clear errors for every
+// kind of bad input. Commands run in-process through runRigCommand.
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "rig/rig_commands.h"
+#include "rig/rig_loader.h"
+
+namespace fs = std::filesystem;
+using namespace ragdoll;
+
+namespace {
+
+struct Run {
+    int status = -1;
+    std::string out, err;
+};
+
+Run run(std::vector<std::string> args) {
+    std::ostringstream out, err;
+    Run r;
+    r.status = runRigCommand(args, out, err);
+    r.out = out.str();
+    r.err = err.str();
+    return r;
+}
+
+std::string dataPath(const std::string& name) { return std::string(PAPERDOLL_RIG_TEST_DATA_DIR) + "/" + name; }
+std::string contentRig(const std::string& name) { return std::string(PAPERDOLL_CONTENT_DIR) + "/rigs/" + name; }
+
+std::string readFile(const fs::path& path) {
+    std::ifstream file(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+}
+
+struct TempDir {
+    fs::path path = fs::temp_directory_path() / ("rig_commands_test_" + std::to_string(::getpid()));
+    TempDir() {
+        fs::remove_all(path);
+        fs::create_directories(path);
+    }
+    ~TempDir() {
+        std::error_code ignored;
+        fs::remove_all(path, ignored);
+    }
+};
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("rig check prints one summary line per rig", "[rig][commands]") {
+    std::string stickman = contentRig("stickman.rig.xml"), puppet = contentRig("paper_puppet.rig.xml");
+    Run r = run({"rig", "check", stickman, puppet});
+    CHECK(r.status == 0);
+    CHECK(r.err.empty());
+    CHECK(r.out == stickman + ": rig 'stickman': 10 bones, 10 bodies, 9 joints, 21.5 kg\n" + puppet +
+                       ": rig 'paper_puppet': 12 bones, 12 bodies, 11 joints, 25 kg\n");
+    // The leading "rig" is optional.
+    CHECK(run({"check", stickman}).out == r.out.substr(0, r.out.find('\n') + 1));
+}
+
+TEST_CASE("rig check lists every error of every file and fails", "[rig][commands]") {
+    std::string broken = dataPath("broken.rig.xml"), good = contentRig("stickman.rig.xml"), empty = dataPath("empty.rig.xml");
+    Run r = run({"rig", "check", broken, good, empty});
+    CHECK(r.status == 1);
+    CHECK(r.out == good + ": rig 'stickman': 10 bones, 10 bodies, 9 joints, 21.5 kg\n");
+    CHECK(r.err == broken + ":7: error: bone: unknown parent 'torsoo' of 'arm' (no bone has that name)\n" +
+                       broken + ":10: error: body: attribute 'mass' must be > 0, got 0\n" +
+                       broken + ":11: error: body: bone 'arm.L' is not a bone of this rig\n" +
+                       broken + ":12: error: joint: 'torso' -> 'head': child bone 'head' has no <body> (a joint needs "
+                                "a body on both bones; without one the limb would float free)\n" +
+                       broken + ":13: error: joint: lower limit 30 is greater than upper limit -30 (degrees); swap them\n" +
+                       empty + ": error: file is empty; expected a <rig> element\n"
+                               "paperdoll rig: 2 of 3 rig files failed the check\n");
+}
+
+TEST_CASE("rig check on what is not a rig file", "[rig][commands]") {
+    Run missing = run({"rig", "check", dataPath("nope.rig.xml")});
+    CHECK(missing.status == 1);
+    CHECK(contains(missing.err, dataPath("nope.rig.xml") + ": error: cannot open rig: file not found\n"));
+    Run directory = run({"rig", "check", PAPERDOLL_RIG_TEST_DATA_DIR});
+    CHECK(directory.status == 1);
+    CHECK(contains(directory.err, "cannot open rig: it is a directory, not a file"));
+    Run malformed = run({"rig", "check", dataPath("malformed.rig.xml")});
+    CHECK(malformed.status == 1);
+    CHECK(contains(malformed.err, dataPath("malformed.rig.xml") + ":2: error: malformed XML"));
+}
+
+TEST_CASE("bad usage is exit 2 with a clear message and the usage", "[rig][commands]") {
+    auto usage = [](const Run& r, const std::string& message) {
+        CAPTURE(r.err);
+        CHECK(r.status == 2);
+        CHECK(r.out.empty());
+        CHECK(r.err.starts_with("paperdoll rig: error: " + message + "\n"));
+        CHECK(contains(r.err, "usage: paperdoll rig check FILE..."));
+    };
+    std::string stickman = contentRig("stickman.rig.xml");
+    usage(run({"rig"}), "missing command");
+    usage(run({}), "missing command");
+    usage(run({"rig", "inspect", stickman}), "unknown command 'inspect'");
+    usage(run({"rig", "check"}), "'rig check' needs at least one FILE");
+    usage(run({"rig", "check", "--strict", stickman}), "unknown option '--strict' for 'rig check'");
+    usage(run({"rig", "drop"}), "'rig drop' needs a FILE");
+    usage(run({"rig", "drop", stickman, stickman}), "'rig drop' takes one FILE, got 2");
+    usage(run({"rig", "drop", stickman, "--fast"}), "unknown option '--fast' for 'rig drop'");
+    usage(run({"rig", "drop", stickman, "--frames"}), "--frames needs a number of frames");
+    usage(run({"rig", "drop", stickman, "--frames", "ten"}), "--frames must be a whole number, got 'ten'");
+    usage(run({"rig", "drop", stickman, "--frames", "0"}), "--frames must be between 1 and 100000, got 0");
+    usage(run({"rig", "drop", stickman, "--frames=-5"}), "--frames must be between 1 and 100000, got -5");
+    usage(run({"rig", "drop", stickman, "--frames", "99999999999"}), "--frames must be between 1 and 100000, got 99999999999");
+    usage(run({"rig", "drop", stickman, "--push", "fast"}), "--push must be a speed between -50 and 50 m/s, got 'fast'");
+    usage(run({"rig", "generate", stickman}), "'rig generate' needs IN and OUT, got 1 argument");
+    usage(run({"rig", "generate", stickman, stickman}),
+          "OUT '" + stickman + "' is the input file; generate never overwrites IN");
+    Run help = run({"rig", "--help"});
+    CHECK(help.status == 0);
+    CHECK(help.out.starts_with("usage: paperdoll rig check FILE..."));
+}
+
+TEST_CASE("rig drop prints a table or one JSON object", "[rig][commands]") {
+    std::string stickman = contentRig("stickman.rig.xml");
+    Run table = run({"rig", "drop", stickman});
+    CAPTURE(table.out, table.err);
+    CHECK(table.status == 0);
+    CHECK(table.out.starts_with("rig 'stickman' (" + stickman + "): 10 bodies, 9 joints, 21.5 kg; dropped 1 m onto flat "
+                                "ground pushed 1 m/s sideways, 300 frames at 1/60 s\n  max joint stretch"));
+    CHECK(table.out.ends_with("\nPASS\n"));
+
+    Run json = run({"rig", "drop", stickman, "--json", "--frames", "120"});
+    CHECK(json.status == 3);  // not at rest after 2 s: outside the limits
+    nlohmann::json j = nlohmann::json::parse(json.out);
+    CHECK(j["rig"] == "stickman");
+    CHECK(j["file"] == stickman);
+    CHECK(j["frames"] == 120);
+    CHECK(j["bodies"] == 10);
+    CHECK(j["joints"] == 9);
+    CHECK(j["max_stretch_m"].get<double>() <= 0.001);
+    CHECK(j["max_limit_violation_deg"].get<double>() <= 1.0);
+    CHECK(j["rest_frame"] == -1);
+    CHECK(j["rest_seconds"].is_null());
+    CHECK(j["exploded"] == false);
+    CHECK(j["pass"] == false);
+
+    Run bones = run({"rig", "drop", dataPath("stickman_bones.rig.xml")});
+    CHECK(bones.status == 1);
+    CHECK(contains(bones.err, "has no bodies, nothing to drop (run `paperdoll rig generate` first)"));
+    Run broken = run({"rig", "drop", dataPath("broken.rig.xml")});
+    CHECK(broken.status == 1);
+    CHECK(broken.out.empty());
+}
+
+TEST_CASE("rig generate writes a ragdoll from bones and never overwrites its input", "[rig][commands]") {
+    TempDir dir;
+    std::string in = dataPath("stickman_bones.rig.xml");
+    const std::string before = readFile(in);
+    std::string out = (dir.path / "stickman_generated.rig.xml").string();
+    Run r = run({"rig", "generate", in, out});
+    CAPTURE(r.out, r.err);
+    CHECK(r.status == 0);
+    CHECK(r.err.empty());
+    CHECK(r.out.starts_with("wrote " + out + ": rig 'stickman_bones': 10 bones, 10 bodies, 9 joints, 21.9 kg (generated from " + in + ")\n"));
+    CHECK(contains(r.out, "  elbow.L          upper_arm.L -> forearm.L [0, 140] deg\n"));
+    CHECK(readFile(in) == before);
+    RigLoadResult written = loadRigFile(out);
+    REQUIRE(written.rig);
+    CHECK(written.rig->bodies.size() == 10);
+
+    // The same file reached by another path is still the input.
+    Run same = run({"rig", "generate", in, (fs::path(PAPERDOLL_RIG_TEST_DATA_DIR) / ".." / "data" / "stickman_bones.rig.xml").string()});
+    CHECK(same.status == 2);
+    CHECK(readFile(in) == before);
+
+    Run broken = run({"rig", "generate", dataPath("broken.rig.xml"), out});
+    CHECK(broken.status == 1);
+    CHECK(contains(broken.err, "broken.rig.xml:7: error:"));
+    Run noDir = run({"rig", "generate", in, (dir.path / "missing" / "x.rig.xml").string()});
+    CHECK(noDir.status == 1);
+    CHECK(contains(noDir.err, "error: cannot save rig: directory"));
+}

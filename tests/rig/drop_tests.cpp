@@ -1,0 +1,74 @@
+// `rig drop` on every shipped rig: dropped from 1 m with the default push, each must keep
+// its joints (stretch <= 1 mm, limits within 1 degree), come to rest within 5 s and not
+// explode. Plus the solver reproduction that does not (hidden: run it by its tag).
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <string>
+
+#include "rig/rig_drop.h"
+#include "rig/rig_loader.h"
+
+namespace fs = std::filesystem;
+using namespace ragdoll;
+
+namespace {
+
+void checkDrop(const std::string& path) {
+    RigLoadResult result = loadRigFile(path);
+    REQUIRE(result.rig);
+    DropReport r = dropRig(*result.rig);
+    CAPTURE(path, r.maxStretch, r.maxLimitViolationDegrees, r.restFrame, r.fastestBody, r.fastestSpeed, r.explosion);
+    CHECK(r.frames == 300);
+    CHECK(r.maxStretch <= 0.001);
+    CHECK(r.maxLimitViolationDegrees <= 1.0);
+    CHECK(r.restFrame >= 0);
+    CHECK(r.restFrame <= 300);
+    CHECK_FALSE(r.exploded);
+    CHECK(r.passed());
+}
+
+}  // namespace
+
+TEST_CASE("every shipped rig survives the drop", "[rig][drop]") {
+    int rigs = 0;
+    for (const auto& entry : fs::directory_iterator(std::string(PAPERDOLL_CONTENT_DIR) + "/rigs")) {
+        if (!entry.path().string().ends_with(".rig.xml")) continue;
+        ++rigs;
+        checkDrop(entry.path().string());
+    }
+    CHECK(rigs >= 2);
+}
+
+TEST_CASE("the drop reports stretch, violations and rest as the world measures them", "[rig][drop]") {
+    RigLoadResult result = loadRigFile(std::string(PAPERDOLL_CONTENT_DIR) + "/rigs/stickman.rig.xml");
+    REQUIRE(result.rig);
+    DropOptions options;
+    options.frames = 30;  // half a second: still falling, not at rest
+    DropReport r = dropRig(*result.rig, options);
+    CHECK(r.frames == 30);
+    CHECK(r.bodies == 10);
+    CHECK(r.joints == 9);
+    CHECK(r.mass == Approx(21.5));
+    CHECK(r.restFrame == -1);
+    CHECK(r.fastestSpeed > 1.0);  // falling at about g·t = 4.9 m/s
+    CHECK_FALSE(r.passed());
+    CHECK_FALSE(r.exploded);
+}
+
+TEST_CASE("a rig without bodies cannot be dropped", "[rig][drop]") {
+    RigLoadResult result = loadRigFile(std::string(PAPERDOLL_RIG_TEST_DATA_DIR) + "/stickman_bones.rig.xml");
+    REQUIRE(result.rig);
+    DropReport r = dropRig(*result.rig);
+    CHECK(r.exploded);
+    CHECK(r.explosion == "not built: rig 'stickman_bones' has no bodies");
+    CHECK_FALSE(r.passed());
+}
+
+// A 74 kg mannequin with anatomical limits ends its drop propped up with 7 to 10 joints
+// on their limits; there the solver does not settle (see the fixture's comment). Hidden
+// from the default run; `rig_tests "[solver-issue]"` reproduces it.
+TEST_CASE("a mannequin propped on its limits comes to rest", "[.solver-issue][rig][drop]") {
+    checkDrop(std::string(PAPERDOLL_RIG_TEST_DATA_DIR) + "/mannequin_props.rig.xml");
+}
