@@ -626,3 +626,25 @@ TEST_CASE("a body that turns NaN is reset to its last good pose and reported", "
     CHECK(isFinite(world.bodyState(b).position));
     CHECK(world.stats().recoveredBodies == 1);
 }
+
+TEST_CASE("velocities in the API are the body origin's, whatever the shape's offset", "[solver][api]") {
+    World world = makeWorld(4, JointSolver::Direct, false, {0.0, 0.0});
+    BodyDef def = defaultBodyDef();
+    def.position = {1.0, 2.0};
+    def.linearVelocity = {0.5, -0.25};
+    def.angularVelocity = 2.0;
+    BodyId id = world.createBody(def);
+    // A capsule from the origin out to (0.6, 0): the centre of mass sits 0.3 m off the origin.
+    world.setCapsule(id, defaultShapeDef(), Capsule{{0.0, 0.0}, {0.6, 0.0}, 0.05});
+    BodyState s = world.bodyState(id);
+    CHECK(s.linearVelocity.x == Approx(0.5).margin(1e-12));
+    CHECK(s.linearVelocity.y == Approx(-0.25).margin(1e-12));
+    CHECK(s.angularVelocity == 2.0);
+    world.setVelocity(id, {-1.0, 0.0}, -3.0);
+    s = world.bodyState(id);
+    CHECK(s.linearVelocity.x == Approx(-1.0).margin(1e-12));
+    CHECK(s.linearVelocity.y == Approx(0.0).margin(1e-12));
+    // One step later the origin has moved by what that velocity says, to first order.
+    world.step(kDt);
+    CHECK(world.bodyState(id).position.x == Approx(1.0 - 1.0 * kDt).margin(0.02));
+}

@@ -80,12 +80,8 @@ Ragdoll buildRagdoll(World& world, const RigDefinition& rig, const RagdollDef& d
         BodyDef bodyDef = defaultBodyDef();
         bodyDef.position = transformPoint(place, bone.origin);
         bodyDef.angle = def.angle + bone.angle;
-        // The solver keeps BodyDef::linearVelocity as the centre of mass's velocity once the
-        // shape moves the centre off the origin (types.h says "of the origin"; world.cpp's
-        // createBody/setShape do not convert), so give it the centre's: every shape here is
-        // centred on the bone's midpoint. The rigid-velocity test catches either changing.
-        const Vec2 center = transformPoint(place, bone.midpoint());
-        bodyDef.linearVelocity = def.linearVelocity + cross(def.angularVelocity, center - def.position);
+        // The body's origin (the bone's origin) moves with the rigid motion of the rig.
+        bodyDef.linearVelocity = def.linearVelocity + cross(def.angularVelocity, bodyDef.position - def.position);
         bodyDef.angularVelocity = def.angularVelocity;
         bodyDef.linearDamping = body.linearDamping;
         bodyDef.angularDamping = body.angularDamping;

@@ -153,9 +153,13 @@ bool World::setShape(BodyId id, const ShapeDef& def, ShapeType type, const Polyg
         double scale = def.mass > 0.0 ? def.mass / unitMass.mass : def.density;
         b->mass = unitMass.mass * scale;
         b->inertia = unitMass.rotationalInertia * scale;
+        // Moving the centre of mass keeps the origin's velocity (the API's meaning):
+        // v_centre = v_origin + ω × (centre − origin).
         Vec2 origin = bodyFrame(*b, sim).p;
+        Vec2 originVelocity = sim.linearVelocity + cross(sim.angularVelocity, origin - sim.center);
         b->localCenter = unitMass.center;
         sim.center = origin + rotate(sim.q, b->localCenter);
+        sim.linearVelocity = originVelocity + cross(sim.angularVelocity, sim.center - origin);
         sim.prevCenter = sim.center;
         b->lastGoodCenter = sim.center;
         sim.invMass = b->mass > 0.0 ? 1.0 / b->mass : 0.0;
@@ -390,7 +394,8 @@ void World::setVelocity(BodyId id, Vec2 linear, double angular) {
     Body* b = get(id);
     if (!b || b->type == BodyType::Static || !isFinite(linear) || !finite(angular)) return;
     BodySim& sim = sims_[size_t(id.index1 - 1)];
-    sim.linearVelocity = linear;
+    Vec2 origin = bodyFrame(*b, sim).p;
+    sim.linearVelocity = linear + cross(angular, sim.center - origin);  // linear is the origin's
     sim.angularVelocity = angular;
     wakeSlot(id.index1 - 1);
 }

@@ -51,7 +51,8 @@ public:
     BodyType bodyType(BodyId id) const;
     const Shape* bodyShape(BodyId id) const;
     void setTransform(BodyId id, Vec2 position, double angle);  ///< teleport; wakes
-    void setVelocity(BodyId id, Vec2 linear, double angular);   ///< wakes
+    /// The origin's linear velocity (as BodyDef and BodyState), m/s, and rad/s; wakes.
+    void setVelocity(BodyId id, Vec2 linear, double angular);
     void applyLinearImpulse(BodyId id, Vec2 impulse, Vec2 worldPoint);  ///< N·s; wakes
     /// Moves a kinematic body to reach the pose in dt seconds (velocities derived from it).
     void setKinematicTarget(BodyId id, Vec2 position, double angle, double dt);
