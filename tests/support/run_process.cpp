@@ -62,9 +62,10 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::vector
 }
 
 std::vector<std::string> displayEnv() {
+    std::vector<std::string> env = {"LSAN_OPTIONS=detect_leaks=0"};
     const char* display = std::getenv("DISPLAY");
-    if (display && *display) return {};
-    return {"SDL_VIDEODRIVER=offscreen"};
+    if (!display || !*display) env.push_back("SDL_VIDEODRIVER=offscreen");
+    return env;
 }
 
 }  // namespace test
