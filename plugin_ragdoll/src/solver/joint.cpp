@@ -80,6 +80,23 @@ void solveJointGaussSeidel(Joint& joint, BodySim& a, BodySim& b) {
     applyAngle(b, b.invInertia * dl);
 }
 
+void solveLimitVelocity(const Joint& joint, BodySim& a, BodySim& b) {
+    // A limit that pushed this substep (λ ≠ 0) is a contact between the two bodies' angles:
+    // like a contact's velocity pass, remove the relative angular velocity that still
+    // heads past the bound (no bounce, no creeping in). Without this, the speed that the
+    // position projection leaves behind makes a ragdoll resting on its limits shiver.
+    if (!joint.enableLimit || joint.lambdaLimit == 0.0) return;
+    double w = a.invInertia + b.invInertia;
+    if (w <= 0.0) return;
+    double relative = b.angularVelocity - a.angularVelocity;
+    // λ < 0 held the upper bound (pushing the angle down), λ > 0 the lower.
+    bool heading = joint.lambdaLimit < 0.0 ? relative > 0.0 : relative < 0.0;
+    if (!heading) return;
+    double impulse = -relative / w;
+    a.angularVelocity -= a.invInertia * impulse;
+    b.angularVelocity += b.invInertia * impulse;
+}
+
 void applyJointDamping(const Joint& joint, BodySim& a, BodySim& b, double h) {
     if (joint.angularDamping <= 0.0) return;
     double w = a.invInertia + b.invInertia;

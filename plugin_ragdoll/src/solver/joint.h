@@ -51,6 +51,8 @@ double jointSeparation(const Joint& joint, const BodySim& a, const BodySim& b);
 
 /// One Gauss-Seidel pass over a joint: pin block, then the limit. h is the substep.
 void solveJointGaussSeidel(Joint& joint, BodySim& a, BodySim& b);
+/// Velocity pass of a limit that acted this substep: no relative speed past the bound.
+void solveLimitVelocity(const Joint& joint, BodySim& a, BodySim& b);
 /// Relative angular velocity damping in the velocity pass.
 void applyJointDamping(const Joint& joint, BodySim& a, BodySim& b, double h);
 /// (1 − k)/k: α̃ = scale·K (0 when rigid).

@@ -170,8 +170,12 @@ void World::solveVelocities(double h) {
         if (a.active || b.active) solveContactVelocities(c, a, b, h, threshold);
     }
     for (Joint& j : joints_) {
-        if (!j.alive || j.angularDamping <= 0.0) continue;
-        applyJointDamping(j, sims_[size_t(j.bodyA)], sims_[size_t(j.bodyB)], h);
+        if (!j.alive) continue;
+        BodySim& a = sims_[size_t(j.bodyA)];
+        BodySim& b = sims_[size_t(j.bodyB)];
+        if (!a.active && !b.active) continue;
+        solveLimitVelocity(j, a, b);
+        applyJointDamping(j, a, b, h);
     }
 }
 
