@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "world/diagnostic.h"
+#include "paper/xml_reader.h"
 
 namespace paper {
 

@@ -11,12 +11,8 @@
 #include <tinyxml2.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <initializer_list>
-#include <iterator>
 #include <map>
 #include <system_error>
 
@@ -26,9 +22,9 @@ namespace {
 namespace fs = std::filesystem;
 using tinyxml2::XMLElement;
 
-/// Largest |value| accepted: metres for lengths, file units for other numbers. Anything
-/// bigger is a typo, and float positions that far out have centimetre-sized steps.
-constexpr double kMaxMagnitude = 1.0e6;
+/// Largest |length| accepted, metres: anything bigger is a typo, and float positions that
+/// far out have centimetre-sized steps.
+constexpr AttributeRules kLevelRules{1.0e6, "is too large (more than 1e6 m)", ""};
 /// Most steps one <stairs> may expand into.
 constexpr int kMaxStairSteps = 64;
 /// Without a <camera>, the start view frames the terrain's bounds on a 16:9 screen (the
@@ -41,192 +37,27 @@ constexpr float kAutoCameraMaxHeight = 30.0f;
 /// would get a degenerate edge normal from them.
 constexpr double kCollinearSine = 1.0e-5;
 
-enum class Need { Required, Optional };
-enum class Range { Any, Positive, NonNegative, UnitInterval };
+/// A required position or size in the file's units, in metres (0 when invalid): the level
+/// is in floats from here on.
+float readLength(AttributeReader& in, const char* name, Range range) {
+    return static_cast<float>(in.length(name, Need::Required, range, 0.0));
+}
 
-/// Appends diagnostics for one file, prefixed with the element they are about.
-class Reporter {
-public:
-    Reporter(const std::string& file, std::vector<Diagnostic>& out) : file_(file), out_(out) {}
+/// A number that is not a length (mass, friction, scale).
+float readPlain(AttributeReader& in, const char* name, Need need, Range range, double fallback) {
+    return static_cast<float>(in.plain(name, need, range, fallback));
+}
 
-    void error(int line, std::string message) { add(Severity::Error, line, std::move(message)); }
-    void warning(int line, std::string message) { add(Severity::Warning, line, std::move(message)); }
-    void error(const XMLElement& element, const std::string& message) {
-        error(element.GetLineNum(), std::string(element.Name()) + ": " + message);
-    }
-    void warning(const XMLElement& element, const std::string& message) {
-        warning(element.GetLineNum(), std::string(element.Name()) + ": " + message);
-    }
-    int errorCount() const { return errorCount_; }
+/// Degrees counter-clockwise in the file, radians returned; 0 when absent.
+float readAngle(AttributeReader& in, const char* name) {
+    return degreesToRadians(readPlain(in, name, Need::Optional, Range::Any, 0.0));
+}
 
-private:
-    void add(Severity severity, int line, std::string message) {
-        if (severity == Severity::Error) ++errorCount_;
-        out_.push_back(Diagnostic{severity, file_, line, std::move(message)});
-    }
-
-    const std::string& file_;
-    std::vector<Diagnostic>& out_;
-    int errorCount_ = 0;
-};
-
-/// Reads one element's attributes, converting lengths to metres. It remembers which
-/// attributes were asked for, so whatever else the element carries is reported as unknown;
-/// callers therefore read every attribute even after one failed.
-class AttributeReader {
-public:
-    AttributeReader(const XMLElement& element, Reporter& report, double unitsPerMetre)
-        : element_(element), report_(report), unitsPerMetre_(unitsPerMetre) {}
-
-    /// A string; a required one must not be empty.
-    std::string text(const char* name, Need need) {
-        const char* raw = find(name, need);
-        if (!raw) return {};
-        if (need == Need::Required && *raw == '\0') fail(name, "must not be empty", "''");
-        return raw;
-    }
-
-    /// One of allowed; the first is the default when the attribute is absent.
-    std::string choice(const char* name, std::initializer_list<const char*> allowed) {
-        const char* raw = find(name, Need::Optional);
-        if (!raw) return *allowed.begin();
-        std::string supported;
-        for (const char* option : allowed) {
-            if (std::string_view(raw) == option) return raw;
-            supported += (supported.empty() ? "" : ", ") + std::string(option);
-        }
-        report_.error(element_, "attribute '" + std::string(name) + "' has unknown value '" + raw +
-                                    "' (supported: " + supported + ")");
-        return *allowed.begin();
-    }
-
-    /// A position or size in the file's units, returned in metres (0 when invalid).
-    float length(const char* name, Range range) {
-        std::optional<double> value = number(name, Need::Required, range);
-        if (!value) return 0.0f;
-        double metres = *value / unitsPerMetre_;
-        if (std::abs(metres) > kMaxMagnitude) {
-            fail(name, "is too large (more than 1e6 m)", element_.Attribute(name));
-            return 0.0f;
-        }
-        return static_cast<float>(metres);
-    }
-
-    /// Degrees counter-clockwise in the file, radians returned; 0 when absent.
-    float angle(const char* name) { return degreesToRadians(plain(name, Need::Optional, Range::Any, 0.0)); }
-
-    /// A number that is not a length (mass, friction, scale): no unit conversion.
-    float plain(const char* name, Need need, Range range, double fallback) {
-        std::optional<double> value = number(name, need, range);
-        if (!value) return static_cast<float>(fallback);
-        if (std::abs(*value) > kMaxMagnitude) {
-            fail(name, "is too large (more than 1e6)", element_.Attribute(name));
-            return static_cast<float>(fallback);
-        }
-        return static_cast<float>(*value);
-    }
-
-    /// A required whole number in [min, max].
-    int count(const char* name, int min, int max) {
-        const char* raw = find(name, Need::Required);
-        if (!raw) return min;
-        std::string_view view(raw);
-        long long value = 0;
-        auto [end, status] = std::from_chars(view.data(), view.data() + view.size(), value);
-        if (status != std::errc{} || end != view.data() + view.size()) {
-            fail(name, "must be a whole number", quoted(raw));
-            return min;
-        }
-        if (value < min || value > max) {
-            fail(name, "must be between " + std::to_string(min) + " and " + std::to_string(max), raw);
-            return min;
-        }
-        return static_cast<int>(value);
-    }
-
-    /// "#rrggbb" or "#rrggbbaa"; fallback when absent or invalid.
-    Color color(const char* name, Color fallback) {
-        const char* raw = find(name, Need::Optional);
-        if (!raw) return fallback;
-        std::string_view view(raw);
-        unsigned char channels[4] = {0, 0, 0, 255};
-        bool valid = (view.size() == 7 || view.size() == 9) && view[0] == '#';
-        for (size_t i = 0; valid && 1 + 2 * i < view.size(); ++i) {
-            const char* first = view.data() + 1 + 2 * i;
-            auto [end, status] = std::from_chars(first, first + 2, channels[i], 16);
-            valid = status == std::errc{} && end == first + 2;
-        }
-        if (!valid) {
-            fail(name, "must be '#rrggbb' or '#rrggbbaa'", quoted(raw));
-            return fallback;
-        }
-        return Color{channels[0], channels[1], channels[2], channels[3]};
-    }
-
-    void warnUnknownAttributes() {
-        for (const tinyxml2::XMLAttribute* a = element_.FirstAttribute(); a; a = a->Next()) {
-            if (std::find(known_.begin(), known_.end(), std::string_view(a->Name())) == known_.end())
-                report_.warning(element_, "unknown attribute '" + std::string(a->Name()) + "' ignored");
-        }
-    }
-
-private:
-    static std::string quoted(const char* raw) { return "'" + std::string(raw) + "'"; }
-
-    const char* find(const char* name, Need need) {
-        known_.push_back(name);
-        const char* raw = element_.Attribute(name);
-        if (!raw && need == Need::Required)
-            report_.error(element_, "missing required attribute '" + std::string(name) + "'");
-        return raw;
-    }
-
-    void fail(const char* name, const std::string& requirement, const std::string& shown) {
-        report_.error(element_, "attribute '" + std::string(name) + "' " + requirement + ", got " + shown);
-    }
-
-    /// The value in file units; nullopt when absent or invalid (and then reported).
-    /// std::from_chars rather than strtod: it ignores the locale and does not skip
-    /// leading spaces, so "1,5" or " 1" fail instead of being half read.
-    std::optional<double> number(const char* name, Need need, Range range) {
-        const char* raw = find(name, need);
-        if (!raw) return std::nullopt;
-        std::string_view view(raw);
-        double value = 0.0;
-        auto [end, status] = std::from_chars(view.data(), view.data() + view.size(), value);
-        if (status == std::errc::result_out_of_range) {
-            fail(name, "is out of range", quoted(raw));
-            return std::nullopt;
-        }
-        if (status != std::errc{} || end != view.data() + view.size()) {
-            fail(name, "must be a number", quoted(raw));
-            return std::nullopt;
-        }
-        if (!std::isfinite(value)) {
-            fail(name, "must be a finite number", quoted(raw));
-            return std::nullopt;
-        }
-        const char* requirement = nullptr;
-        switch (range) {
-            case Range::Any: break;
-            case Range::Positive: if (!(value > 0.0)) requirement = "must be > 0"; break;
-            case Range::NonNegative: if (value < 0.0) requirement = "must be >= 0"; break;
-            case Range::UnitInterval:
-                if (value < 0.0 || value > 1.0) requirement = "must be between 0 and 1";
-                break;
-        }
-        if (requirement) {
-            fail(name, requirement, raw);
-            return std::nullopt;
-        }
-        return value;
-    }
-
-    const XMLElement& element_;
-    Reporter& report_;
-    double unitsPerMetre_;
-    std::vector<std::string_view> known_;
-};
+/// "#rrggbb" or "#rrggbbaa"; fallback when absent or invalid.
+Color readColor(AttributeReader& in, const char* name, Color fallback) {
+    std::optional<std::array<unsigned char, 4>> rgba = parseHexColor(in.color(name));
+    return rgba ? Color{(*rgba)[0], (*rgba)[1], (*rgba)[2], (*rgba)[3]} : fallback;
+}
 
 /// The corners of a rotated rectangle, counter-clockwise from the bottom left.
 std::vector<Vec2> rectangle(Vec2 center, Vec2 halfExtents, float angle) {
@@ -286,7 +117,7 @@ public:
 
 private:
     AttributeReader reader(const XMLElement& element) {
-        return AttributeReader(element, report_, unitsPerMetre_);
+        return AttributeReader(element, report_, unitsPerMetre_, kLevelRules);
     }
 
     void readHeader(const XMLElement& root) {
@@ -295,9 +126,9 @@ private:
         std::string format = in.text("format", Need::Required);
         if (!format.empty() && format != "1")
             report_.error(root, "unsupported format '" + format + "' (supported: 1)");
-        std::string units = in.choice("units", {"m", "cm", "px"});
-        double defaultScale = units == "m" ? 1.0 : 100.0;
-        unitsPerMetre_ = in.plain("scale", Need::Optional, Range::Positive, defaultScale);
+        bool metres = in.choice("units", {"m", "cm", "px"}) == 0;
+        double defaultScale = metres ? 1.0 : 100.0;
+        unitsPerMetre_ = readPlain(in, "scale", Need::Optional, Range::Positive, defaultScale);
         in.warnUnknownAttributes();
     }
 
@@ -309,8 +140,8 @@ private:
         }
         cameraLine_ = element.GetLineNum();
         AttributeReader in = reader(element);
-        level_.camera.center = {in.length("x", Range::Any), in.length("y", Range::Any)};
-        level_.camera.viewHeight = in.length("height", Range::Positive);
+        level_.camera.center = {readLength(in, "x", Range::Any), readLength(in, "y", Range::Any)};
+        level_.camera.viewHeight = readLength(in, "height", Range::Positive);
         in.warnUnknownAttributes();
         warnChildElements(element);
     }
@@ -320,18 +151,18 @@ private:
         TerrainPiece piece;
         piece.kind = kind;
         piece.line = element.GetLineNum();
-        piece.friction = in.plain("friction", Need::Optional, Range::NonNegative, piece.friction);
-        piece.restitution = in.plain("restitution", Need::Optional, Range::UnitInterval, piece.restitution);
-        piece.color = in.color("color", piece.color);
+        piece.friction = readPlain(in, "friction", Need::Optional, Range::NonNegative, piece.friction);
+        piece.restitution = readPlain(in, "restitution", Need::Optional, Range::UnitInterval, piece.restitution);
+        piece.color = readColor(in, "color", piece.color);
         return piece;
     }
 
     void readBox(const XMLElement& element) {
         int errorsBefore = report_.errorCount();
         AttributeReader in = reader(element);
-        Vec2 center{in.length("x", Range::Any), in.length("y", Range::Any)};
-        Vec2 size{in.length("width", Range::Positive), in.length("height", Range::Positive)};
-        float angle = in.angle("angle");
+        Vec2 center{readLength(in, "x", Range::Any), readLength(in, "y", Range::Any)};
+        Vec2 size{readLength(in, "width", Range::Positive), readLength(in, "height", Range::Positive)};
+        float angle = readAngle(in, "angle");
         TerrainPiece piece = readSurface(in, element, TerrainKind::Box);
         in.warnUnknownAttributes();
         warnChildElements(element);
@@ -343,9 +174,9 @@ private:
     void readRamp(const XMLElement& element) {
         int errorsBefore = report_.errorCount();
         AttributeReader in = reader(element);
-        float x = in.length("x", Range::Any), y = in.length("y", Range::Any);
-        float width = in.length("width", Range::Positive), height = in.length("height", Range::Positive);
-        bool upRight = in.choice("direction", {"up-right", "up-left"}) == "up-right";
+        float x = readLength(in, "x", Range::Any), y = readLength(in, "y", Range::Any);
+        float width = readLength(in, "width", Range::Positive), height = readLength(in, "height", Range::Positive);
+        bool upRight = in.choice("direction", {"up-right", "up-left"}) == 0;
         TerrainPiece piece = readSurface(in, element, TerrainKind::Ramp);
         in.warnUnknownAttributes();
         warnChildElements(element);
@@ -358,11 +189,11 @@ private:
     void readStairs(const XMLElement& element) {
         int errorsBefore = report_.errorCount();
         AttributeReader in = reader(element);
-        float x = in.length("x", Range::Any), y = in.length("y", Range::Any);
-        int steps = in.count("steps", 1, kMaxStairSteps);
-        float stepWidth = in.length("step_width", Range::Positive);
-        float stepHeight = in.length("step_height", Range::Positive);
-        bool upRight = in.choice("direction", {"up-right", "up-left"}) == "up-right";
+        float x = readLength(in, "x", Range::Any), y = readLength(in, "y", Range::Any);
+        int steps = in.wholeNumber("steps", Need::Required, 1, kMaxStairSteps, 1);
+        float stepWidth = readLength(in, "step_width", Range::Positive);
+        float stepHeight = readLength(in, "step_height", Range::Positive);
+        bool upRight = in.choice("direction", {"up-right", "up-left"}) == 0;
         TerrainPiece surface = readSurface(in, element, TerrainKind::Step);
         in.warnUnknownAttributes();
         warnChildElements(element);
@@ -389,7 +220,7 @@ private:
                 continue;
             }
             AttributeReader point = reader(*child);
-            piece.points.push_back({point.length("x", Range::Any), point.length("y", Range::Any)});
+            piece.points.push_back({readLength(point, "x", Range::Any), readLength(point, "y", Range::Any)});
             pointLines.push_back(child->GetLineNum());
             point.warnUnknownAttributes();
         }
@@ -458,14 +289,14 @@ private:
         Prop prop;
         prop.line = element.GetLineNum();
         in.choice("shape", {"box"});
-        prop.position = {in.length("x", Range::Any), in.length("y", Range::Any)};
-        Vec2 size{in.length("width", Range::Positive), in.length("height", Range::Positive)};
+        prop.position = {readLength(in, "x", Range::Any), readLength(in, "y", Range::Any)};
+        Vec2 size{readLength(in, "width", Range::Positive), readLength(in, "height", Range::Positive)};
         prop.halfExtents = 0.5f * size;
-        prop.angle = in.angle("angle");
-        prop.mass = in.plain("mass", Need::Required, Range::Positive, prop.mass);
-        prop.friction = in.plain("friction", Need::Optional, Range::NonNegative, prop.friction);
-        prop.restitution = in.plain("restitution", Need::Optional, Range::UnitInterval, prop.restitution);
-        prop.color = in.color("color", prop.color);
+        prop.angle = readAngle(in, "angle");
+        prop.mass = readPlain(in, "mass", Need::Required, Range::Positive, prop.mass);
+        prop.friction = readPlain(in, "friction", Need::Optional, Range::NonNegative, prop.friction);
+        prop.restitution = readPlain(in, "restitution", Need::Optional, Range::UnitInterval, prop.restitution);
+        prop.color = readColor(in, "color", prop.color);
         in.warnUnknownAttributes();
         warnChildElements(element);
         if (report_.errorCount() > errorsBefore) return;
@@ -479,8 +310,8 @@ private:
         spawn.line = element.GetLineNum();
         spawn.name = in.text("name", Need::Required);
         std::string rig = in.text("rig", Need::Required);
-        spawn.position = {in.length("x", Range::Any), in.length("y", Range::Any)};
-        spawn.facingRight = in.choice("facing", {"right", "left"}) == "right";
+        spawn.position = {readLength(in, "x", Range::Any), readLength(in, "y", Range::Any)};
+        spawn.facingRight = in.choice("facing", {"right", "left"}) == 0;
         in.warnUnknownAttributes();
         warnChildElements(element);
         if (!spawn.name.empty()) {
@@ -535,38 +366,6 @@ private:
     std::map<std::string, int> spawnLines_;  ///< every spawn name seen, even in a broken spawn
 };
 
-/// tinyxml2's ErrorStr() is "Error=XML_ERROR_… ErrorID=7 (0x7) Line number=2: detail";
-/// this keeps the detail and replaces the enum name with words.
-std::string describeXmlError(const tinyxml2::XMLDocument& document) {
-    std::string what;
-    switch (document.ErrorID()) {
-        case tinyxml2::XML_ERROR_PARSING_ELEMENT: what = "broken element (unclosed '<' or missing '>'?)"; break;
-        case tinyxml2::XML_ERROR_PARSING_ATTRIBUTE:
-            what = "broken attribute (missing quotes, '=' or a repeated name?)";
-            break;
-        case tinyxml2::XML_ERROR_PARSING_TEXT: what = "broken text or entity"; break;
-        case tinyxml2::XML_ERROR_PARSING_CDATA: what = "unterminated CDATA section"; break;
-        case tinyxml2::XML_ERROR_PARSING_COMMENT: what = "unterminated comment"; break;
-        case tinyxml2::XML_ERROR_PARSING_DECLARATION: what = "broken <?xml ...?> declaration"; break;
-        case tinyxml2::XML_ERROR_MISMATCHED_ELEMENT:
-            what = "closing tag does not match the open element";
-            break;
-        default: what = tinyxml2::XMLDocument::ErrorIDToName(document.ErrorID()); break;
-    }
-    std::string_view full = document.ErrorStr();
-    size_t lineField = full.find("Line number=");
-    size_t detail = lineField == std::string_view::npos ? lineField : full.find(": ", lineField);
-    if (detail != std::string_view::npos) {
-        std::string_view text = full.substr(detail + 2);
-        constexpr std::string_view kElementPrefix = "XMLElement name=";
-        if (text.substr(0, kElementPrefix.size()) == kElementPrefix)
-            what += " in <" + std::string(text.substr(kElementPrefix.size())) + ">";
-        else
-            what += ": " + std::string(text);
-    }
-    return what;
-}
-
 }  // namespace
 
 LevelLoadResult loadLevelFromText(std::string_view xml, const std::string& fileName) {
@@ -606,32 +405,9 @@ LevelLoadResult loadLevelFromText(std::string_view xml, const std::string& fileN
 LevelLoadResult loadLevelFile(const std::string& path) {
     LevelLoadResult result;
     Reporter report(path, result.diagnostics);
-    std::error_code status;
-    fs::file_type type = fs::status(path, status).type();
-    if (type == fs::file_type::not_found) {
-        report.error(0, "cannot open level: file not found");
-        return result;
-    }
-    if (status) {
-        report.error(0, "cannot open level: " + status.message());
-        return result;
-    }
-    if (type == fs::file_type::directory) {
-        report.error(0, "cannot open level: it is a directory, not a file");
-        return result;
-    }
-    if (type != fs::file_type::regular) {
-        report.error(0, "cannot open level: not a regular file");
-        return result;
-    }
-    std::ifstream file(path, std::ios::binary);
-    std::string text;
-    if (file.is_open()) text.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
-    if (!file.is_open() || file.bad()) {
-        report.error(0, "cannot open level: the file could not be read");
-        return result;
-    }
-    return loadLevelFromText(text, path);
+    std::optional<std::string> text = readUserFile(path, "level", report);
+    if (!text) return result;
+    return loadLevelFromText(*text, path);
 }
 
 }  // namespace paper

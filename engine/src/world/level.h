@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "paper/math.h"
-#include "world/diagnostic.h"
+#include "paper/xml_reader.h"
 
 namespace paper {
 

@@ -4,19 +4,6 @@
 
 namespace ragdoll {
 
-std::string Diagnostic::format() const {
-    std::string out = file;
-    if (line > 0) {
-        out += ':';
-        out += std::to_string(line);
-    }
-    out += severity == Severity::Error ? ": error: " : ": warning: ";
-    out += message;
-    return out;
-}
-
-bool hasErrors(const std::vector<Diagnostic>& diagnostics) { return errorCount(diagnostics) > 0; }
-
 int errorCount(const std::vector<Diagnostic>& diagnostics) {
     return int(std::count_if(diagnostics.begin(), diagnostics.end(),
                              [](const Diagnostic& d) { return d.severity == Severity::Error; }));

@@ -13,25 +13,16 @@
 #include <string_view>
 #include <vector>
 
+#include "paper/xml_reader.h"
 #include "solver/math.h"
 
 namespace ragdoll {
 
-enum class Severity { Warning, Error };
-
-/// An error or warning about a user file, in the compiler's format so that editors and
-/// terminals can jump to it. The plugin core keeps its own (it must not depend on the
-/// engine), with the same output as the engine's.
-struct Diagnostic {
-    Severity severity = Severity::Error;
-    std::string file;
-    int line = 0;         ///< 1-based; 0 when the problem is about the file as a whole
-    std::string message;  ///< "<element>: what is wrong" when about an element
-
-    /// "FILE:LINE: error: message" (or "FILE: error: message" when line is 0).
-    std::string format() const;
-};
-bool hasErrors(const std::vector<Diagnostic>& diagnostics);
+// Diagnostics are the engine's (a public, header-only part of it), so the rig loader and
+// the level loader report in one format through one implementation.
+using paper::Diagnostic;
+using paper::hasErrors;
+using paper::Severity;
 int errorCount(const std::vector<Diagnostic>& diagnostics);
 
 /// The file's units; `scale` says how many of them make a metre.

@@ -14,221 +14,48 @@
 #include <tinyxml2.h>
 
 #include <algorithm>
-#include <cctype>
-#include <charconv>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <initializer_list>
-#include <iterator>
 #include <map>
 #include <optional>
-#include <system_error>
 
 #include "rig/rig_xml.h"
 
 namespace ragdoll {
 namespace {
 
-namespace fs = std::filesystem;
 using rigxml::Quantity;
 using tinyxml2::XMLElement;
 
-/// Largest length accepted, metres: anything bigger is a units mistake (a px rig read as m).
-constexpr double kMaxLengthMetres = 1.0e4;
-/// Largest plain number accepted (mass, damping, friction).
-constexpr double kMaxPlain = 1.0e6;
+using paper::AttributeReader;
+using paper::AttributeRules;
+using paper::inQuotes;
+using paper::Need;
+using paper::Range;
+using paper::Reporter;
+
+/// Largest length accepted, 1e4 metres: anything bigger is a units mistake (a px rig read
+/// as m). Lengths are divided by the scale exactly as rigxml::toInternal() does, so a value
+/// the saver writes reads back bit-identical. Unknown attributes are kept by the saver.
+constexpr AttributeRules kRigRules{1.0e4, "is too large (more than 1e4 m; are the units right?)", " (kept on save)"};
 /// Most substeps or iterations a rig may ask for.
 constexpr int kMaxSolverCount = 64;
 
-enum class Need { Required, Optional };
-enum class Range { Any, Positive, NonNegative, UnitInterval, StiffnessRange, HalfTurn };
+/// Degrees in the file, radians returned (fallback when absent or invalid). Bounded by
+/// their range only, unlike other numbers.
+double readAngle(AttributeReader& in, const char* name, Range range, double fallback) {
+    std::optional<double> degrees = in.number(name, Need::Optional, range);
+    return degrees ? rigxml::toInternal(*degrees, Quantity::Angle, 1.0) : fallback;
+}
 
-/// Appends diagnostics for one file, prefixed with the element they are about.
-class Reporter {
-public:
-    Reporter(const std::string& file, std::vector<Diagnostic>& out) : file_(file), out_(out) {}
-
-    void error(int line, std::string message) { add(Severity::Error, line, std::move(message)); }
-    void warning(int line, std::string message) { add(Severity::Warning, line, std::move(message)); }
-    void error(const XMLElement& element, const std::string& message) {
-        error(element.GetLineNum(), std::string(element.Name()) + ": " + message);
-    }
-    void warning(const XMLElement& element, const std::string& message) {
-        warning(element.GetLineNum(), std::string(element.Name()) + ": " + message);
-    }
-    int errorCount() const { return errorCount_; }
-
-private:
-    void add(Severity severity, int line, std::string message) {
-        if (severity == Severity::Error) ++errorCount_;
-        out_.push_back(Diagnostic{severity, file_, line, std::move(message)});
-    }
-
-    const std::string& file_;
-    std::vector<Diagnostic>& out_;
-    int errorCount_ = 0;
-};
-
-std::string inQuotes(std::string_view text) { return "'" + std::string(text) + "'"; }
-
-/// Reads one element's attributes into internal units. It remembers which attributes were
-/// asked for, so whatever else the element carries is reported as unknown (and kept by the
-/// saver); callers therefore read every attribute even after one failed.
-class AttributeReader {
-public:
-    AttributeReader(const XMLElement& element, Reporter& report, double unitsPerMetre)
-        : element_(element), report_(report), unitsPerMetre_(unitsPerMetre) {}
-
-    bool has(const char* name) const { return element_.Attribute(name) != nullptr; }
-
-    /// A string; a required one must not be empty.
-    std::string text(const char* name, Need need) {
-        const char* raw = find(name, need);
-        if (!raw) return {};
-        if (need == Need::Required && *raw == '\0') fail(name, "must not be empty", "''");
-        return raw;
-    }
-
-    /// The index of the value in allowed; the first when absent or unknown (then reported).
-    int choice(const char* name, std::initializer_list<const char*> allowed) {
-        const char* raw = find(name, Need::Optional);
-        if (!raw) return 0;
-        std::string supported;
-        int index = 0;
-        for (const char* option : allowed) {
-            if (std::string_view(raw) == option) return index;
-            supported += (supported.empty() ? "" : ", ") + std::string(option);
-            ++index;
-        }
-        report_.error(element_, "attribute '" + std::string(name) + "' has unknown value " + inQuotes(raw) +
-                                    " (supported: " + supported + ")");
-        return 0;
-    }
-
-    /// A number converted to internal units; fallback when absent or invalid (then reported).
-    double number(const char* name, Need need, Range range, Quantity quantity, double fallback) {
-        const char* raw = find(name, need);
-        if (!raw) return fallback;
-        std::optional<double> value = checkedNumber(name, raw, range);
-        if (!value) return fallback;
-        double internal = rigxml::toInternal(*value, quantity, unitsPerMetre_);
-        double limit = quantity == Quantity::Length ? kMaxLengthMetres : kMaxPlain;
-        if (quantity != Quantity::Angle && std::abs(internal) > limit) {
-            fail(name, quantity == Quantity::Length ? "is too large (more than 1e4 m; are the units right?)"
-                                                    : "is too large (more than 1e6)",
-                 raw);
-            return fallback;
-        }
-        return internal;
-    }
-
-    /// A whole number in [min, max]; fallback when absent or invalid.
-    int integer(const char* name, int min, int max, int fallback) {
-        const char* raw = find(name, Need::Optional);
-        if (!raw) return fallback;
-        std::string_view view(raw);
-        long long value = 0;
-        auto [end, status] = std::from_chars(view.data(), view.data() + view.size(), value);
-        if (status != std::errc{} || end != view.data() + view.size() || view.empty()) {
-            fail(name, "must be a whole number", inQuotes(raw));
-            return fallback;
-        }
-        if (value < min || value > max) {
-            fail(name, "must be between " + std::to_string(min) + " and " + std::to_string(max), raw);
-            return fallback;
-        }
-        return int(value);
-    }
-
-    /// "true" or "false".
-    bool boolean(const char* name, bool fallback) {
-        const char* raw = find(name, Need::Optional);
-        if (!raw) return fallback;
-        if (std::string_view(raw) == "true") return true;
-        if (std::string_view(raw) == "false") return false;
-        fail(name, "must be 'true' or 'false'", inQuotes(raw));
-        return fallback;
-    }
-
-    /// "#rrggbb" or "#rrggbbaa", kept as written.
-    std::string color(const char* name) {
-        const char* raw = find(name, Need::Optional);
-        if (!raw) return {};
-        std::string_view view(raw);
-        bool valid = (view.size() == 7 || view.size() == 9) && view[0] == '#' &&
-                     std::all_of(view.begin() + 1, view.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
-        if (!valid) {
-            fail(name, "must be '#rrggbb' or '#rrggbbaa'", inQuotes(raw));
-            return {};
-        }
-        return raw;
-    }
-
-    void warnUnknownAttributes() {
-        for (const tinyxml2::XMLAttribute* a = element_.FirstAttribute(); a; a = a->Next()) {
-            if (std::find(known_.begin(), known_.end(), std::string_view(a->Name())) == known_.end())
-                report_.warning(element_, "unknown attribute '" + std::string(a->Name()) + "' ignored (kept on save)");
-        }
-    }
-
-private:
-    const char* find(const char* name, Need need) {
-        known_.push_back(name);
-        const char* raw = element_.Attribute(name);
-        if (!raw && need == Need::Required)
-            report_.error(element_, "missing required attribute '" + std::string(name) + "'");
-        return raw;
-    }
-
-    void fail(const char* name, const std::string& requirement, const std::string& shown) {
-        report_.error(element_, "attribute '" + std::string(name) + "' " + requirement + ", got " + shown);
-    }
-
-    /// The value as written (file units); nullopt when invalid (and then reported).
-    /// std::from_chars rather than strtod: it ignores the locale and does not skip leading
-    /// spaces, so "1,5" or " 1" fail instead of being half read.
-    std::optional<double> checkedNumber(const char* name, const char* raw, Range range) {
-        std::string_view view(raw);
-        double value = 0.0;
-        auto [end, status] = std::from_chars(view.data(), view.data() + view.size(), value);
-        if (status == std::errc::result_out_of_range) {
-            fail(name, "is out of range", inQuotes(raw));
-            return std::nullopt;
-        }
-        if (status != std::errc{} || end != view.data() + view.size() || view.empty()) {
-            fail(name, "must be a number", inQuotes(raw));
-            return std::nullopt;
-        }
-        if (!std::isfinite(value)) {
-            fail(name, "must be a finite number", inQuotes(raw));
-            return std::nullopt;
-        }
-        const char* requirement = nullptr;
-        switch (range) {
-            case Range::Any: break;
-            case Range::Positive: if (!(value > 0.0)) requirement = "must be > 0"; break;
-            case Range::NonNegative: if (value < 0.0) requirement = "must be >= 0"; break;
-            case Range::UnitInterval: if (value < 0.0 || value > 1.0) requirement = "must be between 0 and 1"; break;
-            case Range::StiffnessRange:
-                if (!(value > 0.0) || value > 1.0) requirement = "must be > 0 and <= 1 (1 = rigid)";
-                break;
-            case Range::HalfTurn:
-                if (value < -180.0 || value > 180.0) requirement = "must be between -180 and 180 degrees";
-                break;
-        }
-        if (requirement) {
-            fail(name, requirement, raw);
-            return std::nullopt;
-        }
-        return value;
-    }
-
-    const XMLElement& element_;
-    Reporter& report_;
-    double unitsPerMetre_;
-    std::vector<std::string_view> known_;
-};
+/// "true" or "false".
+bool readBoolean(AttributeReader& in, const char* name, bool fallback) {
+    const char* raw = in.find(name, Need::Optional);
+    if (!raw) return fallback;
+    if (std::string_view(raw) == "true") return true;
+    if (std::string_view(raw) == "false") return false;
+    in.fail(name, "must be 'true' or 'false'", inQuotes(raw));
+    return fallback;
+}
 
 /// What an element said about other elements, kept until every element has been read.
 struct BoneRecord {
@@ -280,7 +107,7 @@ public:
     }
 
 private:
-    AttributeReader reader(const XMLElement& element) { return AttributeReader(element, report_, rig_.scale); }
+    AttributeReader reader(const XMLElement& element) { return AttributeReader(element, report_, rig_.scale, kRigRules); }
 
     /// False when the format is not one we read: nothing else in the file can be trusted.
     bool readHeader(const XMLElement& root) {
@@ -293,7 +120,7 @@ private:
         }
         static constexpr RigUnits kUnits[] = {RigUnits::Metres, RigUnits::Centimetres, RigUnits::Pixels};
         rig_.units = kUnits[in.choice("units", {"m", "cm", "px"})];
-        rig_.scale = in.number("scale", Need::Optional, Range::Positive, Quantity::Plain, defaultScale(rig_.units));
+        rig_.scale = in.plain("scale", Need::Optional, Range::Positive, defaultScale(rig_.units));
         in.warnUnknownAttributes();
         return true;
     }
@@ -307,9 +134,9 @@ private:
         RigSolverSettings& s = rig_.solver;
         s.line = element.GetLineNum();
         s.element = ordinal;
-        s.substeps = in.integer("substeps", 1, kMaxSolverCount, s.substeps);
-        s.iterations = in.integer("iterations", 1, kMaxSolverCount, s.iterations);
-        s.gravity = in.number("gravity", Need::Optional, Range::Any, Quantity::Length, s.gravity);
+        s.substeps = in.wholeNumber("substeps", Need::Optional, 1, kMaxSolverCount, s.substeps);
+        s.iterations = in.wholeNumber("iterations", Need::Optional, 1, kMaxSolverCount, s.iterations);
+        s.gravity = in.length("gravity", Need::Optional, Range::Any, s.gravity);
         in.warnUnknownAttributes();
         warnChildElements(element);
     }
@@ -326,10 +153,10 @@ private:
         record.parentName = in.text("parent", Need::Optional);
         record.hasX = in.has("x");
         record.hasY = in.has("y");
-        bone.localOrigin.x = in.number("x", Need::Optional, Range::Any, Quantity::Length, 0.0);
-        bone.localOrigin.y = in.number("y", Need::Optional, Range::Any, Quantity::Length, 0.0);
-        bone.localAngle = in.number("angle", Need::Optional, Range::Any, Quantity::Angle, 0.0);
-        bone.length = in.number("length", Need::Required, Range::Positive, Quantity::Length, 1.0);
+        bone.localOrigin.x = in.length("x", Need::Optional, Range::Any, 0.0);
+        bone.localOrigin.y = in.length("y", Need::Optional, Range::Any, 0.0);
+        bone.localAngle = readAngle(in, "angle", Range::Any, 0.0);
+        bone.length = in.length("length", Need::Required, Range::Positive, 1.0);
         in.warnUnknownAttributes();
         warnChildElements(element);
         rig_.bones.push_back(std::move(bone));
@@ -356,9 +183,9 @@ private:
         // A sprite-only visual needs no size; a drawn line or circle does.
         Need size = visual.sprite.empty() ? Need::Required : Need::Optional;
         if (visual.shape == VisualShape::Line)
-            visual.width = in.number("width", size, Range::Positive, Quantity::Length, 0.0);
+            visual.width = in.length("width", size, Range::Positive, 0.0);
         else
-            visual.radius = in.number("radius", size, Range::Positive, Quantity::Length, 0.0);
+            visual.radius = in.length("radius", size, Range::Positive, 0.0);
         in.warnUnknownAttributes();
         warnChildElements(element);
         rig_.visuals.push_back(std::move(visual));
@@ -376,18 +203,18 @@ private:
         body.shape = kShapes[in.choice("shape", {"capsule", "circle", "box"})];
         record.hasRadius = in.has("radius");
         record.hasFraction = in.has("radius_fraction");
-        body.radius = in.number("radius", Need::Optional, Range::Positive, Quantity::Length, 0.0);
-        body.radiusFraction = in.number("radius_fraction", Need::Optional, Range::Positive, Quantity::Plain, 0.0);
+        body.radius = in.length("radius", Need::Optional, Range::Positive, 0.0);
+        body.radiusFraction = in.plain("radius_fraction", Need::Optional, Range::Positive, 0.0);
         body.radiusSource = record.hasRadius     ? RadiusSource::Explicit
                             : record.hasFraction ? RadiusSource::Fraction
                                                  : RadiusSource::Visual;
         if (record.hasRadius && record.hasFraction)
             report_.error(element, "give either 'radius' or 'radius_fraction', not both");
-        body.mass = in.number("mass", Need::Required, Range::Positive, Quantity::Plain, 1.0);
-        body.linearDamping = in.number("linear_damping", Need::Optional, Range::NonNegative, Quantity::Plain, 0.0);
-        body.angularDamping = in.number("angular_damping", Need::Optional, Range::NonNegative, Quantity::Plain, 0.0);
-        body.friction = in.number("friction", Need::Optional, Range::NonNegative, Quantity::Plain, body.friction);
-        body.restitution = in.number("restitution", Need::Optional, Range::UnitInterval, Quantity::Plain, 0.0);
+        body.mass = in.plain("mass", Need::Required, Range::Positive, 1.0);
+        body.linearDamping = in.plain("linear_damping", Need::Optional, Range::NonNegative, 0.0);
+        body.angularDamping = in.plain("angular_damping", Need::Optional, Range::NonNegative, 0.0);
+        body.friction = in.plain("friction", Need::Optional, Range::NonNegative, body.friction);
+        body.restitution = in.plain("restitution", Need::Optional, Range::UnitInterval, 0.0);
         in.warnUnknownAttributes();
         warnChildElements(element);
         rig_.bodies.push_back(std::move(body));
@@ -406,8 +233,8 @@ private:
         record.child = readReference(in, "child");
         record.hasLower = in.has("lower");
         record.hasUpper = in.has("upper");
-        joint.lower = in.number("lower", Need::Optional, Range::HalfTurn, Quantity::Angle, 0.0);
-        joint.upper = in.number("upper", Need::Optional, Range::HalfTurn, Quantity::Angle, 0.0);
+        joint.lower = readAngle(in, "lower", Range::HalfTurn, 0.0);
+        joint.upper = readAngle(in, "upper", Range::HalfTurn, 0.0);
         if (record.hasLower) record.lowerText = element.Attribute("lower");
         if (record.hasUpper) record.upperText = element.Attribute("upper");
         joint.limited = record.hasLower || record.hasUpper;
@@ -415,9 +242,9 @@ private:
             report_.error(element, std::string("attribute '") + (record.hasLower ? "lower" : "upper") +
                                        "' given without '" + (record.hasLower ? "upper" : "lower") +
                                        "': give both limits, or neither for a free joint");
-        joint.stiffness = in.number("stiffness", Need::Optional, Range::StiffnessRange, Quantity::Plain, 1.0);
-        joint.damping = in.number("damping", Need::Optional, Range::NonNegative, Quantity::Plain, 0.0);
-        joint.collide = in.boolean("collide", false);
+        joint.stiffness = in.plain("stiffness", Need::Optional, Range::StiffnessRange, 1.0);
+        joint.damping = in.plain("damping", Need::Optional, Range::NonNegative, 0.0);
+        joint.collide = readBoolean(in, "collide", false);
         in.warnUnknownAttributes();
         warnChildElements(element);
         rig_.joints.push_back(std::move(joint));
@@ -654,36 +481,6 @@ private:
     std::map<std::string, int> boneIndex_;  ///< sanitised name → bone
 };
 
-/// tinyxml2's ErrorStr() is "Error=XML_ERROR_… ErrorID=7 (0x7) Line number=2: detail";
-/// this keeps the detail and replaces the enum name with words.
-std::string describeXmlError(const tinyxml2::XMLDocument& document) {
-    std::string what;
-    switch (document.ErrorID()) {
-        case tinyxml2::XML_ERROR_PARSING_ELEMENT: what = "broken element (unclosed '<' or missing '>'?)"; break;
-        case tinyxml2::XML_ERROR_PARSING_ATTRIBUTE:
-            what = "broken attribute (missing quotes, '=' or a repeated name?)";
-            break;
-        case tinyxml2::XML_ERROR_PARSING_TEXT: what = "broken text or entity"; break;
-        case tinyxml2::XML_ERROR_PARSING_CDATA: what = "unterminated CDATA section"; break;
-        case tinyxml2::XML_ERROR_PARSING_COMMENT: what = "unterminated comment"; break;
-        case tinyxml2::XML_ERROR_PARSING_DECLARATION: what = "broken <?xml ...?> declaration"; break;
-        case tinyxml2::XML_ERROR_MISMATCHED_ELEMENT: what = "closing tag does not match the open element"; break;
-        default: what = tinyxml2::XMLDocument::ErrorIDToName(document.ErrorID()); break;
-    }
-    std::string_view full = document.ErrorStr();
-    size_t lineField = full.find("Line number=");
-    size_t detail = lineField == std::string_view::npos ? lineField : full.find(": ", lineField);
-    if (detail != std::string_view::npos) {
-        std::string_view text = full.substr(detail + 2);
-        constexpr std::string_view kElementPrefix = "XMLElement name=";
-        if (text.starts_with(kElementPrefix))
-            what += " in <" + std::string(text.substr(kElementPrefix.size())) + ">";
-        else
-            what += ": " + std::string(text);
-    }
-    return what;
-}
-
 }  // namespace
 
 RigLoadResult loadRigFromText(std::string_view text, const std::string& fileName) {
@@ -695,7 +492,7 @@ RigLoadResult loadRigFromText(std::string_view text, const std::string& fileName
     }
     tinyxml2::XMLDocument document;
     if (document.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
-        report.error(document.ErrorLineNum(), "malformed XML: " + describeXmlError(document));
+        report.error(document.ErrorLineNum(), "malformed XML: " + paper::describeXmlError(document));
         return result;
     }
     const XMLElement* root = document.RootElement();
@@ -726,32 +523,9 @@ RigLoadResult loadRigFromText(std::string_view text, const std::string& fileName
 RigLoadResult loadRigFile(const std::string& path) {
     RigLoadResult result;
     Reporter report(path, result.diagnostics);
-    std::error_code status;
-    fs::file_type type = fs::status(path, status).type();
-    if (type == fs::file_type::not_found) {
-        report.error(0, "cannot open rig: file not found");
-        return result;
-    }
-    if (status) {
-        report.error(0, "cannot open rig: " + status.message());
-        return result;
-    }
-    if (type == fs::file_type::directory) {
-        report.error(0, "cannot open rig: it is a directory, not a file");
-        return result;
-    }
-    if (type != fs::file_type::regular) {
-        report.error(0, "cannot open rig: not a regular file");
-        return result;
-    }
-    std::ifstream file(path, std::ios::binary);
-    std::string text;
-    if (file.is_open()) text.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
-    if (!file.is_open() || file.bad()) {
-        report.error(0, "cannot open rig: the file could not be read");
-        return result;
-    }
-    return loadRigFromText(text, path);
+    std::optional<std::string> text = paper::readUserFile(path, "rig", report);
+    if (!text) return result;
+    return loadRigFromText(*text, path);
 }
 
 }  // namespace ragdoll
