@@ -57,11 +57,11 @@ Reported, per engine:
   exploded              a NaN, or a body beyond |x| = half width + 1 m, below -10 m
                         or above 250 m after any step (the run then stops there).
 
-JSON keys: scene, n (null for the chain), horizontal, steps, substeps, sleeping,
-ms_per_step_median, ms_per_step_mean, ms_total, bodies, joints, contacts, awake,
-max_stretch_m, max_stretch_end_m, max_limit_violation_deg,
-max_limit_violation_end_deg, exploded; with --peer, "peer" holds the same keys and
-"engine".
+JSON keys: scene, n (null for the chain), horizontal, steps, substeps, iterations,
+joint_solver, sleeping, ms_per_step_median, ms_per_step_mean, ms_total, bodies, joints,
+contacts, awake, max_stretch_m, max_stretch_end_m, max_limit_violation_deg,
+max_limit_violation_end_deg, exploded, memory_bytes (and memory_bytes_per_ragdoll for the
+pile) when the engine reports it; with --peer, "peer" holds the same keys and "engine".
 
 Exit status: 0 on success, 1 when --peer box2d is asked of a build without Box2D,
 2 for a bad command line.
@@ -210,7 +210,7 @@ nlohmann::json toJson(const BenchOptions& o, const scenes::BenchResult& r) {
     j["steps"] = o.stepsOrDefault();
     j["substeps"] = o.substepsOrDefault();
     j["iterations"] = o.iterationsOrDefault();
-    j["joints"] = o.iterativeJoints ? "iterative" : "direct";
+    j["joint_solver"] = o.iterativeJoints ? "iterative" : "direct";
     j["sleeping"] = o.sleeping;
     j["ms_per_step_median"] = r.msPerStepMedian;
     j["ms_per_step_mean"] = r.msPerStepMean;

@@ -11,22 +11,14 @@
 #include "rig/rig_builder.h"
 #include "rig/rig_loader.h"
 #include "solver/world.h"
+#include "rig_test_support.h"
 
 using namespace ragdoll;
+using namespace rigtest;
 
 namespace {
 
-/// Every diagnostic on its own line, for failure messages.
-std::string describe(const std::vector<ragdoll::Diagnostic>& diagnostics) {
-    std::string out;
-    for (const ragdoll::Diagnostic& d : diagnostics) out += d.format() + "\n";
-    return out;
-}
-
 constexpr double kDt = 1.0 / 60.0;
-
-std::string dataPath(const std::string& name) { return std::string(PAPERDOLL_RIG_TEST_DATA_DIR) + "/" + name; }
-std::string contentRig(const std::string& name) { return std::string(PAPERDOLL_CONTENT_DIR) + "/rigs/" + name; }
 
 std::shared_ptr<const RigDefinition> load(const std::string& path) {
     RigLoadResult result = loadRigFile(path);

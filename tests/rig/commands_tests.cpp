@@ -16,9 +16,11 @@
 
 #include "rig/rig_commands.h"
 #include "rig/rig_loader.h"
+#include "rig_test_support.h"
 
 namespace fs = std::filesystem;
 using namespace ragdoll;
+using namespace rigtest;
 
 namespace {
 
@@ -34,14 +36,6 @@ Run run(std::vector<std::string> args) {
     r.out = out.str();
     r.err = err.str();
     return r;
-}
-
-std::string dataPath(const std::string& name) { return std::string(PAPERDOLL_RIG_TEST_DATA_DIR) + "/" + name; }
-std::string contentRig(const std::string& name) { return std::string(PAPERDOLL_CONTENT_DIR) + "/rigs/" + name; }
-
-std::string readFile(const fs::path& path) {
-    std::ifstream file(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
 }
 
 struct TempDir {

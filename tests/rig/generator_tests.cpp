@@ -10,19 +10,12 @@
 #include "rig/rig_generator.h"
 #include "rig/rig_loader.h"
 #include "rig/rig_saver.h"
+#include "rig_test_support.h"
 
 using namespace ragdoll;
+using namespace rigtest;
 
 namespace {
-
-/// Every diagnostic on its own line, for failure messages.
-std::string describe(const std::vector<ragdoll::Diagnostic>& diagnostics) {
-    std::string out;
-    for (const ragdoll::Diagnostic& d : diagnostics) out += d.format() + "\n";
-    return out;
-}
-
-constexpr double kDegree = kPi / 180.0;
 
 std::shared_ptr<const RigDefinition> loadData(const std::string& name) {
     RigLoadResult result = loadRigFile(std::string(PAPERDOLL_RIG_TEST_DATA_DIR) + "/" + name);

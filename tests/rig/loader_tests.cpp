@@ -12,23 +12,13 @@
 
 #include "rig/rig_loader.h"
 #include "scenes.h"
+#include "rig_test_support.h"
 
 namespace fs = std::filesystem;
 using namespace ragdoll;
+using namespace rigtest;
 
 namespace {
-
-/// Every diagnostic on its own line, for failure messages.
-std::string describe(const std::vector<ragdoll::Diagnostic>& diagnostics) {
-    std::string out;
-    for (const ragdoll::Diagnostic& d : diagnostics) out += d.format() + "\n";
-    return out;
-}
-
-constexpr double kDegree = kPi / 180.0;
-
-std::string dataPath(const std::string& name) { return std::string(PAPERDOLL_RIG_TEST_DATA_DIR) + "/" + name; }
-std::string contentRig(const std::string& name) { return std::string(PAPERDOLL_CONTENT_DIR) + "/rigs/" + name; }
 
 /// A rig in metres whose <rig> tag is line 1.
 RigLoadResult loadBody(const std::string& body) {

@@ -17,27 +17,13 @@
 
 #include "rig/rig_loader.h"
 #include "rig/rig_saver.h"
+#include "rig_test_support.h"
 
 namespace fs = std::filesystem;
 using namespace ragdoll;
+using namespace rigtest;
 
 namespace {
-
-/// Every diagnostic on its own line, for failure messages.
-std::string describe(const std::vector<ragdoll::Diagnostic>& diagnostics) {
-    std::string out;
-    for (const ragdoll::Diagnostic& d : diagnostics) out += d.format() + "\n";
-    return out;
-}
-
-constexpr double kDegree = kPi / 180.0;
-
-std::string dataPath(const std::string& name) { return std::string(PAPERDOLL_RIG_TEST_DATA_DIR) + "/" + name; }
-
-std::string readFile(const fs::path& path) {
-    std::ifstream file(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
-}
 
 void writeFile(const fs::path& path, const std::string& text) {
     std::ofstream file(path, std::ios::binary);
