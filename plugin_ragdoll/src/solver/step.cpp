@@ -3,7 +3,7 @@
 //   per substep h:   integrate → position solve (contacts, Gauss-Seidel joints; then the
 //                    direct joint trees) → velocities from positions → velocity pass
 //                    (friction, restitution, joint damping)
-//   once per step:   sleep, NaN/runaway recovery, measurements
+//   once per step:   sleep, NaN recovery, bounds
 // Joints are solved after contacts so they are exact at the end of every substep.
 #include <algorithm>
 #include <chrono>
@@ -51,7 +51,7 @@ void World::step(double dt) {
         solveVelocities(h);
     }
     updateSleep(dt);
-    recoverAndMeasure();
+    recoverBodies();
     counters_.stepMilliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
@@ -229,7 +229,7 @@ void World::updateSleep(double dt) {
     if (anySlept) nextSleepingIsland_ += std::int64_t(n);
 }
 
-void World::recoverAndMeasure() {
+void World::recoverBodies() {
     for (size_t i = 0; i < bodies_.size(); ++i) {
         BodySim& s = sims_[i];
         if (!s.active) continue;
@@ -254,22 +254,6 @@ void World::recoverAndMeasure() {
         }
         b.lastGoodCenter = s.center;
         b.lastGoodAngle = s.angle;
-    }
-
-    counters_.maxJointSeparation = counters_.maxLimitViolation = 0.0;
-    for (const Joint& j : joints_) {
-        if (!j.alive) continue;
-        const BodySim& a = sims_[size_t(j.bodyA)];
-        const BodySim& b = sims_[size_t(j.bodyB)];
-        counters_.maxJointSeparation = std::max(counters_.maxJointSeparation, jointSeparation(j, a, b));
-        counters_.maxLimitViolation = std::max(counters_.maxLimitViolation, std::abs(jointLimitError(j, a, b)));
-    }
-    counters_.contacts = counters_.contactPoints = 0;
-    for (const Contact& c : contacts_) {
-        int touching = 0;
-        for (int p = 0; p < c.pointCount; ++p) touching += c.points[p].separation < kLinearSlop ? 1 : 0;
-        counters_.contacts += touching > 0 ? 1 : 0;
-        counters_.contactPoints += touching;
     }
 }
 

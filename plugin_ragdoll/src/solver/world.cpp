@@ -520,6 +520,22 @@ WorldStats World::stats() const {
         if (b.awake) ++s.awakeBodies;
     }
     s.directJointGroups = def_.jointSolver == JointSolver::Direct ? treeSolver_.groupCount() : 0;
+    // Measured here, on demand, rather than in every step: the positions have not moved since.
+    s.maxJointSeparation = s.maxLimitViolation = 0.0;
+    for (const Joint& j : joints_) {
+        if (!j.alive) continue;
+        const BodySim& a = sims_[size_t(j.bodyA)];
+        const BodySim& b = sims_[size_t(j.bodyB)];
+        s.maxJointSeparation = std::max(s.maxJointSeparation, jointSeparation(j, a, b));
+        s.maxLimitViolation = std::max(s.maxLimitViolation, std::abs(jointLimitError(j, a, b)));
+    }
+    s.contacts = s.contactPoints = 0;
+    for (const Contact& c : contacts_) {
+        int touching = 0;
+        for (int p = 0; p < c.pointCount; ++p) touching += c.points[p].separation < kLinearSlop ? 1 : 0;
+        s.contacts += touching > 0 ? 1 : 0;
+        s.contactPoints += touching;
+    }
     s.memoryBytes = bodies_.capacity() * sizeof(Body) + sims_.capacity() * sizeof(BodySim) +
                     joints_.capacity() * sizeof(Joint) + contacts_.capacity() * sizeof(Contact) +
                     pairs_.capacity() * sizeof(pairs_[0]) + islandParent_.capacity() * sizeof(int) +

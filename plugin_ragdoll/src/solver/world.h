@@ -107,7 +107,7 @@ private:
     void updateVelocities(double h);
     void solveVelocities(double h);
     void updateSleep(double dt);
-    void recoverAndMeasure();
+    void recoverBodies();
 
     WorldDef def_;
     std::vector<Body> bodies_;     ///< cold: shape, flags, bookkeeping
