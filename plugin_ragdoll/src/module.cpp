@@ -1,6 +1,7 @@
 // The plugin's exported entry point: glue between the engine's C ABI (paper/plugin_api.h)
 // and the core (Scene). No state lives here but in the Instance the engine holds, so a
 // reload cannot silently wipe anything.
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -69,6 +70,11 @@ int32_t loadLevel(PaperPluginInstance* instance, const PaperLevelDesc* desc, cha
                                std::uint32_t(p.color.r) | std::uint32_t(p.color.g) << 8 | std::uint32_t(p.color.b) << 16 |
                                    std::uint32_t(p.color.a) << 24});
     }
+    for (int32_t i = 0; i < desc->spawnCount; ++i) {
+        const PaperSpawn& p = desc->spawns[i];
+        level.spawns.push_back({p.name ? p.name : "", p.rigPath ? p.rigPath : "", {p.position.x, p.position.y},
+                                p.facingRight != 0});
+    }
     std::string why;
     try {
         if (!instance->scene.loadLevel(level, why)) {
@@ -82,7 +88,47 @@ int32_t loadLevel(PaperPluginInstance* instance, const PaperLevelDesc* desc, cha
     return 0;
 }
 
-void tick(PaperPluginInstance* instance, double dt, const PaperInput*) { instance->scene.step(dt); }
+void tick(PaperPluginInstance* instance, double dt, const PaperInput* input) {
+    instance->scene.step(dt, input ? *input : PaperInput{});
+}
+
+/// "#rrggbb" or "#rrggbbaa"; dark grey when absent or unreadable.
+PaperColor parseColor(const std::string& text) {
+    PaperColor c = {32, 32, 32, 255};
+    unsigned r = 0, g = 0, b = 0, a = 255;
+    if (text.size() == 7 && std::sscanf(text.c_str(), "#%2x%2x%2x", &r, &g, &b) == 3) c = {std::uint8_t(r), std::uint8_t(g), std::uint8_t(b), 255};
+    else if (text.size() == 9 && std::sscanf(text.c_str(), "#%2x%2x%2x%2x", &r, &g, &b, &a) == 4)
+        c = {std::uint8_t(r), std::uint8_t(g), std::uint8_t(b), std::uint8_t(a)};
+    return c;
+}
+
+PaperColor tinted(PaperColor c, std::uint32_t tint, float alpha) {
+    PaperColor t = unpack(tint);
+    return {std::uint8_t(c.r * t.r / 255), std::uint8_t(c.g * t.g / 255), std::uint8_t(c.b * t.b / 255),
+            std::uint8_t(c.a * t.a / 255 * alpha)};
+}
+
+/// The stickman as the source documents draw it: thick round-capped lines and a head circle,
+/// at the bones' poses — the bodies' while limp, so the ragdoll shows where the bones are.
+void drawCharacter(const PaperEngineServices* s, const ragdoll::Character& character, float alpha) {
+    const ragdoll::RigDefinition& rig = character.rig();
+    const ragdoll::Appearance& look = character.appearance();
+    const std::vector<ragdoll::BonePose>& poses = character.bonePoses();
+    for (const ragdoll::RigVisual& visual : rig.visuals) {
+        const ragdoll::BonePose& pose = poses[size_t(visual.bone)];
+        const double length = rig.bones[size_t(visual.bone)].length;
+        const ragdoll::Vec2 along{std::cos(pose.angle), std::sin(pose.angle)};
+        const PaperColor color = tinted(parseColor(visual.color), look.tint, alpha);
+        if (visual.shape == ragdoll::VisualShape::Circle) {
+            const ragdoll::Vec2 c = pose.origin + (0.5 * length) * along;
+            s->drawCircle(s->context, {float(c.x), float(c.y)}, float(visual.radius * look.scale), color);
+        } else if (visual.width > 0.0) {
+            const ragdoll::Vec2 tip = pose.origin + length * along;
+            s->drawLine(s->context, {float(pose.origin.x), float(pose.origin.y)}, {float(tip.x), float(tip.y)},
+                        float(visual.width * look.scale), color);
+        }
+    }
+}
 
 void draw(PaperPluginInstance* instance) {
     const PaperEngineServices* s = instance->services;
@@ -100,6 +146,17 @@ void draw(PaperPluginInstance* instance) {
         for (int i = 0; i < 4; ++i) s->drawLine(s->context, corners[i], corners[(i + 1) % 4], 0.02f, edge);
         s->drawLine(s->context, corners[0], corners[2], 0.015f, edge);
         s->drawLine(s->context, corners[1], corners[3], 0.015f, edge);
+    }
+    const Scene& scene = instance->scene;
+    const bool proxyOnly = scene.netPreview() == ragdoll::NetPreview::ProxyOnly;
+    for (int i = 0; i < scene.characterCount(); ++i)
+        if (!(proxyOnly && i == 0)) drawCharacter(s, scene.character(i), 1.0f);
+    if (const ragdoll::Character* proxy = scene.previewProxy()) drawCharacter(s, *proxy, proxyOnly ? 1.0f : 0.45f);
+    if (scene.grabbing()) {
+        const ragdoll::Vec2 a = scene.grabPoint(), b = scene.grabTarget();
+        const PaperColor pull = {230, 90, 40, 220};
+        s->drawLine(s->context, {float(a.x), float(a.y)}, {float(b.x), float(b.y)}, 0.015f, pull);
+        s->drawCircle(s->context, {float(a.x), float(a.y)}, 0.03f, pull);
     }
 }
 
@@ -124,9 +181,13 @@ void getStats(PaperPluginInstance* instance, PaperPhysicsStats* out) {
     out->joints = s.joints;
     out->contacts = s.contacts;
     out->awakeBodies = s.awakeBodies;
-    out->maxStretchMetres = s.maxJointSeparation;
-    out->maxLimitViolationDegrees = s.maxLimitViolation * 180.0 / ragdoll::kPi;
+    // The characters' joints (the mouse's soft grab joint stretches on purpose).
+    const Scene::JointFigures last = instance->scene.lastJointFigures(), run = instance->scene.runJointFigures();
+    out->maxStretchMetres = last.stretch;
+    out->maxLimitViolationDegrees = last.limitViolation * 180.0 / ragdoll::kPi;
     out->stepMilliseconds = s.stepMilliseconds;
+    out->runMaxStretchMetres = run.stretch;
+    out->runMaxLimitViolationDegrees = run.limitViolation * 180.0 / ragdoll::kPi;
 }
 
 int32_t propertyCount(PaperPluginInstance*) { return int32_t(Scene::propertyList().size()); }
@@ -150,10 +211,69 @@ int32_t setProperty(PaperPluginInstance* instance, int32_t index, double value) 
     return instance->scene.setProperty(index, value) ? 0 : 1;
 }
 
-// Characters, and with them joints, arrive with the character issue.
-int32_t jointCount(PaperPluginInstance*) { return 0; }
-int32_t getJoint(PaperPluginInstance*, int32_t, PaperJointInfo*) { return 1; }
-int32_t setJointLimits(PaperPluginInstance*, uint64_t, float, float) { return 1; }
+// Joints: every character's, in character then rig order. A handle is the character's
+// index + 1 (high 32 bits) and the joint's rig index, so it survives a reload.
+int32_t jointCount(PaperPluginInstance* instance) {
+    int32_t count = 0;
+    for (int c = 0; c < instance->scene.characterCount(); ++c)
+        count += int32_t(instance->scene.character(c).rig().joints.size());
+    return count;
+}
+
+int32_t getJoint(PaperPluginInstance* instance, int32_t index, PaperJointInfo* info) {
+    if (!info || index < 0) return 1;
+    for (int c = 0; c < instance->scene.characterCount(); ++c) {
+        const ragdoll::Character& character = instance->scene.character(c);
+        const ragdoll::RigDefinition& rig = character.rig();
+        if (index >= int32_t(rig.joints.size())) {
+            index -= int32_t(rig.joints.size());
+            continue;
+        }
+        const ragdoll::RigJoint& joint = rig.joints[size_t(index)];
+        const ragdoll::BonePose& pivot = character.bonePoses()[size_t(joint.child)];
+        info->handle = (std::uint64_t(c + 1) << 32) | std::uint64_t(index);
+        info->name = joint.name.c_str();
+        info->pivot = {float(pivot.origin.x), float(pivot.origin.y)};
+        info->parentAngle = float(character.bonePoses()[size_t(joint.parent)].angle);
+        info->lowerLimit = float(character.jointLower(index));
+        info->upperLimit = float(character.jointUpper(index));
+        info->currentAngle = float(character.jointAngle(index));
+        info->limitEnabled = joint.limited ? 1 : 0;
+        info->stiffness = float(joint.stiffness);
+        info->damping = float(joint.damping);
+        info->collideConnected = joint.collide ? 1 : 0;
+        return 0;
+    }
+    return 1;
+}
+
+int32_t setJointLimits(PaperPluginInstance* instance, uint64_t handle, float lower, float upper) {
+    const int c = int(handle >> 32) - 1;
+    const int joint = int(handle & 0xffffffffu);
+    if (c < 0 || c >= instance->scene.characterCount()) return 1;
+    return instance->scene.character(c).setJointLimits(joint, lower, upper) ? 0 : 1;
+}
+
+int32_t characterCount(PaperPluginInstance* instance) {
+    return instance->scene.characterCount() + (instance->scene.previewProxy() ? 1 : 0);
+}
+
+int32_t getCharacter(PaperPluginInstance* instance, int32_t index, PaperCharacterInfo* info) {
+    if (!info || index < 0 || index >= characterCount(instance)) return 1;
+    const Scene& scene = instance->scene;
+    const ragdoll::Character& c = index < scene.characterCount() ? scene.character(index) : *scene.previewProxy();
+    info->name = c.name().c_str();
+    info->mode = ragdoll::modeName(c.mode());
+    info->netRole = ragdoll::netRoleName(c.role());
+    info->clip = c.clip() ? c.clip()->name.c_str() : "";
+    info->blendWeight = float(c.blendWeight());
+    const ragdoll::Vec2 at = c.mode() == ragdoll::CharacterMode::Ragdoll || c.mode() == ragdoll::CharacterMode::Blend
+                                 ? c.replicate().root
+                                 : c.root();
+    info->position = {float(at.x), float(at.y)};
+    info->bodies = c.bodyCount();
+    return 0;
+}
 
 /// `paperdoll rig …` (rig/rig_commands.h), printed through the engine.
 int32_t runCommand(const PaperEngineServices* services, int32_t argc, const char* const* argv) {
@@ -174,7 +294,7 @@ int32_t runCommand(const PaperEngineServices* services, int32_t argc, const char
 const PaperPluginApi kApi = {
     PAPER_PLUGIN_ABI_VERSION, sizeof(PaperPluginApi), "ragdoll", PAPERDOLL_RAGDOLL_VERSION,
     create, destroy, loadLevel, tick, draw, saveState, loadState, getStats,
-    propertyCount, getProperty, setProperty, jointCount, getJoint, setJointLimits,
+    propertyCount, getProperty, setProperty, jointCount, getJoint, setJointLimits, characterCount, getCharacter,
     "rig", runCommand,
 };
 

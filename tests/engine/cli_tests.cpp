@@ -28,6 +28,18 @@ TEST_CASE("the player's options parse", "[cli]") {
     CHECK(r.options->levelPath.empty());
 }
 
+TEST_CASE("--script names a file and lets a headless run go without --frames", "[cli]") {
+    CliResult r = parse({"--headless", "--script", "walk.script", "--stats-json", "s.json"});
+    REQUIRE(r.options);
+    CHECK(r.options->scriptPath == "walk.script");
+    CHECK(r.options->frames == -1);  // the script says how long
+    r = parse({"--script", "walk.script", "--frames", "90", "--screenshot", "a.png"});
+    REQUIRE(r.options);
+    CHECK(r.options->frames == 90);
+    // Whether the file exists, is a directory or is empty is the player's business: see
+    // player_tests.cpp and script_tests.cpp.
+}
+
 TEST_CASE("bad command lines are refused with the reason", "[cli]") {
     struct Case {
         std::vector<std::string> args;
@@ -41,7 +53,10 @@ TEST_CASE("bad command lines are refused with the reason", "[cli]") {
         {{"--frames", "-5"}, "got '-5'"},
         {{"--frames", "99999999999999999999"}, "--frames must be"},
         {{"--frames", "12x"}, "got '12x'"},
-        {{"--headless"}, "--headless needs --frames"},
+        {{"--headless"}, "--headless needs --frames N (how many steps to run) or --script FILE"},
+        {{"--script"}, "--script needs a file name"},
+        {{"--script", ""}, "--script needs a file name"},
+        {{"--headless", "--script", "s.script", "--screenshot", "x.png"}, "--screenshot needs a window"},
         {{"--headless", "--frames", "3", "--screenshot", "x.png"}, "--screenshot needs a window"},
         {{"--window", "big"}, "--window must be"},
         {{"--window", "10x10"}, "--window must be"},
@@ -58,8 +73,8 @@ TEST_CASE("bad command lines are refused with the reason", "[cli]") {
 
 TEST_CASE("--help documents every option", "[cli]") {
     std::string help = playerUsage();
-    for (const char* option : {"--headless", "--frames", "--realtime", "--stats-json", "--screenshot", "--window",
-                               "--no-vsync", "--version", "--help"})
+    for (const char* option : {"--headless", "--frames", "--realtime", "--stats-json", "--screenshot", "--script",
+                               "--window", "--no-vsync", "--version", "--help"})
         CHECK_THAT(help, Catch::Contains(option));
     CliResult r = parse({"--help", "--bogus-after-help-is-still-an-error"});
     CHECK_FALSE(r.options);

@@ -22,6 +22,35 @@ nlohmann::json readJson(const std::string& path) {
     return nlohmann::json::parse(file);  // throws on invalid JSON, failing the test
 }
 
+/// The test plugin (tests/plugin/test_plugin.cpp), built beside the player by plugin_tests'
+/// targets: its one fake character walks, toggles and follows a left-button grab from
+/// PaperInput, so a run shows what input reached the plugin.
+const fs::path kTestPluginLibrary = fs::path(kPlayer).parent_path().parent_path() / "test_plugins" / "libtest_plugin_v1.so";
+
+/// A folder with test.plugin and its library, and a script, for `--plugin` runs.
+struct ScriptRun {
+    std::string dir = test::makeTempDir();
+    std::string plugin = dir + "/test.plugin";
+    std::string script = dir + "/run.script";
+    std::string stats = dir + "/s.json";
+
+    ScriptRun() {
+        INFO("build test_plugin_v1 (a dependency of plugin_tests) first: " << kTestPluginLibrary.string());
+        REQUIRE(fs::exists(kTestPluginLibrary));
+        fs::copy_file(kTestPluginLibrary, dir + "/libtest.so");
+        std::ofstream(plugin) << "<plugin name=\"test\" version=\"1.0\" abi_version=\"2\" library=\"test\"/>\n";
+    }
+    ~ScriptRun() { fs::remove_all(dir); }
+
+    test::ProcessResult run(const std::string& text, std::vector<std::string> extra = {}) {
+        std::ofstream(script, std::ios::trunc) << text;
+        std::vector<std::string> argv = {kPlayer, "--headless", kHarness, "--plugin", plugin, "--script", script,
+                                         "--stats-json", stats, "--no-auto-reload"};
+        argv.insert(argv.end(), extra.begin(), extra.end());
+        return test::runProcess(argv);
+    }
+};
+
 }  // namespace
 
 TEST_CASE("a headless run of the harness writes a valid stats JSON", "[player]") {
@@ -128,4 +157,160 @@ TEST_CASE("a windowed run saves a screenshot of the harness", "[player][display]
     CHECK(paperTop > (w / 3) * (h / 3) / 2);  // most of the top-right corner is background
     CHECK(darkBottom > w * h / 4 / 2);   // most of the bottom quarter is ground
     fs::remove_all(dir);
+}
+
+TEST_CASE("a headless script drives the plugin through the player's key bindings", "[player][script]") {
+    ScriptRun run;
+    test::ProcessResult r = run.run(
+        "# walk right for 1 s, toggle the ragdoll, cycle the net role twice\n"
+        "key down Right\n"
+        "wait 1\n"
+        "key up Right\n"
+        "key press R\n"
+        "key press Tab\n"
+        "wait_frames 2\n"
+        "key press Tab\n"
+        "key press N\n"
+        "wait 0.5\n");
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    nlohmann::json j = readJson(run.stats);
+    CHECK(j["frames"] == 92);  // the script's end: 60 + 2 + 30 steps
+    const nlohmann::json& physics = j["physics"];
+    CHECK(physics["contacts"] == 5);  // the test plugin counts pressed edges: Right, R, Tab, Tab, N
+    CHECK(physics["run_max_stretch_m"].get<double>() == Approx(0.002));
+    CHECK(physics["run_max_limit_violation_deg"].get<double>() == Approx(1.5));
+    CHECK(physics["max_stretch_m"].get<double>() == Approx(0.0005));
+    REQUIRE(physics["characters"].is_array());
+    REQUIRE(physics["characters"].size() == 1);
+    const nlohmann::json& c = physics["characters"][0];
+    CHECK(c["name"] == "player");
+    CHECK(c["mode"] == "ragdoll");
+    CHECK(c["net_role"] == "proxy");
+    CHECK(c["clip"] == "");
+    CHECK(c["blend_weight"].get<double>() == Approx(0.25));
+    CHECK(c["bodies"] == 11);
+    REQUIRE(c["position"].size() == 2);
+    CHECK(c["position"][0].get<double>() == Approx(2.0).epsilon(1e-5));  // spawn x = 1, walked 60 steps at 1 m/s
+    CHECK(c["position"][1].get<double>() == Approx(0.0).margin(1e-6));
+}
+
+TEST_CASE("script mouse commands reach the plugin in world metres", "[player][script]") {
+    ScriptRun run;
+    // The harness camera is centred on (7.4, 2.4): the middle of the nominal 1280x720 view.
+    test::ProcessResult r = run.run("mouse move screen 640 360\nmouse down left\nwait_frames 1\nmouse up left\n");
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    nlohmann::json c = readJson(run.stats)["physics"]["characters"][0];
+    CHECK(c["position"][0].get<double>() == Approx(7.4));
+    CHECK(c["position"][1].get<double>() == Approx(2.4));
+
+    r = run.run("mouse move world 3.25 -1.5\nmouse down left\n");
+    REQUIRE(r.exitCode == 0);
+    c = readJson(run.stats)["physics"]["characters"][0];
+    CHECK(c["position"][0].get<double>() == Approx(3.25));
+    CHECK(c["position"][1].get<double>() == Approx(-1.5));
+
+    // A right-button drag pans the camera (the world follows the mouse) and grabs nothing:
+    // after dragging 120 px left, the pixel under the mouse is still world x 7.4. Without
+    // the pan it would be 120 px / (720 px / 8.5 m) = 1.42 m further left.
+    r = run.run("mouse move screen 640 360\nwait_frames 1\nmouse down right\nmouse move screen 520 360\n"
+                "wait_frames 1\nmouse up right\nmouse down left\n");
+    REQUIRE(r.exitCode == 0);
+    c = readJson(run.stats)["physics"]["characters"][0];
+    CHECK(c["position"][0].get<double>() == Approx(7.4));
+    CHECK(c["position"][1].get<double>() == Approx(2.4));
+}
+
+TEST_CASE("--frames with a script runs exactly that many steps; quit ends the run at once", "[player][script]") {
+    ScriptRun run;
+    const char* walk = "key down Right\nwait 0.5\nkey up Right\n";
+    test::ProcessResult r = run.run(walk, {"--frames", "90"});  // longer: idles after the script
+    REQUIRE(r.exitCode == 0);
+    nlohmann::json j = readJson(run.stats);
+    CHECK(j["frames"] == 90);
+    CHECK(j["physics"]["characters"][0]["position"][0].get<double>() == Approx(1.5).epsilon(1e-5));
+    CHECK(j["physics"]["characters"][0]["clip"] == "idle");
+
+    r = run.run(walk, {"--frames", "15"});  // shorter: the script is cut
+    REQUIRE(r.exitCode == 0);
+    j = readJson(run.stats);
+    CHECK(j["frames"] == 15);
+    CHECK(j["physics"]["characters"][0]["position"][0].get<double>() == Approx(1.25).epsilon(1e-5));
+    CHECK(j["physics"]["characters"][0]["clip"] == "walk");
+
+    r = run.run("key down Right\nwait_frames 12\nquit\nwait 5\n", {"--frames", "600"});
+    REQUIRE(r.exitCode == 0);
+    CHECK(readJson(run.stats)["frames"] == 12);
+}
+
+TEST_CASE("a bad script exits 2 with FILE:LINE: error: and runs nothing", "[player][script]") {
+    ScriptRun run;
+    test::ProcessResult r = run.run("wait 0.5\nkey press Lefty\nwait 1e12\n");
+    CHECK(r.exitCode == 2);
+    CHECK(r.err == run.script + ":2: error: unknown key name 'Lefty' (SDL key names: Left, Right, Space, R, 1, Tab, "
+                                "Left Shift, …)\n" +
+                       run.script + ":3: error: wait: 1e12 s is more than a day (86400 s); use --frames for long runs\n");
+    CHECK(r.out.empty());
+    CHECK_FALSE(fs::exists(run.stats));
+
+    // Screenshots need a window: refused when the script is loaded, not when reached.
+    r = run.run("wait 1\nkey press R\nscreenshot shot.png\n");
+    CHECK(r.exitCode == 2);
+    CHECK(r.err == run.script + ":3: error: screenshot needs a window; this run is --headless\n");
+    CHECK_FALSE(fs::exists(run.stats));
+}
+
+TEST_CASE("--script with a missing file, a directory or an empty file", "[player][script][cli]") {
+    std::string dir = test::makeTempDir();
+    std::string stats = dir + "/s.json";
+    test::ProcessResult r =
+        test::runProcess({kPlayer, "--headless", kHarness, "--no-plugin", "--script", dir + "/nope.script"});
+    CHECK(r.exitCode == 2);
+    CHECK(r.err == dir + "/nope.script: error: cannot read the script '" + dir +
+                       "/nope.script': No such file or directory\n");
+
+    r = test::runProcess({kPlayer, "--headless", kHarness, "--no-plugin", "--script", dir});
+    CHECK(r.exitCode == 2);
+    CHECK(r.err == dir + ": error: '" + dir + "' is a directory, not a script file\n");
+
+    // An empty script is valid and asks for nothing: the run ends before its first step,
+    // or idles for --frames.
+    std::ofstream(dir + "/empty.script").flush();
+    r = test::runProcess({kPlayer, "--headless", kHarness, "--no-plugin", "--script", dir + "/empty.script",
+                          "--stats-json", stats});
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+    CHECK(readJson(stats)["frames"] == 0);
+    r = test::runProcess({kPlayer, "--headless", kHarness, "--no-plugin", "--script", dir + "/empty.script",
+                          "--frames", "7", "--stats-json", stats});
+    CHECK(r.exitCode == 0);
+    CHECK(readJson(stats)["frames"] == 7);
+
+    r = test::runProcess({kPlayer, "--headless", kHarness, "--script"});
+    CHECK(r.exitCode == 2);
+    CHECK(r.err == "paperdoll: error: --script needs a file name\n");
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a windowed script takes its screenshots at their steps", "[player][script][display]") {
+    ScriptRun run;
+    std::string shot = run.dir + "/walked.png", last = run.dir + "/last.png";
+    std::ofstream(run.script) << "key down Right\nwait_frames 3\nscreenshot " << shot << "\nkey up Right\nwait_frames 2\n";
+    test::ProcessResult r = test::runProcess({kPlayer, kHarness, "--plugin", run.plugin, "--script", run.script,
+                                              "--window", "320x180", "--screenshot", last, "--stats-json", run.stats},
+                                             test::displayEnv());
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    nlohmann::json j = readJson(run.stats);
+    CHECK(j["frames"] == 5);
+    CHECK(j["mode"] == "window");
+    int w = 0, h = 0, channels = 0;
+    for (const std::string& png : {shot, last}) {
+        unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &channels, 3);
+        CHECK(pixels);
+        CHECK(w == 320);
+        CHECK(h == 180);
+        stbi_image_free(pixels);
+    }
 }

@@ -91,6 +91,33 @@ TEST_CASE("a new version of a plugin takes over with its state bit for bit", "[p
     CHECK(box.log.back().find("reloaded test 1.0 -> 2.0, 4108 bytes of state") != std::string::npos);
 }
 
+TEST_CASE("characters() copies what the plugin reports, and the plugin sees the input", "[plugin]") {
+    Sandbox box;
+    box.install("test_plugin_v1");
+    auto host = box.host();
+    REQUIRE(host->load(box.descriptor));
+    std::vector<CharacterStatus> before = host->characters();
+    REQUIRE(before.size() == 1);
+    CHECK(before[0].name == "test");
+    CHECK(before[0].mode == "animated");
+    CHECK(before[0].netRole == "standalone");
+    CHECK(before[0].bodies == 1);
+
+    PaperInput input = {};
+    input.pressed = input.held = (1u << PAPER_ACTION_TOGGLE_RAGDOLL) | (1u << PAPER_ACTION_NET_ROLE);
+    input.mouseWorld = {1.5f, -2.0f};
+    input.mouseDown = 1;
+    host->tick(1.0 / 60, input);
+    std::vector<CharacterStatus> after = host->characters();
+    REQUIRE(after.size() == 1);
+    CHECK(after[0].mode == "ragdoll");
+    CHECK(after[0].netRole == "host");
+    CHECK(after[0].bodies == 11);
+    CHECK(after[0].position == Vec2{1.5f, -2.0f});
+    CHECK(before[0].mode == "animated");  // owned copies, not the plugin's pointers
+    CHECK(host->stats().contacts == 2);   // the test plugin counts pressed edges there
+}
+
 TEST_CASE("a plugin built for another ABI is refused and the old one keeps running", "[plugin]") {
     Sandbox box;
     box.install("test_plugin_v1");
@@ -100,7 +127,7 @@ TEST_CASE("a plugin built for another ABI is refused and the old one keeps runni
     host->tick(1.0 / 60, input);
     box.install("test_plugin_bad_abi");
     CHECK_FALSE(host->reload());
-    CHECK_THAT(host->status().lastError, Catch::Contains("ABI mismatch") && Catch::Contains("engine speaks version 1") &&
+    CHECK_THAT(host->status().lastError, Catch::Contains("ABI mismatch") && Catch::Contains("engine speaks version " + std::to_string(PAPER_PLUGIN_ABI_VERSION)) &&
                                              Catch::Contains("version 999") && Catch::Contains("still running 1.0"));
     CHECK(host->status().version == "1.0");
     host->tick(1.0 / 60, input);
@@ -288,7 +315,14 @@ TEST_CASE("the ragdoll plugin simulates the harness and a reload keeps it bit fo
         for (PluginHost* host : {&reloaded, &reference}) host->tick(1.0 / 60, input);
     CHECK(reloaded.saveState() == reference.saveState());  // as if nothing had happened
     PaperPhysicsStats stats = reloaded.stats();
-    CHECK(stats.bodies == int(level.level->terrain.size() + level.level->props.size()));
+    std::vector<CharacterStatus> characters = reloaded.characters();
+    REQUIRE(characters.size() == level.level->spawns.size());
+    CHECK(characters[0].name == level.level->spawns[0].name);
+    int characterBodies = 0;
+    for (const CharacterStatus& c : characters) characterBodies += c.bodies;
+    CHECK(stats.bodies == int(level.level->terrain.size() + level.level->props.size()) + characterBodies);
+    CHECK(stats.runMaxStretchMetres >= stats.maxStretchMetres);
+    CHECK(stats.runMaxLimitViolationDegrees >= stats.maxLimitViolationDegrees);
     fs::remove_all(copies);
 }
 

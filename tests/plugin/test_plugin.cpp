@@ -6,6 +6,13 @@
 //   TEST_PLUGIN_CRASH_IN_TICK crash (SIGSEGV) in its first tick
 // Its state is a step counter and 4 KiB that every tick scrambles, so a state that does
 // not survive a reload bit for bit shows in a hash.
+//
+// It also reports one fake character driven by PaperInput, so the player's input path can
+// be checked end to end: the arrows walk it at 1 m/s (2 m/s with RUN), R flips it between
+// "animated" and "ragdoll", G makes it "animated", B/N move the blend weight by 0.25, Tab
+// cycles the net role, and while the left button is down it sits at the mouse (a grab).
+// getStats reports the pressed edges it has seen in `contacts` and fixed figures for the
+// stretch and limit fields. The character is not part of the state blob.
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -31,6 +38,15 @@ struct PaperPluginInstance {
     const PaperEngineServices* services;
     std::uint64_t steps = 0;
     std::uint8_t payload[kPayload];
+
+    // The fake character.
+    char name[64] = "test";
+    const char* mode = "animated";
+    int netRole = 0;  // index into kNetRoles
+    float blendWeight = 0.0f;
+    PaperVec2 position = {0.0f, 0.0f};
+    const char* clip = "idle";
+    std::int32_t pressedEdges = 0;
 };
 
 namespace {
@@ -41,13 +57,40 @@ PaperPluginInstance* create(const PaperEngineServices* services, char*, size_t) 
     return instance;
 }
 void destroy(PaperPluginInstance* instance) { delete instance; }
-int32_t loadLevel(PaperPluginInstance*, const PaperLevelDesc*, char*, size_t) { return 0; }
+int32_t loadLevel(PaperPluginInstance* instance, const PaperLevelDesc* level, char*, size_t) {
+    if (level && level->spawnCount > 0) {
+        std::snprintf(instance->name, sizeof instance->name, "%s", level->spawns[0].name);
+        instance->position = level->spawns[0].position;
+    }
+    return 0;
+}
 
-void tick(PaperPluginInstance* instance, double, const PaperInput*) {
+constexpr const char* kNetRoles[] = {"standalone", "host", "proxy"};
+
+bool bit(std::uint64_t mask, PaperAction action) { return (mask >> action) & 1u; }
+
+void moveCharacter(PaperPluginInstance* c, double dt, const PaperInput& input) {
+    for (std::uint64_t m = input.pressed; m; m &= m - 1) ++c->pressedEdges;
+    if (bit(input.pressed, PAPER_ACTION_TOGGLE_RAGDOLL))
+        c->mode = std::strcmp(c->mode, "ragdoll") == 0 ? "animated" : "ragdoll";
+    if (bit(input.pressed, PAPER_ACTION_GET_UP)) c->mode = "animated";
+    if (bit(input.pressed, PAPER_ACTION_NET_ROLE)) c->netRole = (c->netRole + 1) % 3;
+    if (bit(input.pressed, PAPER_ACTION_BLEND_DOWN)) c->blendWeight = c->blendWeight > 0.25f ? c->blendWeight - 0.25f : 0.0f;
+    if (bit(input.pressed, PAPER_ACTION_BLEND_UP)) c->blendWeight = c->blendWeight < 0.75f ? c->blendWeight + 0.25f : 1.0f;
+    bool ragdoll = std::strcmp(c->mode, "ragdoll") == 0;
+    int direction = int(bit(input.held, PAPER_ACTION_RIGHT)) - int(bit(input.held, PAPER_ACTION_LEFT));
+    bool run = bit(input.held, PAPER_ACTION_RUN);
+    c->clip = ragdoll ? "" : direction == 0 ? "idle" : run ? "run" : "walk";
+    if (!ragdoll) c->position.x += float(direction * (run ? 2.0 : 1.0) * dt);
+    if (input.mouseDown & 1) c->position = input.mouseWorld;
+}
+
+void tick(PaperPluginInstance* instance, double dt, const PaperInput* input) {
 #ifdef TEST_PLUGIN_CRASH_IN_TICK
     volatile int* nowhere = nullptr;
     *nowhere = 1;
 #endif
+    if (input) moveCharacter(instance, dt, *input);
     ++instance->steps;
     std::uint64_t x = instance->steps * 0x9E3779B97F4A7C15ull;
     for (size_t i = 0; i < kPayload; ++i) {
@@ -91,6 +134,11 @@ int32_t loadState(PaperPluginInstance* instance, const void* data, size_t size, 
 void getStats(PaperPluginInstance* instance, PaperPhysicsStats* stats) {
     *stats = {};
     stats->bodies = int32_t(instance->steps);
+    stats->contacts = instance->pressedEdges;
+    stats->maxStretchMetres = 0.0005;
+    stats->maxLimitViolationDegrees = 0.25;
+    stats->runMaxStretchMetres = 0.002;
+    stats->runMaxLimitViolationDegrees = 1.5;
 }
 int32_t propertyCount(PaperPluginInstance*) { return 0; }
 int32_t getProperty(PaperPluginInstance*, int32_t, PaperPropertyInfo*) { return 1; }
@@ -98,10 +146,19 @@ int32_t setProperty(PaperPluginInstance*, int32_t, double) { return 1; }
 int32_t jointCount(PaperPluginInstance*) { return 0; }
 int32_t getJoint(PaperPluginInstance*, int32_t, PaperJointInfo*) { return 1; }
 int32_t setJointLimits(PaperPluginInstance*, uint64_t, float, float) { return 1; }
+int32_t characterCount(PaperPluginInstance*) { return 1; }
+int32_t getCharacter(PaperPluginInstance* instance, int32_t index, PaperCharacterInfo* info) {
+    if (index != 0 || !info) return 1;
+    bool ragdoll = std::strcmp(instance->mode, "ragdoll") == 0;
+    *info = {instance->name, instance->mode, kNetRoles[instance->netRole], instance->clip, instance->blendWeight,
+             instance->position, ragdoll ? 11 : 1};
+    return 0;
+}
 
 const PaperPluginApi kApi = {TEST_PLUGIN_ABI, sizeof(PaperPluginApi), "test", TEST_PLUGIN_VERSION, create, destroy,
                              loadLevel, tick, draw, saveState, loadState, getStats, propertyCount, getProperty,
-                             setProperty, jointCount, getJoint, setJointLimits, nullptr, nullptr};
+                             setProperty, jointCount, getJoint, setJointLimits, characterCount, getCharacter,
+                             nullptr, nullptr};
 
 }  // namespace
 

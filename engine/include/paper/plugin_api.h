@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-#define PAPER_PLUGIN_ABI_VERSION 1u
+#define PAPER_PLUGIN_ABI_VERSION 2u
 #define PAPER_PLUGIN_ENTRY_SYMBOL "paperGetPluginApi"
 
 #if defined(_WIN32)
@@ -71,12 +71,30 @@ typedef struct PaperLevelDesc {
     int32_t spawnCount;
 } PaperLevelDesc;
 
-/* Input for one fixed step: named actions the engine maps keys to, and the mouse. */
+/* The game actions a player (or a script) drives; bit i of PaperInput's masks is action i.
+   The engine owns the key bindings (README "The playable harness"). */
+typedef enum PaperAction {
+    PAPER_ACTION_LEFT = 0,        /* walk left (arrow) */
+    PAPER_ACTION_RIGHT = 1,       /* walk right (arrow) */
+    PAPER_ACTION_RUN = 2,         /* held with a walk direction: run (Shift) */
+    PAPER_ACTION_JUMP = 3,        /* Space */
+    PAPER_ACTION_TOGGLE_RAGDOLL = 4, /* R */
+    PAPER_ACTION_HIT_LEFT = 5,    /* 1: a hit impulse from the left */
+    PAPER_ACTION_HIT_RIGHT = 6,   /* 2: from the right */
+    PAPER_ACTION_HIT_ABOVE = 7,   /* 3: from above */
+    PAPER_ACTION_BLEND_DOWN = 8,  /* B: lower the physics blend weight */
+    PAPER_ACTION_BLEND_UP = 9,    /* N: raise it */
+    PAPER_ACTION_GET_UP = 10,     /* G */
+    PAPER_ACTION_NET_ROLE = 11,   /* Tab: cycle the net role preview */
+    PAPER_ACTION_COUNT = 12
+} PaperAction;
+
+/* Input for one fixed step: the actions, and the mouse in world coordinates. */
 typedef struct PaperInput {
     uint64_t pressed;   /* bit i: action i went down since the last step */
     uint64_t held;      /* bit i: action i is down */
     PaperVec2 mouseWorld;
-    int32_t mouseDown;  /* bit 0 left, 1 middle, 2 right */
+    int32_t mouseDown;  /* bit 0 left, 1 middle, 2 right (held) */
 } PaperInput;
 
 /* What the plugin reports for HUDs, --stats-json and plots. */
@@ -85,7 +103,21 @@ typedef struct PaperPhysicsStats {
     double maxStretchMetres;        /* joint anchor separation, at the end of the last step */
     double maxLimitViolationDegrees;
     double stepMilliseconds;        /* the plugin's own step */
+    /* The largest figures seen at the end of any step since the level was loaded. */
+    double runMaxStretchMetres;
+    double runMaxLimitViolationDegrees;
 } PaperPhysicsStats;
+
+/* A character as HUDs, --stats-json and the editor see it. */
+typedef struct PaperCharacterInfo {
+    const char* name;     /* the level's spawn name */
+    const char* mode;     /* "animated", "blend", "ragdoll" or "getting_up" */
+    const char* netRole;  /* "standalone", "host" or "proxy" */
+    const char* clip;     /* the clip playing (the get-up clip while getting up), or "" */
+    float blendWeight;    /* 0 = keyframed .. 1 = physics */
+    PaperVec2 position;   /* feet (root), world metres */
+    int32_t bodies;       /* bodies the character owns right now (ragdoll + proxy box) */
+} PaperCharacterInfo;
 
 /* ---- reflection, in Unreal's spirit: the editor builds panels from these ---------- */
 
@@ -169,6 +201,8 @@ typedef struct PaperPluginApi {
     int32_t (*jointCount)(PaperPluginInstance* instance);
     int32_t (*getJoint)(PaperPluginInstance* instance, int32_t index, PaperJointInfo* info);
     int32_t (*setJointLimits)(PaperPluginInstance* instance, uint64_t handle, float lower, float upper);
+    int32_t (*characterCount)(PaperPluginInstance* instance);
+    int32_t (*getCharacter)(PaperPluginInstance* instance, int32_t index, PaperCharacterInfo* info);
 
     /* Commandlets, in Unreal's manner: `paperdoll <command> <args…>` runs one of these
        without a window or an instance. commands lists their names, space separated

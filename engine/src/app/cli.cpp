@@ -12,10 +12,14 @@ Plays a level (default: content/levels/harness.level.xml) in a window.
 
 Options:
   --headless           Run without a window, SDL or OpenGL (tests, CI, benchmarks).
-                       Needs --frames.
+                       Needs --frames or --script.
   --frames N           Run N fixed simulation steps (60 per simulated second), then
                        exit. In a window each rendered frame runs exactly one step, so
                        the result is the same on fast and slow machines.
+  --script FILE        Replay the key and mouse commands in FILE at fixed steps (see
+                       the README, "Scripts"). The run ends with the script; with
+                       --frames it runs exactly N steps (cut short or idle at the end);
+                       a `quit` in the script ends it at once.
   --realtime           Pace the steps at 60 Hz of wall-clock time (headless or
                        with --frames in a window).
   --stats-json FILE    At exit, write a JSON summary: frames, level, plugin, physics,
@@ -33,11 +37,13 @@ Options:
   --version            Print the version and exit.
   -h, --help           Print this help and exit.
 
-Controls (window): right or middle drag pans, the wheel zooms at the cursor,
-Home resets the view, F5 reloads the plugin, Esc quits.
+Controls (window): Left/Right walk, Shift runs, Space jumps, R toggles the ragdoll,
+1/2/3 hit from the left/right/above, B/N lower/raise the blend weight, G gets up,
+Tab cycles the net role, left drag grabs a body; right or middle drag pans, the
+wheel zooms at the cursor, Home resets the view, F5 reloads the plugin, Esc quits.
 
 Exit status: 0 on success, 1 when the level or an output file fails, 2 for a bad
-command line.
+command line or script.
 )";
 }
 
@@ -89,6 +95,8 @@ CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
                 return fail("--frames must be a whole number from 1 to 1000000000, got '" + v + "'");
         } else if (arg == "--stats-json") {
             if (!value(o.statsJsonPath)) return fail("--stats-json needs a file name");
+        } else if (arg == "--script") {
+            if (!value(o.scriptPath)) return fail("--script needs a file name");
         } else if (arg == "--screenshot") {
             if (!value(o.screenshotPath)) return fail("--screenshot needs a file name");
         } else if (arg == "--window") {
@@ -110,7 +118,8 @@ CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
     }
     if (o.showHelp || o.showVersion || o.listPlugins) return {o, {}};
     if (o.noPlugin && !o.pluginPath.empty()) return fail("--plugin and --no-plugin contradict each other");
-    if (o.headless && o.frames < 0) return fail("--headless needs --frames N (how many steps to run)");
+    if (o.headless && o.frames < 0 && o.scriptPath.empty())
+        return fail("--headless needs --frames N (how many steps to run) or --script FILE");
     if (o.headless && !o.screenshotPath.empty())
         return fail("--screenshot needs a window; drop --headless (with no display, set SDL_VIDEODRIVER=offscreen)");
     return {o, {}};

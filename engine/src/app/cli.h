@@ -15,6 +15,7 @@ struct PlayerOptions {
     bool realtime = false;       ///< pace a headless run at the simulation rate
     std::string statsJsonPath;   ///< write a JSON summary here at exit
     std::string screenshotPath;  ///< save the window as PNG at exit
+    std::string scriptPath;      ///< replay this input script (app/script.h); empty: none
     int windowWidth = 1280;
     int windowHeight = 720;
     bool vsync = true;

@@ -1,6 +1,5 @@
 #include "app/player.h"
 
-#include <SDL_keycode.h>
 #include <imgui.h>
 #include <nlohmann/json.hpp>
 
@@ -14,6 +13,8 @@
 
 #include "app/content_paths.h"
 #include "app/fixed_step.h"
+#include "app/player_input.h"
+#include "app/script.h"
 #include "plugin/plugin_host.h"
 #include "platform/input.h"
 #include "platform/window.h"
@@ -37,23 +38,54 @@ struct RunStats {
     double stepSecondsMax = 0.0;
 };
 
+/// Headless runs have no window but the same camera maths: a nominal viewport, so
+/// `mouse move screen` in a script means the same in both.
+constexpr Vec2 kHeadlessViewport{1280.0f, 720.0f};
+
 /// The simulation as the engine runs it: the plugin steps the physics; without one the
 /// level stands still (the step is still timed, so the loop and pacing are exercised).
+/// Input reaches the plugin one way, windowed or headless: SDL events and the script both
+/// go into `input`, and each step hands the plugin what `input` says then.
 struct Simulation {
     const Level* level = nullptr;
     PluginHost* plugin = nullptr;  ///< null when running without a plugin
     RunStats stats;
-    PaperInput input = {};
+    InputMap input;
+    PlayerBindings bindings{input};
+    Camera camera;
+    ScriptRunner* script = nullptr;  ///< null without --script
+    std::int64_t stepLimit = -1;     ///< steps to run; -1: until the window closes
+
+    bool finished() const { return stepLimit >= 0 && stats.steps >= stepLimit; }
+
+    /// The script's input due before the next step; applying a boundary twice is harmless.
+    void applyScript() {
+        if (script) script->applyInput(stats.steps, input, camera);
+    }
 
     void step() {
+        applyScript();
+        PaperInput stepInput = makePaperInput(input, bindings, camera);
         Clock::time_point start = Clock::now();
-        if (plugin) plugin->tick(1.0 / kSimulationHz, input);
+        if (plugin) plugin->tick(1.0 / kSimulationHz, stepInput);
         ++stats.steps;
         double seconds = secondsSince(start);
         stats.stepSecondsTotal += seconds;
         stats.stepSecondsMax = std::max(stats.stepSecondsMax, seconds);
+        input.consumeEdges();  // a press is seen by exactly one step
     }
 };
+
+/// How many steps a run takes: a script's `quit` ends it at once; otherwise --frames
+/// when given (cutting a longer script short, or idling after a shorter one); otherwise
+/// the script's end; otherwise until the window closes.
+std::int64_t stepLimitOf(const PlayerOptions& options, const Script* script) {
+    if (script && script->quitStep())
+        return options.frames > 0 ? std::min(options.frames, *script->quitStep()) : *script->quitStep();
+    if (options.frames > 0) return options.frames;
+    if (script) return script->endStep();
+    return -1;
+}
 
 nlohmann::json pluginJson(PluginHost* plugin) {
     if (!plugin) return {{"loaded", false}, {"name", nullptr}, {"version", nullptr}, {"reloads", 0}};
@@ -73,13 +105,25 @@ nlohmann::json pluginJson(PluginHost* plugin) {
 nlohmann::json physicsJson(PluginHost* plugin) {
     if (!plugin || !plugin->loaded()) return nlohmann::json::object();
     PaperPhysicsStats p = plugin->stats();
+    nlohmann::json characters = nlohmann::json::array();
+    for (const CharacterStatus& c : plugin->characters())
+        characters.push_back({{"name", c.name},
+                              {"mode", c.mode},
+                              {"net_role", c.netRole},
+                              {"clip", c.clip},
+                              {"blend_weight", c.blendWeight},
+                              {"position", {c.position.x, c.position.y}},
+                              {"bodies", c.bodies}});
     return {{"bodies", p.bodies},
             {"joints", p.joints},
             {"contacts", p.contacts},
             {"awake_bodies", p.awakeBodies},
             {"max_stretch_m", p.maxStretchMetres},
             {"max_limit_violation_deg", p.maxLimitViolationDegrees},
-            {"step_ms", p.stepMilliseconds}};
+            {"run_max_stretch_m", p.runMaxStretchMetres},
+            {"run_max_limit_violation_deg", p.runMaxLimitViolationDegrees},
+            {"step_ms", p.stepMilliseconds},
+            {"characters", std::move(characters)}};
 }
 
 bool writeStatsJson(const std::string& path, const PlayerOptions& options, const Level& level, const RunStats& stats,
@@ -121,26 +165,44 @@ bool writeStatsJson(const std::string& path, const PlayerOptions& options, const
     return true;
 }
 
+/// One step is one frame here, in the order a windowed frame has: the script's input,
+/// the camera, the step, the end of the frame.
 void runHeadless(const PlayerOptions& options, Simulation& sim) {
     FixedStepClock clock;
+    sim.camera.viewportSize = kHeadlessViewport;
+    sim.camera.frame(sim.level->camera.center, sim.level->camera.viewHeight);
     Clock::time_point start = Clock::now();
-    for (std::int64_t i = 0; i < options.frames; ++i) {
+    for (std::int64_t i = 0; !sim.finished(); ++i) {
         // A rebuilt plugin is picked up between steps, as in a window.
         if (sim.plugin) sim.plugin->reloadIfChanged();
+        sim.applyScript();
+        updateCamera(sim.camera, sim.input, sim.bindings, sim.level->camera);
         sim.step();
+        sim.input.endFrame();
         if (options.realtime)
             std::this_thread::sleep_until(start + std::chrono::duration_cast<Clock::duration>(
                                                       std::chrono::duration<double>(double(i + 1) * clock.stepSeconds)));
     }
 }
 
-struct PlayerActions {
-    ActionId quit, resetView, reloadPlugin;
-    explicit PlayerActions(InputMap& input)
-        : quit(input.bind("quit", SDLK_ESCAPE)),
-          resetView(input.bind("reset_view", SDLK_HOME)),
-          reloadPlugin(input.bind("reload_plugin", SDLK_F5)) {}
-};
+/// Text lines wrap here, pixels from the HUD's left: it must leave most of a 640-pixel
+/// window free (the screenshot test looks at the top-right third).
+constexpr float kHudWrapPixels = 400.0f;
+
+void drawCharacters(PluginHost& plugin) {
+    for (const CharacterStatus& c : plugin.characters()) {
+        ImGui::Text("%s: %s   blend %.2f   %s   %s", c.name.c_str(), c.mode.c_str(), double(c.blendWeight),
+                    c.netRole.c_str(), c.clip.empty() ? "(no clip)" : c.clip.c_str());
+    }
+}
+
+void drawPhysics(const PaperPhysicsStats& p) {
+    ImGui::Text("step %.2f ms   bodies %d   awake %d   contacts %d", p.stepMilliseconds, p.bodies, p.awakeBodies,
+                p.contacts);
+    // Now and the largest since the level was loaded.
+    ImGui::Text("stretch %.3f mm (max %.3f)   limit %.2f\xC2\xB0 (max %.2f\xC2\xB0)", 1000.0 * p.maxStretchMetres,
+                1000.0 * p.runMaxStretchMetres, p.maxLimitViolationDegrees, p.runMaxLimitViolationDegrees);
+}
 
 void drawHud(const Level& level, const RunStats& stats, const Camera& camera, double fps, const char* glRenderer,
              PluginHost* plugin) {
@@ -165,20 +227,21 @@ void drawHud(const Level& level, const RunStats& stats, const Camera& camera, do
             else
                 ImGui::TextColored({1.0f, 0.45f, 0.4f, 1.0f}, "plugin: not running");
             if (plugin->loaded()) {
-                PaperPhysicsStats p = plugin->stats();
-                ImGui::Text("bodies %d   awake %d   contacts %d   step %.2f ms", p.bodies, p.awakeBodies, p.contacts,
-                            p.stepMilliseconds);
+                drawPhysics(plugin->stats());
+                drawCharacters(*plugin);
             }
             if (!ps.lastError.empty()) {
-                ImGui::PushTextWrapPos(520.0f);
+                ImGui::PushTextWrapPos(kHudWrapPixels);
                 ImGui::TextColored({1.0f, 0.45f, 0.4f, 1.0f}, "%s", ps.lastError.c_str());
                 ImGui::PopTextWrapPos();
             }
         }
         ImGui::TextDisabled("%s", glRenderer);
         ImGui::Separator();
-        ImGui::TextDisabled("right/middle drag pan   wheel zoom");
-        ImGui::TextDisabled("Home view   F5 reload plugin   Esc quit");
+        ImGui::PushTextWrapPos(kHudWrapPixels);
+        ImGui::TextDisabled("%s", kGameKeyHelp);
+        ImGui::TextDisabled("right/middle drag pan, wheel zoom, Home view, F5 reload plugin, Esc quit");
+        ImGui::PopTextWrapPos();
     }
     ImGui::End();
 
@@ -210,15 +273,15 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
         return 1;
     }
 
-    InputMap input;
-    PlayerActions actions(input);
-    Camera camera;
+    InputMap& input = sim.input;
+    Camera& camera = sim.camera;
     camera.viewportSize = window.framebufferSize();
     camera.frame(level.camera.center, level.camera.viewHeight);
     DrawList draw;
     FixedStepClock clock;
-    // With --frames the run is a recording: exactly one step per frame, unless paced.
-    bool lockstep = options.frames > 0 && !options.realtime;
+    // With --frames or a script the run is a recording: exactly one step per frame, unless
+    // paced; the script's timing is in steps either way.
+    bool lockstep = sim.stepLimit >= 0 && !options.realtime;
 
     Clock::time_point last = Clock::now();
     double fps = 0.0;
@@ -229,15 +292,12 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
         last = now;
         if (frameSeconds > 0.0) fps = fps == 0.0 ? 1.0 / frameSeconds : 0.95 * fps + 0.05 / frameSeconds;
 
-        const MouseState& mouse = input.mouse();
-        if (mouse.down[int(MouseButton::Right)] || mouse.down[int(MouseButton::Middle)]) camera.panPixels(mouse.dragDelta);
-        if (mouse.wheel != 0.0f) camera.zoomAt(mouse.position, std::pow(1.15f, mouse.wheel));
         Vec2 size = window.framebufferSize();
         camera.viewportSize = size;
-
-        if (input.pressed(actions.resetView)) camera.frame(level.camera.center, level.camera.viewHeight);
+        sim.applyScript();
+        updateCamera(camera, input, sim.bindings, level.camera);
         if (sim.plugin) {
-            if (input.pressed(actions.reloadPlugin)) {
+            if (input.pressed(sim.bindings.reloadPlugin)) {
                 input.consumeEdges();
                 sim.plugin->reload();
             } else {
@@ -246,11 +306,8 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
         }
 
         int steps = lockstep ? 1 : clock.advance(frameSeconds);
-        for (int i = 0; i < steps && sim.stats.steps != options.frames; ++i) {
-            sim.step();
-            input.consumeEdges();
-        }
-        if (input.held(actions.quit)) break;
+        for (int i = 0; i < steps && !sim.finished(); ++i) sim.step();
+        if (input.held(sim.bindings.quit)) break;
 
         draw.clear();
         draw.setPixelsPerMetre(camera.pixelsPerMetre);
@@ -264,8 +321,19 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
         window.renderImGui();
         ++sim.stats.framesRendered;
 
-        bool done = options.frames > 0 && sim.stats.steps >= options.frames;
-        if (done) break;
+        // The script's screenshots of the world after this many steps: this frame.
+        if (sim.script) {
+            for (const ScriptCommand* c : sim.script->takeObservations(sim.stats.steps)) {
+                if (c->op != ScriptOp::Screenshot) continue;
+                if (!saveFramebufferPng(c->file, int(size.x), int(size.y), error)) {
+                    err << "paperdoll: error: " << options.scriptPath << ':' << c->line << ": screenshot: " << error
+                        << '\n';
+                    return 1;
+                }
+            }
+        }
+
+        if (sim.finished()) break;
         window.swap();
         input.endFrame();
     }
@@ -339,6 +407,22 @@ int runPlayer(const PlayerOptions& options, std::ostream& out, std::ostream& err
 
     if (options.listPlugins) return listPlugins(options, out, err);
 
+    // The script first: a bad one stops the run before anything loads or moves.
+    std::optional<Script> script;
+    if (!options.scriptPath.empty()) {
+        std::vector<ScriptError> errors;
+        script = Script::load(options.scriptPath, errors);
+        if (options.headless) {
+            for (const ScriptCommand& c : script->commands())
+                if (c.op == ScriptOp::Screenshot)
+                    errors.push_back({c.line, "screenshot needs a window; this run is --headless"});
+            std::stable_sort(errors.begin(), errors.end(),
+                             [](const ScriptError& a, const ScriptError& b) { return a.line < b.line; });
+        }
+        for (const ScriptError& e : errors) err << Script::format(options.scriptPath, e) << '\n';
+        if (!errors.empty()) return 2;
+    }
+
     std::string levelPath = options.levelPath;
     if (levelPath.empty()) {
         std::optional<std::filesystem::path> content = findContentDir();
@@ -355,6 +439,9 @@ int runPlayer(const PlayerOptions& options, std::ostream& out, std::ostream& err
 
     Simulation sim;
     sim.level = &*loaded.level;
+    std::optional<ScriptRunner> runner;
+    if (script) sim.script = &runner.emplace(*script);
+    sim.stepLimit = stepLimitOf(options, script ? &*script : nullptr);
     std::unique_ptr<PluginHost> plugin;
     if (!options.noPlugin) {
         std::optional<PluginDescriptor> descriptor = choosePlugin(options, err);

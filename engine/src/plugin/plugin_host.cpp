@@ -456,6 +456,23 @@ std::vector<PaperJointInfo> PluginHost::joints() {
     return out;
 }
 
+std::vector<CharacterStatus> PluginHost::characters() {
+    std::vector<CharacterStatus> out;
+    guarded("getCharacter", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
+        int32_t count = api.characterCount(instance);
+        for (int32_t i = 0; i < count; ++i) {
+            PaperCharacterInfo info = {};
+            if (api.getCharacter(instance, i, &info) != 0) continue;
+            // Copied at once: the next call may overwrite the plugin's strings.
+            auto text = [](const char* s) { return s ? std::string(s) : std::string(); };
+            out.push_back(CharacterStatus{text(info.name), text(info.mode), text(info.netRole), text(info.clip),
+                                          info.blendWeight, Vec2{info.position.x, info.position.y},
+                                          int(info.bodies)});
+        }
+    });
+    return out;
+}
+
 bool PluginHost::setJointLimits(std::uint64_t handle, float lower, float upper) {
     int32_t rc = 1;
     guarded("setJointLimits", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {

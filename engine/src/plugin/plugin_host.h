@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "paper/math.h"
 #include "paper/plugin_api.h"
 #include "plugin/descriptor.h"
 #include "plugin/file_watch.h"
@@ -35,6 +36,18 @@ struct PluginStatus {
     std::size_t lastStateBytes = 0;
     std::string lastError;            ///< empty when the last operation succeeded
     const char* watchMethod = "off";  ///< "inotify", "polling" or "off"
+};
+
+/// A character as the plugin reported it, with its strings copied: the plugin's own stay
+/// valid only until its next call.
+struct CharacterStatus {
+    std::string name;     ///< the level's spawn name
+    std::string mode;     ///< "animated", "blend", "ragdoll" or "getting_up"
+    std::string netRole;  ///< "standalone", "host" or "proxy"
+    std::string clip;     ///< the clip playing, or empty
+    float blendWeight = 0.0f;  ///< 0 = keyframed .. 1 = physics
+    Vec2 position;        ///< feet (root), world metres
+    int bodies = 0;       ///< bodies the character owns right now
 };
 
 class PluginHost {
@@ -66,6 +79,8 @@ public:
     bool setProperty(int index, double value);
     std::vector<PaperJointInfo> joints();
     bool setJointLimits(std::uint64_t handle, float lower, float upper);
+    /// Every character the plugin simulates (empty without a running instance).
+    std::vector<CharacterStatus> characters();
 
     /// The instance's state blob now (empty if none).
     std::vector<std::uint8_t> saveState();

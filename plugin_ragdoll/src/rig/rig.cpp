@@ -54,6 +54,12 @@ int RigDefinition::visualOfBone(int bone) const {
     return -1;
 }
 
+const RigClip* RigDefinition::findClip(std::string_view name) const {
+    for (const RigClip& clip : clips)
+        if (clip.name == name) return &clip;
+    return nullptr;
+}
+
 double RigDefinition::totalMass() const {
     double sum = 0.0;
     for (const RigBody& body : bodies) sum += body.mass;

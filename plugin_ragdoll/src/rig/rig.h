@@ -126,6 +126,26 @@ struct RigSolverSettings {
     int element = -1;  ///< its <solver>; -1 when the file has none (defaults)
 };
 
+/// A clip the characters built from this rig play, by role ("idle", "walk", "run",
+/// "jump", "daze", "get_up_front", "get_up_back"); the file is relative to the rig file.
+struct RigClip {
+    std::string name;
+    std::string file;  ///< as written
+    int line = 0;
+    int element = -1;
+};
+
+/// Gains of the active-ragdoll drive (BLEND): per unit mass and inertia, so one setting
+/// suits light limbs and a heavy torso alike. Scaled by (1 − blend weight).
+struct RigDrive {
+    double linearStiffness = 900.0;  ///< 1/s²: pull toward the animated position
+    double linearDamping = 60.0;     ///< 1/s: toward the animated velocity (2·√k: critical)
+    double angularStiffness = 900.0; ///< 1/s²
+    double angularDamping = 60.0;    ///< 1/s
+    int line = 0;
+    int element = -1;
+};
+
 struct RigDefinition {
     std::string name;
     RigUnits units = RigUnits::Metres;
@@ -135,6 +155,8 @@ struct RigDefinition {
     std::vector<RigVisual> visuals;
     std::vector<RigBody> bodies;     ///< at most one per bone
     std::vector<RigJoint> joints;
+    std::vector<RigClip> clips;
+    RigDrive drive;
 
     std::string path;        ///< the file it was read from (for messages)
     std::string sourceText;  ///< the file's text as read; the saver patches it (empty: written fresh)
@@ -146,6 +168,8 @@ struct RigDefinition {
     /// Index in visuals of the bone's visual, or -1.
     int visualOfBone(int bone) const;
     double totalMass() const;  ///< kg
+    /// The clip with this role name, or nullptr.
+    const RigClip* findClip(std::string_view name) const;
 };
 
 /// Recomputes what is derived: the rest pose in rig space, body radii from fractions and

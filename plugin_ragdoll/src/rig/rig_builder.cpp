@@ -71,6 +71,9 @@ Ragdoll buildRagdoll(World& world, const RigDefinition& rig, const RagdollDef& d
     if (!checkRig(rig, why)) return refuse(why);
 
     const Transform place{def.position, makeRot(def.angle)};
+    const double side = def.mirrored ? -1.0 : 1.0;
+    auto rigPoint = [&](Vec2 p) { return transformPoint(place, {side * p.x, p.y}); };
+    auto rigAngle = [&](double a) { return def.angle + (def.mirrored ? kPi - a : a); };
     Ragdoll ragdoll;
     ragdoll.bodies.reserve(rig.bodies.size());
     ragdoll.joints.reserve(rig.joints.size());
@@ -78,8 +81,8 @@ Ragdoll buildRagdoll(World& world, const RigDefinition& rig, const RagdollDef& d
         const RigBody& body = rig.bodies[size_t(i)];
         const RigBone& bone = rig.bones[size_t(body.bone)];
         BodyDef bodyDef = defaultBodyDef();
-        bodyDef.position = transformPoint(place, bone.origin);
-        bodyDef.angle = def.angle + bone.angle;
+        bodyDef.position = rigPoint(bone.origin);
+        bodyDef.angle = rigAngle(bone.angle);
         // The body's origin (the bone's origin) moves with the rigid motion of the rig.
         bodyDef.linearVelocity = def.linearVelocity + cross(def.angularVelocity, bodyDef.position - def.position);
         bodyDef.angularVelocity = def.angularVelocity;
@@ -107,12 +110,12 @@ Ragdoll buildRagdoll(World& world, const RigDefinition& rig, const RagdollDef& d
     }
     for (const RigJoint& joint : rig.joints) {
         // Anchored at the child bone's origin; the reference angle is the rest pose's.
-        const Vec2 anchor = transformPoint(place, rig.bones[size_t(joint.child)].origin);
+        const Vec2 anchor = rigPoint(rig.bones[size_t(joint.child)].origin);
         JointDef jointDef = makeRevoluteJointDef(world, ragdoll.bodies[size_t(joint.parentBody)],
                                                  ragdoll.bodies[size_t(joint.childBody)], anchor);
         jointDef.enableLimit = joint.limited;
-        jointDef.lowerAngle = joint.lower;
-        jointDef.upperAngle = joint.upper;
+        jointDef.lowerAngle = def.mirrored ? -joint.upper : joint.lower;
+        jointDef.upperAngle = def.mirrored ? -joint.lower : joint.upper;
         jointDef.stiffness = joint.stiffness;
         jointDef.angularDamping = joint.damping;
         jointDef.collideConnected = joint.collide;

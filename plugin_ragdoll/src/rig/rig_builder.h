@@ -24,6 +24,11 @@ namespace ragdoll {
 struct RagdollDef {
     Vec2 position;          ///< where the rig's origin (0,0 in rig space) goes, metres
     double angle = 0.0;     ///< rotation of the whole rig, radians counter-clockwise
+    /// Facing the other way: the rig is mirrored in its x before it is placed. A mirrored
+    /// bone at angle a lies at π − a and joint limits [lower, upper] become [−upper, −lower],
+    /// so knees and elbows keep bending the way they did (shapes are symmetric about
+    /// their bone, so a mirrored body is a rotated one).
+    bool mirrored = false;
     Vec2 linearVelocity;    ///< of the rig's origin, m/s
     double angularVelocity = 0.0;  ///< about the rig's origin, rad/s (each body gets v + ω × r)
     /// The ragdoll's own collision group: negative, and different for each ragdoll, so its

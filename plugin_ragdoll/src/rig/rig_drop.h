@@ -7,6 +7,12 @@
 // balances like an inverted pendulum until rounding tips it over, seconds later and at a
 // moment that depends on the last bit of every number: whether it was "at rest" after 5 s
 // measured luck, not the rig. The push makes it fall over and settle every time.
+//
+// "At rest" is what the player sees: the world sleeps, and a rig is at rest from the frame
+// after which every body stayed asleep or slower than restSpeed. A jittering rig never
+// sleeps (sleep needs every body of the island below 5 cm/s for 0.5 s). Measured without
+// sleep, a rig with human hip ranges lying on its back with its knees up folds them down
+// at 1–3 cm/s for seconds — a balance like the upright one above, decided by rounding.
 #pragma once
 
 #include <string>

@@ -94,6 +94,8 @@ public:
             else if (name == "visual") readVisual(*e, ordinal);
             else if (name == "body") readBody(*e, ordinal);
             else if (name == "joint") readJoint(*e, ordinal);
+            else if (name == "clip") readClip(*e, ordinal);
+            else if (name == "drive") readDrive(*e, ordinal);
             else report_.warning(e->GetLineNum(), "unknown element '" + std::string(name) + "' ignored (kept on save)");
         }
         resolveBones(root);
@@ -137,6 +139,38 @@ private:
         s.substeps = in.wholeNumber("substeps", Need::Optional, 1, kMaxSolverCount, s.substeps);
         s.iterations = in.wholeNumber("iterations", Need::Optional, 1, kMaxSolverCount, s.iterations);
         s.gravity = in.length("gravity", Need::Optional, Range::Any, s.gravity);
+        in.warnUnknownAttributes();
+        warnChildElements(element);
+    }
+
+    void readClip(const XMLElement& element, int ordinal) {
+        AttributeReader in = reader(element);
+        RigClip clip;
+        clip.line = element.GetLineNum();
+        clip.element = ordinal;
+        clip.name = in.text("name", Need::Required);
+        clip.file = in.text("file", Need::Required);
+        in.warnUnknownAttributes();
+        warnChildElements(element);
+        for (const RigClip& other : rig_.clips)
+            if (!clip.name.empty() && other.name == clip.name)
+                report_.error(element, "clip " + inQuotes(clip.name) + " is already given at line " + std::to_string(other.line));
+        rig_.clips.push_back(std::move(clip));
+    }
+
+    void readDrive(const XMLElement& element, int ordinal) {
+        RigDrive& d = rig_.drive;
+        if (d.element >= 0) {
+            report_.error(element, "only one <drive> allowed (the first is at line " + std::to_string(d.line) + ")");
+            return;
+        }
+        AttributeReader in = reader(element);
+        d.line = element.GetLineNum();
+        d.element = ordinal;
+        d.linearStiffness = in.plain("linear_stiffness", Need::Optional, Range::NonNegative, d.linearStiffness);
+        d.linearDamping = in.plain("linear_damping", Need::Optional, Range::NonNegative, d.linearDamping);
+        d.angularStiffness = in.plain("angular_stiffness", Need::Optional, Range::NonNegative, d.angularStiffness);
+        d.angularDamping = in.plain("angular_damping", Need::Optional, Range::NonNegative, d.angularDamping);
         in.warnUnknownAttributes();
         warnChildElements(element);
     }

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "character/character_tuning.h"
+
 namespace ragdoll {
 
 namespace {
@@ -11,38 +13,37 @@ namespace {
 // Layout (little endian, as the machine writes it; the blob never leaves the process):
 //   "PDRS" magic, u32 format version, u32 section count, then sections:
 //   4-byte tag, u32 payload size, payload.
-// Sections: "WRLD" world settings, "BODY" every body's motion in creation order.
+// Sections: "WRLD" world settings, "BODY" the level's bodies (terrain, then props) in
+// level order, "CHAR" every character (its mode, animation, poses, edited limits and its
+// own bodies), "PREV" the net-role preview and its proxy, "RUNF" the run's joint figures.
 // A reader skips sections it does not know and refuses a blob missing one it needs, so
-// adding a section is compatible and changing one takes a new tag.
+// adding a section is compatible and changing one takes a new tag or format.
 constexpr char kMagic[4] = {'P', 'D', 'R', 'S'};
-constexpr std::uint32_t kFormatVersion = 1;
+constexpr std::uint32_t kFormatVersion = 2;
 
-/// Writes into a buffer sized up front (growing a vector byte by byte also trips g++ 12's
-/// false -Wstringop-overflow at -O3).
 struct Writer {
     std::vector<std::uint8_t> bytes;
-    size_t at = 0;
-    explicit Writer(size_t size) : bytes(size) {}
     void append(const void* data, size_t size) {
+        const size_t at = bytes.size();
+        bytes.resize(at + size);
         std::memcpy(bytes.data() + at, data, size);
-        at += size;
     }
     template <class T>
     void put(const T& value) { append(&value, sizeof(T)); }
+    void put(Vec2 v) {
+        put(v.x);
+        put(v.y);
+    }
     size_t beginSection(const char (&name)[5]) {
         append(name, 4);
         put(std::uint32_t(0));
-        return at;
+        return bytes.size();
     }
     void endSection(size_t start) {
-        auto size = std::uint32_t(at - start);
+        auto size = std::uint32_t(bytes.size() - start);
         std::memcpy(bytes.data() + start - sizeof size, &size, sizeof size);
     }
 };
-
-constexpr size_t kHeaderBytes = 12, kSectionHeaderBytes = 8;
-constexpr size_t kWorldSettingsBytes = 2 * sizeof(double) + 4 * sizeof(std::int32_t);
-constexpr size_t kBodyBytes = 6 * sizeof(double) + 2 + sizeof(double) + sizeof(std::int64_t);  // 66
 
 struct Reader {
     const std::uint8_t* data;
@@ -59,7 +60,152 @@ struct Reader {
         offset += sizeof(T);
         return value;
     }
+    Vec2 getVec2() {
+        const double x = get<double>();
+        return {x, get<double>()};
+    }
+    /// A count of items of at least itemBytes each that must fit in what is left.
+    std::uint32_t getCount(size_t itemBytes) {
+        const auto count = get<std::uint32_t>();
+        if (!ok || count > (size - offset) / itemBytes) ok = false;
+        return ok ? count : 0;
+    }
 };
+
+constexpr size_t kSnapshotBytes = 6 * sizeof(double) + 2 + sizeof(double) + sizeof(std::int64_t);  // 66
+
+void putSnapshot(Writer& w, const BodySnapshot& s) {
+    w.put(s.center);
+    w.put(s.angle);
+    w.put(s.linearVelocity);
+    w.put(s.angularVelocity);
+    w.put(std::uint8_t(s.awake));
+    w.put(std::uint8_t(s.frozen));
+    w.put(s.sleepTime);
+    w.put(s.sleepingIsland);
+}
+
+BodySnapshot getSnapshot(Reader& r) {
+    BodySnapshot s;
+    s.center = r.getVec2();
+    s.angle = r.get<double>();
+    s.linearVelocity = r.getVec2();
+    s.angularVelocity = r.get<double>();
+    s.awake = r.get<std::uint8_t>() != 0;
+    s.frozen = r.get<std::uint8_t>() != 0;
+    s.sleepTime = r.get<double>();
+    s.sleepingIsland = r.get<std::int64_t>();
+    return s;
+}
+
+bool finiteSnapshot(const BodySnapshot& s) {
+    return isFinite(s.center) && std::isfinite(s.angle) && isFinite(s.linearVelocity) && std::isfinite(s.angularVelocity) &&
+           std::isfinite(s.sleepTime);
+}
+
+void putPoses(Writer& w, const std::vector<BonePose>& poses) {
+    w.put(std::uint32_t(poses.size()));
+    for (const BonePose& p : poses) {
+        w.put(p.origin);
+        w.put(p.angle);
+    }
+}
+
+std::vector<BonePose> getPoses(Reader& r) {
+    std::vector<BonePose> poses(r.getCount(3 * sizeof(double)));
+    for (BonePose& p : poses) {
+        p.origin = r.getVec2();
+        p.angle = r.get<double>();
+    }
+    return poses;
+}
+
+void putCharacter(Writer& w, const Character::SavedState& c) {
+    w.put(std::uint8_t(c.mode));
+    w.put(std::uint8_t(c.role));
+    w.put(c.root);
+    w.put(c.rootVelocity);
+    w.put(std::uint8_t(c.facingRight));
+    w.put(std::uint8_t(c.grounded));
+    w.put(std::uint8_t(c.haveAnimHistory));
+    w.put(std::uint8_t(c.ragdollMirrored));
+    w.put(std::int32_t(c.currentClip));
+    w.put(std::int32_t(c.previousClip));
+    for (double v : {c.currentTime, c.previousTime, c.fadeTime, c.fadeDuration, c.speed}) w.put(v);
+    putPoses(w, c.previousAnim);
+    putPoses(w, c.poses);
+    putPoses(w, c.getUpFrom);
+    w.put(c.getUpTime);
+    w.put(std::uint32_t(c.blendWeights.size()));
+    for (double v : c.blendWeights) w.put(v);
+    w.put(std::uint32_t(c.limits.size()));
+    for (const Character::Limit& l : c.limits) {
+        w.put(l.lower);
+        w.put(l.upper);
+    }
+    for (const Appearance& a : {c.appearance, c.savedAppearance}) {
+        w.put(a.tint);
+        w.put(a.scale);
+    }
+    w.put(c.replicated.root);
+    w.put(std::uint8_t(c.replicated.facingRight));
+    w.put(std::uint8_t(c.replicated.mode));
+    w.put(c.replicated.tint);
+    w.put(c.replicatedVelocity);
+    w.put(std::uint32_t(c.bodies.size()));
+    for (const BodySnapshot& s : c.bodies) putSnapshot(w, s);
+    w.put(std::uint8_t(c.hasProxy));
+    if (c.hasProxy) putSnapshot(w, c.proxy);
+}
+
+/// Reads one character; values are checked by Character::load, enums here.
+Character::SavedState getCharacter(Reader& r) {
+    Character::SavedState c;
+    const auto mode = r.get<std::uint8_t>();
+    const auto role = r.get<std::uint8_t>();
+    if (mode > std::uint8_t(CharacterMode::GettingUp) || role > std::uint8_t(NetRole::Proxy)) r.ok = false;
+    c.mode = CharacterMode(mode);
+    c.role = NetRole(role);
+    c.root = r.getVec2();
+    c.rootVelocity = r.getVec2();
+    c.facingRight = r.get<std::uint8_t>() != 0;
+    c.grounded = r.get<std::uint8_t>() != 0;
+    c.haveAnimHistory = r.get<std::uint8_t>() != 0;
+    c.ragdollMirrored = r.get<std::uint8_t>() != 0;
+    c.currentClip = r.get<std::int32_t>();
+    c.previousClip = r.get<std::int32_t>();
+    for (double* v : {&c.currentTime, &c.previousTime, &c.fadeTime, &c.fadeDuration, &c.speed}) *v = r.get<double>();
+    c.previousAnim = getPoses(r);
+    c.poses = getPoses(r);
+    c.getUpFrom = getPoses(r);
+    c.getUpTime = r.get<double>();
+    c.blendWeights.resize(r.getCount(sizeof(double)));
+    for (double& v : c.blendWeights) v = r.get<double>();
+    c.limits.resize(r.getCount(2 * sizeof(double)));
+    for (Character::Limit& l : c.limits) {
+        l.lower = r.get<double>();
+        l.upper = r.get<double>();
+    }
+    for (Appearance* a : {&c.appearance, &c.savedAppearance}) {
+        a->tint = r.get<std::uint32_t>();
+        a->scale = r.get<double>();
+    }
+    c.replicated.root = r.getVec2();
+    c.replicated.facingRight = r.get<std::uint8_t>() != 0;
+    const auto replicatedMode = r.get<std::uint8_t>();
+    if (replicatedMode > std::uint8_t(CharacterMode::GettingUp)) r.ok = false;
+    c.replicated.mode = CharacterMode(replicatedMode);
+    c.replicated.tint = r.get<std::uint32_t>();
+    c.replicatedVelocity = r.getVec2();
+    c.bodies.resize(r.getCount(kSnapshotBytes));
+    for (BodySnapshot& s : c.bodies) s = getSnapshot(r);
+    c.hasProxy = r.get<std::uint8_t>() != 0;
+    if (c.hasProxy) c.proxy = getSnapshot(r);
+    for (const BodySnapshot& s : c.bodies)
+        if (!finiteSnapshot(s)) r.ok = false;
+    if (c.hasProxy && !finiteSnapshot(c.proxy)) r.ok = false;
+    return c;
+}
 
 const std::vector<SceneProperty> kProperties = {
     {"solver.substeps", "Substeps", "", SceneProperty::Int, 1, 32},
@@ -69,12 +215,44 @@ const std::vector<SceneProperty> kProperties = {
     {"solver.sleep", "Sleeping", "", SceneProperty::Bool, 0, 1},
 };
 
+bool actionPressed(const PaperInput& input, PaperAction action) { return (input.pressed >> action) & 1u; }
+bool actionHeld(const PaperInput& input, PaperAction action) { return (input.held >> action) & 1u; }
+
+/// How far p is outside the body's shape (≤ 0 inside), metres.
+double distanceOutside(const World& world, BodyId body, Vec2 p) {
+    const Shape* shape = world.bodyShape(body);
+    if (!shape) return 1e9;
+    const Vec2 local = inverseTransformPoint(world.bodyTransform(body), p);
+    const Polygon& g = shape->geometry;
+    switch (shape->type) {
+    case ShapeType::Circle: return distance(local, g.vertices[0]) - g.radius;
+    case ShapeType::Capsule: {
+        const Vec2 a = g.vertices[0], b = g.vertices[1], ab = b - a;
+        const double t = std::clamp(dot(local - a, ab) / std::max(dot(ab, ab), 1e-12), 0.0, 1.0);
+        return distance(local, a + t * ab) - g.radius;
+    }
+    case ShapeType::Polygon: {
+        double outside = -1e9;
+        for (int i = 0; i < g.count; ++i) outside = std::max(outside, dot(g.normals[i], local - g.vertices[i]));
+        return outside - g.radius;
+    }
+    }
+    return 1e9;
+}
+
 }  // namespace
 
 Scene::Scene() {
     WorldDef def = defaultWorldDef();
     def.gravity = {0.0, -9.81};
     world_ = World(def);
+}
+
+// Characters go before the world they live in (the member order would do it the other way).
+Scene::~Scene() {
+    releaseGrab();
+    previewProxy_.reset();
+    characters_.clear();
 }
 
 bool Scene::loadLevel(const SceneLevel& level, std::string& error) {
@@ -111,14 +289,192 @@ bool Scene::loadLevel(const SceneLevel& level, std::string& error) {
         fresh.setPolygon(id, shape, makeBox(prop.halfExtents.x, prop.halfExtents.y));
         props.push_back(id);
     }
+    // Every rig (and its clips) loads before anything changes; a rig shared by several
+    // spawns loads once.
+    std::map<std::string, std::shared_ptr<const CharacterAssets>> assets;
+    std::vector<std::string> errors;
+    for (const SceneSpawn& spawn : level.spawns) {
+        if (assets.count(spawn.rigPath)) continue;
+        auto loaded = loadCharacterAssets(spawn.rigPath, errors);
+        if (loaded) assets[spawn.rigPath] = std::move(loaded);
+    }
+    if (!errors.empty()) {
+        error.clear();
+        for (const std::string& e : errors) error += (error.empty() ? "" : "\n") + e;
+        return false;
+    }
+
+    releaseGrab();
+    previewProxy_.reset();
+    netPreview_ = NetPreview::Off;
+    characters_.clear();
     world_ = std::move(fresh);
     terrain_ = std::move(terrain);
     propBodies_ = std::move(props);
     propInfo_ = level.props;
+    assets_ = std::move(assets);
+    for (size_t i = 0; i < level.spawns.size(); ++i) {
+        const SceneSpawn& spawn = level.spawns[i];
+        CharacterDef def;
+        def.name = spawn.name;
+        def.position = spawn.position;
+        def.facingRight = spawn.facingRight;
+        def.collisionGroup = -1 - std::int32_t(i);
+        characters_.push_back(std::make_unique<Character>(world_, assets_[spawn.rigPath], def));
+    }
+    last_ = run_ = {};
     return true;
 }
 
-void Scene::step(double dt) { world_.step(dt); }
+void Scene::setNetPreview(NetPreview preview) {
+    if (characters_.empty()) preview = NetPreview::Off;
+    netPreview_ = preview;
+    if (preview == NetPreview::Off) {
+        previewProxy_.reset();
+        if (!characters_.empty()) characters_[0]->setRole(NetRole::Standalone);
+        return;
+    }
+    Character& host = *characters_[0];
+    host.setRole(NetRole::Host);
+    if (!previewProxy_) {
+        CharacterDef def;
+        def.name = host.name() + " (proxy)";
+        def.position = host.root();
+        def.facingRight = host.facingRight();
+        def.role = NetRole::Proxy;
+        def.collisionGroup = -1000;
+        previewProxy_ = std::make_unique<Character>(world_, host.shared(), def);
+        previewProxy_->applyReplicated(host.replicate());
+    }
+}
+
+void Scene::handleInput(const PaperInput& input) {
+    if (characters_.empty()) return;
+    Character& player = *characters_[0];
+    const double J = tuning::kHitImpulse;
+    if (actionPressed(input, PAPER_ACTION_TOGGLE_RAGDOLL)) player.toggleRagdoll();
+    if (actionPressed(input, PAPER_ACTION_HIT_LEFT)) player.hit({J, 0.35 * J});
+    if (actionPressed(input, PAPER_ACTION_HIT_RIGHT)) player.hit({-J, 0.35 * J});
+    if (actionPressed(input, PAPER_ACTION_HIT_ABOVE)) player.hit({0.0, -J});
+    if (actionPressed(input, PAPER_ACTION_GET_UP)) player.getUp();
+    if (actionPressed(input, PAPER_ACTION_BLEND_UP)) {
+        const double w = std::min(1.0, player.blendWeight() + tuning::kBlendStep);
+        if (player.mode() == CharacterMode::Animated || player.mode() == CharacterMode::Blend) player.enterBlend(w);
+    }
+    if (actionPressed(input, PAPER_ACTION_BLEND_DOWN) && player.mode() == CharacterMode::Blend) {
+        // At 0 the bodies already follow the animation exactly; one more press leaves BLEND.
+        if (player.blendWeight() <= 0.0) player.leaveBlend();
+        else player.setBlendWeight(std::max(0.0, std::round((player.blendWeight() - tuning::kBlendStep) * 1e6) / 1e6));
+    }
+    if (actionPressed(input, PAPER_ACTION_NET_ROLE)) setNetPreview(NetPreview((int(netPreview_) + 1) % 3));
+}
+
+void Scene::step(double dt, const PaperInput& input) {
+    if (!(dt > 0.0)) return;
+    handleInput(input);
+    updateGrab(input);
+    CharacterControls controls;
+    controls.move = int(actionHeld(input, PAPER_ACTION_RIGHT)) - int(actionHeld(input, PAPER_ACTION_LEFT));
+    controls.run = actionHeld(input, PAPER_ACTION_RUN);
+    controls.jump = actionPressed(input, PAPER_ACTION_JUMP);
+    for (size_t i = 0; i < characters_.size(); ++i) characters_[i]->preStep(dt, i == 0 ? controls : CharacterControls{});
+    if (previewProxy_) previewProxy_->preStep(dt, {});
+    world_.step(dt);
+    for (auto& character : characters_) character->postStep(dt);
+    if (previewProxy_) {
+        previewProxy_->postStep(dt);
+        previewProxy_->applyReplicated(characters_[0]->replicate());
+    }
+    measureJoints();
+}
+
+void Scene::measureJoints() {
+    last_ = {};
+    for (const auto& character : characters_)
+        for (JointId joint : character->ragdoll().joints) {
+            const JointError e = world_.jointError(joint);
+            last_.stretch = std::max(last_.stretch, e.separation);
+            last_.limitViolation = std::max(last_.limitViolation, e.limitViolation);
+        }
+    run_.stretch = std::max(run_.stretch, last_.stretch);
+    run_.limitViolation = std::max(run_.limitViolation, last_.limitViolation);
+}
+
+// ---- the mouse grab: a soft pin between the body and a kinematic anchor at the mouse ----
+
+void Scene::updateGrab(const PaperInput& input) {
+    const bool down = (input.mouseDown & 1) != 0;
+    const Vec2 mouse{input.mouseWorld.x, input.mouseWorld.y};
+    const bool pressedNow = down && !mouseWasDown_;
+    mouseWasDown_ = down;
+    if (!down) {
+        releaseGrab();
+        return;
+    }
+    if (!isFinite(mouse)) return;
+    grabTarget_ = mouse;
+    if (grabbing()) {
+        world_.setKinematicTarget(grabAnchor_, mouse, 0.0, 1.0 / 60.0);
+        return;
+    }
+    if (!pressedNow) return;
+    // The nearest dynamic body within a finger's width; a standing character's proxy box
+    // knocks it into a ragdoll and grabs its nearest limb.
+    constexpr double kReach = 0.08;
+    auto pick = [&](bool dynamicOnly) {
+        std::vector<BodyId> candidates;
+        world_.queryAABB({{mouse.x - kReach, mouse.y - kReach}, {mouse.x + kReach, mouse.y + kReach}}, candidates);
+        BodyId best;
+        double bestDistance = kReach;
+        for (BodyId body : candidates) {
+            if (dynamicOnly && world_.bodyType(body) != BodyType::Dynamic) continue;
+            const double d = distanceOutside(world_, body, mouse);
+            if (d < bestDistance) {
+                bestDistance = d;
+                best = body;
+            }
+        }
+        return best;
+    };
+    BodyId body = pick(false);
+    for (auto& character : characters_)
+        if (!isNull(body) && body == character->proxyBox()) {
+            character->enterRagdoll();
+            body = {};
+            double bestDistance = 1e9;
+            for (BodyId limb : character->ragdoll().bodies) {
+                const double d = distanceOutside(world_, limb, mouse);
+                if (d < bestDistance) {
+                    bestDistance = d;
+                    body = limb;
+                }
+            }
+        }
+    if (isNull(body) || world_.bodyType(body) != BodyType::Dynamic) return;
+    BodyDef anchorDef = defaultBodyDef();
+    anchorDef.type = BodyType::Kinematic;
+    anchorDef.position = mouse;
+    grabAnchor_ = world_.createBody(anchorDef);
+    JointDef joint = makeRevoluteJointDef(world_, grabAnchor_, body, mouse);
+    joint.stiffness = tuning::kGrabStiffness;
+    joint.angularDamping = 0.0;
+    grabJoint_ = world_.createJoint(joint);
+    grabBody_ = body;
+    world_.wake(body);
+}
+
+void Scene::releaseGrab() {
+    if (!isNull(grabJoint_)) world_.destroyJoint(grabJoint_);
+    if (!isNull(grabAnchor_)) world_.destroyBody(grabAnchor_);
+    grabJoint_ = {};
+    grabAnchor_ = {};
+    grabBody_ = {};
+}
+
+Vec2 Scene::grabPoint() const {
+    if (!grabbing()) return {};
+    return transformPoint(world_.bodyTransform(grabBody_), world_.jointDef(grabJoint_).localAnchorB);
+}
 
 std::vector<Scene::PropView> Scene::props() const {
     std::vector<PropView> out;
@@ -156,39 +512,48 @@ bool Scene::setProperty(int index, double value) {
 }
 
 std::vector<std::uint8_t> Scene::saveState() const {
-    std::uint32_t count = 0;
-    world_.forEachBody([&](BodyId) { ++count; });
-    Writer w(kHeaderBytes + 2 * kSectionHeaderBytes + kWorldSettingsBytes + sizeof count + count * kBodyBytes);
+    Writer w;
     w.append(kMagic, 4);
     w.put(kFormatVersion);
-    w.put(std::uint32_t(2));  // sections
+    w.put(std::uint32_t(5));  // sections
 
-    size_t settings = w.beginSection("WRLD");
+    size_t section = w.beginSection("WRLD");
     const WorldDef& d = world_.def();
-    w.put(d.gravity.x);
-    w.put(d.gravity.y);
+    w.put(d.gravity);
     w.put(std::int32_t(d.substeps));
     w.put(std::int32_t(d.iterations));
     w.put(std::int32_t(d.jointSolver == JointSolver::Direct ? 1 : 0));
     w.put(std::int32_t(d.enableSleep ? 1 : 0));
-    w.endSection(settings);
+    w.endSection(section);
 
-    size_t bodies = w.beginSection("BODY");
-    w.put(count);
-    world_.forEachBody([&](BodyId id) {
-        BodySnapshot s = world_.snapshot(id);
-        w.put(s.center.x);
-        w.put(s.center.y);
-        w.put(s.angle);
-        w.put(s.linearVelocity.x);
-        w.put(s.linearVelocity.y);
-        w.put(s.angularVelocity);
-        w.put(std::uint8_t(s.awake));
-        w.put(std::uint8_t(s.frozen));
-        w.put(s.sleepTime);
-        w.put(s.sleepingIsland);
-    });
-    w.endSection(bodies);
+    section = w.beginSection("BODY");
+    w.put(std::uint32_t(terrain_.size() + propBodies_.size()));
+    for (const std::vector<BodyId>* list : {&terrain_, &propBodies_})
+        for (BodyId id : *list) putSnapshot(w, world_.snapshot(id));
+    w.endSection(section);
+
+    section = w.beginSection("CHAR");
+    w.put(std::uint32_t(characters_.size()));
+    Character::SavedState saved;
+    for (const auto& character : characters_) {
+        character->save(saved);
+        putCharacter(w, saved);
+    }
+    w.endSection(section);
+
+    section = w.beginSection("PREV");
+    w.put(std::uint8_t(netPreview_));
+    w.put(std::uint8_t(previewProxy_ != nullptr));
+    if (previewProxy_) {
+        previewProxy_->save(saved);
+        putCharacter(w, saved);
+    }
+    w.endSection(section);
+
+    section = w.beginSection("RUNF");
+    w.put(run_.stretch);
+    w.put(run_.limitViolation);
+    w.endSection(section);
     return w.bytes;
 }
 
@@ -206,9 +571,14 @@ bool Scene::loadState(const std::uint8_t* data, std::size_t size, std::string& e
         return false;
     }
     std::uint32_t sections = r.get<std::uint32_t>();
-    bool haveSettings = false, haveBodies = false;
+    bool haveSettings = false, haveBodies = false, haveCharacters = false;
     WorldDef def = world_.def();
     std::vector<BodySnapshot> snapshots;
+    std::vector<Character::SavedState> characters;
+    NetPreview preview = NetPreview::Off;
+    bool havePreviewProxy = false;
+    Character::SavedState previewState;
+    JointFigures run;
     for (std::uint32_t i = 0; i < sections && r.ok; ++i) {
         char tag[4] = {};
         if (r.offset + 8 > size) {
@@ -222,73 +592,96 @@ bool Scene::loadState(const std::uint8_t* data, std::size_t size, std::string& e
             r.ok = false;
             break;
         }
-        size_t end = r.offset + length;
+        const size_t end = r.offset + length;
+        Reader section{data, end, r.offset};  // cannot read past its own section
         if (std::memcmp(tag, "WRLD", 4) == 0) {
-            def.gravity.x = r.get<double>();
-            def.gravity.y = r.get<double>();
-            def.substeps = r.get<std::int32_t>();
-            def.iterations = r.get<std::int32_t>();
-            def.jointSolver = r.get<std::int32_t>() ? JointSolver::Direct : JointSolver::Iterative;
-            def.enableSleep = r.get<std::int32_t>() != 0;
-            haveSettings = r.ok && r.offset == end;
+            def.gravity = section.getVec2();
+            def.substeps = section.get<std::int32_t>();
+            def.iterations = section.get<std::int32_t>();
+            def.jointSolver = section.get<std::int32_t>() ? JointSolver::Direct : JointSolver::Iterative;
+            def.enableSleep = section.get<std::int32_t>() != 0;
+            haveSettings = section.ok && section.offset == end;
         } else if (std::memcmp(tag, "BODY", 4) == 0) {
-            std::uint32_t count = r.get<std::uint32_t>();
-            // Refuse a count the section cannot hold before allocating for it.
-            if (!r.ok || count > (end - r.offset) / kBodyBytes) {
-                r.ok = false;
-                break;
-            }
-            snapshots.resize(count);
-            for (BodySnapshot& s : snapshots) {
-                s.center.x = r.get<double>();
-                s.center.y = r.get<double>();
-                s.angle = r.get<double>();
-                s.linearVelocity.x = r.get<double>();
-                s.linearVelocity.y = r.get<double>();
-                s.angularVelocity = r.get<double>();
-                s.awake = r.get<std::uint8_t>() != 0;
-                s.frozen = r.get<std::uint8_t>() != 0;
-                s.sleepTime = r.get<double>();
-                s.sleepingIsland = r.get<std::int64_t>();
-            }
-            haveBodies = r.ok && r.offset == end;
+            snapshots.resize(section.getCount(kSnapshotBytes));
+            for (BodySnapshot& s : snapshots) s = getSnapshot(section);
+            haveBodies = section.ok && section.offset == end;
+        } else if (std::memcmp(tag, "CHAR", 4) == 0) {
+            characters.resize(section.getCount(64));
+            for (Character::SavedState& c : characters) c = getCharacter(section);
+            haveCharacters = section.ok && section.offset == end;
+        } else if (std::memcmp(tag, "PREV", 4) == 0) {
+            const auto mode = section.get<std::uint8_t>();
+            havePreviewProxy = section.get<std::uint8_t>() != 0;
+            if (havePreviewProxy) previewState = getCharacter(section);
+            if (mode > std::uint8_t(NetPreview::ProxyOnly) || section.offset != end) section.ok = false;
+            preview = NetPreview(mode);
+        } else if (std::memcmp(tag, "RUNF", 4) == 0) {
+            run.stretch = section.get<double>();
+            run.limitViolation = section.get<double>();
         }
+        if (!section.ok) r.ok = false;
         r.offset = end;  // unknown sections are skipped
     }
     if (!r.ok) {
         error = "the state blob is truncated or corrupt";
         return false;
     }
-    if (!haveSettings || !haveBodies) {
-        error = std::string("the state blob lacks its ") + (haveSettings ? "BODY" : "WRLD") + " section";
+    if (!haveSettings || !haveBodies || !haveCharacters) {
+        error = std::string("the state blob lacks its ") + (!haveSettings ? "WRLD" : !haveBodies ? "BODY" : "CHAR") + " section";
         return false;
     }
-    std::uint32_t count = 0;
-    world_.forEachBody([&](BodyId) { ++count; });
-    if (count != snapshots.size()) {
-        error = "the state has " + std::to_string(snapshots.size()) + " bodies but this world has " +
-                std::to_string(count) + " (a different level?)";
+    if (terrain_.size() + propBodies_.size() != snapshots.size() || characters.size() != characters_.size()) {
+        error = "the state has " + std::to_string(snapshots.size()) + " level bodies and " +
+                std::to_string(characters.size()) + " characters but this level has " +
+                std::to_string(terrain_.size() + propBodies_.size()) + " and " + std::to_string(characters_.size()) +
+                " (a different level?)";
         return false;
     }
     if (!std::isfinite(def.gravity.x) || !std::isfinite(def.gravity.y) || def.substeps < 1 || def.substeps > 64 ||
-        def.iterations < 1 || def.iterations > 64) {
+        def.iterations < 1 || def.iterations > 64 || !std::isfinite(run.stretch) || !std::isfinite(run.limitViolation)) {
         error = "the state's world settings are out of range";
         return false;
     }
-    // Validate everything before touching the world, so a refusal changes nothing.
+    // Validate everything before touching the world, so a refusal changes nothing: each
+    // character is tried on a scratch world built like this one first.
     for (const BodySnapshot& s : snapshots)
-        if (!isFinite(s.center) || !std::isfinite(s.angle) || !isFinite(s.linearVelocity) ||
-            !std::isfinite(s.angularVelocity) || !std::isfinite(s.sleepTime)) {
+        if (!finiteSnapshot(s)) {
             error = "the state holds a non-finite body";
             return false;
         }
+    {
+        World scratch(world_.def());
+        for (size_t i = 0; i < characters.size(); ++i) {
+            Character trial(scratch, characters_[i]->shared(), characters_[i]->def());
+            if (!trial.load(characters[i], error)) return false;
+        }
+        if (havePreviewProxy && !characters_.empty()) {
+            Character trial(scratch, characters_[0]->shared(), characters_[0]->def());
+            if (!trial.load(previewState, error)) return false;
+        }
+    }
+
+    releaseGrab();
     world_.setGravity(def.gravity);
     world_.setSubsteps(def.substeps);
     world_.setIterations(def.iterations);
     world_.setJointSolver(def.jointSolver);
     world_.enableSleep(def.enableSleep);
     size_t i = 0;
-    world_.forEachBody([&](BodyId id) { world_.restore(id, snapshots[i++]); });
+    for (const std::vector<BodyId>* list : {&terrain_, &propBodies_})
+        for (BodyId id : *list) world_.restore(id, snapshots[i++]);
+    for (size_t c = 0; c < characters.size(); ++c) characters_[c]->load(characters[c], error);
+    netPreview_ = characters_.empty() ? NetPreview::Off : preview;
+    previewProxy_.reset();
+    if (havePreviewProxy && !characters_.empty()) {
+        CharacterDef proxyDef = characters_[0]->def();
+        proxyDef.name += " (proxy)";
+        proxyDef.role = NetRole::Proxy;
+        proxyDef.collisionGroup = -1000;
+        previewProxy_ = std::make_unique<Character>(world_, characters_[0]->shared(), proxyDef);
+        previewProxy_->load(previewState, error);
+    }
+    run_ = run;
     return true;
 }
 

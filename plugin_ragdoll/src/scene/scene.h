@@ -1,12 +1,16 @@
-// The plugin's simulation: a solver world holding a level's terrain and props (and, with
-// the character issue, its characters), its tunable settings, and the state blob that
-// carries it across a hot reload.
+// The plugin's simulation: a solver world holding a level's terrain, props and characters,
+// the player's input to the first character, the mouse grab, its tunable settings, and
+// the state blob that carries all of it across a hot reload.
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "character/character.h"
+#include "paper/plugin_api.h"
 #include "solver/world.h"
 
 namespace ragdoll {
@@ -24,9 +28,17 @@ struct SceneProp {
     std::uint32_t rgba = 0;  ///< for drawing
 };
 
+struct SceneSpawn {
+    std::string name;
+    std::string rigPath;  ///< a rig file naming its clips
+    Vec2 position;        ///< feet
+    bool facingRight = true;
+};
+
 struct SceneLevel {
     std::vector<ScenePiece> terrain;
     std::vector<SceneProp> props;
+    std::vector<SceneSpawn> spawns;
 };
 
 /// A setting the editor can show and change (reflection).
@@ -38,13 +50,24 @@ struct SceneProperty {
     double minValue, maxValue;
 };
 
+/// What the net-role preview (Tab) shows of the player's character.
+enum class NetPreview : std::uint8_t {
+    Off,        ///< standalone
+    HostProxy,  ///< the player's character is a host; a proxy fed from it is drawn over it
+    ProxyOnly,  ///< only what a peer sees (the host still simulates, unseen)
+};
+
 class Scene {
 public:
     Scene();
+    ~Scene();
 
-    /// Replaces whatever was there with the level. False with a reason on bad data.
+    /// Replaces whatever was there with the level (terrain, props, characters at their
+    /// spawns). False with every reason on bad data; the scene is then unchanged.
     bool loadLevel(const SceneLevel& level, std::string& error);
-    void step(double dt);
+    /// One fixed step: input to the first character (its actions, PaperAction bits), the
+    /// mouse grab, the characters and the world.
+    void step(double dt, const PaperInput& input = {});
 
     const World& world() const { return world_; }
     World& world() { return world_; }
@@ -54,6 +77,27 @@ public:
         std::uint32_t rgba;
     };
     std::vector<PropView> props() const;
+
+    int characterCount() const { return int(characters_.size()); }
+    Character& character(int index) { return *characters_[size_t(index)]; }
+    const Character& character(int index) const { return *characters_[size_t(index)]; }
+    /// The proxy the net-role preview drives from the first character (null when off).
+    const Character* previewProxy() const { return previewProxy_.get(); }
+    NetPreview netPreview() const { return netPreview_; }
+    void setNetPreview(NetPreview preview);
+
+    /// The body the mouse holds, if any, and where it holds it (world).
+    bool grabbing() const { return !isNull(grabJoint_); }
+    Vec2 grabPoint() const;
+    Vec2 grabTarget() const { return grabTarget_; }
+
+    /// Characters' joint stretch (m) and limit violation (rad) at the end of the last step,
+    /// and the largest since the level was loaded. The mouse's soft grab joint is excluded.
+    struct JointFigures {
+        double stretch = 0.0, limitViolation = 0.0;
+    };
+    JointFigures lastJointFigures() const { return last_; }
+    JointFigures runJointFigures() const { return run_; }
 
     // Reflection: properties by index.
     static const std::vector<SceneProperty>& propertyList();
@@ -66,10 +110,26 @@ public:
     bool loadState(const std::uint8_t* data, std::size_t size, std::string& error);
 
 private:
+    void handleInput(const PaperInput& input);
+    void updateGrab(const PaperInput& input);
+    void releaseGrab();
+    void measureJoints();
+
     World world_;
     std::vector<BodyId> terrain_;
     std::vector<BodyId> propBodies_;
     std::vector<SceneProp> propInfo_;
+    std::map<std::string, std::shared_ptr<const CharacterAssets>> assets_;  ///< by rig path
+    std::vector<std::unique_ptr<Character>> characters_;
+    std::unique_ptr<Character> previewProxy_;
+    NetPreview netPreview_ = NetPreview::Off;
+
+    BodyId grabBody_, grabAnchor_;
+    JointId grabJoint_;
+    Vec2 grabTarget_;
+    bool mouseWasDown_ = false;
+
+    JointFigures last_, run_;
 };
 
 }  // namespace ragdoll

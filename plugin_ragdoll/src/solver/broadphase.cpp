@@ -4,6 +4,18 @@
 
 namespace ragdoll {
 
+namespace {
+
+/// Lower x, then slot: a total order, so the sorted list (and with it the order of pairs and
+/// contacts) depends on where bodies are, not on how they got there — a world restored from
+/// a state blob goes on exactly as the original.
+bool before(const std::vector<Body>& bodies, int a, int b) {
+    const double xa = bodies[size_t(a)].aabb.lower.x, xb = bodies[size_t(b)].aabb.lower.x;
+    return xa < xb || (xa == xb && a < b);
+}
+
+}  // namespace
+
 void BroadPhase::rebuild(const std::vector<Body>& bodies) {
     moving_.clear();
     statics_.clear();
@@ -12,7 +24,7 @@ void BroadPhase::rebuild(const std::vector<Body>& bodies) {
         if (!b.alive || !b.hasShape) continue;
         (b.type == BodyType::Static ? statics_ : moving_).push_back(i);
     }
-    auto byLowerX = [&](int a, int b) { return bodies[size_t(a)].aabb.lower.x < bodies[size_t(b)].aabb.lower.x; };
+    auto byLowerX = [&](int a, int b) { return before(bodies, a, b); };
     std::sort(statics_.begin(), statics_.end(), byLowerX);
     std::sort(moving_.begin(), moving_.end(), byLowerX);
     dirty_ = false;
@@ -25,9 +37,8 @@ void BroadPhase::findPairs(const std::vector<Body>& bodies, std::vector<std::pai
     // Insertion sort: the order from the last step is almost right.
     for (size_t i = 1; i < moving_.size(); ++i) {
         int slot = moving_[i];
-        double key = bodies[size_t(slot)].aabb.lower.x;
         size_t j = i;
-        while (j > 0 && bodies[size_t(moving_[j - 1])].aabb.lower.x > key) {
+        while (j > 0 && before(bodies, slot, moving_[j - 1])) {
             moving_[j] = moving_[j - 1];
             --j;
         }

@@ -50,6 +50,16 @@ void World::step(double dt) {
         updateVelocities(h);
         solveVelocities(h);
     }
+    // Substeps turn the rotation q incrementally (integrateRotation) and the constraints are
+    // solved on q, so q is what the joints agree with; the angle drifts from it by O(Δθ³) per
+    // substep. Between steps both are made one again from q (the angle keeps its winding), so
+    // everything a caller reads (and a saved state restores) is a function of (centre, angle)
+    // and a restored world goes on bit for bit.
+    for (BodySim& s : sims_)
+        if (s.active) {
+            s.angle += wrapAngle(std::atan2(s.q.s, s.q.c) - s.angle);
+            s.q = makeRot(s.angle);
+        }
     updateSleep(dt);
     recoverBodies();
     counters_.stepMilliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

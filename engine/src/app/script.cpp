@@ -1,0 +1,288 @@
+#include "app/script.h"
+
+#include <SDL_keyboard.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <system_error>
+
+#include "app/fixed_step.h"
+#include "render/camera.h"
+
+namespace paper {
+
+namespace {
+
+const char* const kCommandList = "wait, wait_frames, key, mouse, screenshot, quit";
+const char* const kKeyNameHint = "SDL key names: Left, Right, Space, R, 1, Tab, Left Shift, …";
+
+/// A line without its comment, split into words; rest[i] is the raw text from word i on
+/// (so a file name keeps its inner spaces).
+struct Words {
+    std::vector<std::string> words;
+    std::vector<std::string> rest;
+};
+
+Words splitLine(std::string_view line) {
+    // A comment starts at a '#' that begins a word; so 'key press #' stays possible in
+    // principle, and '#' glued to a word is part of it.
+    for (size_t i = 0; i < line.size(); ++i) {
+        if (line[i] == '#' && (i == 0 || std::isspace(static_cast<unsigned char>(line[i - 1])))) {
+            line = line.substr(0, i);
+            break;
+        }
+    }
+    auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+    size_t end = line.size();
+    while (end > 0 && space(line[end - 1])) --end;
+    line = line.substr(0, end);
+
+    Words out;
+    size_t i = 0;
+    while (i < line.size()) {
+        while (i < line.size() && space(line[i])) ++i;
+        if (i == line.size()) break;
+        size_t start = i;
+        while (i < line.size() && !space(line[i])) ++i;
+        out.words.emplace_back(line.substr(start, i - start));
+        out.rest.emplace_back(line.substr(start));
+    }
+    return out;
+}
+
+/// A finite decimal number, the whole word ("1.5m", "nan", "inf" are not).
+bool parseNumber(const std::string& word, double& out) {
+    const char* end = word.data() + word.size();
+    auto [ptr, ec] = std::from_chars(word.data(), end, out);
+    return ec == std::errc() && ptr == end && std::isfinite(out);
+}
+
+bool parseWhole(const std::string& word, std::int64_t& out) {
+    const char* end = word.data() + word.size();
+    auto [ptr, ec] = std::from_chars(word.data(), end, out);
+    return ec == std::errc() && ptr == end;
+}
+
+std::string plural(size_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
+
+std::optional<MouseButton> buttonNamed(const std::string& name) {
+    if (name == "left") return MouseButton::Left;
+    if (name == "middle") return MouseButton::Middle;
+    if (name == "right") return MouseButton::Right;
+    return std::nullopt;
+}
+
+/// Parses one command's words into `command`; returns the error message or empty.
+/// waitSteps is set for wait and wait_frames (the only commands that move the clock).
+std::string parseCommand(const Words& line, ScriptCommand& command, std::int64_t& waitSteps,
+                         const ScriptExtensionHook& hook) {
+    const std::vector<std::string>& w = line.words;
+    const std::string& name = w[0];
+    size_t args = w.size() - 1;
+    command.words = w;
+
+    if (name == "wait") {
+        if (args != 1)
+            return "wait takes one number of seconds (e.g. wait 0.5), got " + plural(args, "argument");
+        double seconds = 0.0;
+        if (!parseNumber(w[1], seconds)) return "wait: '" + w[1] + "' is not a number of seconds";
+        if (seconds < 0.0) return "wait: a negative wait (" + w[1] + " s) cannot go back in time";
+        if (seconds > Script::kMaxWaitSeconds)
+            return "wait: " + w[1] + " s is more than a day (86400 s); use --frames for long runs";
+        waitSteps = std::llround(seconds * kSimulationHz);
+        return {};
+    }
+    if (name == "wait_frames") {
+        if (args != 1) return "wait_frames takes one whole number of steps (e.g. wait_frames 30), got " +
+                              plural(args, "argument");
+        std::int64_t steps = 0;
+        if (!parseWhole(w[1], steps)) return "wait_frames: '" + w[1] + "' is not a whole number of steps";
+        if (steps < 0) return "wait_frames: a negative wait (" + w[1] + ") cannot go back in time";
+        if (steps > std::int64_t(Script::kMaxWaitSeconds * kSimulationHz))
+            return "wait_frames: " + w[1] + " steps is more than a day (5184000 steps); use --frames for long runs";
+        waitSteps = steps;
+        return {};
+    }
+    if (name == "key") {
+        if (args == 0 || (w[1] != "down" && w[1] != "up" && w[1] != "press"))
+            return "key needs down, up or press and a key name (e.g. key press Space)";
+        if (args == 1) return "key " + w[1] + " needs a key name (" + kKeyNameHint + ")";
+        command.op = w[1] == "down" ? ScriptOp::KeyDown : w[1] == "up" ? ScriptOp::KeyUp : ScriptOp::KeyPress;
+        // Names may have spaces ("Left Shift"); SDL knows them with single spaces.
+        std::string key = w[2];
+        for (size_t i = 3; i < w.size(); ++i) key += " " + w[i];
+        command.keycode = std::int32_t(SDL_GetKeyFromName(key.c_str()));
+        if (command.keycode == 0) return "unknown key name '" + key + "' (" + kKeyNameHint + ")";
+        return {};
+    }
+    if (name == "mouse") {
+        if (args == 0 || (w[1] != "move" && w[1] != "down" && w[1] != "up"))
+            return "mouse needs move, down or up (e.g. mouse move world 1.5 0.8, mouse down left)";
+        if (w[1] == "move") {
+            if (args < 2 || (w[2] != "world" && w[2] != "screen"))
+                return "mouse move needs world (metres) or screen (pixels), then X Y";
+            if (args != 4)
+                return "mouse move " + w[2] + " takes X and Y, got " + plural(args - 2, "number");
+            double x = 0.0, y = 0.0;
+            for (int i = 3; i <= 4; ++i) {
+                double& v = i == 3 ? x : y;
+                if (!parseNumber(w[size_t(i)], v)) return "mouse move: '" + w[size_t(i)] + "' is not a number";
+                if (std::abs(v) > Script::kMaxCoordinate)
+                    return "mouse move: " + w[size_t(i)] + " is out of range (at most 1000000 in magnitude)";
+            }
+            command.op = w[2] == "world" ? ScriptOp::MouseMoveWorld : ScriptOp::MouseMoveScreen;
+            command.position = {float(x), float(y)};
+            return {};
+        }
+        if (args != 2) return "mouse " + w[1] + " takes one button (left, middle or right), got " +
+                              plural(args - 1, "argument");
+        std::optional<MouseButton> button = buttonNamed(w[2]);
+        if (!button) return "mouse " + w[1] + ": unknown button '" + w[2] + "' (left, middle or right)";
+        command.op = w[1] == "down" ? ScriptOp::MouseDown : ScriptOp::MouseUp;
+        command.button = *button;
+        return {};
+    }
+    if (name == "screenshot") {
+        if (args == 0) return "screenshot needs a file name (e.g. screenshot shot.png)";
+        command.op = ScriptOp::Screenshot;
+        command.file = line.rest[1];
+        return {};
+    }
+    if (name == "quit") {
+        if (args != 0) return "quit takes no arguments, got " + plural(args, "argument");
+        command.op = ScriptOp::Quit;
+        return {};
+    }
+    std::string error;
+    if (hook && hook(w, error)) {
+        command.op = ScriptOp::Extension;
+        return error;
+    }
+    return "unknown command '" + name + "' (commands: " + kCommandList + ")";
+}
+
+bool isInput(ScriptOp op) {
+    return op != ScriptOp::Screenshot && op != ScriptOp::Quit && op != ScriptOp::Extension;
+}
+
+}  // namespace
+
+Script Script::parse(const std::string& text, std::vector<ScriptError>& errors, const ScriptExtensionHook& hook) {
+    Script script;
+    std::int64_t clock = 0;  // the step boundary the script has reached
+    std::istringstream stream(text);
+    std::string raw;
+    int lineNumber = 0;
+    bool tooLong = false;
+    while (std::getline(stream, raw)) {
+        ++lineNumber;
+        Words line = splitLine(raw);
+        if (line.words.empty()) continue;
+        ScriptCommand command;
+        command.line = lineNumber;
+        std::int64_t waitSteps = -1;
+        std::string error = parseCommand(line, command, waitSteps, hook);
+        if (!error.empty()) {
+            errors.push_back({lineNumber, std::move(error)});
+            continue;
+        }
+        if (waitSteps >= 0) {
+            if (clock + waitSteps > kMaxSteps) {
+                if (!tooLong) errors.push_back({lineNumber, "the script is longer than 1000000000 steps here"});
+                tooLong = true;
+                continue;
+            }
+            clock += waitSteps;
+            continue;
+        }
+        command.step = clock;
+        if (!script.quitStep_) {
+            // Input must be seen by a step: the one after it applies (after a press's release).
+            std::int64_t seen = command.op == ScriptOp::KeyPress ? clock + 2 : isInput(command.op) ? clock + 1 : clock;
+            script.endStep_ = std::max({script.endStep_, clock, seen});
+            if (command.op == ScriptOp::Quit) script.quitStep_ = clock;
+        }
+        script.commands_.push_back(std::move(command));
+    }
+    if (script.quitStep_)
+        script.endStep_ = *script.quitStep_;
+    else
+        script.endStep_ = std::max(script.endStep_, clock);
+    return script;
+}
+
+Script Script::load(const std::string& path, std::vector<ScriptError>& errors, const ScriptExtensionHook& hook) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        errors.push_back({0, "'" + path + "' is a directory, not a script file"});
+        return {};
+    }
+    std::ifstream file(path, std::ios::binary);
+    if (!file) {
+        errors.push_back({0, "cannot read the script '" + path + "': " + std::generic_category().message(errno)});
+        return {};
+    }
+    std::ostringstream text;
+    text << file.rdbuf();
+    if (file.bad()) {
+        errors.push_back({0, "cannot read the script '" + path + "'"});
+        return {};
+    }
+    return parse(text.str(), errors, hook);
+}
+
+std::string Script::format(const std::string& fileName, const ScriptError& error) {
+    if (error.line <= 0) return fileName + ": error: " + error.message;
+    return fileName + ":" + std::to_string(error.line) + ": error: " + error.message;
+}
+
+void ScriptRunner::applyInput(std::int64_t step, InputMap& input, const Camera& camera) {
+    const std::vector<ScriptCommand>& commands = script_.commands();
+    // One boundary at a time, so a release due at a boundary precedes that boundary's
+    // commands even when the caller skips boundaries.
+    for (;;) {
+        std::int64_t boundary = std::numeric_limits<std::int64_t>::max();
+        if (!releases_.empty()) boundary = releases_.front().step;
+        if (nextInput_ < commands.size()) boundary = std::min(boundary, commands[nextInput_].step);
+        if (boundary > step) return;
+        while (!releases_.empty() && releases_.front().step == boundary) {
+            input.keyEvent(releases_.front().keycode, false);
+            releases_.erase(releases_.begin());
+        }
+        for (; nextInput_ < commands.size() && commands[nextInput_].step == boundary; ++nextInput_) {
+            const ScriptCommand& c = commands[nextInput_];
+            switch (c.op) {
+            case ScriptOp::KeyDown: input.keyEvent(c.keycode, true); break;
+            case ScriptOp::KeyUp: input.keyEvent(c.keycode, false); break;
+            case ScriptOp::KeyPress:
+                input.keyEvent(c.keycode, true);
+                releases_.push_back({c.step + 1, c.keycode});
+                break;
+            case ScriptOp::MouseMoveWorld: input.mouseMove(camera.worldToScreen(c.position)); break;
+            case ScriptOp::MouseMoveScreen: input.mouseMove(c.position); break;
+            case ScriptOp::MouseDown: input.mouseButton(c.button, true); break;
+            case ScriptOp::MouseUp: input.mouseButton(c.button, false); break;
+            case ScriptOp::Screenshot:
+            case ScriptOp::Quit:
+            case ScriptOp::Extension: break;  // observations: takeObservations hands them out
+            }
+        }
+    }
+}
+
+std::vector<const ScriptCommand*> ScriptRunner::takeObservations(std::int64_t step) {
+    std::vector<const ScriptCommand*> due;
+    const std::vector<ScriptCommand>& commands = script_.commands();
+    for (; nextObservation_ < commands.size() && commands[nextObservation_].step <= step; ++nextObservation_)
+        if (!isInput(commands[nextObservation_].op)) due.push_back(&commands[nextObservation_]);
+    return due;
+}
+
+}  // namespace paper

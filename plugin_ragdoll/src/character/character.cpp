@@ -1,0 +1,702 @@
+#include "character/character.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "anim/ik.h"
+#include "character/character_tuning.h"
+
+namespace ragdoll {
+
+namespace {
+
+double smoothstep(double t) {
+    t = std::clamp(t, 0.0, 1.0);
+    return t * t * (3.0 - 2.0 * t);
+}
+
+BonePose lerpPose(const BonePose& a, const BonePose& b, double t) {
+    return {a.origin + t * (b.origin - a.origin), a.angle + t * wrapAngle(b.angle - a.angle)};
+}
+
+bool isPhysical(CharacterMode mode) { return mode == CharacterMode::Blend || mode == CharacterMode::Ragdoll; }
+
+/// A body's mass properties as built (mass from the rig, inertia of its shape scaled to it).
+MassData rigBodyMass(const RigDefinition& rig, int body) {
+    MassData unit;
+    switch (rig.bodies[size_t(body)].shape) {
+    case BodyShape::Capsule: unit = computeMass(bodyCapsule(rig, body), 1.0); break;
+    case BodyShape::Circle: unit = computeMass(bodyCircle(rig, body), 1.0); break;
+    case BodyShape::Box: unit = computeMass(bodyBox(rig, body), 1.0); break;
+    }
+    const double mass = rig.bodies[size_t(body)].mass;
+    return {mass, unit.center, unit.rotationalInertia * mass / unit.mass};
+}
+
+}  // namespace
+
+const char* modeName(CharacterMode mode) {
+    switch (mode) {
+    case CharacterMode::Animated: return "animated";
+    case CharacterMode::Blend: return "blend";
+    case CharacterMode::Ragdoll: return "ragdoll";
+    case CharacterMode::GettingUp: return "getting_up";
+    }
+    return "?";
+}
+
+const char* netRoleName(NetRole role) {
+    switch (role) {
+    case NetRole::Standalone: return "standalone";
+    case NetRole::Host: return "host";
+    case NetRole::Proxy: return "proxy";
+    }
+    return "?";
+}
+
+Character::Character(World& world, std::shared_ptr<const CharacterAssets> assets, const CharacterDef& def)
+    : world_(&world), assets_(std::move(assets)), name_(def.name), group_(def.collisionGroup < 0 ? def.collisionGroup : -1),
+      role_(def.role), root_(def.position), facingRight_(def.facingRight) {
+    const RigDefinition& rig = assets_->rig;
+    const size_t bones = rig.bones.size();
+    rigPoses_.resize(bones);
+    animPoses_.resize(bones);
+    previousAnim_.resize(bones);
+    poses_.resize(bones);
+    animLinear_.assign(bones, Vec2{});
+    animAngular_.assign(bones, 0.0);
+    blendWeights_.assign(bones, 0.0);
+    for (const RigJoint& joint : rig.joints)
+        limits_.push_back(joint.limited ? Limit{joint.lower, joint.upper} : Limit{-kPi, kPi});
+    replicated_.root = root_;
+    replicated_.facingRight = facingRight_;
+    player_.play(&clipOf(ClipRole::Idle), 0.0);
+    computeAnimatedPose(0.0, true);
+    poses_ = animPoses_;
+    if (role_ != NetRole::Proxy) createProxy();
+}
+
+Character::~Character() {
+    destroyBodies();
+    destroyProxy();
+}
+
+// ---- the step ----------------------------------------------------------------------
+
+void Character::preStep(double dt, const CharacterControls& controls) {
+    if (!(dt > 0.0)) return;
+    if (role_ == NetRole::Proxy) {
+        stepProxy(dt);
+        return;
+    }
+    switch (mode_) {
+    case CharacterMode::Animated:
+        stepLocomotion(dt, controls);
+        poses_ = animPoses_;
+        placeProxy(dt);
+        break;
+    case CharacterMode::Blend:
+        stepLocomotion(dt, controls);
+        driveBodies(dt);
+        break;
+    case CharacterMode::Ragdoll: break;
+    case CharacterMode::GettingUp:
+        stepGettingUp(dt);
+        placeProxy(dt);
+        break;
+    }
+}
+
+void Character::postStep(double) {
+    if (role_ == NetRole::Proxy) return;  // shows the replicated mode; owns no bodies
+    if (mode_ == CharacterMode::Blend) snapFollowingBodies();
+    if (isPhysical(mode_)) readBodies();
+    // What a proxy needs: where the character is. While limp, that is the ground under
+    // its root body, so a peer's daze clip stands where the host's ragdoll lies.
+    replicated_.mode = mode_;
+    replicated_.facingRight = facingRight_;
+    replicated_.tint = appearance_.tint;
+    if (isPhysical(mode_)) {
+        const Vec2 hip = poses_[size_t(assets_->rootBone)].origin;
+        double ground = hip.y;
+        replicated_.root = {hip.x, groundAt(hip.x, hip.y, ground) ? ground : hip.y};
+    } else {
+        replicated_.root = root_;
+    }
+}
+
+void Character::stepLocomotion(double dt, const CharacterControls& controls) {
+    const double gravity = world_->def().gravity.y;
+    if (controls.move != 0 && grounded_) facingRight_ = controls.move > 0;
+    const ClipRole role = !grounded_         ? ClipRole::Jump
+                          : controls.move == 0 ? ClipRole::Idle
+                          : controls.run      ? ClipRole::Run
+                                              : ClipRole::Walk;
+    player_.play(&clipOf(role), tuning::kClipFadeSeconds);
+    const double travel = player_.advance(dt);
+    const double side = facingRight_ ? 1.0 : -1.0;
+
+    if (grounded_) {
+        rootVelocity_ = {controls.move != 0 ? side * travel / dt : 0.0, 0.0};
+        if (controls.jump) {
+            rootVelocity_.y = tuning::kJumpSpeed;
+            grounded_ = false;
+        }
+    } else {
+        rootVelocity_.y += gravity * dt;
+    }
+    // Walls stop the walk: probe ahead at knee height.
+    if (rootVelocity_.x != 0.0) {
+        const double dir = rootVelocity_.x > 0.0 ? 1.0 : -1.0;
+        const Vec2 from = root_ + Vec2{0.0, tuning::kWallProbeHeight};
+        RayHit hit;
+        Filter filter;
+        filter.group = group_;
+        const Vec2 to = from + Vec2{dir * (tuning::kWallClearance + std::abs(rootVelocity_.x) * dt), 0.0};
+        if (world_->rayCast(from, to, filter, hit) && world_->bodyType(hit.body) == BodyType::Static &&
+            std::abs(hit.normal.x) > 0.7)
+            rootVelocity_.x = 0.0;
+    }
+    root_ += dt * rootVelocity_;
+
+    double ground = root_.y;
+    const bool haveGround = groundAt(root_.x, root_.y, ground);
+    if (grounded_) {
+        if (!haveGround || ground < root_.y - tuning::kLedgeDrop) {
+            grounded_ = false;  // walked off a ledge: fall
+        } else {
+            // Up a step at a bounded speed (stairs read as climbing, not teleporting); down at once.
+            root_.y = ground > root_.y ? std::min(ground, root_.y + tuning::kClimbSpeed * dt) : ground;
+        }
+    } else if (haveGround && root_.y <= ground && rootVelocity_.y <= 0.0) {
+        root_.y = ground;
+        rootVelocity_ = {};
+        grounded_ = true;
+    }
+    computeAnimatedPose(dt, grounded_);
+}
+
+void Character::computeAnimatedPose(double dt, bool plantFeet) {
+    const CharacterAssets& a = *assets_;
+    const RigDefinition& rig = a.rig;
+    player_.sample(rig, local_);
+    computeBonePoses(rig, local_, rigPoses_);
+    if (plantFeet) {
+        // Each foot no lower than the ground under it (ramps, stairs): two-bone IK in rig
+        // space, knee forward (the rig faces +x, so the knee is left of hip→foot, +1).
+        for (const CharacterAssets::Chain& leg : a.legs) {
+            if (leg.upper < 0 || leg.lower < 0) continue;
+            const RigBone& shin = rig.bones[size_t(leg.lower)];
+            const double clearance = rig.bodies[size_t(a.bodyOfBone[size_t(leg.lower)])].radius;
+            const BonePose& hip = rigPoses_[size_t(leg.upper)];
+            const BonePose& knee = rigPoses_[size_t(leg.lower)];
+            const Vec2 foot = knee.origin + shin.length * Vec2{std::cos(knee.angle), std::sin(knee.angle)};
+            const Vec2 footWorld = toWorld(foot);
+            double ground = 0.0;
+            if (!groundAt(footWorld.x, root_.y, ground)) continue;
+            const double lowest = toRig({footWorld.x, ground + clearance}).y;
+            if (foot.y >= lowest) continue;
+            const TwoBoneIkResult ik = solveTwoBoneIk(hip.origin, rig.bones[size_t(leg.upper)].length, shin.length,
+                                                      {foot.x, lowest}, 1.0);
+            const int parent = rig.bones[size_t(leg.upper)].parent;
+            const double parentAngle = parent >= 0 ? rigPoses_[size_t(parent)].angle : 0.0;
+            local_.angles[size_t(leg.upper)] = wrapAngle(ik.upperAngle - parentAngle);
+            local_.angles[size_t(leg.lower)] = wrapAngle(ik.lowerAngle - ik.upperAngle);
+        }
+        computeBonePoses(rig, local_, rigPoses_);
+    }
+    previousAnim_ = animPoses_;
+    for (size_t b = 0; b < rigPoses_.size(); ++b)
+        animPoses_[b] = {toWorld(rigPoses_[b].origin), toWorldAngle(rigPoses_[b].angle)};
+    if (haveAnimHistory_ && dt > 0.0) {
+        for (size_t b = 0; b < animPoses_.size(); ++b) {
+            animLinear_[b] = (1.0 / dt) * (animPoses_[b].origin - previousAnim_[b].origin);
+            animAngular_[b] = wrapAngle(animPoses_[b].angle - previousAnim_[b].angle) / dt;
+        }
+    }
+    haveAnimHistory_ = true;
+}
+
+void Character::stepProxy(double dt) {
+    // Rebuilt from replicated state alone: limp on the host → the daze clip here.
+    const Vec2 moved = replicated_.root - root_;
+    replicatedVelocity_ = (1.0 / dt) * moved;
+    root_ = replicated_.root;
+    facingRight_ = replicated_.facingRight;
+    mode_ = replicated_.mode;
+    appearance_.tint = replicated_.tint;
+    ClipRole role = ClipRole::Idle;
+    if (mode_ != CharacterMode::Animated) role = ClipRole::Daze;
+    else if (std::abs(replicatedVelocity_.x) > 2.2) role = ClipRole::Run;
+    else if (std::abs(replicatedVelocity_.x) > 0.1) role = ClipRole::Walk;
+    player_.play(&clipOf(role), tuning::kClipFadeSeconds);
+    player_.advance(dt);
+    computeAnimatedPose(dt, mode_ == CharacterMode::Animated);
+    poses_ = animPoses_;
+}
+
+void Character::stepGettingUp(double dt) {
+    player_.advance(dt);
+    getUpTime_ += dt;
+    computeAnimatedPose(dt, false);
+    const double t = smoothstep(getUpTime_ / tuning::kGetUpBlendSeconds);
+    for (size_t b = 0; b < poses_.size(); ++b) poses_[b] = lerpPose(getUpFrom_[b], animPoses_[b], t);
+    if (player_.finished() && getUpTime_ >= tuning::kGetUpBlendSeconds) {
+        mode_ = CharacterMode::Animated;  // IK plants the feet again from the next step
+        player_.play(&clipOf(ClipRole::Idle), tuning::kClipFadeSeconds);
+    }
+}
+
+// ---- physics --------------------------------------------------------------------------
+
+bool Character::buildBodies() {
+    if (!ragdoll_.empty()) return true;
+    destroyProxy();  // before any body exists: a body born inside the box would be shot out
+    const RigDefinition& rig = assets_->rig;
+    RagdollDef def = defaultRagdollDef();
+    def.position = root_;
+    def.mirrored = !facingRight_;
+    def.collisionGroup = group_;
+    std::string error;
+    ragdoll_ = buildRagdoll(*world_, rig, def, &error);
+    if (ragdoll_.empty()) return false;
+    ragdollMirrored_ = def.mirrored;
+    // Built at the rest pose (so joint limits measure from it), then moved to the pose
+    // shown, with the velocities tracked while animated.
+    for (size_t i = 0; i < rig.bodies.size(); ++i) {
+        const int bone = rig.bodies[i].bone;
+        const BodyId body = ragdoll_.bodies[i];
+        world_->setTransform(body, poses_[size_t(bone)].origin, poses_[size_t(bone)].angle);
+        world_->setVelocity(body, animLinear_[size_t(bone)], animAngular_[size_t(bone)]);
+    }
+    for (size_t j = 0; j < rig.joints.size(); ++j) {
+        const Limit& l = limits_[j];
+        const bool limited = rig.joints[j].limited || l.lower > -kPi || l.upper < kPi;
+        world_->setJointLimits(ragdoll_.joints[j], limited, ragdollMirrored_ ? -l.upper : l.lower,
+                               ragdollMirrored_ ? -l.lower : l.upper);
+    }
+    return true;
+}
+
+void Character::destroyBodies() {
+    if (world_) destroyRagdoll(*world_, ragdoll_);
+}
+
+void Character::readBodies() {
+    const RigDefinition& rig = assets_->rig;
+    for (size_t i = 0; i < rig.bodies.size(); ++i) {
+        const BodyState state = world_->bodyState(ragdoll_.bodies[i]);
+        poses_[size_t(rig.bodies[i].bone)] = {state.position, state.angle};
+    }
+}
+
+void Character::driveBodies(double dt) {
+    // Stable PD (implicit in the gains, Tan et al. 2011) toward the animated pose: per unit
+    // mass, so the gains mean the same for every body; gravity compensated by the same
+    // factor, so weight 0 means "follow exactly" and weight 1 "pure physics".
+    const RigDefinition& rig = assets_->rig;
+    const RigDrive& drive = rig.drive;
+    const Vec2 gravity = world_->def().gravity;
+    for (size_t i = 0; i < rig.bodies.size(); ++i) {
+        const int bone = rig.bodies[i].bone;
+        const BodyId body = ragdoll_.bodies[i];
+        const double gain = 1.0 - blendWeights_[size_t(bone)];
+        const BonePose& target = animPoses_[size_t(bone)];
+        const Vec2 targetLinear = animLinear_[size_t(bone)];
+        const double targetAngular = animAngular_[size_t(bone)];
+        if (gain >= 1.0) {
+            // Weight 0: move onto the target within this step (so contacts see the motion);
+            // postStep then puts it there exactly.
+            const BodyState s = world_->bodyState(body);
+            world_->setVelocity(body, (1.0 / dt) * (target.origin - s.position), wrapAngle(target.angle - s.angle) / dt);
+            continue;
+        }
+        if (gain <= 0.0) continue;
+        const BodyState s = world_->bodyState(body);
+        const double kp = gain * drive.linearStiffness, kd = gain * drive.linearDamping;
+        const Vec2 linear = targetLinear + (1.0 / (1.0 + dt * kd + dt * dt * kp)) *
+                                               ((s.linearVelocity - targetLinear) + dt * kp * (target.origin - s.position)) -
+                            (gain * dt) * gravity;
+        const double ka = gain * drive.angularStiffness, kda = gain * drive.angularDamping;
+        const double angular = targetAngular + ((s.angularVelocity - targetAngular) +
+                                                dt * ka * wrapAngle(target.angle - s.angle)) /
+                                                   (1.0 + dt * kda + dt * dt * ka);
+        world_->setVelocity(body, linear, angular);
+    }
+}
+
+void Character::snapFollowingBodies() {
+    // At weight 0 a body is exactly on the animated pose, moving with its tracked velocity.
+    const RigDefinition& rig = assets_->rig;
+    for (size_t i = 0; i < rig.bodies.size(); ++i) {
+        const int bone = rig.bodies[i].bone;
+        if (blendWeights_[size_t(bone)] > 0.0) continue;
+        const BodyId body = ragdoll_.bodies[i];
+        world_->setTransform(body, animPoses_[size_t(bone)].origin, animPoses_[size_t(bone)].angle);
+        world_->setVelocity(body, animLinear_[size_t(bone)], animAngular_[size_t(bone)]);
+    }
+}
+
+void Character::createProxy() {
+    if (!isNull(proxy_)) return;
+    BodyDef def = defaultBodyDef();
+    def.type = BodyType::Kinematic;
+    def.position = root_ + Vec2{0.0, 0.5 * tuning::kProxyHeight};
+    proxy_ = world_->createBody(def);
+    ShapeDef shape = defaultShapeDef();
+    shape.filter.group = group_;
+    world_->setPolygon(proxy_, shape, makeBox(tuning::kProxyHalfWidth, 0.5 * tuning::kProxyHeight));
+}
+
+void Character::destroyProxy() {
+    if (world_ && !isNull(proxy_)) world_->destroyBody(proxy_);
+    proxy_ = {};
+}
+
+void Character::placeProxy(double dt) {
+    if (!isNull(proxy_)) world_->setKinematicTarget(proxy_, root_ + Vec2{0.0, 0.5 * tuning::kProxyHeight}, 0.0, dt);
+}
+
+bool Character::groundAt(double x, double nearY, double& groundY) const {
+    Filter filter;
+    filter.group = group_;
+    RayHit hit;
+    // Only terrain and props: the ground is what does not belong to a character.
+    const Vec2 from{x, nearY + tuning::kGroundProbeUp}, to{x, nearY - tuning::kGroundProbeDown};
+    if (!world_->rayCast(from, to, filter, hit) || hit.normal.y < 0.3) return false;
+    groundY = hit.point.y;
+    return true;
+}
+
+// ---- switches -----------------------------------------------------------------------
+
+bool Character::enterRagdoll(Vec2 impulse) {
+    if (role_ == NetRole::Proxy || mode_ == CharacterMode::Ragdoll || mode_ == CharacterMode::GettingUp) return false;
+    if (!buildBodies()) return false;
+    if (mode_ == CharacterMode::Animated) {
+        savedAppearance_ = appearance_;
+        appearance_.tint = tuning::kDazedTint;
+    }
+    mode_ = CharacterMode::Ragdoll;
+    if (impulse.x != 0.0 || impulse.y != 0.0)
+        for (BodyId body : ragdoll_.bodies) world_->applyLinearImpulse(body, impulse, world_->worldCenterOfMass(body));
+    return true;
+}
+
+bool Character::enterBlend(double weight) {
+    if (role_ == NetRole::Proxy) return false;
+    setBlendWeight(weight);
+    if (mode_ == CharacterMode::Blend) return true;
+    if (mode_ != CharacterMode::Animated) return false;
+    if (!buildBodies()) return false;
+    savedAppearance_ = appearance_;
+    mode_ = CharacterMode::Blend;
+    return true;
+}
+
+bool Character::leaveBlend() {
+    if (mode_ != CharacterMode::Blend) return false;
+    destroyBodies();
+    createProxy();
+    mode_ = CharacterMode::Animated;
+    appearance_ = savedAppearance_;
+    poses_ = animPoses_;
+    return true;
+}
+
+bool Character::getUp() {
+    if (role_ == NetRole::Proxy || !isPhysical(mode_)) return false;
+    const RigDefinition& rig = assets_->rig;
+    const BonePose torso = poses_[size_t(assets_->rootBone)];
+    // Face down when the chest points at the ground. The chest is the root bone's +x turned
+    // a quarter clockwise (the rig faces +x); a mirrored ragdoll's is turned the other way.
+    const Vec2 along{std::cos(torso.angle), std::sin(torso.angle)};
+    const Vec2 chest = ragdollMirrored_ ? perp(along) : -1.0 * perp(along);
+    const bool faceDown = chest.y < 0.0;
+    getUpFrom_ = poses_;
+    destroyBodies();
+    // Stand where the body lies: the root under the root body, x only; feet on the ground.
+    facingRight_ = !ragdollMirrored_;
+    double ground = torso.origin.y;
+    if (!groundAt(torso.origin.x, torso.origin.y, ground)) ground = torso.origin.y - rig.bones[size_t(assets_->rootBone)].origin.y;
+    root_ = {torso.origin.x, ground};
+    rootVelocity_ = {};
+    grounded_ = true;
+    appearance_ = savedAppearance_;
+    createProxy();
+    player_.play(&clipOf(faceDown ? ClipRole::GetUpFront : ClipRole::GetUpBack), 0.0);
+    getUpTime_ = 0.0;
+    mode_ = CharacterMode::GettingUp;
+    haveAnimHistory_ = false;  // the root jumped: no velocity from the previous pose
+    computeAnimatedPose(0.0, false);
+    return true;
+}
+
+bool Character::toggleRagdoll() {
+    switch (mode_) {
+    case CharacterMode::Animated:
+    case CharacterMode::Blend: return enterRagdoll();
+    case CharacterMode::Ragdoll: return getUp();
+    case CharacterMode::GettingUp: return false;
+    }
+    return false;
+}
+
+bool Character::hit(Vec2 impulse) {
+    if (role_ == NetRole::Proxy) return false;
+    if (mode_ == CharacterMode::Animated) return enterRagdoll(impulse);
+    if (!isPhysical(mode_)) return false;
+    for (BodyId body : ragdoll_.bodies) world_->applyLinearImpulse(body, impulse, world_->worldCenterOfMass(body));
+    return true;
+}
+
+void Character::setBlendWeight(double weight, int bone) {
+    weight = std::clamp(std::isfinite(weight) ? weight : 0.0, 0.0, 1.0);
+    const RigDefinition& rig = assets_->rig;
+    if (bone < 0 || bone >= int(rig.bones.size())) {
+        std::fill(blendWeights_.begin(), blendWeights_.end(), weight);
+        return;
+    }
+    // The bone and everything below it: parents come first in parentFirst, so one pass
+    // marks each bone whose parent is marked.
+    std::vector<char> below(rig.bones.size(), 0);
+    below[size_t(bone)] = 1;
+    for (int b : assets_->parentFirst) {
+        const int parent = rig.bones[size_t(b)].parent;
+        if (parent >= 0 && below[size_t(parent)]) below[size_t(b)] = 1;
+    }
+    for (size_t b = 0; b < below.size(); ++b)
+        if (below[b]) blendWeights_[b] = weight;
+}
+
+double Character::blendWeight(int bone) const {
+    if (bone < 0 || bone >= int(blendWeights_.size())) bone = assets_->rootBone;
+    return blendWeights_[size_t(bone)];
+}
+
+// ---- net role --------------------------------------------------------------------------
+
+void Character::setRole(NetRole role) {
+    if (role == role_) return;
+    if (role == NetRole::Proxy) {
+        destroyBodies();
+        destroyProxy();
+        replicated_ = replicate();
+    } else if (role_ == NetRole::Proxy) {
+        // Simulate from what was shown: stand where the proxy stood.
+        mode_ = CharacterMode::Animated;
+        grounded_ = true;
+        rootVelocity_ = {};
+        createProxy();
+    }
+    role_ = role;
+}
+
+ReplicatedCharacterState Character::replicate() const { return replicated_; }
+
+void Character::applyReplicated(const ReplicatedCharacterState& state) {
+    if (role_ == NetRole::Proxy) replicated_ = state;
+}
+
+// ---- queries and edits ---------------------------------------------------------------
+
+int Character::bodyCount() const { return int(ragdoll_.bodies.size()) + (isNull(proxy_) ? 0 : 1); }
+
+bool Character::setJointLimits(int joint, double lower, double upper) {
+    if (joint < 0 || joint >= int(limits_.size()) || !std::isfinite(lower) || !std::isfinite(upper) || lower > upper ||
+        lower < -kPi || upper > kPi)
+        return false;
+    limits_[size_t(joint)] = {lower, upper};
+    if (!ragdoll_.empty())
+        world_->setJointLimits(ragdoll_.joints[size_t(joint)], true, ragdollMirrored_ ? -upper : lower,
+                               ragdollMirrored_ ? -lower : upper);
+    return true;
+}
+
+double Character::jointAngle(int joint) const {
+    const RigJoint& j = assets_->rig.joints[size_t(joint)];
+    const RigBone& parent = assets_->rig.bones[size_t(j.parent)];
+    const RigBone& child = assets_->rig.bones[size_t(j.child)];
+    const bool mirrored = isPhysical(mode_) ? ragdollMirrored_ : !facingRight_;
+    const double world = poses_[size_t(j.child)].angle - poses_[size_t(j.parent)].angle;
+    return wrapAngle((mirrored ? -world : world) - (child.angle - parent.angle));
+}
+
+void Character::teleport(Vec2 position, bool facingRight) {
+    destroyBodies();
+    mode_ = CharacterMode::Animated;
+    root_ = position;
+    facingRight_ = facingRight;
+    rootVelocity_ = {};
+    grounded_ = true;
+    haveAnimHistory_ = false;
+    computeAnimatedPose(0.0, true);
+    poses_ = animPoses_;
+    if (role_ != NetRole::Proxy) {
+        destroyProxy();
+        createProxy();
+    }
+}
+
+Vec2 Character::toWorld(Vec2 p) const { return root_ + Vec2{facingRight_ ? p.x : -p.x, p.y}; }
+double Character::toWorldAngle(double a) const { return facingRight_ ? a : wrapAngle(kPi - a); }
+Vec2 Character::toRig(Vec2 p) const {
+    const Vec2 d = p - root_;
+    return {facingRight_ ? d.x : -d.x, d.y};
+}
+
+// ---- state -----------------------------------------------------------------------------
+
+namespace {
+int roleIndex(const CharacterAssets& assets, const Clip* clip) {
+    for (int r = 0; r < int(ClipRole::Count); ++r)
+        if (clip == &assets.clips[r]) return r;
+    return -1;
+}
+}  // namespace
+
+void Character::save(SavedState& out) const {
+    out.mode = mode_;
+    out.role = role_;
+    out.root = root_;
+    out.rootVelocity = rootVelocity_;
+    out.facingRight = facingRight_;
+    out.grounded = grounded_;
+    out.haveAnimHistory = haveAnimHistory_;
+    out.ragdollMirrored = ragdollMirrored_;
+    out.currentClip = roleIndex(*assets_, player_.current().clip);
+    out.previousClip = roleIndex(*assets_, player_.previous().clip);
+    out.currentTime = player_.current().time;
+    out.previousTime = player_.previous().time;
+    out.fadeTime = player_.fadeTime();
+    out.fadeDuration = player_.fadeDuration();
+    out.speed = player_.speed();
+    out.previousAnim = animPoses_;  // becomes previousAnim_ at the next computeAnimatedPose
+    out.poses = poses_;
+    out.getUpFrom = getUpFrom_;
+    out.getUpTime = getUpTime_;
+    out.blendWeights = blendWeights_;
+    out.limits = limits_;
+    out.appearance = appearance_;
+    out.savedAppearance = savedAppearance_;
+    out.replicated = replicated_;
+    out.replicatedVelocity = replicatedVelocity_;
+    out.bodies.clear();
+    for (BodyId body : ragdoll_.bodies) out.bodies.push_back(world_->snapshot(body));
+    out.hasProxy = !isNull(proxy_);
+    if (out.hasProxy) out.proxy = world_->snapshot(proxy_);
+}
+
+bool Character::load(const SavedState& in, std::string& error) {
+    const RigDefinition& rig = assets_->rig;
+    const size_t bones = rig.bones.size();
+    auto finitePoses = [](const std::vector<BonePose>& poses) {
+        for (const BonePose& p : poses)
+            if (!isFinite(p.origin) || !std::isfinite(p.angle)) return false;
+        return true;
+    };
+    if (in.previousAnim.size() != bones || in.poses.size() != bones || in.blendWeights.size() != bones ||
+        in.limits.size() != rig.joints.size() || (!in.getUpFrom.empty() && in.getUpFrom.size() != bones) ||
+        (!in.bodies.empty() && in.bodies.size() != rig.bodies.size())) {
+        error = "character '" + name_ + "': the state was saved for a different rig";
+        return false;
+    }
+    if (!finitePoses(in.previousAnim) || !finitePoses(in.poses) || !finitePoses(in.getUpFrom) || !isFinite(in.root) ||
+        !isFinite(in.rootVelocity) || in.currentClip < -1 || in.currentClip >= int(ClipRole::Count) ||
+        in.previousClip < -1 || in.previousClip >= int(ClipRole::Count) || in.currentClip < 0) {
+        error = "character '" + name_ + "': the state holds a non-finite or out-of-range value";
+        return false;
+    }
+    for (const Limit& l : in.limits)
+        if (!(l.lower <= l.upper) || l.lower < -kPi || l.upper > kPi) {
+            error = "character '" + name_ + "': the state holds an invalid joint limit";
+            return false;
+        }
+    const bool physical = isPhysical(in.mode) && in.role != NetRole::Proxy;  // a proxy only shows the mode
+    if (physical != !in.bodies.empty() || (in.role == NetRole::Proxy && in.hasProxy)) {
+        error = "character '" + name_ + "': the state's mode and bodies disagree";
+        return false;
+    }
+
+    destroyBodies();
+    destroyProxy();
+    mode_ = in.mode;
+    role_ = in.role;
+    root_ = in.root;
+    rootVelocity_ = in.rootVelocity;
+    facingRight_ = in.facingRight;
+    grounded_ = in.grounded;
+    haveAnimHistory_ = in.haveAnimHistory;
+    const Clip* previous = in.previousClip >= 0 ? &assets_->clips[in.previousClip] : nullptr;
+    player_.restore({&assets_->clips[in.currentClip], in.currentTime}, {previous, in.previousTime}, in.fadeTime,
+                    in.fadeDuration, in.speed);
+    animPoses_ = in.previousAnim;
+    poses_ = in.poses;
+    getUpFrom_ = in.getUpFrom;
+    getUpTime_ = in.getUpTime;
+    blendWeights_ = in.blendWeights;
+    limits_ = in.limits;
+    appearance_ = in.appearance;
+    savedAppearance_ = in.savedAppearance;
+    replicated_ = in.replicated;
+    replicatedVelocity_ = in.replicatedVelocity;
+    if (physical) {
+        facingRight_ = !in.ragdollMirrored;  // built like the saved one, then restored exactly
+        const Vec2 keepRoot = root_;
+        buildBodies();
+        facingRight_ = in.facingRight;
+        root_ = keepRoot;
+        for (size_t i = 0; i < ragdoll_.bodies.size(); ++i) world_->restore(ragdoll_.bodies[i], in.bodies[i]);
+    }
+    if (in.hasProxy) {
+        createProxy();
+        world_->restore(proxy_, in.proxy);
+    }
+    return true;
+}
+
+// ---- momentum ---------------------------------------------------------------------------
+
+Momentum skeletonMomentum(const RigDefinition& rig, const std::vector<BonePose>& poses, const std::vector<Vec2>& linear,
+                          const std::vector<double>& angular) {
+    Momentum m;
+    std::vector<Vec2> centers(rig.bodies.size()), velocities(rig.bodies.size());
+    for (size_t i = 0; i < rig.bodies.size(); ++i) {
+        const int bone = rig.bodies[i].bone;
+        const MassData md = rigBodyMass(rig, int(i));
+        const BonePose& pose = poses[size_t(bone)];
+        const Vec2 r = rotate(makeRot(pose.angle), md.center);
+        centers[i] = pose.origin + r;
+        velocities[i] = linear[size_t(bone)] + cross(angular[size_t(bone)], r);
+        m.mass += md.mass;
+        m.linear += md.mass * velocities[i];
+        m.centerOfMass += md.mass * centers[i];
+    }
+    m.centerOfMass = (1.0 / m.mass) * m.centerOfMass;
+    for (size_t i = 0; i < rig.bodies.size(); ++i) {
+        const MassData md = rigBodyMass(rig, int(i));
+        m.angular += md.rotationalInertia * angular[size_t(rig.bodies[i].bone)] +
+                     md.mass * cross(centers[i] - m.centerOfMass, velocities[i]);
+    }
+    return m;
+}
+
+Momentum bodiesMomentum(const World& world, const std::vector<BodyId>& bodies) {
+    Momentum m;
+    for (BodyId body : bodies) {
+        const double mass = world.bodyMass(body);
+        const BodySnapshot s = world.snapshot(body);
+        m.mass += mass;
+        m.linear += mass * s.linearVelocity;
+        m.centerOfMass += mass * s.center;
+    }
+    m.centerOfMass = (1.0 / m.mass) * m.centerOfMass;
+    for (BodyId body : bodies) {
+        const BodySnapshot s = world.snapshot(body);
+        m.angular += world.bodyInertia(body) * s.angularVelocity +
+                     world.bodyMass(body) * cross(s.center - m.centerOfMass, s.linearVelocity);
+    }
+    return m;
+}
+
+}  // namespace ragdoll

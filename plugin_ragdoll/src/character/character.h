@@ -1,0 +1,232 @@
+// A character (DESIGN.md "Characters"): a rig driven by clips and IK, and the same rig as
+// a physical ragdoll, with the switches between them.
+//
+//   ANIMATED    clip + two-bone IK drive the skeleton; a kinematic proxy box follows it so
+//               props bump it; every bone's velocity is tracked each step.
+//   BLEND       the ragdoll's bodies are dynamic and a PD drive, scaled by (1 − weight)
+//               per bone, pulls them toward the animated pose (weight 0: they follow it).
+//   RAGDOLL     bodies only: built at the current pose with the tracked velocities, so
+//               momentum carries on; the proxy is removed before they exist.
+//   GETTING_UP  bodies gone; the root moves under where the body lies, and the visual pose
+//               blends from the last physics pose into the get-up clip.
+//
+// The character owns its bodies and joints in the world it was made in; destroying it (or
+// any switch) removes exactly what it made. Call preStep before World::step and postStep
+// after it.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "anim/clip_player.h"
+#include "anim/pose.h"
+#include "character/character_assets.h"
+#include "character/net_role.h"
+#include "rig/rig_builder.h"
+#include "solver/world.h"
+
+namespace ragdoll {
+
+struct CharacterDef {
+    std::string name;
+    Vec2 position;              ///< feet, world metres
+    bool facingRight = true;
+    NetRole role = NetRole::Standalone;
+    /// Negative and unique per character: its bodies (and proxy) never touch each other,
+    /// and its ground probes ignore them.
+    std::int32_t collisionGroup = -1;
+};
+
+/// What the player (or AI) asks of a character this step.
+struct CharacterControls {
+    int move = 0;        ///< -1 left, 0 stand, +1 right
+    bool run = false;
+    bool jump = false;   ///< an edge: jump now if standing
+};
+
+/// How the character is drawn; captured when it goes limp and restored when it stands.
+struct Appearance {
+    std::uint32_t tint = 0xffffffffu;  ///< ABGR multiplier of the rig's colours
+    double scale = 1.0;                ///< line widths and head size
+};
+
+class Character {
+public:
+    Character(World& world, std::shared_ptr<const CharacterAssets> assets, const CharacterDef& def);
+    ~Character();
+    Character(const Character&) = delete;
+    Character& operator=(const Character&) = delete;
+
+    void preStep(double dt, const CharacterControls& controls);
+    void postStep(double dt);
+
+    // Switches. Each returns false (and changes nothing) when it does not apply: a proxy
+    // never switches by itself, and e.g. getUp needs bodies to get up from.
+    /// ANIMATED/BLEND → RAGDOLL. impulse (N·s, world) goes to every body's centre of mass.
+    bool enterRagdoll(Vec2 impulse = {});
+    /// ANIMATED → BLEND at the weight (bodies built as for a ragdoll), or a new weight in BLEND.
+    bool enterBlend(double weight);
+    /// BLEND at weight 0 → ANIMATED (bodies destroyed, proxy back).
+    bool leaveBlend();
+    /// RAGDOLL/BLEND → GETTING_UP.
+    bool getUp();
+    /// R: ANIMATED/BLEND → RAGDOLL, RAGDOLL → GETTING_UP.
+    bool toggleRagdoll();
+    /// An impulse to every body now (RAGDOLL/BLEND); in ANIMATED the hit knocks it into RAGDOLL.
+    bool hit(Vec2 impulse);
+
+    /// Blend weight 0 (keyframed) .. 1 (physics) for a bone and every bone below it (Unreal's
+    /// "all bodies below"); bone -1 = the whole character.
+    void setBlendWeight(double weight, int bone = -1);
+    double blendWeight(int bone = -1) const;  ///< the bone's (or the root's)
+
+    // Net role.
+    NetRole role() const { return role_; }
+    /// Switching to Proxy drops any bodies first (a proxy owns none); to Host/Standalone
+    /// it simulates from where it stands.
+    void setRole(NetRole role);
+    ReplicatedCharacterState replicate() const;
+    /// A proxy shows this from its next step on.
+    void applyReplicated(const ReplicatedCharacterState& state);
+
+    // What it looks like now.
+    CharacterMode mode() const { return mode_; }
+    const std::string& name() const { return name_; }
+    const CharacterAssets& assets() const { return *assets_; }
+    const std::shared_ptr<const CharacterAssets>& shared() const { return assets_; }
+    /// A def that makes a character like this one, standing where this one stands.
+    CharacterDef def() const { return {name_, root_, facingRight_, role_, group_}; }
+    const RigDefinition& rig() const { return assets_->rig; }
+    const std::vector<BonePose>& bonePoses() const { return poses_; }  ///< world, per rig bone
+    Vec2 root() const { return root_; }
+    bool facingRight() const { return facingRight_; }
+    bool grounded() const { return grounded_; }
+    const Clip* clip() const { return player_.clip(); }
+    Appearance& appearance() { return appearance_; }
+    const Appearance& appearance() const { return appearance_; }
+
+    // What it owns in the world.
+    const Ragdoll& ragdoll() const { return ragdoll_; }
+    BodyId proxyBox() const { return proxy_; }
+    int bodyCount() const;
+    std::int32_t collisionGroup() const { return group_; }
+
+    /// Per bone, the tracked velocity of the bone's origin (m/s) and its angular velocity
+    /// (rad/s) in ANIMATED (also the drive's targets in BLEND).
+    const std::vector<Vec2>& boneLinearVelocities() const { return animLinear_; }
+    const std::vector<double>& boneAngularVelocities() const { return animAngular_; }
+
+    // Joint limits (editable; used by every ragdoll built from now on, and live).
+    double jointLower(int joint) const { return limits_[size_t(joint)].lower; }
+    double jointUpper(int joint) const { return limits_[size_t(joint)].upper; }
+    bool setJointLimits(int joint, double lower, double upper);
+    /// Current angle of a joint, rest-relative, in the rig's (unmirrored) sense, radians.
+    double jointAngle(int joint) const;
+
+    /// Moves the character (ANIMATED) to stand at position, e.g. after a level reload.
+    void teleport(Vec2 position, bool facingRight);
+
+    // The state blob (scene.cpp): everything that defines what happens next.
+    struct Limit {
+        double lower = 0.0, upper = 0.0;
+    };
+    struct SavedState;
+    void save(SavedState& out) const;
+    /// False (nothing changed) when the state does not fit this character's rig.
+    bool load(const SavedState& in, std::string& error);
+
+private:
+    void stepLocomotion(double dt, const CharacterControls& controls);
+    void stepProxy(double dt);
+    void stepGettingUp(double dt);
+    /// Samples the clip player, plants the feet (when grounded) and places the pose in the
+    /// world: animPoses_, and the tracked velocities from the previous animPoses_.
+    void computeAnimatedPose(double dt, bool plantFeet);
+    void driveBodies(double dt);
+    void snapFollowingBodies();
+    void readBodies();
+    bool buildBodies();
+    void destroyBodies();
+    void createProxy();
+    void destroyProxy();
+    void placeProxy(double dt);
+    /// The ground height under x (a probe around the feet), or false when there is none.
+    bool groundAt(double x, double nearY, double& groundY) const;
+    Vec2 toWorld(Vec2 rigPoint) const;
+    double toWorldAngle(double rigAngle) const;
+    Vec2 toRig(Vec2 worldPoint) const;
+    const Clip& clipOf(ClipRole role) const { return assets_->clip(role); }
+
+    World* world_;
+    std::shared_ptr<const CharacterAssets> assets_;
+    std::string name_;
+    std::int32_t group_;
+    NetRole role_;
+    CharacterMode mode_ = CharacterMode::Animated;
+
+    // Locomotion.
+    Vec2 root_;
+    Vec2 rootVelocity_;
+    bool facingRight_ = true;
+    bool grounded_ = true;
+    ClipPlayer player_;
+
+    // Poses, world space, per bone. poses_ is what is shown; animPoses_ what the clip and
+    // IK say (the drive's target in BLEND); previousAnim_ the step before, for velocities.
+    LocalPose local_;
+    std::vector<BonePose> rigPoses_, animPoses_, previousAnim_, poses_;
+    std::vector<Vec2> animLinear_;
+    std::vector<double> animAngular_;
+    bool haveAnimHistory_ = false;
+
+    // Physics.
+    Ragdoll ragdoll_;
+    bool ragdollMirrored_ = false;
+    BodyId proxy_;
+    std::vector<double> blendWeights_;  ///< per bone
+    std::vector<Limit> limits_;         ///< per rig joint, radians, rig sense
+
+    // Getting up.
+    std::vector<BonePose> getUpFrom_;
+    double getUpTime_ = 0.0;
+
+    Appearance appearance_, savedAppearance_;
+    ReplicatedCharacterState replicated_;
+    Vec2 replicatedVelocity_;
+};
+
+/// Everything save()/load() carry across a hot reload.
+struct Character::SavedState {
+    CharacterMode mode = CharacterMode::Animated;
+    NetRole role = NetRole::Standalone;
+    Vec2 root, rootVelocity;
+    bool facingRight = true, grounded = true, haveAnimHistory = false, ragdollMirrored = false;
+    int currentClip = -1, previousClip = -1;  ///< ClipRole, -1 none
+    double currentTime = 0.0, previousTime = 0.0, fadeTime = 0.0, fadeDuration = 0.0, speed = 1.0;
+    std::vector<BonePose> previousAnim, poses, getUpFrom;
+    double getUpTime = 0.0;
+    std::vector<double> blendWeights;
+    std::vector<Limit> limits;
+    Appearance appearance, savedAppearance;
+    ReplicatedCharacterState replicated;
+    Vec2 replicatedVelocity;
+    std::vector<BodySnapshot> bodies;  ///< the ragdoll's, in rig body order (empty: none)
+    bool hasProxy = false;
+    BodySnapshot proxy;
+};
+
+/// Linear momentum (kg·m/s) and angular momentum about the centre of mass (kg·m²/s) of a
+/// set of bone poses moving with the given velocities, with the rig's body masses and
+/// inertias — what a ragdoll built from them will carry.
+struct Momentum {
+    Vec2 linear;
+    double angular = 0.0;
+    Vec2 centerOfMass;
+    double mass = 0.0;
+};
+Momentum skeletonMomentum(const RigDefinition& rig, const std::vector<BonePose>& poses,
+                          const std::vector<Vec2>& linear, const std::vector<double>& angular);
+Momentum bodiesMomentum(const World& world, const std::vector<BodyId>& bodies);
+
+}  // namespace ragdoll

@@ -1,0 +1,39 @@
+// What every character built from one rig file shares: the rig and its clips, loaded and
+// checked once (Jolt's split between shared settings and instances).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "anim/clip.h"
+#include "rig/rig.h"
+
+namespace ragdoll {
+
+/// The clip roles a character plays; a rig names a file for each with <clip name=…>.
+enum class ClipRole { Idle, Walk, Run, Jump, Daze, GetUpFront, GetUpBack, Count };
+const char* clipRoleName(ClipRole role);  ///< "idle", "walk", …, "get_up_back"
+
+struct CharacterAssets {
+    RigDefinition rig;
+    Clip clips[int(ClipRole::Count)];
+    const Clip& clip(ClipRole role) const { return clips[int(role)]; }
+    /// Bones in an order where every parent comes before its children.
+    std::vector<int> parentFirst;
+    /// Per bone: its body's index in rig.bodies, or -1.
+    std::vector<int> bodyOfBone;
+    int rootBone = -1;
+    /// The leg and arm chains two-bone IK drives, as bone indices (-1 when the rig lacks
+    /// one): found by name (thigh/shin, upper_arm/forearm with _L/_R).
+    struct Chain {
+        int upper = -1, lower = -1;
+    };
+    Chain legs[2], arms[2];
+};
+
+/// Loads a rig file and every clip it names. Null with every problem in errors (each
+/// "FILE:LINE: error: …") when anything is missing or broken.
+std::shared_ptr<const CharacterAssets> loadCharacterAssets(const std::string& rigPath, std::vector<std::string>& errors);
+
+}  // namespace ragdoll

@@ -1,0 +1,572 @@
+// Characters in the harness level, through the plugin's Scene: the switches between
+// animation and physics with their figures (momentum in kg·m/s, stretch in metres, limit
+// error in degrees, distances in metres), get-up, lifecycle, net role and the state blob.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+
+#include "harness.h"
+#include "solver/collide.h"
+
+using namespace ragdoll;
+using test::bit;
+
+namespace {
+
+constexpr double kDt = 1.0 / 60.0;
+constexpr double kDeg = 180.0 / kPi;
+/// Kinetic energy under which a 21.5 kg ragdoll is at rest: every body slower than ~3 cm/s.
+constexpr double kRestEnergy = 0.01;
+
+int jointIndex(const RigDefinition& rig, const char* name) {
+    for (size_t j = 0; j < rig.joints.size(); ++j)
+        if (rig.joints[j].name == name) return int(j);
+    FAIL("no joint " << name);
+    return -1;
+}
+
+/// The worst wrong-way bend of elbows and knees (degrees past their limits) and the worst
+/// stretch (metres) of the character's joints right now.
+struct Integrity {
+    double stretch = 0.0, hingeViolationDeg = 0.0;
+    void measure(const World& world, const Character& c) {
+        const RigDefinition& rig = c.rig();
+        for (size_t j = 0; j < c.ragdoll().joints.size(); ++j) {
+            const JointError e = world.jointError(c.ragdoll().joints[j]);
+            stretch = std::max(stretch, e.separation);
+            const std::string& name = rig.joints[j].name;
+            if (name.rfind("elbow", 0) == 0 || name.rfind("knee", 0) == 0)
+                hingeViolationDeg = std::max(hingeViolationDeg, e.limitViolation * kDeg);
+        }
+    }
+};
+
+/// Deepest overlap of any of the character's bodies with the terrain right now, metres
+/// (≥ 0), measured afresh with the solver's own collision routines.
+double deepestPenetration(const World& world, const Character& c) {
+    double deepest = 0.0;
+    world.forEachBody([&](BodyId terrain) {
+        if (world.bodyType(terrain) != BodyType::Static) return;
+        const Shape* ground = world.bodyShape(terrain);
+        const Transform xg = world.bodyTransform(terrain);
+        for (BodyId body : c.ragdoll().bodies) {
+            const Shape* s = world.bodyShape(body);
+            const Transform xb = world.bodyTransform(body);
+            const Polygon& g = s->geometry;
+            const Manifold m = s->type == ShapeType::Capsule
+                                   ? collidePolygonAndCapsule(ground->geometry, xg, Capsule{g.vertices[0], g.vertices[1], g.radius}, xb, 0.0)
+                                   : collidePolygonAndCircle(ground->geometry, xg, Circle{g.vertices[0], g.radius}, xb, 0.0);
+            for (int p = 0; p < m.pointCount; ++p) deepest = std::max(deepest, -m.points[p].separation);
+        }
+    });
+    return deepest;
+}
+
+/// Walks the player right for the given steps (running if asked).
+void walk(Scene& scene, int steps, bool running = false) {
+    test::run(scene, steps, test::input(bit(PAPER_ACTION_RIGHT) | (running ? bit(PAPER_ACTION_RUN) : 0)));
+}
+
+/// Puts the player standing at x (feet on whatever ground is there), facing right.
+void standAt(Scene& scene, double x, bool facingRight = true) {
+    Character& c = scene.character(0);
+    c.teleport({x, 3.0}, facingRight);
+    // Let it fall onto the ground and settle into the idle clip.
+    test::run(scene, 90);
+    REQUIRE(c.grounded());
+}
+
+}  // namespace
+
+TEST_CASE("The harness spawns a standing, animated stickman with its proxy box", "[character]") {
+    Scene scene;
+    test::loadHarness(scene);
+    REQUIRE(scene.characterCount() == 1);
+    Character& c = scene.character(0);
+    CHECK(c.mode() == CharacterMode::Animated);
+    CHECK(c.bodyCount() == 1);  // the proxy box only
+    CHECK(scene.world().isValid(c.proxyBox()));
+    CHECK(scene.world().bodyType(c.proxyBox()) == BodyType::Kinematic);
+    test::run(scene, 30);
+    // Feet on the flat ground (y = 0): the lowest shin tip is its capsule radius above it.
+    const RigDefinition& rig = c.rig();
+    double lowest = 1e9;
+    for (const CharacterAssets::Chain& leg : c.assets().legs) {
+        const BonePose& shin = c.bonePoses()[size_t(leg.lower)];
+        lowest = std::min(lowest, shin.origin.y + rig.bones[size_t(leg.lower)].length * std::sin(shin.angle));
+    }
+    const double radius = rig.bodies[size_t(c.assets().bodyOfBone[size_t(c.assets().legs[0].lower)])].radius;
+    CHECK(lowest == Approx(radius).margin(0.01));
+}
+
+TEST_CASE("Walking and running move the root at the clips' speed; walls stop it", "[character]") {
+    Scene scene;
+    test::loadHarness(scene);
+    Character& c = scene.character(0);
+    standAt(scene, -6.0);
+    const double x0 = c.root().x;
+    walk(scene, 120);
+    const double walkSpeed = (c.root().x - x0) / 2.0;
+    CHECK(walkSpeed > 0.9);
+    CHECK(walkSpeed < 1.8);
+    CHECK(c.clip() == &c.assets().clip(ClipRole::Walk));
+    const double x1 = c.root().x;
+    walk(scene, 60, true);
+    const double runSpeed = (c.root().x - x1) / 1.0;
+    CHECK(runSpeed > 2.0 * walkSpeed * 0.9);
+    CHECK(c.clip() == &c.assets().clip(ClipRole::Run));
+    // Left into the wall at x = -11.5 (its face): the root stops short of it.
+    test::run(scene, 600, test::input(bit(PAPER_ACTION_LEFT) | bit(PAPER_ACTION_RUN)));
+    CHECK(c.root().x > -11.5);
+    CHECK(c.root().x < -10.9);
+    CHECK_FALSE(c.facingRight());
+}
+
+TEST_CASE("Walking up the stairs plants each foot on its step", "[character][ik]") {
+    Scene scene;
+    test::loadHarness(scene);
+    Character& c = scene.character(0);
+    standAt(scene, 2.0);
+    const RigDefinition& rig = c.rig();
+    double worstBelow = 0.0;
+    int planted = 0;
+    for (int i = 0; i < 200 && c.root().x < 5.6; ++i) {
+        walk(scene, 1);
+        for (const CharacterAssets::Chain& leg : c.assets().legs) {
+            const BonePose& shin = c.bonePoses()[size_t(leg.lower)];
+            const Vec2 foot = shin.origin + rig.bones[size_t(leg.lower)].length * Vec2{std::cos(shin.angle), std::sin(shin.angle)};
+            RayHit hit;
+            Filter filter;
+            filter.group = c.collisionGroup();
+            REQUIRE(scene.world().rayCast({foot.x, foot.y + 0.5}, {foot.x, foot.y - 2.0}, filter, hit));
+            const double radius = rig.bodies[size_t(c.assets().bodyOfBone[size_t(leg.lower)])].radius;
+            const double gap = foot.y - radius - hit.point.y;
+            worstBelow = std::max(worstBelow, -gap);
+            if (std::abs(gap) < 0.01) ++planted;
+        }
+    }
+    CHECK(c.root().x > 5.4);           // reached the platform (1.08 m up)
+    CHECK(c.root().y == Approx(1.08).margin(0.01));
+    CHECK(worstBelow < 0.005);         // no foot inside a step
+    CHECK(planted > 100);              // and feet do stand on the steps, not above them
+}
+
+TEST_CASE("Switching to ragdoll mid-walk carries the skeleton's momentum", "[character][momentum]") {
+    const bool running = GENERATE(false, true);
+    Scene scene;
+    test::loadHarness(scene);
+    Character& c = scene.character(0);
+    standAt(scene, -6.0);
+    walk(scene, running ? 47 : 53, running);
+    const Momentum skeleton =
+        skeletonMomentum(c.rig(), c.bonePoses(), c.boneLinearVelocities(), c.boneAngularVelocities());
+    const BodyId proxy = c.proxyBox();
+    REQUIRE(c.enterRagdoll());
+    const Momentum bodies = bodiesMomentum(scene.world(), c.ragdoll().bodies);
+    INFO("skeleton p = (" << skeleton.linear.x << ", " << skeleton.linear.y << ") kg·m/s, L = " << skeleton.angular);
+    INFO("bodies   p = (" << bodies.linear.x << ", " << bodies.linear.y << ") kg·m/s, L = " << bodies.angular);
+    CHECK(skeleton.mass == Approx(c.rig().totalMass()));
+    CHECK(skeleton.linear.x > (running ? 40.0 : 15.0));  // it really was moving
+    CHECK(length(bodies.linear - skeleton.linear) <= 0.02 * length(skeleton.linear));
+    CHECK(std::abs(bodies.angular - skeleton.angular) <= 0.05 * std::max(std::abs(skeleton.angular), 0.5));
+    CHECK(distance(bodies.centerOfMass, skeleton.centerOfMass) < 1e-9);
+    // The proxy went first: the first body took its freed slot.
+    CHECK_FALSE(scene.world().isValid(proxy));
+    CHECK(c.ragdoll().bodies[0].index1 == proxy.index1);
+}
+
+TEST_CASE("Switched mid-air, the centre of mass flies the ballistic path", "[character][momentum]") {
+    Scene scene;
+    test::loadHarness(scene);
+    Character& c = scene.character(0);
+    standAt(scene, -6.0);
+    walk(scene, 40);
+    test::run(scene, 1, test::input(bit(PAPER_ACTION_RIGHT), bit(PAPER_ACTION_JUMP)));
+    walk(scene, 8);
+    REQUIRE_FALSE(c.grounded());
+    REQUIRE(c.enterRagdoll());
+    const Momentum start = bodiesMomentum(scene.world(), c.ragdoll().bodies);
+    CHECK(start.linear.y > 20.0);  // still going up
+    const Vec2 g = scene.world().def().gravity;
+    double worst = 0.0;
+    for (int i = 1; i <= 12; ++i) {  // 0.2 s
+        test::run(scene, 1);
+        const double t = i * kDt;
+        const Vec2 expected = start.centerOfMass + t * ((1.0 / start.mass) * start.linear) + (0.5 * t * t) * g;
+        worst = std::max(worst, distance(bodiesMomentum(scene.world(), c.ragdoll().bodies).centerOfMass, expected));
+    }
+    INFO("worst deviation from the ballistic path: " << worst * 1000.0 << " mm");
+    CHECK(worst < 0.01);
+}
+
+TEST_CASE("A ragdoll comes to rest on flat ground, the ramp and the stairs, whole", "[character][terrain]") {
+    struct Case {
+        const char* name;
+        double x;
+        bool walkFirst;
+        Vec2 impulse;
+    };
+    const Case which = GENERATE(Case{"flat, dropped standing", -6.0, false, {}}, Case{"flat, mid-walk", -6.0, true, {}},
+                                Case{"stairs, mid-walk", 3.3, true, {}}, Case{"stairs, hit from the left", 3.6, false, {9.0, 3.0}},
+                                Case{"ramp top, mid-walk", 7.9, true, {}}, Case{"ramp, hit from the left", 9.3, false, {9.0, 3.0}});
+    INFO(which.name);
+    Scene scene;
+    test::loadHarness(scene);
+    Character& c = scene.character(0);
+    standAt(scene, which.x);
+    if (which.walkFirst) walk(scene, 30);
+    REQUIRE(c.enterRagdoll(which.impulse));
+    Integrity integrity;
+    double deepest = 0.0, deepestAtRest = 0.0, restAt = -1.0, energyAfterRest = 0.0;
+    for (int i = 1; i <= 6 * 60; ++i) {
+        test::run(scene, 1);
+        integrity.measure(scene.world(), c);
+        deepest = std::max(deepest, deepestPenetration(scene.world(), c));
+        if (i * kDt >= 5.0) deepestAtRest = std::max(deepestAtRest, deepestPenetration(scene.world(), c));
+        // At rest from the last time the energy fell below the threshold (a pause at the
+        // top of a bounce does not count).
+        const double energy = test::kineticEnergy(scene.world(), c);
+        }
+        if (energy >= kRestEnergy) restAt = -1.0;
+        else if (restAt < 0.0) restAt = i * kDt;
+        if (i * kDt >= 5.0) energyAfterRest = std::max(energyAfterRest, energy);
+    }
+    INFO("rest after " << restAt << " s; max stretch " << integrity.stretch * 1000.0 << " mm; hinge violation "
+                       << integrity.hingeViolationDeg << " deg; deepest " << deepest * 1000.0 << " mm, at rest " << deepestAtRest * 1000.0 << " mm");
+    CHECK(restAt > 0.0);
+    CHECK(restAt <= 5.0);
+    CHECK(energyAfterRest < kRestEnergy);  // and stays there: no jitter
+    CHECK(deepest <= 0.005 + 0.002);  // contact slop (5 mm) and a little
+    CHECK(integrity.stretch <= 0.001);
+    CHECK(integrity.hingeViolationDeg <= 1.0);
+    for (BodyId body : c.ragdoll().bodies) CHECK(scene.world().bodyTransform(body).p.y > -0.05);
+}
+
+TEST_CASE("Getting up stands the character where the ragdoll lay, feet on the ground", "[character][getup]") {
+    const double x = GENERATE(-6.0, 3.5, 9.5);
+    Scene scene;
+    test::loadHarness(scene);
+    Character& c = scene.character(0);
+    c.appearance() = {0xff40c0ffu, 1.25};
+    standAt(scene, x);
+    walk(scene, 20);
+    REQUIRE(c.enterRagdoll({6.0, 2.0}));
+    CHECK(c.appearance().tint != 0xff40c0ffu);  // dazed look while limp
+    test::run(scene, 240);
+    const double lyingX = scene.world().bodyTransform(c.ragdoll().bodies[size_t(c.assets().bodyOfBone[size_t(c.assets().rootBone)])]).p.x;
+    const int bodiesBefore = scene.world().stats().bodies;
+    REQUIRE(c.getUp());
+    CHECK(c.mode() == CharacterMode::GettingUp);
+    CHECK(c.ragdoll().empty());
+    CHECK(scene.world().stats().bodies == bodiesBefore - 10 + 1);  // bodies gone, proxy back
+    CHECK(c.appearance().tint == 0xff40c0ffu);
+    CHECK(c.appearance().scale == 1.25);
+    int steps = 0;
+    while (c.mode() == CharacterMode::GettingUp && steps < 600) {
+        test::run(scene, 1);
+        ++steps;
+    }
+    CHECK(c.mode() == CharacterMode::Animated);
+    test::run(scene, 10);
+    INFO("lay at x = " << lyingX << ", stands at " << c.root().x << " after " << steps * kDt << " s");
+    CHECK(std::abs(c.root().x - lyingX) <= 0.02);
+    double ground = 0.0;
+    RayHit hit;
+    Filter filter;
+    filter.group = c.collisionGroup();
+    REQUIRE(scene.world().rayCast({c.root().x, c.root().y + 0.5}, {c.root().x, c.root().y - 2.0}, filter, hit));
+    ground = hit.point.y;
+    CHECK(c.root().y == Approx(ground).margin(0.005));
+}
+
+TEST_CASE("The get-up clip matches how the ragdoll lies: face down or face up", "[character][getup]") {
+    const bool fromBehind = GENERATE(false, true);
+    Scene scene;
+    test::loadHarness(scene);
+    Character& c = scene.character(0);
+    standAt(scene, -6.0);
+    // A hit from behind throws it onto its front; from ahead onto its back.
+    REQUIRE(c.enterRagdoll(fromBehind ? Vec2{14.0, 2.0} : Vec2{-14.0, 2.0}));
+    test::run(scene, 200);
+    const BonePose torso = c.bonePoses()[size_t(c.assets().rootBone)];
+    const Vec2 chest = -1.0 * perp(Vec2{std::cos(torso.angle), std::sin(torso.angle)});
+    REQUIRE(c.getUp());
+    CHECK(c.clip() == &c.assets().clip(chest.y < 0.0 ? ClipRole::GetUpFront : ClipRole::GetUpBack));
+}
+
+TEST_CASE("BLEND at weight 0 follows the animation exactly; weight 1 is limp", "[character][blend]") {
+    Scene scene;
+    test::loadHarness(scene);
+    Character& c = scene.character(0);
+    standAt(scene, -6.0);
+    REQUIRE(c.enterBlend(0.0));
+    double worstDistance = 0.0, worstAngle = 0.0, worstSpeed = 0.0;
+    for (int i = 0; i < 90; ++i) {
+        walk(scene, 1);
+        const RigDefinition& rig = c.rig();
+        for (size_t b = 0; b < rig.bodies.size(); ++b) {
+            const int bone = rig.bodies[b].bone;
+            const BodyState s = scene.world().bodyState(c.ragdoll().bodies[b]);
+            const BonePose& pose = c.bonePoses()[size_t(bone)];
+            worstDistance = std::max(worstDistance, distance(s.position, pose.origin));
+            worstAngle = std::max(worstAngle, std::abs(wrapAngle(s.angle - pose.angle)));
+            worstSpeed = std::max(worstSpeed, length(s.linearVelocity - c.boneLinearVelocities()[size_t(bone)]));
+        }
+    }
+    CHECK(c.root().x > -6.0 + 1.0);  // it walked, bodies and all
+    CHECK(worstDistance < 1e-9);
+    CHECK(worstAngle < 1e-9);
+    CHECK(worstSpeed < 1e-9);
+    // Limp everywhere: the arms droop under gravity, away from the animation.
+    c.setBlendWeight(1.0);
+    test::run(scene, 120);
+    CHECK(c.mode() == CharacterMode::Blend);
+    const Vec2 hip = scene.world().bodyTransform(c.ragdoll().bodies[size_t(c.assets().bodyOfBone[size_t(c.assets().rootBone)])]).p;
+    CHECK(hip.y < 0.6);  // fell down
+}
+
+TEST_CASE("BLEND at a middle weight stays near the pose and yields to a hit", "[character][blend]") {
+    Scene scene;
+    test::loadHarness(scene);
+    Character& c = scene.character(0);
+    standAt(scene, -6.0);
+    REQUIRE(c.enterBlend(0.5));
+    test::run(scene, 120);
+    const RigDefinition& rig = c.rig();
+    auto worstOffset = [&] {
+        double worst = 0.0;
+        for (size_t b = 0; b < rig.bodies.size(); ++b)
+            worst = std::max(worst, distance(scene.world().bodyTransform(c.ragdoll().bodies[b]).p,
+                                             c.bonePoses()[size_t(rig.bodies[b].bone)].origin));
+        return worst;
+    };
+    // The pose shown is the bodies'; compare them with where the animation wants them.
+    Scene reference;
+    test::loadHarness(reference);
+    standAt(reference, -6.0);
+    test::run(reference, 120);
+    double worst = 0.0;
+    for (size_t b = 0; b < rig.bodies.size(); ++b)
+        worst = std::max(worst, distance(scene.world().bodyTransform(c.ragdoll().bodies[b]).p,
+                                         reference.character(0).bonePoses()[size_t(rig.bodies[b].bone)].origin));
+    INFO("held within " << worst * 1000.0 << " mm of the animated pose");
+    CHECK(worst < 0.08);
+    (void)worstOffset;
+    // A hit moves it, then the drive brings it back.
+    REQUIRE(c.hit({-6.0, 0.0}));
+    test::run(scene, 6);
+    double pushed = 0.0;
+    for (size_t b = 0; b < rig.bodies.size(); ++b)
+        pushed = std::max(pushed, distance(scene.world().bodyTransform(c.ragdoll().bodies[b]).p,
+                                           reference.character(0).bonePoses()[size_t(rig.bodies[b].bone)].origin));
+    CHECK(pushed > worst + 0.05);
+}
+
+TEST_CASE("Blend weights apply to a bone and every bone below it", "[character][blend]") {
+    Scene scene;
+    test::loadHarness(scene);
+    Character& c = scene.character(0);
+    const RigDefinition& rig = c.rig();
+    c.setBlendWeight(0.2);
+    c.setBlendWeight(0.9, rig.findBone("upper_arm_L"));
+    CHECK(c.blendWeight(rig.findBone("upper_arm_L")) == 0.9);
+    CHECK(c.blendWeight(rig.findBone("forearm_L")) == 0.9);
+    CHECK(c.blendWeight(rig.findBone("forearm_R")) == 0.2);
+    CHECK(c.blendWeight(rig.findBone("torso")) == 0.2);
+    c.setBlendWeight(7.0);
+    CHECK(c.blendWeight() == 1.0);  // clamped
+}
+
+TEST_CASE("10,000 toggles and destroying mid-ragdoll leave nothing behind", "[character][lifecycle]") {
+    Scene scene;
+    test::loadHarness(scene);
+    Character& c = scene.character(0);
+    test::run(scene, 10);
+    const WorldStats start = scene.world().stats();
+    for (int i = 0; i < 10000; ++i) {
+        switch (i % 4) {
+        case 0: c.toggleRagdoll(); break;                       // → ragdoll
+        case 1: c.toggleRagdoll(); break;                       // → getting up
+        case 2: c.teleport({-6.0, 0.0}, i % 8 == 2); break;     // stands again at once
+        case 3: c.enterBlend(0.5); c.leaveBlend(); break;
+        }
+        test::run(scene, 1);
+    }
+    c.teleport({-6.0, 0.0}, true);
+    test::run(scene, 1);
+    const WorldStats after = scene.world().stats();
+    CHECK(after.bodies == start.bodies);
+    CHECK(after.joints == start.joints);
+    CHECK(after.memoryBytes <= start.memoryBytes + 16 * 1024);  // capacities from the ragdoll's first build only
+
+    // Whole characters made and destroyed mid-ragdoll.
+    for (int i = 0; i < 1000; ++i) {
+        CharacterDef def = c.def();
+        def.name = "extra";
+        def.collisionGroup = -50;
+        def.position = {-3.0, 0.0};
+        auto extra = std::make_unique<Character>(scene.world(), c.shared(), def);
+        if (i % 2) extra->enterRagdoll({1.0, 0.0});
+        scene.world().step(kDt);
+        extra.reset();
+    }
+    CHECK(scene.world().stats().bodies == start.bodies);
+    CHECK(scene.world().stats().joints == start.joints);
+}
+
+TEST_CASE("A proxy world never creates a body while the host ragdolls", "[character][net]") {
+    Scene host, peer;
+    test::loadHarness(host);
+    test::loadHarness(peer);
+    Character& h = host.character(0);
+    Character& p = peer.character(0);
+    h.setRole(NetRole::Host);
+    p.setRole(NetRole::Proxy);
+    const int peerBodies = peer.world().stats().bodies;
+    CHECK(p.bodyCount() == 0);
+    int maxPeerBodies = 0;
+    bool sawDaze = false;
+    for (int i = 0; i < 600; ++i) {
+        PaperInput in = test::input(i < 60 ? bit(PAPER_ACTION_RIGHT) : 0, i == 60 ? bit(PAPER_ACTION_TOGGLE_RAGDOLL) : 0);
+        if (i == 300) in.pressed = bit(PAPER_ACTION_GET_UP);
+        host.step(kDt, in);
+        p.applyReplicated(h.replicate());
+        peer.step(kDt, in);  // the same keys reach the peer too: a proxy ignores them
+        maxPeerBodies = std::max(maxPeerBodies, peer.world().stats().bodies);
+        if (i > 70 && i < 300) {
+            REQUIRE(h.mode() == CharacterMode::Ragdoll);
+            CHECK(p.mode() == CharacterMode::Ragdoll);
+            sawDaze = sawDaze || p.clip() == &p.assets().clip(ClipRole::Daze);
+            // Shown where the host's body lies.
+            const Vec2 hip = host.world().bodyTransform(h.ragdoll().bodies[0]).p;
+            CHECK(std::abs(p.root().x - h.replicate().root.x) < 1e-12);
+            CHECK(std::abs(p.root().x - hip.x) < 0.6);
+        }
+    }
+    CHECK(peerBodies == host.world().stats().bodies - 1);  // the proxy has not even a box
+    CHECK(maxPeerBodies == peerBodies);
+    CHECK(sawDaze);
+    CHECK(p.appearance().tint == h.appearance().tint);
+    CHECK_FALSE(p.enterRagdoll());
+    CHECK_FALSE(p.toggleRagdoll());
+}
+
+TEST_CASE("Input drives the player: R, hits, B/N, G and Tab", "[character][input]") {
+    Scene scene;
+    test::loadHarness(scene);
+    Character& c = scene.character(0);
+    test::run(scene, 10);
+    scene.step(kDt, test::input(0, bit(PAPER_ACTION_BLEND_UP)));
+    CHECK(c.mode() == CharacterMode::Blend);
+    CHECK(c.blendWeight() == Approx(0.1));
+    scene.step(kDt, test::input(0, bit(PAPER_ACTION_BLEND_DOWN)));
+    CHECK(c.mode() == CharacterMode::Blend);
+    CHECK(c.blendWeight() == 0.0);
+    scene.step(kDt, test::input(0, bit(PAPER_ACTION_BLEND_DOWN)));
+    CHECK(c.mode() == CharacterMode::Animated);
+    scene.step(kDt, test::input(0, bit(PAPER_ACTION_HIT_LEFT)));
+    CHECK(c.mode() == CharacterMode::Ragdoll);
+    test::run(scene, 5);
+    CHECK(bodiesMomentum(scene.world(), c.ragdoll().bodies).linear.x > 50.0);  // pushed right
+    scene.step(kDt, test::input(0, bit(PAPER_ACTION_GET_UP)));
+    CHECK(c.mode() == CharacterMode::GettingUp);
+    scene.step(kDt, test::input(0, bit(PAPER_ACTION_NET_ROLE)));
+    CHECK(scene.netPreview() == NetPreview::HostProxy);
+    CHECK(c.role() == NetRole::Host);
+    REQUIRE(scene.previewProxy());
+    CHECK(scene.previewProxy()->bodyCount() == 0);
+    scene.step(kDt, test::input(0, bit(PAPER_ACTION_NET_ROLE)));
+    CHECK(scene.netPreview() == NetPreview::ProxyOnly);
+    scene.step(kDt, test::input(0, bit(PAPER_ACTION_NET_ROLE)));
+    CHECK(scene.netPreview() == NetPreview::Off);
+    CHECK(scene.previewProxy() == nullptr);
+    CHECK(c.role() == NetRole::Standalone);
+}
+
+TEST_CASE("Dragging with the mouse grabs a limb, knocks the stickman over and lets go", "[character][input]") {
+    Scene scene;
+    test::loadHarness(scene);
+    Character& c = scene.character(0);
+    test::run(scene, 10);
+    const Vec2 chest = c.bonePoses()[size_t(c.assets().rootBone)].origin + Vec2{0.0, 0.3};
+    PaperInput in{};
+    in.mouseWorld = {float(chest.x), float(chest.y)};
+    in.mouseDown = 1;
+    scene.step(kDt, in);
+    CHECK(c.mode() == CharacterMode::Ragdoll);
+    REQUIRE(scene.grabbing());
+    for (int i = 0; i < 40; ++i) {  // drag up and to the right
+        in.mouseWorld.x += 0.02f;
+        in.mouseWorld.y += 0.01f;
+        scene.step(kDt, in);
+    }
+    CHECK(distance(scene.grabPoint(), {in.mouseWorld.x, in.mouseWorld.y}) < 0.25);
+    CHECK(scene.lastJointFigures().stretch < 0.001);  // the limb's own joints stay whole
+    in.mouseDown = 0;
+    scene.step(kDt, in);
+    CHECK_FALSE(scene.grabbing());
+    CHECK(scene.world().stats().joints == 9);
+}
+
+TEST_CASE("The state blob carries characters across a reload, bit for bit", "[character][state]") {
+    const int mode = GENERATE(0, 1, 2, 3);  // animated walking, blend, ragdoll, getting up
+    Scene a;
+    test::loadHarness(a);
+    Character& c = a.character(0);
+    c.setJointLimits(jointIndex(c.rig(), "elbow_L"), 0.0, 100.0 / kDeg);
+    walk(a, 40);
+    if (mode == 1) c.enterBlend(0.4);
+    if (mode >= 2) c.enterRagdoll({3.0, 1.0});
+    if (mode == 3) {
+        test::run(a, 60);
+        c.getUp();
+    }
+    walk(a, 7);
+    a.step(kDt, test::input(0, bit(PAPER_ACTION_NET_ROLE)));
+    const std::vector<std::uint8_t> blob = a.saveState();
+
+    Scene b;
+    test::loadHarness(b);
+    std::string error;
+    const bool loaded = b.loadState(blob.data(), blob.size(), error);
+    INFO(error);
+    REQUIRE(loaded);
+    CHECK(b.saveState() == blob);
+    CHECK(b.character(0).mode() == c.mode());
+    CHECK(b.character(0).jointUpper(jointIndex(c.rig(), "elbow_L")) == Approx(100.0 / kDeg));
+    // Both go on the same way.
+    for (int i = 0; i < 60; ++i) {
+        a.step(kDt, test::input(bit(PAPER_ACTION_RIGHT)));
+        b.step(kDt, test::input(bit(PAPER_ACTION_RIGHT)));
+    }
+    const std::vector<std::uint8_t> sa = a.saveState(), sb = b.saveState();
+    size_t firstDifference = 0;
+    while (firstDifference < std::min(sa.size(), sb.size()) && sa[firstDifference] == sb[firstDifference]) ++firstDifference;
+    INFO("mode " << mode << ": blobs of " << sa.size() << " and " << sb.size() << " bytes first differ at " << firstDifference);
+    CHECK(sb.size() == sa.size());
+    CHECK(firstDifference == sa.size());
+}
+
+TEST_CASE("A corrupt or foreign state blob is refused and changes nothing", "[character][state]") {
+    Scene a;
+    test::loadHarness(a);
+    a.character(0).enterRagdoll();
+    test::run(a, 20);
+    const std::vector<std::uint8_t> blob = a.saveState();
+    const std::vector<std::uint8_t> before = a.saveState();
+    std::string error;
+    for (size_t cut : {size_t(0), size_t(11), blob.size() / 2, blob.size() - 1}) {
+        CHECK_FALSE(a.loadState(blob.data(), cut, error));
+        CHECK_FALSE(error.empty());
+    }
+    // A NaN where the blob holds the character's root x.
+    std::vector<std::uint8_t> bad = blob;
+    const double rootX = a.character(0).root().x, nan = std::nan("");
+    size_t at = 0;
+    while (at + sizeof rootX <= bad.size() && std::memcmp(bad.data() + at, &rootX, sizeof rootX) != 0) ++at;
+    REQUIRE(at + sizeof rootX <= bad.size());
+    std::memcpy(bad.data() + at, &nan, sizeof nan);
+    CHECK_FALSE(a.loadState(bad.data(), bad.size(), error));
+    CHECK(a.saveState() == before);
+}
