@@ -227,7 +227,6 @@ TEST_CASE("A ragdoll comes to rest on flat ground, the ramp and the stairs, whol
         // At rest from the last time the energy fell below the threshold (a pause at the
         // top of a bounce does not count).
         const double energy = test::kineticEnergy(scene.world(), c);
-        }
         if (energy >= kRestEnergy) restAt = -1.0;
         else if (restAt < 0.0) restAt = i * kDt;
         if (i * kDt >= 5.0) energyAfterRest = std::max(energyAfterRest, energy);
