@@ -28,6 +28,51 @@ double effectiveInverseMass(const BodySim& a, Vec2 ra, const BodySim& b, Vec2 rb
     return a.invMass + b.invMass + a.invInertia * ca * ca + b.invInertia * cb * cb;
 }
 
+/// A resting two-point manifold that sticks: both normal rows and the friction row (at the
+/// manifold's centre) solved together as one 3×3 block. Solved one after the other, friction
+/// held the surface point, the body pivoted about it, and the next normal push turned it
+/// back about another point: a lying capsule crept down a 20° slope at 3 mm/s, ratchet by
+/// ratchet. False (nothing applied) when the solution would pull or slide (outside the
+/// Coulomb cone): then the sequential path decides.
+bool solveStickingBlock(Contact& contact, BodySim& a, BodySim& b, const Vec2 ra[2], const Vec2 rb[2], const double c[2]) {
+    const Vec2 n = contact.normal, t = perp(n);
+    const Vec2 rac = contact.frictionCenter - a.prevCenter, rbc = contact.frictionCenter - b.prevCenter;
+    const Vec2 dir[3] = {n, n, t};
+    const Vec2 armA[3] = {ra[0], ra[1], rac}, armB[3] = {rb[0], rb[1], rbc};
+    double k[3][3], ca[3], cb[3];
+    for (int i = 0; i < 3; ++i) {
+        ca[i] = cross(armA[i], dir[i]);
+        cb[i] = cross(armB[i], dir[i]);
+    }
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+            k[i][j] = (a.invMass + b.invMass) * dot(dir[i], dir[j]) + a.invInertia * ca[i] * ca[j] + b.invInertia * cb[i] * cb[j];
+    const double rhs[3] = {-c[0], -c[1], -contact.slip};
+    // Cramer's rule on the symmetric 3×3.
+    const double det = k[0][0] * (k[1][1] * k[2][2] - k[1][2] * k[2][1]) - k[0][1] * (k[1][0] * k[2][2] - k[1][2] * k[2][0]) +
+                       k[0][2] * (k[1][0] * k[2][1] - k[1][1] * k[2][0]);
+    if (!(std::abs(det) > 1e-12 * std::abs(k[0][0] * k[1][1] * k[2][2]))) return false;
+    double x[3];
+    for (int col = 0; col < 3; ++col) {
+        double m[3][3];
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) m[i][j] = j == col ? rhs[i] : k[i][j];
+        x[col] = (m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+                  m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])) /
+                 det;
+    }
+    const double n0 = contact.points[0].lambdaNormal + x[0], n1 = contact.points[1].lambdaNormal + x[1];
+    if (n0 < 0.0 || n1 < 0.0 || std::abs(x[2]) > contact.friction * (n0 + n1)) return false;
+    for (int i = 0; i < 3; ++i) {
+        applyPositionImpulse(a, armA[i], x[i] * dir[i], -1.0);
+        applyPositionImpulse(b, armB[i], x[i] * dir[i], 1.0);
+    }
+    contact.points[0].lambdaNormal = n0;
+    contact.points[1].lambdaNormal = n1;
+    contact.lambdaTangent = x[2];
+    return true;
+}
+
 }  // namespace
 
 bool updateContact(Contact& contact, const Body& a, const BodySim& simA, const Body& b, const BodySim& simB,
@@ -161,6 +206,9 @@ void solveContactPositions(Contact& contact, BodySim& a, BodySim& b) {
         applyPositionImpulse(b, rb[i], dl * n, 1.0);
     };
     bool solved = false;
+    if (contact.pointCount == 2 && c[0] < 0.0 && c[1] < 0.0 && contact.lambdaTangent == 0.0 &&
+        solveStickingBlock(contact, a, b, ra, rb, c))
+        return;
     if (contact.pointCount == 2 && c[0] < 0.0 && c[1] < 0.0) {
         double rhs[2] = {-c[0], -c[1]}, dl[2];
         if (solveBlock(a, b, ra, rb, n, rhs, dl) && contact.points[0].lambdaNormal + dl[0] >= 0.0 &&

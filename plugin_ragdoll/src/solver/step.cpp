@@ -160,6 +160,11 @@ void World::solvePositions() {
     if (direct) {
         treeSolver_.solve(bodies_, sims_, joints_);
         counters_.newtonIterations += treeSolver_.lastIterations();
+        if (!contacts_.empty()) {
+            treeSolver_.solveFriction(bodies_, sims_, joints_, contacts_);
+            treeSolver_.solve(bodies_, sims_, joints_);  // the second-order joint error the pushes left
+            counters_.newtonIterations += treeSolver_.lastIterations();
+        }
     }
 }
 

@@ -121,6 +121,9 @@ void TreeSolver::rebuild(std::vector<Body>& bodies, std::vector<Joint>& joints) 
         groups_.push_back(Group{int(first), int(count), start});
     }
 
+    bodyNode_.assign(bodies.size(), -1);
+    for (int n = 0; n < int(nodes_.size()); ++n)
+        if (!nodes_[size_t(n)].isJoint) bodyNode_[size_t(nodes_[size_t(n)].index)] = n;
     diag_.resize(nodes_.size());
     inverse_.resize(nodes_.size());
     coupling_.resize(nodes_.size());
@@ -136,7 +139,7 @@ std::size_t TreeSolver::memoryBytes() const {
            (diag_.capacity() + inverse_.capacity()) * sizeof(Block) + coupling_.capacity() * sizeof(Coupling) +
            lever_.capacity() * sizeof(Lever) + (rhs_.capacity() + solution_.capacity()) * sizeof(Vec3) +
            compliance_.capacity() * sizeof(Compliance) +
-           (scratchStack_.capacity() + scratchComponent_.capacity()) * sizeof(int);
+           (scratchStack_.capacity() + scratchComponent_.capacity() + bodyNode_.capacity()) * sizeof(int);
 }
 
 void TreeSolver::solve(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints) {
@@ -293,6 +296,25 @@ void TreeSolver::factor(const Group& group, const std::vector<Body>& bodies, con
 }
 
 void TreeSolver::solveFactored(const Group& group, std::vector<BodySim>& sims, std::vector<Joint>& joints) {
+    substitute(group);
+    // Apply: bodies move by Δq; joints accumulate λ += Δλ = −x.
+    for (int n = group.firstNode; n < group.firstNode + group.nodeCount; ++n) {
+        const Node& node = nodes_[size_t(n)];
+        const Vec3& x = solution_[size_t(n)];
+        if (node.isJoint) {
+            Joint& joint = joints[size_t(node.index)];
+            joint.lambdaPin -= Vec2{x.v[0], x.v[1]};
+            if (node.limitActive) joint.lambdaLimit -= x.v[2];
+        } else {
+            BodySim& sim = sims[size_t(node.index)];
+            sim.center += Vec2{x.v[0], x.v[1]};
+            sim.angle += x.v[2];
+            sim.q = integrateRotation(sim.q, x.v[2]);
+        }
+    }
+}
+
+void TreeSolver::substitute(const Group& group) {
     int begin = group.firstNode, end = group.firstNode + group.nodeCount;
     // Forward, leaves first: z_i = D_i⁻¹·y_i, then y_p −= H_pi·z_i, where H_pi = Gᵀ when i is
     // the joint and G when i is the body.
@@ -336,20 +358,106 @@ void TreeSolver::solveFactored(const Group& group, std::vector<BodySim>& sims, s
         Vec3& x = solution_[size_t(n)];
         for (int r = 0; r < 3; ++r) x.v[r] -= inv[r][0] * hx[0] + inv[r][1] * hx[1] + inv[r][2] * hx[2];
     }
+}
 
-    // Apply: bodies move by Δq; joints accumulate λ += Δλ = −x.
-    for (int n = begin; n < end; ++n) {
-        const Node& node = nodes_[size_t(n)];
-        const Vec3& x = solution_[size_t(n)];
-        if (node.isJoint) {
-            Joint& joint = joints[size_t(node.index)];
-            joint.lambdaPin -= Vec2{x.v[0], x.v[1]};
-            if (node.limitActive) joint.lambdaLimit -= x.v[2];
+// ---- friction through the tree ---------------------------------------------------------
+//
+// A unit push f on the group's bodies moves them by Δq, the body rows of
+//     [ M   Jᵀ ] [ Δq ]   [ f ]
+//     [ J  −Ã  ] [ −λ ] = [ 0 ]
+// (the joints keep their anchors together to first order while the bodies give way), which
+// the factorisation of solve() already inverts. A contact's effective inverse mass along a
+// direction is then the relative motion of its two surface points per unit push.
+
+double TreeSolver::respond(const Group& group, int groupIndex, const std::vector<Body>& bodies, const Contact& contact,
+                           const std::vector<BodySim>& sims, Vec2 at, Vec2 dir) {
+    for (int n = group.firstNode; n < group.firstNode + group.nodeCount; ++n) rhs_[size_t(n)] = {};
+    double w = 0.0;
+    for (int side = 0; side < 2; ++side) {
+        const int slot = side == 0 ? contact.bodyA : contact.bodyB;
+        const double sign = side == 0 ? -1.0 : 1.0;
+        const BodySim& sim = sims[size_t(slot)];
+        const double arm = cross(at - sim.center, dir);
+        if (bodies[size_t(slot)].jointGroup == groupIndex) {
+            Vec3& rhs = rhs_[size_t(bodyNode_[size_t(slot)])];
+            rhs.v[0] += sign * dir.x;
+            rhs.v[1] += sign * dir.y;
+            rhs.v[2] += sign * arm;
         } else {
-            BodySim& sim = sims[size_t(node.index)];
-            sim.center += Vec2{x.v[0], x.v[1]};
-            sim.angle += x.v[2];
-            sim.q = integrateRotation(sim.q, x.v[2]);
+            w += sim.invMass + sim.invInertia * arm * arm;  // a body outside answers on its own
+        }
+    }
+    substitute(group);
+    for (int side = 0; side < 2; ++side) {
+        const int slot = side == 0 ? contact.bodyA : contact.bodyB;
+        if (bodies[size_t(slot)].jointGroup != groupIndex) continue;
+        const double sign = side == 0 ? -1.0 : 1.0;
+        const Vec3& x = solution_[size_t(bodyNode_[size_t(slot)])];
+        const Vec2 motion = Vec2{x.v[0], x.v[1]} + x.v[2] * perp(at - sims[size_t(slot)].center);
+        w += sign * dot(motion, dir);
+    }
+    return w;
+}
+
+void TreeSolver::applyResponse(const Group& group, int groupIndex, const std::vector<Body>& bodies,
+                               const Contact& contact, std::vector<BodySim>& sims, Vec2 at, Vec2 dir, double amount) {
+    for (int n = group.firstNode; n < group.firstNode + group.nodeCount; ++n) {
+        const Node& node = nodes_[size_t(n)];
+        if (node.isJoint) continue;
+        const Vec3& x = solution_[size_t(n)];
+        BodySim& sim = sims[size_t(node.index)];
+        sim.center += amount * Vec2{x.v[0], x.v[1]};
+        sim.angle += amount * x.v[2];
+        sim.q = integrateRotation(sim.q, amount * x.v[2]);
+    }
+    for (int side = 0; side < 2; ++side) {
+        const int slot = side == 0 ? contact.bodyA : contact.bodyB;
+        if (bodies[size_t(slot)].jointGroup == groupIndex) continue;
+        BodySim& sim = sims[size_t(slot)];
+        const Vec2 impulse = ((side == 0 ? -1.0 : 1.0) * amount) * dir;
+        sim.center += sim.invMass * impulse;
+        const double turn = sim.invInertia * cross(at - sim.center, impulse);
+        sim.angle += turn;
+        sim.q = integrateRotation(sim.q, turn);
+    }
+}
+
+void TreeSolver::solveFriction(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints,
+                               std::vector<Contact>& contacts) {
+    for (int g = 0; g < int(groups_.size()); ++g) {
+        const Group& group = groups_[size_t(g)];
+        if (!sims[size_t(group.sampleBody)].active) continue;
+        auto touches = [&](const Contact& c) {
+            return bodies[size_t(c.bodyA)].jointGroup == g || bodies[size_t(c.bodyB)].jointGroup == g;
+        };
+        bool any = false;
+        for (const Contact& c : contacts) any = any || (touches(c) && c.lambdaTangent != 0.0);
+        if (!any) continue;
+        linearise(group, sims, joints);  // levers and active limits where the bodies are now
+        factor(group, bodies, joints);
+        for (Contact& c : contacts) {
+            // Only contacts whose friction held this substep (sliding ones keep what the
+            // contact pass gave them).
+            if (!touches(c) || c.lambdaTangent == 0.0) continue;
+            double lambdaNormal = 0.0;
+            for (int i = 0; i < c.pointCount; ++i) lambdaNormal += c.points[i].lambdaNormal;
+            const double limit = c.friction * lambdaNormal;
+            if (std::abs(c.lambdaTangent) >= limit) continue;
+            // How far the surfaces at the manifold's centre have slid since the contact pass
+            // held them: the tree carried the limb along with the rest.
+            const BodySim& a = sims[size_t(c.bodyA)];
+            const BodySim& b = sims[size_t(c.bodyB)];
+            const Vec2 t = perp(c.normal);
+            auto moved = [&](const BodySim& s) {
+                const Vec2 local = inverseRotate(makeRot(s.prevAngle), c.frictionCenter - s.prevCenter);
+                return s.center + rotate(s.q, local) - c.frictionCenter;
+            };
+            const double slid = dot(moved(b) - moved(a), t);
+            const double w = respond(group, g, bodies, c, sims, c.frictionCenter, t);
+            if (w <= 0.0) continue;
+            const double total = std::clamp(c.lambdaTangent - slid / w, -limit, limit);
+            applyResponse(group, g, bodies, c, sims, c.frictionCenter, t, total - c.lambdaTangent);
+            c.lambdaTangent = total;
         }
     }
 }

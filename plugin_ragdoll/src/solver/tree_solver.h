@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "solver/body.h"
+#include "solver/contact.h"
 #include "solver/joint.h"
 
 namespace ragdoll {
@@ -28,6 +29,15 @@ public:
     void solve(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints);
     int groupCount() const { return int(groups_.size()); }
     std::size_t memoryBytes() const;
+    /// Static friction of the contacts touching a group's bodies, solved again through the
+    /// group's joints. The contact pass holds a limb's surface still, then the joint solve
+    /// moves the limb with the rest of the ragdoll, and a ragdoll lying on a slope slid down
+    /// it at 5-15 cm/s. Here each friction push moves the whole tree the way its joints let
+    /// it (the articulated effective mass, from the same factorisation), so friction on one
+    /// limb holds the whole ragdoll. Call after solve(); leaves second-order joint errors for
+    /// the next solve().
+    void solveFriction(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints,
+                       std::vector<Contact>& contacts);
     /// Newton iterations taken in the last solve, summed over groups.
     int lastIterations() const { return lastIterations_; }
 
@@ -68,6 +78,16 @@ private:
     void factor(const Group& group, const std::vector<Body>& bodies, const std::vector<Joint>& joints);
     /// Solves with the last factorisation and moves the bodies.
     void solveFactored(const Group& group, std::vector<BodySim>& sims, std::vector<Joint>& joints);
+    /// solution_ = K⁻¹·rhs_ with the last factorisation (rhs_ is consumed).
+    void substitute(const Group& group);
+    /// The group's response to a unit push along dir at world point `at` on the contact's
+    /// bodies (B pushed +dir, A −dir): fills solution_ and returns the contact's effective
+    /// inverse mass along dir, counting a body outside the group on its own.
+    double respond(const Group& group, int groupIndex, const std::vector<Body>& bodies, const Contact& contact,
+                   const std::vector<BodySim>& sims, Vec2 at, Vec2 dir);
+    /// Applies amount × the last response (and the matching push to a body outside).
+    void applyResponse(const Group& group, int groupIndex, const std::vector<Body>& bodies, const Contact& contact,
+                       std::vector<BodySim>& sims, Vec2 at, Vec2 dir, double amount);
 
     std::vector<Node> nodes_;
     std::vector<Group> groups_;
@@ -80,6 +100,7 @@ private:
     std::vector<Vec3> solution_;
     std::vector<Compliance> compliance_;
     std::vector<int> scratchStack_, scratchComponent_;
+    std::vector<int> bodyNode_;  ///< per body slot: its node in nodes_, or -1
     bool dirty_ = true;
     int lastIterations_ = 0;
 };
