@@ -46,7 +46,7 @@ void World::step(double dt) {
     counters_.newtonIterations = 0;
     for (int s = 0; s < def_.substeps; ++s) {
         integrate(h);
-        solvePositions();
+        solvePositions(h);
         updateVelocities(h);
         solveVelocities(h);
     }
@@ -138,7 +138,7 @@ void World::integrate(double h) {
     for (Contact& c : contacts_) prepareContactSubstep(c, sims_[size_t(c.bodyA)], sims_[size_t(c.bodyB)], h);
 }
 
-void World::solvePositions() {
+void World::solvePositions(double h) {
     bool direct = def_.jointSolver == JointSolver::Direct;
     for (Joint& j : joints_) {
         j.lambdaPin = {};
@@ -160,9 +160,8 @@ void World::solvePositions() {
     if (direct) {
         treeSolver_.solve(bodies_, sims_, joints_);
         counters_.newtonIterations += treeSolver_.lastIterations();
-        if (!contacts_.empty()) {
-            treeSolver_.solveFriction(bodies_, sims_, joints_, contacts_);
-            treeSolver_.solve(bodies_, sims_, joints_);  // the second-order joint error the pushes left
+        if (treeSolver_.solveFreeMotion(bodies_, sims_, joints_, contacts_, h)) {
+            treeSolver_.solve(bodies_, sims_, joints_, true);  // the second-order joint error it left
             counters_.newtonIterations += treeSolver_.lastIterations();
         }
     }
@@ -190,7 +189,8 @@ void World::solveVelocities(double h) {
         BodySim& b = sims_[size_t(j.bodyB)];
         if (!a.active && !b.active) continue;
         solveLimitVelocity(j, a, b);
-        applyJointDamping(j, a, b, h);
+        // Damping of a joint in a direct tree was applied through the tree (TreeSolver).
+        if (!(def_.jointSolver == JointSolver::Direct && j.group >= 0)) applyJointDamping(j, a, b, h);
     }
 }
 

@@ -142,12 +142,12 @@ std::size_t TreeSolver::memoryBytes() const {
            (scratchStack_.capacity() + scratchComponent_.capacity() + bodyNode_.capacity()) * sizeof(int);
 }
 
-void TreeSolver::solve(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints) {
+void TreeSolver::solve(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints, bool again) {
     lastIterations_ = 0;
     for (const Group& group : groups_) {
         // A group sleeps and wakes as one island.
         if (!sims[size_t(group.sampleBody)].active) continue;
-        prepareGroup(group, sims, joints);
+        if (!again) prepareGroup(group, sims, joints);
         // Full Newton steps, refactoring each time. Reusing the first factorisation (the
         // chord method) was tried: no faster here, and a tumbling pile then left up to
         // 17 mm of stretch where full steps leave 0.05 mm.
@@ -399,8 +399,17 @@ double TreeSolver::respond(const Group& group, int groupIndex, const std::vector
     return w;
 }
 
-void TreeSolver::applyResponse(const Group& group, int groupIndex, const std::vector<Body>& bodies,
-                               const Contact& contact, std::vector<BodySim>& sims, Vec2 at, Vec2 dir, double amount) {
+double TreeSolver::respondTurn(const Group& group, const Joint& joint) {
+    // A joint to the world (the tree's root) has one body in the group.
+    const int nodeA = bodyNode_[size_t(joint.bodyA)], nodeB = bodyNode_[size_t(joint.bodyB)];
+    for (int n = group.firstNode; n < group.firstNode + group.nodeCount; ++n) rhs_[size_t(n)] = {};
+    if (nodeA >= 0) rhs_[size_t(nodeA)].v[2] = -1.0;
+    if (nodeB >= 0) rhs_[size_t(nodeB)].v[2] = 1.0;
+    substitute(group);
+    return (nodeB >= 0 ? solution_[size_t(nodeB)].v[2] : 0.0) - (nodeA >= 0 ? solution_[size_t(nodeA)].v[2] : 0.0);
+}
+
+void TreeSolver::applyToGroup(const Group& group, std::vector<BodySim>& sims, double amount) {
     for (int n = group.firstNode; n < group.firstNode + group.nodeCount; ++n) {
         const Node& node = nodes_[size_t(n)];
         if (node.isJoint) continue;
@@ -410,6 +419,11 @@ void TreeSolver::applyResponse(const Group& group, int groupIndex, const std::ve
         sim.angle += amount * x.v[2];
         sim.q = integrateRotation(sim.q, amount * x.v[2]);
     }
+}
+
+void TreeSolver::applyResponse(const Group& group, int groupIndex, const std::vector<Body>& bodies,
+                               const Contact& contact, std::vector<BodySim>& sims, Vec2 at, Vec2 dir, double amount) {
+    applyToGroup(group, sims, amount);
     for (int side = 0; side < 2; ++side) {
         const int slot = side == 0 ? contact.bodyA : contact.bodyB;
         if (bodies[size_t(slot)].jointGroup == groupIndex) continue;
@@ -422,8 +436,9 @@ void TreeSolver::applyResponse(const Group& group, int groupIndex, const std::ve
     }
 }
 
-void TreeSolver::solveFriction(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints,
-                               std::vector<Contact>& contacts) {
+bool TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints,
+                                 std::vector<Contact>& contacts, double h) {
+    bool moved = false;
     for (int g = 0; g < int(groups_.size()); ++g) {
         const Group& group = groups_[size_t(g)];
         if (!sims[size_t(group.sampleBody)].active) continue;
@@ -432,9 +447,24 @@ void TreeSolver::solveFriction(const std::vector<Body>& bodies, std::vector<Body
         };
         bool any = false;
         for (const Contact& c : contacts) any = any || (touches(c) && c.lambdaTangent != 0.0);
+        for (int n = group.firstNode; n < group.firstNode + group.nodeCount && !any; ++n)
+            any = nodes_[size_t(n)].isJoint && joints[size_t(nodes_[size_t(n)].index)].angularDamping > 0.0;
         if (!any) continue;
+        moved = true;
         linearise(group, sims, joints);  // levers and active limits where the bodies are now
         factor(group, bodies, joints);
+        // Joint damping: take back the fraction min(h·d, 1) of each joint's relative rotation
+        // this substep, as the velocity-level form would of its relative angular velocity.
+        for (int n = group.firstNode; n < group.firstNode + group.nodeCount; ++n) {
+            if (!nodes_[size_t(n)].isJoint) continue;
+            const Joint& joint = joints[size_t(nodes_[size_t(n)].index)];
+            if (joint.angularDamping <= 0.0) continue;
+            const BodySim& a = sims[size_t(joint.bodyA)];
+            const BodySim& b = sims[size_t(joint.bodyB)];
+            const double turned = (b.angle - b.prevAngle) - (a.angle - a.prevAngle);
+            const double w = respondTurn(group, joint);
+            if (w > 0.0) applyToGroup(group, sims, -std::min(h * joint.angularDamping, 1.0) * turned / w);
+        }
         for (Contact& c : contacts) {
             // Only contacts whose friction held this substep (sliding ones keep what the
             // contact pass gave them).
@@ -460,6 +490,7 @@ void TreeSolver::solveFriction(const std::vector<Body>& bodies, std::vector<Body
             c.lambdaTangent = total;
         }
     }
+    return moved;
 }
 
 }  // namespace ragdoll

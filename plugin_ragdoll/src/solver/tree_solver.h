@@ -25,19 +25,26 @@ public:
     void rebuild(std::vector<Body>& bodies, std::vector<Joint>& joints);
 
     /// Solves every awake group's joints to tolerance (up to kMaxNewtonIterations
-    /// Newton steps). Resets the groups' joint multipliers first: call once per substep.
-    void solve(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints);
+    /// Newton steps). The first solve of a substep resets the groups' joint multipliers;
+    /// a later one (again = true) goes on from them, so a soft joint's compliance acts once
+    /// per substep however often the tree is solved.
+    void solve(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints, bool again = false);
     int groupCount() const { return int(groups_.size()); }
     std::size_t memoryBytes() const;
-    /// Static friction of the contacts touching a group's bodies, solved again through the
-    /// group's joints. The contact pass holds a limb's surface still, then the joint solve
-    /// moves the limb with the rest of the ragdoll, and a ragdoll lying on a slope slid down
-    /// it at 5-15 cm/s. Here each friction push moves the whole tree the way its joints let
-    /// it (the articulated effective mass, from the same factorisation), so friction on one
-    /// limb holds the whole ragdoll. Call after solve(); leaves second-order joint errors for
-    /// the next solve().
-    void solveFriction(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints,
-                       std::vector<Contact>& contacts);
+    /// What acts on a group's free motion, solved through its joints: each push moves the
+    /// whole tree the way its joints let it (the articulated effective mass, from the same
+    /// factorisation). Call after solve(), with the substep h; leaves second-order joint
+    /// errors for the next solve().
+    /// - Static friction of the contacts on the group's bodies. The contact pass holds a
+    ///   limb's surface still, then the joint solve moves the limb with the rest of the
+    ///   ragdoll: a ragdoll lying on a slope slid down it at 5-15 cm/s.
+    /// - Joint damping, on the relative rotation of each damped joint this substep. As a
+    ///   torque pair in the velocity pass it only slowed the two bodies' spin about their
+    ///   own centres; the pins turned the swing back into it, and a hanging arm damped at
+    ///   1.5/s still swung ±25° after seconds.
+    /// True when it moved anything.
+    bool solveFreeMotion(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints,
+                         std::vector<Contact>& contacts, double h);
     /// Newton iterations taken in the last solve, summed over groups.
     int lastIterations() const { return lastIterations_; }
 
@@ -85,6 +92,11 @@ private:
     /// inverse mass along dir, counting a body outside the group on its own.
     double respond(const Group& group, int groupIndex, const std::vector<Body>& bodies, const Contact& contact,
                    const std::vector<BodySim>& sims, Vec2 at, Vec2 dir);
+    /// The group's response to a unit angular push turning a joint's B against its A: fills
+    /// solution_ and returns the relative rotation per unit push.
+    double respondTurn(const Group& group, const Joint& joint);
+    /// Moves the group's bodies by amount × the last response.
+    void applyToGroup(const Group& group, std::vector<BodySim>& sims, double amount);
     /// Applies amount × the last response (and the matching push to a body outside).
     void applyResponse(const Group& group, int groupIndex, const std::vector<Body>& bodies, const Contact& contact,
                        std::vector<BodySim>& sims, Vec2 at, Vec2 dir, double amount);

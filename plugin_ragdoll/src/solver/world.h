@@ -103,7 +103,7 @@ private:
     void clampVelocities();
     void updateContacts(double dt);
     void integrate(double h);
-    void solvePositions();
+    void solvePositions(double h);
     void updateVelocities(double h);
     void solveVelocities(double h);
     void updateSleep(double dt);
