@@ -251,7 +251,7 @@ TEST_CASE("A ragdoll comes to rest on flat ground, the ramp and the stairs, whol
     const TerrainCase which =
         GENERATE(TerrainCase{"flat, dropped standing", -6.0, false, {}}, TerrainCase{"flat, mid-walk", -6.0, true, {}},
                  TerrainCase{"stairs, mid-walk", 3.3, true, {}}, TerrainCase{"stairs, hit from the left", 3.6, false, {9.0, 3.0}},
-                 TerrainCase{"ramp, hit from the left", 9.3, false, {9.0, 3.0}},
+                 TerrainCase{"ramp, mid-walk down it", 8.9, true, {}}, TerrainCase{"ramp, hit from the left", 9.3, false, {9.0, 3.0}},
                  TerrainCase{"ramp, hit from the right", 9.3, false, {-9.0, 3.0}});
     const TerrainRun r = runTerrainCase(which);
     INFO(which.name << ": at rest after " << r.restAt << " s; max stretch " << r.integrity.stretch * 1000.0
@@ -267,16 +267,16 @@ TEST_CASE("A ragdoll comes to rest on flat ground, the ramp and the stairs, whol
     CHECK(r.lowestBody > -0.05);
 }
 
-// Known solver defect, kept visible (issue 6's note): switched as it walks down the ramp,
-// the stickman ends up kneeling on the slope, propped on its shins and one arm, and stays
-// awake for seconds, 0.05-1 J of kinetic energy going round, sinking ~6 mm into the ramp.
-// The contact pass pushes one limb out and the joint tree solve, which runs after it,
-// pushes it back in; friction is already solved through the tree (TreeSolver::solveFriction),
-// the normal pushes are not yet (tried: it kept piles from falling asleep).
+// Known solver defect, kept visible (issue 6's note): switched as it walks over the ramp's
+// crest, the stickman ends up kneeling on the slope, propped on its shins, its left arm
+// hanging free, and after 5 s still has 0.1-0.2 J of kinetic energy (the arm swinging) and
+// a shin ~6 mm into the ramp. The contact pass pushes the shin out and the joint tree
+// solve, which runs after it, pushes it back in; friction and joint damping already act
+// through the tree (TreeSolver::solveFreeMotion), contact normals do not yet (tried: it
+// kept piles from falling asleep).
 // Run with: character_tests "[.solver-issue]"
 TEST_CASE("A ragdoll kneeling on the ramp comes to rest", "[.solver-issue]") {
-    const TerrainCase which = GENERATE(TerrainCase{"ramp, mid-walk down it", 8.9, true, {}},
-                                       TerrainCase{"ramp crest, mid-walk", 7.9, true, {}});
+    const TerrainCase which{"ramp crest, mid-walk", 7.9, true, {}};
     const TerrainRun r = runTerrainCase(which);
     INFO(which.name << ": at rest after " << r.restAt << " s, energy in the last second up to " << r.energyAfter5s
                     << " J, " << r.deepestAtRest * 1000.0 << " mm deep at rest");
