@@ -203,8 +203,18 @@ void Character::computeAnimatedPose(double dt, bool plantFeet) {
             local_.angles[size_t(leg.upper)] = wrapAngle(ik.upperAngle - parentAngle);
             local_.angles[size_t(leg.lower)] = wrapAngle(ik.lowerAngle - ik.upperAngle);
         }
-        computeBonePoses(rig, local_, rigPoses_);
     }
+    // The skeleton keeps to its joints' limits (a clip authored to the rest of the rig, or IK
+    // reaching down a step, may ask a little more), so a switch to physics starts inside them
+    // and nothing snaps.
+    for (size_t j = 0; j < rig.joints.size(); ++j) {
+        const RigJoint& joint = rig.joints[j];
+        if (limits_[j].lower <= -kPi && limits_[j].upper >= kPi) continue;  // free
+        const double rest = rig.bones[size_t(joint.child)].localAngle;
+        double& angle = local_.angles[size_t(joint.child)];
+        angle = rest + std::clamp(wrapAngle(angle - rest), limits_[j].lower, limits_[j].upper);
+    }
+    computeBonePoses(rig, local_, rigPoses_);
     previousAnim_ = animPoses_;
     for (size_t b = 0; b < rigPoses_.size(); ++b)
         animPoses_[b] = {toWorld(rigPoses_[b].origin), toWorldAngle(rigPoses_[b].angle)};
