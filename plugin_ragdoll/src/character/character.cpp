@@ -165,8 +165,9 @@ void Character::stepLocomotion(double dt, const CharacterControls& controls) {
         if (!haveGround || ground < root_.y - tuning::kLedgeDrop) {
             grounded_ = false;  // walked off a ledge: fall
         } else {
-            // Up a step at a bounded speed (stairs read as climbing, not teleporting); down at once.
-            root_.y = ground > root_.y ? std::min(ground, root_.y + tuning::kClimbSpeed * dt) : ground;
+            // Up or down a step at a walker's speed (IK keeps the feet on the steps meanwhile).
+            root_.y = ground > root_.y ? std::min(ground, root_.y + tuning::kClimbSpeed * dt)
+                                       : std::max(ground, root_.y - tuning::kStepDownSpeed * dt);
         }
     } else if (haveGround && root_.y <= ground && rootVelocity_.y <= 0.0) {
         root_.y = ground;
@@ -279,6 +280,7 @@ bool Character::buildBodies() {
         world_->setTransform(body, poses_[size_t(bone)].origin, poses_[size_t(bone)].angle);
         world_->setVelocity(body, animLinear_[size_t(bone)], animAngular_[size_t(bone)]);
     }
+    liftOutOfTerrain();
     for (size_t j = 0; j < rig.joints.size(); ++j) {
         const Limit& l = limits_[j];
         const bool limited = rig.joints[j].limited || l.lower > -kPi || l.upper < kPi;
@@ -286,6 +288,46 @@ bool Character::buildBodies() {
                                ragdollMirrored_ ? -l.lower : l.upper);
     }
     return true;
+}
+
+void Character::liftOutOfTerrain() {
+    // An animated pose may reach into the terrain (a trailing shin through a stair's edge;
+    // IK plants only the feet). The contacts would push that out within one substep, and in
+    // XPBD a position push becomes velocity: the ragdoll would leap off the stairs. So the
+    // whole ragdoll is lifted out first, rigidly, keeping its pose and velocities.
+    const RigDefinition& rig = assets_->rig;
+    std::vector<BodyId> near;  // at the switch, not in the step
+    for (int pass = 0; pass < 4; ++pass) {
+        double deepest = 0.0;
+        Vec2 direction;
+        for (size_t i = 0; i < ragdoll_.bodies.size(); ++i) {
+            const BodyId body = ragdoll_.bodies[i];
+            const RigBody& rb = rig.bodies[i];
+            const BonePose pose = {world_->bodyTransform(body).p, world_->bodyState(body).angle};
+            const Vec2 tip = pose.origin + rig.bones[size_t(rb.bone)].length * Vec2{std::cos(pose.angle), std::sin(pose.angle)};
+            const double r = rb.radius;
+            near.clear();
+            world_->queryAABB({{std::min(pose.origin.x, tip.x) - r, std::min(pose.origin.y, tip.y) - r},
+                               {std::max(pose.origin.x, tip.x) + r, std::max(pose.origin.y, tip.y) + r}},
+                              near);
+            for (BodyId other : near) {
+                if (world_->bodyType(other) != BodyType::Static) continue;
+                Vec2 normal;
+                const double depth = world_->overlap(other, body, &normal);
+                if (depth > deepest) {
+                    deepest = depth;
+                    direction = normal;
+                }
+            }
+        }
+        if (deepest < 0.001) return;
+        const Vec2 shift = (deepest + 0.001) * direction;
+        for (BodyId body : ragdoll_.bodies) {
+            const BodyState s = world_->bodyState(body);
+            world_->setTransform(body, s.position + shift, s.angle);
+            world_->setVelocity(body, s.linearVelocity, s.angularVelocity);
+        }
+    }
 }
 
 void Character::destroyBodies() {

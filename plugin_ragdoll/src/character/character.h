@@ -147,6 +147,8 @@ private:
     void snapFollowingBodies();
     void readBodies();
     bool buildBodies();
+    /// Moves the new ragdoll rigidly out of any terrain its pose reaches into.
+    void liftOutOfTerrain();
     void destroyBodies();
     void createProxy();
     void destroyProxy();

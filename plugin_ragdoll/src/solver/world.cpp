@@ -43,6 +43,28 @@ Joint* World::get(JointId id) {
     return j.alive && j.generation == id.generation ? &j : nullptr;
 }
 const Joint* World::get(JointId id) const { return const_cast<World*>(this)->get(id); }
+double World::overlap(BodyId a, BodyId b, Vec2* normal) const {
+    const Body* ba = get(a);
+    const Body* bb = get(b);
+    if (!ba || !bb || ba == bb || !ba->hasShape || !bb->hasShape) return 0.0;
+    int slotA = a.index1 - 1, slotB = b.index1 - 1;
+    double sign = 1.0;
+    // The higher-ranked shape is A (see updateContact).
+    if (int(ba->shape.type) < int(bb->shape.type)) {
+        std::swap(slotA, slotB);
+        sign = -1.0;
+    }
+    Contact c;
+    c.bodyA = slotA;
+    c.bodyB = slotB;
+    if (!updateContact(c, bodies_[size_t(slotA)], sims_[size_t(slotA)], bodies_[size_t(slotB)], sims_[size_t(slotB)], 0.0))
+        return 0.0;
+    double deepest = 0.0;
+    for (int i = 0; i < c.pointCount; ++i) deepest = std::max(deepest, -c.points[i].separation);
+    if (normal) *normal = sign * c.normal;
+    return deepest;
+}
+
 bool World::isValid(BodyId id) const { return get(id) != nullptr; }
 bool World::isValid(JointId id) const { return get(id) != nullptr; }
 

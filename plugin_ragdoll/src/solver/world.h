@@ -68,6 +68,9 @@ public:
 
     void step(double dt);
 
+    /// How deep two bodies' shapes overlap now (metres, 0 when apart), measured as the
+    /// contacts measure it; the normal points from a to b.
+    double overlap(BodyId a, BodyId b, Vec2* normal = nullptr) const;
     /// Every shape the ray from p1 to p2 crosses first (closest), or false.
     bool rayCast(Vec2 p1, Vec2 p2, Filter filter, RayHit& hit) const;
     /// Bodies whose fat bounds overlap the box, appended to out.
