@@ -28,7 +28,7 @@ TEST_CASE("the player's options parse", "[cli]") {
     CHECK(r.options->levelPath.empty());
 }
 
-TEST_CASE("--script names a file and lets a headless run go without --frames", "[cli]") {
+TEST_CASE("A --script names a file and lets a headless run go without --frames", "[cli]") {
     CliResult r = parse({"--headless", "--script", "walk.script", "--stats-json", "s.json"});
     REQUIRE(r.options);
     CHECK(r.options->scriptPath == "walk.script");
@@ -71,7 +71,7 @@ TEST_CASE("bad command lines are refused with the reason", "[cli]") {
     }
 }
 
-TEST_CASE("--help documents every option", "[cli]") {
+TEST_CASE("The --help text documents every option", "[cli]") {
     std::string help = playerUsage();
     for (const char* option : {"--headless", "--frames", "--realtime", "--stats-json", "--screenshot", "--script",
                                "--window", "--no-vsync", "--version", "--help"})

@@ -222,7 +222,7 @@ TEST_CASE("script mouse commands reach the plugin in world metres", "[player][sc
     CHECK(c["position"][1].get<double>() == Approx(2.4));
 }
 
-TEST_CASE("--frames with a script runs exactly that many steps; quit ends the run at once", "[player][script]") {
+TEST_CASE("With a script, --frames runs exactly that many steps; quit ends the run at once", "[player][script]") {
     ScriptRun run;
     const char* walk = "key down Right\nwait 0.5\nkey up Right\n";
     test::ProcessResult r = run.run(walk, {"--frames", "90"});  // longer: idles after the script
@@ -261,7 +261,7 @@ TEST_CASE("a bad script exits 2 with FILE:LINE: error: and runs nothing", "[play
     CHECK_FALSE(fs::exists(run.stats));
 }
 
-TEST_CASE("--script with a missing file, a directory or an empty file", "[player][script][cli]") {
+TEST_CASE("A --script with a missing file, a directory or an empty file", "[player][script][cli]") {
     std::string dir = test::makeTempDir();
     std::string stats = dir + "/s.json";
     test::ProcessResult r =
