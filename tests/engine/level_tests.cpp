@@ -465,8 +465,8 @@ TEST_CASE("error: a directory instead of a file") {
 }
 
 TEST_CASE("error: an empty file") {
-    requireErrors(loadFixture("empty.level.xml"), {{0, "file is empty"}});
-    requireErrors(loadLevelFromText(" \n\t\n", "blank.level.xml"), {{0, "file is empty"}});
+    requireErrors(loadFixture("empty.level.xml"), {{0, "file is empty; expected a <level> element"}});
+    requireErrors(loadLevelFromText(" \n\t\n", "blank.level.xml"), {{0, "file is empty; expected a <level> element"}});
     requireErrors(loadLevelFromText("<!-- only a comment -->", "comment.level.xml"),
                   {{0, "no root element; expected <level>"}});
 }

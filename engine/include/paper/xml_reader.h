@@ -332,6 +332,35 @@ inline std::string describeXmlError(const tinyxml2::XMLDocument& document) {
     return what;
 }
 
+/// Parses a user's file and returns its root element, which must be <rootName>; on any
+/// problem (an empty file, malformed XML, no root, another root) reports it and returns
+/// null. Further top-level elements are warnings: tinyxml2 accepts them, XML does not.
+inline const tinyxml2::XMLElement* parseRootElement(std::string_view text, const char* rootName,
+                                                   tinyxml2::XMLDocument& document, Reporter& report) {
+    const std::string expected = std::string("<") + rootName + ">";
+    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+        report.error(0, "file is empty; expected a " + expected + " element");
+        return nullptr;
+    }
+    if (document.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
+        report.error(document.ErrorLineNum(), "malformed XML: " + describeXmlError(document));
+        return nullptr;
+    }
+    const tinyxml2::XMLElement* root = document.RootElement();
+    if (!root) {
+        report.error(0, "no root element; expected " + expected);
+        return nullptr;
+    }
+    if (std::string_view(root->Name()) != rootName) {
+        report.error(root->GetLineNum(), "root element is <" + std::string(root->Name()) + ">, expected " + expected);
+        return nullptr;
+    }
+    for (const tinyxml2::XMLElement* extra = root->NextSiblingElement(); extra; extra = extra->NextSiblingElement())
+        report.warning(extra->GetLineNum(),
+                       "unknown element '" + std::string(extra->Name()) + "' after " + expected + " ignored");
+    return root;
+}
+
 /// The whole file at path; nullopt after reporting "cannot open <what>: why" at line 0
 /// (what: "level", "rig").
 inline std::optional<std::string> readUserFile(const std::string& path, const char* what, Reporter& report) {

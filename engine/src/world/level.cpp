@@ -371,30 +371,9 @@ private:
 LevelLoadResult loadLevelFromText(std::string_view xml, const std::string& fileName) {
     LevelLoadResult result;
     Reporter report(fileName, result.diagnostics);
-    if (xml.find_first_not_of(" \t\r\n") == std::string_view::npos) {
-        report.error(0, "file is empty");
-        return result;
-    }
     tinyxml2::XMLDocument document;
-    if (document.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) {
-        report.error(document.ErrorLineNum(), "malformed XML: " + describeXmlError(document));
-        return result;
-    }
-    const XMLElement* root = document.RootElement();
-    if (!root) {
-        report.error(0, "no root element; expected <level>");
-        return result;
-    }
-    if (std::string_view(root->Name()) != "level") {
-        report.error(root->GetLineNum(),
-                     "root element is <" + std::string(root->Name()) + ">, expected <level>");
-        return result;
-    }
-    // tinyxml2 accepts several top-level elements; XML does not, so say they are skipped.
-    for (const XMLElement* extra = root->NextSiblingElement(); extra; extra = extra->NextSiblingElement()) {
-        report.warning(extra->GetLineNum(),
-                       "unknown element '" + std::string(extra->Name()) + "' after <level> ignored");
-    }
+    const XMLElement* root = parseRootElement(xml, "level", document, report);
+    if (!root) return result;
 
     LevelParser parser(report, fileName);
     Level level = parser.parse(*root);

@@ -404,26 +404,9 @@ double clipTime(const Clip& clip, double time, double* cycles) {
 ClipLoadResult loadClipFromText(std::string_view text, const std::string& fileName, const RigDefinition& rig) {
     ClipLoadResult result;
     Reporter report(fileName, result.diagnostics);
-    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
-        report.error(0, "file is empty; expected a <clip> element");
-        return result;
-    }
     tinyxml2::XMLDocument document;
-    if (document.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
-        report.error(document.ErrorLineNum(), "malformed XML: " + paper::describeXmlError(document));
-        return result;
-    }
-    const XMLElement* root = document.RootElement();
-    if (!root) {
-        report.error(0, "no root element; expected <clip>");
-        return result;
-    }
-    if (std::string_view(root->Name()) != "clip") {
-        report.error(root->GetLineNum(), "root element is <" + std::string(root->Name()) + ">, expected <clip>");
-        return result;
-    }
-    for (const XMLElement* extra = root->NextSiblingElement(); extra; extra = extra->NextSiblingElement())
-        report.warning(extra->GetLineNum(), "unknown element '" + std::string(extra->Name()) + "' after <clip> ignored");
+    const XMLElement* root = paper::parseRootElement(text, "clip", document, report);
+    if (!root) return result;
 
     Clip clip;
     clip.path = fileName;

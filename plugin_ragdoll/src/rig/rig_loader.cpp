@@ -520,27 +520,9 @@ private:
 RigLoadResult loadRigFromText(std::string_view text, const std::string& fileName) {
     RigLoadResult result;
     Reporter report(fileName, result.diagnostics);
-    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
-        report.error(0, "file is empty; expected a <rig> element");
-        return result;
-    }
     tinyxml2::XMLDocument document;
-    if (document.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
-        report.error(document.ErrorLineNum(), "malformed XML: " + paper::describeXmlError(document));
-        return result;
-    }
-    const XMLElement* root = document.RootElement();
-    if (!root) {
-        report.error(0, "no root element; expected <rig>");
-        return result;
-    }
-    if (std::string_view(root->Name()) != "rig") {
-        report.error(root->GetLineNum(), "root element is <" + std::string(root->Name()) + ">, expected <rig>");
-        return result;
-    }
-    // tinyxml2 accepts several top-level elements; XML does not, so say they are skipped.
-    for (const XMLElement* extra = root->NextSiblingElement(); extra; extra = extra->NextSiblingElement())
-        report.warning(extra->GetLineNum(), "unknown element '" + std::string(extra->Name()) + "' after <rig> ignored");
+    const XMLElement* root = paper::parseRootElement(text, "rig", document, report);
+    if (!root) return result;
 
     auto rig = std::make_shared<RigDefinition>();
     rig->path = fileName;
