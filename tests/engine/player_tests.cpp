@@ -22,8 +22,8 @@ nlohmann::json readJson(const std::string& path) {
     return nlohmann::json::parse(file);  // throws on invalid JSON, failing the test
 }
 
-/// The test plugin (tests/plugin/test_plugin.cpp), built beside the player by plugin_tests'
-/// targets: its one fake character walks, toggles and follows a left-button grab from
+/// The test plugin (tests/plugin/test_plugin.cpp), built beside the player (a dependency of
+/// engine_tests): its one fake character walks, toggles and follows a left-button grab from
 /// PaperInput, so a run shows what input reached the plugin.
 const fs::path kTestPluginLibrary = fs::path(kPlayer).parent_path().parent_path() / "test_plugins" / "libtest_plugin_v1.so";
 
