@@ -102,7 +102,8 @@ public:
     Vec2 root() const { return root_; }
     bool facingRight() const { return facingRight_; }
     bool grounded() const { return grounded_; }
-    const Clip* clip() const { return player_.clip(); }
+    /// The clip posing the character (the drive's target in BLEND); none while limp.
+    const Clip* clip() const { return mode_ == CharacterMode::Ragdoll && role_ != NetRole::Proxy ? nullptr : player_.clip(); }
     Appearance& appearance() { return appearance_; }
     const Appearance& appearance() const { return appearance_; }
 
