@@ -139,7 +139,8 @@ std::size_t TreeSolver::memoryBytes() const {
            (diag_.capacity() + inverse_.capacity()) * sizeof(Block) + coupling_.capacity() * sizeof(Coupling) +
            lever_.capacity() * sizeof(Lever) + (rhs_.capacity() + solution_.capacity()) * sizeof(Vec3) +
            compliance_.capacity() * sizeof(Compliance) +
-           (scratchStack_.capacity() + scratchComponent_.capacity() + bodyNode_.capacity()) * sizeof(int);
+           (scratchStack_.capacity() + scratchComponent_.capacity() + bodyNode_.capacity() +
+            groupContactStart_.capacity() + groupContacts_.capacity()) * sizeof(int);
 }
 
 void TreeSolver::solve(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints, bool again) {
@@ -439,14 +440,32 @@ void TreeSolver::applyResponse(const Group& group, int groupIndex, const std::ve
 bool TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints,
                                  std::vector<Contact>& contacts, double h) {
     bool moved = false;
-    for (int g = 0; g < int(groups_.size()); ++g) {
+    // Each group's contacts, found once (a pile has thousands of contacts and groups).
+    const int groupCount = int(groups_.size());
+    groupContactStart_.assign(size_t(groupCount + 1), 0);
+    // Only contacts with the world (terrain, props): between two trees the pass body by
+    // body is kept — in a pile of ragdolls nearly every contact is one, and solving them
+    // through both trees doubled the step for no visible change.
+    auto forGroupsOf = [&](const Contact& c, auto&& fn) {
+        const int ga = bodies[size_t(c.bodyA)].jointGroup, gb = bodies[size_t(c.bodyB)].jointGroup;
+        if (ga >= 0 && gb < 0) fn(ga);
+        if (gb >= 0 && ga < 0) fn(gb);
+    };
+    for (const Contact& c : contacts) forGroupsOf(c, [&](int g) { ++groupContactStart_[size_t(g + 1)]; });
+    for (int g = 0; g < groupCount; ++g) groupContactStart_[size_t(g + 1)] += groupContactStart_[size_t(g)];
+    groupContacts_.resize(size_t(groupContactStart_[size_t(groupCount)]));
+    for (int ci = 0; ci < int(contacts.size()); ++ci)
+        forGroupsOf(contacts[size_t(ci)], [&](int g) { groupContacts_[size_t(groupContactStart_[size_t(g)]++)] = ci; });
+    for (int g = groupCount; g > 0; --g) groupContactStart_[size_t(g)] = groupContactStart_[size_t(g - 1)];
+    groupContactStart_[0] = 0;
+
+    for (int g = 0; g < groupCount; ++g) {
         const Group& group = groups_[size_t(g)];
         if (!sims[size_t(group.sampleBody)].active) continue;
-        auto touches = [&](const Contact& c) {
-            return bodies[size_t(c.bodyA)].jointGroup == g || bodies[size_t(c.bodyB)].jointGroup == g;
-        };
+        const int* first = groupContacts_.data() + groupContactStart_[size_t(g)];
+        const int* last = groupContacts_.data() + groupContactStart_[size_t(g + 1)];
         bool any = false;
-        for (const Contact& c : contacts) any = any || (touches(c) && c.lambdaTangent != 0.0);
+        for (const int* ci = first; ci != last; ++ci) any = any || contacts[size_t(*ci)].lambdaTangent != 0.0;
         for (int n = group.firstNode; n < group.firstNode + group.nodeCount && !any; ++n)
             any = nodes_[size_t(n)].isJoint && joints[size_t(nodes_[size_t(n)].index)].angularDamping > 0.0;
         if (!any) continue;
@@ -465,10 +484,11 @@ bool TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
             const double w = respondTurn(group, joint);
             if (w > 0.0) applyToGroup(group, sims, -std::min(h * joint.angularDamping, 1.0) * turned / w);
         }
-        for (Contact& c : contacts) {
+        for (const int* ci = first; ci != last; ++ci) {
+            Contact& c = contacts[size_t(*ci)];
             // Only contacts whose friction held this substep (sliding ones keep what the
             // contact pass gave them).
-            if (!touches(c) || c.lambdaTangent == 0.0) continue;
+            if (c.lambdaTangent == 0.0) continue;
             double lambdaNormal = 0.0;
             for (int i = 0; i < c.pointCount; ++i) lambdaNormal += c.points[i].lambdaNormal;
             const double limit = c.friction * lambdaNormal;

@@ -35,9 +35,9 @@ public:
     /// whole tree the way its joints let it (the articulated effective mass, from the same
     /// factorisation). Call after solve(), with the substep h; leaves second-order joint
     /// errors for the next solve().
-    /// - Static friction of the contacts on the group's bodies. The contact pass holds a
-    ///   limb's surface still, then the joint solve moves the limb with the rest of the
-    ///   ragdoll: a ragdoll lying on a slope slid down it at 5-15 cm/s.
+    /// - Static friction of the group's contacts with the world (terrain, props). The
+    ///   contact pass holds a limb's surface still, then the joint solve moves the limb with
+    ///   the rest of the ragdoll: a ragdoll lying on a slope slid down it at 5-15 cm/s.
     /// - Joint damping, on the relative rotation of each damped joint this substep. As a
     ///   torque pair in the velocity pass it only slowed the two bodies' spin about their
     ///   own centres; the pins turned the swing back into it, and a hanging arm damped at
@@ -113,6 +113,9 @@ private:
     std::vector<Compliance> compliance_;
     std::vector<int> scratchStack_, scratchComponent_;
     std::vector<int> bodyNode_;  ///< per body slot: its node in nodes_, or -1
+    /// Contacts by group (counting sort each substep): group g's are
+    /// groupContacts_[groupContactStart_[g] … groupContactStart_[g + 1]).
+    std::vector<int> groupContactStart_, groupContacts_;
     bool dirty_ = true;
     int lastIterations_ = 0;
 };
