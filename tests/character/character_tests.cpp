@@ -158,6 +158,40 @@ TEST_CASE("Walking up the stairs plants each foot on its step", "[character][ik]
     CHECK(worstOutsideLimits < 1e-9);  // the animated skeleton keeps to its joint limits
 }
 
+TEST_CASE("An arm reaches for a target with the elbow bending the right way", "[character][ik]") {
+    Scene scene;
+    test::loadHarness(scene);
+    Character& c = scene.character(0);
+    const bool facingRight = GENERATE(true, false);
+    standAt(scene, -6.0, facingRight);
+    const RigDefinition& rig = c.rig();
+    const CharacterAssets::Chain arm = c.assets().arms[0];
+    const int elbow = jointIndex(rig, "elbow_L");
+    const double side = facingRight ? 1.0 : -1.0;
+    // Within reach of the shoulder (1.45 m up, an arm 0.55 m long), ahead and low.
+    for (Vec2 offset : {Vec2{0.35, 1.5}, Vec2{0.4, 1.2}, Vec2{0.15, 1.0}}) {
+        const Vec2 target = c.root() + Vec2{side * offset.x, offset.y};
+        c.setReachTarget(0, target);
+        test::run(scene, 2);
+        const BonePose& forearm = c.bonePoses()[size_t(arm.lower)];
+        const Vec2 hand = forearm.origin + rig.bones[size_t(arm.lower)].length * Vec2{std::cos(forearm.angle), std::sin(forearm.angle)};
+        INFO("target (" << target.x << ", " << target.y << "), hand (" << hand.x << ", " << hand.y << ")");
+        CHECK(distance(hand, target) < 1e-6);
+        CHECK(c.jointAngle(elbow) >= c.jointLower(elbow) - 1e-9);  // bends forward, never backwards
+        CHECK(c.jointAngle(elbow) <= c.jointUpper(elbow) + 1e-9);
+    }
+    // Out of reach: the arm points straight at it.
+    const Vec2 far = c.root() + Vec2{side * 2.0, 1.45};
+    c.setReachTarget(0, far);
+    test::run(scene, 2);
+    const BonePose& upper = c.bonePoses()[size_t(arm.upper)];
+    CHECK(std::abs(wrapAngle(upper.angle - std::atan2(far.y - upper.origin.y, far.x - upper.origin.x))) < 1e-6);
+    CHECK(std::abs(c.jointAngle(elbow)) < 1e-6);
+    c.clearReach(0);
+    test::run(scene, 30);  // back to the idle clip's arm
+    CHECK(c.jointAngle(elbow) < 0.5);
+}
+
 TEST_CASE("Switching to ragdoll mid-walk carries the skeleton's momentum", "[character][momentum]") {
     const bool running = GENERATE(false, true);
     Scene scene;

@@ -205,6 +205,21 @@ void Character::computeAnimatedPose(double dt, bool plantFeet) {
             local_.angles[size_t(leg.lower)] = wrapAngle(ik.lowerAngle - ik.upperAngle);
         }
     }
+    // Arms reaching for their targets: the elbow bends forward (the rig faces +x, the hand
+    // comes forward), so the elbow lies right of shoulder→hand (−1).
+    bool reached = false;
+    for (int side = 0; side < 2; ++side) {
+        const CharacterAssets::Chain& arm = a.arms[side];
+        if (!reaching_[side] || arm.upper < 0 || arm.lower < 0) continue;
+        if (!reached) computeBonePoses(rig, local_, rigPoses_);  // the legs' IK moved nothing above the hip
+        reached = true;
+        const TwoBoneIkResult ik = solveTwoBoneIk(rigPoses_[size_t(arm.upper)].origin, rig.bones[size_t(arm.upper)].length,
+                                                  rig.bones[size_t(arm.lower)].length, toRig(reachTarget_[side]), -1.0);
+        const int parent = rig.bones[size_t(arm.upper)].parent;
+        const double parentAngle = parent >= 0 ? rigPoses_[size_t(parent)].angle : 0.0;
+        local_.angles[size_t(arm.upper)] = wrapAngle(ik.upperAngle - parentAngle);
+        local_.angles[size_t(arm.lower)] = wrapAngle(ik.lowerAngle - ik.upperAngle);
+    }
     // The skeleton keeps to its joints' limits (a clip authored to the rest of the rig, or IK
     // reaching down a step, may ask a little more), so a switch to physics starts inside them
     // and nothing snaps.
@@ -551,6 +566,16 @@ void Character::applyReplicated(const ReplicatedCharacterState& state) {
 }
 
 // ---- queries and edits ---------------------------------------------------------------
+
+void Character::setReachTarget(int side, Vec2 target) {
+    if (side < 0 || side > 1 || !isFinite(target)) return;
+    reaching_[side] = true;
+    reachTarget_[side] = target;
+}
+
+void Character::clearReach(int side) {
+    if (side >= 0 && side <= 1) reaching_[side] = false;
+}
 
 int Character::bodyCount() const { return int(ragdoll_.bodies.size()) + (isNull(proxy_) ? 0 : 1); }
 

@@ -79,6 +79,11 @@ public:
     /// Blend weight 0 (keyframed) .. 1 (physics) for a bone and every bone below it (Unreal's
     /// "all bodies below"); bone -1 = the whole character.
     void setBlendWeight(double weight, int bone = -1);
+
+    /// An arm reaching for a world point (side 0 left, 1 right), by two-bone IK after the
+    /// clip, the elbow bending the way the rig's limits allow; clearReach lets the clip have it.
+    void setReachTarget(int side, Vec2 target);
+    void clearReach(int side);
     double blendWeight(int bone = -1) const;  ///< the bone's (or the root's)
 
     // Net role.
@@ -189,6 +194,9 @@ private:
     BodyId proxy_;
     std::vector<double> blendWeights_;  ///< per bone
     std::vector<Limit> limits_;         ///< per rig joint, radians, rig sense
+
+    bool reaching_[2] = {false, false};
+    Vec2 reachTarget_[2];
 
     // Getting up.
     std::vector<BonePose> getUpFrom_;
