@@ -12,6 +12,7 @@
 
 #include "paper/plugin_api.h"
 #include "rig/rig_commands.h"
+#include "rig/rig_saver.h"
 #include "scene/scene.h"
 
 struct PaperPluginInstance {
@@ -234,10 +235,13 @@ int32_t getJoint(PaperPluginInstance* instance, int32_t index, PaperJointInfo* i
         info->handle = (std::uint64_t(c + 1) << 32) | std::uint64_t(index);
         info->name = joint.name.c_str();
         info->pivot = {float(pivot.origin.x), float(pivot.origin.y)};
-        info->parentAngle = float(character.bonePoses()[size_t(joint.parent)].angle);
-        info->lowerLimit = float(character.jointLower(index));
-        info->upperLimit = float(character.jointUpper(index));
-        info->currentAngle = float(character.jointAngle(index));
+        info->parentAngle = character.bonePoses()[size_t(joint.parent)].angle;
+        info->restOffset = rig.bones[size_t(joint.child)].angle - rig.bones[size_t(joint.parent)].angle;
+        info->mirrored = character.drawnMirrored() ? 1 : 0;
+        info->character = c;
+        info->lowerLimit = character.jointLower(index);
+        info->upperLimit = character.jointUpper(index);
+        info->currentAngle = character.jointAngle(index);
         info->limitEnabled = joint.limited ? 1 : 0;
         info->stiffness = float(joint.stiffness);
         info->damping = float(joint.damping);
@@ -247,11 +251,50 @@ int32_t getJoint(PaperPluginInstance* instance, int32_t index, PaperJointInfo* i
     return 1;
 }
 
-int32_t setJointLimits(PaperPluginInstance* instance, uint64_t handle, float lower, float upper) {
+int32_t setJointLimits(PaperPluginInstance* instance, uint64_t handle, double lower, double upper) {
     const int c = int(handle >> 32) - 1;
     const int joint = int(handle & 0xffffffffu);
     if (c < 0 || c >= instance->scene.characterCount()) return 1;
     return instance->scene.character(c).setJointLimits(joint, lower, upper) ? 0 : 1;
+}
+
+int32_t setBlendWeight(PaperPluginInstance* instance, int32_t character, float weight) {
+    if (character < 0 || character >= instance->scene.characterCount() || !std::isfinite(weight)) return 1;
+    ragdoll::Character& c = instance->scene.character(character);
+    if (weight <= 0.0f && c.mode() == ragdoll::CharacterMode::Blend) return c.leaveBlend() ? 0 : 1;
+    if (weight <= 0.0f) return c.mode() == ragdoll::CharacterMode::Animated ? 0 : 1;
+    return c.enterBlend(weight) ? 0 : 1;
+}
+
+int32_t saveRig(PaperPluginInstance* instance, int32_t character, const char* path, char* error, size_t capacity) {
+    if (character < 0 || character >= instance->scene.characterCount()) {
+        writeError(error, capacity, "no character " + std::to_string(character));
+        return 1;
+    }
+    try {
+        const ragdoll::Character& c = instance->scene.character(character);
+        ragdoll::RigDefinition rig = c.rig();
+        for (size_t j = 0; j < rig.joints.size(); ++j) {
+            const double lower = c.jointLower(int(j)), upper = c.jointUpper(int(j));
+            ragdoll::RigJoint& joint = rig.joints[j];
+            if (!joint.limited && lower <= -ragdoll::kPi && upper >= ragdoll::kPi) continue;  // still free
+            joint.limited = true;
+            joint.lower = lower;
+            joint.upper = upper;
+        }
+        const std::string target = path ? std::string(path) : rig.path;
+        ragdoll::RigSaveResult saved = ragdoll::saveRig(rig, target);
+        if (!saved.ok) {
+            std::string why = "cannot save '" + target + "'";
+            for (const ragdoll::Diagnostic& d : saved.diagnostics) why += "\n" + d.format();
+            writeError(error, capacity, why);
+            return 1;
+        }
+    } catch (const std::exception& e) {
+        writeError(error, capacity, e.what());
+        return 1;
+    }
+    return 0;
 }
 
 int32_t characterCount(PaperPluginInstance* instance) {
@@ -295,6 +338,7 @@ const PaperPluginApi kApi = {
     PAPER_PLUGIN_ABI_VERSION, sizeof(PaperPluginApi), "ragdoll", PAPERDOLL_RAGDOLL_VERSION,
     create, destroy, loadLevel, tick, draw, saveState, loadState, getStats,
     propertyCount, getProperty, setProperty, jointCount, getJoint, setJointLimits, characterCount, getCharacter,
+    setBlendWeight, saveRig,
     "rig", runCommand,
 };
 

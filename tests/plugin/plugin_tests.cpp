@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -372,5 +373,65 @@ TEST_CASE("plugin descriptors are validated with file and line", "[plugin][descr
     REQUIRE(found.size() == 1);
     CHECK(found[0].name == "x");
     CHECK(diagnostics.size() >= 6);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("the ragdoll plugin's joints are edited live, kept across a reload and saved into the rig file", "[plugin][ragdoll]") {
+    DescriptorResult d = loadPluginDescriptor(fs::path(RAGDOLL_PLUGIN_DIR) / "ragdoll.plugin");
+    REQUIRE(d.descriptor);
+    LevelLoadResult level = loadLevelFile(std::string(PAPERDOLL_CONTENT_DIR) + "/levels/harness.level.xml");
+    REQUIRE(level.level);
+    fs::path dir = test::makeTempDir();
+    PluginHost host(dir / "copies", nullptr);
+    REQUIRE(host.load(*d.descriptor));
+    REQUIRE(host.setLevel(*level.level));
+    std::vector<PaperJointInfo> joints = host.joints();
+    REQUIRE(joints.size() == 9);
+    const PaperJointInfo* elbow = nullptr;
+    for (const PaperJointInfo& j : joints)
+        if (std::string(j.name) == "elbow_L") elbow = &j;
+    REQUIRE(elbow);
+    CHECK(elbow->upperLimit == Approx(135.0 * M_PI / 180.0));
+    CHECK(elbow->character == 0);
+    CHECK(elbow->mirrored == 0);  // the spawn faces right
+    CHECK(elbow->restOffset == Approx(0.0).margin(1e-6));  // forearm straight on from the upper arm
+    const std::uint64_t handle = elbow->handle;
+    // Edited: live, refused when out of order, kept across a reload.
+    CHECK_FALSE(host.setJointLimits(handle, 1.0, 0.5));
+    REQUIRE(host.setJointLimits(handle, 0.0, 100.0 * M_PI / 180.0));
+    REQUIRE(host.reload());
+    for (const PaperJointInfo& j : host.joints())
+        if (std::string(j.name) == "elbow_L") CHECK(j.upperLimit == Approx(100.0 * M_PI / 180.0));
+    // Saved into a copy of the rig: only that attribute changes.
+    const fs::path original = fs::path(PAPERDOLL_CONTENT_DIR) / "rigs" / "stickman.rig.xml";
+    const fs::path copy = dir / "stickman.rig.xml";
+    std::string error;
+    REQUIRE(host.saveRig(0, copy.string(), error));
+    auto read = [](const fs::path& p) {
+        std::ifstream in(p);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    std::string expected = read(original);
+    const std::string was = "<joint name=\"elbow_L\" parent=\"upper_arm.L\" child=\"forearm.L\" lower=\"0\" upper=\"135\"";
+    REQUIRE(expected.find(was) != std::string::npos);
+    expected.replace(expected.find(was), was.size(),
+                     "<joint name=\"elbow_L\" parent=\"upper_arm.L\" child=\"forearm.L\" lower=\"0\" upper=\"100\"");
+    const std::string saved = read(copy);
+    if (saved != expected) {  // show where
+        size_t at = 0;
+        while (at < saved.size() && at < expected.size() && saved[at] == expected[at]) ++at;
+        INFO("first difference at byte " << at << ": saved '" << saved.substr(at, 60) << "' expected '"
+                                         << expected.substr(at, 60) << "'");
+        CHECK(saved == expected);
+    }
+    // A path that cannot be written is refused with the reason.
+    CHECK_FALSE(host.saveRig(0, (dir / "no" / "such" / "folder" / "x.rig.xml").string(), error));
+    CHECK(error.find("cannot save") != std::string::npos);
+    // The blend weight reaches the character.
+    REQUIRE(host.setBlendWeight(0, 0.5f));
+    CHECK(host.characters()[0].mode == "blend");
+    CHECK(host.characters()[0].blendWeight == Approx(0.5));
+    REQUIRE(host.setBlendWeight(0, 0.0f));
+    CHECK(host.characters()[0].mode == "animated");
     fs::remove_all(dir);
 }

@@ -145,7 +145,7 @@ int32_t getProperty(PaperPluginInstance*, int32_t, PaperPropertyInfo*) { return 
 int32_t setProperty(PaperPluginInstance*, int32_t, double) { return 1; }
 int32_t jointCount(PaperPluginInstance*) { return 0; }
 int32_t getJoint(PaperPluginInstance*, int32_t, PaperJointInfo*) { return 1; }
-int32_t setJointLimits(PaperPluginInstance*, uint64_t, float, float) { return 1; }
+int32_t setJointLimits(PaperPluginInstance*, uint64_t, double, double) { return 1; }
 int32_t characterCount(PaperPluginInstance*) { return 1; }
 int32_t getCharacter(PaperPluginInstance* instance, int32_t index, PaperCharacterInfo* info) {
     if (index != 0 || !info) return 1;
@@ -155,10 +155,20 @@ int32_t getCharacter(PaperPluginInstance* instance, int32_t index, PaperCharacte
     return 0;
 }
 
+int32_t setBlendWeight(PaperPluginInstance* instance, int32_t character, float weight) {
+    if (character != 0) return 1;
+    instance->blendWeight = weight;
+    return 0;
+}
+int32_t saveRig(PaperPluginInstance*, int32_t, const char*, char* error, size_t capacity) {
+    std::snprintf(error, capacity, "the test plugin has no rigs");
+    return 1;
+}
+
 const PaperPluginApi kApi = {TEST_PLUGIN_ABI, sizeof(PaperPluginApi), "test", TEST_PLUGIN_VERSION, create, destroy,
                              loadLevel, tick, draw, saveState, loadState, getStats, propertyCount, getProperty,
                              setProperty, jointCount, getJoint, setJointLimits, characterCount, getCharacter,
-                             nullptr, nullptr};
+                             setBlendWeight, saveRig, nullptr, nullptr};
 
 }  // namespace
 

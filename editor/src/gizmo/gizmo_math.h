@@ -1,4 +1,4 @@
-// The joint-limit gizmo's maths (issue 7): for a selected joint the editor draws an arc
+// The joint-limit gizmo's maths of the editor: for a selected joint the editor draws an arc
 // around the pivot from the lower to the upper limit, in the parent body's current frame, a
 // needle at the current angle and two handles the user drags to change the limits.
 //

@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-#define PAPER_PLUGIN_ABI_VERSION 2u
+#define PAPER_PLUGIN_ABI_VERSION 3u
 #define PAPER_PLUGIN_ENTRY_SYMBOL "paperGetPluginApi"
 
 #if defined(_WIN32)
@@ -132,14 +132,21 @@ typedef struct PaperPropertyInfo {
     double value;
 } PaperPropertyInfo;
 
-/* A joint as the editor's gizmos see it; the handle stays valid across reloads. */
+/* A joint as the editor's gizmos see it; the handle stays valid across reloads. Angles are
+   in the rig's sense: 0 is the rest pose, counter-clockwise for a character facing +x. The
+   world direction of joint angle a is parentAngle + restOffset + a, or, for a character
+   drawn mirrored (facing left), parentAngle − restOffset − a. */
 typedef struct PaperJointInfo {
     uint64_t handle;
     const char* name;
     PaperVec2 pivot;          /* world, metres */
-    float parentAngle;        /* the parent body's current angle, radians (gizmo frame) */
-    float lowerLimit, upperLimit; /* radians relative to the rest pose */
-    float currentAngle;       /* radians relative to the rest pose */
+    /* Angles are doubles: a limit set to 100° must save as "100", not 100.0000005. */
+    double parentAngle;       /* the parent bone's current world angle, radians (gizmo frame) */
+    double restOffset;        /* the child's rest angle relative to the parent, radians */
+    int32_t mirrored;         /* 1 when the character is drawn facing left */
+    int32_t character;        /* index of its character (getCharacter) */
+    double lowerLimit, upperLimit; /* radians relative to the rest pose */
+    double currentAngle;      /* radians relative to the rest pose */
     int32_t limitEnabled;
     float stiffness, damping;
     int32_t collideConnected;
@@ -200,9 +207,17 @@ typedef struct PaperPluginApi {
     int32_t (*setProperty)(PaperPluginInstance* instance, int32_t index, double value);
     int32_t (*jointCount)(PaperPluginInstance* instance);
     int32_t (*getJoint)(PaperPluginInstance* instance, int32_t index, PaperJointInfo* info);
-    int32_t (*setJointLimits)(PaperPluginInstance* instance, uint64_t handle, float lower, float upper);
+    int32_t (*setJointLimits)(PaperPluginInstance* instance, uint64_t handle, double lower, double upper);
     int32_t (*characterCount)(PaperPluginInstance* instance);
     int32_t (*getCharacter)(PaperPluginInstance* instance, int32_t index, PaperCharacterInfo* info);
+    /* The blend weight (0 keyframed .. 1 physics) of a character; above 0 it is an active
+       ragdoll. Returns 0, or 1 when it does not apply. */
+    int32_t (*setBlendWeight)(PaperPluginInstance* instance, int32_t character, float weight);
+    /* Writes a character's rig, with the joint limits edited through setJointLimits, to path
+       (NULL: the file it was read from) atomically, keeping everything else in the file as it
+       was. Returns 0, or 1 with the reason in error (the file on disk is then untouched). */
+    int32_t (*saveRig)(PaperPluginInstance* instance, int32_t character, const char* path, char* error,
+                       size_t errorCapacity);
 
     /* Commandlets, in Unreal's manner: `paperdoll <command> <args…>` runs one of these
        without a window or an instance. commands lists their names, space separated

@@ -473,7 +473,28 @@ std::vector<CharacterStatus> PluginHost::characters() {
     return out;
 }
 
-bool PluginHost::setJointLimits(std::uint64_t handle, float lower, float upper) {
+bool PluginHost::setBlendWeight(int character, float weight) {
+    int32_t rc = 1;
+    guarded("setBlendWeight", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
+        rc = api.setBlendWeight(instance, character, weight);
+    });
+    return rc == 0;
+}
+
+bool PluginHost::saveRig(int character, const std::string& path, std::string& error) {
+    int32_t rc = 1;
+    char message[kErrorCapacity] = {};
+    bool called = false;
+    guarded("saveRig", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
+        called = true;
+        rc = api.saveRig(instance, character, path.empty() ? nullptr : path.c_str(), message, sizeof message);
+    });
+    if (!called) error = "no plugin is loaded";
+    else if (rc != 0) error = message[0] ? message : "the plugin could not save the rig";
+    return called && rc == 0;
+}
+
+bool PluginHost::setJointLimits(std::uint64_t handle, double lower, double upper) {
     int32_t rc = 1;
     guarded("setJointLimits", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
         rc = api.setJointLimits(instance, handle, lower, upper);

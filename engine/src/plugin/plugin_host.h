@@ -78,9 +78,13 @@ public:
     std::vector<PaperPropertyInfo> properties();
     bool setProperty(int index, double value);
     std::vector<PaperJointInfo> joints();
-    bool setJointLimits(std::uint64_t handle, float lower, float upper);
+    bool setJointLimits(std::uint64_t handle, double lower, double upper);
     /// Every character the plugin simulates (empty without a running instance).
     std::vector<CharacterStatus> characters();
+    bool setBlendWeight(int character, float weight);
+    /// The character's rig with its edited limits, to path (empty: its own file). False with
+    /// the reason in error.
+    bool saveRig(int character, const std::string& path, std::string& error);
 
     /// The instance's state blob now (empty if none).
     std::vector<std::uint8_t> saveState();

@@ -590,11 +590,13 @@ bool Character::setJointLimits(int joint, double lower, double upper) {
     return true;
 }
 
+bool Character::drawnMirrored() const { return isPhysical(mode_) && role_ != NetRole::Proxy ? ragdollMirrored_ : !facingRight_; }
+
 double Character::jointAngle(int joint) const {
     const RigJoint& j = assets_->rig.joints[size_t(joint)];
     const RigBone& parent = assets_->rig.bones[size_t(j.parent)];
     const RigBone& child = assets_->rig.bones[size_t(j.child)];
-    const bool mirrored = isPhysical(mode_) ? ragdollMirrored_ : !facingRight_;
+    const bool mirrored = drawnMirrored();
     const double world = poses_[size_t(j.child)].angle - poses_[size_t(j.parent)].angle;
     return wrapAngle((mirrored ? -world : world) - (child.angle - parent.angle));
 }

@@ -127,6 +127,8 @@ public:
     double jointLower(int joint) const { return limits_[size_t(joint)].lower; }
     double jointUpper(int joint) const { return limits_[size_t(joint)].upper; }
     bool setJointLimits(int joint, double lower, double upper);
+    /// Whether the bones are drawn mirrored (facing left): the joint gizmos' frame.
+    bool drawnMirrored() const;
     /// Current angle of a joint, rest-relative, in the rig's (unmirrored) sense, radians.
     double jointAngle(int joint) const;
 
