@@ -337,15 +337,18 @@ void Scene::setNetPreview(NetPreview preview) {
     Character& host = *characters_[0];
     host.setRole(NetRole::Host);
     if (!previewProxy_) {
-        CharacterDef def;
-        def.name = host.name() + " (proxy)";
-        def.position = host.root();
-        def.facingRight = host.facingRight();
-        def.role = NetRole::Proxy;
-        def.collisionGroup = -1000;
-        previewProxy_ = std::make_unique<Character>(world_, host.shared(), def);
+        makePreviewProxy();
         previewProxy_->applyReplicated(host.replicate());
     }
+}
+
+void Scene::makePreviewProxy() {
+    const Character& host = *characters_[0];
+    CharacterDef def = host.def();
+    def.name += " (proxy)";
+    def.role = NetRole::Proxy;
+    def.collisionGroup = -1000;  // owns no bodies; apart from every character all the same
+    previewProxy_ = std::make_unique<Character>(world_, host.shared(), def);
 }
 
 void Scene::handleInput(const PaperInput& input) {
@@ -674,11 +677,7 @@ bool Scene::loadState(const std::uint8_t* data, std::size_t size, std::string& e
     netPreview_ = characters_.empty() ? NetPreview::Off : preview;
     previewProxy_.reset();
     if (havePreviewProxy && !characters_.empty()) {
-        CharacterDef proxyDef = characters_[0]->def();
-        proxyDef.name += " (proxy)";
-        proxyDef.role = NetRole::Proxy;
-        proxyDef.collisionGroup = -1000;
-        previewProxy_ = std::make_unique<Character>(world_, characters_[0]->shared(), proxyDef);
+        makePreviewProxy();
         previewProxy_->load(previewState, error);
     }
     run_ = run;

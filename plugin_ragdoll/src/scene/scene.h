@@ -111,6 +111,8 @@ public:
 
 private:
     void handleInput(const PaperInput& input);
+    /// The net preview's proxy of the first character.
+    void makePreviewProxy();
     void updateGrab(const PaperInput& input);
     void releaseGrab();
     void measureJoints();
