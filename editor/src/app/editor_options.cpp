@@ -1,0 +1,71 @@
+#include "app/editor_options.h"
+
+#include <charconv>
+
+namespace paper::editor {
+
+const char* editorUsage() {
+    return "usage: paperdoll_editor [--level FILE] [--rig FILE] [--script FILE] [--frames N]\n"
+           "                        [--screenshot FILE] [--window WxH] [--help]\n"
+           "\n"
+           "Edits a rig's joint limits on a standing character, live in the ragdoll plugin.\n"
+           "  --level FILE       the level to open (default: content/levels/harness.level.xml)\n"
+           "  --rig FILE         edit this rig instead of the first spawn's own (Ctrl+S saves to it)\n"
+           "  --script FILE      replay a script (the player's format plus editor commands), then quit\n"
+           "  --frames N         quit after N frames\n"
+           "  --screenshot FILE  save the last frame as PNG at exit\n"
+           "  --window WxH       window size in pixels (default 1280x720)\n"
+           "  --help             this text\n"
+           "\n"
+           "Keys: P play/pause, . step, F frame the selected joint, Ctrl+Z undo, Ctrl+Y redo, Ctrl+S save,\n"
+           "middle drag or Space+left drag pan, wheel zoom, Home reset view, F5 reload plugin, Esc quit.\n";
+}
+
+namespace {
+
+bool parseInt(const std::string& text, std::int64_t& value) {
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return ec == std::errc() && end == text.data() + text.size();
+}
+
+}  // namespace
+
+EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args) {
+    EditorOptions options;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        auto value = [&](std::string& out) -> bool {
+            if (i + 1 >= args.size() || args[i + 1].empty()) return false;
+            out = args[++i];
+            return true;
+        };
+        std::string text;
+        if (arg == "--help" || arg == "-h") {
+            options.showHelp = true;
+        } else if (arg == "--level") {
+            if (!value(options.levelPath)) return {std::nullopt, "--level needs a level file"};
+        } else if (arg == "--rig") {
+            if (!value(options.rigPath)) return {std::nullopt, "--rig needs a rig file"};
+        } else if (arg == "--script") {
+            if (!value(options.scriptPath)) return {std::nullopt, "--script needs a script file"};
+        } else if (arg == "--screenshot") {
+            if (!value(options.screenshotPath)) return {std::nullopt, "--screenshot needs a PNG file name"};
+        } else if (arg == "--frames") {
+            if (!value(text) || !parseInt(text, options.frames) || options.frames < 1 || options.frames > 1'000'000'000)
+                return {std::nullopt, "--frames needs a whole number from 1 to 1000000000"};
+        } else if (arg == "--window") {
+            std::size_t x = std::string::npos;
+            std::int64_t w = 0, h = 0;
+            if (!value(text) || (x = text.find('x')) == std::string::npos || !parseInt(text.substr(0, x), w) ||
+                !parseInt(text.substr(x + 1), h) || w < 320 || h < 240 || w > 16384 || h > 16384)
+                return {std::nullopt, "--window needs WIDTHxHEIGHT in pixels, at least 320x240 (e.g. 1280x720)"};
+            options.windowWidth = int(w);
+            options.windowHeight = int(h);
+        } else {
+            return {std::nullopt, "unknown option '" + arg + "' (paperdoll_editor --help lists them)"};
+        }
+    }
+    return {options, ""};
+}
+
+}  // namespace paper::editor

@@ -1,0 +1,33 @@
+// The editor's command line: `paperdoll_editor [--level FILE] [--rig FILE] [--script FILE]
+// [--frames N] [--screenshot FILE] [--window WxH] [--help]`.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace paper::editor {
+
+struct EditorOptions {
+    std::string levelPath;       ///< empty: content/levels/harness.level.xml
+    std::string rigPath;         ///< empty: the level's own rig for its first spawn
+    std::string scriptPath;      ///< empty: no script
+    std::string screenshotPath;  ///< empty: none; saved at exit
+    std::int64_t frames = -1;    ///< quit after this many frames; -1: when the script ends or the window closes
+    int windowWidth = 1280;      ///< pixels
+    int windowHeight = 720;      ///< pixels
+    bool showHelp = false;
+};
+
+struct EditorCliResult {
+    std::optional<EditorOptions> options;  ///< set when the command line was valid
+    std::string error;                     ///< what was wrong, and what to do
+};
+
+/// Parses the arguments after the program name.
+EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args);
+/// The --help text.
+const char* editorUsage();
+
+}  // namespace paper::editor

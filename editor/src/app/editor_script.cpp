@@ -1,0 +1,117 @@
+#include "app/editor_script.h"
+
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include "platform/input.h"
+#include "render/camera.h"
+
+namespace paper::editor {
+
+namespace {
+
+bool parseNumber(const std::string& text, double& value) {
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return ec == std::errc() && end == text.data() + text.size() && std::isfinite(value);
+}
+
+bool checkTarget(const std::vector<std::string>& w, std::string& error) {
+    // kMouseTargetWord joint NAME lower|upper|pivot  /  … angle DEGREES
+    if (w.size() < 3 || w[1] != "joint") {
+        error = "mouse move target needs 'joint NAME lower|upper|pivot' or 'joint NAME angle DEGREES'";
+        return true;
+    }
+    if (w.size() == 4 && (w[3] == "lower" || w[3] == "upper" || w[3] == "pivot")) return true;
+    double degrees = 0.0;
+    if (w.size() == 5 && w[3] == "angle") {
+        if (!parseNumber(w[4], degrees) || std::fabs(degrees) > 180.0) error = "angle needs degrees from -180 to 180";
+        return true;
+    }
+    error = "mouse move target joint NAME needs lower, upper, pivot or angle DEGREES";
+    return true;
+}
+
+bool checkExpect(const std::vector<std::string>& w, std::string& error) {
+    // expect joint NAME lower|upper DEGREES [TOLERANCE]
+    double number = 0.0;
+    if (w.size() < 5 || w.size() > 6 || w[1] != "joint" || (w[3] != "lower" && w[3] != "upper")) {
+        error = "expect needs 'joint NAME lower|upper DEGREES [TOLERANCE]'";
+    } else if (!parseNumber(w[4], number)) {
+        error = "expect: '" + w[4] + "' is not a number of degrees";
+    } else if (w.size() == 6 && (!parseNumber(w[5], number) || number < 0.0)) {
+        error = "expect: the tolerance '" + w[5] + "' must be a number of degrees >= 0";
+    }
+    return true;
+}
+
+}  // namespace
+
+bool parseEditorScriptCommand(const std::vector<std::string>& w, std::string& error) {
+    if (!w.empty() && w[0] == kMouseTargetWord) return checkTarget(w, error);
+    if (!w.empty() && w[0] == "expect") return checkExpect(w, error);
+    if (!w.empty() && w[0] == "select") {
+        if (w.size() != 3 || w[1] != "joint") error = "select needs 'joint NAME'";
+        return true;
+    }
+    return false;
+}
+
+Script loadEditorScript(const std::string& path, std::vector<ScriptError>& errors) {
+    std::error_code ec;
+    std::ifstream file(path);
+    if (std::filesystem::is_directory(path, ec) || !file) {
+        errors.push_back({0, "cannot read the script (missing or not a file)"});
+        return {};
+    }
+    // The engine's parser owns every line that starts with `mouse`, so the hook never sees
+    // `mouse move target`: those three words become one before parsing (lines keep their numbers).
+    static const std::regex target(R"(^(\s*)mouse\s+move\s+target(\s|$))");
+    std::string line, text;
+    while (std::getline(file, line)) text += std::regex_replace(line, target, std::string("$1") + kMouseTargetWord + "$2") + '\n';
+    return Script::parse(text, errors, parseEditorScriptCommand);
+}
+
+bool EditorScriptRunner::run(std::int64_t frame, InputMap& input, const Camera& camera, const Handler& handler,
+                             std::string& error) {
+    // Releases of earlier presses first: a press lasts exactly one frame.
+    while (!releases_.empty() && releases_.front().frame <= frame) {
+        input.keyEvent(releases_.front().keycode, false);
+        releases_.erase(releases_.begin());
+    }
+    const std::vector<ScriptCommand>& commands = script_.commands();
+    for (; next_ < commands.size() && commands[next_].step <= frame; ++next_) {
+        const ScriptCommand& c = commands[next_];
+        switch (c.op) {
+        case ScriptOp::KeyDown: input.keyEvent(c.keycode, true); break;
+        case ScriptOp::KeyUp: input.keyEvent(c.keycode, false); break;
+        case ScriptOp::KeyPress:
+            input.keyEvent(c.keycode, true);
+            releases_.push_back({frame + 1, c.keycode});
+            break;
+        case ScriptOp::MouseMoveWorld: input.mouseMove(camera.worldToScreen(c.position)); break;
+        case ScriptOp::MouseMoveScreen: input.mouseMove(c.position); break;
+        case ScriptOp::MouseDown: input.mouseButton(c.button, true); break;
+        case ScriptOp::MouseUp: input.mouseButton(c.button, false); break;
+        case ScriptOp::Screenshot:
+        case ScriptOp::Quit:
+        case ScriptOp::Extension:
+            if (!handler(c, error)) {
+                failedLine_ = c.line;
+                ++next_;
+                return false;
+            }
+            if (c.op == ScriptOp::Quit) {  // the run ends here: nothing after it applies
+                next_ = commands.size();
+                releases_.clear();
+                return true;
+            }
+            break;
+        }
+    }
+    return true;
+}
+
+}  // namespace paper::editor

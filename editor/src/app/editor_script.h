@@ -1,0 +1,68 @@
+// The editor's scripts: the player's format (engine/src/app/script.h) plus editor commands
+// through its extension hook:
+//   mouse move target joint NAME lower|upper|pivot   the mouse onto that handle (or the pivot)
+//   mouse move target joint NAME angle DEGREES       the mouse onto the arc at that joint angle
+//   select joint NAME                                as a click in the joint list would
+//   expect joint NAME lower|upper DEGREES [TOLERANCE]   fails the run (exit 1) if not within
+//                                                       TOLERANCE degrees (default 0.05)
+//
+// Unlike the player, the editor runs every command in file order at its frame, so a named
+// target moves the mouse before the `mouse down` written after it. One frame is one script
+// step (`wait 1` = 60 frames). Like `screenshot`, `expect` sees the editor as the frames
+// before it left it: write `wait_frames 1` after an input to check what it did.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "app/script.h"
+
+namespace paper {
+class InputMap;
+struct Camera;
+}  // namespace paper
+
+namespace paper::editor {
+
+/// `mouse move target` as the parser's hook sees it (see loadEditorScript).
+inline constexpr const char* kMouseTargetWord = "mouse_move_target";
+
+/// Reads and parses an editor script: the engine's Script::load with the editor's commands.
+/// A missing or unreadable file is one error at line 0.
+Script loadEditorScript(const std::string& path, std::vector<ScriptError>& errors);
+
+/// The hook that claims and checks the editor's commands (ScriptExtensionHook).
+bool parseEditorScriptCommand(const std::vector<std::string>& words, std::string& error);
+
+/// Runs a script's commands, in file order, at the frames they fall due.
+class EditorScriptRunner {
+public:
+    /// What the runner cannot do by itself: named targets, asserts, selection, screenshots
+    /// and quit. Returns false with a message to stop the run (exit status 1).
+    using Handler = std::function<bool(const ScriptCommand& command, std::string& error)>;
+
+    /// script must outlive the runner.
+    explicit EditorScriptRunner(const Script& script) : script_(script) {}
+
+    /// Applies every command due at or before frame (from 0): key and mouse input into
+    /// input (world positions through camera), everything else through handler. False with
+    /// error ("message", no file or line) when the handler stopped the run; failedLine() says where.
+    bool run(std::int64_t frame, InputMap& input, const Camera& camera, const Handler& handler, std::string& error);
+    int failedLine() const { return failedLine_; }
+    /// Whether every command has run and every key pressed has been released.
+    bool done() const { return next_ >= script_.commands().size() && releases_.empty(); }
+
+private:
+    const Script& script_;
+    std::size_t next_ = 0;
+    int failedLine_ = 0;
+    struct Release {
+        std::int64_t frame;
+        std::int32_t keycode;
+    };
+    std::vector<Release> releases_;
+};
+
+}  // namespace paper::editor

@@ -1,0 +1,3 @@
+#include "app/editor_app.h"
+
+int main(int argc, char** argv) { return paper::editor::editorMain(argc, argv); }

@@ -1,0 +1,220 @@
+#include "view/joint_gizmo.h"
+
+#include <imgui.h>
+
+#include <cmath>
+
+#include "app/edit_history.h"
+#include "plugin/plugin_host.h"
+#include "render/camera.h"
+
+namespace paper::editor {
+
+namespace {
+
+// Colours: the arc in the editor's accent blue, red while the joint is outside its range,
+// handles orange (lower) and green (upper) so the two ends read apart at a glance.
+constexpr ImU32 kArcColor = IM_COL32(40, 110, 220, 255);
+constexpr ImU32 kArcFill = IM_COL32(40, 110, 220, 45);
+constexpr ImU32 kOutsideColor = IM_COL32(220, 40, 40, 255);
+constexpr ImU32 kOutsideFill = IM_COL32(220, 40, 40, 45);
+constexpr ImU32 kLowerColor = IM_COL32(235, 130, 20, 255);
+constexpr ImU32 kUpperColor = IM_COL32(30, 160, 70, 255);
+constexpr ImU32 kNeedleColor = IM_COL32(30, 30, 40, 255);
+constexpr ImU32 kHighlight = IM_COL32(255, 255, 255, 255);
+constexpr ImU32 kHalo = IM_COL32(255, 255, 255, 170);
+constexpr ImU32 kLabelColor = IM_COL32(30, 34, 48, 255);
+constexpr int kArcSegments = 48;
+
+/// Drawable pixels (the camera's) to ImGui's window coordinates.
+ImVec2 toImGui(Vec2 screen) {
+    ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+    return {screen.x / (scale.x > 0 ? scale.x : 1.0f), screen.y / (scale.y > 0 ? scale.y : 1.0f)};
+}
+
+ImVec2 toImGui(const Camera& camera, Vec2d world) {
+    return toImGui(camera.worldToScreen(Vec2{float(world.x), float(world.y)}));
+}
+
+/// A colour at a fraction of its alpha: the unselected gizmos of "Show all".
+ImU32 faded(ImU32 color, float alpha) {
+    ImVec4 c = ImGui::ColorConvertU32ToFloat4(color);
+    c.w *= alpha;
+    return ImGui::ColorConvertFloat4ToU32(c);
+}
+
+}  // namespace
+
+std::vector<JointView> readJoints(PluginHost& plugin) {
+    std::vector<JointView> out;
+    for (const PaperJointInfo& info : plugin.joints()) out.push_back({info.name ? info.name : "", info});
+    return out;
+}
+
+const JointView* findJoint(const std::vector<JointView>& joints, const std::string& name) {
+    for (const JointView& j : joints)
+        if (j.name == name) return &j;
+    return nullptr;
+}
+
+GizmoFrame gizmoFrameOf(const PaperJointInfo& info) {
+    return {{info.pivot.x, info.pivot.y}, info.parentAngle, info.restOffset, info.mirrored != 0};
+}
+
+JointLimits limitsOf(const PaperJointInfo& info) { return sanitizeLimits({info.lowerLimit, info.upperLimit}); }
+
+Vec2d gizmoPartWorld(const PaperJointInfo& info, GizmoPart part, double pixelsPerMetre) {
+    GizmoFrame frame = gizmoFrameOf(info);
+    JointLimits limits = limitsOf(info);
+    double radius = kGizmoRadiusPixels / pixelsPerMetre;
+    if (part == GizmoPart::LowerHandle) return pointOnArc(frame, limits.lower, radius);
+    if (part == GizmoPart::UpperHandle) return pointOnArc(frame, limits.upper, radius);
+    return frame.pivot;
+}
+
+JointGizmoTool::Hit JointGizmoTool::hitAt(const std::vector<JointView>& joints, Vec2d mouseWorld, double pixelsPerMetre,
+                                          bool showAll) const {
+    // The selected gizmo first: it is drawn on top, so it wins where gizmos overlap.
+    if (const JointView* j = findJoint(joints, selected_)) {
+        GizmoPart part = hitTest(gizmoFrameOf(j->info), limitsOf(j->info), kGizmoRadiusPixels, kHandleRadiusPixels,
+                                 pixelsPerMetre, mouseWorld);
+        if (part != GizmoPart::None) return {j->name, part};  // the arc too: its tooltip gives the range
+    }
+    if (showAll) {
+        for (const JointView& j : joints) {
+            GizmoPart part = hitTest(gizmoFrameOf(j.info), limitsOf(j.info), kGizmoRadiusPixels, kHandleRadiusPixels,
+                                     pixelsPerMetre, mouseWorld);
+            if (part == GizmoPart::LowerHandle || part == GizmoPart::UpperHandle) return {j.name, part};
+        }
+    }
+    return {};
+}
+
+bool JointGizmoTool::update(const std::vector<JointView>& joints, const GizmoMouse& mouse, double pixelsPerMetre,
+                            bool showAll, PluginHost& plugin, EditHistory& history) {
+    if (dragging()) {
+        const JointView* j = findJoint(joints, dragJoint_);
+        if (!j) {
+            cancelDrag();
+            return false;
+        }
+        JointLimits now = limitsOf(j->info);
+        JointLimits next = updateLimitDrag(drag_, now, angleFromMouse(gizmoFrameOf(j->info), mouse.world), mouse.snap);
+        if (next.lower != now.lower || next.upper != now.upper) {
+            plugin.setJointLimits(j->info.handle, next.lower, next.upper);
+            now = next;
+        }
+        if (mouse.released || !mouse.down) {
+            history.record({dragCharacter_, dragJoint_, dragStart_, now});
+            hovered_ = {dragJoint_, drag_.handle};
+            drag_ = {};
+        }
+        return true;
+    }
+
+    hovered_ = hitAt(joints, mouse.world, pixelsPerMetre, showAll);
+    if (!mouse.pressed) return false;
+    if (hovered_.part == GizmoPart::LowerHandle || hovered_.part == GizmoPart::UpperHandle) {
+        const JointView* j = findJoint(joints, hovered_.joint);
+        selected_ = j->name;
+        dragJoint_ = j->name;
+        dragCharacter_ = j->info.character;
+        dragStart_ = limitsOf(j->info);
+        drag_ = beginLimitDrag(hovered_.part, dragStart_, angleFromMouse(gizmoFrameOf(j->info), mouse.world));
+        return true;
+    }
+    if (hovered_.part == GizmoPart::Arc) return true;  // a click on the selected arc keeps it selected
+    // A click near a pivot selects its joint (the nearest one); anywhere else clears.
+    double best = kPivotPickPixels / pixelsPerMetre;
+    std::string picked;
+    for (const JointView& j : joints) {
+        double d = std::hypot(mouse.world.x - j.info.pivot.x, mouse.world.y - j.info.pivot.y);
+        if (d <= best) {
+            best = d;
+            picked = j.name;
+        }
+    }
+    selected_ = picked;
+    return !picked.empty();
+}
+
+void JointGizmoTool::drawOne(ImDrawList* list, const JointView& joint, const Camera& camera, bool selected) const {
+    const PaperJointInfo& info = joint.info;
+    GizmoFrame frame = gizmoFrameOf(info);
+    JointLimits limits = limitsOf(info);
+    double ppm = camera.pixelsPerMetre;
+    double radius = kGizmoRadiusPixels / ppm;
+    float alpha = selected ? 1.0f : 0.45f;
+    bool isOutside = outside(info.currentAngle, limits, toRadians(0.5));
+
+    ImVec2 pivot = toImGui(camera, frame.pivot);
+    std::vector<Vec2d> arc = arcPoints(frame, limits, radius, kArcSegments);
+    std::vector<ImVec2> points;
+    points.reserve(arc.size());
+    for (Vec2d p : arc) points.push_back(toImGui(camera, p));
+    // The range as a pale wedge, a triangle per segment: a fan, so ranges wider than 180°
+    // (not convex) fill correctly.
+    // Anti-aliased fills would fringe every triangle's inner edges into visible seams.
+    ImU32 fill = faded(isOutside ? kOutsideFill : kArcFill, alpha);
+    ImDrawListFlags flags = list->Flags;
+    list->Flags &= ~ImDrawListFlags_AntiAliasedFill;
+    for (std::size_t i = 0; i + 1 < points.size(); ++i) list->AddTriangleFilled(pivot, points[i], points[i + 1], fill);
+    list->Flags = flags;
+    // Lines get a pale halo first: the gizmo sits over dark limbs and the light paper alike.
+    ImU32 halo = faded(kHalo, alpha);
+    float arcWidth = selected ? 3.0f : 2.0f;
+    ImU32 arcColor = faded(isOutside ? kOutsideColor : kArcColor, alpha);
+    list->AddPolyline(points.data(), int(points.size()), halo, ImDrawFlags_None, arcWidth + 3.0f);
+    list->AddPolyline(points.data(), int(points.size()), arcColor, ImDrawFlags_None, arcWidth);
+    list->AddLine(pivot, points.front(), faded(kLowerColor, alpha * 0.8f), 1.0f);
+    list->AddLine(pivot, points.back(), faded(kUpperColor, alpha * 0.8f), 1.0f);
+
+    // The needle: the joint's current angle, a little past the arc.
+    ImVec2 tip = toImGui(camera, pointOnArc(frame, info.currentAngle, radius * 1.15));
+    float needleWidth = selected ? 2.5f : 1.5f;
+    list->AddLine(pivot, tip, halo, needleWidth + 3.0f);
+    list->AddLine(pivot, tip, faded(isOutside ? kOutsideColor : kNeedleColor, alpha), needleWidth);
+    list->AddCircleFilled(pivot, 5.0f, halo);
+    list->AddCircleFilled(pivot, 3.5f, faded(kNeedleColor, alpha));
+
+    bool active = dragging() && dragJoint_ == joint.name;
+    bool hoveredJoint = hovered_.joint == joint.name;
+    for (GizmoPart part : {GizmoPart::LowerHandle, GizmoPart::UpperHandle}) {
+        ImVec2 at = toImGui(camera, gizmoPartWorld(info, part, ppm));
+        bool hot = (active && drag_.handle == part) || (!dragging() && hoveredJoint && hovered_.part == part);
+        float r = float(kHandleRadiusPixels) * (hot ? 1.3f : 1.0f);
+        list->AddCircleFilled(at, r, faded(part == GizmoPart::LowerHandle ? kLowerColor : kUpperColor, alpha));
+        // Hot: a dark ring round a white one, visible on paper and limbs alike.
+        if (hot) list->AddCircle(at, r + 2.0f, kNeedleColor, 0, 2.0f);
+        list->AddCircle(at, r, hot ? kHighlight : faded(IM_COL32(255, 255, 255, 200), alpha), 0, hot ? 2.0f : 1.5f);
+    }
+    if (selected) {
+        // The name on the side away from the range, so it never sits on the arc.
+        ArcSweep sweep = arcSweep(frame, limits);
+        double away = sweep.startWorldAngle + 0.5 * sweep.sweepRadians + 3.14159265358979323846;
+        ImVec2 textSize = ImGui::CalcTextSize(joint.name.c_str());
+        float reach = 14.0f + 0.5f * textSize.x;
+        ImVec2 centre{pivot.x + reach * float(std::cos(away)), pivot.y - reach * float(std::sin(away))};
+        ImVec2 corner{centre.x - 0.5f * textSize.x, centre.y - 0.5f * textSize.y};
+        list->AddRectFilled({corner.x - 3, corner.y - 1}, {corner.x + textSize.x + 3, corner.y + textSize.y + 1},
+                            IM_COL32(255, 255, 255, 200), 3.0f);
+        list->AddText(corner, kLabelColor, joint.name.c_str());
+    }
+}
+
+void JointGizmoTool::draw(ImDrawList* list, const std::vector<JointView>& joints, const Camera& camera,
+                          bool showAll) const {
+    if (showAll)
+        for (const JointView& j : joints)
+            if (j.name != selected_) drawOne(list, j, camera, false);
+    const JointView* selected = findJoint(joints, selected_);
+    if (selected) drawOne(list, *selected, camera, true);
+
+    // The tooltip of the handle under the mouse or being dragged, in degrees.
+    const std::string& name = dragging() ? dragJoint_ : hovered_.joint;
+    GizmoPart part = dragging() ? drag_.handle : hovered_.part;
+    if (const JointView* j = findJoint(joints, name); j && part != GizmoPart::None && !ImGui::GetIO().WantCaptureMouse)
+        ImGui::SetTooltip("%s  %s", j->name.c_str(), tooltipText(part, limitsOf(j->info)).c_str());
+}
+
+}  // namespace paper::editor

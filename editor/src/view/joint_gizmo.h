@@ -1,0 +1,95 @@
+// The joint-limit gizmo on screen: an arc around the pivot from the lower to the upper
+// limit, a needle at the current angle and two handles, drawn with ImGui's background draw
+// list (over the world, under the panels) at a constant size in pixels; and the handle
+// drag that edits the limits live through the plugin.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gizmo/gizmo_math.h"
+#include "paper/plugin_api.h"
+
+struct ImDrawList;
+
+namespace paper {
+struct Camera;
+class PluginHost;
+}  // namespace paper
+
+namespace paper::editor {
+
+class EditHistory;
+
+/// The arc's radius on screen, pixels, at every zoom.
+inline constexpr double kGizmoRadiusPixels = 60.0;
+/// A handle's radius on screen, pixels (drawn and hit).
+inline constexpr double kHandleRadiusPixels = 7.0;
+/// How near a click must be to a pivot to select its joint, pixels.
+inline constexpr double kPivotPickPixels = 10.0;
+
+/// A joint as the editor keeps it for one frame: the plugin's info with its name copied (the
+/// plugin's string is only valid until its next call).
+struct JointView {
+    std::string name;
+    PaperJointInfo info{};
+};
+
+/// The joints the plugin reports now.
+std::vector<JointView> readJoints(PluginHost& plugin);
+/// The joint called name, or null.
+const JointView* findJoint(const std::vector<JointView>& joints, const std::string& name);
+
+GizmoFrame gizmoFrameOf(const PaperJointInfo& info);
+JointLimits limitsOf(const PaperJointInfo& info);
+/// The world point of a gizmo part at zoom pixelsPerMetre: a handle's centre (LowerHandle,
+/// UpperHandle), or the pivot (None).
+Vec2d gizmoPartWorld(const PaperJointInfo& info, GizmoPart part, double pixelsPerMetre);
+
+/// The mouse for one frame of the viewport, already filtered: not over a panel, not panning.
+struct GizmoMouse {
+    Vec2d world;            ///< metres
+    bool pressed = false;   ///< left button went down this frame
+    bool down = false;      ///< left button held
+    bool released = false;  ///< left button went up this frame
+    SnapMode snap = SnapMode::Default;
+};
+
+/// Selection, hover and the handle drag, across frames.
+class JointGizmoTool {
+public:
+    /// Handles one frame of the mouse: hover, a press on a handle of a shown gizmo (the
+    /// selected joint's, or every joint's with showAll) starts a drag, a press near a pivot
+    /// selects that joint, a press elsewhere clears the selection; a drag sets the limits
+    /// live and its release records one edit in history. Returns true when it used the press
+    /// (the plugin must not also see it as a grab).
+    bool update(const std::vector<JointView>& joints, const GizmoMouse& mouse, double pixelsPerMetre, bool showAll,
+                PluginHost& plugin, EditHistory& history);
+    /// Draws the gizmos (the selected one last, on top) and the hovered part's tooltip.
+    void draw(ImDrawList* list, const std::vector<JointView>& joints, const Camera& camera, bool showAll) const;
+
+    const std::string& selected() const { return selected_; }
+    void select(const std::string& joint) { selected_ = joint; }
+    bool dragging() const { return drag_.handle != GizmoPart::None; }
+    /// Ends a drag without recording it (the plugin was reloaded or the joint vanished).
+    void cancelDrag() { drag_ = {}; }
+
+private:
+    struct Hit {
+        std::string joint;
+        GizmoPart part = GizmoPart::None;
+    };
+    Hit hitAt(const std::vector<JointView>& joints, Vec2d mouseWorld, double pixelsPerMetre, bool showAll) const;
+    void drawOne(ImDrawList* list, const JointView& joint, const Camera& camera, bool selected) const;
+
+    std::string selected_;
+    Hit hovered_;
+    std::string dragJoint_;
+    int dragCharacter_ = 0;
+    JointLimits dragStart_;
+    LimitDrag drag_;
+};
+
+}  // namespace paper::editor

@@ -1,0 +1,28 @@
+#include "view/viewport.h"
+
+#include <cmath>
+
+#include "platform/input.h"
+#include "render/camera.h"
+
+namespace paper::editor {
+
+/// Zoom factor per wheel notch: 10 %, as in the player.
+constexpr float kZoomPerNotch = 1.1f;
+
+ViewportInput updateViewport(Camera& camera, const InputMap& input, bool mouseFree, bool spaceHeld) {
+    const MouseState& mouse = input.mouse();
+    ViewportInput result;
+    bool middlePan = mouse.down[int(MouseButton::Middle)];
+    bool handPan = spaceHeld && mouse.down[int(MouseButton::Left)];
+    if (middlePan || handPan) {
+        result.panning = true;
+        if (mouse.dragDelta.x != 0.0f || mouse.dragDelta.y != 0.0f) camera.panPixels(mouse.dragDelta);
+    }
+    if (mouseFree && mouse.wheel != 0.0f) camera.zoomAt(mouse.position, std::pow(kZoomPerNotch, mouse.wheel));
+    return result;
+}
+
+void frameWorldPoint(Camera& camera, Vec2 world) { camera.frame(world, kFrameJointViewHeight); }
+
+}  // namespace paper::editor

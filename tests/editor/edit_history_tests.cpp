@@ -1,0 +1,66 @@
+// The editor's undo/redo history and dirty marker (app/edit_history.h).
+#include <catch2/catch.hpp>
+
+#include "app/edit_history.h"
+
+using namespace paper::editor;
+
+namespace {
+LimitEdit edit(double beforeUpper, double afterUpper) {
+    return {0, "elbow_L", {0.0, toRadians(beforeUpper)}, {0.0, toRadians(afterUpper)}};
+}
+}  // namespace
+
+TEST_CASE("undo and redo walk the edits back and forth", "[editor][history]") {
+    EditHistory h;
+    CHECK_FALSE(h.dirty());
+    CHECK(h.undo() == nullptr);
+    h.record(edit(135, 100));
+    h.record(edit(100, 90));
+    CHECK(h.dirty());
+    const LimitEdit* u = h.undo();
+    REQUIRE(u);
+    CHECK(u->before.upper == Approx(toRadians(100)));
+    u = h.undo();
+    REQUIRE(u);
+    CHECK(u->before.upper == Approx(toRadians(135)));
+    CHECK_FALSE(h.dirty());  // back where the file was loaded
+    CHECK(h.undo() == nullptr);
+    const LimitEdit* r = h.redo();
+    REQUIRE(r);
+    CHECK(r->after.upper == Approx(toRadians(100)));
+    CHECK(h.dirty());
+}
+
+TEST_CASE("an edit that changes nothing is not recorded", "[editor][history]") {
+    EditHistory h;
+    h.record(edit(135, 135));
+    CHECK(h.size() == 0);
+    CHECK_FALSE(h.canUndo());
+}
+
+TEST_CASE("a new edit drops the redo branch", "[editor][history]") {
+    EditHistory h;
+    h.record(edit(135, 100));
+    h.undo();
+    h.record(edit(135, 120));
+    CHECK_FALSE(h.canRedo());
+    CHECK(h.size() == 1);
+}
+
+TEST_CASE("saving clears dirty; undoing past the save makes it dirty again", "[editor][history]") {
+    EditHistory h;
+    h.record(edit(135, 100));
+    h.markSaved();
+    CHECK_FALSE(h.dirty());
+    h.undo();
+    CHECK(h.dirty());
+    h.redo();
+    CHECK_FALSE(h.dirty());
+    // Undo past the save, then branch: the saved state can never come back.
+    h.undo();
+    h.record(edit(135, 110));
+    CHECK(h.dirty());
+    h.undo();
+    CHECK(h.dirty());
+}

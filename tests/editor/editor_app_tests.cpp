@@ -1,0 +1,145 @@
+// Runs the real `paperdoll_editor` under the display, as a user (or CI's xvfb-run) would.
+#include <catch2/catch.hpp>
+
+#include <stb_image.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "run_process.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kEditor = PAPERDOLL_EDITOR_EXE;
+const fs::path kContent = PAPERDOLL_CONTENT_DIR;
+const fs::path kData = PAPERDOLL_EDITOR_TEST_DATA_DIR;
+
+std::string readText(const fs::path& path) {
+    std::ifstream file(path, std::ios::binary);
+    std::stringstream text;
+    text << file.rdbuf();
+    return text.str();
+}
+
+/// A copy of the stickman rig with its clips beside it, in the shipped layout (the rig's
+/// <clip file="../anims/…"/> must resolve): the test edits and saves the copy.
+struct RigCopy {
+    fs::path dir = test::makeTempDir();
+    fs::path rig = dir / "rigs" / "stickman.rig.xml";
+
+    RigCopy() {
+        fs::create_directories(dir / "rigs");
+        fs::copy_file(kContent / "rigs" / "stickman.rig.xml", rig);
+        fs::copy(kContent / "anims", dir / "anims", fs::copy_options::recursive);
+    }
+    ~RigCopy() { fs::remove_all(dir); }
+};
+
+/// Pixels of the PNG within tolerance of an RGB colour.
+int countColour(const std::string& png, int r, int g, int b, int tolerance) {
+    int w = 0, h = 0, n = 0;
+    unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &n, 3);
+    if (!pixels) return -1;
+    int count = 0;
+    for (int i = 0; i < w * h; ++i) {
+        const unsigned char* p = pixels + 3 * i;
+        if (std::abs(p[0] - r) <= tolerance && std::abs(p[1] - g) <= tolerance && std::abs(p[2] - b) <= tolerance)
+            ++count;
+    }
+    stbi_image_free(pixels);
+    return count;
+}
+
+}  // namespace
+
+TEST_CASE("a scripted drag of elbow_L's upper handle, undone, redone and saved, changes only that limit",
+          "[editor][e2e]") {
+    RigCopy copy;
+    std::string original = readText(copy.rig);
+    std::string png = (copy.dir / "editor.png").string();
+    test::ProcessResult r = test::runProcess(
+        {kEditor, "--rig", copy.rig.string(), "--script", (kData / "drag_elbow.script").string(), "--screenshot", png},
+        test::displayEnv());
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+
+    std::string expected = original;
+    const std::string before = "name=\"elbow_L\" parent=\"upper_arm.L\" child=\"forearm.L\" lower=\"0\" upper=\"135\"";
+    std::size_t at = expected.find(before);
+    REQUIRE(at != std::string::npos);
+    expected.replace(at, before.size(),
+                     "name=\"elbow_L\" parent=\"upper_arm.L\" child=\"forearm.L\" lower=\"0\" upper=\"100\"");
+    CHECK(readText(copy.rig) == expected);
+
+    REQUIRE(fs::exists(png));
+    // The gizmo's upper handle (green) and arc (blue) are on screen.
+    CHECK(countColour(png, 30, 160, 70, 12) > 30);
+    CHECK(countColour(png, 40, 110, 220, 12) > 30);
+}
+
+TEST_CASE("an expect that does not hold fails the run with the script's file and line", "[editor][e2e]") {
+    RigCopy copy;
+    fs::path script = copy.dir / "wrong.script";
+    std::ofstream(script) << "# comment\nexpect joint elbow_L upper 90\n";
+    test::ProcessResult r =
+        test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, test::displayEnv());
+    CHECK(r.exitCode == 1);
+    CHECK_THAT(r.err, Catch::Contains(script.string() + ":2:") && Catch::Contains("it is 135"));
+    CHECK(readText(copy.rig) == readText(kContent / "rigs" / "stickman.rig.xml"));  // nothing saved
+}
+
+TEST_CASE("a script naming a joint the rig lacks fails with its line", "[editor][e2e]") {
+    RigCopy copy;
+    fs::path script = copy.dir / "nojoint.script";
+    std::ofstream(script) << "mouse move target joint wrist_L upper\n";
+    test::ProcessResult r =
+        test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, test::displayEnv());
+    CHECK(r.exitCode == 1);
+    CHECK_THAT(r.err, Catch::Contains(script.string() + ":1:") && Catch::Contains("no joint 'wrist_L'"));
+}
+
+TEST_CASE("editor: --frames runs that many frames and --screenshot saves the last one", "[editor]") {
+    RigCopy copy;
+    std::string png = (copy.dir / "shot.png").string();
+    test::ProcessResult r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--frames", "3", "--screenshot", png},
+                                             test::displayEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+    CHECK(fs::exists(png));
+}
+
+TEST_CASE("editor command-line errors", "[editor][cli]") {
+    SECTION("an unknown option exits 2 and names it") {
+        test::ProcessResult r = test::runProcess({kEditor, "--bogus"});
+        CHECK(r.exitCode == 2);
+        CHECK_THAT(r.err, Catch::Contains("--bogus"));
+    }
+    SECTION("a malformed value exits 2") {
+        CHECK(test::runProcess({kEditor, "--window", "big"}).exitCode == 2);
+        CHECK(test::runProcess({kEditor, "--frames", "-4"}).exitCode == 2);
+        CHECK(test::runProcess({kEditor, "--rig"}).exitCode == 2);
+    }
+    SECTION("a missing --rig file fails with its path") {
+        std::string missing = "/nonexistent/paperdoll/missing.rig.xml";
+        test::ProcessResult r = test::runProcess({kEditor, "--rig", missing});
+        CHECK(r.exitCode != 0);
+        CHECK_THAT(r.err, Catch::Contains(missing));
+    }
+    SECTION("a bad script exits 2 with FILE:LINE before any window opens") {
+        std::string dir = test::makeTempDir();
+        std::string script = dir + "/bad.script";
+        std::ofstream(script) << "wait 1\nexpect joint elbow_L sideways 3\nmouse move target joint\n";
+        test::ProcessResult r = test::runProcess({kEditor, "--script", script});
+        CHECK(r.exitCode == 2);
+        CHECK_THAT(r.err, Catch::Contains(script + ":2: error:") && Catch::Contains(script + ":3: error:"));
+        fs::remove_all(dir);
+    }
+    SECTION("--help lists the options") {
+        test::ProcessResult r = test::runProcess({kEditor, "--help"});
+        CHECK(r.exitCode == 0);
+        CHECK_THAT(r.out, Catch::Contains("--rig FILE") && Catch::Contains("--script FILE"));
+    }
+}

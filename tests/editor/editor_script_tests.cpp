@@ -1,0 +1,111 @@
+// The editor's script commands: parsing through the engine's hook, and file-order replay.
+#include <catch2/catch.hpp>
+
+#include <SDL.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "app/editor_script.h"
+#include "platform/input.h"
+#include "render/camera.h"
+#include "run_process.h"
+
+using namespace paper;
+using namespace paper::editor;
+
+namespace {
+Script load(const std::string& text, std::vector<ScriptError>& errors) {
+    std::string dir = test::makeTempDir();
+    std::string path = dir + "/s.script";
+    std::ofstream(path) << text;
+    Script s = loadEditorScript(path, errors);
+    std::filesystem::remove_all(dir);
+    return s;
+}
+}  // namespace
+
+TEST_CASE("editor commands parse, engine commands still do", "[editor][script]") {
+    std::vector<ScriptError> errors;
+    Script s = load("mouse move target joint elbow_L upper\n"
+                    "  mouse move target joint elbow_L angle -30.5\n"
+                    "mouse move world 1 2\n"
+                    "select joint knee_L\n"
+                    "expect joint elbow_L upper 100\n"
+                    "expect joint elbow_L lower 0 0.5\n",
+                    errors);
+    REQUIRE(errors.empty());
+    REQUIRE(s.commands().size() == 6);
+    CHECK(s.commands()[0].op == ScriptOp::Extension);
+    CHECK(s.commands()[0].words[0] == kMouseTargetWord);
+    CHECK(s.commands()[1].words[4] == "-30.5");
+    CHECK(s.commands()[2].op == ScriptOp::MouseMoveWorld);
+    CHECK(s.commands()[3].op == ScriptOp::Extension);
+    CHECK(s.commands()[5].words.size() == 6);
+}
+
+TEST_CASE("bad editor commands are errors on their lines", "[editor][script]") {
+    std::vector<ScriptError> errors;
+    load("mouse move target joint elbow_L sideways\n"
+         "expect joint elbow_L upper lots\n"
+         "select knee_L\n"
+         "mouse move target joint elbow_L angle 270\n"
+         "expect joint elbow_L upper 1 -2\n",
+         errors);
+    REQUIRE(errors.size() == 5);
+    for (int i = 0; i < 5; ++i) CHECK(errors[size_t(i)].line == i + 1);
+}
+
+TEST_CASE("a missing script is one error at line 0", "[editor][script]") {
+    std::vector<ScriptError> errors;
+    loadEditorScript("/nonexistent/editor.script", errors);
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].line == 0);
+}
+
+TEST_CASE("the runner applies commands in file order at their frames", "[editor][script]") {
+    std::vector<ScriptError> errors;
+    Script s = load("mouse move target joint a upper\nmouse down left\nkey press Z\nwait_frames 2\nexpect joint a upper 1\nquit\nkey press Y\n",
+                    errors);
+    REQUIRE(errors.empty());
+    EditorScriptRunner runner(s);
+    InputMap input;
+    ActionId z = input.bind("z", SDLK_z);
+    Camera camera;
+    std::vector<std::string> seen;
+    std::string error;
+    auto handler = [&](const ScriptCommand& c, std::string&) {
+        // The target moves the mouse before the press written after it.
+        if (c.op == ScriptOp::Extension && c.words[0] == kMouseTargetWord) input.mouseMove({10, 20});
+        seen.push_back(c.op == ScriptOp::Quit ? "quit" : c.words[0]);
+        return true;
+    };
+    REQUIRE(runner.run(0, input, camera, handler, error));
+    CHECK(input.mouse().down[0]);
+    CHECK(input.mouse().position.x == 10.0f);
+    CHECK(input.held(z));
+    REQUIRE(runner.run(1, input, camera, handler, error));
+    CHECK_FALSE(input.held(z));  // a press lasts one frame
+    CHECK(seen.size() == 1);
+    REQUIRE(runner.run(2, input, camera, handler, error));
+    CHECK(seen == std::vector<std::string>{kMouseTargetWord, "expect", "quit"});
+    CHECK(runner.done());  // nothing after quit runs
+}
+
+TEST_CASE("a handler's failure stops the runner at that line", "[editor][script]") {
+    std::vector<ScriptError> errors;
+    Script s = load("wait_frames 1\n\nexpect joint a upper 1\n", errors);
+    REQUIRE(errors.empty());
+    EditorScriptRunner runner(s);
+    InputMap input;
+    Camera camera;
+    std::string error;
+    auto handler = [](const ScriptCommand&, std::string& e) {
+        e = "nope";
+        return false;
+    };
+    CHECK(runner.run(0, input, camera, handler, error));
+    CHECK_FALSE(runner.run(1, input, camera, handler, error));
+    CHECK(runner.failedLine() == 3);
+    CHECK(error == "nope");
+}
