@@ -37,8 +37,8 @@ TEST_CASE("editor commands parse, engine commands still do", "[editor][script]")
     REQUIRE(errors.empty());
     REQUIRE(s.commands().size() == 6);
     CHECK(s.commands()[0].op == ScriptOp::Extension);
-    CHECK(s.commands()[0].words[0] == kMouseTargetWord);
-    CHECK(s.commands()[1].words[4] == "-30.5");
+    CHECK(isMouseTarget(s.commands()[0].words));
+    CHECK(s.commands()[1].words[6] == "-30.5");
     CHECK(s.commands()[2].op == ScriptOp::MouseMoveWorld);
     CHECK(s.commands()[3].op == ScriptOp::Extension);
     CHECK(s.commands()[5].words.size() == 6);
@@ -76,7 +76,7 @@ TEST_CASE("the runner applies commands in file order at their frames", "[editor]
     std::string error;
     auto handler = [&](const ScriptCommand& c, std::string&) {
         // The target moves the mouse before the press written after it.
-        if (c.op == ScriptOp::Extension && c.words[0] == kMouseTargetWord) input.mouseMove({10, 20});
+        if (c.op == ScriptOp::Extension && isMouseTarget(c.words)) input.mouseMove({10, 20});
         seen.push_back(c.op == ScriptOp::Quit ? "quit" : c.words[0]);
         return true;
     };
@@ -88,7 +88,7 @@ TEST_CASE("the runner applies commands in file order at their frames", "[editor]
     CHECK_FALSE(input.held(z));  // a press lasts one frame
     CHECK(seen.size() == 1);
     REQUIRE(runner.run(2, input, camera, handler, error));
-    CHECK(seen == std::vector<std::string>{kMouseTargetWord, "expect", "quit"});
+    CHECK(seen == std::vector<std::string>{"mouse", "expect", "quit"});
     CHECK(runner.done());  // nothing after quit runs
 }
 

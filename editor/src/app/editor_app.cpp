@@ -354,7 +354,7 @@ std::string Editor::jointNames() const {
 }
 
 bool Editor::moveToTarget(const ScriptCommand& c, std::string& error) {
-    const std::vector<std::string>& w = c.words;  // kMouseTargetWord joint NAME PART [DEGREES]
+    const std::vector<std::string> w(c.words.begin() + 2, c.words.end());  // target joint NAME PART [DEGREES]
     const JointView* j = findJoint(joints_, w[2]);
     if (!j) {
         error = "mouse move target: no joint '" + w[2] + "' (joints: " + jointNames() + ")";
@@ -395,7 +395,7 @@ bool Editor::runScriptCommand(const ScriptCommand& c, std::string& error) {
     case ScriptOp::Screenshot: screenshots_.push_back(&c); return true;
     case ScriptOp::Quit: quit_ = true; return true;
     case ScriptOp::Extension:
-        if (c.words[0] == kMouseTargetWord) return moveToTarget(c, error);
+        if (isMouseTarget(c.words)) return moveToTarget(c, error);
         if (c.words[0] == "expect") return expectLimit(c, error);
         if (c.words[0] == "select") {
             if (!findJoint(joints_, c.words[2])) {

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 
 #include "platform/input.h"
 #include "render/camera.h"
@@ -18,8 +17,9 @@ bool parseNumber(const std::string& text, double& value) {
     return ec == std::errc() && end == text.data() + text.size() && std::isfinite(value);
 }
 
-bool checkTarget(const std::vector<std::string>& w, std::string& error) {
-    // kMouseTargetWord joint NAME lower|upper|pivot  /  … angle DEGREES
+bool checkTarget(const std::vector<std::string>& words, std::string& error) {
+    // mouse move target joint NAME lower|upper|pivot  /  … angle DEGREES
+    const std::vector<std::string> w(words.begin() + 2, words.end());  // from "target"
     if (w.size() < 3 || w[1] != "joint") {
         error = "mouse move target needs 'joint NAME lower|upper|pivot' or 'joint NAME angle DEGREES'";
         return true;
@@ -50,7 +50,7 @@ bool checkExpect(const std::vector<std::string>& w, std::string& error) {
 }  // namespace
 
 bool parseEditorScriptCommand(const std::vector<std::string>& w, std::string& error) {
-    if (!w.empty() && w[0] == kMouseTargetWord) return checkTarget(w, error);
+    if (isMouseTarget(w)) return checkTarget(w, error);
     if (!w.empty() && w[0] == "expect") return checkExpect(w, error);
     if (!w.empty() && w[0] == "select") {
         if (w.size() != 3 || w[1] != "joint") error = "select needs 'joint NAME'";
@@ -60,18 +60,7 @@ bool parseEditorScriptCommand(const std::vector<std::string>& w, std::string& er
 }
 
 Script loadEditorScript(const std::string& path, std::vector<ScriptError>& errors) {
-    std::error_code ec;
-    std::ifstream file(path);
-    if (std::filesystem::is_directory(path, ec) || !file) {
-        errors.push_back({0, "cannot read the script (missing or not a file)"});
-        return {};
-    }
-    // The engine's parser owns every line that starts with `mouse`, so the hook never sees
-    // `mouse move target`: those three words become one before parsing (lines keep their numbers).
-    static const std::regex target(R"(^(\s*)mouse\s+move\s+target(\s|$))");
-    std::string line, text;
-    while (std::getline(file, line)) text += std::regex_replace(line, target, std::string("$1") + kMouseTargetWord + "$2") + '\n';
-    return Script::parse(text, errors, parseEditorScriptCommand);
+    return Script::load(path, errors, parseEditorScriptCommand);
 }
 
 bool EditorScriptRunner::run(std::int64_t frame, InputMap& input, const Camera& camera, const Handler& handler,

@@ -26,8 +26,10 @@ struct Camera;
 
 namespace paper::editor {
 
-/// `mouse move target` as the parser's hook sees it (see loadEditorScript).
-inline constexpr const char* kMouseTargetWord = "mouse_move_target";
+/// `mouse move target joint NAME …`: the editor's extension of the `mouse` command.
+inline bool isMouseTarget(const std::vector<std::string>& words) {
+    return words.size() >= 3 && words[0] == "mouse" && words[1] == "move" && words[2] == "target";
+}
 
 /// Reads and parses an editor script: the engine's Script::load with the editor's commands.
 /// A missing or unreadable file is one error at line 0.

@@ -87,6 +87,11 @@ std::string parseCommand(const Words& line, ScriptCommand& command, std::int64_t
     const std::string& name = w[0];
     size_t args = w.size() - 1;
     command.words = w;
+    // The caller's commands first: they may extend a built-in word ("mouse move target …").
+    if (std::string error; hook && hook(w, error)) {
+        command.op = ScriptOp::Extension;
+        return error;
+    }
 
     if (name == "wait") {
         if (args != 1)
@@ -159,11 +164,6 @@ std::string parseCommand(const Words& line, ScriptCommand& command, std::int64_t
         if (args != 0) return "quit takes no arguments, got " + plural(args, "argument");
         command.op = ScriptOp::Quit;
         return {};
-    }
-    std::string error;
-    if (hook && hook(w, error)) {
-        command.op = ScriptOp::Extension;
-        return error;
     }
     return "unknown command '" + name + "' (commands: " + kCommandList + ")";
 }

@@ -16,9 +16,10 @@
 // boundary the clock has reached. Input goes into an InputMap exactly as SDL's events do,
 // so the plugin cannot tell a script from a player.
 //
-// Callers extend the language without touching the parser: a hook sees every line the
-// parser does not know and may claim it; claimed commands come back from the runner at
-// their step, like screenshots (the editor's named targets and asserts).
+// Callers extend the language without touching the parser: a hook sees every line first
+// and may claim it (even one starting with a built-in word, as the editor's `mouse move
+// target …` does); claimed commands come back from the runner at their step, like
+// screenshots (the editor's named targets and asserts).
 #pragma once
 
 #include <cstdint>
@@ -63,9 +64,9 @@ struct ScriptError {
     std::string message;
 };
 
-/// The hook for commands the parser does not know: return true to claim the line (the
-/// words are split on whitespace), optionally setting error to refuse its arguments.
-/// Return false to let the parser report an unknown command.
+/// The hook for the caller's own commands, asked before the parser's: return true to claim
+/// the line (the words are split on whitespace), optionally setting error to refuse its
+/// arguments; return false to leave the line to the parser.
 using ScriptExtensionHook = std::function<bool(const std::vector<std::string>& words, std::string& error)>;
 
 class Script {
