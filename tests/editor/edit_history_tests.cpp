@@ -6,8 +6,8 @@
 using namespace paper::editor;
 
 namespace {
-LimitEdit edit(double beforeUpper, double afterUpper) {
-    return {0, "elbow_L", {0.0, toRadians(beforeUpper)}, {0.0, toRadians(afterUpper)}};
+Edit edit(double beforeUpper, double afterUpper) {
+    return limitEdit(0, "elbow_L", {0.0, toRadians(beforeUpper)}, {0.0, toRadians(afterUpper)});
 }
 }  // namespace
 
@@ -18,7 +18,7 @@ TEST_CASE("undo and redo walk the edits back and forth", "[editor][history]") {
     h.record(edit(135, 100));
     h.record(edit(100, 90));
     CHECK(h.dirty());
-    const LimitEdit* u = h.undo();
+    const Edit* u = h.undo();
     REQUIRE(u);
     CHECK(u->before.upper == Approx(toRadians(100)));
     u = h.undo();
@@ -26,7 +26,7 @@ TEST_CASE("undo and redo walk the edits back and forth", "[editor][history]") {
     CHECK(u->before.upper == Approx(toRadians(135)));
     CHECK_FALSE(h.dirty());  // back where the file was loaded
     CHECK(h.undo() == nullptr);
-    const LimitEdit* r = h.redo();
+    const Edit* r = h.redo();
     REQUIRE(r);
     CHECK(r->after.upper == Approx(toRadians(100)));
     CHECK(h.dirty());
@@ -63,4 +63,50 @@ TEST_CASE("saving clears dirty; undoing past the save makes it dirty again", "[e
     CHECK(h.dirty());
     h.undo();
     CHECK(h.dirty());
+}
+
+TEST_CASE("property edits share the history but do not make the rig dirty", "[editor][history]") {
+    EditHistory h;
+    h.record(propertyEdit("solver.substeps", 4, 8));
+    CHECK(h.canUndo());
+    CHECK_FALSE(h.dirty());  // Save writes the rig; the world settings are not in it
+    h.record(edit(135, 100));
+    CHECK(h.dirty());
+    h.record(propertyEdit("solver.iterations", 1, 1));  // no change: not recorded
+    CHECK(h.size() == 2);
+
+    // Undo walks back through both kinds in order.
+    const Edit* u = h.undo();
+    REQUIRE(u);
+    CHECK(u->kind == EditKind::Limits);
+    CHECK_FALSE(h.dirty());
+    u = h.undo();
+    REQUIRE(u);
+    CHECK(u->kind == EditKind::Property);
+    CHECK(u->property == "solver.substeps");
+    CHECK(u->beforeValue == 4);
+    CHECK_FALSE(h.dirty());
+}
+
+TEST_CASE("branching away over property edits only keeps the rig clean", "[editor][history]") {
+    EditHistory h;
+    h.record(propertyEdit("solver.substeps", 4, 8));
+    h.markSaved();
+    h.undo();
+    h.record(propertyEdit("solver.substeps", 4, 2));
+    CHECK_FALSE(h.dirty());
+    h.record(edit(135, 100));
+    CHECK(h.dirty());
+}
+
+TEST_CASE("applied() lists the edits in effect, oldest first", "[editor][history]") {
+    EditHistory h;
+    h.record(edit(135, 100));
+    h.record(propertyEdit("world.gravity", -9.81, -5));
+    h.record(edit(100, 90));
+    h.undo();
+    std::vector<Edit> now = h.applied();
+    REQUIRE(now.size() == 2);
+    CHECK(now[0].after.upper == Approx(toRadians(100)));
+    CHECK(now[1].property == "world.gravity");
 }

@@ -3,9 +3,12 @@
 
 #include <stb_image.h>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "run_process.h"
 
@@ -16,6 +19,8 @@ namespace {
 const std::string kEditor = PAPERDOLL_EDITOR_EXE;
 const fs::path kContent = PAPERDOLL_CONTENT_DIR;
 const fs::path kData = PAPERDOLL_EDITOR_TEST_DATA_DIR;
+/// The built ragdoll plugin: its descriptor and library, beside the editor.
+const fs::path kPlugins = fs::path(PAPERDOLL_EDITOR_EXE).parent_path() / "plugins";
 
 std::string readText(const fs::path& path) {
     std::ifstream file(path, std::ios::binary);
@@ -80,6 +85,78 @@ TEST_CASE("a scripted drag of elbow_L's upper handle, undone, redone and saved, 
     CHECK(countColour(png, 40, 110, 220, 12) > 30);
 }
 
+/// A copy of the data script with `screenshot NAME` written into dir (scripts resolve file
+/// names against the working directory, which ctest shares between tests).
+fs::path scriptInto(const fs::path& dir, const std::string& name) {
+    std::string text = readText(kData / name);
+    for (std::size_t at = 0; (at = text.find("screenshot ", at)) != std::string::npos; at += 11)
+        text.insert(at + 11, dir.string() + "/");
+    fs::path copy = dir / name;
+    std::ofstream(copy) << text;
+    return copy;
+}
+
+TEST_CASE("a hot reload of the plugin keeps the unsaved edit and the simulation", "[editor][e2e][reload]") {
+    RigCopy copy;
+    // The plugin from a folder of its own, so the test can replace its library.
+    fs::path plugins = copy.dir / "plugins";
+    fs::create_directories(plugins);
+    fs::copy_file(kPlugins / "ragdoll.plugin", plugins / "ragdoll.plugin");
+    fs::copy_file(kPlugins / "libragdoll.so", plugins / "libragdoll.so");
+    fs::path script = scriptInto(copy.dir, "reload_keeps_edits.script");
+    fs::path ready = copy.dir / "ready.png";
+
+    std::atomic<bool> finished = false;
+    test::ProcessResult r;
+    std::thread editor([&] {
+        r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--plugin", (plugins / "ragdoll.plugin").string(),
+                              "--script", script.string()},
+                             test::displayEnv());
+        finished = true;
+    });
+    // Once the script has its edit and a ragdoll (ready.png), replace the library the way
+    // the build does: write a new file beside it, then rename it over the watched one.
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (!finished && !fs::exists(ready) && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    bool replaced = false;
+    if (!finished && fs::exists(ready)) {
+        fs::copy_file(kPlugins / "libragdoll.so", plugins / "libragdoll.so.new");
+        fs::rename(plugins / "libragdoll.so.new", plugins / "libragdoll.so");
+        replaced = true;
+    }
+    editor.join();
+    INFO(r.err);
+    REQUIRE(replaced);
+    CHECK(r.exitCode == 0);  // the script's expects: reloads 1, upper 100, dirty, ragdoll
+    CHECK_THAT(r.err, Catch::Contains("plugin: reloaded ragdoll"));
+    CHECK(fs::exists(copy.dir / "reloaded.png"));
+    CHECK(readText(copy.rig) == readText(kContent / "rigs" / "stickman.rig.xml"));  // the edit was never saved
+}
+
+TEST_CASE("the tuning and simulate panels, clicked: undoable properties, hit, reset keeps edits, blend",
+          "[editor][e2e][panels]") {
+    RigCopy copy;
+    fs::path script = scriptInto(copy.dir, "panels.script");
+    test::ProcessResult r =
+        test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, test::displayEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+    for (const char* shot : {"tuning.png", "hit.png", "simulate.png"}) CHECK(fs::exists(copy.dir / shot));
+    CHECK(readText(copy.rig) == readText(kContent / "rigs" / "stickman.rig.xml"));  // nothing saved
+}
+
+TEST_CASE("Build & reload runs the build command, shows its output and reloads", "[editor][e2e][build]") {
+    RigCopy copy;
+    fs::path script = scriptInto(copy.dir, "build_reload.script");
+    std::vector<std::string> env = test::displayEnv();
+    env.push_back("PAPERDOLL_PLUGIN_BUILD=echo compiled the plugin");
+    test::ProcessResult r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, env);
+    INFO(r.err);
+    CHECK(r.exitCode == 0);  // expect reloads 1, and the edit is still there
+    CHECK(fs::exists(copy.dir / "build.png"));
+}
+
 TEST_CASE("an expect that does not hold fails the run with the script's file and line", "[editor][e2e]") {
     RigCopy copy;
     fs::path script = copy.dir / "wrong.script";
@@ -128,6 +205,13 @@ TEST_CASE("editor command-line errors", "[editor][cli]") {
         CHECK(r.exitCode != 0);
         CHECK_THAT(r.err, Catch::Contains(missing));
     }
+    SECTION("a --plugin descriptor that cannot be read fails with its path") {
+        std::string missing = "/nonexistent/paperdoll/ragdoll.plugin";
+        test::ProcessResult r = test::runProcess({kEditor, "--plugin", missing}, test::displayEnv());
+        CHECK(r.exitCode == 1);
+        CHECK_THAT(r.err, Catch::Contains(missing));
+        CHECK(test::runProcess({kEditor, "--plugin"}).exitCode == 2);
+    }
     SECTION("a bad script exits 2 with FILE:LINE before any window opens") {
         std::string dir = test::makeTempDir();
         std::string script = dir + "/bad.script";
@@ -140,6 +224,7 @@ TEST_CASE("editor command-line errors", "[editor][cli]") {
     SECTION("--help lists the options") {
         test::ProcessResult r = test::runProcess({kEditor, "--help"});
         CHECK(r.exitCode == 0);
-        CHECK_THAT(r.out, Catch::Contains("--rig FILE") && Catch::Contains("--script FILE"));
+        CHECK_THAT(r.out, Catch::Contains("--rig FILE") && Catch::Contains("--script FILE") &&
+                              Catch::Contains("--plugin FILE"));
     }
 }

@@ -56,6 +56,31 @@ TEST_CASE("bad editor commands are errors on their lines", "[editor][script]") {
     for (int i = 0; i < 5; ++i) CHECK(errors[size_t(i)].line == i + 1);
 }
 
+TEST_CASE("the state expects and widget targets parse", "[editor][script]") {
+    std::vector<ScriptError> errors;
+    Script s = load("expect reloads 1\n"
+                    "expect mode ragdoll\n"
+                    "expect dirty\n"
+                    "expect clean\n"
+                    "expect property solver.substeps 8\n"
+                    "expect blend 0.5 0.01\n"
+                    "mouse move target widget reset\n"
+                    "mouse move target widget blend 0.25\n",
+                    errors);
+    REQUIRE(errors.empty());
+    CHECK(s.commands().size() == 8);
+
+    load("expect reloads many\n"
+         "expect mode\n"
+         "expect dirty now\n"
+         "expect property solver.substeps\n"
+         "expect weather sunny\n"
+         "mouse move target widget blend 2\n",
+         errors);
+    REQUIRE(errors.size() == 6);
+    for (int i = 0; i < 6; ++i) CHECK(errors[size_t(i)].line == i + 1);
+}
+
 TEST_CASE("a missing script is one error at line 0", "[editor][script]") {
     std::vector<ScriptError> errors;
     loadEditorScript("/nonexistent/editor.script", errors);

@@ -291,6 +291,7 @@ TEST_CASE("the ragdoll plugin simulates the harness and a reload keeps it bit fo
     DescriptorResult d = loadPluginDescriptor(fs::path(RAGDOLL_PLUGIN_DIR) / "ragdoll.plugin");
     REQUIRE(d.descriptor);
     CHECK(d.descriptor->name == "ragdoll");
+    CHECK(d.descriptor->abiVersion == PAPER_PLUGIN_ABI_VERSION);  // the descriptor says what the library speaks
     LevelLoadResult level = loadLevelFile(std::string(PAPERDOLL_CONTENT_DIR) + "/levels/harness.level.xml");
     REQUIRE(level.level);
     fs::path copies = test::makeTempDir();

@@ -1,45 +1,82 @@
-// Undo and redo of the editor's limit edits, and the dirty marker that goes with them.
+// Undo and redo of the editor's edits, and the dirty marker that goes with them.
 //
 // An edit is recorded once it is finished (a whole handle drag is one edit, from the limits
-// at the press to those at the release), by joint name rather than handle: a hot reload
-// hands out new handles, names stay. Plain C++, tested headless.
+// at the press to those at the release), by joint or property name rather than handle or
+// index: a hot reload hands out new handles, names stay. Two kinds share one history, so
+// Ctrl+Z walks back through both in the order they were made: a joint's limits (saved in the
+// rig) and a plugin property from the tuning panel (world settings, not part of the rig).
+// Plain C++, tested headless.
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gizmo/gizmo_math.h"
 
 namespace paper::editor {
 
-/// One finished edit of one joint's limits.
-struct LimitEdit {
+enum class EditKind {
+    Limits,    ///< a joint's lower/upper limits: `joint`, `before`, `after`
+    Property,  ///< a plugin property (PluginHost::properties): `property`, `beforeValue`, `afterValue`
+};
+
+/// One finished edit: a joint's limits or a property, by kind.
+struct Edit {
     int character = 0;     ///< the character owning the joint (PaperJointInfo::character)
     std::string joint;     ///< the joint's name
     JointLimits before;    ///< radians, rig sense
     JointLimits after;     ///< radians, rig sense
+    EditKind kind = EditKind::Limits;
+    std::string property;      ///< the property's stable name (PaperPropertyInfo::name)
+    double beforeValue = 0.0;  ///< the property's value before, in its unit
+    double afterValue = 0.0;   ///< the property's value after
 };
+
+/// A limit edit, for EditHistory::record.
+inline Edit limitEdit(int character, std::string joint, JointLimits before, JointLimits after) {
+    Edit edit;
+    edit.character = character;
+    edit.joint = std::move(joint);
+    edit.before = before;
+    edit.after = after;
+    return edit;
+}
+
+/// A property edit, for EditHistory::record.
+inline Edit propertyEdit(std::string property, double before, double after) {
+    Edit edit;
+    edit.kind = EditKind::Property;
+    edit.property = std::move(property);
+    edit.beforeValue = before;
+    edit.afterValue = after;
+    return edit;
+}
 
 class EditHistory {
 public:
     /// Records a finished edit, dropping anything that could have been redone. Edits that
     /// change nothing are ignored (a click on a handle without moving it).
-    void record(const LimitEdit& edit);
+    void record(const Edit& edit);
     /// The edit to undo (its `before` is what to set), or null when there is none; moves back.
-    const LimitEdit* undo();
+    const Edit* undo();
     /// The edit to redo (its `after` is what to set), or null when there is none; moves on.
-    const LimitEdit* redo();
+    const Edit* redo();
 
     bool canUndo() const { return position_ > 0; }
     bool canRedo() const { return position_ < edits_.size(); }
     /// Whether the rig differs from the last save (or the load): "*" in the status line.
-    bool dirty() const { return position_ != savedPosition_; }
+    /// Only limit edits count: properties are world settings, which Save does not write.
+    bool dirty() const;
     /// The rig on disk now matches the edits up to here.
     void markSaved() { savedPosition_ = position_; }
     std::size_t size() const { return edits_.size(); }
+    /// The edits in effect now, oldest first: what to apply again to a freshly built world
+    /// (each edit's `after`) so that it matches what the user sees.
+    std::vector<Edit> applied() const { return {edits_.begin(), edits_.begin() + long(position_)}; }
 
 private:
-    std::vector<LimitEdit> edits_;
+    std::vector<Edit> edits_;
     std::size_t position_ = 0;       ///< edits_[0, position_) are applied
     /// The position the file on disk matches; SIZE_MAX once that state was dropped from the
     /// history (undo, then a new edit), so it can never be reached again.

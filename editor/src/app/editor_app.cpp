@@ -8,10 +8,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include <unistd.h>
 
@@ -28,7 +30,9 @@
 #include "render/draw_list.h"
 #include "render/gl_renderer.h"
 #include "view/joint_gizmo.h"
+#include "view/plugin_panels.h"
 #include "view/viewport.h"
+#include "view/widget_targets.h"
 #include "world/level_view.h"
 
 namespace paper::editor {
@@ -67,6 +71,18 @@ struct EditorBindings {
     }
 };
 
+/// The Plugin panel's "Build & reload": $PAPERDOLL_PLUGIN_BUILD if set, else the plugin
+/// target in the build tree this editor was built in.
+std::string pluginBuildCommand() {
+    if (const char* command = std::getenv("PAPERDOLL_PLUGIN_BUILD")) return command;
+    auto quoted = [](const std::string& text) {
+        std::string out = "'";
+        for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        return out + "'";
+    };
+    return quoted(PAPERDOLL_CMAKE_COMMAND) + " --build " + quoted(PAPERDOLL_BUILD_DIR) + " --target plugin_ragdoll";
+}
+
 std::string degreesText(double radians) {
     char text[32];
     std::snprintf(text, sizeof text, "%.1f\xC2\xB0", toDegrees(radians) == 0.0 ? 0.0 : toDegrees(radians));
@@ -78,10 +94,13 @@ std::string degreesText(double radians) {
 class Editor {
 public:
     Editor(const EditorOptions& options, const Level& level, PluginHost& plugin, std::string rigPath,
-           const Script* script, std::ostream& err)
+           std::vector<PluginDescriptor> found, const Script* script, std::ostream& err)
         : options_(options), level_(level), plugin_(plugin), rigPath_(std::move(rigPath)), err_(err) {
         if (script) runner_.emplace(*script);
         script_ = script;
+        pluginPanel_.found = std::move(found);
+        pluginPanel_.loadedAt = clockText();
+        pluginPanel_.buildCommand = pluginBuildCommand();
     }
 
     int run();
@@ -94,6 +113,7 @@ private:
     void drawPanels();
     void drawJointsPanel();
     void drawSimulatePanel();
+    void drawHitButtons();
     void drawStatusBar();
     void updateTitle();
 
@@ -102,6 +122,15 @@ private:
     void undo();
     void redo();
     void save();
+    void reloadPlugin();
+    /// Rebuilds the level in the plugin (the character back at rest) and applies the edits in
+    /// the history again: the plugin reads the rig from its file, without the unsaved limits.
+    void resetWorld();
+    /// Applies one edit's `after` (redo) or `before` (undo); false with a message when it
+    /// cannot (the joint or property is gone after a reload).
+    bool applyEdit(const Edit& edit, bool after, std::string& error);
+    /// Presses a key for one step, as if typed: the panel's hit buttons use the game keys.
+    void pressKey(std::int32_t keycode) { pendingKey_ = keycode; }
     /// Sets a joint's limits by name (undo, redo); false when the plugin has no such joint now.
     bool setLimits(const std::string& joint, JointLimits limits);
     void report(std::string message, bool error) {
@@ -112,6 +141,7 @@ private:
     bool runScriptCommand(const ScriptCommand& command, std::string& error);
     bool moveToTarget(const ScriptCommand& command, std::string& error);
     bool expectLimit(const ScriptCommand& command, std::string& error);
+    bool expectState(const ScriptCommand& command, std::string& error);
     std::string jointNames() const;
 
     const EditorOptions& options_;
@@ -144,6 +174,13 @@ private:
     bool messageIsError_ = false;
     std::string title_;
     std::vector<const ScriptCommand*> screenshots_;
+
+    PluginPanelState pluginPanel_;
+    TuningState tuning_;
+    WidgetTargets targets_;
+    std::int32_t pendingKey_ = 0;  ///< a panel button's key, pressed at the next frame's start
+    std::int32_t releaseKey_ = 0;  ///< the key pressed last frame, released at this frame's start
+    float blendWeight_ = 0.0f;     ///< the slider's value while it is dragged
 };
 
 void Editor::beginImGuiFrame() {
@@ -176,28 +213,68 @@ void Editor::frameSelected() {
 }
 
 bool Editor::setLimits(const std::string& joint, JointLimits limits) {
-    const JointView* j = findJoint(readJoints(plugin_), joint);
+    const std::vector<JointView> joints = readJoints(plugin_);  // findJoint points into it
+    const JointView* j = findJoint(joints, joint);
     return j && plugin_.setJointLimits(j->info.handle, limits.lower, limits.upper);
+}
+
+bool Editor::applyEdit(const Edit& edit, bool after, std::string& error) {
+    if (edit.kind == EditKind::Property) {
+        if (setPropertyByName(plugin_, edit.property, after ? edit.afterValue : edit.beforeValue)) return true;
+        error = "property '" + edit.property + "' is gone or refused the value";
+        return false;
+    }
+    if (setLimits(edit.joint, after ? edit.after : edit.before)) return true;
+    error = "joint '" + edit.joint + "' is gone";
+    return false;
+}
+
+/// "elbow_L: 0.0° to 100.0°" or "solver.substeps: 8".
+std::string editText(const Edit& edit, bool after) {
+    if (edit.kind == EditKind::Property) {
+        char value[32];
+        std::snprintf(value, sizeof value, "%g", after ? edit.afterValue : edit.beforeValue);
+        return edit.property + ": " + value;
+    }
+    const JointLimits& l = after ? edit.after : edit.before;
+    return edit.joint + ": " + degreesText(l.lower) + " to " + degreesText(l.upper);
 }
 
 void Editor::undo() {
     if (gizmo_.dragging()) return;
-    const LimitEdit* edit = history_.undo();
+    const Edit* edit = history_.undo();
     if (!edit) return report("Nothing to undo.", false);
-    if (!setLimits(edit->joint, edit->before)) return report("Undo: joint '" + edit->joint + "' is gone.", true);
-    gizmo_.select(edit->joint);
-    report("Undid " + edit->joint + ": " + degreesText(edit->before.lower) + " to " + degreesText(edit->before.upper),
-           false);
+    std::string error;
+    if (!applyEdit(*edit, false, error)) return report("Undo: " + error + ".", true);
+    if (edit->kind == EditKind::Limits) gizmo_.select(edit->joint);
+    report("Undid " + editText(*edit, false), false);
 }
 
 void Editor::redo() {
     if (gizmo_.dragging()) return;
-    const LimitEdit* edit = history_.redo();
+    const Edit* edit = history_.redo();
     if (!edit) return report("Nothing to redo.", false);
-    if (!setLimits(edit->joint, edit->after)) return report("Redo: joint '" + edit->joint + "' is gone.", true);
-    gizmo_.select(edit->joint);
-    report("Redid " + edit->joint + ": " + degreesText(edit->after.lower) + " to " + degreesText(edit->after.upper),
-           false);
+    std::string error;
+    if (!applyEdit(*edit, true, error)) return report("Redo: " + error + ".", true);
+    if (edit->kind == EditKind::Limits) gizmo_.select(edit->joint);
+    report("Redid " + editText(*edit, true), false);
+}
+
+void Editor::reloadPlugin() {
+    gizmo_.cancelDrag();
+    report(plugin_.reload() ? "Plugin reloaded." : "Reload failed: " + plugin_.status().lastError, !plugin_.loaded());
+}
+
+void Editor::resetWorld() {
+    gizmo_.cancelDrag();
+    if (!plugin_.setLevel(level_)) return report("Reset failed: " + plugin_.status().lastError, true);
+    std::string error, failed;
+    for (const Edit& edit : history_.applied())
+        if (!applyEdit(edit, true, error)) failed = error;
+    steps_ = 0;
+    blendWeight_ = 0.0f;
+    if (!failed.empty()) return report("Reset, but an edit could not be applied again: " + failed, true);
+    report("Reset to the rest pose; the edits are kept.", false);
 }
 
 void Editor::save() {
@@ -218,10 +295,7 @@ void Editor::handleKeys() {
     if (input_.pressed(keys_.step)) stepOnce_ = true;
     if (input_.pressed(keys_.frameSelected)) frameSelected();
     if (input_.pressed(player_.resetView)) resetView();
-    if (input_.pressed(player_.reloadPlugin)) {
-        gizmo_.cancelDrag();
-        report(plugin_.reload() ? "Plugin reloaded." : "Reload failed: " + plugin_.status().lastError, !plugin_.loaded());
-    }
+    if (input_.pressed(player_.reloadPlugin)) reloadPlugin();
     if (input_.held(player_.quit)) quit_ = true;
 }
 
@@ -298,18 +372,53 @@ void Editor::drawJointsPanel() {
     ImGui::End();
 }
 
+void Editor::drawHitButtons() {
+    // The game keys, pressed for one step: the same path as typing 1, 2, 3 while playing.
+    struct Hit {
+        const char* label;
+        const char* target;
+        std::int32_t key;
+    };
+    static constexpr Hit kHits[] = {
+        {"Hit from left (1)", "hit_left", SDLK_1}, {"right (2)", "hit_right", SDLK_2}, {"above (3)", "hit_above", SDLK_3}};
+    ImGui::BeginDisabled(!playing_);
+    for (const Hit& hit : kHits) {
+        if (&hit != kHits) ImGui::SameLine();
+        if (ImGui::Button(hit.label)) pressKey(hit.key);
+        targets_.remember(hit.target);
+    }
+    ImGui::EndDisabled();
+}
+
 void Editor::drawSimulatePanel() {
     ImGuiIO& io = ImGui::GetIO();
     ImGui::SetNextWindowPos({io.DisplaySize.x - 10.0f, 10.0f}, ImGuiCond_Always, {1.0f, 0.0f});
     if (ImGui::Begin("Simulate", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove)) {
         if (ImGui::Button(playing_ ? "Pause (P)" : "Play (P)", {90, 0})) playing_ = !playing_;
+        targets_.remember("play");
         ImGui::SameLine();
         ImGui::BeginDisabled(playing_);
         if (ImGui::Button("Step (.)")) stepOnce_ = true;
+        targets_.remember("step");
         ImGui::EndDisabled();
+        ImGui::SameLine();
+        if (ImGui::Button("Reset")) resetWorld();
+        targets_.remember("reset");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Rebuild the level at rest; the edited limits stay");
         ImGui::Text("%s   step %lld", playing_ ? "playing" : "paused", static_cast<long long>(steps_));
-        for (const CharacterStatus& c : plugin_.characters())
-            ImGui::TextDisabled("%s: %s", c.name.c_str(), c.mode.c_str());
+        std::vector<CharacterStatus> characters = plugin_.characters();
+        for (const CharacterStatus& c : characters)
+            ImGui::TextDisabled("%s: %s, blend %.2f", c.name.c_str(), c.mode.c_str(), c.blendWeight);
+        if (!characters.empty()) {
+            // Shows the plugin's weight except while dragged (the plugin may clamp or move it).
+            if (!ImGui::IsAnyItemActive()) blendWeight_ = characters.front().blendWeight;
+            ImGui::SetNextItemWidth(180.0f);
+            if (ImGui::SliderFloat("Blend weight", &blendWeight_, 0.0f, 1.0f, "%.2f"))
+                plugin_.setBlendWeight(0, blendWeight_);
+            targets_.remember("blend", 180.0f);
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("0 keyframed .. 1 physics (B/N while playing)");
+        }
+        drawHitButtons();
         if (playing_) ImGui::TextDisabled("game keys reach the plugin (R ragdoll)");
     }
     ImGui::End();
@@ -336,6 +445,11 @@ void Editor::drawStatusBar() {
 void Editor::drawPanels() {
     drawJointsPanel();
     drawSimulatePanel();
+    if (drawPluginPanel(plugin_, pluginPanel_, targets_)) reloadPlugin();
+    if (std::optional<Edit> edit = drawTuningPanel(plugin_, tuning_, targets_)) {
+        history_.record(*edit);
+        report("Set " + editText(*edit, true), false);
+    }
     drawStatusBar();
     gizmo_.draw(ImGui::GetBackgroundDrawList(), joints_, camera_, showAll_);
 }
@@ -355,6 +469,16 @@ std::string Editor::jointNames() const {
 
 bool Editor::moveToTarget(const ScriptCommand& c, std::string& error) {
     const std::vector<std::string> w(c.words.begin() + 2, c.words.end());  // target joint NAME PART [DEGREES]
+    if (w[1] == "widget") {  // target widget NAME [FRACTION]: where the panel drew it last frame
+        ImVec2 at;
+        if (!targets_.point(w[2], w.size() == 4 ? std::stof(w[3]) : 0.5f, at)) {
+            error = "mouse move target: no widget '" + w[2] + "' (widgets: " + targets_.names() + ")";
+            return false;
+        }
+        ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+        input_.mouseMove({at.x * (scale.x > 0 ? scale.x : 1.0f), at.y * (scale.y > 0 ? scale.y : 1.0f)});
+        return true;
+    }
     const JointView* j = findJoint(joints_, w[2]);
     if (!j) {
         error = "mouse move target: no joint '" + w[2] + "' (joints: " + jointNames() + ")";
@@ -390,13 +514,47 @@ bool Editor::expectLimit(const ScriptCommand& c, std::string& error) {
     return false;
 }
 
+bool Editor::expectState(const ScriptCommand& c, std::string& error) {
+    const std::vector<std::string>& w = c.words;
+    std::vector<CharacterStatus> characters = plugin_.characters();
+    auto number = [&](std::size_t at, double got, double defaultTolerance) {
+        double want = std::stod(w[at]);
+        double tolerance = w.size() == at + 2 ? std::stod(w[at + 1]) : defaultTolerance;
+        if (std::fabs(got - want) <= tolerance) return true;
+        char text[64];
+        std::snprintf(text, sizeof text, ": it is %g", got);
+        error = "expect " + w[1] + (at == 3 ? " " + w[2] : "") + " " + w[at] + text;
+        return false;
+    };
+    if (w[1] == "reloads") return number(2, plugin_.status().reloads, 0.0);
+    if (w[1] == "dirty" || w[1] == "clean") {
+        if (history_.dirty() == (w[1] == "dirty")) return true;
+        error = "expect " + w[1] + ": the rig is " + (history_.dirty() ? "dirty (unsaved edits)" : "clean");
+        return false;
+    }
+    if (w[1] == "property") {
+        for (const PaperPropertyInfo& p : plugin_.properties())
+            if (p.name && w[2] == p.name) return number(3, p.value, 1e-4);
+        error = "expect property: no property '" + w[2] + "'";
+        return false;
+    }
+    if (characters.empty()) {
+        error = "expect " + w[1] + ": the plugin has no character";
+        return false;
+    }
+    if (w[1] == "blend") return number(2, characters.front().blendWeight, 1e-3);
+    if (characters.front().mode == w[2]) return true;  // mode
+    error = "expect mode " + w[2] + ": it is " + characters.front().mode;
+    return false;
+}
+
 bool Editor::runScriptCommand(const ScriptCommand& c, std::string& error) {
     switch (c.op) {
     case ScriptOp::Screenshot: screenshots_.push_back(&c); return true;
     case ScriptOp::Quit: quit_ = true; return true;
     case ScriptOp::Extension:
         if (isMouseTarget(c.words)) return moveToTarget(c, error);
-        if (c.words[0] == "expect") return expectLimit(c, error);
+        if (c.words[0] == "expect") return c.words[1] == "joint" ? expectLimit(c, error) : expectState(c, error);
         if (c.words[0] == "select") {
             if (!findJoint(joints_, c.words[2])) {
                 error = "select: no joint '" + c.words[2] + "' (joints: " + jointNames() + ")";
@@ -443,6 +601,11 @@ int Editor::run() {
         Vec2 size = window_.framebufferSize();
         camera_.viewportSize = size;
         if (plugin_.reloadIfChanged()) gizmo_.cancelDrag();
+        if (releaseKey_) input_.keyEvent(std::exchange(releaseKey_, 0), false);
+        if (pendingKey_) {
+            input_.keyEvent(pendingKey_, true);
+            releaseKey_ = std::exchange(pendingKey_, 0);
+        }
         joints_ = readJoints(plugin_);
 
         if (runner_ && frame_ >= kScriptWarmupFrames) {
@@ -501,12 +664,17 @@ int Editor::run() {
     return 0;
 }
 
-std::optional<PluginDescriptor> findRagdollPlugin(std::ostream& err) {
+/// Every plugin on the search path, --plugin's first (as the player's --list-plugins).
+std::vector<PluginDescriptor> findEditorPlugins(const EditorOptions& options, std::ostream& err) {
     std::vector<Diagnostic> diagnostics;
     std::vector<PluginDescriptor> found = findPlugins(pluginSearchPath(), diagnostics);
+    if (!options.pluginPath.empty()) {
+        DescriptorResult r = loadPluginDescriptor(options.pluginPath);
+        diagnostics.insert(diagnostics.end(), r.diagnostics.begin(), r.diagnostics.end());
+        if (r.descriptor) found.insert(found.begin(), *r.descriptor);
+    }
     for (const Diagnostic& d : diagnostics) err << d.format() << '\n';
-    if (found.empty()) return std::nullopt;
-    return found.front();
+    return found;
 }
 
 }  // namespace
@@ -554,12 +722,17 @@ int runEditor(const EditorOptions& options, std::ostream& out, std::ostream& err
         level.spawns.front().rigPath = fs::absolute(options.rigPath).lexically_normal().string();
     }
 
-    std::optional<PluginDescriptor> descriptor = findRagdollPlugin(err);
-    if (!descriptor) {
+    std::vector<PluginDescriptor> found = findEditorPlugins(options, err);
+    if (!options.pluginPath.empty() && (found.empty() || found.front().path != fs::path(options.pluginPath))) {
+        err << kProgram << ": error: cannot use plugin '" << options.pluginPath << "' (see the messages above)\n";
+        return 1;
+    }
+    if (found.empty()) {
         err << kProgram << ": error: no plugin found (looked in $PAPERDOLL_PLUGIN_PATH and plugins/ beside the "
                            "executable); build the ragdoll plugin first\n";
         return 1;
     }
+    const PluginDescriptor* descriptor = &found.front();
     auto start = Clock::now();
     PluginHost plugin(fs::temp_directory_path() / ("paperdoll-editor-" + std::to_string(getpid())),
                       [&err, start](PaperLogLevel logLevel, const std::string& message) {
@@ -583,7 +756,7 @@ int runEditor(const EditorOptions& options, std::ostream& out, std::ostream& err
     }
     plugin.watch(true);
 
-    Editor editor(options, level, plugin, level.spawns.front().rigPath, script ? &*script : nullptr, err);
+    Editor editor(options, level, plugin, level.spawns.front().rigPath, found, script ? &*script : nullptr, err);
     return editor.run();
 }
 

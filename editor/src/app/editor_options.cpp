@@ -5,12 +5,14 @@
 namespace paper::editor {
 
 const char* editorUsage() {
-    return "usage: paperdoll_editor [--level FILE] [--rig FILE] [--script FILE] [--frames N]\n"
-           "                        [--screenshot FILE] [--window WxH] [--help]\n"
+    return "usage: paperdoll_editor [--level FILE] [--rig FILE] [--plugin FILE] [--script FILE]\n"
+           "                        [--frames N] [--screenshot FILE] [--window WxH] [--help]\n"
            "\n"
            "Edits a rig's joint limits on a standing character, live in the ragdoll plugin.\n"
            "  --level FILE       the level to open (default: content/levels/harness.level.xml)\n"
            "  --rig FILE         edit this rig instead of the first spawn's own (Ctrl+S saves to it)\n"
+           "  --plugin FILE      load the plugin this descriptor (*.plugin) describes, instead of the first\n"
+           "                     one found in $PAPERDOLL_PLUGIN_PATH or plugins/ beside the executable\n"
            "  --script FILE      replay a script (the player's format plus editor commands), then quit\n"
            "  --frames N         quit after N frames\n"
            "  --screenshot FILE  save the last frame as PNG at exit\n"
@@ -46,6 +48,8 @@ EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args) {
             if (!value(options.levelPath)) return {std::nullopt, "--level needs a level file"};
         } else if (arg == "--rig") {
             if (!value(options.rigPath)) return {std::nullopt, "--rig needs a rig file"};
+        } else if (arg == "--plugin") {
+            if (!value(options.pluginPath)) return {std::nullopt, "--plugin needs a descriptor file (*.plugin)"};
         } else if (arg == "--script") {
             if (!value(options.scriptPath)) return {std::nullopt, "--script needs a script file"};
         } else if (arg == "--screenshot") {

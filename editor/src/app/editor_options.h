@@ -1,4 +1,4 @@
-// The editor's command line: `paperdoll_editor [--level FILE] [--rig FILE] [--script FILE]
+// The editor's command line: `paperdoll_editor [--level FILE] [--rig FILE] [--plugin FILE] [--script FILE]
 // [--frames N] [--screenshot FILE] [--window WxH] [--help]`.
 #pragma once
 
@@ -12,6 +12,7 @@ namespace paper::editor {
 struct EditorOptions {
     std::string levelPath;       ///< empty: content/levels/harness.level.xml
     std::string rigPath;         ///< empty: the level's own rig for its first spawn
+    std::string pluginPath;      ///< empty: the first plugin found on the search path
     std::string scriptPath;      ///< empty: no script
     std::string screenshotPath;  ///< empty: none; saved at exit
     std::int64_t frames = -1;    ///< quit after this many frames; -1: when the script ends or the window closes

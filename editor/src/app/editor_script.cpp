@@ -18,31 +18,60 @@ bool parseNumber(const std::string& text, double& value) {
 }
 
 bool checkTarget(const std::vector<std::string>& words, std::string& error) {
-    // mouse move target joint NAME lower|upper|pivot  /  … angle DEGREES
+    // mouse move target joint NAME lower|upper|pivot  /  … angle DEGREES  /  widget NAME [FRACTION]
     const std::vector<std::string> w(words.begin() + 2, words.end());  // from "target"
+    double number = 0.0;
+    if (w.size() >= 3 && w[1] == "widget") {
+        if (w.size() > 4 || (w.size() == 4 && (!parseNumber(w[3], number) || number < 0.0 || number > 1.0)))
+            error = "mouse move target widget NAME [FRACTION] takes a fraction of the width from 0 to 1";
+        return true;
+    }
     if (w.size() < 3 || w[1] != "joint") {
-        error = "mouse move target needs 'joint NAME lower|upper|pivot' or 'joint NAME angle DEGREES'";
+        error = "mouse move target needs 'joint NAME lower|upper|pivot', 'joint NAME angle DEGREES' or "
+                "'widget NAME [FRACTION]'";
         return true;
     }
     if (w.size() == 4 && (w[3] == "lower" || w[3] == "upper" || w[3] == "pivot")) return true;
-    double degrees = 0.0;
     if (w.size() == 5 && w[3] == "angle") {
-        if (!parseNumber(w[4], degrees) || std::fabs(degrees) > 180.0) error = "angle needs degrees from -180 to 180";
+        if (!parseNumber(w[4], number) || std::fabs(number) > 180.0) error = "angle needs degrees from -180 to 180";
         return true;
     }
     error = "mouse move target joint NAME needs lower, upper, pivot or angle DEGREES";
     return true;
 }
 
-bool checkExpect(const std::vector<std::string>& w, std::string& error) {
-    // expect joint NAME lower|upper DEGREES [TOLERANCE]
+/// VALUE [TOLERANCE] at w[at], w[at + 1]: the end of every numeric `expect`.
+void checkValue(const std::vector<std::string>& w, std::size_t at, std::string& error) {
     double number = 0.0;
-    if (w.size() < 5 || w.size() > 6 || w[1] != "joint" || (w[3] != "lower" && w[3] != "upper")) {
-        error = "expect needs 'joint NAME lower|upper DEGREES [TOLERANCE]'";
-    } else if (!parseNumber(w[4], number)) {
-        error = "expect: '" + w[4] + "' is not a number of degrees";
-    } else if (w.size() == 6 && (!parseNumber(w[5], number) || number < 0.0)) {
-        error = "expect: the tolerance '" + w[5] + "' must be a number of degrees >= 0";
+    if (w.size() < at + 1 || w.size() > at + 2) {
+        error = "expect " + w[1] + " needs a value and an optional tolerance";
+    } else if (!parseNumber(w[at], number)) {
+        error = "expect: '" + w[at] + "' is not a number";
+    } else if (w.size() == at + 2 && (!parseNumber(w[at + 1], number) || number < 0.0)) {
+        error = "expect: the tolerance '" + w[at + 1] + "' must be a number >= 0";
+    }
+}
+
+bool checkExpect(const std::vector<std::string>& w, std::string& error) {
+    const std::string what = w.size() > 1 ? w[1] : "";
+    if (what == "joint") {  // expect joint NAME lower|upper DEGREES [TOLERANCE]
+        if (w.size() < 5 || (w[3] != "lower" && w[3] != "upper"))
+            error = "expect needs 'joint NAME lower|upper DEGREES [TOLERANCE]'";
+        else
+            checkValue(w, 4, error);
+    } else if (what == "property") {  // expect property NAME VALUE [TOLERANCE]
+        if (w.size() < 4)
+            error = "expect needs 'property NAME VALUE [TOLERANCE]'";
+        else
+            checkValue(w, 3, error);
+    } else if (what == "reloads" || what == "blend") {  // expect reloads N / blend WEIGHT [TOLERANCE]
+        checkValue(w, 2, error);
+    } else if (what == "mode") {
+        if (w.size() != 3) error = "expect mode needs one mode (animated, blend, ragdoll or getting_up)";
+    } else if (what == "dirty" || what == "clean") {
+        if (w.size() != 2) error = "expect " + what + " takes nothing after it";
+    } else {
+        error = "expect needs joint, property, reloads, blend, mode, dirty or clean";
     }
     return true;
 }

@@ -2,9 +2,16 @@
 // through its extension hook:
 //   mouse move target joint NAME lower|upper|pivot   the mouse onto that handle (or the pivot)
 //   mouse move target joint NAME angle DEGREES       the mouse onto the arc at that joint angle
+//   mouse move target widget NAME [FRACTION]         the mouse onto a panel widget (its centre,
+//                                                    or FRACTION of the way across a slider)
 //   select joint NAME                                as a click in the joint list would
 //   expect joint NAME lower|upper DEGREES [TOLERANCE]   fails the run (exit 1) if not within
 //                                                       TOLERANCE degrees (default 0.05)
+//   expect property NAME VALUE [TOLERANCE]           a plugin property (tuning panel)
+//   expect reloads N                                 the plugin's successful hot reloads
+//   expect blend WEIGHT [TOLERANCE]                  the first character's blend weight
+//   expect mode MODE                                 the first character's mode
+//   expect dirty | clean                             the rig has (no) unsaved edits
 //
 // Unlike the player, the editor runs every command in file order at its frame, so a named
 // target moves the mouse before the `mouse down` written after it. One frame is one script

@@ -105,7 +105,7 @@ bool JointGizmoTool::update(const std::vector<JointView>& joints, const GizmoMou
             now = next;
         }
         if (mouse.released || !mouse.down) {
-            history.record({dragCharacter_, dragJoint_, dragStart_, now});
+            history.record(limitEdit(dragCharacter_, dragJoint_, dragStart_, now));
             hovered_ = {dragJoint_, drag_.handle};
             drag_ = {};
         }

@@ -41,6 +41,8 @@ struct JointView {
 std::vector<JointView> readJoints(PluginHost& plugin);
 /// The joint called name, or null.
 const JointView* findJoint(const std::vector<JointView>& joints, const std::string& name);
+/// Not on a temporary: the pointer would outlive the vector.
+const JointView* findJoint(std::vector<JointView>&& joints, const std::string& name) = delete;
 
 GizmoFrame gizmoFrameOf(const PaperJointInfo& info);
 JointLimits limitsOf(const PaperJointInfo& info);

@@ -1,0 +1,193 @@
+#include "view/plugin_panels.h"
+
+#include <imgui.h>
+
+#include <cmath>
+#include <ctime>
+#include <string>
+
+#include "plugin/plugin_host.h"
+#include "view/widget_targets.h"
+
+namespace paper::editor {
+
+namespace {
+
+const ImVec4 kErrorColour{1.0f, 0.45f, 0.4f, 1.0f};
+constexpr float kSliderWidth = 150.0f;  ///< pixels, the tuning sliders' frames
+
+/// A descriptor's fields, as `paperdoll --list-plugins` prints them.
+void drawDescriptor(const PluginDescriptor& d, bool running) {
+    std::error_code ec;
+    bool built = std::filesystem::exists(d.libraryPath(), ec);
+    ImGui::Text("%s%s", d.friendlyName.empty() ? d.name.c_str() : d.friendlyName.c_str(), running ? "  (running)" : "");
+    if (d.abiVersion == PAPER_PLUGIN_ABI_VERSION)
+        ImGui::TextDisabled("%s %s   ABI %u", d.name.c_str(), d.version.c_str(), d.abiVersion);
+    else  // the library's own ABI is what the engine checks at load; the descriptor may be stale
+        ImGui::TextDisabled("%s %s   descriptor ABI %u, engine ABI %u", d.name.c_str(), d.version.c_str(),
+                            d.abiVersion, PAPER_PLUGIN_ABI_VERSION);
+    ImGui::TextDisabled("library %s%s", d.libraryPath().filename().string().c_str(), built ? "" : " (missing: build it)");
+    if (!d.description.empty()) {
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 330.0f);
+        ImGui::TextDisabled("%s", d.description.c_str());
+        ImGui::PopTextWrapPos();
+    }
+}
+
+/// "Build & reload" and the build's output; true when a build just succeeded and nothing
+/// else will reload (Auto-reload off).
+bool drawBuild(PluginPanelState& state, WidgetTargets& targets) {
+    if (state.buildCommand.empty()) return false;
+    BackgroundCommand& build = state.build;
+    build.poll();
+    ImGui::SameLine();
+    ImGui::BeginDisabled(build.running());
+    if (ImGui::Button("Build & reload")) {
+        build.start(state.buildCommand);
+        state.buildHandled = false;
+    }
+    ImGui::EndDisabled();
+    targets.remember("build");
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", state.buildCommand.c_str());
+    if (build.running()) {
+        ImGui::TextDisabled("building...");
+    } else if (build.finished() && build.exitStatus() == 0) {
+        ImGui::TextDisabled("built%s", state.autoReload ? " (a changed library reloads by itself)" : "; reloaded");
+    } else if (build.finished() || !build.output().empty()) {
+        ImGui::TextColored(kErrorColour, "build failed (exit status %d)", build.exitStatus());
+    }
+    if (!build.output().empty()) {
+        // The end of the output: where make and the compiler say what went wrong.
+        ImGui::BeginChild("build output", {330.0f, 80.0f}, true, ImGuiWindowFlags_HorizontalScrollbar);
+        ImGui::TextUnformatted(build.output().c_str());
+        if (build.running()) ImGui::SetScrollHereY(1.0f);
+        ImGui::EndChild();
+    }
+    bool reloadNow = !state.buildHandled && build.finished() && build.exitStatus() == 0 && !state.autoReload;
+    if (build.finished()) state.buildHandled = true;
+    return reloadNow;
+}
+
+}  // namespace
+
+std::string clockText() {
+    std::time_t now = std::time(nullptr);
+    std::tm local{};
+    localtime_r(&now, &local);
+    char text[16];
+    std::strftime(text, sizeof text, "%H:%M:%S", &local);
+    return text;
+}
+
+bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, WidgetTargets& targets) {
+    const PluginStatus& s = plugin.status();
+    if (s.reloads != state.seenReloads) {
+        state.seenReloads = s.reloads;
+        state.loadedAt = clockText();
+    }
+    bool reload = false;
+    ImGui::SetNextWindowPos({10, 315}, ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowCollapsed(false, ImGuiCond_FirstUseEver);
+    if (ImGui::Begin("Plugin", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+        if (plugin.loaded()) {
+            ImGui::Text("%s %s", s.name.c_str(), s.version.c_str());
+            ImGui::TextDisabled("file %s", std::filesystem::path(s.file).filename().string().c_str());
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.file.c_str());
+            // A running library passed the ABI check at load: it speaks the engine's version.
+            ImGui::TextDisabled("ABI %u   loaded at %s", PAPER_PLUGIN_ABI_VERSION, state.loadedAt.c_str());
+            ImGui::TextDisabled("reloads %d   last %.1f ms, %zu bytes of state", s.reloads, s.lastReloadMilliseconds,
+                                s.lastStateBytes);
+            if (s.rollbacks > 0) ImGui::TextColored(kErrorColour, "rolled back after a crash %d times", s.rollbacks);
+        } else {
+            ImGui::TextColored(kErrorColour, "not running");
+        }
+        if (!s.lastError.empty()) {
+            ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 330.0f);
+            ImGui::TextColored(kErrorColour, "%s", s.lastError.c_str());
+            ImGui::PopTextWrapPos();
+        }
+        if (ImGui::Button("Reload (F5)")) reload = true;
+        targets.remember("reload");
+        ImGui::SameLine();
+        if (ImGui::Checkbox("Auto-reload", &state.autoReload)) plugin.watch(state.autoReload);
+        targets.remember("auto_reload");
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Reload when the library file is rebuilt (watch: %s)", s.watchMethod);
+        reload = drawBuild(state, targets) || reload;
+        ImGui::Separator();
+        std::string found = "Plugins found (" + std::to_string(state.found.size()) + ")###found";
+        if (ImGui::TreeNodeEx(found.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
+            for (const PluginDescriptor& d : state.found) drawDescriptor(d, d.path == plugin.descriptor().path);
+            ImGui::TreePop();
+        }
+    }
+    ImGui::End();
+    return reload;
+}
+
+bool setPropertyByName(PluginHost& plugin, const std::string& name, double value) {
+    std::vector<PaperPropertyInfo> properties = plugin.properties();
+    for (std::size_t i = 0; i < properties.size(); ++i)
+        if (properties[i].name && name == properties[i].name) return plugin.setProperty(int(i), value);
+    return false;
+}
+
+std::optional<Edit> drawTuningPanel(PluginHost& plugin, TuningState& state, WidgetTargets& targets) {
+    std::optional<Edit> finished;
+    ImGuiIO& io = ImGui::GetIO();
+    ImGui::SetNextWindowPos({io.DisplaySize.x - 10.0f, 200.0f}, ImGuiCond_FirstUseEver, {1.0f, 0.0f});
+    if (ImGui::Begin("Tuning", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+        // Copy the strings first: the plugin's stay valid only until its next call.
+        std::vector<PaperPropertyInfo> properties = plugin.properties();
+        if (properties.empty()) ImGui::TextDisabled("the plugin reflects no properties");
+        for (std::size_t i = 0; i < properties.size(); ++i) {
+            const PaperPropertyInfo& p = properties[i];
+            std::string name = p.name ? p.name : "";
+            std::string label = std::string(p.label ? p.label : name.c_str()) +
+                                (p.unit && *p.unit ? std::string(" (") + p.unit + ")" : "") + "##" + name;
+            double before = p.value;
+            double value = p.value;
+            bool changed = false;
+            ImGui::SetNextItemWidth(kSliderWidth);
+            switch (p.type) {
+            case PAPER_PROPERTY_INT: {
+                int v = int(std::lround(p.value));
+                changed = ImGui::SliderInt(label.c_str(), &v, int(p.minValue), int(p.maxValue));
+                value = v;
+                break;
+            }
+            case PAPER_PROPERTY_BOOL: {
+                bool v = p.value != 0.0;
+                changed = ImGui::Checkbox(label.c_str(), &v);
+                value = v ? 1.0 : 0.0;
+                break;
+            }
+            default: {
+                float v = float(p.value);
+                changed = ImGui::SliderFloat(label.c_str(), &v, float(p.minValue), float(p.maxValue), "%.2f");
+                value = v;
+                break;
+            }
+            }
+            targets.remember("property:" + name, p.type == PAPER_PROPERTY_BOOL ? 0.0f : kSliderWidth);
+            if (ImGui::IsItemActivated()) {
+                state.active = name;
+                state.activeBefore = before;
+            }
+            if (changed) plugin.setProperty(int(i), value);
+            if (p.type == PAPER_PROPERTY_BOOL && changed) {
+                finished = propertyEdit(name, before, value);  // a click is the whole edit
+                state.active.clear();
+            } else if (ImGui::IsItemDeactivated() && state.active == name) {
+                std::vector<PaperPropertyInfo> now = plugin.properties();
+                double after = i < now.size() ? now[i].value : value;
+                finished = propertyEdit(name, state.activeBefore, after);
+                state.active.clear();
+            }
+        }
+    }
+    ImGui::End();
+    return finished;
+}
+
+}  // namespace paper::editor

@@ -1,0 +1,56 @@
+// The panels that show the plugin itself: Plugin (what was found, what runs, hot reload)
+// and Tuning (its reflected properties, edited live). They talk to the plugin only through
+// PluginHost, never the plugin's own headers.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/background_command.h"
+#include "app/edit_history.h"
+#include "plugin/descriptor.h"
+
+namespace paper {
+class PluginHost;
+}
+
+namespace paper::editor {
+
+class WidgetTargets;
+
+/// What the Plugin panel shows besides PluginHost::status().
+struct PluginPanelState {
+    std::vector<PluginDescriptor> found;  ///< every descriptor on the search path (and --plugin's)
+    std::string loadedAt;                 ///< wall-clock time of the last (re)load, "HH:MM:SS"
+    int seenReloads = 0;                  ///< status().reloads when loadedAt was last set
+    bool autoReload = true;               ///< mirrors PluginHost::watch
+    std::string buildCommand;             ///< "Build & reload" runs this (empty: no button)
+    BackgroundCommand build;              ///< the build running or last run
+    bool buildHandled = true;             ///< the finished build's result was acted on
+};
+
+/// Draws the Plugin panel; true when the plugin should be reloaded now (its Reload button, as
+/// F5 does, or a successful "Build & reload" with Auto-reload off: with it on, the file
+/// watcher reloads). Toggling Auto-reload calls plugin.watch at once.
+bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, WidgetTargets& targets);
+
+/// A property slider or checkbox being dragged: its value when the drag began.
+struct TuningState {
+    std::string active;         ///< the property being dragged, or empty
+    double activeBefore = 0.0;  ///< its value at the press
+};
+
+/// Draws the Tuning panel: every property as a slider (int, float) or checkbox (bool) in its
+/// range, set live through PluginHost::setProperty. Returns a finished edit (a whole slider
+/// drag is one) for the history; widgets are remembered as "property:NAME".
+std::optional<Edit> drawTuningPanel(PluginHost& plugin, TuningState& state, WidgetTargets& targets);
+
+/// Sets the property named name to value; false when the plugin has no such property now
+/// or refuses the value.
+bool setPropertyByName(PluginHost& plugin, const std::string& name, double value);
+
+/// The current time of day, "HH:MM:SS", for the panel's load time.
+std::string clockText();
+
+}  // namespace paper::editor
