@@ -1,5 +1,5 @@
 // The `paperdoll_editor` program: a level with the ragdoll plugin, paused on a standing
-// character, whose joint limits the user edits with gizmos (issue 7, first slice).
+// character, whose joint limits the user edits with gizmos.
 #pragma once
 
 #include <iosfwd>
