@@ -667,12 +667,7 @@ int Editor::run() {
 /// Every plugin on the search path, --plugin's first (as the player's --list-plugins).
 std::vector<PluginDescriptor> findEditorPlugins(const EditorOptions& options, std::ostream& err) {
     std::vector<Diagnostic> diagnostics;
-    std::vector<PluginDescriptor> found = findPlugins(pluginSearchPath(), diagnostics);
-    if (!options.pluginPath.empty()) {
-        DescriptorResult r = loadPluginDescriptor(options.pluginPath);
-        diagnostics.insert(diagnostics.end(), r.diagnostics.begin(), r.diagnostics.end());
-        if (r.descriptor) found.insert(found.begin(), *r.descriptor);
-    }
+    std::vector<PluginDescriptor> found = findPluginsNamedFirst(options.pluginPath, diagnostics);
     for (const Diagnostic& d : diagnostics) err << d.format() << '\n';
     return found;
 }

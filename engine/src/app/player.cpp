@@ -353,12 +353,7 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
 /// --list-plugins: every descriptor found, with its fields.
 static int listPlugins(const PlayerOptions& options, std::ostream& out, std::ostream& err) {
     std::vector<Diagnostic> diagnostics;
-    std::vector<PluginDescriptor> found = findPlugins(pluginSearchPath(), diagnostics);
-    if (!options.pluginPath.empty()) {
-        DescriptorResult r = loadPluginDescriptor(options.pluginPath);
-        diagnostics.insert(diagnostics.end(), r.diagnostics.begin(), r.diagnostics.end());
-        if (r.descriptor) found.insert(found.begin(), *r.descriptor);
-    }
+    std::vector<PluginDescriptor> found = findPluginsNamedFirst(options.pluginPath, diagnostics);
     for (const Diagnostic& d : diagnostics) err << d.format() << '\n';
     out << found.size() << (found.size() == 1 ? " plugin" : " plugins") << " found in:";
     for (const std::filesystem::path& folder : pluginSearchPath()) out << ' ' << folder.string();

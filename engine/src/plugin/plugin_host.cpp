@@ -70,6 +70,17 @@ std::vector<fs::path> pluginSearchPath() {
     return folders;
 }
 
+std::vector<PluginDescriptor> findPluginsNamedFirst(const std::string& namedDescriptor,
+                                                    std::vector<Diagnostic>& diagnostics) {
+    std::vector<PluginDescriptor> found = findPlugins(pluginSearchPath(), diagnostics);
+    if (!namedDescriptor.empty()) {
+        DescriptorResult r = loadPluginDescriptor(namedDescriptor);
+        diagnostics.insert(diagnostics.end(), r.diagnostics.begin(), r.diagnostics.end());
+        if (r.descriptor) found.insert(found.begin(), *r.descriptor);
+    }
+    return found;
+}
+
 PaperEngineServices PluginHost::makeServices(PluginHost* host) {
     PaperEngineServices s = {};
     s.abiVersion = PAPER_PLUGIN_ABI_VERSION;

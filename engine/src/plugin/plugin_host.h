@@ -138,6 +138,11 @@ private:
 /// separated), then plugins/ beside the executable.
 std::vector<std::filesystem::path> pluginSearchPath();
 
+/// Every plugin on the search path, with the descriptor a user named (--plugin FILE; empty
+/// for none) first; problems with any of them are appended to diagnostics.
+std::vector<PluginDescriptor> findPluginsNamedFirst(const std::string& namedDescriptor,
+                                                    std::vector<Diagnostic>& diagnostics);
+
 /// Whether the plugin lists `command` among its commandlets.
 bool pluginRunsCommand(const PluginDescriptor& descriptor, const std::string& command,
                        const std::filesystem::path& copyFolder);
