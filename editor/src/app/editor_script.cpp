@@ -102,31 +102,19 @@ bool EditorScriptRunner::run(std::int64_t frame, InputMap& input, const Camera& 
     const std::vector<ScriptCommand>& commands = script_.commands();
     for (; next_ < commands.size() && commands[next_].step <= frame; ++next_) {
         const ScriptCommand& c = commands[next_];
-        switch (c.op) {
-        case ScriptOp::KeyDown: input.keyEvent(c.keycode, true); break;
-        case ScriptOp::KeyUp: input.keyEvent(c.keycode, false); break;
-        case ScriptOp::KeyPress:
-            input.keyEvent(c.keycode, true);
-            releases_.push_back({frame + 1, c.keycode});
-            break;
-        case ScriptOp::MouseMoveWorld: input.mouseMove(camera.worldToScreen(c.position)); break;
-        case ScriptOp::MouseMoveScreen: input.mouseMove(c.position); break;
-        case ScriptOp::MouseDown: input.mouseButton(c.button, true); break;
-        case ScriptOp::MouseUp: input.mouseButton(c.button, false); break;
-        case ScriptOp::Screenshot:
-        case ScriptOp::Quit:
-        case ScriptOp::Extension:
-            if (!handler(c, error)) {
-                failedLine_ = c.line;
-                ++next_;
-                return false;
-            }
-            if (c.op == ScriptOp::Quit) {  // the run ends here: nothing after it applies
-                next_ = commands.size();
-                releases_.clear();
-                return true;
-            }
-            break;
+        if (applyInputCommand(c, input, camera)) {
+            if (c.op == ScriptOp::KeyPress) releases_.push_back({frame + 1, c.keycode});
+            continue;
+        }
+        if (!handler(c, error)) {
+            failedLine_ = c.line;
+            ++next_;
+            return false;
+        }
+        if (c.op == ScriptOp::Quit) {  // the run ends here: nothing after it applies
+            next_ = commands.size();
+            releases_.clear();
+            return true;
         }
     }
     return true;

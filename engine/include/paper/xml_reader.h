@@ -332,6 +332,15 @@ inline std::string describeXmlError(const tinyxml2::XMLDocument& document) {
     return what;
 }
 
+/// The root's required `format`, which must be "1" (the only one this version reads). False,
+/// reported, for another: nothing else in such a file can be trusted.
+inline bool readFormatOne(AttributeReader& in, Reporter& report, const tinyxml2::XMLElement& root) {
+    const std::string format = in.text("format", Need::Required);
+    if (format.empty() || format == "1") return true;
+    report.error(root, "unsupported format " + inQuotes(format) + " (this version reads format 1)");
+    return false;
+}
+
 /// Parses a user's file and returns its root element, which must be <rootName>; on any
 /// problem (an empty file, malformed XML, no root, another root) reports it and returns
 /// null. Further top-level elements are warnings: tinyxml2 accepts them, XML does not.

@@ -243,6 +243,22 @@ std::string Script::format(const std::string& fileName, const ScriptError& error
     return fileName + ":" + std::to_string(error.line) + ": error: " + error.message;
 }
 
+bool applyInputCommand(const ScriptCommand& c, InputMap& input, const Camera& camera) {
+    switch (c.op) {
+    case ScriptOp::KeyDown:
+    case ScriptOp::KeyPress: input.keyEvent(c.keycode, true); return true;
+    case ScriptOp::KeyUp: input.keyEvent(c.keycode, false); return true;
+    case ScriptOp::MouseMoveWorld: input.mouseMove(camera.worldToScreen(c.position)); return true;
+    case ScriptOp::MouseMoveScreen: input.mouseMove(c.position); return true;
+    case ScriptOp::MouseDown: input.mouseButton(c.button, true); return true;
+    case ScriptOp::MouseUp: input.mouseButton(c.button, false); return true;
+    case ScriptOp::Screenshot:
+    case ScriptOp::Quit:
+    case ScriptOp::Extension: return false;
+    }
+    return false;
+}
+
 void ScriptRunner::applyInput(std::int64_t step, InputMap& input, const Camera& camera) {
     const std::vector<ScriptCommand>& commands = script_.commands();
     // One boundary at a time, so a release due at a boundary precedes that boundary's
@@ -258,21 +274,8 @@ void ScriptRunner::applyInput(std::int64_t step, InputMap& input, const Camera& 
         }
         for (; nextInput_ < commands.size() && commands[nextInput_].step == boundary; ++nextInput_) {
             const ScriptCommand& c = commands[nextInput_];
-            switch (c.op) {
-            case ScriptOp::KeyDown: input.keyEvent(c.keycode, true); break;
-            case ScriptOp::KeyUp: input.keyEvent(c.keycode, false); break;
-            case ScriptOp::KeyPress:
-                input.keyEvent(c.keycode, true);
-                releases_.push_back({c.step + 1, c.keycode});
-                break;
-            case ScriptOp::MouseMoveWorld: input.mouseMove(camera.worldToScreen(c.position)); break;
-            case ScriptOp::MouseMoveScreen: input.mouseMove(c.position); break;
-            case ScriptOp::MouseDown: input.mouseButton(c.button, true); break;
-            case ScriptOp::MouseUp: input.mouseButton(c.button, false); break;
-            case ScriptOp::Screenshot:
-            case ScriptOp::Quit:
-            case ScriptOp::Extension: break;  // observations: takeObservations hands them out
-            }
+            // Observations are left to takeObservations.
+            if (applyInputCommand(c, input, camera) && c.op == ScriptOp::KeyPress) releases_.push_back({c.step + 1, c.keycode});
         }
     }
 }

@@ -104,6 +104,11 @@ private:
     std::optional<std::int64_t> quitStep_;
 };
 
+/// Puts an input command (key down/up, the down of a press, mouse move or button) into input,
+/// world positions through camera, as SDL's events would; false for any other command.
+/// The release of a press is the caller's to schedule, one step later.
+bool applyInputCommand(const ScriptCommand& command, InputMap& input, const Camera& camera);
+
 /// Replays a script into an InputMap, one step boundary at a time. Holds a reference to
 /// the script, which must outlive it.
 class ScriptRunner {

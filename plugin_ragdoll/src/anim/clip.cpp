@@ -123,11 +123,7 @@ private:
     bool readHeader(const XMLElement& root) {
         AttributeReader in = reader(root);
         clip_.name = in.text("name", Need::Required);
-        std::string format = in.text("format", Need::Required);
-        if (!format.empty() && format != "1") {
-            report_.error(root, "unsupported format " + inQuotes(format) + " (this version reads format 1)");
-            return false;
-        }
+        if (!paper::readFormatOne(in, report_, root)) return false;
         std::optional<double> duration = in.number("duration", Need::Required, Range::Positive);
         if (duration && *duration > paper::kMaxPlainMagnitude) {
             in.fail("duration", "is too large (more than 1e6 seconds)", show(*duration));

@@ -115,11 +115,7 @@ private:
     bool readHeader(const XMLElement& root) {
         AttributeReader in = reader(root);
         rig_.name = in.text("name", Need::Required);
-        std::string format = in.text("format", Need::Required);
-        if (!format.empty() && format != "1") {
-            report_.error(root, "unsupported format " + inQuotes(format) + " (this version reads format 1)");
-            return false;
-        }
+        if (!paper::readFormatOne(in, report_, root)) return false;
         static constexpr RigUnits kUnits[] = {RigUnits::Metres, RigUnits::Centimetres, RigUnits::Pixels};
         rig_.units = kUnits[in.choice("units", {"m", "cm", "px"})];
         rig_.scale = in.plain("scale", Need::Optional, Range::Positive, defaultScale(rig_.units));
