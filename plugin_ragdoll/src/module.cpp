@@ -12,7 +12,9 @@
 
 #include "paper/plugin_api.h"
 #include "rig/rig_commands.h"
+#include "rig/rig_builder.h"
 #include "rig/rig_saver.h"
+#include "rig/rig_tuning.h"
 #include "scene/scene.h"
 
 struct PaperPluginInstance {
@@ -212,6 +214,16 @@ int32_t setProperty(PaperPluginInstance* instance, int32_t index, double value) 
     return instance->scene.setProperty(index, value) ? 0 : 1;
 }
 
+/// The character a joint or body handle names, or null; index gets the rig index.
+ragdoll::Character* handleCharacter(PaperPluginInstance* instance, uint64_t handle, int& index) {
+    const std::int64_t c = std::int64_t(handle >> 32) - 1;
+    index = int(handle & 0x7fffffffu);
+    if (c < 0 || c >= instance->scene.characterCount() || (handle & 0x80000000u)) return nullptr;
+    return &instance->scene.character(int(c));
+}
+
+uint64_t makeHandle(int character, int index) { return (std::uint64_t(character + 1) << 32) | std::uint64_t(index); }
+
 // Joints: every character's, in character then rig order. A handle is the character's
 // index + 1 (high 32 bits) and the joint's rig index, so it survives a reload.
 int32_t jointCount(PaperPluginInstance* instance) {
@@ -232,7 +244,7 @@ int32_t getJoint(PaperPluginInstance* instance, int32_t index, PaperJointInfo* i
         }
         const ragdoll::RigJoint& joint = rig.joints[size_t(index)];
         const ragdoll::BonePose& pivot = character.bonePoses()[size_t(joint.child)];
-        info->handle = (std::uint64_t(c + 1) << 32) | std::uint64_t(index);
+        info->handle = makeHandle(c, index);
         info->name = joint.name.c_str();
         info->pivot = {float(pivot.origin.x), float(pivot.origin.y)};
         info->parentAngle = character.bonePoses()[size_t(joint.parent)].angle;
@@ -252,10 +264,101 @@ int32_t getJoint(PaperPluginInstance* instance, int32_t index, PaperJointInfo* i
 }
 
 int32_t setJointLimits(PaperPluginInstance* instance, uint64_t handle, double lower, double upper) {
-    const int c = int(handle >> 32) - 1;
-    const int joint = int(handle & 0xffffffffu);
-    if (c < 0 || c >= instance->scene.characterCount()) return 1;
-    return instance->scene.character(c).setJointLimits(joint, lower, upper) ? 0 : 1;
+    int joint = 0;
+    ragdoll::Character* c = handleCharacter(instance, handle, joint);
+    return c && c->setJointLimits(joint, lower, upper) ? 0 : 1;
+}
+
+// Bodies: every character's, in character then rig order, handles as for joints.
+int32_t bodyCount(PaperPluginInstance* instance) {
+    int32_t count = 0;
+    for (int c = 0; c < instance->scene.characterCount(); ++c)
+        count += int32_t(instance->scene.character(c).rig().bodies.size());
+    return count;
+}
+
+int32_t getBody(PaperPluginInstance* instance, int32_t index, PaperBodyInfo* info) {
+    if (!info || index < 0) return 1;
+    for (int c = 0; c < instance->scene.characterCount(); ++c) {
+        const ragdoll::Character& character = instance->scene.character(c);
+        const ragdoll::RigDefinition& rig = character.rig();
+        if (index >= int32_t(rig.bodies.size())) {
+            index -= int32_t(rig.bodies.size());
+            continue;
+        }
+        const ragdoll::RigBody& body = rig.bodies[size_t(index)];
+        // The shape in its bone's frame (as the ragdoll is built), placed on the bone as shown.
+        const ragdoll::BonePose& pose = character.bonePoses()[size_t(body.bone)];
+        const ragdoll::Transform frame{pose.origin, ragdoll::makeRot(pose.angle)};
+        ragdoll::Vec2 a, b;
+        switch (body.shape) {
+        case ragdoll::BodyShape::Capsule:
+        case ragdoll::BodyShape::Box: {
+            const ragdoll::Capsule capsule = ragdoll::bodyCapsule(rig, index);
+            a = ragdoll::transformPoint(frame, capsule.center1);
+            b = ragdoll::transformPoint(frame, capsule.center2);
+            break;
+        }
+        case ragdoll::BodyShape::Circle: a = b = ragdoll::transformPoint(frame, ragdoll::bodyCircle(rig, index).center); break;
+        }
+        info->handle = makeHandle(c, index);
+        info->name = rig.bones[size_t(body.bone)].name.c_str();
+        info->character = c;
+        info->shape = body.shape == ragdoll::BodyShape::Capsule ? PAPER_SHAPE_CAPSULE
+                      : body.shape == ragdoll::BodyShape::Circle ? PAPER_SHAPE_CIRCLE
+                                                                 : PAPER_SHAPE_BOX;
+        info->a = {float(a.x), float(a.y)};
+        info->b = {float(b.x), float(b.y)};
+        info->radius = body.radius;
+        info->simulated = character.ragdoll().empty() ? 0 : 1;
+        return 0;
+    }
+    return 1;
+}
+
+const std::vector<ragdoll::TuningProperty>* objectProperties(int32_t kind) {
+    return kind == PAPER_OBJECT_JOINT ? &ragdoll::jointProperties()
+           : kind == PAPER_OBJECT_BODY ? &ragdoll::bodyProperties()
+                                       : nullptr;
+}
+
+/// The character and rig index of a joint or body handle, or null when it names none.
+ragdoll::Character* objectCharacter(PaperPluginInstance* instance, int32_t kind, uint64_t handle, int& index) {
+    ragdoll::Character* c = handleCharacter(instance, handle, index);
+    if (!c || !objectProperties(kind)) return nullptr;
+    const size_t count = kind == PAPER_OBJECT_JOINT ? c->rig().joints.size() : c->rig().bodies.size();
+    return size_t(index) < count ? c : nullptr;
+}
+
+int32_t objectPropertyCount(PaperPluginInstance* instance, int32_t kind, uint64_t handle) {
+    int index = 0;
+    return objectCharacter(instance, kind, handle, index) ? int32_t(objectProperties(kind)->size()) : 0;
+}
+
+int32_t getObjectProperty(PaperPluginInstance* instance, int32_t kind, uint64_t handle, int32_t property,
+                          PaperPropertyInfo* info) {
+    int index = 0;
+    const ragdoll::Character* c = objectCharacter(instance, kind, handle, index);
+    if (!c || !info || property < 0 || property >= int32_t(objectProperties(kind)->size())) return 1;
+    const ragdoll::TuningProperty& p = (*objectProperties(kind))[size_t(property)];
+    info->name = p.name;
+    info->label = p.label;
+    info->unit = p.unit;
+    info->type = p.kind == ragdoll::TuningProperty::Bool ? PAPER_PROPERTY_BOOL : PAPER_PROPERTY_FLOAT;
+    info->minValue = p.minValue;
+    info->maxValue = p.maxValue;
+    info->value = kind == PAPER_OBJECT_JOINT ? ragdoll::jointProperty(c->rig().joints[size_t(index)], property)
+                                             : ragdoll::bodyProperty(c->rig().bodies[size_t(index)], property);
+    return 0;
+}
+
+int32_t setObjectProperty(PaperPluginInstance* instance, int32_t kind, uint64_t handle, int32_t property, double value) {
+    int index = 0;
+    ragdoll::Character* c = objectCharacter(instance, kind, handle, index);
+    if (!c) return 1;
+    const bool set = kind == PAPER_OBJECT_JOINT ? c->setJointProperty(index, property, value)
+                                                : c->setBodyProperty(index, property, value);
+    return set ? 0 : 1;
 }
 
 int32_t setBlendWeight(PaperPluginInstance* instance, int32_t character, float weight) {
@@ -272,16 +375,7 @@ int32_t saveRig(PaperPluginInstance* instance, int32_t character, const char* pa
         return 1;
     }
     try {
-        const ragdoll::Character& c = instance->scene.character(character);
-        ragdoll::RigDefinition rig = c.rig();
-        for (size_t j = 0; j < rig.joints.size(); ++j) {
-            const double lower = c.jointLower(int(j)), upper = c.jointUpper(int(j));
-            ragdoll::RigJoint& joint = rig.joints[j];
-            if (!joint.limited && lower <= -ragdoll::kPi && upper >= ragdoll::kPi) continue;  // still free
-            joint.limited = true;
-            joint.lower = lower;
-            joint.upper = upper;
-        }
+        const ragdoll::RigDefinition& rig = instance->scene.character(character).rig();
         const std::string target = path ? std::string(path) : rig.path;
         ragdoll::RigSaveResult saved = ragdoll::saveRig(rig, target);
         if (!saved.ok) {
@@ -338,7 +432,7 @@ const PaperPluginApi kApi = {
     PAPER_PLUGIN_ABI_VERSION, sizeof(PaperPluginApi), "ragdoll", PAPERDOLL_RAGDOLL_VERSION,
     create, destroy, loadLevel, tick, draw, saveState, loadState, getStats,
     propertyCount, getProperty, setProperty, jointCount, getJoint, setJointLimits, characterCount, getCharacter,
-    setBlendWeight, saveRig,
+    setBlendWeight, saveRig, bodyCount, getBody, objectPropertyCount, getObjectProperty, setObjectProperty,
     "rig", runCommand,
 };
 

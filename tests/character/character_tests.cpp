@@ -5,6 +5,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 
 #include "harness.h"
 #include "solver/collide.h"
@@ -607,6 +609,9 @@ TEST_CASE("The state blob carries characters across a reload, bit for bit", "[ch
     test::loadHarness(a);
     Character& c = a.character(0);
     c.setJointLimits(jointIndex(c.rig(), "elbow_L"), 0.0, 100.0 / kDeg);
+    const int forearm = c.rig().bodyOfBone(c.rig().findBone("forearm_L"));
+    REQUIRE(c.setBodyProperty(forearm, 0, 2.5));  // mass, kg
+    REQUIRE(c.setJointProperty(jointIndex(c.rig(), "knee_R"), 2, 0.7));  // stiffness
     walk(a, 40);
     if (mode == 1) c.enterBlend(0.4);
     if (mode >= 2) c.enterRagdoll({3.0, 1.0});
@@ -627,6 +632,8 @@ TEST_CASE("The state blob carries characters across a reload, bit for bit", "[ch
     CHECK(b.saveState() == blob);
     CHECK(b.character(0).mode() == c.mode());
     CHECK(b.character(0).jointUpper(jointIndex(c.rig(), "elbow_L")) == Approx(100.0 / kDeg));
+    CHECK(b.character(0).rig().bodies[size_t(forearm)].mass == 2.5);
+    CHECK(b.character(0).rig().joints[size_t(jointIndex(c.rig(), "knee_R"))].stiffness == 0.7);
     // Both go on the same way.
     for (int i = 0; i < 60; ++i) {
         a.step(kDt, test::input(bit(PAPER_ACTION_RIGHT)));
@@ -661,4 +668,85 @@ TEST_CASE("A corrupt or foreign state blob is refused and changes nothing", "[ch
     std::memcpy(bad.data() + at, &nan, sizeof nan);
     CHECK_FALSE(a.loadState(bad.data(), bad.size(), error));
     CHECK(a.saveState() == before);
+}
+
+TEST_CASE("Tuning a body or a joint reaches the simulated ragdoll at once, mirrored when it faces left", "[character][tuning]") {
+    const bool facingRight = GENERATE(true, false);
+    Scene scene;
+    test::loadHarness(scene);
+    standAt(scene, 0.0, facingRight);
+    Character& c = scene.character(0);
+    REQUIRE(c.enterRagdoll());
+    test::run(scene, 10);
+    World& world = scene.world();
+    const RigDefinition& rig = c.rig();
+    const int forearm = rig.bodyOfBone(rig.findBone("forearm_L"));
+    const int elbow = jointIndex(rig, "elbow_L");
+    const BodyId body = c.ragdoll().bodies[size_t(forearm)];
+    const JointId joint = c.ragdoll().joints[size_t(elbow)];
+    const Vec2 before = world.bodyState(body).position;
+
+    REQUIRE(c.setBodyProperty(forearm, 0, 3.0));   // mass
+    REQUIRE(c.setBodyProperty(forearm, 1, 0.06));  // radius
+    CHECK(world.bodyMass(body) == Approx(3.0).epsilon(1e-12));
+    CHECK(world.bodyShape(body)->geometry.radius == 0.06);
+    CHECK(world.bodyState(body).position.x == before.x);  // reshaped where it was
+    CHECK_FALSE(c.setBodyProperty(forearm, 0, 0.0));       // refused: massless
+    CHECK(world.bodyMass(body) == Approx(3.0).epsilon(1e-12));
+
+    REQUIRE(c.setJointProperty(elbow, 0, 10.0));   // lower, degrees
+    REQUIRE(c.setJointProperty(elbow, 1, 90.0));   // upper
+    REQUIRE(c.setJointProperty(elbow, 2, 0.5));    // stiffness
+    REQUIRE(c.setJointProperty(elbow, 3, 4.0));    // damping
+    REQUIRE(c.setJointProperty(elbow, 4, 1.0));    // collide
+    const JointDef def = world.jointDef(joint);
+    // A ragdoll facing left is built mirrored: [l, u] becomes [−u, −l].
+    CHECK(def.lowerAngle == Approx(facingRight ? 10.0 / kDeg : -90.0 / kDeg));
+    CHECK(def.upperAngle == Approx(facingRight ? 90.0 / kDeg : -10.0 / kDeg));
+    CHECK(def.enableLimit);
+    CHECK(def.stiffness == 0.5);
+    CHECK(def.angularDamping == 4.0);
+    CHECK(def.collideConnected);
+    CHECK_FALSE(c.setJointProperty(elbow, 0, 95.0));  // would cross the upper limit
+    CHECK(world.jointDef(joint).lowerAngle == def.lowerAngle);
+
+    // A soft elbow whose capsules collide (they overlap at the pivot) is pulled apart; put
+    // back, the joint closes again: the edits are live both ways.
+    test::run(scene, 60);
+    CHECK(world.jointError(joint).separation > 0.01);
+    REQUIRE(c.setJointProperty(elbow, 2, 1.0));
+    REQUIRE(c.setJointProperty(elbow, 4, 0.0));
+    test::run(scene, 60);
+    CHECK(world.jointError(joint).separation < 1e-4);
+    REQUIRE(c.setJointProperty(elbow, 2, 0.5));
+    // The next ragdoll is built with the edits.
+    REQUIRE(c.getUp());
+    test::run(scene, 200);
+    REQUIRE(c.enterRagdoll());
+    CHECK(world.bodyMass(c.ragdoll().bodies[size_t(forearm)]) == Approx(3.0).epsilon(1e-12));
+    CHECK(world.jointDef(c.ragdoll().joints[size_t(elbow)]).stiffness == 0.5);
+}
+
+TEST_CASE("A state blob from the previous format (joint limits only) still loads", "[character][state]") {
+    // Saved by the plugin before bodies and joints had tuning: the harness, the elbow_L limit
+    // edited to [0°, 100°], the stickman knocked into a ragdoll mid-walk, 20 steps on.
+    std::ifstream in(std::string(CHARACTER_TEST_DATA) + "/state_format2.bin", std::ios::binary);
+    const std::vector<std::uint8_t> blob{std::istreambuf_iterator<char>(in), {}};
+    REQUIRE(blob.size() == 2711);
+    Scene scene;
+    test::loadHarness(scene);
+    std::string error;
+    const bool loaded = scene.loadState(blob.data(), blob.size(), error);
+    INFO(error);
+    REQUIRE(loaded);
+    const Character& c = scene.character(0);
+    CHECK(c.mode() == CharacterMode::Ragdoll);
+    CHECK(c.replicate().root.x == 2.0809853441796169);
+    CHECK(c.jointUpper(jointIndex(c.rig(), "elbow_L")) == 100.0 * kPi / 180.0);
+    CHECK(c.rig().joints[size_t(jointIndex(c.rig(), "knee_L"))].limited);  // as the rig says
+    CHECK(c.rig().bodies[size_t(c.rig().bodyOfBone(c.rig().findBone("forearm_L")))].mass == 1.5);
+    test::run(scene, 120);
+    Integrity integrity;
+    integrity.measure(scene.world(), c);
+    CHECK(integrity.stretch < 1e-3);
 }

@@ -436,3 +436,111 @@ TEST_CASE("the ragdoll plugin's joints are edited live, kept across a reload and
     CHECK(host.characters()[0].mode == "animated");
     fs::remove_all(dir);
 }
+
+TEST_CASE("the ragdoll plugin's bodies are listed on their bones, and joint and body properties are edited live, kept "
+          "across a reload and saved",
+          "[plugin][ragdoll]") {
+    DescriptorResult d = loadPluginDescriptor(fs::path(RAGDOLL_PLUGIN_DIR) / "ragdoll.plugin");
+    REQUIRE(d.descriptor);
+    LevelLoadResult level = loadLevelFile(std::string(PAPERDOLL_CONTENT_DIR) + "/levels/harness.level.xml");
+    REQUIRE(level.level);
+    fs::path dir = test::makeTempDir();
+    PluginHost host(dir / "copies", nullptr);
+    REQUIRE(host.load(*d.descriptor));
+    REQUIRE(host.setLevel(*level.level));
+
+    auto findBody = [&](const char* name) {
+        for (const PaperBodyInfo& b : host.bodies())
+            if (std::string(b.name) == name) return b;
+        FAIL("no body " << name);
+        return PaperBodyInfo{};
+    };
+    auto findJoint = [&](const char* name) {
+        for (const PaperJointInfo& j : host.joints())
+            if (std::string(j.name) == name) return j;
+        FAIL("no joint " << name);
+        return PaperJointInfo{};
+    };
+    auto propertyIndex = [&](PaperObjectKind kind, std::uint64_t handle, const char* name) {
+        std::vector<PaperPropertyInfo> list = host.objectProperties(kind, handle);
+        for (size_t i = 0; i < list.size(); ++i)
+            if (std::string(list[i].name) == name) return int(i);
+        FAIL("no property " << name);
+        return -1;
+    };
+    auto value = [&](PaperObjectKind kind, std::uint64_t handle, const char* name) {
+        return host.objectProperties(kind, handle)[size_t(propertyIndex(kind, handle, name))].value;
+    };
+
+    // Every bone's body, drawn where the bone is: the forearm's capsule starts at the elbow.
+    REQUIRE(host.bodies().size() == 10);
+    const PaperBodyInfo forearm = findBody("forearm_L");
+    const PaperJointInfo elbow = findJoint("elbow_L");
+    CHECK(forearm.shape == PAPER_SHAPE_CAPSULE);
+    CHECK(forearm.character == 0);
+    CHECK(forearm.simulated == 0);  // standing: animated
+    CHECK(forearm.radius == Approx(0.04));  // half the visual's 8 cm line
+    CHECK(std::hypot(forearm.a.x - elbow.pivot.x, forearm.a.y - elbow.pivot.y) < 1e-6);
+    CHECK(std::hypot(forearm.b.x - forearm.a.x, forearm.b.y - forearm.a.y) == Approx(0.27).epsilon(1e-6));
+    CHECK(findBody("head").shape == PAPER_SHAPE_CIRCLE);
+
+    // The property lists, with their units.
+    std::vector<PaperPropertyInfo> jointProps = host.objectProperties(PAPER_OBJECT_JOINT, elbow.handle);
+    std::vector<PaperPropertyInfo> bodyProps = host.objectProperties(PAPER_OBJECT_BODY, forearm.handle);
+    REQUIRE(jointProps.size() == 5);
+    REQUIRE(bodyProps.size() == 5);
+    CHECK(value(PAPER_OBJECT_JOINT, elbow.handle, "upper") == Approx(135.0));
+    CHECK(std::string(jointProps[size_t(propertyIndex(PAPER_OBJECT_JOINT, elbow.handle, "upper"))].unit) == "°");
+    CHECK(value(PAPER_OBJECT_JOINT, elbow.handle, "damping") == Approx(1.5));
+    CHECK(value(PAPER_OBJECT_BODY, forearm.handle, "mass") == Approx(1.5));
+    CHECK(value(PAPER_OBJECT_BODY, forearm.handle, "angular_damping") == Approx(0.5));
+    CHECK(host.objectProperties(PAPER_OBJECT_BODY, elbow.handle | 0xffff).empty());  // no such body
+
+    // Refused, changing nothing: out of range, not finite, crossing limits, unknown index or handle.
+    const int mass = propertyIndex(PAPER_OBJECT_BODY, forearm.handle, "mass");
+    const int lower = propertyIndex(PAPER_OBJECT_JOINT, elbow.handle, "lower");
+    CHECK_FALSE(host.setObjectProperty(PAPER_OBJECT_BODY, forearm.handle, mass, -1.0));
+    CHECK_FALSE(host.setObjectProperty(PAPER_OBJECT_BODY, forearm.handle, mass, std::nan("")));
+    CHECK_FALSE(host.setObjectProperty(PAPER_OBJECT_JOINT, elbow.handle, lower, 140.0));  // above upper = 135
+    CHECK_FALSE(host.setObjectProperty(PAPER_OBJECT_BODY, forearm.handle, 99, 1.0));
+    CHECK_FALSE(host.setObjectProperty(PAPER_OBJECT_BODY, std::uint64_t(7) << 32, mass, 1.0));
+    CHECK_FALSE(host.setObjectProperty(PaperObjectKind(9), forearm.handle, mass, 1.0));
+    CHECK(value(PAPER_OBJECT_BODY, forearm.handle, "mass") == 1.5);
+
+    // Edited, then carried across a reload.
+    REQUIRE(host.setObjectProperty(PAPER_OBJECT_BODY, forearm.handle, mass, 2.5));
+    REQUIRE(host.setObjectProperty(PAPER_OBJECT_BODY, forearm.handle,
+                                   propertyIndex(PAPER_OBJECT_BODY, forearm.handle, "radius"), 0.05));
+    REQUIRE(host.setObjectProperty(PAPER_OBJECT_JOINT, elbow.handle,
+                                   propertyIndex(PAPER_OBJECT_JOINT, elbow.handle, "stiffness"), 0.8));
+    REQUIRE(host.setObjectProperty(PAPER_OBJECT_JOINT, elbow.handle,
+                                   propertyIndex(PAPER_OBJECT_JOINT, elbow.handle, "collide"), 1.0));
+    REQUIRE(host.setObjectProperty(PAPER_OBJECT_JOINT, elbow.handle, propertyIndex(PAPER_OBJECT_JOINT, elbow.handle, "upper"),
+                                   100.0));
+    REQUIRE(host.reload());
+    CHECK(value(PAPER_OBJECT_BODY, forearm.handle, "mass") == 2.5);
+    CHECK(value(PAPER_OBJECT_BODY, forearm.handle, "radius") == 0.05);
+    CHECK(findBody("forearm_L").radius == 0.05);
+    CHECK(value(PAPER_OBJECT_JOINT, elbow.handle, "stiffness") == 0.8);
+    CHECK(value(PAPER_OBJECT_JOINT, elbow.handle, "collide") == 1.0);
+    CHECK(value(PAPER_OBJECT_JOINT, elbow.handle, "upper") == Approx(100.0).epsilon(1e-12));
+    // The gizmo's view of the same limit (radians) agrees.
+    CHECK(findJoint("elbow_L").upperLimit == Approx(100.0 * M_PI / 180.0).epsilon(1e-12));
+
+    // Saved into a copy of the rig: the forearm's body and the elbow's joint lines change, nothing else.
+    const fs::path copy = dir / "stickman.rig.xml";
+    std::string error;
+    REQUIRE(host.saveRig(0, copy.string(), error));
+    std::ifstream originalIn(fs::path(PAPERDOLL_CONTENT_DIR) / "rigs" / "stickman.rig.xml"), savedIn(copy);
+    std::string originalLine, savedLine;
+    std::vector<std::pair<std::string, std::string>> changed;
+    while (std::getline(originalIn, originalLine) && std::getline(savedIn, savedLine))
+        if (originalLine != savedLine) changed.emplace_back(originalLine, savedLine);
+    CHECK_FALSE(std::getline(savedIn, savedLine));  // no line added or lost
+    REQUIRE(changed.size() == 2);
+    CHECK(changed[0].second ==
+          "  <body bone=\"forearm.L\" mass=\"2.5\" linear_damping=\"0.05\" angular_damping=\"0.5\" radius=\"5\"/>");
+    CHECK(changed[1].second == "  <joint name=\"elbow_L\" parent=\"upper_arm.L\" child=\"forearm.L\" lower=\"0\" "
+                               "upper=\"100\" damping=\"1.5\" stiffness=\"0.8\" collide=\"true\"/>");
+    fs::remove_all(dir);
+}

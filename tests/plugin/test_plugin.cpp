@@ -165,10 +165,17 @@ int32_t saveRig(PaperPluginInstance*, int32_t, const char*, char* error, size_t 
     return 1;
 }
 
+int32_t bodyCount(PaperPluginInstance*) { return 0; }
+int32_t getBody(PaperPluginInstance*, int32_t, PaperBodyInfo*) { return 1; }
+int32_t objectPropertyCount(PaperPluginInstance*, int32_t, uint64_t) { return 0; }
+int32_t getObjectProperty(PaperPluginInstance*, int32_t, uint64_t, int32_t, PaperPropertyInfo*) { return 1; }
+int32_t setObjectProperty(PaperPluginInstance*, int32_t, uint64_t, int32_t, double) { return 1; }
+
 const PaperPluginApi kApi = {TEST_PLUGIN_ABI, sizeof(PaperPluginApi), "test", TEST_PLUGIN_VERSION, create, destroy,
                              loadLevel, tick, draw, saveState, loadState, getStats, propertyCount, getProperty,
                              setProperty, jointCount, getJoint, setJointLimits, characterCount, getCharacter,
-                             setBlendWeight, saveRig, nullptr, nullptr};
+                             setBlendWeight, saveRig, bodyCount, getBody, objectPropertyCount,
+                             getObjectProperty, setObjectProperty, nullptr, nullptr};
 
 }  // namespace
 

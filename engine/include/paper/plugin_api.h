@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-#define PAPER_PLUGIN_ABI_VERSION 3u
+#define PAPER_PLUGIN_ABI_VERSION 4u
 #define PAPER_PLUGIN_ENTRY_SYMBOL "paperGetPluginApi"
 
 #if defined(_WIN32)
@@ -152,6 +152,24 @@ typedef struct PaperJointInfo {
     int32_t collideConnected;
 } PaperJointInfo;
 
+typedef enum PaperShapeType { PAPER_SHAPE_CAPSULE = 0, PAPER_SHAPE_CIRCLE = 1, PAPER_SHAPE_BOX = 2 } PaperShapeType;
+
+/* A character's body as the editor sees it (picking, outlines, the inspector), whether or
+   not it is simulated right now: while animated it sits on its animated bone. The handle
+   stays valid across reloads. */
+typedef struct PaperBodyInfo {
+    uint64_t handle;
+    const char* name;     /* its bone's name */
+    int32_t character;    /* index of its character (getCharacter) */
+    int32_t shape;        /* PaperShapeType */
+    PaperVec2 a, b;       /* world, metres: the capsule's (or box's) centre line; a circle's centre twice */
+    double radius;        /* metres; a box's half thickness */
+    int32_t simulated;    /* 1 while a physics body exists (ragdoll, blend) */
+} PaperBodyInfo;
+
+/* What the per-object properties (objectPropertyCount …) are about. */
+typedef enum PaperObjectKind { PAPER_OBJECT_JOINT = 0, PAPER_OBJECT_BODY = 1 } PaperObjectKind;
+
 /* ---- the engine's services, handed to the plugin ---------------------------------- */
 
 typedef struct PaperEngineServices {
@@ -213,11 +231,23 @@ typedef struct PaperPluginApi {
     /* The blend weight (0 keyframed .. 1 physics) of a character; above 0 it is an active
        ragdoll. Returns 0, or 1 when it does not apply. */
     int32_t (*setBlendWeight)(PaperPluginInstance* instance, int32_t character, float weight);
-    /* Writes a character's rig, with the joint limits edited through setJointLimits, to path
+    /* Writes a character's rig, with the limits and properties edited through this table, to path
        (NULL: the file it was read from) atomically, keeping everything else in the file as it
        was. Returns 0, or 1 with the reason in error (the file on disk is then untouched). */
     int32_t (*saveRig)(PaperPluginInstance* instance, int32_t character, const char* path, char* error,
                        size_t errorCapacity);
+    int32_t (*bodyCount)(PaperPluginInstance* instance);
+    int32_t (*getBody)(PaperPluginInstance* instance, int32_t index, PaperBodyInfo* info);
+    /* The inspector: properties of one joint or body (kind PaperObjectKind, handle from
+       getJoint/getBody), e.g. "lower" in degrees or "mass" in kg. A set applies live (to a
+       simulated ragdoll at once, and to every one built after), travels with the state across
+       a reload and is written by saveRig; setting the old value back undoes it. setObjectProperty
+       returns 0, or 1 when the handle, index or value does not apply (nothing changes). */
+    int32_t (*objectPropertyCount)(PaperPluginInstance* instance, int32_t kind, uint64_t handle);
+    int32_t (*getObjectProperty)(PaperPluginInstance* instance, int32_t kind, uint64_t handle, int32_t index,
+                                 PaperPropertyInfo* info);
+    int32_t (*setObjectProperty)(PaperPluginInstance* instance, int32_t kind, uint64_t handle, int32_t index,
+                                 double value);
 
     /* Commandlets, in Unreal's manner: `paperdoll <command> <args…>` runs one of these
        without a window or an instance. commands lists their names, space separated

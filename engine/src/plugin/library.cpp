@@ -90,7 +90,11 @@ std::unique_ptr<PluginLibrary> PluginLibrary::open(const fs::path& source, const
                               reinterpret_cast<const void*>(api->setProperty),   reinterpret_cast<const void*>(api->jointCount),
                               reinterpret_cast<const void*>(api->getJoint),      reinterpret_cast<const void*>(api->setJointLimits),
                               reinterpret_cast<const void*>(api->characterCount), reinterpret_cast<const void*>(api->getCharacter),
-                              reinterpret_cast<const void*>(api->setBlendWeight), reinterpret_cast<const void*>(api->saveRig)};
+                              reinterpret_cast<const void*>(api->setBlendWeight), reinterpret_cast<const void*>(api->saveRig),
+                              reinterpret_cast<const void*>(api->bodyCount),     reinterpret_cast<const void*>(api->getBody),
+                              reinterpret_cast<const void*>(api->objectPropertyCount),
+                              reinterpret_cast<const void*>(api->getObjectProperty),
+                              reinterpret_cast<const void*>(api->setObjectProperty)};
     for (const void* fn : required) {
         if (!fn) {
             error = "'" + source.string() + "' has an incomplete function table (a null entry)";

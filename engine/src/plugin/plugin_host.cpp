@@ -467,6 +467,38 @@ std::vector<PaperJointInfo> PluginHost::joints() {
     return out;
 }
 
+std::vector<PaperBodyInfo> PluginHost::bodies() {
+    std::vector<PaperBodyInfo> out;
+    guarded("getBody", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
+        int32_t count = api.bodyCount(instance);
+        for (int32_t i = 0; i < count; ++i) {
+            PaperBodyInfo info = {};
+            if (api.getBody(instance, i, &info) == 0) out.push_back(info);
+        }
+    });
+    return out;
+}
+
+std::vector<PaperPropertyInfo> PluginHost::objectProperties(PaperObjectKind kind, std::uint64_t handle) {
+    std::vector<PaperPropertyInfo> out;
+    guarded("getObjectProperty", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
+        int32_t count = api.objectPropertyCount(instance, kind, handle);
+        for (int32_t i = 0; i < count; ++i) {
+            PaperPropertyInfo info = {};
+            if (api.getObjectProperty(instance, kind, handle, i, &info) == 0) out.push_back(info);
+        }
+    });
+    return out;
+}
+
+bool PluginHost::setObjectProperty(PaperObjectKind kind, std::uint64_t handle, int index, double value) {
+    int32_t rc = 1;
+    guarded("setObjectProperty", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
+        rc = api.setObjectProperty(instance, kind, handle, index, value);
+    });
+    return rc == 0;
+}
+
 std::vector<CharacterStatus> PluginHost::characters() {
     std::vector<CharacterStatus> out;
     guarded("getCharacter", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {

@@ -79,10 +79,15 @@ public:
     bool setProperty(int index, double value);
     std::vector<PaperJointInfo> joints();
     bool setJointLimits(std::uint64_t handle, double lower, double upper);
+    /// Every character's bodies, simulated or not (picking, outlines, the inspector).
+    std::vector<PaperBodyInfo> bodies();
+    /// The inspector's properties of one joint or body (PaperObjectKind + its handle).
+    std::vector<PaperPropertyInfo> objectProperties(PaperObjectKind kind, std::uint64_t handle);
+    bool setObjectProperty(PaperObjectKind kind, std::uint64_t handle, int index, double value);
     /// Every character the plugin simulates (empty without a running instance).
     std::vector<CharacterStatus> characters();
     bool setBlendWeight(int character, float weight);
-    /// The character's rig with its edited limits, to path (empty: its own file). False with
+    /// The character's rig with its edited limits and properties, to path (empty: its own file). False with
     /// the reason in error.
     bool saveRig(int character, const std::string& path, std::string& error);
 

@@ -56,8 +56,8 @@ const char* netRoleName(NetRole role) {
 
 Character::Character(World& world, std::shared_ptr<const CharacterAssets> assets, const CharacterDef& def)
     : world_(&world), assets_(std::move(assets)), name_(def.name), group_(def.collisionGroup < 0 ? def.collisionGroup : -1),
-      role_(def.role), root_(def.position), facingRight_(def.facingRight) {
-    const RigDefinition& rig = assets_->rig;
+      role_(def.role), rig_(assets_->rig), root_(def.position), facingRight_(def.facingRight) {
+    const RigDefinition& rig = rig_;
     const size_t bones = rig.bones.size();
     rigPoses_.resize(bones);
     animPoses_.resize(bones);
@@ -66,8 +66,6 @@ Character::Character(World& world, std::shared_ptr<const CharacterAssets> assets
     animLinear_.assign(bones, Vec2{});
     animAngular_.assign(bones, 0.0);
     blendWeights_.assign(bones, 0.0);
-    for (const RigJoint& joint : rig.joints)
-        limits_.push_back(joint.limited ? Limit{joint.lower, joint.upper} : Limit{-kPi, kPi});
     replicated_.root = root_;
     replicated_.facingRight = facingRight_;
     player_.play(&clipOf(ClipRole::Idle), 0.0);
@@ -225,10 +223,10 @@ void Character::computeAnimatedPose(double dt, bool plantFeet) {
     // and nothing snaps.
     for (size_t j = 0; j < rig.joints.size(); ++j) {
         const RigJoint& joint = rig.joints[j];
-        if (limits_[j].lower <= -kPi && limits_[j].upper >= kPi) continue;  // free
+        if (!joint.limited) continue;
         const double rest = rig.bones[size_t(joint.child)].localAngle;
         double& angle = local_.angles[size_t(joint.child)];
-        angle = rest + std::clamp(wrapAngle(angle - rest), limits_[j].lower, limits_[j].upper);
+        angle = rest + std::clamp(wrapAngle(angle - rest), joint.lower, joint.upper);
     }
     computeBonePoses(rig, local_, rigPoses_);
     previousAnim_ = animPoses_;
@@ -278,7 +276,7 @@ void Character::stepGettingUp(double dt) {
 bool Character::buildBodies() {
     if (!ragdoll_.empty()) return true;
     destroyProxy();  // before any body exists: a body born inside the box would be shot out
-    const RigDefinition& rig = assets_->rig;
+    const RigDefinition& rig = rig_;
     RagdollDef def = defaultRagdollDef();
     def.position = root_;
     def.mirrored = !facingRight_;
@@ -296,12 +294,6 @@ bool Character::buildBodies() {
         world_->setVelocity(body, animLinear_[size_t(bone)], animAngular_[size_t(bone)]);
     }
     liftOutOfTerrain();
-    for (size_t j = 0; j < rig.joints.size(); ++j) {
-        const Limit& l = limits_[j];
-        const bool limited = rig.joints[j].limited || l.lower > -kPi || l.upper < kPi;
-        world_->setJointLimits(ragdoll_.joints[j], limited, ragdollMirrored_ ? -l.upper : l.lower,
-                               ragdollMirrored_ ? -l.lower : l.upper);
-    }
     return true;
 }
 
@@ -310,7 +302,7 @@ void Character::liftOutOfTerrain() {
     // IK plants only the feet). The contacts would push that out within one substep, and in
     // XPBD a position push becomes velocity: the ragdoll would leap off the stairs. So the
     // whole ragdoll is lifted out first, rigidly, keeping its pose and velocities.
-    const RigDefinition& rig = assets_->rig;
+    const RigDefinition& rig = rig_;
     std::vector<BodyId> near;  // at the switch, not in the step
     for (int pass = 0; pass < 4; ++pass) {
         double deepest = 0.0;
@@ -350,7 +342,7 @@ void Character::destroyBodies() {
 }
 
 void Character::readBodies() {
-    const RigDefinition& rig = assets_->rig;
+    const RigDefinition& rig = rig_;
     for (size_t i = 0; i < rig.bodies.size(); ++i) {
         const BodyState state = world_->bodyState(ragdoll_.bodies[i]);
         poses_[size_t(rig.bodies[i].bone)] = {state.position, state.angle};
@@ -361,7 +353,7 @@ void Character::driveBodies(double dt) {
     // Stable PD (implicit in the gains, Tan et al. 2011) toward the animated pose: per unit
     // mass, so the gains mean the same for every body; gravity compensated by the same
     // factor, so weight 0 means "follow exactly" and weight 1 "pure physics".
-    const RigDefinition& rig = assets_->rig;
+    const RigDefinition& rig = rig_;
     const RigDrive& drive = rig.drive;
     const Vec2 gravity = world_->def().gravity;
     for (size_t i = 0; i < rig.bodies.size(); ++i) {
@@ -394,7 +386,7 @@ void Character::driveBodies(double dt) {
 
 void Character::snapFollowingBodies() {
     // At weight 0 a body is exactly on the animated pose, moving with its tracked velocity.
-    const RigDefinition& rig = assets_->rig;
+    const RigDefinition& rig = rig_;
     for (size_t i = 0; i < rig.bodies.size(); ++i) {
         const int bone = rig.bodies[i].bone;
         if (blendWeights_[size_t(bone)] > 0.0) continue;
@@ -473,7 +465,7 @@ bool Character::leaveBlend() {
 
 bool Character::getUp() {
     if (role_ == NetRole::Proxy || !isPhysical(mode_)) return false;
-    const RigDefinition& rig = assets_->rig;
+    const RigDefinition& rig = rig_;
     const BonePose torso = poses_[size_t(assets_->rootBone)];
     // Face down when the chest points at the ground. The chest is the root bone's +x turned
     // a quarter clockwise (the rig faces +x); a mirrored ragdoll's is turned the other way.
@@ -519,7 +511,7 @@ bool Character::hit(Vec2 impulse) {
 
 void Character::setBlendWeight(double weight, int bone) {
     weight = std::clamp(std::isfinite(weight) ? weight : 0.0, 0.0, 1.0);
-    const RigDefinition& rig = assets_->rig;
+    const RigDefinition& rig = rig_;
     if (bone < 0 || bone >= int(rig.bones.size())) {
         std::fill(blendWeights_.begin(), blendWeights_.end(), weight);
         return;
@@ -580,22 +572,48 @@ void Character::clearReach(int side) {
 int Character::bodyCount() const { return int(ragdoll_.bodies.size()) + (isNull(proxy_) ? 0 : 1); }
 
 bool Character::setJointLimits(int joint, double lower, double upper) {
-    if (joint < 0 || joint >= int(limits_.size()) || !std::isfinite(lower) || !std::isfinite(upper) || lower > upper ||
-        lower < -kPi || upper > kPi)
+    if (joint < 0 || joint >= int(rig_.joints.size()) || !ragdoll::setJointLimits(rig_.joints[size_t(joint)], lower, upper))
         return false;
-    limits_[size_t(joint)] = {lower, upper};
-    if (!ragdoll_.empty())
-        world_->setJointLimits(ragdoll_.joints[size_t(joint)], true, ragdollMirrored_ ? -upper : lower,
-                               ragdollMirrored_ ? -lower : upper);
+    applyJointLive(joint);
     return true;
+}
+
+bool Character::setJointProperty(int joint, int index, double value) {
+    if (joint < 0 || joint >= int(rig_.joints.size()) || !ragdoll::setJointProperty(rig_.joints[size_t(joint)], index, value))
+        return false;
+    applyJointLive(joint);
+    return true;
+}
+
+bool Character::setBodyProperty(int body, int index, double value) {
+    if (body < 0 || body >= int(rig_.bodies.size()) || !ragdoll::setBodyProperty(rig_.bodies[size_t(body)], index, value))
+        return false;
+    if (!ragdoll_.empty()) {
+        const RigBody& b = rig_.bodies[size_t(body)];
+        const BodyId id = ragdoll_.bodies[size_t(body)];
+        shapeRagdollBody(*world_, rig_, body, id, group_);
+        world_->setDamping(id, b.linearDamping, b.angularDamping);
+        world_->wake(id);
+    }
+    return true;
+}
+
+void Character::applyJointLive(int joint) {
+    if (ragdoll_.empty()) return;
+    const RigJoint& j = rig_.joints[size_t(joint)];
+    const JointId id = ragdoll_.joints[size_t(joint)];
+    world_->setJointLimits(id, j.limited, ragdollMirrored_ ? -j.upper : j.lower, ragdollMirrored_ ? -j.lower : j.upper);
+    world_->setJointStiffness(id, j.stiffness);
+    world_->setJointDamping(id, j.damping);
+    world_->setJointCollideConnected(id, j.collide);
 }
 
 bool Character::drawnMirrored() const { return isPhysical(mode_) && role_ != NetRole::Proxy ? ragdollMirrored_ : !facingRight_; }
 
 double Character::jointAngle(int joint) const {
-    const RigJoint& j = assets_->rig.joints[size_t(joint)];
-    const RigBone& parent = assets_->rig.bones[size_t(j.parent)];
-    const RigBone& child = assets_->rig.bones[size_t(j.child)];
+    const RigJoint& j = rig_.joints[size_t(joint)];
+    const RigBone& parent = rig_.bones[size_t(j.parent)];
+    const RigBone& child = rig_.bones[size_t(j.child)];
     const bool mirrored = drawnMirrored();
     const double world = poses_[size_t(j.child)].angle - poses_[size_t(j.parent)].angle;
     return wrapAngle((mirrored ? -world : world) - (child.angle - parent.angle));
@@ -655,7 +673,7 @@ void Character::save(SavedState& out) const {
     out.getUpFrom = getUpFrom_;
     out.getUpTime = getUpTime_;
     out.blendWeights = blendWeights_;
-    out.limits = limits_;
+    out.tuning = tuningOf(rig_);
     out.appearance = appearance_;
     out.savedAppearance = savedAppearance_;
     out.replicated = replicated_;
@@ -667,15 +685,14 @@ void Character::save(SavedState& out) const {
 }
 
 bool Character::load(const SavedState& in, std::string& error) {
-    const RigDefinition& rig = assets_->rig;
+    const RigDefinition& rig = rig_;
     const size_t bones = rig.bones.size();
     auto finitePoses = [](const std::vector<BonePose>& poses) {
         for (const BonePose& p : poses)
             if (!isFinite(p.origin) || !std::isfinite(p.angle)) return false;
         return true;
     };
-    if (in.previousAnim.size() != bones || in.poses.size() != bones || in.blendWeights.size() != bones ||
-        in.limits.size() != rig.joints.size() || (!in.getUpFrom.empty() && in.getUpFrom.size() != bones) ||
+    if (in.previousAnim.size() != bones || in.poses.size() != bones || in.blendWeights.size() != bones || (!in.getUpFrom.empty() && in.getUpFrom.size() != bones) ||
         (!in.bodies.empty() && in.bodies.size() != rig.bodies.size())) {
         error = "character '" + name_ + "': the state was saved for a different rig";
         return false;
@@ -686,11 +703,22 @@ bool Character::load(const SavedState& in, std::string& error) {
         error = "character '" + name_ + "': the state holds a non-finite or out-of-range value";
         return false;
     }
-    for (const Limit& l : in.limits)
-        if (!(l.lower <= l.upper) || l.lower < -kPi || l.upper > kPi) {
-            error = "character '" + name_ + "': the state holds an invalid joint limit";
-            return false;
+    RigTuning tuning = in.tuning;
+    if (tuning.bodies.empty() && tuning.joints.size() == rig_.joints.size()) {
+        // An older blob held the joint limits only; the rest stays as this rig has it.
+        RigTuning full = tuningOf(rig_);
+        for (size_t j = 0; j < tuning.joints.size(); ++j) {
+            full.joints[j].limited = tuning.joints[j].limited;
+            full.joints[j].lower = tuning.joints[j].lower;
+            full.joints[j].upper = tuning.joints[j].upper;
         }
+        tuning = std::move(full);
+    }
+    RigDefinition tuned = rig_;
+    if (!applyTuning(tuned, tuning, error)) {
+        error = "character '" + name_ + "': " + error;
+        return false;
+    }
     const bool physical = isPhysical(in.mode) && in.role != NetRole::Proxy;  // a proxy only shows the mode
     if (physical != !in.bodies.empty() || (in.role == NetRole::Proxy && in.hasProxy)) {
         error = "character '" + name_ + "': the state's mode and bodies disagree";
@@ -714,7 +742,7 @@ bool Character::load(const SavedState& in, std::string& error) {
     getUpFrom_ = in.getUpFrom;
     getUpTime_ = in.getUpTime;
     blendWeights_ = in.blendWeights;
-    limits_ = in.limits;
+    rig_ = std::move(tuned);
     appearance_ = in.appearance;
     savedAppearance_ = in.savedAppearance;
     replicated_ = in.replicated;

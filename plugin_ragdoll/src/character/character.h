@@ -24,6 +24,7 @@
 #include "character/character_assets.h"
 #include "character/net_role.h"
 #include "rig/rig_builder.h"
+#include "rig/rig_tuning.h"
 #include "solver/world.h"
 
 namespace ragdoll {
@@ -102,7 +103,8 @@ public:
     const std::shared_ptr<const CharacterAssets>& shared() const { return assets_; }
     /// A def that makes a character like this one, standing where this one stands.
     CharacterDef def() const { return {name_, root_, facingRight_, role_, group_}; }
-    const RigDefinition& rig() const { return assets_->rig; }
+    /// The character's own copy of its rig, with the edits made through it (saveRig writes it).
+    const RigDefinition& rig() const { return rig_; }
     const std::vector<BonePose>& bonePoses() const { return poses_; }  ///< world, per rig bone
     Vec2 root() const { return root_; }
     bool facingRight() const { return facingRight_; }
@@ -123,10 +125,15 @@ public:
     const std::vector<Vec2>& boneLinearVelocities() const { return animLinear_; }
     const std::vector<double>& boneAngularVelocities() const { return animAngular_; }
 
-    // Joint limits (editable; used by every ragdoll built from now on, and live).
-    double jointLower(int joint) const { return limits_[size_t(joint)].lower; }
-    double jointUpper(int joint) const { return limits_[size_t(joint)].upper; }
+    // Tuning (rig_tuning.h): edits to the character's rig, applied live to its ragdoll and
+    // used by every ragdoll built from now on. False (nothing changed) when out of range.
+    /// Limits in radians, rig sense; a free joint reports [−π, π].
+    double jointLower(int joint) const { return rig_.joints[size_t(joint)].limited ? rig_.joints[size_t(joint)].lower : -kPi; }
+    double jointUpper(int joint) const { return rig_.joints[size_t(joint)].limited ? rig_.joints[size_t(joint)].upper : kPi; }
     bool setJointLimits(int joint, double lower, double upper);
+    /// jointProperties()/bodyProperties() by index, in their units.
+    bool setJointProperty(int joint, int index, double value);
+    bool setBodyProperty(int body, int index, double value);
     /// Whether the bones are drawn mirrored (facing left): the joint gizmos' frame.
     bool drawnMirrored() const;
     /// Current angle of a joint, rest-relative, in the rig's (unmirrored) sense, radians.
@@ -136,9 +143,6 @@ public:
     void teleport(Vec2 position, bool facingRight);
 
     // The state blob (scene.cpp): everything that defines what happens next.
-    struct Limit {
-        double lower = 0.0, upper = 0.0;
-    };
     struct SavedState;
     void save(SavedState& out) const;
     /// False (nothing changed) when the state does not fit this character's rig.
@@ -158,6 +162,8 @@ private:
     /// Moves the new ragdoll rigidly out of any terrain its pose reaches into.
     void liftOutOfTerrain();
     void destroyBodies();
+    /// Gives the simulated joint (if any) the rig's values for it.
+    void applyJointLive(int joint);
     void createProxy();
     void destroyProxy();
     void placeProxy(double dt);
@@ -174,6 +180,7 @@ private:
     std::int32_t group_;
     NetRole role_;
     CharacterMode mode_ = CharacterMode::Animated;
+    RigDefinition rig_;  ///< the assets' rig with this character's edits
 
     // Locomotion.
     Vec2 root_;
@@ -195,7 +202,6 @@ private:
     bool ragdollMirrored_ = false;
     BodyId proxy_;
     std::vector<double> blendWeights_;  ///< per bone
-    std::vector<Limit> limits_;         ///< per rig joint, radians, rig sense
 
     bool reaching_[2] = {false, false};
     Vec2 reachTarget_[2];
@@ -220,7 +226,7 @@ struct Character::SavedState {
     std::vector<BonePose> previousAnim, poses, getUpFrom;
     double getUpTime = 0.0;
     std::vector<double> blendWeights;
-    std::vector<Limit> limits;
+    RigTuning tuning;
     Appearance appearance, savedAppearance;
     ReplicatedCharacterState replicated;
     Vec2 replicatedVelocity;

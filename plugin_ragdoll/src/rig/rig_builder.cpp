@@ -57,6 +57,21 @@ Polygon bodyBox(const RigDefinition& rig, int body) {
     return makeBox(half, b.radius, {half, 0.0}, 0.0);
 }
 
+bool shapeRagdollBody(World& world, const RigDefinition& rig, int body, BodyId id, std::int32_t collisionGroup) {
+    const RigBody& rigBody = rig.bodies[size_t(body)];
+    ShapeDef shape = defaultShapeDef();
+    shape.mass = rigBody.mass;
+    shape.friction = rigBody.friction;
+    shape.restitution = rigBody.restitution;
+    shape.filter.group = collisionGroup;
+    switch (rigBody.shape) {
+        case BodyShape::Capsule: return world.setCapsule(id, shape, bodyCapsule(rig, body));
+        case BodyShape::Circle: return world.setCircle(id, shape, bodyCircle(rig, body));
+        case BodyShape::Box: return world.setPolygon(id, shape, bodyBox(rig, body));
+    }
+    return false;
+}
+
 Ragdoll buildRagdoll(World& world, const RigDefinition& rig, const RagdollDef& def, std::string* error) {
     auto refuse = [&](const std::string& why) {
         if (error) *error = why;
@@ -91,17 +106,7 @@ Ragdoll buildRagdoll(World& world, const RigDefinition& rig, const RagdollDef& d
         bodyDef.userData = def.userData;
         BodyId id = world.createBody(bodyDef);
 
-        ShapeDef shape = defaultShapeDef();
-        shape.mass = body.mass;
-        shape.friction = body.friction;
-        shape.restitution = body.restitution;
-        shape.filter.group = def.collisionGroup;
-        bool shaped = false;
-        switch (body.shape) {
-            case BodyShape::Capsule: shaped = world.setCapsule(id, shape, bodyCapsule(rig, i)); break;
-            case BodyShape::Circle: shaped = world.setCircle(id, shape, bodyCircle(rig, i)); break;
-            case BodyShape::Box: shaped = world.setPolygon(id, shape, bodyBox(rig, i)); break;
-        }
+        const bool shaped = shapeRagdollBody(world, rig, i, id, def.collisionGroup);
         if (!isNull(id)) ragdoll.bodies.push_back(id);
         if (isNull(id) || !shaped) {
             destroyRagdoll(world, ragdoll);

@@ -51,6 +51,10 @@ struct Ragdoll {
 /// builds nothing, returns an empty Ragdoll and says why in *error when given.
 Ragdoll buildRagdoll(World& world, const RigDefinition& rig, const RagdollDef& def, std::string* error = nullptr);
 
+/// Gives a body the shape, mass and friction of rig.bodies[body], as buildRagdoll does; on
+/// a body already simulated it keeps the pose and the origin's velocity (a live edit).
+bool shapeRagdollBody(World& world, const RigDefinition& rig, int body, BodyId id, std::int32_t collisionGroup);
+
 /// Removes every joint and body the ragdoll made (stale handles are skipped) and empties it.
 void destroyRagdoll(World& world, Ragdoll& ragdoll);
 

@@ -14,12 +14,13 @@ namespace {
 //   "PDRS" magic, u32 format version, u32 section count, then sections:
 //   4-byte tag, u32 payload size, payload.
 // Sections: "WRLD" world settings, "BODY" the level's bodies (terrain, then props) in
-// level order, "CHAR" every character (its mode, animation, poses, edited limits and its
+// level order, "CHAR" every character (its mode, animation, poses, its rig's tuning and its
 // own bodies), "PREV" the net-role preview and its proxy, "RUNF" the run's joint figures.
 // A reader skips sections it does not know and refuses a blob missing one it needs, so
 // adding a section is compatible and changing one takes a new tag or format.
 constexpr char kMagic[4] = {'P', 'D', 'R', 'S'};
-constexpr std::uint32_t kFormatVersion = 2;
+constexpr std::uint32_t kFormatVersion = 3;
+constexpr std::uint32_t kOldestFormatRead = 2;  ///< 2: the characters' tuning was their joint limits only
 
 struct Writer {
     std::vector<std::uint8_t> bytes;
@@ -120,6 +121,50 @@ std::vector<BonePose> getPoses(Reader& r) {
     return poses;
 }
 
+void putTuning(Writer& w, const RigTuning& t) {
+    w.put(std::uint32_t(t.joints.size()));
+    for (const JointTuning& j : t.joints) {
+        w.put(std::uint8_t(j.limited));
+        for (double v : {j.lower, j.upper, j.stiffness, j.damping}) w.put(v);
+        w.put(std::uint8_t(j.collide));
+    }
+    w.put(std::uint32_t(t.bodies.size()));
+    for (const BodyTuning& b : t.bodies) {
+        w.put(std::uint8_t(b.radiusSource));
+        for (double v : {b.radius, b.radiusFraction, b.mass, b.linearDamping, b.angularDamping, b.friction}) w.put(v);
+    }
+}
+
+/// Format 2 held the joint limits only: the rest is the rig's, as the reading character
+/// fills in (Character::load takes a tuning with no bodies as "limits only").
+RigTuning getTuning(Reader& r, std::uint32_t version) {
+    RigTuning t;
+    if (version == 2) {
+        t.joints.resize(r.getCount(2 * sizeof(double)));
+        for (JointTuning& j : t.joints) {
+            j.lower = r.get<double>();
+            j.upper = r.get<double>();
+            j.limited = j.lower > -kPi || j.upper < kPi;
+        }
+        return t;
+    }
+    t.joints.resize(r.getCount(2 + 4 * sizeof(double)));
+    for (JointTuning& j : t.joints) {
+        j.limited = r.get<std::uint8_t>() != 0;
+        for (double* v : {&j.lower, &j.upper, &j.stiffness, &j.damping}) *v = r.get<double>();
+        j.collide = r.get<std::uint8_t>() != 0;
+    }
+    t.bodies.resize(r.getCount(1 + 6 * sizeof(double)));
+    for (BodyTuning& b : t.bodies) {
+        const auto source = r.get<std::uint8_t>();
+        if (source > std::uint8_t(RadiusSource::Visual)) r.ok = false;
+        b.radiusSource = RadiusSource(source);
+        for (double* v : {&b.radius, &b.radiusFraction, &b.mass, &b.linearDamping, &b.angularDamping, &b.friction})
+            *v = r.get<double>();
+    }
+    return t;
+}
+
 void putCharacter(Writer& w, const Character::SavedState& c) {
     w.put(std::uint8_t(c.mode));
     w.put(std::uint8_t(c.role));
@@ -138,11 +183,7 @@ void putCharacter(Writer& w, const Character::SavedState& c) {
     w.put(c.getUpTime);
     w.put(std::uint32_t(c.blendWeights.size()));
     for (double v : c.blendWeights) w.put(v);
-    w.put(std::uint32_t(c.limits.size()));
-    for (const Character::Limit& l : c.limits) {
-        w.put(l.lower);
-        w.put(l.upper);
-    }
+    putTuning(w, c.tuning);
     for (const Appearance& a : {c.appearance, c.savedAppearance}) {
         w.put(a.tint);
         w.put(a.scale);
@@ -159,7 +200,7 @@ void putCharacter(Writer& w, const Character::SavedState& c) {
 }
 
 /// Reads one character; values are checked by Character::load, enums here.
-Character::SavedState getCharacter(Reader& r) {
+Character::SavedState getCharacter(Reader& r, std::uint32_t version) {
     Character::SavedState c;
     const auto mode = r.get<std::uint8_t>();
     const auto role = r.get<std::uint8_t>();
@@ -181,11 +222,7 @@ Character::SavedState getCharacter(Reader& r) {
     c.getUpTime = r.get<double>();
     c.blendWeights.resize(r.getCount(sizeof(double)));
     for (double& v : c.blendWeights) v = r.get<double>();
-    c.limits.resize(r.getCount(2 * sizeof(double)));
-    for (Character::Limit& l : c.limits) {
-        l.lower = r.get<double>();
-        l.upper = r.get<double>();
-    }
+    c.tuning = getTuning(r, version);
     for (Appearance* a : {&c.appearance, &c.savedAppearance}) {
         a->tint = r.get<std::uint32_t>();
         a->scale = r.get<double>();
@@ -568,9 +605,9 @@ bool Scene::loadState(const std::uint8_t* data, std::size_t size, std::string& e
     }
     r.offset = 4;
     std::uint32_t version = r.get<std::uint32_t>();
-    if (version != kFormatVersion) {
+    if (version < kOldestFormatRead || version > kFormatVersion) {
         error = "state format " + std::to_string(version) + " is not one this plugin reads (it reads " +
-                std::to_string(kFormatVersion) + ")";
+                std::to_string(kOldestFormatRead) + " to " + std::to_string(kFormatVersion) + ")";
         return false;
     }
     std::uint32_t sections = r.get<std::uint32_t>();
@@ -610,12 +647,12 @@ bool Scene::loadState(const std::uint8_t* data, std::size_t size, std::string& e
             haveBodies = section.ok && section.offset == end;
         } else if (std::memcmp(tag, "CHAR", 4) == 0) {
             characters.resize(section.getCount(64));
-            for (Character::SavedState& c : characters) c = getCharacter(section);
+            for (Character::SavedState& c : characters) c = getCharacter(section, version);
             haveCharacters = section.ok && section.offset == end;
         } else if (std::memcmp(tag, "PREV", 4) == 0) {
             const auto mode = section.get<std::uint8_t>();
             havePreviewProxy = section.get<std::uint8_t>() != 0;
-            if (havePreviewProxy) previewState = getCharacter(section);
+            if (havePreviewProxy) previewState = getCharacter(section, version);
             if (mode > std::uint8_t(NetPreview::ProxyOnly) || section.offset != end) section.ok = false;
             preview = NetPreview(mode);
         } else if (std::memcmp(tag, "RUNF", 4) == 0) {

@@ -325,6 +325,32 @@ bool World::setJointStiffness(JointId id, double stiffness) {
     return true;
 }
 
+bool World::setJointDamping(JointId id, double angularDamping) {
+    Joint* j = get(id);
+    if (!j || !finite(angularDamping) || angularDamping < 0.0) return false;
+    j->angularDamping = angularDamping;
+    wakeSlot(j->bodyA);
+    return true;
+}
+
+bool World::setJointCollideConnected(JointId id, bool collide) {
+    Joint* j = get(id);
+    if (!j) return false;
+    j->collideConnected = collide;  // contacts are filtered afresh every step
+    wakeSlot(j->bodyA);
+    return true;
+}
+
+bool World::setDamping(BodyId id, double linearDamping, double angularDamping) {
+    if (!get(id) || !finite(linearDamping) || !finite(angularDamping) || linearDamping < 0.0 || angularDamping < 0.0)
+        return false;
+    BodySim& sim = sims_[size_t(id.index1 - 1)];
+    sim.linearDamping = linearDamping;
+    sim.angularDamping = angularDamping;
+    wakeSlot(id.index1 - 1);
+    return true;
+}
+
 JointError World::jointError(JointId id) const {
     const Joint* j = get(id);
     if (!j) return {};

@@ -41,6 +41,8 @@ public:
     bool isValid(JointId id) const;
     bool setJointLimits(JointId id, bool enable, double lower, double upper);
     bool setJointStiffness(JointId id, double stiffness);
+    bool setJointDamping(JointId id, double angularDamping);  ///< 1/s, >= 0
+    bool setJointCollideConnected(JointId id, bool collide);
 
     // Body queries and commands. Invalid ids give a default value and change nothing.
     BodyState bodyState(BodyId id) const;
@@ -57,6 +59,8 @@ public:
     /// Moves a kinematic body to reach the pose in dt seconds (velocities derived from it).
     void setKinematicTarget(BodyId id, Vec2 position, double angle, double dt);
     void wake(BodyId id);
+    /// 1/s, >= 0 (as BodyDef); wakes. False if invalid.
+    bool setDamping(BodyId id, double linearDamping, double angularDamping);
 
     BodySnapshot snapshot(BodyId id) const;
     /// Puts a body back exactly as snapshot() found it. False for an invalid id or
