@@ -1,0 +1,24 @@
+// The level loader on arbitrary text: refused with a reason, or a level whose numbers are
+// all finite (the plugin takes them as they are).
+#include <cmath>
+
+#include "fuzz_target.h"
+#include "world/level.h"
+
+using namespace paper;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const LevelLoadResult loaded = loadLevelFromText({reinterpret_cast<const char*>(data), size}, "fuzz.level.xml");
+    if (!loaded.level) {
+        FUZZ_CHECK(hasErrors(loaded.diagnostics));
+        return 0;
+    }
+    auto finite = [](Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); };
+    for (const TerrainPiece& t : loaded.level->terrain) {
+        FUZZ_CHECK(t.points.size() >= 3);
+        for (Vec2 p : t.points) FUZZ_CHECK(finite(p));
+    }
+    for (const Prop& p : loaded.level->props) FUZZ_CHECK(finite(p.position) && p.mass > 0.0 && std::isfinite(p.angle));
+    for (const SpawnPoint& s : loaded.level->spawns) FUZZ_CHECK(finite(s.position));
+    return 0;
+}
