@@ -128,8 +128,8 @@ public:
     // Tuning (rig_tuning.h): edits to the character's rig, applied live to its ragdoll and
     // used by every ragdoll built from now on. False (nothing changed) when out of range.
     /// Limits in radians, rig sense; a free joint reports [−π, π].
-    double jointLower(int joint) const { return rig_.joints[size_t(joint)].limited ? rig_.joints[size_t(joint)].lower : -kPi; }
-    double jointUpper(int joint) const { return rig_.joints[size_t(joint)].limited ? rig_.joints[size_t(joint)].upper : kPi; }
+    double jointLower(int joint) const { return lowerLimit(rig_.joints[size_t(joint)]); }
+    double jointUpper(int joint) const { return upperLimit(rig_.joints[size_t(joint)]); }
     bool setJointLimits(int joint, double lower, double upper);
     /// jointProperties()/bodyProperties() by index, in their units.
     bool setJointProperty(int joint, int index, double value);

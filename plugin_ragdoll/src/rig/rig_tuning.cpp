@@ -33,19 +33,18 @@ bool inRange(const TuningProperty& p, double value) {
     return std::isfinite(value) && value >= p.minValue && value <= p.maxValue;
 }
 
-/// A free joint reports and starts its limits at the full turn.
-double lowerOf(const RigJoint& j) { return j.limited ? j.lower : -kPi; }
-double upperOf(const RigJoint& j) { return j.limited ? j.upper : kPi; }
-
 }  // namespace
+
+double lowerLimit(const RigJoint& joint) { return joint.limited ? joint.lower : -kPi; }
+double upperLimit(const RigJoint& joint) { return joint.limited ? joint.upper : kPi; }
 
 const std::vector<TuningProperty>& jointProperties() { return kJointProperties; }
 const std::vector<TuningProperty>& bodyProperties() { return kBodyProperties; }
 
 double jointProperty(const RigJoint& joint, int index) {
     switch (index) {
-    case JointLower: return lowerOf(joint) * kDegrees;
-    case JointUpper: return upperOf(joint) * kDegrees;
+    case JointLower: return lowerLimit(joint) * kDegrees;
+    case JointUpper: return upperLimit(joint) * kDegrees;
     case JointStiffness: return joint.stiffness;
     case JointDamping: return joint.damping;
     case JointCollide: return joint.collide ? 1.0 : 0.0;
@@ -78,8 +77,8 @@ bool setJointProperty(RigJoint& joint, int index, double value) {
     switch (index) {
     // Degrees in, radians kept: value / kDegrees would not give back the radians the gizmo
     // sets for the same degrees, and both must save as the same text.
-    case JointLower: return setJointLimits(joint, value * (kPi / 180.0), upperOf(joint));
-    case JointUpper: return setJointLimits(joint, lowerOf(joint), value * (kPi / 180.0));
+    case JointLower: return setJointLimits(joint, value * (kPi / 180.0), upperLimit(joint));
+    case JointUpper: return setJointLimits(joint, lowerLimit(joint), value * (kPi / 180.0));
     case JointStiffness: joint.stiffness = value; return true;
     case JointDamping: joint.damping = value; return true;
     case JointCollide: joint.collide = value != 0.0; return true;

@@ -36,6 +36,9 @@ double bodyProperty(const RigBody& body, int index);
 bool setJointProperty(RigJoint& joint, int index, double value);
 bool setBodyProperty(RigBody& body, int index, double value);
 
+/// A joint's limits in radians, rest-relative; a free joint's are the full turn [−π, π].
+double lowerLimit(const RigJoint& joint);
+double upperLimit(const RigJoint& joint);
 /// Sets both limits (radians, rest-relative) at once; the joint becomes limited. False for
 /// values that are not finite, outside [−π, π] or crossing.
 bool setJointLimits(RigJoint& joint, double lower, double upper);

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "character/character_tuning.h"
+#include "solver/constants.h"
 
 namespace ragdoll {
 
@@ -99,9 +100,29 @@ BodySnapshot getSnapshot(Reader& r) {
     return s;
 }
 
-bool finiteSnapshot(const BodySnapshot& s) {
-    return isFinite(s.center) && std::isfinite(s.angle) && isFinite(s.linearVelocity) && std::isfinite(s.angularVelocity) &&
-           std::isfinite(s.sleepTime);
+// What a blob our solver wrote can hold: bodies inside the world (a lost body is frozen
+// where it was found), moving no faster than the solver's speed limits allow between two
+// steps (velocities are clamped in the step, set by switches a little above), finite
+// everywhere. Anything else is corruption, refused before it can reach the solver: finite
+// but absurd numbers (a body at 1e196 m) overflow in the step.
+constexpr double kStateSpeedSlack = 10.0;
+constexpr double kMaxGravity = 1000.0;  ///< m/s²; the tuning panel offers up to 50
+
+bool insideWorld(Vec2 p) {
+    const double extent = defaultWorldDef().worldHalfExtent;
+    return isFinite(p) && std::abs(p.x) <= extent && std::abs(p.y) <= extent;
+}
+
+bool plausibleSnapshot(const BodySnapshot& s) {
+    return isFinite(s.center) && (s.frozen || insideWorld(s.center)) && std::isfinite(s.angle) &&
+           isFinite(s.linearVelocity) && length(s.linearVelocity) <= kStateSpeedSlack * kMaxLinearSpeed &&
+           std::abs(s.angularVelocity) <= kStateSpeedSlack * kMaxAngularSpeed && std::isfinite(s.sleepTime);
+}
+
+bool plausiblePoses(const std::vector<BonePose>& poses) {
+    for (const BonePose& p : poses)
+        if (!insideWorld(p.origin) || !std::isfinite(p.angle)) return false;
+    return true;
 }
 
 void putPoses(Writer& w, const std::vector<BonePose>& poses) {
@@ -239,8 +260,11 @@ Character::SavedState getCharacter(Reader& r, std::uint32_t version) {
     c.hasProxy = r.get<std::uint8_t>() != 0;
     if (c.hasProxy) c.proxy = getSnapshot(r);
     for (const BodySnapshot& s : c.bodies)
-        if (!finiteSnapshot(s)) r.ok = false;
-    if (c.hasProxy && !finiteSnapshot(c.proxy)) r.ok = false;
+        if (!plausibleSnapshot(s)) r.ok = false;
+    if ((c.hasProxy && !plausibleSnapshot(c.proxy)) || !insideWorld(c.root) || !insideWorld(c.replicated.root) ||
+        !plausiblePoses(c.previousAnim) || !plausiblePoses(c.poses) || !plausiblePoses(c.getUpFrom) ||
+        length(c.rootVelocity) > kStateSpeedSlack * kMaxLinearSpeed)
+        r.ok = false;
     return c;
 }
 
@@ -677,7 +701,7 @@ bool Scene::loadState(const std::uint8_t* data, std::size_t size, std::string& e
                 " (a different level?)";
         return false;
     }
-    if (!std::isfinite(def.gravity.x) || !std::isfinite(def.gravity.y) || def.substeps < 1 || def.substeps > 64 ||
+    if (!isFinite(def.gravity) || length(def.gravity) > kMaxGravity || def.substeps < 1 || def.substeps > 64 ||
         def.iterations < 1 || def.iterations > 64 || !std::isfinite(run.stretch) || !std::isfinite(run.limitViolation)) {
         error = "the state's world settings are out of range";
         return false;
@@ -685,8 +709,8 @@ bool Scene::loadState(const std::uint8_t* data, std::size_t size, std::string& e
     // Validate everything before touching the world, so a refusal changes nothing: each
     // character is tried on a scratch world built like this one first.
     for (const BodySnapshot& s : snapshots)
-        if (!finiteSnapshot(s)) {
-            error = "the state holds a non-finite body";
+        if (!plausibleSnapshot(s)) {
+            error = "the state holds a body outside the world, too fast or not finite";
             return false;
         }
     {
