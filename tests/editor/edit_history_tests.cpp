@@ -48,7 +48,7 @@ TEST_CASE("a new edit drops the redo branch", "[editor][history]") {
     CHECK(h.size() == 1);
 }
 
-TEST_CASE("saving clears dirty; undoing past the save makes it dirty again", "[editor][history]") {
+TEST_CASE("saving clears dirty, undoing past the save makes it dirty again", "[editor][history]") {
     EditHistory h;
     h.record(edit(135, 100));
     h.markSaved();
@@ -109,4 +109,36 @@ TEST_CASE("applied() lists the edits in effect, oldest first", "[editor][history
     REQUIRE(now.size() == 2);
     CHECK(now[0].after.upper == Approx(toRadians(100)));
     CHECK(now[1].property == "world.gravity");
+}
+
+TEST_CASE("inspector edits of joints and bodies are rig edits: dirty, undone in order", "[editor][history]") {
+    EditHistory h;
+    h.record(objectPropertyEdit(bodyRef(0, "forearm_L"), "mass", 1.5, 1.5));  // no change: not recorded
+    CHECK(h.size() == 0);
+    h.record(propertyEdit("solver.substeps", 4, 8));
+    CHECK_FALSE(h.dirty());
+    h.record(objectPropertyEdit(bodyRef(0, "forearm_L"), "mass", 1.5, 2.5));
+    CHECK(h.dirty());  // Save writes body properties
+    h.markSaved();
+    h.record(objectPropertyEdit(jointRef(0, "elbow_L"), "damping", 1.5, 3.0));
+    CHECK(h.dirty());
+
+    const Edit* u = h.undo();
+    REQUIRE(u);
+    CHECK(u->kind == EditKind::ObjectProperty);
+    CHECK(u->object == jointRef(0, "elbow_L"));
+    CHECK(u->beforeValue == 1.5);
+    CHECK_FALSE(h.dirty());  // back at the save
+    u = h.undo();
+    REQUIRE(u);
+    CHECK(u->object.is(ObjectKind::Body, "forearm_L"));
+    CHECK(u->property == "mass");
+    CHECK(h.dirty());  // the saved mass is undone
+    h.record(propertyEdit("solver.iterations", 1, 2));  // branching over the saved body edit: gone for good
+    CHECK(h.dirty());
+
+    h.clear();  // another rig was opened
+    CHECK(h.size() == 0);
+    CHECK_FALSE(h.dirty());
+    CHECK_FALSE(h.canUndo());
 }

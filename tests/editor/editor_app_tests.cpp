@@ -43,6 +43,14 @@ struct RigCopy {
     ~RigCopy() { fs::remove_all(dir); }
 };
 
+/// The environment of an editor run: the display's (test::displayEnv) and the content folder,
+/// so the editor finds the harness level from any build directory.
+std::vector<std::string> editorEnv() {
+    std::vector<std::string> env = test::displayEnv();
+    env.push_back("PAPERDOLL_CONTENT=" + kContent.string());
+    return env;
+}
+
 /// Pixels of the PNG within tolerance of an RGB colour.
 int countColour(const std::string& png, int r, int g, int b, int tolerance) {
     int w = 0, h = 0, n = 0;
@@ -67,7 +75,7 @@ TEST_CASE("a scripted drag of elbow_L's upper handle, undone, redone and saved, 
     std::string png = (copy.dir / "editor.png").string();
     test::ProcessResult r = test::runProcess(
         {kEditor, "--rig", copy.rig.string(), "--script", (kData / "drag_elbow.script").string(), "--screenshot", png},
-        test::displayEnv());
+        editorEnv());
     INFO(r.err);
     REQUIRE(r.exitCode == 0);
 
@@ -111,7 +119,7 @@ TEST_CASE("a hot reload of the plugin keeps the unsaved edit and the simulation"
     std::thread editor([&] {
         r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--plugin", (plugins / "ragdoll.plugin").string(),
                               "--script", script.string()},
-                             test::displayEnv());
+                             editorEnv());
         finished = true;
     });
     // Once the script has its edit and a ragdoll (ready.png), replace the library the way
@@ -139,7 +147,7 @@ TEST_CASE("the tuning and simulate panels, clicked: undoable properties, hit, re
     RigCopy copy;
     fs::path script = scriptInto(copy.dir, "panels.script");
     test::ProcessResult r =
-        test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, test::displayEnv());
+        test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
     INFO(r.err);
     CHECK(r.exitCode == 0);
     for (const char* shot : {"tuning.png", "hit.png", "simulate.png"}) CHECK(fs::exists(copy.dir / shot));
@@ -149,7 +157,7 @@ TEST_CASE("the tuning and simulate panels, clicked: undoable properties, hit, re
 TEST_CASE("Build & reload runs the build command, shows its output and reloads", "[editor][e2e][build]") {
     RigCopy copy;
     fs::path script = scriptInto(copy.dir, "build_reload.script");
-    std::vector<std::string> env = test::displayEnv();
+    std::vector<std::string> env = editorEnv();
     env.push_back("PAPERDOLL_PLUGIN_BUILD=echo compiled the plugin");
     test::ProcessResult r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, env);
     INFO(r.err);
@@ -162,7 +170,7 @@ TEST_CASE("an expect that does not hold fails the run with the script's file and
     fs::path script = copy.dir / "wrong.script";
     std::ofstream(script) << "# comment\nexpect joint elbow_L upper 90\n";
     test::ProcessResult r =
-        test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, test::displayEnv());
+        test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
     CHECK(r.exitCode == 1);
     CHECK_THAT(r.err, Catch::Contains(script.string() + ":2:") && Catch::Contains("it is 135"));
     CHECK(readText(copy.rig) == readText(kContent / "rigs" / "stickman.rig.xml"));  // nothing saved
@@ -173,7 +181,7 @@ TEST_CASE("a script naming a joint the rig lacks fails with its line", "[editor]
     fs::path script = copy.dir / "nojoint.script";
     std::ofstream(script) << "mouse move target joint wrist_L upper\n";
     test::ProcessResult r =
-        test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, test::displayEnv());
+        test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
     CHECK(r.exitCode == 1);
     CHECK_THAT(r.err, Catch::Contains(script.string() + ":1:") && Catch::Contains("no joint 'wrist_L'"));
 }
@@ -182,10 +190,103 @@ TEST_CASE("editor: --frames runs that many frames and --screenshot saves the las
     RigCopy copy;
     std::string png = (copy.dir / "shot.png").string();
     test::ProcessResult r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--frames", "3", "--screenshot", png},
-                                             test::displayEnv());
+                                             editorEnv());
     INFO(r.err);
     CHECK(r.exitCode == 0);
     CHECK(fs::exists(png));
+}
+
+/// The original rig with forearm.L's body mass="1.5" changed to mass, the only change a mass
+/// edit may make in the file.
+std::string withForearmMass(const std::string& original, const std::string& mass) {
+    const std::string before = "<body bone=\"forearm.L\" mass=\"1.5\"";
+    std::string expected = original;
+    std::size_t at = expected.find(before);
+    if (at == std::string::npos) return "(the rig has no '" + before + "')";
+    return expected.replace(at, before.size(), "<body bone=\"forearm.L\" mass=\"" + mass + "\"");
+}
+
+TEST_CASE("a body clicked in the viewport is inspected: its mass typed, undone, redone and saved alone",
+          "[editor][e2e][inspector]") {
+    RigCopy copy;
+    std::string original = readText(copy.rig);
+    fs::path script = scriptInto(copy.dir, "inspect_body.script");
+    test::ProcessResult r =
+        test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);  // the expects: hovered, selected, mass, one-step undos, the joint's limit
+    CHECK(readText(copy.rig) == withForearmMass(original, "2.5"));
+
+    // The hovered body's outline (bright teal) and the selected body's (violet) on screen.
+    CHECK(countColour((copy.dir / "hover.png").string(), 0, 190, 210, 12) > 30);
+    CHECK(countColour((copy.dir / "inspector_body.png").string(), 150, 70, 220, 12) > 30);
+    CHECK(fs::exists(copy.dir / "inspector_joint.png"));
+}
+
+TEST_CASE("quitting with unsaved edits asks: Cancel keeps running, Discard quits without writing",
+          "[editor][e2e][unsaved]") {
+    RigCopy copy;
+    std::string original = readText(copy.rig);
+    fs::path script = scriptInto(copy.dir, "unsaved_discard.script");
+    test::ProcessResult r =
+        test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);  // Discard quit before the script's last expect could fail it
+    CHECK(readText(copy.rig) == original);
+    CHECK(fs::exists(copy.dir / "unsaved.png"));
+}
+
+TEST_CASE("quitting with unsaved edits, answered Save, writes the rig and quits", "[editor][e2e][unsaved]") {
+    RigCopy copy;
+    std::string original = readText(copy.rig);
+    fs::path script = scriptInto(copy.dir, "unsaved_save.script");
+    test::ProcessResult r =
+        test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);  // Save quit before the script's last expect could fail it
+    CHECK(readText(copy.rig) == withForearmMass(original, "3"));
+}
+
+TEST_CASE("opening another rig with unsaved edits asks first, a rig that fails keeps the edits, Discard opens one",
+          "[editor][e2e][unsaved]") {
+    RigCopy copy;
+    std::string original = readText(copy.rig);
+    // Beside it: the puppet (which has no clips, so no character) and a heavier stickman.
+    fs::copy_file(kContent / "rigs" / "paper_puppet.rig.xml", copy.dir / "rigs" / "paper_puppet.rig.xml");
+    fs::path heavy = copy.dir / "rigs" / "stickman_heavy.rig.xml";
+    std::ofstream(heavy, std::ios::binary) << withForearmMass(original, "2");
+    std::string heavyText = readText(heavy);
+    fs::path script = scriptInto(copy.dir, "open_rig.script");
+    test::ProcessResult r =
+        test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);  // the edit survives the refused rig; the heavy one opens clean
+    CHECK_THAT(r.err, Catch::Contains("paper_puppet.rig.xml"));  // why the puppet was refused
+    CHECK(readText(copy.rig) == original);
+    CHECK(readText(heavy) == heavyText);
+}
+
+TEST_CASE("the live plots hold one sample per step, the newest the plugin's figures", "[editor][e2e][plots]") {
+    RigCopy copy;
+    fs::path script = scriptInto(copy.dir, "plots.script");
+    test::ProcessResult r =
+        test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);  // expect plots 0, then 90 after 90 steps
+    CHECK(fs::exists(copy.dir / "plots.png"));
+}
+
+TEST_CASE("editor: --headless needs no display and still takes screenshots", "[editor][headless]") {
+    RigCopy copy;
+    std::string png = (copy.dir / "headless.png").string();
+    // No display at all: the editor picks SDL's offscreen driver itself.
+    test::ProcessResult r =
+        test::runProcess({kEditor, "--headless", "--rig", copy.rig.string(), "--frames", "3", "--screenshot", png},
+                         {"DISPLAY=", "LSAN_OPTIONS=detect_leaks=0", "PAPERDOLL_CONTENT=" + kContent.string()});
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+    // The paper background (243, 239, 228) fills most of the picture.
+    CHECK(countColour(png, 243, 239, 228, 3) > 1280 * 720 / 4);
 }
 
 TEST_CASE("editor command-line errors", "[editor][cli]") {
@@ -201,13 +302,13 @@ TEST_CASE("editor command-line errors", "[editor][cli]") {
     }
     SECTION("a missing --rig file fails with its path") {
         std::string missing = "/nonexistent/paperdoll/missing.rig.xml";
-        test::ProcessResult r = test::runProcess({kEditor, "--rig", missing});
+        test::ProcessResult r = test::runProcess({kEditor, "--rig", missing}, editorEnv());
         CHECK(r.exitCode != 0);
         CHECK_THAT(r.err, Catch::Contains(missing));
     }
     SECTION("a --plugin descriptor that cannot be read fails with its path") {
         std::string missing = "/nonexistent/paperdoll/ragdoll.plugin";
-        test::ProcessResult r = test::runProcess({kEditor, "--plugin", missing}, test::displayEnv());
+        test::ProcessResult r = test::runProcess({kEditor, "--plugin", missing}, editorEnv());
         CHECK(r.exitCode == 1);
         CHECK_THAT(r.err, Catch::Contains(missing));
         CHECK(test::runProcess({kEditor, "--plugin"}).exitCode == 2);
@@ -225,6 +326,7 @@ TEST_CASE("editor command-line errors", "[editor][cli]") {
         test::ProcessResult r = test::runProcess({kEditor, "--help"});
         CHECK(r.exitCode == 0);
         CHECK_THAT(r.out, Catch::Contains("--rig FILE") && Catch::Contains("--script FILE") &&
-                              Catch::Contains("--plugin FILE"));
+                              Catch::Contains("--plugin FILE") && Catch::Contains("--headless") &&
+                              Catch::Contains("Ctrl+Q"));
     }
 }

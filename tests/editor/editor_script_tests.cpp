@@ -81,6 +81,39 @@ TEST_CASE("the state expects and widget targets parse", "[editor][script]") {
     for (int i = 0; i < 6; ++i) CHECK(errors[size_t(i)].line == i + 1);
 }
 
+TEST_CASE("the body, inspector, dialog and plot commands parse", "[editor][script]") {
+    std::vector<ScriptError> errors;
+    Script s = load("mouse move target body forearm_L\n"
+                    "select body forearm_L\n"
+                    "type 2.5\n"
+                    "expect property body forearm_L mass 2.5\n"
+                    "expect property joint elbow_L stiffness 1 0.01\n"
+                    "expect hovered body forearm_L\n"
+                    "expect selected joint elbow_L\n"
+                    "expect selected none\n"
+                    "expect dialog unsaved\n"
+                    "expect dialog none\n"
+                    "expect plots 90\n"
+                    "mouse move target widget dialog:cancel\n",
+                    errors);
+    REQUIRE(errors.empty());
+    REQUIRE(s.commands().size() == 12);
+    CHECK(isMouseTarget(s.commands()[0].words));
+    CHECK(s.commands()[4].words.size() == 7);
+
+    load("mouse move target body\n"
+         "select body\n"
+         "type\n"
+         "expect property body forearm_L mass\n"
+         "expect hovered body\n"
+         "expect dialog open\n"
+         "expect plots many\n"
+         "expect plots 2.5\n",
+         errors);
+    REQUIRE(errors.size() == 8);
+    for (int i = 0; i < 8; ++i) CHECK(errors[size_t(i)].line == i + 1);
+}
+
 TEST_CASE("a missing script is one error at line 0", "[editor][script]") {
     std::vector<ScriptError> errors;
     loadEditorScript("/nonexistent/editor.script", errors);

@@ -8,12 +8,12 @@ namespace paper::editor {
 void EditHistory::record(const Edit& edit) {
     if (edit.kind == EditKind::Limits && edit.before.lower == edit.after.lower && edit.before.upper == edit.after.upper)
         return;
-    if (edit.kind == EditKind::Property && edit.beforeValue == edit.afterValue) return;
+    if (edit.kind != EditKind::Limits && edit.beforeValue == edit.afterValue) return;
     if (savedPosition_ > position_ && savedPosition_ != SIZE_MAX) {
-        // The saved state is among the edits being dropped. If only property edits lie
+        // The saved state is among the edits being dropped. If only world property edits lie
         // between here and there, the rig still matches the file: keep clean where it is.
         bool limitsBetween = std::any_of(edits_.begin() + long(position_), edits_.begin() + long(savedPosition_),
-                                         [](const Edit& e) { return e.kind == EditKind::Limits; });
+                                         changesRig);
         savedPosition_ = limitsBetween ? SIZE_MAX : position_;
     }
     edits_.resize(position_);
@@ -24,8 +24,7 @@ void EditHistory::record(const Edit& edit) {
 bool EditHistory::dirty() const {
     if (savedPosition_ == SIZE_MAX) return true;
     std::size_t from = std::min(position_, savedPosition_), to = std::max(position_, savedPosition_);
-    return std::any_of(edits_.begin() + long(from), edits_.begin() + long(to),
-                       [](const Edit& e) { return e.kind == EditKind::Limits; });
+    return std::any_of(edits_.begin() + long(from), edits_.begin() + long(to), changesRig);
 }
 
 const Edit* EditHistory::undo() {

@@ -2,9 +2,11 @@
 //
 // An edit is recorded once it is finished (a whole handle drag is one edit, from the limits
 // at the press to those at the release), by joint or property name rather than handle or
-// index: a hot reload hands out new handles, names stay. Two kinds share one history, so
-// Ctrl+Z walks back through both in the order they were made: a joint's limits (saved in the
-// rig) and a plugin property from the tuning panel (world settings, not part of the rig).
+// index: Reset and Open rig rebuild the characters, names stay. Three kinds share one
+// history, so Ctrl+Z walks back through all of them in the order they were made: a joint's
+// limits (the gizmo, and the inspector's lower/upper), a joint's or body's other inspector
+// properties (both saved in the rig) and a plugin property from the tuning panel (world
+// settings, not part of the rig).
 // Plain C++, tested headless.
 #pragma once
 
@@ -12,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/object_ref.h"
 #include "gizmo/gizmo_math.h"
 
 namespace paper::editor {
@@ -19,6 +22,9 @@ namespace paper::editor {
 enum class EditKind {
     Limits,    ///< a joint's lower/upper limits: `joint`, `before`, `after`
     Property,  ///< a plugin property (PluginHost::properties): `property`, `beforeValue`, `afterValue`
+    /// a joint's or body's inspector property (PluginHost::objectProperties) other than the
+    /// limits: `object`, `property`, `beforeValue`, `afterValue`
+    ObjectProperty,
 };
 
 /// One finished edit: a joint's limits or a property, by kind.
@@ -28,6 +34,7 @@ struct Edit {
     JointLimits before;    ///< radians, rig sense
     JointLimits after;     ///< radians, rig sense
     EditKind kind = EditKind::Limits;
+    ObjectRef object;          ///< ObjectProperty: the joint or body
     std::string property;      ///< the property's stable name (PaperPropertyInfo::name)
     double beforeValue = 0.0;  ///< the property's value before, in its unit
     double afterValue = 0.0;   ///< the property's value after
@@ -53,6 +60,19 @@ inline Edit propertyEdit(std::string property, double before, double after) {
     return edit;
 }
 
+/// An inspector edit of a joint's or body's property, for EditHistory::record.
+inline Edit objectPropertyEdit(ObjectRef object, std::string property, double before, double after) {
+    Edit edit = propertyEdit(std::move(property), before, after);
+    edit.kind = EditKind::ObjectProperty;
+    edit.character = object.character;
+    edit.object = std::move(object);
+    return edit;
+}
+
+/// Whether an edit changes the rig (and so the file Save writes): limits and object
+/// properties do, world properties do not.
+inline bool changesRig(const Edit& edit) { return edit.kind != EditKind::Property; }
+
 class EditHistory {
 public:
     /// Records a finished edit, dropping anything that could have been redone. Edits that
@@ -66,11 +86,13 @@ public:
     bool canUndo() const { return position_ > 0; }
     bool canRedo() const { return position_ < edits_.size(); }
     /// Whether the rig differs from the last save (or the load): "*" in the status line.
-    /// Only limit edits count: properties are world settings, which Save does not write.
+    /// Only rig edits count (changesRig): world properties are not written by Save.
     bool dirty() const;
     /// The rig on disk now matches the edits up to here.
     void markSaved() { savedPosition_ = position_; }
     std::size_t size() const { return edits_.size(); }
+    /// Forgets every edit and marks the rig clean (another rig was opened).
+    void clear() { *this = EditHistory(); }
     /// The edits in effect now, oldest first: what to apply again to a freshly built world
     /// (each edit's `after`) so that it matches what the user sees.
     std::vector<Edit> applied() const { return {edits_.begin(), edits_.begin() + long(position_)}; }

@@ -5,34 +5,26 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <backends/imgui_impl_sdl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
-#include <memory>
 #include <optional>
 #include <utility>
 
 #include <unistd.h>
 
 #include "app/content_paths.h"
-#include "app/edit_history.h"
-#include "app/editor_script.h"
+#include "app/editor.h"
 #include "app/fixed_step.h"
-#include "app/player_input.h"
-#include "app/script.h"
-#include "platform/input.h"
-#include "platform/window.h"
 #include "plugin/plugin_host.h"
-#include "render/camera.h"
 #include "render/draw_list.h"
 #include "render/gl_renderer.h"
-#include "view/joint_gizmo.h"
-#include "view/plugin_panels.h"
+#include "view/unsaved_dialog.h"
 #include "view/viewport.h"
-#include "view/widget_targets.h"
 #include "world/level_view.h"
 
 namespace paper::editor {
@@ -45,31 +37,9 @@ using Clock = std::chrono::steady_clock;
 constexpr const char* kProgram = "paperdoll_editor";
 /// The default view: this many metres of world around the first character, bottom to top.
 constexpr float kCharacterViewHeight = 3.0f;
-/// How far, degrees, an `expect` may miss by default: limits are set in whole snapped degrees.
-constexpr double kDefaultExpectToleranceDegrees = 0.05;
 /// Frames the editor draws before a script's first command: ImGui lays out an auto-sized
 /// panel in its first frame with the panel hidden, so a click in frame 0 or 1 would miss it.
 constexpr std::int64_t kScriptWarmupFrames = 2;
-
-/// The editor's own keys, on top of the player's (PlayerBindings: Esc quits, Home resets
-/// the view, F5 reloads the plugin; the game keys reach the plugin while it plays).
-struct EditorBindings {
-    ActionId ctrl, shift, space, undo, redo, save, playPause, step, frameSelected;
-
-    explicit EditorBindings(InputMap& input)
-        : ctrl(input.bind("editor_ctrl", SDLK_LCTRL)),
-          shift(input.bind("editor_shift", SDLK_LSHIFT)),
-          space(input.bind("editor_pan", SDLK_SPACE)),
-          undo(input.bind("editor_undo", SDLK_z)),
-          redo(input.bind("editor_redo", SDLK_y)),
-          save(input.bind("editor_save", SDLK_s)),
-          playPause(input.bind("editor_play", SDLK_p)),
-          step(input.bind("editor_step", SDLK_PERIOD)),
-          frameSelected(input.bind("editor_frame", SDLK_f)) {
-        input.bind("editor_ctrl", SDLK_RCTRL);
-        input.bind("editor_shift", SDLK_RSHIFT);
-    }
-};
 
 /// The Plugin panel's "Build & reload": $PAPERDOLL_PLUGIN_BUILD if set, else the plugin
 /// target in the build tree this editor was built in.
@@ -89,106 +59,61 @@ std::string degreesText(double radians) {
     return text;
 }
 
-/// Everything one editing session holds. The loop in run() is the frame order: events,
-/// script, ImGui frame, keys, viewport and gizmo, simulation, drawing, screenshots.
-class Editor {
-public:
-    Editor(const EditorOptions& options, const Level& level, PluginHost& plugin, std::string rigPath,
-           std::vector<PluginDescriptor> found, const Script* script, std::ostream& err)
-        : options_(options), level_(level), plugin_(plugin), rigPath_(std::move(rigPath)), err_(err) {
-        if (script) runner_.emplace(*script);
-        script_ = script;
-        pluginPanel_.found = std::move(found);
-        pluginPanel_.loadedAt = clockText();
-        pluginPanel_.buildCommand = pluginBuildCommand();
-    }
+/// "elbow_L: 0.0° to 100.0°", "solver.substeps: 8" or "forearm.L mass: 2.5".
+std::string editText(const Edit& edit, bool after) {
+    char value[32];
+    std::snprintf(value, sizeof value, "%g", after ? edit.afterValue : edit.beforeValue);
+    if (edit.kind == EditKind::Property) return edit.property + ": " + value;
+    if (edit.kind == EditKind::ObjectProperty) return edit.object.name + " " + edit.property + ": " + value;
+    const JointLimits& l = after ? edit.after : edit.before;
+    return edit.joint + ": " + degreesText(l.lower) + " to " + degreesText(l.upper);
+}
 
-    int run();
+/// What an edit changed, to select again when it is undone or redone (empty for world settings).
+ObjectRef objectOf(const Edit& edit) {
+    if (edit.kind == EditKind::Limits) return jointRef(edit.character, edit.joint);
+    if (edit.kind == EditKind::ObjectProperty) return edit.object;
+    return {};
+}
 
-private:
-    void beginImGuiFrame();
-    void handleKeys();
-    void handleViewport();
-    void simulate();
-    void drawPanels();
-    void drawJointsPanel();
-    void drawSimulatePanel();
-    void drawHitButtons();
-    void drawStatusBar();
-    void updateTitle();
+}  // namespace
 
-    void resetView();
-    void frameSelected();
-    void undo();
-    void redo();
-    void save();
-    void reloadPlugin();
-    /// Rebuilds the level in the plugin (the character back at rest) and applies the edits in
-    /// the history again: the plugin reads the rig from its file, without the unsaved limits.
-    void resetWorld();
-    /// Applies one edit's `after` (redo) or `before` (undo); false with a message when it
-    /// cannot (the joint or property is gone after a reload).
-    bool applyEdit(const Edit& edit, bool after, std::string& error);
-    /// Presses a key for one step, as if typed: the panel's hit buttons use the game keys.
-    void pressKey(std::int32_t keycode) { pendingKey_ = keycode; }
-    /// Sets a joint's limits by name (undo, redo); false when the plugin has no such joint now.
-    bool setLimits(const std::string& joint, JointLimits limits);
-    void report(std::string message, bool error) {
-        message_ = std::move(message);
-        messageIsError_ = error;
-    }
+EditorBindings::EditorBindings(InputMap& input)
+    : ctrl(input.bind("editor_ctrl", SDLK_LCTRL)),
+      shift(input.bind("editor_shift", SDLK_LSHIFT)),
+      space(input.bind("editor_pan", SDLK_SPACE)),
+      undo(input.bind("editor_undo", SDLK_z)),
+      redo(input.bind("editor_redo", SDLK_y)),
+      save(input.bind("editor_save", SDLK_s)),
+      open(input.bind("editor_open", SDLK_o)),
+      quit(input.bind("editor_quit", SDLK_q)),
+      playPause(input.bind("editor_play", SDLK_p)),
+      step(input.bind("editor_step", SDLK_PERIOD)),
+      frameSelected(input.bind("editor_frame", SDLK_f)),
+      enter(input.bind("editor_enter", SDLK_RETURN)),
+      backspace(input.bind("editor_backspace", SDLK_BACKSPACE)) {
+    input.bind("editor_ctrl", SDLK_RCTRL);
+    input.bind("editor_shift", SDLK_RSHIFT);
+    input.bind("editor_enter", SDLK_KP_ENTER);
+}
 
-    bool runScriptCommand(const ScriptCommand& command, std::string& error);
-    bool moveToTarget(const ScriptCommand& command, std::string& error);
-    bool expectLimit(const ScriptCommand& command, std::string& error);
-    bool expectState(const ScriptCommand& command, std::string& error);
-    std::string jointNames() const;
-
-    const EditorOptions& options_;
-    const Level& level_;
-    PluginHost& plugin_;
-    std::string rigPath_;
-    std::ostream& err_;
-    const Script* script_ = nullptr;
-    std::optional<EditorScriptRunner> runner_;
-
-    Window window_;
-    InputMap input_;
-    PlayerBindings player_{input_};
-    EditorBindings keys_{input_};
-    Camera camera_;
-    JointGizmoTool gizmo_;
-    EditHistory history_;
-    std::vector<JointView> joints_;
-
-    std::int64_t frame_ = 0;
-    std::int64_t steps_ = 0;
-    bool playing_ = false;
-    bool stepOnce_ = false;
-    bool showAll_ = false;
-    bool quit_ = false;
-    bool leftWasDown_ = false;
-    bool leftPressInWorld_ = false;  ///< the left press began over the world, not a panel
-    bool gizmoOwnsPress_ = false;    ///< the gizmo took the current left press: the plugin must not grab
-    std::string message_ = "Paused. Click a joint's pivot (or pick one in the list), drag its handles.";
-    bool messageIsError_ = false;
-    std::string title_;
-    std::vector<const ScriptCommand*> screenshots_;
-
-    PluginPanelState pluginPanel_;
-    TuningState tuning_;
-    WidgetTargets targets_;
-    std::int32_t pendingKey_ = 0;  ///< a panel button's key, pressed at the next frame's start
-    std::int32_t releaseKey_ = 0;  ///< the key pressed last frame, released at this frame's start
-    float blendWeight_ = 0.0f;     ///< the slider's value while it is dragged
-};
+Editor::Editor(const EditorOptions& options, Level level, PluginHost& plugin, std::vector<PluginDescriptor> found,
+               const Script* script, std::ostream& err)
+    : options_(options), level_(std::move(level)), plugin_(plugin), err_(err), script_(script) {
+    rigPath_ = level_.spawns.front().rigPath;
+    if (std::optional<fs::path> content = findContentDir()) contentRigs_ = *content / "rigs";
+    if (script) runner_.emplace(*script);
+    pluginPanel_.found = std::move(found);
+    pluginPanel_.loadedAt = clockText();
+    pluginPanel_.buildCommand = pluginBuildCommand();
+}
 
 void Editor::beginImGuiFrame() {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplSDL2_NewFrame();
     if (script_) {
-        // A scripted run owns the mouse: ImGui sees the InputMap's mouse, as TOOLCHAIN.md §4
-        // says (pushed SDL events never move ImGui's cursor in 1.86).
+        // A scripted run owns the mouse and keys: ImGui sees the InputMap's, as TOOLCHAIN.md
+        // §4 says (pushed SDL events never move ImGui's cursor in 1.86).
         ImGuiIO& io = ImGui::GetIO();
         const MouseState& mouse = input_.mouse();
         ImVec2 scale = io.DisplayFramebufferScale;
@@ -197,8 +122,17 @@ void Editor::beginImGuiFrame() {
         for (int b = 0; b < 3; ++b) io.MouseDown[b] = mouse.down[b];
         io.KeyCtrl = input_.held(keys_.ctrl);
         io.KeyShift = input_.held(keys_.shift);
+        io.KeysDown[io.KeyMap[ImGuiKey_Enter]] = input_.held(keys_.enter);
+        io.KeysDown[io.KeyMap[ImGuiKey_Backspace]] = input_.held(keys_.backspace);
+        io.KeysDown[io.KeyMap[ImGuiKey_Escape]] = input_.held(player_.quit);
+        if (!typedText_.empty()) io.AddInputCharactersUTF8(std::exchange(typedText_, "").c_str());
     }
     ImGui::NewFrame();
+}
+
+void Editor::select(const ObjectRef& object) {
+    selection_ = object;
+    gizmo_.select(object.kind == ObjectKind::Joint ? object.name : "");
 }
 
 void Editor::resetView() {
@@ -208,8 +142,13 @@ void Editor::resetView() {
 }
 
 void Editor::frameSelected() {
-    if (const JointView* j = findJoint(joints_, gizmo_.selected()))
-        frameWorldPoint(camera_, Vec2{j->info.pivot.x, j->info.pivot.y});
+    if (selection_.kind == ObjectKind::Joint) {
+        if (const JointView* j = findJoint(joints_, selection_.name))
+            frameWorldPoint(camera_, Vec2{j->info.pivot.x, j->info.pivot.y});
+    } else if (const BodyView* b = findBody(bodies_, selection_.character, selection_.name)) {
+        Vec2d centre = bodyCentre(b->info);
+        frameWorldPoint(camera_, Vec2{float(centre.x), float(centre.y)});
+    }
 }
 
 bool Editor::setLimits(const std::string& joint, JointLimits limits) {
@@ -219,25 +158,28 @@ bool Editor::setLimits(const std::string& joint, JointLimits limits) {
 }
 
 bool Editor::applyEdit(const Edit& edit, bool after, std::string& error) {
-    if (edit.kind == EditKind::Property) {
-        if (setPropertyByName(plugin_, edit.property, after ? edit.afterValue : edit.beforeValue)) return true;
+    double value = after ? edit.afterValue : edit.beforeValue;
+    switch (edit.kind) {
+    case EditKind::Property:
+        if (setPropertyByName(plugin_, edit.property, value)) return true;
         error = "property '" + edit.property + "' is gone or refused the value";
         return false;
+    case EditKind::ObjectProperty:
+        if (setObjectPropertyByName(plugin_, edit.object, edit.property, value)) return true;
+        error = std::string(kindName(edit.object.kind)) + " '" + edit.object.name + "' or its " + edit.property +
+                " is gone, or refused the value";
+        return false;
+    case EditKind::Limits:
+        if (setLimits(edit.joint, after ? edit.after : edit.before)) return true;
+        error = "joint '" + edit.joint + "' is gone";
+        return false;
     }
-    if (setLimits(edit.joint, after ? edit.after : edit.before)) return true;
-    error = "joint '" + edit.joint + "' is gone";
     return false;
 }
 
-/// "elbow_L: 0.0° to 100.0°" or "solver.substeps: 8".
-std::string editText(const Edit& edit, bool after) {
-    if (edit.kind == EditKind::Property) {
-        char value[32];
-        std::snprintf(value, sizeof value, "%g", after ? edit.afterValue : edit.beforeValue);
-        return edit.property + ": " + value;
-    }
-    const JointLimits& l = after ? edit.after : edit.before;
-    return edit.joint + ": " + degreesText(l.lower) + " to " + degreesText(l.upper);
+void Editor::recordEdit(const Edit& edit) {
+    history_.record(edit);
+    report("Set " + editText(edit, true), false);
 }
 
 void Editor::undo() {
@@ -246,7 +188,7 @@ void Editor::undo() {
     if (!edit) return report("Nothing to undo.", false);
     std::string error;
     if (!applyEdit(*edit, false, error)) return report("Undo: " + error + ".", true);
-    if (edit->kind == EditKind::Limits) gizmo_.select(edit->joint);
+    if (ObjectRef object = objectOf(*edit); !object.empty()) select(object);
     report("Undid " + editText(*edit, false), false);
 }
 
@@ -256,7 +198,7 @@ void Editor::redo() {
     if (!edit) return report("Nothing to redo.", false);
     std::string error;
     if (!applyEdit(*edit, true, error)) return report("Redo: " + error + ".", true);
-    if (edit->kind == EditKind::Limits) gizmo_.select(edit->joint);
+    if (ObjectRef object = objectOf(*edit); !object.empty()) select(object);
     report("Redid " + editText(*edit, true), false);
 }
 
@@ -271,32 +213,83 @@ void Editor::resetWorld() {
     std::string error, failed;
     for (const Edit& edit : history_.applied())
         if (!applyEdit(edit, true, error)) failed = error;
-    steps_ = 0;
-    blendWeight_ = 0.0f;
+    simulation_.steps = 0;
+    simulation_.blendWeight = 0.0f;
+    simulation_.plots.clear();
     if (!failed.empty()) return report("Reset, but an edit could not be applied again: " + failed, true);
     report("Reset to the rest pose; the edits are kept.", false);
 }
 
-void Editor::save() {
-    if (gizmo_.dragging()) return;
+bool Editor::save() {
+    if (gizmo_.dragging()) return false;
     std::string error;
-    // This slice edits one rig: the first character's, which --rig names.
-    if (!plugin_.saveRig(0, "", error)) return report("Save failed: " + error, true);
+    // The editor edits one rig: the first character's, which --rig or File > Open rig names.
+    if (!plugin_.saveRig(0, "", error)) {
+        report("Save failed: " + error, true);
+        return false;
+    }
     history_.markSaved();
     report("Saved " + rigPath_, false);
+    return true;
+}
+
+void Editor::request(PendingAction action, std::string rig) {
+    if (askUnsaved_) return;  // already asking
+    pending_ = action;
+    pendingRig_ = std::move(rig);
+    if (history_.dirty()) {
+        gizmo_.cancelDrag();
+        askUnsaved_ = true;
+        return;
+    }
+    carryOut(action);
+}
+
+void Editor::carryOut(PendingAction action) {
+    pending_ = PendingAction::None;
+    if (action == PendingAction::Quit) quit_ = true;
+    if (action == PendingAction::OpenRig) openRig(pendingRig_);
+}
+
+void Editor::openRig(const std::string& path) {
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) return report("Cannot open rig '" + path + "': no such file.", true);
+    std::string previous = level_.spawns.front().rigPath;
+    level_.spawns.front().rigPath = fs::absolute(path).lexically_normal().string();
+    gizmo_.cancelDrag();
+    if (!plugin_.setLevel(level_) || plugin_.characters().empty()) {
+        std::string why = plugin_.status().lastError.empty() ? "the plugin made no character from it (see the log)"
+                                                             : plugin_.status().lastError;
+        level_.spawns.front().rigPath = previous;
+        plugin_.setLevel(level_);
+        std::string error;
+        for (const Edit& edit : history_.applied()) applyEdit(edit, true, error);
+        return report("Cannot open rig '" + fs::path(path).filename().string() + "', kept " +
+                          fs::path(rigPath_).filename().string() + " and its edits: " + why,
+                      true);
+    }
+    rigPath_ = level_.spawns.front().rigPath;
+    history_.clear();
+    select({});
+    hovered_ = {};
+    simulation_ = SimulateState{};
+    report("Opened " + rigPath_, false);
 }
 
 void Editor::handleKeys() {
+    if (askUnsaved_ || menu_.openDialog) return;  // the dialog has the keys
     bool ctrl = input_.held(keys_.ctrl);
     if (ctrl && input_.pressed(keys_.undo)) input_.held(keys_.shift) ? redo() : undo();
     if (ctrl && input_.pressed(keys_.redo)) redo();
     if (ctrl && input_.pressed(keys_.save)) save();
-    if (!ctrl && input_.pressed(keys_.playPause)) playing_ = !playing_;
-    if (input_.pressed(keys_.step)) stepOnce_ = true;
+    if (ctrl && input_.pressed(keys_.open)) openRigDialog(menu_, rigPath_, contentRigs_);
+    if (ctrl && input_.pressed(keys_.quit)) request(PendingAction::Quit);
+    if (!ctrl && input_.pressed(keys_.playPause)) simulation_.playing = !simulation_.playing;
+    if (input_.pressed(keys_.step)) simulation_.stepOnce = true;
     if (input_.pressed(keys_.frameSelected)) frameSelected();
     if (input_.pressed(player_.resetView)) resetView();
     if (input_.pressed(player_.reloadPlugin)) reloadPlugin();
-    if (input_.held(player_.quit)) quit_ = true;
+    if (input_.pressed(player_.quit)) request(PendingAction::Quit);
 }
 
 void Editor::handleViewport() {
@@ -310,53 +303,58 @@ void Editor::handleViewport() {
     if (pressed) leftPressInWorld_ = mouseFree;
 
     ViewportInput view = updateViewport(camera_, input_, mouseFree, input_.held(keys_.space));
+    Vec2 world = camera_.screenToWorld(mouse.position);
+    Vec2d mouseWorld{world.x, world.y};
+    hovered_ = mouseFree && !view.panning && !gizmo_.dragging()
+                   ? objectAt(joints_, bodies_, mouseWorld, camera_.pixelsPerMetre)
+                   : ObjectRef{};
     if (view.panning && !gizmo_.dragging()) {
-        gizmoOwnsPress_ = true;  // a hand-tool drag is not a grab either
+        editorOwnsPress_ = true;  // a hand-tool drag is not a grab either
         return;
     }
     if (!mouseFree && !gizmo_.dragging() && !released) return;
 
     GizmoMouse m;
-    Vec2 world = camera_.screenToWorld(mouse.position);
-    m.world = {world.x, world.y};
+    m.world = mouseWorld;
     m.pressed = pressed && leftPressInWorld_;
     m.down = leftDown && leftPressInWorld_;
     m.released = released;
     m.snap = input_.held(keys_.shift) ? SnapMode::Free : input_.held(keys_.ctrl) ? SnapMode::Fine : SnapMode::Default;
-    bool used = gizmo_.update(joints_, m, camera_.pixelsPerMetre, showAll_, plugin_, history_);
-    if (pressed) gizmoOwnsPress_ = used || !playing_;
-    if (released) gizmoOwnsPress_ = false;
+    bool used = gizmo_.update(joints_, m, camera_.pixelsPerMetre, view_.allGizmos, plugin_, history_);
+    if (gizmo_.dragging() && !selection_.is(ObjectKind::Joint, gizmo_.selected()))
+        if (const JointView* j = findJoint(joints_, gizmo_.selected())) select(jointRef(j->info.character, j->name));
+    if (m.pressed && !used) {
+        // Not a gizmo's handle: the pivot or body under the mouse, or nothing, is selected. A
+        // body clicked while playing is also the plugin's to grab.
+        select(hovered_);
+        used = hovered_.kind == ObjectKind::Joint;
+    }
+    if (pressed) editorOwnsPress_ = used || !simulation_.playing;
+    if (released) editorOwnsPress_ = false;
 }
 
 void Editor::simulate() {
-    if (!playing_ && !stepOnce_) return;
-    stepOnce_ = false;
+    if (!simulation_.playing && !simulation_.stepOnce) return;
+    simulation_.stepOnce = false;
     PaperInput stepInput = makePaperInput(input_, player_, camera_);
     // The editor's clicks (selecting, dragging handles, panning) are not the game's grabs.
-    if (gizmoOwnsPress_ || ImGui::GetIO().WantCaptureMouse) stepInput.mouseDown = 0;
+    if (editorOwnsPress_ || ImGui::GetIO().WantCaptureMouse) stepInput.mouseDown = 0;
     plugin_.tick(1.0 / kSimulationHz, stepInput);
-    ++steps_;
+    simulation_.plots.add(plugin_.stats());
+    ++simulation_.steps;
 }
 
 void Editor::drawJointsPanel() {
-    ImGui::SetNextWindowPos({10, 10}, ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize({250, 0}, ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowPos({10, 30}, ImGuiCond_FirstUseEver);
     if (ImGui::Begin("Joints", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-        ImGui::Checkbox("Show all", &showAll_);
+        ImGui::Checkbox("Show all", &view_.allGizmos);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every joint's gizmo, not only the selected one's");
         ImGui::Separator();
         for (const JointView& j : joints_) {
             bool outsideRange = outside(j.info.currentAngle, limitsOf(j.info), toRadians(0.5));
             std::string label = j.name + (outsideRange ? "  (outside)" : "");
-            if (ImGui::Selectable(label.c_str(), j.name == gizmo_.selected())) gizmo_.select(j.name);
-        }
-        ImGui::Separator();
-        if (const JointView* j = findJoint(joints_, gizmo_.selected())) {
-            JointLimits l = limitsOf(j->info);
-            ImGui::Text("%s", j->name.c_str());
-            ImGui::Text("lower %s   upper %s", degreesText(l.lower).c_str(), degreesText(l.upper).c_str());
-            ImGui::Text("now %s", degreesText(j->info.currentAngle).c_str());
-        } else {
-            ImGui::TextDisabled("no joint selected");
+            if (ImGui::Selectable(label.c_str(), selection_.is(ObjectKind::Joint, j.name)))
+                select(jointRef(j.info.character, j.name));
         }
         ImGui::Separator();
         ImGui::BeginDisabled(!history_.canUndo());
@@ -372,58 +370,6 @@ void Editor::drawJointsPanel() {
     ImGui::End();
 }
 
-void Editor::drawHitButtons() {
-    // The game keys, pressed for one step: the same path as typing 1, 2, 3 while playing.
-    struct Hit {
-        const char* label;
-        const char* target;
-        std::int32_t key;
-    };
-    static constexpr Hit kHits[] = {
-        {"Hit from left (1)", "hit_left", SDLK_1}, {"right (2)", "hit_right", SDLK_2}, {"above (3)", "hit_above", SDLK_3}};
-    ImGui::BeginDisabled(!playing_);
-    for (const Hit& hit : kHits) {
-        if (&hit != kHits) ImGui::SameLine();
-        if (ImGui::Button(hit.label)) pressKey(hit.key);
-        targets_.remember(hit.target);
-    }
-    ImGui::EndDisabled();
-}
-
-void Editor::drawSimulatePanel() {
-    ImGuiIO& io = ImGui::GetIO();
-    ImGui::SetNextWindowPos({io.DisplaySize.x - 10.0f, 10.0f}, ImGuiCond_Always, {1.0f, 0.0f});
-    if (ImGui::Begin("Simulate", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove)) {
-        if (ImGui::Button(playing_ ? "Pause (P)" : "Play (P)", {90, 0})) playing_ = !playing_;
-        targets_.remember("play");
-        ImGui::SameLine();
-        ImGui::BeginDisabled(playing_);
-        if (ImGui::Button("Step (.)")) stepOnce_ = true;
-        targets_.remember("step");
-        ImGui::EndDisabled();
-        ImGui::SameLine();
-        if (ImGui::Button("Reset")) resetWorld();
-        targets_.remember("reset");
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Rebuild the level at rest; the edited limits stay");
-        ImGui::Text("%s   step %lld", playing_ ? "playing" : "paused", static_cast<long long>(steps_));
-        std::vector<CharacterStatus> characters = plugin_.characters();
-        for (const CharacterStatus& c : characters)
-            ImGui::TextDisabled("%s: %s, blend %.2f", c.name.c_str(), c.mode.c_str(), c.blendWeight);
-        if (!characters.empty()) {
-            // Shows the plugin's weight except while dragged (the plugin may clamp or move it).
-            if (!ImGui::IsAnyItemActive()) blendWeight_ = characters.front().blendWeight;
-            ImGui::SetNextItemWidth(180.0f);
-            if (ImGui::SliderFloat("Blend weight", &blendWeight_, 0.0f, 1.0f, "%.2f"))
-                plugin_.setBlendWeight(0, blendWeight_);
-            targets_.remember("blend", 180.0f);
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("0 keyframed .. 1 physics (B/N while playing)");
-        }
-        drawHitButtons();
-        if (playing_) ImGui::TextDisabled("game keys reach the plugin (R ragdoll)");
-    }
-    ImGui::End();
-}
-
 void Editor::drawStatusBar() {
     ImGuiIO& io = ImGui::GetIO();
     float height = ImGui::GetFrameHeightWithSpacing() + 4.0f;
@@ -434,24 +380,50 @@ void Editor::drawStatusBar() {
     if (ImGui::Begin("status", nullptr, flags)) {
         ImGui::Text("%s%s", fs::path(rigPath_).filename().string().c_str(), history_.dirty() ? " *" : "");
         ImGui::SameLine(0.0f, 24.0f);
-        if (messageIsError_)
-            ImGui::TextColored({1.0f, 0.45f, 0.4f, 1.0f}, "%s", message_.c_str());
-        else
-            ImGui::TextDisabled("%s", message_.c_str());
+        // One line fits: the first; hover for the rest (a refused rig lists every problem).
+        std::size_t lineEnd = std::min(message_.find('\n'), message_.size());
+        ImGui::PushStyleColor(ImGuiCol_Text, messageIsError_ ? ImVec4{1.0f, 0.45f, 0.4f, 1.0f}
+                                                             : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextUnformatted(message_.c_str(), message_.c_str() + lineEnd);
+        ImGui::PopStyleColor();
+        if (lineEnd < message_.size() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", message_.c_str());
     }
     ImGui::End();
 }
 
 void Editor::drawPanels() {
+    targets_.beginFrame();
+    MainMenuActions menu = drawMainMenu(menu_, view_, history_.dirty(), rigPath_, contentRigs_, targets_);
+    if (menu.save) save();
+    if (menu.quit) request(PendingAction::Quit);
+    if (!menu.openRig.empty()) request(PendingAction::OpenRig, menu.openRig);
+
     drawJointsPanel();
-    drawSimulatePanel();
+    SimulateActions simulate = drawSimulatePanel(plugin_, simulation_, targets_);
+    if (simulate.reset) resetWorld();
+    if (simulate.pressKey) pendingKey_ = simulate.pressKey;
+    if (std::optional<Edit> edit = drawInspectorPanel(plugin_, selection_, joints_, bodies_, inspector_, targets_))
+        recordEdit(*edit);
     if (drawPluginPanel(plugin_, pluginPanel_, targets_)) reloadPlugin();
-    if (std::optional<Edit> edit = drawTuningPanel(plugin_, tuning_, targets_)) {
-        history_.record(*edit);
-        report("Set " + editText(*edit, true), false);
-    }
+    if (std::optional<Edit> edit = drawTuningPanel(plugin_, tuning_, targets_)) recordEdit(*edit);
     drawStatusBar();
-    gizmo_.draw(ImGui::GetBackgroundDrawList(), joints_, camera_, showAll_);
+
+    std::string action = pending_ == PendingAction::OpenRig ? "open " + fs::path(pendingRig_).filename().string() : "quit";
+    switch (drawUnsavedDialog(askUnsaved_, fs::path(rigPath_).filename().string(), action, targets_)) {
+    case UnsavedChoice::Save:
+        if (save()) carryOut(pending_);
+        break;
+    case UnsavedChoice::Discard: carryOut(pending_); break;
+    case UnsavedChoice::Cancel:
+        pending_ = PendingAction::None;
+        report("Cancelled: the edits are still here, unsaved.", false);
+        break;
+    case UnsavedChoice::Pending: break;
+    }
+
+    ImDrawList* background = ImGui::GetBackgroundDrawList();
+    drawBodyOutlines(background, joints_, bodies_, camera_, view_.bodyOutlines, hovered_, selection_);
+    gizmo_.draw(background, joints_, camera_, view_.allGizmos);
 }
 
 void Editor::updateTitle() {
@@ -459,114 +431,6 @@ void Editor::updateTitle() {
     if (title == title_) return;
     title_ = title;
     if (SDL_Window* w = SDL_GL_GetCurrentWindow()) SDL_SetWindowTitle(w, title.c_str());
-}
-
-std::string Editor::jointNames() const {
-    std::string names;
-    for (const JointView& j : joints_) names += (names.empty() ? "" : ", ") + j.name;
-    return names;
-}
-
-bool Editor::moveToTarget(const ScriptCommand& c, std::string& error) {
-    const std::vector<std::string> w(c.words.begin() + 2, c.words.end());  // target joint NAME PART [DEGREES]
-    if (w[1] == "widget") {  // target widget NAME [FRACTION]: where the panel drew it last frame
-        ImVec2 at;
-        if (!targets_.point(w[2], w.size() == 4 ? std::stof(w[3]) : 0.5f, at)) {
-            error = "mouse move target: no widget '" + w[2] + "' (widgets: " + targets_.names() + ")";
-            return false;
-        }
-        ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
-        input_.mouseMove({at.x * (scale.x > 0 ? scale.x : 1.0f), at.y * (scale.y > 0 ? scale.y : 1.0f)});
-        return true;
-    }
-    const JointView* j = findJoint(joints_, w[2]);
-    if (!j) {
-        error = "mouse move target: no joint '" + w[2] + "' (joints: " + jointNames() + ")";
-        return false;
-    }
-    Vec2d at;
-    if (w[3] == "angle")
-        at = pointOnArc(gizmoFrameOf(j->info), toRadians(std::stod(w[4])), kGizmoRadiusPixels / camera_.pixelsPerMetre);
-    else
-        at = gizmoPartWorld(j->info,
-                            w[3] == "lower"   ? GizmoPart::LowerHandle
-                            : w[3] == "upper" ? GizmoPart::UpperHandle
-                                              : GizmoPart::None,
-                            camera_.pixelsPerMetre);
-    input_.mouseMove(camera_.worldToScreen(Vec2{float(at.x), float(at.y)}));
-    return true;
-}
-
-bool Editor::expectLimit(const ScriptCommand& c, std::string& error) {
-    const std::vector<std::string>& w = c.words;  // expect joint NAME lower|upper DEGREES [TOLERANCE]
-    const JointView* j = findJoint(joints_, w[2]);
-    if (!j) {
-        error = "expect: no joint '" + w[2] + "' (joints: " + jointNames() + ")";
-        return false;
-    }
-    double want = std::stod(w[4]);
-    double tolerance = w.size() == 6 ? std::stod(w[5]) : kDefaultExpectToleranceDegrees;
-    double got = toDegrees(w[3] == "lower" ? j->info.lowerLimit : j->info.upperLimit);
-    if (std::fabs(got - want) <= tolerance) return true;
-    char text[160];
-    std::snprintf(text, sizeof text, "expect joint %s %s %g: it is %.3f", w[2].c_str(), w[3].c_str(), want, got);
-    error = text;
-    return false;
-}
-
-bool Editor::expectState(const ScriptCommand& c, std::string& error) {
-    const std::vector<std::string>& w = c.words;
-    std::vector<CharacterStatus> characters = plugin_.characters();
-    auto number = [&](std::size_t at, double got, double defaultTolerance) {
-        double want = std::stod(w[at]);
-        double tolerance = w.size() == at + 2 ? std::stod(w[at + 1]) : defaultTolerance;
-        if (std::fabs(got - want) <= tolerance) return true;
-        char text[64];
-        std::snprintf(text, sizeof text, ": it is %g", got);
-        error = "expect " + w[1] + (at == 3 ? " " + w[2] : "") + " " + w[at] + text;
-        return false;
-    };
-    if (w[1] == "reloads") return number(2, plugin_.status().reloads, 0.0);
-    if (w[1] == "dirty" || w[1] == "clean") {
-        if (history_.dirty() == (w[1] == "dirty")) return true;
-        error = "expect " + w[1] + ": the rig is " + (history_.dirty() ? "dirty (unsaved edits)" : "clean");
-        return false;
-    }
-    if (w[1] == "property") {
-        for (const PaperPropertyInfo& p : plugin_.properties())
-            if (p.name && w[2] == p.name) return number(3, p.value, 1e-4);
-        error = "expect property: no property '" + w[2] + "'";
-        return false;
-    }
-    if (characters.empty()) {
-        error = "expect " + w[1] + ": the plugin has no character";
-        return false;
-    }
-    if (w[1] == "blend") return number(2, characters.front().blendWeight, 1e-3);
-    if (characters.front().mode == w[2]) return true;  // mode
-    error = "expect mode " + w[2] + ": it is " + characters.front().mode;
-    return false;
-}
-
-bool Editor::runScriptCommand(const ScriptCommand& c, std::string& error) {
-    switch (c.op) {
-    case ScriptOp::Screenshot: screenshots_.push_back(&c); return true;
-    case ScriptOp::Quit: quit_ = true; return true;
-    case ScriptOp::Extension:
-        if (isMouseTarget(c.words)) return moveToTarget(c, error);
-        if (c.words[0] == "expect") return c.words[1] == "joint" ? expectLimit(c, error) : expectState(c, error);
-        if (c.words[0] == "select") {
-            if (!findJoint(joints_, c.words[2])) {
-                error = "select: no joint '" + c.words[2] + "' (joints: " + jointNames() + ")";
-                return false;
-            }
-            gizmo_.select(c.words[2]);
-            return true;
-        }
-        error = "unknown editor command";
-        return false;
-    default: return true;
-    }
 }
 
 int Editor::run() {
@@ -588,11 +452,12 @@ int Editor::run() {
     camera_.viewportSize = window_.framebufferSize();
     resetView();
     joints_ = readJoints(plugin_);
+    bodies_ = readBodies(plugin_);
     DrawList draw;
 
     for (frame_ = 0;; ++frame_) {
         MouseState scriptMouse = input_.mouse();
-        if (!window_.pollEvents(input_)) quit_ = true;
+        bool closeAsked = !window_.pollEvents(input_);
         if (script_) {
             // The script owns the mouse: a pointer resting in the window must not move it.
             input_.mouseMove(scriptMouse.position);
@@ -607,6 +472,7 @@ int Editor::run() {
             releaseKey_ = std::exchange(pendingKey_, 0);
         }
         joints_ = readJoints(plugin_);
+        bodies_ = readBodies(plugin_);
 
         if (runner_ && frame_ >= kScriptWarmupFrames) {
             auto handler = [this](const ScriptCommand& c, std::string& e) { return runScriptCommand(c, e); };
@@ -618,12 +484,14 @@ int Editor::run() {
         }
 
         beginImGuiFrame();
+        if (closeAsked) request(PendingAction::Quit);
         if (!quit_) {
             handleKeys();
             handleViewport();
             simulate();
         }
         joints_ = readJoints(plugin_);
+        bodies_ = readBodies(plugin_);
 
         draw.clear();
         draw.setPixelsPerMetre(camera_.pixelsPerMetre);
@@ -664,6 +532,8 @@ int Editor::run() {
     return 0;
 }
 
+namespace {
+
 /// Every plugin on the search path, --plugin's first (as the player's --list-plugins).
 std::vector<PluginDescriptor> findEditorPlugins(const EditorOptions& options, std::ostream& err) {
     std::vector<Diagnostic> diagnostics;
@@ -679,6 +549,9 @@ int runEditor(const EditorOptions& options, std::ostream& out, std::ostream& err
         out << editorUsage();
         return 0;
     }
+    // Before SDL starts (Window::open): the offscreen driver renders and reads back like a
+    // window but shows nothing and needs no display (TOOLCHAIN.md §3).
+    if (options.headless) setenv("SDL_VIDEODRIVER", "offscreen", 1);
 
     // The script first: a bad one stops the run before anything loads.
     std::optional<Script> script;
@@ -751,7 +624,7 @@ int runEditor(const EditorOptions& options, std::ostream& out, std::ostream& err
     }
     plugin.watch(true);
 
-    Editor editor(options, level, plugin, level.spawns.front().rigPath, found, script ? &*script : nullptr, err);
+    Editor editor(options, std::move(level), plugin, found, script ? &*script : nullptr, err);
     return editor.run();
 }
 

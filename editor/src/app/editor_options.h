@@ -1,5 +1,5 @@
 // The editor's command line: `paperdoll_editor [--level FILE] [--rig FILE] [--plugin FILE] [--script FILE]
-// [--frames N] [--screenshot FILE] [--window WxH] [--help]`.
+// [--frames N] [--screenshot FILE] [--window WxH] [--headless] [--help]`.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +18,7 @@ struct EditorOptions {
     std::int64_t frames = -1;    ///< quit after this many frames; -1: when the script ends or the window closes
     int windowWidth = 1280;      ///< pixels
     int windowHeight = 720;      ///< pixels
+    bool headless = false;       ///< no visible window: SDL's offscreen driver (scripts, screenshots, tests)
     bool showHelp = false;
 };
 

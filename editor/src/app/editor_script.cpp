@@ -19,16 +19,21 @@ bool parseNumber(const std::string& text, double& value) {
 
 bool checkTarget(const std::vector<std::string>& words, std::string& error) {
     // mouse move target joint NAME lower|upper|pivot  /  … angle DEGREES  /  widget NAME [FRACTION]
+    // / body NAME
     const std::vector<std::string> w(words.begin() + 2, words.end());  // from "target"
     double number = 0.0;
+    if (w.size() >= 2 && w[1] == "body") {
+        if (w.size() != 3) error = "mouse move target body needs one body (bone) name";
+        return true;
+    }
     if (w.size() >= 3 && w[1] == "widget") {
         if (w.size() > 4 || (w.size() == 4 && (!parseNumber(w[3], number) || number < 0.0 || number > 1.0)))
             error = "mouse move target widget NAME [FRACTION] takes a fraction of the width from 0 to 1";
         return true;
     }
     if (w.size() < 3 || w[1] != "joint") {
-        error = "mouse move target needs 'joint NAME lower|upper|pivot', 'joint NAME angle DEGREES' or "
-                "'widget NAME [FRACTION]'";
+        error = "mouse move target needs 'joint NAME lower|upper|pivot', 'joint NAME angle DEGREES', "
+                "'body NAME' or 'widget NAME [FRACTION]'";
         return true;
     }
     if (w.size() == 4 && (w[3] == "lower" || w[3] == "upper" || w[3] == "pivot")) return true;
@@ -59,11 +64,29 @@ bool checkExpect(const std::vector<std::string>& w, std::string& error) {
             error = "expect needs 'joint NAME lower|upper DEGREES [TOLERANCE]'";
         else
             checkValue(w, 4, error);
+    } else if (what == "property" && w.size() >= 3 && (w[2] == "joint" || w[2] == "body")) {
+        // expect property joint|body NAME PROPERTY VALUE [TOLERANCE]
+        if (w.size() < 6)
+            error = "expect needs 'property joint|body NAME PROPERTY VALUE [TOLERANCE]'";
+        else
+            checkValue(w, 5, error);
     } else if (what == "property") {  // expect property NAME VALUE [TOLERANCE]
         if (w.size() < 4)
-            error = "expect needs 'property NAME VALUE [TOLERANCE]'";
+            error = "expect needs 'property NAME VALUE [TOLERANCE]' or 'property joint|body NAME PROPERTY VALUE "
+                    "[TOLERANCE]'";
         else
             checkValue(w, 3, error);
+    } else if (what == "hovered" || what == "selected") {  // expect hovered|selected joint|body NAME / none
+        bool none = w.size() == 3 && w[2] == "none";
+        bool object = w.size() == 4 && (w[2] == "joint" || w[2] == "body");
+        if (!none && !object) error = "expect " + what + " needs 'joint NAME', 'body NAME' or 'none'";
+    } else if (what == "dialog") {  // expect dialog unsaved|none
+        if (w.size() != 3 || (w[2] != "unsaved" && w[2] != "none"))
+            error = "expect dialog needs 'unsaved' (the unsaved-changes question is open) or 'none'";
+    } else if (what == "plots") {  // expect plots SAMPLES
+        double number = 0.0;
+        if (w.size() != 3 || !parseNumber(w[2], number) || number < 0.0 || number != std::floor(number))
+            error = "expect plots needs the number of samples each plot holds (a whole number)";
     } else if (what == "reloads" || what == "blend") {  // expect reloads N / blend WEIGHT [TOLERANCE]
         checkValue(w, 2, error);
     } else if (what == "mode") {
@@ -71,7 +94,8 @@ bool checkExpect(const std::vector<std::string>& w, std::string& error) {
     } else if (what == "dirty" || what == "clean") {
         if (w.size() != 2) error = "expect " + what + " takes nothing after it";
     } else {
-        error = "expect needs joint, property, reloads, blend, mode, dirty or clean";
+        error = "expect needs joint, property, reloads, blend, mode, dirty, clean, hovered, selected, dialog or "
+                "plots";
     }
     return true;
 }
@@ -82,7 +106,11 @@ bool parseEditorScriptCommand(const std::vector<std::string>& w, std::string& er
     if (isMouseTarget(w)) return checkTarget(w, error);
     if (!w.empty() && w[0] == "expect") return checkExpect(w, error);
     if (!w.empty() && w[0] == "select") {
-        if (w.size() != 3 || w[1] != "joint") error = "select needs 'joint NAME'";
+        if (w.size() != 3 || (w[1] != "joint" && w[1] != "body")) error = "select needs 'joint NAME' or 'body NAME'";
+        return true;
+    }
+    if (!w.empty() && w[0] == "type") {
+        if (w.size() < 2) error = "type needs the text to type (into the widget being edited)";
         return true;
     }
     return false;

@@ -2,12 +2,24 @@
 // through its extension hook:
 //   mouse move target joint NAME lower|upper|pivot   the mouse onto that handle (or the pivot)
 //   mouse move target joint NAME angle DEGREES       the mouse onto the arc at that joint angle
+//   mouse move target body NAME                      the mouse onto a point of the body (bone)
+//                                                    NAME that a click selects, away from joints
 //   mouse move target widget NAME [FRACTION]         the mouse onto a panel widget (its centre,
 //                                                    or FRACTION of the way across a slider)
-//   select joint NAME                                as a click in the joint list would
+//   select joint|body NAME                           as a click in the joint list or on the body
+//   type TEXT                                        characters into the text field being edited
+//                                                    (Ctrl+click on a slider opens one); then
+//                                                    `key press Return` ends the entry
 //   expect joint NAME lower|upper DEGREES [TOLERANCE]   fails the run (exit 1) if not within
 //                                                       TOLERANCE degrees (default 0.05)
 //   expect property NAME VALUE [TOLERANCE]           a plugin property (tuning panel)
+//   expect property joint|body NAME PROPERTY VALUE [TOLERANCE]
+//                                                    a joint's or body's property (inspector)
+//   expect hovered joint|body NAME  /  none          what the mouse is over in the viewport
+//   expect selected joint|body NAME  /  none         what is selected (the inspector shows it)
+//   expect dialog unsaved | none                     the unsaved-changes question is (not) open
+//   expect plots N                                   each live plot holds N samples, the newest
+//                                                    equal to the plugin's figures now
 //   expect reloads N                                 the plugin's successful hot reloads
 //   expect blend WEIGHT [TOLERANCE]                  the first character's blend weight
 //   expect mode MODE                                 the first character's mode

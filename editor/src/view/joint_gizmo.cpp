@@ -123,19 +123,8 @@ bool JointGizmoTool::update(const std::vector<JointView>& joints, const GizmoMou
         drag_ = beginLimitDrag(hovered_.part, dragStart_, angleFromMouse(gizmoFrameOf(j->info), mouse.world));
         return true;
     }
-    if (hovered_.part == GizmoPart::Arc) return true;  // a click on the selected arc keeps it selected
-    // A click near a pivot selects its joint (the nearest one); anywhere else clears.
-    double best = kPivotPickPixels / pixelsPerMetre;
-    std::string picked;
-    for (const JointView& j : joints) {
-        double d = std::hypot(mouse.world.x - j.info.pivot.x, mouse.world.y - j.info.pivot.y);
-        if (d <= best) {
-            best = d;
-            picked = j.name;
-        }
-    }
-    selected_ = picked;
-    return !picked.empty();
+    // A click on the selected arc keeps it selected; anywhere else is the editor's to pick.
+    return hovered_.part == GizmoPart::Arc;
 }
 
 void JointGizmoTool::drawOne(ImDrawList* list, const JointView& joint, const Camera& camera, bool selected) const {

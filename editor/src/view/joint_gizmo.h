@@ -27,7 +27,7 @@ class EditHistory;
 inline constexpr double kGizmoRadiusPixels = 60.0;
 /// A handle's radius on screen, pixels (drawn and hit).
 inline constexpr double kHandleRadiusPixels = 7.0;
-/// How near a click must be to a pivot to select its joint, pixels.
+/// How near a click must be to a pivot to select its joint, pixels (view/body_outlines picks).
 inline constexpr double kPivotPickPixels = 10.0;
 
 /// A joint as the editor keeps it for one frame: the plugin's info with its name copied (the
@@ -63,10 +63,10 @@ struct GizmoMouse {
 class JointGizmoTool {
 public:
     /// Handles one frame of the mouse: hover, a press on a handle of a shown gizmo (the
-    /// selected joint's, or every joint's with showAll) starts a drag, a press near a pivot
-    /// selects that joint, a press elsewhere clears the selection; a drag sets the limits
-    /// live and its release records one edit in history. Returns true when it used the press
-    /// (the plugin must not also see it as a grab).
+    /// selected joint's, or every joint's with showAll) selects that joint and starts a drag;
+    /// a drag sets the limits live and its release records one edit in history. Returns true
+    /// when it used the press (a handle, or the selected gizmo's arc): otherwise the press is
+    /// the editor's to pick a pivot or a body with, and the plugin's to grab with.
     bool update(const std::vector<JointView>& joints, const GizmoMouse& mouse, double pixelsPerMetre, bool showAll,
                 PluginHost& plugin, EditHistory& history);
     /// Draws the gizmos (the selected one last, on top) and the hovered part's tooltip.

@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <ctime>
 #include <string>
@@ -86,7 +87,7 @@ bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, WidgetTargets&
         state.loadedAt = clockText();
     }
     bool reload = false;
-    ImGui::SetNextWindowPos({10, 315}, ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowPos({10, 490}, ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowCollapsed(false, ImGuiCond_FirstUseEver);
     if (ImGui::Begin("Plugin", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
         if (plugin.loaded()) {
@@ -103,7 +104,12 @@ bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, WidgetTargets&
         }
         if (!s.lastError.empty()) {
             ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 330.0f);
-            ImGui::TextColored(kErrorColour, "%s", s.lastError.c_str());
+            // The first line (a refused level lists every problem of its rig): hover for all.
+            std::size_t lineEnd = std::min(s.lastError.find('\n'), s.lastError.size());
+            ImGui::PushStyleColor(ImGuiCol_Text, kErrorColour);
+            ImGui::TextUnformatted(s.lastError.c_str(), s.lastError.c_str() + lineEnd);
+            ImGui::PopStyleColor();
+            if (lineEnd < s.lastError.size() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.lastError.c_str());
             ImGui::PopTextWrapPos();
         }
         if (ImGui::Button("Reload (F5)")) reload = true;
@@ -116,7 +122,7 @@ bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, WidgetTargets&
         reload = drawBuild(state, targets) || reload;
         ImGui::Separator();
         std::string found = "Plugins found (" + std::to_string(state.found.size()) + ")###found";
-        if (ImGui::TreeNodeEx(found.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
+        if (ImGui::TreeNodeEx(found.c_str())) {  // closed at first: the left column is full
             for (const PluginDescriptor& d : state.found) drawDescriptor(d, d.path == plugin.descriptor().path);
             ImGui::TreePop();
         }
@@ -135,7 +141,7 @@ bool setPropertyByName(PluginHost& plugin, const std::string& name, double value
 std::optional<Edit> drawTuningPanel(PluginHost& plugin, TuningState& state, WidgetTargets& targets) {
     std::optional<Edit> finished;
     ImGuiIO& io = ImGui::GetIO();
-    ImGui::SetNextWindowPos({io.DisplaySize.x - 10.0f, 200.0f}, ImGuiCond_FirstUseEver, {1.0f, 0.0f});
+    ImGui::SetNextWindowPos({io.DisplaySize.x - 10.0f, 385.0f}, ImGuiCond_FirstUseEver, {1.0f, 0.0f});
     if (ImGui::Begin("Tuning", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
         // Copy the strings first: the plugin's stay valid only until its next call.
         std::vector<PaperPropertyInfo> properties = plugin.properties();

@@ -1,0 +1,159 @@
+// One editing session of `paperdoll_editor`: the window, the plugin's level, the selection,
+// the edit history and the panels. run() is the frame loop; its order is the frame's order:
+// events, script, ImGui frame, keys, viewport (hover, picking, the gizmo), simulation,
+// drawing, screenshots. The panels live in view/ and hand back what the user asked for;
+// the Editor applies it, so every edit reaches the history the same way.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/edit_history.h"
+#include "app/editor_options.h"
+#include "app/editor_script.h"
+#include "app/object_ref.h"
+#include "app/player_input.h"
+#include "platform/input.h"
+#include "platform/window.h"
+#include "plugin/descriptor.h"
+#include "render/camera.h"
+#include "view/body_outlines.h"
+#include "view/inspector_panel.h"
+#include "view/joint_gizmo.h"
+#include "view/main_menu.h"
+#include "view/plugin_panels.h"
+#include "view/simulate_panel.h"
+#include "view/widget_targets.h"
+#include "world/level.h"
+
+namespace paper {
+class PluginHost;
+}
+
+namespace paper::editor {
+
+/// The editor's own keys, on top of the player's (PlayerBindings: Esc quits, Home resets
+/// the view, F5 reloads the plugin; the game keys reach the plugin while it plays).
+struct EditorBindings {
+    ActionId ctrl, shift, space, undo, redo, save, open, quit, playPause, step, frameSelected;
+    /// Keys a scripted run hands to Dear ImGui too (ending a typed entry, closing a dialog).
+    ActionId enter, backspace;
+
+    explicit EditorBindings(InputMap& input);
+};
+
+class Editor {
+public:
+    /// level: the level as loaded (--rig already applied to its first spawn); the editor keeps
+    /// its own copy, since opening another rig changes it. script may be null.
+    Editor(const EditorOptions& options, Level level, PluginHost& plugin, std::vector<PluginDescriptor> found,
+           const Script* script, std::ostream& err);
+
+    /// Runs until quit; returns the exit status (0, or 1 for a failed run or expect).
+    int run();
+
+private:
+    /// What waits for the answer to the unsaved-changes question.
+    enum class PendingAction { None, Quit, OpenRig };
+
+    // ---- the frame ---------------------------------------------------------------------
+    void beginImGuiFrame();
+    void handleKeys();
+    void handleViewport();
+    void simulate();
+    void drawPanels();
+    void drawJointsPanel();
+    void drawStatusBar();
+    void updateTitle();
+
+    // ---- actions -----------------------------------------------------------------------
+    void select(const ObjectRef& object);
+    void resetView();
+    void frameSelected();
+    void undo();
+    void redo();
+    bool save();
+    void reloadPlugin();
+    /// Rebuilds the level in the plugin (the character back at rest) and applies the edits in
+    /// the history again: the plugin reads the rig from its file, without the unsaved edits.
+    void resetWorld();
+    /// Quit or open another rig now, or ask first when there are unsaved edits.
+    void request(PendingAction action, std::string rig = "");
+    void carryOut(PendingAction action);
+    /// Replaces the first spawn's rig with the file at path (a fresh history); on failure the
+    /// current rig stays, with a message.
+    void openRig(const std::string& path);
+    /// Applies one edit's `after` (redo) or `before` (undo); false with a message when it
+    /// cannot (the joint, body or property is gone).
+    bool applyEdit(const Edit& edit, bool after, std::string& error);
+    void recordEdit(const Edit& edit);
+    /// Sets a joint's limits by name (undo, redo); false when the plugin has no such joint now.
+    bool setLimits(const std::string& joint, JointLimits limits);
+    void report(std::string message, bool error) {
+        message_ = std::move(message);
+        messageIsError_ = error;
+    }
+
+    // ---- script commands (editor_script_commands.cpp) ----------------------------------
+    bool runScriptCommand(const ScriptCommand& command, std::string& error);
+    bool moveToTarget(const ScriptCommand& command, std::string& error);
+    bool selectByName(const ScriptCommand& command, std::string& error);
+    bool expectLimit(const ScriptCommand& command, std::string& error);
+    bool expectObjectProperty(const ScriptCommand& command, std::string& error);
+    bool expectObject(const ScriptCommand& command, std::string& error);
+    bool expectPlots(const ScriptCommand& command, std::string& error);
+    bool expectState(const ScriptCommand& command, std::string& error);
+    std::string jointNames() const;
+    std::string bodyNames() const;
+
+    const EditorOptions& options_;
+    Level level_;
+    PluginHost& plugin_;
+    std::string rigPath_;
+    std::filesystem::path contentRigs_;  ///< content/rigs, for the Open rig dialog (may be empty)
+    std::ostream& err_;
+    const Script* script_ = nullptr;
+    std::optional<EditorScriptRunner> runner_;
+
+    Window window_;
+    InputMap input_;
+    PlayerBindings player_{input_};
+    EditorBindings keys_{input_};
+    Camera camera_;
+    JointGizmoTool gizmo_;
+    EditHistory history_;
+    std::vector<JointView> joints_;
+    std::vector<BodyView> bodies_;
+    ObjectRef selection_;
+    ObjectRef hovered_;
+
+    std::int64_t frame_ = 0;
+    bool quit_ = false;
+    bool leftWasDown_ = false;
+    bool leftPressInWorld_ = false;  ///< the left press began over the world, not a panel
+    bool editorOwnsPress_ = false;   ///< the editor took the current left press: the plugin must not grab
+    std::string message_ = "Paused. Click a joint's pivot or a body to inspect it; drag a gizmo's handles.";
+    bool messageIsError_ = false;
+    std::string title_;
+    std::vector<const ScriptCommand*> screenshots_;
+    std::string typedText_;  ///< a script's `type`, handed to ImGui at the next frame
+
+    SimulateState simulation_;
+    ViewOptions view_;
+    MainMenuState menu_;
+    PluginPanelState pluginPanel_;
+    TuningState tuning_;
+    InspectorState inspector_;
+    WidgetTargets targets_;
+    bool askUnsaved_ = false;  ///< the unsaved-changes question is open
+    PendingAction pending_ = PendingAction::None;
+    std::string pendingRig_;   ///< PendingAction::OpenRig's file
+    std::int32_t pendingKey_ = 0;  ///< a panel button's key, pressed at the next frame's start
+    std::int32_t releaseKey_ = 0;  ///< the key pressed last frame, released at this frame's start
+};
+
+}  // namespace paper::editor

@@ -1,0 +1,237 @@
+// The editor's script commands at run time (editor_script.h checks their syntax): named
+// mouse targets, selection, typing, and the expects that stop a run with FILE:LINE.
+#include <imgui.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "app/editor.h"
+#include "plugin/plugin_host.h"
+
+namespace paper::editor {
+
+namespace {
+
+/// How far, degrees, an `expect joint` may miss by default: limits are set in whole snapped degrees.
+constexpr double kDefaultExpectToleranceDegrees = 0.05;
+/// How far a property may miss by default, in its unit.
+constexpr double kDefaultPropertyTolerance = 1e-4;
+
+ObjectKind kindOf(const std::string& word) { return word == "body" ? ObjectKind::Body : ObjectKind::Joint; }
+
+/// `expect … VALUE [TOLERANCE]` with VALUE at w[at]: true when got is within the tolerance,
+/// else error says what it is.
+bool expectNumber(const std::vector<std::string>& w, std::size_t at, double got, double defaultTolerance,
+                  std::string& error) {
+    double want = std::stod(w[at]);
+    double tolerance = w.size() == at + 2 ? std::stod(w[at + 1]) : defaultTolerance;
+    if (std::fabs(got - want) <= tolerance) return true;
+    std::string said;
+    for (std::size_t i = 0; i <= at; ++i) said += (i ? " " : "") + w[i];
+    char text[64];
+    std::snprintf(text, sizeof text, ": it is %g", got);
+    error = said + text;
+    return false;
+}
+
+}  // namespace
+
+std::string Editor::jointNames() const {
+    std::string names;
+    for (const JointView& j : joints_) names += (names.empty() ? "" : ", ") + j.name;
+    return names;
+}
+
+std::string Editor::bodyNames() const {
+    std::string names;
+    for (const BodyView& b : bodies_) names += (names.empty() ? "" : ", ") + b.name;
+    return names;
+}
+
+bool Editor::moveToTarget(const ScriptCommand& c, std::string& error) {
+    const std::vector<std::string> w(c.words.begin() + 2, c.words.end());  // target KIND NAME …
+    if (w[1] == "widget") {  // target widget NAME [FRACTION]: where the panel drew it last frame
+        ImVec2 at;
+        if (!targets_.point(w[2], w.size() == 4 ? std::stof(w[3]) : 0.5f, at)) {
+            error = "mouse move target: no widget '" + w[2] + "' in the last frame (widgets: " + targets_.names() + ")";
+            return false;
+        }
+        ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+        input_.mouseMove({at.x * (scale.x > 0 ? scale.x : 1.0f), at.y * (scale.y > 0 ? scale.y : 1.0f)});
+        return true;
+    }
+    if (w[1] == "body") {  // target body NAME: a point a click there selects the body at
+        const BodyView* b = findBody(bodies_, 0, w[2]);
+        if (!b) {
+            error = "mouse move target: no body '" + w[2] + "' (bodies: " + bodyNames() + ")";
+            return false;
+        }
+        Vec2d at;
+        if (!pointSelectingBody(joints_, bodies_, *b, camera_.pixelsPerMetre, at)) {
+            error = "mouse move target: body '" + w[2] + "' is covered by pivots and other bodies at this zoom";
+            return false;
+        }
+        input_.mouseMove(camera_.worldToScreen(Vec2{float(at.x), float(at.y)}));
+        return true;
+    }
+    const JointView* j = findJoint(joints_, w[2]);  // target joint NAME PART [DEGREES]
+    if (!j) {
+        error = "mouse move target: no joint '" + w[2] + "' (joints: " + jointNames() + ")";
+        return false;
+    }
+    Vec2d at;
+    if (w[3] == "angle")
+        at = pointOnArc(gizmoFrameOf(j->info), toRadians(std::stod(w[4])), kGizmoRadiusPixels / camera_.pixelsPerMetre);
+    else
+        at = gizmoPartWorld(j->info,
+                            w[3] == "lower"   ? GizmoPart::LowerHandle
+                            : w[3] == "upper" ? GizmoPart::UpperHandle
+                                              : GizmoPart::None,
+                            camera_.pixelsPerMetre);
+    input_.mouseMove(camera_.worldToScreen(Vec2{float(at.x), float(at.y)}));
+    return true;
+}
+
+bool Editor::selectByName(const ScriptCommand& c, std::string& error) {
+    const std::string& name = c.words[2];  // select joint|body NAME
+    if (c.words[1] == "body") {
+        if (const BodyView* b = findBody(bodies_, 0, name)) {
+            select(bodyRef(b->info.character, b->name));
+            return true;
+        }
+        error = "select: no body '" + name + "' (bodies: " + bodyNames() + ")";
+        return false;
+    }
+    if (const JointView* j = findJoint(joints_, name)) {
+        select(jointRef(j->info.character, j->name));
+        return true;
+    }
+    error = "select: no joint '" + name + "' (joints: " + jointNames() + ")";
+    return false;
+}
+
+bool Editor::expectLimit(const ScriptCommand& c, std::string& error) {
+    const std::vector<std::string>& w = c.words;  // expect joint NAME lower|upper DEGREES [TOLERANCE]
+    const JointView* j = findJoint(joints_, w[2]);
+    if (!j) {
+        error = "expect: no joint '" + w[2] + "' (joints: " + jointNames() + ")";
+        return false;
+    }
+    double got = toDegrees(w[3] == "lower" ? j->info.lowerLimit : j->info.upperLimit);
+    return expectNumber(w, 4, got, kDefaultExpectToleranceDegrees, error);
+}
+
+bool Editor::expectObjectProperty(const ScriptCommand& c, std::string& error) {
+    const std::vector<std::string>& w = c.words;  // expect property joint|body NAME PROPERTY VALUE [TOLERANCE]
+    ObjectRef object{kindOf(w[2]), 0, w[3]};
+    if (!handleOf(plugin_, object)) {
+        error = "expect: no " + w[2] + " '" + w[3] + "' (" + (object.kind == ObjectKind::Body ? "bodies: " + bodyNames()
+                                                                                             : "joints: " + jointNames()) +
+                ")";
+        return false;
+    }
+    std::optional<PaperPropertyInfo> p = objectProperty(plugin_, object, w[4]);
+    if (!p) {
+        error = "expect: " + w[2] + " '" + w[3] + "' has no property '" + w[4] + "'";
+        return false;
+    }
+    return expectNumber(w, 5, p->value, kDefaultPropertyTolerance, error);
+}
+
+bool Editor::expectObject(const ScriptCommand& c, std::string& error) {
+    const std::vector<std::string>& w = c.words;  // expect hovered|selected joint|body NAME / none
+    const ObjectRef& got = w[1] == "hovered" ? hovered_ : selection_;
+    bool match = w[2] == "none" ? got.empty() : got.is(kindOf(w[2]), w[3]);
+    if (match) return true;
+    error = "expect " + w[1] + " " + w[2] + (w.size() == 4 ? " " + w[3] : "") + ": it is " + kindName(got.kind) +
+            (got.empty() ? "" : " " + got.name);
+    return false;
+}
+
+bool Editor::expectPlots(const ScriptCommand& c, std::string& error) {
+    // expect plots N: every plot holds N samples, and the newest is what the plugin reports
+    // now (the stats of the last step).
+    const StatsPlots& plots = simulation_.plots;
+    std::size_t want = std::size_t(std::stoll(c.words[2]));
+    char text[200];
+    if (plots.stepMilliseconds.size() != want || plots.stretchMillimetres.size() != want ||
+        plots.limitErrorDegrees.size() != want) {
+        std::snprintf(text, sizeof text, "expect plots %zu: they hold %zu, %zu and %zu samples", want,
+                      plots.stepMilliseconds.size(), plots.stretchMillimetres.size(), plots.limitErrorDegrees.size());
+        error = text;
+        return false;
+    }
+    if (want == 0) return true;
+    PaperPhysicsStats stats = plugin_.stats();
+    struct Check {
+        const char* name;
+        float sample;
+        double stat;
+    };
+    const Check checks[] = {{"step time (ms)", plots.stepMilliseconds.latest(), stats.stepMilliseconds},
+                            {"max stretch (mm)", plots.stretchMillimetres.latest(), stats.maxStretchMetres * 1000.0},
+                            {"max limit error (deg)", plots.limitErrorDegrees.latest(), stats.maxLimitViolationDegrees}};
+    for (const Check& check : checks) {
+        if (check.sample == float(check.stat)) continue;
+        std::snprintf(text, sizeof text, "expect plots %zu: the newest %s sample is %g, the plugin says %g", want,
+                      check.name, double(check.sample), check.stat);
+        error = text;
+        return false;
+    }
+    return true;
+}
+
+bool Editor::expectState(const ScriptCommand& c, std::string& error) {
+    const std::vector<std::string>& w = c.words;
+    if (w[1] == "joint") return expectLimit(c, error);
+    if (w[1] == "property" && (w[2] == "joint" || w[2] == "body")) return expectObjectProperty(c, error);
+    if (w[1] == "hovered" || w[1] == "selected") return expectObject(c, error);
+    if (w[1] == "plots") return expectPlots(c, error);
+    if (w[1] == "dialog") {
+        if (askUnsaved_ == (w[2] == "unsaved")) return true;
+        error = std::string("expect dialog ") + w[2] + ": " + (askUnsaved_ ? "the unsaved-changes question is open"
+                                                                          : "no question is open");
+        return false;
+    }
+    if (w[1] == "reloads") return expectNumber(w, 2, plugin_.status().reloads, 0.0, error);
+    if (w[1] == "dirty" || w[1] == "clean") {
+        if (history_.dirty() == (w[1] == "dirty")) return true;
+        error = "expect " + w[1] + ": the rig is " + (history_.dirty() ? "dirty (unsaved edits)" : "clean");
+        return false;
+    }
+    if (w[1] == "property") {
+        for (const PaperPropertyInfo& p : plugin_.properties())
+            if (p.name && w[2] == p.name) return expectNumber(w, 3, p.value, kDefaultPropertyTolerance, error);
+        error = "expect property: no property '" + w[2] + "'";
+        return false;
+    }
+    std::vector<CharacterStatus> characters = plugin_.characters();
+    if (characters.empty()) {
+        error = "expect " + w[1] + ": the plugin has no character";
+        return false;
+    }
+    if (w[1] == "blend") return expectNumber(w, 2, characters.front().blendWeight, 1e-3, error);
+    if (characters.front().mode == w[2]) return true;  // mode
+    error = "expect mode " + w[2] + ": it is " + characters.front().mode;
+    return false;
+}
+
+bool Editor::runScriptCommand(const ScriptCommand& c, std::string& error) {
+    switch (c.op) {
+    case ScriptOp::Screenshot: screenshots_.push_back(&c); return true;
+    case ScriptOp::Quit: quit_ = true; return true;  // the script's end: nothing is asked
+    case ScriptOp::Extension:
+        if (isMouseTarget(c.words)) return moveToTarget(c, error);
+        if (c.words[0] == "expect") return expectState(c, error);
+        if (c.words[0] == "select") return selectByName(c, error);
+        if (c.words[0] == "type") {
+            for (std::size_t i = 1; i < c.words.size(); ++i) typedText_ += (i > 1 ? " " : "") + c.words[i];
+            return true;
+        }
+        error = "unknown editor command";
+        return false;
+    default: return true;
+    }
+}
+
+}  // namespace paper::editor

@@ -1,0 +1,54 @@
+// Bodies in the viewport: the plugin's bodies as the editor keeps them for a frame, what
+// the mouse is over (a joint's pivot or a body), and the outlines drawn over the bones with
+// ImGui's background draw list (under the gizmos and the panels).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/object_ref.h"
+#include "paper/plugin_api.h"
+#include "pick/picking.h"
+#include "view/joint_gizmo.h"
+
+struct ImDrawList;
+
+namespace paper {
+struct Camera;
+class PluginHost;
+}  // namespace paper
+
+namespace paper::editor {
+
+/// How near a body's outline, screen pixels, a click still picks it.
+inline constexpr double kBodyPickSlackPixels = 4.0;
+
+/// A body as the editor keeps it for one frame: the plugin's info with its name copied.
+struct BodyView {
+    std::string name;
+    PaperBodyInfo info{};
+};
+
+/// The bodies the plugin reports now.
+std::vector<BodyView> readBodies(PluginHost& plugin);
+/// The body called name (a bone's name) of character, or null.
+const BodyView* findBody(const std::vector<BodyView>& bodies, int character, const std::string& name);
+const BodyView* findBody(std::vector<BodyView>&& bodies, int character, const std::string& name) = delete;
+BodyShape shapeOf(const PaperBodyInfo& info);
+/// The middle of a body's centre line, world metres (F frames it).
+Vec2d bodyCentre(const PaperBodyInfo& info);
+
+/// The joint pivot or body under the mouse (world metres) at zoom pixelsPerMetre; empty for none.
+ObjectRef objectAt(const std::vector<JointView>& joints, const std::vector<BodyView>& bodies, Vec2d mouseWorld,
+                   double pixelsPerMetre);
+/// Where a click selects body (world metres): on its centre line, away from every pivot.
+/// False when nowhere does.
+bool pointSelectingBody(const std::vector<JointView>& joints, const std::vector<BodyView>& bodies,
+                        const BodyView& body, double pixelsPerMetre, Vec2d& point);
+
+/// Draws every body's outline (when showOutlines), then the hovered object (a body's outline
+/// or a joint's pivot ring) and the selected body, which are drawn whatever showOutlines says.
+void drawBodyOutlines(ImDrawList* list, const std::vector<JointView>& joints, const std::vector<BodyView>& bodies,
+                      const Camera& camera, bool showOutlines, const ObjectRef& hovered, const ObjectRef& selected);
+
+}  // namespace paper::editor

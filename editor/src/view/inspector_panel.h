@@ -1,0 +1,51 @@
+// The Inspector: the selected joint's or body's properties, built from the plugin's
+// per-object reflection (PluginHost::objectProperties) — label and unit, a slider within the
+// plugin's range for numbers, a checkbox for flags — and set live while the user drags.
+//
+// A joint's lower and upper limits are the same data the gizmo's handles edit, and they
+// come back as the same kind of edit (a limit edit, undone through setJointLimits), so the
+// history holds one kind of change to a limit whichever widget made it. Everything else
+// comes back as an object property edit.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/edit_history.h"
+#include "app/object_ref.h"
+#include "view/body_outlines.h"
+#include "view/joint_gizmo.h"
+
+namespace paper {
+class PluginHost;
+}
+
+namespace paper::editor {
+
+class WidgetTargets;
+
+/// A widget being dragged (or typed into): what it held when the edit began.
+struct InspectorState {
+    ObjectRef activeObject;    ///< the object whose widget is active
+    std::string active;        ///< its property, or empty
+    double activeBefore = 0.0; ///< the property's value at the press
+    JointLimits limitsBefore;  ///< the joint's limits at the press (lower/upper edits)
+};
+
+/// Draws the Inspector for selection (joints and bodies as read this frame). Returns a
+/// finished edit for the history: a whole drag, or a whole typed entry, is one; a checkbox
+/// click is one. Widgets are remembered as "inspector:PROPERTY" (e.g. "inspector:mass").
+std::optional<Edit> drawInspectorPanel(PluginHost& plugin, const ObjectRef& selection,
+                                       const std::vector<JointView>& joints, const std::vector<BodyView>& bodies,
+                                       InspectorState& state, WidgetTargets& targets);
+
+/// The handle the plugin knows object by now, or nullopt when it has no such joint or body.
+std::optional<std::uint64_t> handleOf(PluginHost& plugin, const ObjectRef& object);
+/// The object's property called name, or nullopt when the object or property is gone.
+std::optional<PaperPropertyInfo> objectProperty(PluginHost& plugin, const ObjectRef& object, const std::string& name);
+/// Sets the object's property called name (undo, redo, reset); false when the object or
+/// property is gone or the plugin refuses the value.
+bool setObjectPropertyByName(PluginHost& plugin, const ObjectRef& object, const std::string& name, double value);
+
+}  // namespace paper::editor

@@ -1,0 +1,80 @@
+// What the viewport picks under the mouse (pick/picking.h): shapes, pivots before bodies,
+// the deepest body, and the point a script clicks to select a body.
+#include <catch2/catch.hpp>
+
+#include "pick/picking.h"
+
+using namespace paper::editor;
+
+namespace {
+BodyShape capsule(Vec2d a, Vec2d b, double r) { return {BodyOutline::Capsule, a, b, r}; }
+}  // namespace
+
+TEST_CASE("distance outside a capsule, a circle and a box", "[editor][picking]") {
+    BodyShape arm = capsule({0, 0}, {1, 0}, 0.1);
+    CHECK(distanceOutside(arm, {0.5, 0.3}) == Approx(0.2));
+    CHECK(distanceOutside(arm, {0.5, 0.0}) == Approx(-0.1));
+    CHECK(distanceOutside(arm, {1.3, 0.0}) == Approx(0.2));  // past the round end
+    CHECK(distanceOutside(arm, {-0.3, 0.4}) == Approx(0.4));  // 0.5 from a, minus the radius
+
+    BodyShape head{BodyOutline::Circle, {2, 2}, {2, 2}, 0.12};
+    CHECK(distanceOutside(head, {2, 2.32}) == Approx(0.2));
+    CHECK(distanceOutside(head, {2, 2}) == Approx(-0.12));
+
+    // A box along y from (0,0) to (0,2), 0.5 either side: square ends, corners not rounded off.
+    BodyShape box{BodyOutline::Box, {0, 0}, {0, 2}, 0.5};
+    CHECK(distanceOutside(box, {0.8, 1.0}) == Approx(0.3));
+    CHECK(distanceOutside(box, {0.0, 2.4}) == Approx(0.4));
+    CHECK(distanceOutside(box, {0.8, 2.4}) == Approx(0.5));  // the corner: a 0.3-0.4-0.5 triangle
+    CHECK(distanceOutside(box, {0.0, 1.0}) == Approx(-0.5));
+    CHECK(distanceOutside(box, {0.0, 0.1}) == Approx(-0.1));  // near the square end
+}
+
+TEST_CASE("a pivot wins over the bodies it joins, else the deepest body", "[editor][picking]") {
+    // An upper arm and a forearm meeting at an elbow at (1, 0).
+    std::vector<BodyShape> bodies = {capsule({0, 0}, {1, 0}, 0.1), capsule({1, 0}, {2, 0}, 0.05)};
+    std::vector<Vec2d> pivots = {{0, 0}, {1, 0}};
+    const double pivotRadius = 0.08, slack = 0.04;
+
+    PickResult atElbow = pickAt(pivots, bodies, {1.02, 0.01}, pivotRadius, slack);
+    CHECK(atElbow.pivot == 1);
+    CHECK(atElbow.body == -1);
+
+    // Just past the pivot's reach on the forearm's side, inside both capsules: the upper arm's
+    // round end reaches 1.1, but the mouse is deeper in the forearm (on its centre line).
+    PickResult overlap = pickAt(pivots, bodies, {1.09, 0.0}, pivotRadius, slack);
+    CHECK(overlap.pivot == -1);
+    CHECK(overlap.body == 1);
+
+    CHECK(pickAt(pivots, bodies, {1.5, 0.08}, pivotRadius, slack).body == 1);   // in the slack around the thin forearm
+    CHECK(pickAt(pivots, bodies, {1.5, 0.10}, pivotRadius, slack).body == -1);  // beyond it
+    CHECK(pickAt(pivots, bodies, {0.5, 0.12}, pivotRadius, slack).body == 0);
+}
+
+TEST_CASE("a thin limb over a thick body is picked on its own centre line", "[editor][picking]") {
+    // Side view: a torso 0.18 m thick along y, an arm 0.08 m thick hanging 0.03 m in front
+    // of the torso's centre line. In metres the mouse on the arm's line is deeper in the
+    // torso (0.06 m) than in the arm (0.04 m); in thicknesses the arm wins.
+    std::vector<BodyShape> bodies = {capsule({0, 1.0}, {0, 1.5}, 0.09), capsule({0.03, 1.45}, {0.03, 1.1}, 0.04)};
+    CHECK(pickBody(bodies, {0.03, 1.3}, 0.01) == 1);
+    CHECK(pickBody(bodies, {-0.05, 1.3}, 0.01) == 0);  // behind the arm: only the torso
+}
+
+TEST_CASE("the point that selects a body is on it, away from the pivots", "[editor][picking]") {
+    std::vector<BodyShape> bodies = {capsule({0, 0}, {1, 0}, 0.1), capsule({1, 0}, {2, 0}, 0.05)};
+    std::vector<Vec2d> pivots = {{0, 0}, {1, 0}};
+    Vec2d at;
+    REQUIRE(pointPickingBody(pivots, bodies, 1, 0.08, 0.04, at));
+    CHECK(at.x == Approx(2.0));  // the forearm's free end: farthest from the elbow
+    CHECK(at.y == Approx(0.0));
+    CHECK(pickAt(pivots, bodies, at, 0.08, 0.04).body == 1);
+
+    REQUIRE(pointPickingBody(pivots, bodies, 0, 0.08, 0.04, at));
+    CHECK(at.x == Approx(0.5));  // midway between its two pivots
+    CHECK(pickAt(pivots, bodies, at, 0.08, 0.04).body == 0);
+
+    // A body buried under a pivot everywhere cannot be clicked.
+    std::vector<BodyShape> tiny = {capsule({1, 0}, {1.01, 0}, 0.01)};
+    CHECK_FALSE(pointPickingBody(pivots, tiny, 0, 0.08, 0.04, at));
+    CHECK_FALSE(pointPickingBody(pivots, bodies, 5, 0.08, 0.04, at));
+}
