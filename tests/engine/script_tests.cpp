@@ -135,9 +135,9 @@ TEST_CASE("script errors name their line and what is wrong", "[script]") {
         {"wait_frames 99999999999\n", 1, "wait_frames: 99999999999 steps is more than a day (5184000 steps); use --frames for long runs"},
         {"key\n", 1, "key needs down, up or press and a key name (e.g. key press Space)"},
         {"key hold R\n", 1, "key needs down, up or press and a key name (e.g. key press Space)"},
-        {"key press\n", 1, "key press needs a key name (SDL key names: Left, Right, Space, R, 1, Tab, Left Shift, …)"},
-        {"key down Lefty\n", 1, "unknown key name 'Lefty' (SDL key names: Left, Right, Space, R, 1, Tab, Left Shift, …)"},
-        {"key down Space Space\n", 1, "unknown key name 'Space Space' (SDL key names: Left, Right, Space, R, 1, Tab, Left Shift, …)"},
+        {"key press\n", 1, "key press needs a key name (SDL key names: Left, Right, Space, R, 1, Tab, Left Shift, ...)"},
+        {"key down Lefty\n", 1, "unknown key name 'Lefty' (SDL key names: Left, Right, Space, R, 1, Tab, Left Shift, ...)"},
+        {"key down Space Space\n", 1, "unknown key name 'Space Space' (SDL key names: Left, Right, Space, R, 1, Tab, Left Shift, ...)"},
         {"mouse\n", 1, "mouse needs move, down or up (e.g. mouse move world 1.5 0.8, mouse down left)"},
         {"mouse click left\n", 1, "mouse needs move, down or up (e.g. mouse move world 1.5 0.8, mouse down left)"},
         {"mouse move 1 2\n", 1, "mouse move needs world (metres) or screen (pixels), then X Y"},
@@ -172,7 +172,7 @@ TEST_CASE("every error in a script is reported as FILE:LINE: error:", "[script]"
         "fly away\n");
     REQUIRE(errors.size() == 3);
     CHECK(Script::format("demo.script", errors[0]) ==
-          "demo.script:2: error: unknown key name 'Nope' (SDL key names: Left, Right, Space, R, 1, Tab, Left Shift, …)");
+          "demo.script:2: error: unknown key name 'Nope' (SDL key names: Left, Right, Space, R, 1, Tab, Left Shift, ...)");
     CHECK(Script::format("demo.script", errors[1]) == "demo.script:4: error: wait: a negative wait (-2 s) cannot go back in time");
     CHECK(Script::format("demo.script", errors[2]) ==
           "demo.script:6: error: unknown command 'fly' (commands: wait, wait_frames, key, mouse, screenshot, quit)");

@@ -62,7 +62,9 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::vector
 }
 
 std::vector<std::string> displayEnv() {
-    std::vector<std::string> env = {"LSAN_OPTIONS=detect_leaks=0"};
+    // Leak checks stay on in the programs we start; lsan.supp names the system libraries
+    // (GL driver, D-Bus) whose allocations outlive the check, and says why.
+    std::vector<std::string> env = {"LSAN_OPTIONS=suppressions=" PAPERDOLL_LSAN_SUPPRESSIONS ":print_suppressions=0"};
     const char* display = std::getenv("DISPLAY");
     if (!display || !*display) env.push_back("SDL_VIDEODRIVER=offscreen");
     return env;

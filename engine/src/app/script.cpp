@@ -21,7 +21,7 @@ namespace paper {
 namespace {
 
 const char* const kCommandList = "wait, wait_frames, key, mouse, screenshot, quit";
-const char* const kKeyNameHint = "SDL key names: Left, Right, Space, R, 1, Tab, Left Shift, …";
+const char* const kKeyNameHint = "SDL key names: Left, Right, Space, R, 1, Tab, Left Shift, ...";
 
 /// A line without its comment, split into words; rest[i] is the raw text from word i on
 /// (so a file name keeps its inner spaces).

@@ -7,10 +7,12 @@
 #include <backends/imgui_impl_sdl.h>
 
 #include "platform/input.h"
+#include "platform/leak_check.h"
 
 namespace paper {
 
 Window::~Window() {
+    keepLibrariesMappedForLeakCheck();
     if (imguiReady_) {
         ImGui_ImplOpenGL3_Shutdown();
         ImGui_ImplSDL2_Shutdown();

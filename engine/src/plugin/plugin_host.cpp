@@ -13,14 +13,7 @@
 #include "plugin/crash_guard.h"
 #include "render/draw_list.h"
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PAPERDOLL_LSAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define PAPERDOLL_LSAN 1
-#endif
+#include "platform/leak_check.h"
 #ifdef PAPERDOLL_LSAN
 #include <sanitizer/lsan_interface.h>
 #endif

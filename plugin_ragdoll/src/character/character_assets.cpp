@@ -33,7 +33,7 @@ std::shared_ptr<const CharacterAssets> loadCharacterAssets(const std::string& ri
         const RigClip* entry = rig.findClip(kRoleNames[role]);
         if (!entry) {
             errors.push_back(rigPath + ": error: rig: no <clip name=\"" + kRoleNames[role] +
-                             "\" file=…/> (a character needs idle, walk, run, jump, daze, get_up_front and get_up_back)");
+                             "\" file=.../> (a character needs idle, walk, run, jump, daze, get_up_front and get_up_back)");
             continue;
         }
         const std::string path = (folder / entry->file).lexically_normal().string();
