@@ -249,7 +249,7 @@ TEST_CASE("a bad script exits 2 with FILE:LINE: error: and runs nothing", "[play
     test::ProcessResult r = run.run("wait 0.5\nkey press Lefty\nwait 1e12\n");
     CHECK(r.exitCode == 2);
     CHECK(r.err == run.script + ":2: error: unknown key name 'Lefty' (SDL key names: Left, Right, Space, R, 1, Tab, "
-                                "Left Shift, …)\n" +
+                                "Left Shift, ...)\n" +
                        run.script + ":3: error: wait: 1e12 s is more than a day (86400 s); use --frames for long runs\n");
     CHECK(r.out.empty());
     CHECK_FALSE(fs::exists(run.stats));
