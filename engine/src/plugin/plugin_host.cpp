@@ -291,6 +291,7 @@ bool PluginHost::setLevel(const Level& level) {
         fail(std::string("the level was refused: ") + message);
         return false;
     }
+    status_.lastError.clear();  // a refusal before it is no longer the state of things
     return true;
 }
 
