@@ -484,6 +484,14 @@ TEST_CASE("the ragdoll plugin's bodies are listed on their bones, and joint and 
     CHECK(std::hypot(forearm.b.x - forearm.a.x, forearm.b.y - forearm.a.y) == Approx(0.27).epsilon(1e-6));
     CHECK(findBody("head").shape == PAPER_SHAPE_CIRCLE);
 
+    // A level the plugin refuses leaves the running one and says why; the next good one clears that.
+    paper::Level broken = *level.level;
+    broken.spawns[0].rigPath = (dir / "missing.rig.xml").string();
+    CHECK_FALSE(host.setLevel(broken));
+    CHECK_THAT(host.status().lastError, Catch::Contains("missing.rig.xml"));
+    REQUIRE(host.setLevel(*level.level));
+    CHECK(host.status().lastError.empty());
+
     // The property lists, with their units.
     std::vector<PaperPropertyInfo> jointProps = host.objectProperties(PAPER_OBJECT_JOINT, elbow.handle);
     std::vector<PaperPropertyInfo> bodyProps = host.objectProperties(PAPER_OBJECT_BODY, forearm.handle);
