@@ -42,8 +42,8 @@ Controls (window): Left/Right walk, Shift runs, Space jumps, R toggles the ragdo
 Tab cycles the net role, left drag grabs a body; right or middle drag pans, the
 wheel zooms at the cursor, Home resets the view, F5 reloads the plugin, Esc quits.
 
-Exit status: 0 on success, 1 when the level or an output file fails, 2 for a bad
-command line or script.
+Exit status: 0 on success, 1 when the level, an output or (in a run with --frames or
+--script) the plugin fails, 2 for a bad command line or script.
 )";
 }
 
