@@ -176,6 +176,8 @@ TEST_CASE("paperdoll refuses bad options and numbers", "[cli][bad-input][player]
     const std::vector<Row> rows = {
         {"unknown option `--bogus`", {"--bogus"}, 2, {"unknown option '--bogus'"}},
         {"`--frames` without a value", {"--headless", "--frames"}, 2, {"--frames needs"}},
+        {"`--stats-json` followed by another option", {"--frames", "1", "--stats-json", "--headless"}, 2,
+         {"--stats-json needs a file name"}},
         {"`--frames 0`", {"--headless", "--frames", "0"}, 2, {"--frames", "'0'"}},
         {"`--frames -5`", {"--headless", "--frames", "-5"}, 2, {"--frames", "'-5'"}},
         {"`--frames nan`", {"--headless", "--frames", "nan"}, 2, {"--frames", "'nan'"}},
@@ -358,6 +360,7 @@ TEST_CASE("paperdoll_editor refuses bad options and numbers", "[cli][bad-input][
         {"`--window nanxnan`", {"--frames", "1", "--window", "nanxnan"}, 2, {"--window", "'nanxnan'"}},
         {"`--window 1280x`", {"--frames", "1", "--window", "1280x"}, 2, {"--window", "'1280x'"}},
         {"`--level` without a value", {"--level"}, 2, {"--level needs"}},
+        {"`--rig` followed by another option", {"--rig", "--frames", "1"}, 2, {"--rig needs a rig file"}},
         {"`PAPERDOLL_CONTENT` names a missing folder, no level given", {"--frames", "1"}, 1,
          {"cannot find the content folder", "PAPERDOLL_CONTENT"},
          false,

@@ -36,8 +36,9 @@ EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args) {
     EditorOptions options;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& arg = args[i];
+        // The next argument, unless that is another option (`--rig --frames 1` forgot the file).
         auto value = [&](std::string& out) -> bool {
-            if (i + 1 >= args.size() || args[i + 1].empty()) return false;
+            if (i + 1 >= args.size() || args[i + 1].empty() || args[i + 1].starts_with("--")) return false;
             out = args[++i];
             return true;
         };

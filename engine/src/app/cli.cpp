@@ -63,9 +63,10 @@ CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
 
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& arg = args[i];
-        // Options that take a value read it from the next argument.
+        // Options that take a value read it from the next argument, unless that is another
+        // option (`--stats-json --headless` forgot the file name).
         auto value = [&](std::string& out) -> bool {
-            if (i + 1 >= args.size() || args[i + 1].empty()) return false;
+            if (i + 1 >= args.size() || args[i + 1].empty() || args[i + 1].starts_with("--")) return false;
             out = args[++i];
             return true;
         };
