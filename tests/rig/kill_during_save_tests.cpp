@@ -4,10 +4,13 @@
 //
 // A child process saves a large rig (a few hundred KB, so the save takes long enough to be
 // interrupted) over an older version of it; the parent kills the child after a random
-// delay spread over the save's measured duration, then reads what is on disk.
+// delay spread over the save's measured duration, then reads what is on disk. A second
+// test checks the clean-up itself: which temporary files a save removes, and which not.
 
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -153,8 +156,10 @@ TEST_CASE("a save killed at any point leaves the old file or the new one, whole"
     std::uniform_real_distribution<double> delay(0.0, 1.5 * saveSeconds);
     int sawOld = 0, sawNew = 0, killed = 0, finished = 0, killedAfterRename = 0;
     size_t mostLeft = 0;  // temporary files beside the rig after a kill, at most
+    int killedMidWrite = 0;  // kills that left a temporary file of their own: during the write
     for (int i = 0; i < kIterations; ++i) {
         writeFile(path, oldText);
+        const std::vector<std::string> before = leftovers(dir.path, fileName);
         pid_t child = forkSave();
         std::this_thread::sleep_for(std::chrono::duration<double>(delay(random)));
         ::kill(child, SIGKILL);
@@ -189,12 +194,16 @@ TEST_CASE("a save killed at any point leaves the old file or the new one, whole"
             CHECK(name.starts_with("." + fileName + ".tmp-"));
         }
         mostLeft = std::max(mostLeft, left.size());
+        bool leftOwn = std::any_of(left.begin(), left.end(), [&](const std::string& name) {
+            return std::find(before.begin(), before.end(), name) == before.end();
+        });
+        if (leftOwn) ++killedMidWrite;
     }
     std::printf("kill during save: %d limbs, %zu bytes old, %zu bytes new, a save takes %.1f ms; %d runs: "
                 "%d killed, %d finished first; the file was the old one %d times, the new one %d times (%d of them "
-                "killed after the rename); at most %zu temporary files beside it\n",
+                "killed after the rename); %d kills landed during the write; at most %zu temporary files beside it\n",
                 kLimbs, oldText.size(), newText.size(), 1000.0 * saveSeconds, kIterations, killed, finished, sawOld,
-                sawNew, killedAfterRename, mostLeft);
+                sawNew, killedAfterRename, killedMidWrite, mostLeft);
     // Both outcomes, and kills that landed, or the delays did not cover the save and
     // nothing was tested.
     CHECK(sawOld > 0);
@@ -205,4 +214,45 @@ TEST_CASE("a save killed at any point leaves the old file or the new one, whole"
     REQUIRE(saveRig(edited, path.string()).ok);
     CHECK(readFile(path) == newText);
     CHECK(leftovers(dir.path, fileName).empty());
+}
+
+TEST_CASE("a save removes the temporary files killed saves left, not one a save in progress holds",
+          "[rig][saver][atomic]") {
+    TempDir dir;
+    const fs::path path = dir.path / "stickman.rig.xml";
+    writeFile(path, readFile(contentRig("stickman.rig.xml")));
+    RigLoadResult loaded = loadRigFile(path.string());
+    REQUIRE(loaded.rig);
+    RigDefinition edited = *loaded.rig;
+    edited.bodies[0].mass = 9.0;
+
+    // Two left by killed saves (nobody holds their lock), one of a save in progress here (its
+    // lock held, as saveRig holds it until the rename), and files that only look alike.
+    const fs::path stale1 = dir.path / ".stickman.rig.xml.tmp-0badf00d";
+    const fs::path stale2 = dir.path / ".stickman.rig.xml.tmp-12345678";
+    const fs::path inProgress = dir.path / ".stickman.rig.xml.tmp-cafe0001";
+    const fs::path otherRig = dir.path / ".other.rig.xml.tmp-0badf00d";
+    const fs::path notOurs = dir.path / "stickman.rig.xml.tmp-0badf00d";
+    for (const fs::path& p : {stale1, stale2, inProgress, otherRig, notOurs}) writeFile(p, "<rig");
+    int held = ::open(inProgress.c_str(), O_RDONLY | O_CLOEXEC);
+    REQUIRE(held >= 0);
+    REQUIRE(::flock(held, LOCK_EX | LOCK_NB) == 0);
+
+    // The lock is per open file: a second descriptor in this process cannot take it either,
+    // exactly as another process cannot.
+    RigSaveResult saved = saveRig(edited, path.string());
+    INFO(describe(saved.diagnostics));
+    REQUIRE(saved.ok);
+    CHECK_FALSE(fs::exists(stale1));
+    CHECK_FALSE(fs::exists(stale2));
+    CHECK(fs::exists(inProgress));
+    CHECK(fs::exists(otherRig));
+    CHECK(fs::exists(notOurs));
+    ::close(held);
+
+    // Once its holder is gone, it is stale too.
+    REQUIRE(saveRig(edited, path.string()).ok);
+    CHECK_FALSE(fs::exists(inProgress));
+    CHECK(leftovers(dir.path, "stickman.rig.xml") ==
+          std::vector<std::string>{".other.rig.xml.tmp-0badf00d", "stickman.rig.xml.tmp-0badf00d"});
 }
