@@ -1,8 +1,10 @@
 // ragdoll_bench: runs a SCENES.md scene in our solver, and optionally in Box2D 2.4.1 as a
 // peer, and prints a table or one JSON object (see usage() below).
+#include <cerrno>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -63,8 +65,8 @@ contacts, awake, max_stretch_m, max_stretch_end_m, max_limit_violation_deg,
 max_limit_violation_end_deg, exploded, memory_bytes (and memory_bytes_per_ragdoll for the
 pile) when the engine reports it; with --peer, "peer" holds the same keys and "engine".
 
-Exit status: 0 on success, 1 when --peer box2d is asked of a build without Box2D,
-2 for a bad command line.
+Exit status: 0 on success, 1 when --peer box2d is asked of a build without Box2D or
+the results cannot be written, 2 for a bad command line.
 )";
 }
 
@@ -270,6 +272,13 @@ int main(int argc, char** argv) {
         std::cout << out.dump(2) << '\n';
     } else {
         printTable(o, rows);
+    }
+    // The results are the point: when they could not be written (a full disk), say so.
+    errno = 0;
+    if (!std::cout.flush() || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        std::fprintf(stderr, "ragdoll_bench: error: cannot write the results to standard output: %s\n",
+                     errno ? std::strerror(errno) : "a full disk?");
+        return 1;
     }
     return 0;
 }

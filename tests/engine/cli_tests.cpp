@@ -61,6 +61,7 @@ TEST_CASE("bad command lines are refused with the reason", "[cli]") {
         {{"--window", "big"}, "--window must be"},
         {{"--window", "10x10"}, "--window must be"},
         {{"--stats-json"}, "needs a file name"},
+        {{"--stats-json", "--headless", "--frames", "1"}, "--stats-json needs a file name"},
         {{"a.xml", "b.xml"}, "more than one level"},
     };
     for (const Case& c : cases) {

@@ -274,18 +274,18 @@ TEST_CASE("A --script with a missing file, a directory or an empty file", "[play
     CHECK(r.exitCode == 2);
     CHECK(r.err == dir + ": error: '" + dir + "' is a directory, not a script file\n");
 
-    // An empty script is valid and asks for nothing: the run ends before its first step,
-    // or idles for --frames.
+    // An empty script asks for nothing: a wrong or truncated file, refused before any step.
     std::ofstream(dir + "/empty.script").flush();
-    r = test::runProcess({kPlayer, "--headless", kHarness, "--no-plugin", "--script", dir + "/empty.script",
-                          "--stats-json", stats});
-    INFO(r.err);
-    CHECK(r.exitCode == 0);
-    CHECK(readJson(stats)["frames"] == 0);
-    r = test::runProcess({kPlayer, "--headless", kHarness, "--no-plugin", "--script", dir + "/empty.script",
-                          "--frames", "7", "--stats-json", stats});
-    CHECK(r.exitCode == 0);
-    CHECK(readJson(stats)["frames"] == 7);
+    for (std::vector<std::string> frames : {std::vector<std::string>{}, std::vector<std::string>{"--frames", "7"}}) {
+        std::vector<std::string> argv = {kPlayer, "--headless", kHarness, "--no-plugin", "--script",
+                                         dir + "/empty.script", "--stats-json", stats};
+        argv.insert(argv.end(), frames.begin(), frames.end());
+        r = test::runProcess(argv);
+        CHECK(r.exitCode == 2);
+        CHECK(r.err == dir + "/empty.script: error: the script '" + dir +
+                           "/empty.script' is empty: no commands, only blank lines or comments\n");
+        CHECK_FALSE(fs::exists(stats));
+    }
 
     r = test::runProcess({kPlayer, "--headless", kHarness, "--script"});
     CHECK(r.exitCode == 2);

@@ -314,7 +314,7 @@ TEST_CASE("screenshots and quit come back once, at the boundary after their step
     CHECK(runner.takeObservations(1000).empty());
 }
 
-TEST_CASE("script files: missing, a directory and empty", "[script]") {
+TEST_CASE("script files: missing, a directory, a device, binary and empty", "[script]") {
     std::string dir = test::makeTempDir();
     std::vector<ScriptError> errors;
     Script::load(dir + "/missing.script", errors);
@@ -327,11 +327,31 @@ TEST_CASE("script files: missing, a directory and empty", "[script]") {
     REQUIRE(errors.size() == 1);
     CHECK(errors[0].message == "'" + dir + "' is a directory, not a script file");
 
+    // Reading /dev/zero would never end; a pipe would wait for a writer.
     errors.clear();
-    std::ofstream(dir + "/empty.script").flush();
-    Script empty = Script::load(dir + "/empty.script", errors);
-    CHECK(errors.empty());
-    CHECK(empty.commands().empty());
-    CHECK(empty.endStep() == 0);
+    Script::load("/dev/zero", errors);
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].line == 0);
+    CHECK(errors[0].message == "'/dev/zero' is not a regular file (a device or a pipe?), not a script file");
+
+    // One error for a binary file, at its first NUL, not one per line of noise.
+    errors.clear();
+    std::ofstream(dir + "/binary.script", std::ios::binary) << "wait 1\n\x7f" << '\0' << "\x01\xff\n\xfe\n";
+    Script::load(dir + "/binary.script", errors);
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].line == 2);
+    CHECK(errors[0].message == "'" + dir + "/binary.script' is binary (a NUL byte here), not a script file");
+
+    // Nothing to do: an empty file, or only comments, is refused (a wrong or truncated file).
+    for (const char* text : {"", "\n  \n", "# nothing\n   # at all\n"}) {
+        CAPTURE(text);
+        errors.clear();
+        std::ofstream(dir + "/empty.script", std::ios::trunc) << text;
+        Script::load(dir + "/empty.script", errors);
+        REQUIRE(errors.size() == 1);
+        CHECK(errors[0].line == 0);
+        CHECK(errors[0].message ==
+              "the script '" + dir + "/empty.script' is empty: no commands, only blank lines or comments");
+    }
     fs::remove_all(dir);
 }

@@ -4,6 +4,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -30,7 +33,8 @@ std::string makeTempDir() {
     return pattern;
 }
 
-ProcessResult runProcess(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
+ProcessResult runProcess(const std::vector<std::string>& argv, const std::vector<std::string>& env,
+                         double timeoutSeconds) {
     // Output goes to files rather than pipes: no deadlock however much the child prints.
     std::string dir = makeTempDir();
     std::string outPath = dir + "/stdout", errPath = dir + "/stderr";
@@ -39,7 +43,9 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::vector
     if (pid == 0) {
         int out = open(outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
         int err = open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (out < 0 || err < 0) _exit(126);
+        int in = open("/dev/null", O_RDONLY);
+        if (out < 0 || err < 0 || in < 0) _exit(126);
+        dup2(in, STDIN_FILENO);
         dup2(out, STDOUT_FILENO);
         dup2(err, STDERR_FILENO);
         for (const std::string& e : env) putenv(const_cast<char*>(e.c_str()));
@@ -49,9 +55,26 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::vector
         execv(args[0], args.data());
         _exit(127);
     }
-    int status = 0;
-    waitpid(pid, &status, 0);
     ProcessResult result;
+    int status = 0;
+    if (timeoutSeconds > 0.0) {
+        // Polled rather than waited on with an alarm: no signal handler in the test process.
+        auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeoutSeconds);
+        for (;;) {
+            pid_t done = waitpid(pid, &status, WNOHANG);
+            if (done == pid || (done < 0 && errno != EINTR)) break;
+            if (std::chrono::steady_clock::now() >= deadline) {
+                kill(pid, SIGKILL);
+                waitpid(pid, &status, 0);
+                result.timedOut = true;
+                break;
+            }
+            usleep(5000);
+        }
+    } else {
+        waitpid(pid, &status, 0);
+    }
+    result.signalled = WIFSIGNALED(status);
     result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     result.out = slurp(outPath);
     result.err = slurp(errPath);

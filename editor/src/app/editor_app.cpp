@@ -251,9 +251,21 @@ void Editor::carryOut(PendingAction action) {
     if (action == PendingAction::OpenRig) openRig(pendingRig_);
 }
 
-void Editor::openRig(const std::string& path) {
+namespace {
+/// Why a path cannot be opened as a rig file, or empty when it is a regular file.
+std::string notARigFile(const std::string& path) {
     std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) return report("Cannot open rig '" + path + "': no such file.", true);
+    switch (fs::status(path, ec).type()) {
+    case fs::file_type::regular: return {};
+    case fs::file_type::not_found: return "no such file";
+    case fs::file_type::directory: return "it is a directory, not a file";
+    default: return "not a regular file";
+    }
+}
+}  // namespace
+
+void Editor::openRig(const std::string& path) {
+    if (std::string why = notARigFile(path); !why.empty()) return report("Cannot open rig '" + path + "': " + why + ".", true);
     std::string previous = level_.spawns.front().rigPath;
     level_.spawns.front().rigPath = fs::absolute(path).lexically_normal().string();
     gizmo_.cancelDrag();
@@ -581,10 +593,9 @@ int runEditor(const EditorOptions& options, std::ostream& out, std::ostream& err
         return 1;
     }
     if (!options.rigPath.empty()) {
-        std::error_code ec;
-        if (!fs::is_regular_file(options.rigPath, ec)) {
-            err << kProgram << ": error: cannot open rig '" << options.rigPath
-                << "': no such file (--rig names the rig file to edit)\n";
+        if (std::string why = notARigFile(options.rigPath); !why.empty()) {
+            err << kProgram << ": error: cannot open rig '" << options.rigPath << "': " << why
+                << " (--rig names the rig file to edit)\n";
             return 1;
         }
         level.spawns.front().rigPath = fs::absolute(options.rigPath).lexically_normal().string();

@@ -54,8 +54,9 @@ EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args) {
     EditorOptions options;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& arg = args[i];
+        // The next argument, unless that is another option (`--rig --frames 1` forgot the file).
         auto value = [&](std::string& out) -> bool {
-            if (i + 1 >= args.size() || args[i + 1].empty()) return false;
+            if (i + 1 >= args.size() || args[i + 1].empty() || args[i + 1].starts_with("--")) return false;
             out = args[++i];
             return true;
         };
@@ -75,14 +76,18 @@ EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args) {
         } else if (arg == "--screenshot") {
             if (!value(options.screenshotPath)) return {std::nullopt, "--screenshot needs a PNG file name"};
         } else if (arg == "--frames") {
-            if (!value(text) || !parseInt(text, options.frames) || options.frames < 1 || options.frames > 1'000'000'000)
-                return {std::nullopt, "--frames needs a whole number from 1 to 1000000000"};
+            if (!value(text)) return {std::nullopt, "--frames needs a whole number from 1 to 1000000000"};
+            if (!parseInt(text, options.frames) || options.frames < 1 || options.frames > 1'000'000'000)
+                return {std::nullopt, "--frames needs a whole number from 1 to 1000000000, got '" + text + "'"};
         } else if (arg == "--window") {
             std::size_t x = std::string::npos;
             std::int64_t w = 0, h = 0;
-            if (!value(text) || (x = text.find('x')) == std::string::npos || !parseInt(text.substr(0, x), w) ||
-                !parseInt(text.substr(x + 1), h) || w < 320 || h < 240 || w > 16384 || h > 16384)
+            if (!value(text))
                 return {std::nullopt, "--window needs WIDTHxHEIGHT in pixels, at least 320x240 (e.g. 1280x720)"};
+            if ((x = text.find('x')) == std::string::npos || !parseInt(text.substr(0, x), w) ||
+                !parseInt(text.substr(x + 1), h) || w < 320 || h < 240 || w > 16384 || h > 16384)
+                return {std::nullopt, "--window needs WIDTHxHEIGHT in pixels, at least 320x240 (e.g. 1280x720), got '" +
+                                          text + "'"};
             options.windowWidth = int(w);
             options.windowHeight = int(h);
         } else {

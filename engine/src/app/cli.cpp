@@ -42,8 +42,8 @@ Controls (window): Left/Right walk, Shift runs, Space jumps, R toggles the ragdo
 Tab cycles the net role, left drag grabs a body; right or middle drag pans, the
 wheel zooms at the cursor, Home resets the view, F5 reloads the plugin, Esc quits.
 
-Exit status: 0 on success, 1 when the level or an output file fails, 2 for a bad
-command line or script.
+Exit status: 0 on success, 1 when the level, an output or (in a run with --frames or
+--script) the plugin fails, 2 for a bad command line or script.
 )";
 }
 
@@ -63,9 +63,10 @@ CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
 
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& arg = args[i];
-        // Options that take a value read it from the next argument.
+        // Options that take a value read it from the next argument, unless that is another
+        // option (`--stats-json --headless` forgot the file name).
         auto value = [&](std::string& out) -> bool {
-            if (i + 1 >= args.size() || args[i + 1].empty()) return false;
+            if (i + 1 >= args.size() || args[i + 1].empty() || args[i + 1].starts_with("--")) return false;
             out = args[++i];
             return true;
         };

@@ -4,7 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <thread>
@@ -149,16 +151,18 @@ bool writeStatsJson(const std::string& path, const PlayerOptions& options, const
     // Write beside the target and rename, so a reader never sees half a file.
     std::string temp = path + ".tmp";
     {
+        errno = 0;
         std::ofstream file(temp, std::ios::trunc);
         file << j.dump(2) << '\n';
         if (!file.good()) {
-            err << "paperdoll: error: cannot write stats to '" << path << "'\n";
+            err << "paperdoll: error: cannot write stats to '" << path << "': " << std::strerror(errno ? errno : EIO)
+                << '\n';
             std::remove(temp.c_str());
             return false;
         }
     }
     if (std::rename(temp.c_str(), path.c_str()) != 0) {
-        err << "paperdoll: error: cannot write stats to '" << path << "'\n";
+        err << "paperdoll: error: cannot write stats to '" << path << "': " << std::strerror(errno) << '\n';
         std::remove(temp.c_str());
         return false;
     }
@@ -451,9 +455,16 @@ int runPlayer(const PlayerOptions& options, std::ostream& out, std::ostream& err
                         << (level == PAPER_LOG_ERROR ? "error: " : level == PAPER_LOG_WARNING ? "warning: " : "") << message
                         << std::endl;  // flushed: users watch this while rebuilding
                 });
-            // A library that fails to load leaves the host waiting: a fixed rebuild reloads.
-            plugin->load(*descriptor);
-            plugin->setLevel(*loaded.level);
+            // In a window a library that fails to load, or refuses the level, leaves the host
+            // waiting: a fixed rebuild reloads. A run that ends by itself (--frames, a script)
+            // cannot wait, and would only measure a level where nothing moves.
+            bool running = plugin->load(*descriptor);
+            running = plugin->setLevel(*loaded.level) && running;
+            if (!running && sim.stepLimit >= 0) {
+                err << "paperdoll: error: the plugin '" << descriptor->name << "' (" << descriptor->path.string()
+                    << ") cannot run this level: " << plugin->status().lastError << "\n";
+                return 1;
+            }
             plugin->watch(options.autoReload);
             sim.plugin = plugin.get();
         }
@@ -496,15 +507,30 @@ static std::optional<int> runCommandletIfAny(const std::vector<std::string>& arg
     return std::nullopt;
 }
 
+/// Standard output is what scripts read (`--list-plugins`, `rig check`, `rig drop --json`):
+/// output that could not be written (a full disk) fails a run that otherwise succeeded.
+static int checkStandardOutput(int status) {
+    errno = 0;
+    bool flushed = std::cout.flush() && std::fflush(stdout) == 0;
+    if (status == 0 && (!flushed || std::ferror(stdout))) {
+        // Why is known only when this flush failed (a commandlet flushes its own output).
+        std::cerr << "paperdoll: error: cannot write to standard output"
+                  << (!flushed && errno ? std::string(": ") + std::strerror(errno) : std::string(" (a full disk?)"))
+                  << '\n';
+        return 1;
+    }
+    return status;
+}
+
 int playerMain(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
-    if (std::optional<int> status = runCommandletIfAny(args)) return *status;
+    if (std::optional<int> status = runCommandletIfAny(args)) return checkStandardOutput(*status);
     CliResult cli = parsePlayerCommandLine(args);
     if (!cli.options) {
         std::cerr << "paperdoll: error: " << cli.error << '\n';
         return 2;
     }
-    return runPlayer(*cli.options, std::cout, std::cerr);
+    return checkStandardOutput(runPlayer(*cli.options, std::cout, std::cerr));
 }
 
 }  // namespace paper

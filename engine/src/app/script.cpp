@@ -220,8 +220,14 @@ Script Script::parse(const std::string& text, std::vector<ScriptError>& errors, 
 
 Script Script::load(const std::string& path, std::vector<ScriptError>& errors, const ScriptExtensionHook& hook) {
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
+    std::filesystem::file_type type = std::filesystem::status(path, ec).type();
+    if (type == std::filesystem::file_type::directory) {
         errors.push_back({0, "'" + path + "' is a directory, not a script file"});
+        return {};
+    }
+    // Only regular files: opening a pipe waits for a writer, and a device may never end.
+    if (!ec && type != std::filesystem::file_type::regular && type != std::filesystem::file_type::not_found) {
+        errors.push_back({0, "'" + path + "' is not a regular file (a device or a pipe?), not a script file"});
         return {};
     }
     std::ifstream file(path, std::ios::binary);
@@ -229,13 +235,29 @@ Script Script::load(const std::string& path, std::vector<ScriptError>& errors, c
         errors.push_back({0, "cannot read the script '" + path + "': " + std::generic_category().message(errno)});
         return {};
     }
-    std::ostringstream text;
-    text << file.rdbuf();
+    std::ostringstream stream;
+    stream << file.rdbuf();
     if (file.bad()) {
         errors.push_back({0, "cannot read the script '" + path + "'"});
         return {};
     }
-    return parse(text.str(), errors, hook);
+    const std::string text = stream.str();
+    // A binary file would otherwise be an "unknown command" for every line of noise.
+    if (size_t nul = text.find('\0'); nul != std::string::npos) {
+        int line = 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(nul), '\n'));
+        errors.push_back({line, "'" + path + "' is binary (a NUL byte here), not a script file"});
+        return {};
+    }
+    // A file with nothing to do is a wrong or truncated file far more often than a wish to
+    // run zero steps; refusing it is what tells the user.
+    bool anyCommand = false;
+    std::istringstream lines(text);
+    for (std::string raw; !anyCommand && std::getline(lines, raw);) anyCommand = !splitLine(raw).words.empty();
+    if (!anyCommand) {
+        errors.push_back({0, "the script '" + path + "' is empty: no commands, only blank lines or comments"});
+        return {};
+    }
+    return parse(text, errors, hook);
 }
 
 std::string Script::format(const std::string& fileName, const ScriptError& error) {

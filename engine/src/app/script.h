@@ -82,8 +82,9 @@ public:
     /// line; the script is usable only when errors is empty.
     static Script parse(const std::string& text, std::vector<ScriptError>& errors,
                         const ScriptExtensionHook& hook = {});
-    /// Reads and parses a file. A missing, unreadable or directory path is one error at
-    /// line 0. An empty file is a valid script that does nothing.
+    /// Reads and parses a file. A missing, unreadable or directory path, anything but a
+    /// regular file, and a file without a single command (empty, or only comments) are one
+    /// error at line 0; a binary file (a NUL byte) is one error at the NUL's line.
     static Script load(const std::string& path, std::vector<ScriptError>& errors,
                        const ScriptExtensionHook& hook = {});
     /// "FILE:LINE: error: message", or "FILE: error: message" for line 0.

@@ -34,7 +34,13 @@ DescriptorResult loadPluginDescriptor(const fs::path& path) {
     }
     tinyxml2::XMLDocument doc;
     if (doc.LoadFile(file.c_str()) != tinyxml2::XML_SUCCESS) {
-        error(doc.ErrorLineNum(), std::string("malformed XML: ") + (doc.ErrorStr() ? doc.ErrorStr() : "unreadable"));
+        if (doc.ErrorID() == tinyxml2::XML_ERROR_EMPTY_DOCUMENT)
+            error(0, "file is empty; expected a <plugin> element");
+        else if (doc.ErrorID() == tinyxml2::XML_ERROR_FILE_COULD_NOT_BE_OPENED ||
+                 doc.ErrorID() == tinyxml2::XML_ERROR_FILE_READ_ERROR)
+            error(0, "the file could not be read");
+        else
+            error(doc.ErrorLineNum(), "malformed XML: " + describeXmlError(doc));
         return result;
     }
     const tinyxml2::XMLElement* root = doc.RootElement();

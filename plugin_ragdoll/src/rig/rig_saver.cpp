@@ -7,6 +7,7 @@
 #include "rig/rig_saver.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -346,6 +347,24 @@ bool writeAll(int fd, const std::string& text) {
     return true;
 }
 
+/// Removes the temporary files of saves to this target that were killed before their
+/// rename (nothing runs after SIGKILL): those whose lock (see saveRig) nobody holds. A save
+/// in progress holds its lock, except in the instant between creating its file and locking
+/// it; losing its file then fails that save's rename, which leaves the original intact.
+void removeStaleTemporaries(const fs::path& directory, const std::string& prefix) {
+    std::error_code status;
+    for (fs::directory_iterator it(directory, status), end; !status && it != end; it.increment(status)) {
+        const std::string name = it->path().filename().string();
+        if (!name.starts_with(prefix)) continue;
+        int fd = ::open(it->path().c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+        if (fd < 0) continue;
+        struct stat info;
+        if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && ::flock(fd, LOCK_EX | LOCK_NB) == 0)
+            ::unlink(it->path().c_str());
+        ::close(fd);
+    }
+}
+
 }  // namespace
 
 RigTextResult rigToText(const RigDefinition& rig) {
@@ -385,25 +404,34 @@ RigSaveResult saveRig(const RigDefinition& rig, const std::string& path) {
     std::error_code status;
     if (fs::is_directory(target, status)) return fail("it is a directory");
     const fs::path directory = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    if (!fs::is_directory(directory, status)) return fail("directory '" + directory.string() + "' does not exist");
+    if (!fs::is_directory(directory, status)) {
+        const char* why = fs::exists(directory, status) ? "is not a directory" : "does not exist";
+        return fail("directory '" + directory.string() + "' " + why);
+    }
 
     // A name of our own beside the target (same filesystem, so the rename is atomic).
     // O_EXCL: never write into a file someone else made; retried on the rare clash.
+    const std::string tempPrefix = "." + target.filename().string() + ".tmp-";
+    removeStaleTemporaries(directory, tempPrefix);
     std::random_device entropy;
     std::string temp;
     int fd = -1;
     for (int attempt = 0; attempt < 16 && fd < 0; ++attempt) {
         char suffix[16];
         std::snprintf(suffix, sizeof suffix, "%08x", unsigned(entropy()));
-        std::string name = ".";
-        name += target.filename().string();
-        name += ".tmp-";
-        name += suffix;
-        temp = (directory / name).string();
+        temp = (directory / (tempPrefix + suffix)).string();
         fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd < 0 && errno != EEXIST) break;
     }
     if (fd < 0) return fail("cannot create a temporary file in '" + directory.string() + "': " + errnoText());
+    // A lock on it until the rename, through a descriptor of its own (fd is closed before
+    // the rename to catch a failed write-back). The kernel drops the lock when the process
+    // dies, so a temporary file nobody holds a lock on is one a killed save left behind.
+    int lockFd = ::dup(fd);
+    if (lockFd >= 0) ::flock(lockFd, LOCK_EX | LOCK_NB);
+    auto unlock = [&] {
+        if (lockFd >= 0) ::close(lockFd);
+    };
 
     bool written = writeAll(fd, text.text);
     std::string writeError = written ? std::string() : errnoText();
@@ -413,6 +441,7 @@ RigSaveResult saveRig(const RigDefinition& rig, const std::string& path) {
     if (synced && !closed) writeError = errnoText();
     if (!written || !synced || !closed) {
         ::unlink(temp.c_str());
+        unlock();
         return fail("writing '" + temp + "' failed: " + writeError + " (the original is unchanged)");
     }
     struct stat original;
@@ -420,8 +449,10 @@ RigSaveResult saveRig(const RigDefinition& rig, const std::string& path) {
     if (::rename(temp.c_str(), path.c_str()) != 0) {
         std::string error = errnoText();
         ::unlink(temp.c_str());
+        unlock();
         return fail("renaming the temporary file over it failed: " + error + " (the original is unchanged)");
     }
+    unlock();
     // Make the rename itself durable; failing here loses nothing already written.
     int dirFd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dirFd >= 0) {

@@ -46,8 +46,9 @@ struct RigSaveResult {
 
 /// Writes rigToText(rig) to path atomically: a temporary file beside it, flushed to disk,
 /// then renamed over the original, so a failure at any point leaves the original intact
-/// (and no temporary file behind). A new file gets the process's default permissions; an
-/// existing one keeps its own.
+/// (and no temporary file behind). A process killed mid-save leaves the original intact too,
+/// and its temporary file (".NAME.tmp-XXXXXXXX" beside it), which the next save of NAME
+/// removes. A new file gets the process's default permissions; an existing one keeps its own.
 RigSaveResult saveRig(const RigDefinition& rig, const std::string& path);
 
 }  // namespace ragdoll

@@ -1,0 +1,440 @@
+// Bad input to every program: `paperdoll`, `paperdoll rig …`, `paperdoll_editor` and
+// `ragdoll_bench` each refuse unknown options, missing files, directories, empty files,
+// binary garbage and absurd numbers with a message that names the file (and line) or the
+// cause, and a non-zero exit status: never a crash, a hang or a silent success.
+//
+// One row per input, run as a subprocess with a timeout; a failure names the row. With
+// PAPERDOLL_BAD_INPUT_TABLE=FILE set, each row also appends a Markdown table line (program,
+// input, first line printed, exit status) to FILE, for the reliability report.
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "run_process.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kPlayer = PAPERDOLL_PLAYER_EXE;
+const std::string kEditor = PAPERDOLL_EDITOR_EXE;
+const std::string kContent = PAPERDOLL_CONTENT_DIR;
+const std::string kHarness = kContent + "/levels/harness.level.xml";
+const std::string kStickman = kContent + "/rigs/stickman.rig.xml";
+
+/// Generous: the machine may be busy; a program that hangs still fails the row.
+constexpr double kTimeoutSeconds = 60.0;
+
+void writeFile(const fs::path& path, const std::string& bytes) {
+    std::ofstream file(path, std::ios::binary | std::ios::trunc);
+    file << bytes;
+    REQUIRE(file.good());
+}
+
+/// The files the rows point at, made once per test process in a fresh folder.
+struct Fixtures {
+    fs::path dir = test::makeTempDir();
+    std::string missing = (dir / "missing.xml").string();          ///< never created
+    std::string folder = (dir / "folder.xml").string();            ///< a directory
+    std::string empty = (dir / "empty.xml").string();              ///< zero bytes
+    std::string garbage = (dir / "garbage.bin").string();          ///< random bytes, NULs included
+    std::string device = "/dev/zero";                              ///< endless, not a regular file
+    std::string file = (dir / "plain.txt").string();               ///< a regular file, used as a folder
+    std::string badLevel = (dir / "bad.level.xml").string();       ///< an error on line 3
+    std::string badRigLevel = (dir / "bad_rig.level.xml").string();  ///< its spawn's rig is garbage
+    std::string badRig = (dir / "bad.rig.xml").string();           ///< an error on line 4
+    std::string badScript = (dir / "bad.script").string();         ///< an error on line 2
+    std::string commentScript = (dir / "comments.script").string();  ///< only comments
+    std::string badPlugin = (dir / "bad.plugin").string();         ///< an error on line 2
+    std::string noLibrary = (dir / "no_library.plugin").string();  ///< its library is missing
+    std::string garbageLibrary = (dir / "garbage_library.plugin").string();  ///< its library is garbage
+
+    Fixtures() {
+        fs::create_directory(folder);
+        writeFile(empty, "");
+        std::mt19937 random(7);
+        std::string noise(4096, '\0');
+        for (char& c : noise) c = char(random() & 0xff);
+        noise[10] = '\0';  // at least one NUL, early
+        writeFile(garbage, noise);
+        writeFile(file, "not a folder\n");
+        writeFile(badLevel, "<level name=\"bad\" format=\"1\" units=\"m\" scale=\"1\">\n"
+                            "  <box x=\"0\" y=\"-0.5\" width=\"42\" height=\"1\"/>\n"
+                            "  <box x=\"0\" y=\"nan\" width=\"1\" height=\"1\"/>\n"
+                            "  <spawn name=\"player\" rig=\"" + kStickman + "\" x=\"1\" y=\"0\"/>\n"
+                            "</level>\n");
+        writeFile(badRigLevel, "<level name=\"bad_rig\" format=\"1\" units=\"m\" scale=\"1\">\n"
+                               "  <box x=\"0\" y=\"-0.5\" width=\"42\" height=\"1\"/>\n"
+                               "  <spawn name=\"player\" rig=\"garbage.bin\" x=\"1\" y=\"0\"/>\n"
+                               "</level>\n");
+        writeFile(badRig, "<rig name=\"bad\" format=\"1\" units=\"m\" scale=\"1\">\n"
+                          "  <bone name=\"torso\" x=\"0\" y=\"1\" angle=\"90\" length=\"0.5\"/>\n"
+                          "  <bone name=\"head\" parent=\"torso\" length=\"0.3\"/>\n"
+                          "  <body bone=\"head\" shape=\"circle\" radius=\"0.1\" mass=\"-2\"/>\n"
+                          "</rig>\n");
+        writeFile(badScript, "wait 1\nwait -3\nkey press R\n");
+        writeFile(commentScript, "# nothing to do\n\n   # still nothing\n");
+        writeFile(badPlugin, "<?xml version=\"1.0\"?>\n"
+                             "<plugin name=\"ragdoll\" version=\"1\" abi_version=\"zero\" library=\"ragdoll\"/>\n");
+        writeFile(noLibrary, "<plugin name=\"ragdoll\" version=\"1\" abi_version=\"3\" library=\"not_built\"/>\n");
+        writeFile(garbageLibrary, "<plugin name=\"ragdoll\" version=\"1\" abi_version=\"3\" library=\"garbage\"/>\n");
+        writeFile(dir / "libgarbage.so", noise);
+    }
+    ~Fixtures() {
+        std::error_code ignored;
+        fs::remove_all(dir, ignored);
+    }
+};
+
+Fixtures& fixtures() {
+    static Fixtures f;
+    return f;
+}
+
+struct Row {
+    std::string input;               ///< what is wrong, for the report
+    std::vector<std::string> args;   ///< after the program's name
+    int status;                      ///< the exit status the program documents for it
+    std::vector<std::string> words;  ///< what the message must say (file, line, option, cause)
+    bool window = false;             ///< opens a window (for the screenshot rows)
+    std::vector<std::string> env = {};  ///< "NAME=value" for the program's environment
+};
+
+/// The first line printed, past the host's timestamped log of the plugin it loaded (which
+/// says nothing about the input), with the fixtures' and the project's folders left out.
+std::string firstLine(const std::string& text) {
+    std::istringstream lines(text);
+    std::string line;
+    while (std::getline(lines, line))
+        if (line.find(" s] plugin: loaded ") == std::string::npos) break;
+    const std::string project = fs::path(kContent).parent_path().string() + "/";
+    for (const std::string& dir : {fixtures().dir.string() + "/", project})
+        for (size_t at; (at = line.find(dir)) != std::string::npos;) line.erase(at, dir.size());
+    std::replace(line.begin(), line.end(), '|', '/');
+    if (line.size() > 160) line = line.substr(0, 157) + "...";
+    return line;
+}
+
+/// Appends the row to the report table when asked (see the top of the file).
+void record(const std::string& program, const Row& row, const test::ProcessResult& r) {
+    const char* table = std::getenv("PAPERDOLL_BAD_INPUT_TABLE");
+    if (!table || !*table) return;
+    std::string said = firstLine(r.err.empty() ? r.out : r.err);
+    // Bytes that are not printable ASCII (a garbage file echoed back) as '?'.
+    for (char& c : said)
+        if (static_cast<unsigned char>(c) < 0x20) c = '?';
+    std::string status = r.timedOut ? "timed out" : r.signalled ? "signal " + std::to_string(r.exitCode - 128)
+                                                                : std::to_string(r.exitCode);
+    std::ofstream(table, std::ios::app) << "| " << program << " | " << row.input << " | `" << said << "` | " << status
+                                        << " |\n";
+}
+
+/// Standard output on a full disk: the row's arguments, prefixed with this, run the program
+/// through the shell with its output sent to /dev/full.
+const std::string kFullOutput = "<stdout on a full disk>";
+
+void check(const std::string& program, const std::string& exe, const Row& row) {
+    std::vector<std::string> argv = {exe};
+    argv.insert(argv.end(), row.args.begin(), row.args.end());
+    if (!row.args.empty() && row.args.front() == kFullOutput) {
+        REQUIRE(fs::exists("/dev/full"));
+        argv = {"/bin/sh", "-c", "exec \"$@\" >/dev/full", "sh", exe};
+        argv.insert(argv.end(), row.args.begin() + 1, row.args.end());
+    }
+    std::vector<std::string> env = {"PAPERDOLL_CONTENT=" + kContent};
+    if (row.window)
+        for (const std::string& e : test::displayEnv()) env.push_back(e);
+    env.insert(env.end(), row.env.begin(), row.env.end());  // later entries win
+    test::ProcessResult r = test::runProcess(argv, env, kTimeoutSeconds);
+    record(program, row, r);
+    std::string said = r.err + r.out;
+    INFO(program << ": " << row.input);
+    INFO("printed:\n" << said);
+    CHECK_FALSE(r.timedOut);
+    CHECK_FALSE(r.signalled);
+    CHECK(r.exitCode == row.status);
+    for (const std::string& word : row.words) CHECK_THAT(said, Catch::Contains(word));
+}
+
+void checkAll(const std::string& program, const std::string& exe, const std::vector<Row>& rows) {
+    for (const Row& row : rows) {
+        DYNAMIC_SECTION(program << ": " << row.input) { check(program, exe, row); }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("paperdoll refuses bad options and numbers", "[cli][bad-input][player]") {
+    const std::vector<Row> rows = {
+        {"unknown option `--bogus`", {"--bogus"}, 2, {"unknown option '--bogus'"}},
+        {"`--frames` without a value", {"--headless", "--frames"}, 2, {"--frames needs"}},
+        {"`--stats-json` followed by another option", {"--frames", "1", "--stats-json", "--headless"}, 2,
+         {"--stats-json needs a file name"}},
+        {"`--frames 0`", {"--headless", "--frames", "0"}, 2, {"--frames", "'0'"}},
+        {"`--frames -5`", {"--headless", "--frames", "-5"}, 2, {"--frames", "'-5'"}},
+        {"`--frames nan`", {"--headless", "--frames", "nan"}, 2, {"--frames", "'nan'"}},
+        {"`--frames abc`", {"--headless", "--frames", "abc"}, 2, {"--frames", "'abc'"}},
+        {"`--frames 1.5`", {"--headless", "--frames", "1.5"}, 2, {"--frames", "'1.5'"}},
+        {"`--frames 1000000001` (too many)", {"--headless", "--frames", "1000000001"}, 2, {"--frames", "'1000000001'"}},
+        {"`--frames 99999999999999999999` (overflows)", {"--headless", "--frames", "99999999999999999999"}, 2,
+         {"--frames", "'99999999999999999999'"}},
+        {"`--window 0x0`", {"--headless", "--frames", "1", "--window", "0x0"}, 2, {"--window", "'0x0'"}},
+        {"`--window -1x720`", {"--headless", "--frames", "1", "--window", "-1x720"}, 2, {"--window", "'-1x720'"}},
+        {"`--window 100000x100000`", {"--headless", "--frames", "1", "--window", "100000x100000"}, 2,
+         {"--window", "'100000x100000'"}},
+        {"`--window nanxnan`", {"--headless", "--frames", "1", "--window", "nanxnan"}, 2, {"--window", "'nanxnan'"}},
+        {"`--window big`", {"--headless", "--frames", "1", "--window", "big"}, 2, {"--window", "'big'"}},
+        {"two levels", {"--headless", "--frames", "1", kHarness, kHarness}, 2, {"more than one level"}},
+        {"`--headless` with no end (no --frames, no --script)", {"--headless", kHarness}, 2,
+         {"--headless needs --frames"}},
+        {"`--screenshot` in a headless run", {"--headless", "--frames", "1", "--screenshot", "x.png"}, 2,
+         {"--screenshot needs a window"}},
+        {"`--plugin` and `--no-plugin`", {"--headless", "--frames", "1", "--plugin", "x.plugin", "--no-plugin"}, 2,
+         {"contradict"}},
+        {"`PAPERDOLL_CONTENT` names a missing folder, no level given", {"--headless", "--frames", "1"}, 1,
+         {"cannot find the content folder", "PAPERDOLL_CONTENT"},
+         false,
+         {"PAPERDOLL_CONTENT=" + fixtures().missing}},
+    };
+    checkAll("paperdoll", kPlayer, rows);
+}
+
+TEST_CASE("paperdoll refuses bad levels", "[cli][bad-input][player]") {
+    const Fixtures& f = fixtures();
+    auto level = [](const std::string& path) {
+        return std::vector<std::string>{"--headless", "--frames", "1", path};
+    };
+    const std::vector<Row> rows = {
+        {"level: missing file", level(f.missing), 1, {f.missing, "file not found"}},
+        {"level: a directory", level(f.folder), 1, {f.folder, "directory"}},
+        {"level: empty file", level(f.empty), 1, {f.empty, "empty"}},
+        {"level: binary garbage", level(f.garbage), 1, {f.garbage + ":1:", "malformed XML"}},
+        {"level: /dev/zero", level(f.device), 1, {f.device, "not a regular file"}},
+        {"level: NaN on line 3", level(f.badLevel), 1, {f.badLevel + ":3:", "'y'", "nan"}},
+        {"level: its spawn's rig is binary garbage", level(f.badRigLevel), 1, {"garbage.bin:1:", "malformed XML"}},
+    };
+    checkAll("paperdoll", kPlayer, rows);
+}
+
+TEST_CASE("paperdoll refuses bad scripts", "[cli][bad-input][player]") {
+    const Fixtures& f = fixtures();
+    auto script = [](const std::string& path) {
+        return std::vector<std::string>{"--headless", kHarness, "--script", path};
+    };
+    const std::vector<Row> rows = {
+        {"--script: missing file", script(f.missing), 2, {f.missing, "No such file"}},
+        {"--script: a directory", script(f.folder), 2, {f.folder, "directory"}},
+        {"--script: empty file", script(f.empty), 2, {f.empty, "empty"}},
+        {"--script: only comments", script(f.commentScript), 2, {f.commentScript, "no commands"}},
+        {"--script: binary garbage", script(f.garbage), 2, {f.garbage + ":1:", "binary"}},
+        {"--script: /dev/zero", script(f.device), 2, {f.device, "not a regular file"}},
+        {"--script: `wait -3` on line 2", script(f.badScript), 2, {f.badScript + ":2:", "negative wait"}},
+    };
+    checkAll("paperdoll", kPlayer, rows);
+}
+
+TEST_CASE("paperdoll refuses bad plugins", "[cli][bad-input][player]") {
+    const Fixtures& f = fixtures();
+    auto plugin = [](const std::string& path) {
+        return std::vector<std::string>{"--headless", "--frames", "1", kHarness, "--plugin", path};
+    };
+    const std::vector<Row> rows = {
+        {"--plugin: missing descriptor", plugin(f.missing), 1, {f.missing, "no such file"}},
+        {"--plugin: a directory", plugin(f.folder), 1, {f.folder, "not a file"}},
+        {"--plugin: empty descriptor", plugin(f.empty), 1, {f.empty, "empty"}},
+        {"--plugin: binary garbage", plugin(f.garbage), 1, {f.garbage + ":1:", "malformed XML"}},
+        {"--plugin: bad abi_version on line 2", plugin(f.badPlugin), 1, {f.badPlugin + ":2:", "abi_version"}},
+        {"--plugin: its library is missing", plugin(f.noLibrary), 1, {"libnot_built.so", "No such file"}},
+        {"--plugin: its library is binary garbage", plugin(f.garbageLibrary), 1, {"libgarbage.so", "not a 64-bit ELF"}},
+        {"--list-plugins --plugin garbage", {"--list-plugins", "--plugin", f.garbage}, 1, {f.garbage, "malformed XML"}},
+    };
+    checkAll("paperdoll", kPlayer, rows);
+}
+
+TEST_CASE("paperdoll refuses outputs it cannot write", "[cli][bad-input][player]") {
+    const Fixtures& f = fixtures();
+    const std::string underFile = f.file + "/out";
+    auto stats = [](const std::string& path) {
+        return std::vector<std::string>{"--headless", "--frames", "1", kHarness, "--stats-json", path};
+    };
+    auto shot = [](const std::string& path) {
+        return std::vector<std::string>{"--frames", "1", "--window", "320x240", kHarness, "--screenshot", path};
+    };
+    const std::vector<Row> rows = {
+        {"--stats-json: in a folder that does not exist", stats(f.missing + "/s.json"), 1,
+         {f.missing + "/s.json", "No such file"}},
+        {"--stats-json: a directory", stats(f.folder), 1, {f.folder, "directory"}},
+        {"--stats-json: under a regular file", stats(underFile + ".json"), 1, {underFile + ".json", "Not a directory"}},
+        {"--screenshot: in a folder that does not exist", shot(f.missing + "/shot.png"), 1,
+         {"screenshot", f.missing + "/shot.png"}, true},
+        {"--screenshot: a directory", shot(f.folder), 1, {"screenshot", f.folder}, true},
+        {"--screenshot: under a regular file", shot(underFile + ".png"), 1, {"screenshot", underFile + ".png"}, true},
+        {"`--list-plugins` with standard output on a full disk", {kFullOutput, "--list-plugins"}, 1,
+         {"cannot write to standard output", "No space left"}},
+    };
+    checkAll("paperdoll", kPlayer, rows);
+}
+
+TEST_CASE("paperdoll rig refuses bad commands, options and numbers", "[cli][bad-input][rig]") {
+    auto drop = [](std::vector<std::string> extra) {
+        std::vector<std::string> args = {"rig", "drop", kStickman};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return args;
+    };
+    const std::vector<Row> rows = {
+        {"`rig` without a command", {"rig"}, 2, {"missing command"}},
+        {"`rig bogus`", {"rig", "bogus"}, 2, {"unknown command 'bogus'"}},
+        {"`rig check --bogus`", {"rig", "check", "--bogus"}, 2, {"unknown option '--bogus'"}},
+        {"`rig check` without a file", {"rig", "check"}, 2, {"needs at least one FILE"}},
+        {"`rig drop --bogus`", drop({"--bogus"}), 2, {"unknown option '--bogus'"}},
+        {"`rig drop` with two files", drop({kStickman}), 2, {"takes one FILE"}},
+        {"`rig drop --frames` without a value", drop({"--frames"}), 2, {"--frames needs"}},
+        {"`rig drop --frames 0`", drop({"--frames", "0"}), 2, {"--frames", "got 0"}},
+        {"`rig drop --frames -1`", drop({"--frames", "-1"}), 2, {"--frames", "got -1"}},
+        {"`rig drop --frames nan`", drop({"--frames", "nan"}), 2, {"--frames", "'nan'"}},
+        {"`rig drop --frames 100001` (too many)", drop({"--frames", "100001"}), 2, {"--frames", "100001"}},
+        {"`rig drop --frames 99999999999999999999`", drop({"--frames", "99999999999999999999"}), 2,
+         {"--frames", "'99999999999999999999'"}},
+        {"`rig drop --push nan`", drop({"--push", "nan"}), 2, {"--push", "'nan'"}},
+        {"`rig drop --push inf`", drop({"--push", "inf"}), 2, {"--push", "'inf'"}},
+        {"`rig drop --push 1e9`", drop({"--push", "1e9"}), 2, {"--push", "'1e9'"}},
+        {"`rig drop --push fast`", drop({"--push", "fast"}), 2, {"--push", "'fast'"}},
+        {"`rig generate` with one file", {"rig", "generate", kStickman}, 2, {"needs IN and OUT"}},
+        {"`rig generate IN IN`", {"rig", "generate", kStickman, kStickman}, 2, {"is the input file"}},
+        {"`rig check` with standard output on a full disk", {kFullOutput, "rig", "check", kStickman}, 1,
+         {"cannot write to standard output"}},
+    };
+    checkAll("paperdoll rig", kPlayer, rows);
+}
+
+TEST_CASE("paperdoll rig refuses bad rig files", "[cli][bad-input][rig]") {
+    const Fixtures& f = fixtures();
+    const std::string out = (f.dir / "generated.rig.xml").string();
+    const std::vector<Row> rows = {
+        {"`rig check`: missing file", {"rig", "check", f.missing}, 1, {f.missing, "file not found"}},
+        {"`rig check`: a directory", {"rig", "check", f.folder}, 1, {f.folder, "directory"}},
+        {"`rig check`: empty file", {"rig", "check", f.empty}, 1, {f.empty, "empty"}},
+        {"`rig check`: binary garbage", {"rig", "check", f.garbage}, 1, {f.garbage + ":1:", "malformed XML"}},
+        {"`rig check`: /dev/zero", {"rig", "check", f.device}, 1, {f.device, "not a regular file"}},
+        {"`rig check`: negative mass on line 4", {"rig", "check", f.badRig}, 1, {f.badRig + ":4:", "mass"}},
+        {"`rig drop`: missing file", {"rig", "drop", f.missing}, 1, {f.missing, "file not found"}},
+        {"`rig drop`: a directory", {"rig", "drop", f.folder}, 1, {f.folder, "directory"}},
+        {"`rig drop`: empty file", {"rig", "drop", f.empty}, 1, {f.empty, "empty"}},
+        {"`rig drop`: binary garbage", {"rig", "drop", f.garbage}, 1, {f.garbage + ":1:", "malformed XML"}},
+        {"`rig drop`: negative mass on line 4", {"rig", "drop", f.badRig}, 1, {f.badRig + ":4:", "mass"}},
+        {"`rig generate`: IN missing", {"rig", "generate", f.missing, out}, 1, {f.missing, "file not found"}},
+        {"`rig generate`: IN a directory", {"rig", "generate", f.folder, out}, 1, {f.folder, "directory"}},
+        {"`rig generate`: IN empty", {"rig", "generate", f.empty, out}, 1, {f.empty, "empty"}},
+        {"`rig generate`: IN binary garbage", {"rig", "generate", f.garbage, out}, 1, {f.garbage + ":1:", "malformed"}},
+        {"`rig generate`: OUT in a folder that does not exist", {"rig", "generate", kStickman, f.missing + "/o.rig.xml"},
+         1, {f.missing + "/o.rig.xml", "does not exist"}},
+        {"`rig generate`: OUT a directory", {"rig", "generate", kStickman, f.folder}, 1, {f.folder, "directory"}},
+        {"`rig generate`: OUT under a regular file", {"rig", "generate", kStickman, f.file + "/o.rig.xml"}, 1,
+         {f.file + "/o.rig.xml", "not a directory"}},
+    };
+    checkAll("paperdoll rig", kPlayer, rows);
+    CHECK_FALSE(fs::exists(out));
+}
+
+TEST_CASE("paperdoll_editor refuses bad options and numbers", "[cli][bad-input][editor]") {
+    const std::vector<Row> rows = {
+        {"unknown option `--bogus`", {"--bogus"}, 2, {"unknown option '--bogus'"}},
+        {"a stray argument", {"level.xml"}, 2, {"'level.xml'"}},
+        {"`--frames` without a value", {"--frames"}, 2, {"--frames"}},
+        {"`--frames 0`", {"--frames", "0"}, 2, {"--frames", "'0'"}},
+        {"`--frames -1`", {"--frames", "-1"}, 2, {"--frames", "'-1'"}},
+        {"`--frames nan`", {"--frames", "nan"}, 2, {"--frames", "'nan'"}},
+        {"`--frames abc`", {"--frames", "abc"}, 2, {"--frames", "'abc'"}},
+        {"`--frames 99999999999999999999`", {"--frames", "99999999999999999999"}, 2,
+         {"--frames", "'99999999999999999999'"}},
+        {"`--window 10x10` (too small)", {"--frames", "1", "--window", "10x10"}, 2, {"--window", "'10x10'"}},
+        {"`--window 100000x100000`", {"--frames", "1", "--window", "100000x100000"}, 2, {"--window", "'100000x100000'"}},
+        {"`--window nanxnan`", {"--frames", "1", "--window", "nanxnan"}, 2, {"--window", "'nanxnan'"}},
+        {"`--window 1280x`", {"--frames", "1", "--window", "1280x"}, 2, {"--window", "'1280x'"}},
+        {"`--level` without a value", {"--level"}, 2, {"--level needs"}},
+        {"`--rig` followed by another option", {"--rig", "--frames", "1"}, 2, {"--rig needs a rig file"}},
+        {"`PAPERDOLL_CONTENT` names a missing folder, no level given", {"--frames", "1"}, 1,
+         {"cannot find the content folder", "PAPERDOLL_CONTENT"},
+         false,
+         {"PAPERDOLL_CONTENT=" + fixtures().missing}},
+    };
+    checkAll("paperdoll_editor", kEditor, rows);
+}
+
+TEST_CASE("paperdoll_editor refuses bad files", "[cli][bad-input][editor]") {
+    const Fixtures& f = fixtures();
+    auto opt = [](const char* option, const std::string& path) {
+        return std::vector<std::string>{"--frames", "1", option, path};
+    };
+    const std::vector<Row> rows = {
+        {"--level: missing file", opt("--level", f.missing), 1, {f.missing, "file not found"}},
+        {"--level: a directory", opt("--level", f.folder), 1, {f.folder, "directory"}},
+        {"--level: empty file", opt("--level", f.empty), 1, {f.empty, "empty"}},
+        {"--level: binary garbage", opt("--level", f.garbage), 1, {f.garbage + ":1:", "malformed XML"}},
+        {"--level: NaN on line 3", opt("--level", f.badLevel), 1, {f.badLevel + ":3:", "nan"}},
+        {"--level: its spawn's rig is binary garbage", opt("--level", f.badRigLevel), 1, {"garbage.bin:1:", "malformed"}},
+        {"--rig: missing file", opt("--rig", f.missing), 1, {f.missing, "no such file"}},
+        {"--rig: a directory", opt("--rig", f.folder), 1, {"rig", f.folder, "it is a directory"}},
+        {"--rig: empty file", opt("--rig", f.empty), 1, {f.empty, "empty"}},
+        {"--rig: binary garbage", opt("--rig", f.garbage), 1, {f.garbage + ":1:", "malformed XML"}},
+        {"--rig: /dev/zero", opt("--rig", f.device), 1, {"rig", f.device, "not a regular file"}},
+        {"--rig: negative mass on line 4", opt("--rig", f.badRig), 1, {f.badRig + ":4:", "mass"}},
+        {"--script: missing file", opt("--script", f.missing), 2, {f.missing, "No such file"}},
+        {"--script: a directory", opt("--script", f.folder), 2, {f.folder, "directory"}},
+        {"--script: empty file", opt("--script", f.empty), 2, {f.empty, "empty"}},
+        {"--script: binary garbage", opt("--script", f.garbage), 2, {f.garbage + ":1:", "binary"}},
+        {"--script: /dev/zero", opt("--script", f.device), 2, {f.device, "not a regular file"}},
+        {"--script: `wait -3` on line 2", opt("--script", f.badScript), 2, {f.badScript + ":2:", "negative wait"}},
+        {"--plugin: missing descriptor", opt("--plugin", f.missing), 1, {f.missing, "no such file"}},
+        {"--plugin: a directory", opt("--plugin", f.folder), 1, {f.folder, "not a file"}},
+        {"--plugin: empty descriptor", opt("--plugin", f.empty), 1, {f.empty, "empty"}},
+        {"--plugin: binary garbage", opt("--plugin", f.garbage), 1, {f.garbage + ":1:", "malformed XML"}},
+        {"--plugin: its library is missing", opt("--plugin", f.noLibrary), 1, {"libnot_built.so", "No such file"}},
+        {"--plugin: its library is binary garbage", opt("--plugin", f.garbageLibrary), 1,
+         {"libgarbage.so", "not a 64-bit ELF"}},
+        {"--screenshot: in a folder that does not exist", opt("--screenshot", f.missing + "/shot.png"), 1,
+         {"screenshot", f.missing + "/shot.png"}, true},
+        {"--screenshot: a directory", opt("--screenshot", f.folder), 1, {"screenshot", f.folder}, true},
+    };
+    checkAll("paperdoll_editor", kEditor, rows);
+}
+
+#ifdef RAGDOLL_BENCH_EXE
+TEST_CASE("ragdoll_bench refuses bad options and numbers", "[cli][bad-input][bench]") {
+    const std::vector<Row> rows = {
+        {"unknown option `--bogus`", {"--bogus"}, 2, {"unknown option '--bogus'"}},
+        {"a stray argument", {"pile"}, 2, {"unexpected argument 'pile'"}},
+        {"`--scene bogus`", {"--scene", "bogus"}, 2, {"unknown scene 'bogus'"}},
+        {"`--joints bogus`", {"--joints", "bogus"}, 2, {"unknown joint solver 'bogus'"}},
+        {"`--peer bogus`", {"--peer", "bogus"}, 2, {"unknown peer engine 'bogus'"}},
+        {"`--n` without a value", {"--n"}, 2, {"--n needs"}},
+        {"`--n 0`", {"--n", "0"}, 2, {"--n", "'0'"}},
+        {"`--n -1`", {"--n", "-1"}, 2, {"--n", "'-1'"}},
+        {"`--n nan`", {"--n", "nan"}, 2, {"--n", "'nan'"}},
+        {"`--n 10001` (too many)", {"--n", "10001"}, 2, {"--n", "'10001'"}},
+        {"`--n 99999999999999999999`", {"--n", "99999999999999999999"}, 2, {"--n", "'99999999999999999999'"}},
+        {"`--steps 0`", {"--steps", "0"}, 2, {"--steps", "'0'"}},
+        {"`--steps 1e3`", {"--steps", "1e3"}, 2, {"--steps", "'1e3'"}},
+        {"`--steps 100001` (too many)", {"--steps", "100001"}, 2, {"--steps", "'100001'"}},
+        {"`--substeps 0`", {"--substeps", "0"}, 2, {"--substeps", "'0'"}},
+        {"`--substeps -4`", {"--substeps", "-4"}, 2, {"--substeps", "'-4'"}},
+        {"`--substeps nan`", {"--substeps", "nan"}, 2, {"--substeps", "'nan'"}},
+        {"`--substeps 65` (too many)", {"--substeps", "65"}, 2, {"--substeps", "'65'"}},
+        {"`--iterations 0`", {"--iterations", "0"}, 2, {"--iterations", "'0'"}},
+        {"`--iterations abc`", {"--iterations", "abc"}, 2, {"--iterations", "'abc'"}},
+        {"`--n 5 --n 6` (twice)", {"--n", "5", "--n", "6"}, 2, {"--n is given twice"}},
+        {"`--scene chain --n 5`", {"--scene", "chain", "--n", "5"}, 2, {"--n applies to --scene pile only"}},
+        {"`--json` with standard output on a full disk", {kFullOutput, "--n", "1", "--steps", "2", "--json"}, 1,
+         {"cannot write the results", "No space left"}},
+    };
+    checkAll("ragdoll_bench", RAGDOLL_BENCH_EXE, rows);
+}
+#endif
