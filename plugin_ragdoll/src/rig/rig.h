@@ -83,6 +83,11 @@ enum class RadiusSource {
     Visual,    ///< neither: half the visual's line width, or its circle radius
 };
 
+/// What a body may weigh and how thick it may be: a gram to a thousand tonnes, a tenth of a
+/// millimetre to 100 m. Beyond, the solver's inverse masses and inertias overflow.
+inline constexpr double kMinBodyMass = 1e-3, kMaxBodyMass = 1e6;        ///< kg
+inline constexpr double kMinBodyRadius = 1e-4, kMaxBodyRadius = 100.0;  ///< m
+
 struct RigBody {
     int bone = -1;
     BodyShape shape = BodyShape::Capsule;

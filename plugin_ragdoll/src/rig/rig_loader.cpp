@@ -11,6 +11,10 @@
 
 #include "rig/rig_loader.h"
 
+#include <cstdio>
+
+#include <cstdio>
+
 #include <tinyxml2.h>
 
 #include <algorithm>
@@ -104,6 +108,7 @@ public:
         resolveJoints();
         if (report_.errorCount() == 0) {
             updateDerived(rig_);
+            checkBodySizes();
             warnDisconnectedBodies(root);
         }
     }
@@ -422,6 +427,27 @@ private:
                 report_.error(body.line, "body: no radius for bone " + boneLabel(body.bone) +
                                              ": give 'radius' or 'radius_fraction', or a <visual> with a width or "
                                              "radius for the bone");
+        }
+    }
+
+    static std::string shortNumber(double value) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%g", value);
+        return text;
+    }
+
+    /// Masses and radii the solver can divide by: a body of 1e-300 kg (or one a billion
+    /// times thinner than a hair) has an inverse mass that overflows in the step.
+    void checkBodySizes() {
+        for (const RigBody& body : rig_.bodies) {
+            if (body.mass < kMinBodyMass || body.mass > kMaxBodyMass)
+                report_.error(body.line, "body: mass " + shortNumber(body.mass) + " kg of bone " +
+                                             boneLabel(body.bone) + " is outside " + shortNumber(kMinBodyMass) +
+                                             " to " + shortNumber(kMaxBodyMass) + " kg");
+            if (body.radius < kMinBodyRadius || body.radius > kMaxBodyRadius)
+                report_.error(body.line, "body: radius " + shortNumber(body.radius) + " m of bone " +
+                                             boneLabel(body.bone) + " is outside " + shortNumber(kMinBodyRadius) +
+                                             " to " + shortNumber(kMaxBodyRadius) + " m");
         }
     }
 

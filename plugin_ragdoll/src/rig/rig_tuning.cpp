@@ -131,8 +131,9 @@ bool applyTuning(RigDefinition& rig, const RigTuning& tuning, std::string& error
     }
     for (size_t i = 0; i < tuning.bodies.size(); ++i) {
         const BodyTuning& t = tuning.bodies[i];
-        if (int(t.radiusSource) < 0 || int(t.radiusSource) > int(RadiusSource::Visual) || !(t.radius > 0.0) ||
-            !std::isfinite(t.radius) || !nonNegative(t.radiusFraction) || !(t.mass > 0.0) || !std::isfinite(t.mass) ||
+        if (int(t.radiusSource) < 0 || int(t.radiusSource) > int(RadiusSource::Visual) ||
+            !(t.radius >= kMinBodyRadius && t.radius <= kMaxBodyRadius) || !nonNegative(t.radiusFraction) ||
+            !(t.mass >= kMinBodyMass && t.mass <= kMaxBodyMass) ||
             !nonNegative(t.linearDamping) || !nonNegative(t.angularDamping) || !nonNegative(t.friction)) {
             error = "the body of bone '" + rig.bones[size_t(rig.bodies[i].bone)].name + "': a tuned value is out of range";
             return false;
