@@ -38,6 +38,9 @@ public:
     /// - Static friction of the group's contacts with the world (terrain, props). The
     ///   contact pass holds a limb's surface still, then the joint solve moves the limb with
     ///   the rest of the ragdoll: a ragdoll lying on a slope slid down it at 5-15 cm/s.
+    /// - Overlap with the world that the joint solve brought back: pushed out through the
+    ///   tree, a light limb under heavy bodies holds them up instead of being pulled into
+    ///   the ground by them (a 0.08 kg forearm under 80 kg bones sank 10 cm).
     /// - Joint damping, on the relative rotation of each damped joint this substep. As a
     ///   torque pair in the velocity pass it only slowed the two bodies' spin about their
     ///   own centres; the pins turned the swing back into it, and a hanging arm damped at
