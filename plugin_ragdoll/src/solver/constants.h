@@ -24,12 +24,10 @@ inline constexpr double kAabbMargin = 0.02;
 /// not bounce on gravity's own velocity (Müller 2020, §3.6).
 inline constexpr double kRestitutionThresholdFactor = 2.0;
 
-/// The fastest a joint tree is pushed out of the world when its joints pulled a limb into
-/// it (m/s; Box2D's contact push limit is 3 m/s too). An 80 kg ragdoll driven 17 cm into the
-/// ground through a 0.08 kg shin came out in one substep at 40 m/s, 65 kJ from nowhere; at
-/// this limit it takes a few steps and pops out at walking speed. A resting ragdoll's
-/// sag per substep (|g|·h², 0.2 mm at 240 Hz) is far below the limit.
-inline constexpr double kMaxTreePushSpeed = 3.0;
+/// Overlap with the world deeper than this (metres) after a ragdoll's joint solve is pushed
+/// out through the whole joint tree (TreeSolver::solveFreeMotion); shallower overlap is the
+/// contact pass's, as for any body.
+inline constexpr double kTreePushDepth = kLinearSlop;
 
 /// Speed limits: beyond these a velocity is clamped and reported. 120 m/s is well above any
 /// ragdoll limb (a 50 m/s hit is the tested extreme); the angular limit is about 19 turns/s.

@@ -98,11 +98,12 @@ private:
     /// The group's response to a unit angular push turning a joint's B against its A: fills
     /// solution_ and returns the relative rotation per unit push.
     double respondTurn(const Group& group, const Joint& joint);
-    /// Moves the group's bodies by amount × the last response.
-    void applyToGroup(const Group& group, std::vector<BodySim>& sims, double amount);
+    /// Moves the group's bodies by amount × the last response; with shiftStart, their
+    /// positions at the substep's start too, so the move adds no velocity.
+    void applyToGroup(const Group& group, std::vector<BodySim>& sims, double amount, bool shiftStart = false);
     /// Applies amount × the last response (and the matching push to a body outside).
     void applyResponse(const Group& group, int groupIndex, const std::vector<Body>& bodies, const Contact& contact,
-                       std::vector<BodySim>& sims, Vec2 at, Vec2 dir, double amount);
+                       std::vector<BodySim>& sims, Vec2 at, Vec2 dir, double amount, bool shiftStart = false);
 
     std::vector<Node> nodes_;
     std::vector<Group> groups_;

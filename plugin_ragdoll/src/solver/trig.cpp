@@ -12,7 +12,8 @@
 //
 // So these use only +, −, ×, ÷ and sqrt, which IEEE 754 rounds exactly the same
 // everywhere (the solver is built with -ffp-contract=off, so no FMA changes an expression's
-// rounding either). Accuracy is glibc's class: within about one unit in the last place
+// rounding either), and nearbyint and remainder, whose results are exact by definition (libm
+// has variants of nearbyint too, but an exact result has only one value). Accuracy is glibc's class: within about one unit in the last place
 // (tests/solver/trig_tests.cpp measures it against long double).
 // - sin/cos: Cody–Waite reduction by π/2 in three parts (Cody & Waite 1980, "Software
 //   Manual for the Elementary Functions"), the reduced argument kept as a double-double,
