@@ -24,11 +24,6 @@ inline constexpr double kAabbMargin = 0.02;
 /// not bounce on gravity's own velocity (Müller 2020, §3.6).
 inline constexpr double kRestitutionThresholdFactor = 2.0;
 
-/// Overlap with the world deeper than this (metres) after a ragdoll's joint solve is pushed
-/// out through the whole joint tree (TreeSolver::solveFreeMotion); shallower overlap is the
-/// contact pass's, as for any body.
-inline constexpr double kTreePushDepth = kLinearSlop;
-
 /// Speed limits: beyond these a velocity is clamped and reported. 120 m/s is well above any
 /// ragdoll limb (a 50 m/s hit is the tested extreme); the angular limit is about 19 turns/s.
 inline constexpr double kMaxLinearSpeed = 120.0;   ///< m/s

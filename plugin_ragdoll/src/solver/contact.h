@@ -49,11 +49,6 @@ struct Contact {
 bool updateContact(Contact& contact, const Body& a, const BodySim& simA, const Body& b, const BodySim& simB,
                    double speculativeDistance);
 
-/// Where the point's two surfaces meet now (world), where its pushes act.
-Vec2 contactLocation(const Contact& contact, const ContactPoint& p, const BodySim& a, const BodySim& b);
-/// The point's separation now (metres, < 0 overlapping), also stored in p.separation.
-double measureSeparation(const Contact& contact, ContactPoint& p, const BodySim& a, const BodySim& b);
-
 /// After integration: resets multipliers, records approach speeds and the slip to cancel.
 void prepareContactSubstep(Contact& contact, const BodySim& a, const BodySim& b, double h);
 void solveContactPositions(Contact& contact, BodySim& a, BodySim& b);

@@ -410,41 +410,30 @@ double TreeSolver::respondTurn(const Group& group, const Joint& joint) {
     return (nodeB >= 0 ? solution_[size_t(nodeB)].v[2] : 0.0) - (nodeA >= 0 ? solution_[size_t(nodeA)].v[2] : 0.0);
 }
 
-void TreeSolver::applyToGroup(const Group& group, std::vector<BodySim>& sims, double amount, bool shiftStart) {
+void TreeSolver::applyToGroup(const Group& group, std::vector<BodySim>& sims, double amount) {
     for (int n = group.firstNode; n < group.firstNode + group.nodeCount; ++n) {
         const Node& node = nodes_[size_t(n)];
         if (node.isJoint) continue;
         const Vec3& x = solution_[size_t(n)];
         BodySim& sim = sims[size_t(node.index)];
-        const Vec2 move = amount * Vec2{x.v[0], x.v[1]};
-        sim.center += move;
+        sim.center += amount * Vec2{x.v[0], x.v[1]};
         sim.angle += amount * x.v[2];
         sim.q = integrateRotation(sim.q, amount * x.v[2]);
-        if (shiftStart) {
-            sim.prevCenter += move;
-            sim.prevAngle += amount * x.v[2];
-        }
     }
 }
 
 void TreeSolver::applyResponse(const Group& group, int groupIndex, const std::vector<Body>& bodies,
-                               const Contact& contact, std::vector<BodySim>& sims, Vec2 at, Vec2 dir, double amount,
-                               bool shiftStart) {
-    applyToGroup(group, sims, amount, shiftStart);
+                               const Contact& contact, std::vector<BodySim>& sims, Vec2 at, Vec2 dir, double amount) {
+    applyToGroup(group, sims, amount);
     for (int side = 0; side < 2; ++side) {
         const int slot = side == 0 ? contact.bodyA : contact.bodyB;
         if (bodies[size_t(slot)].jointGroup == groupIndex) continue;
         BodySim& sim = sims[size_t(slot)];
         const Vec2 impulse = ((side == 0 ? -1.0 : 1.0) * amount) * dir;
-        const Vec2 move = sim.invMass * impulse;
+        sim.center += sim.invMass * impulse;
         const double turn = sim.invInertia * cross(at - sim.center, impulse);
-        sim.center += move;
         sim.angle += turn;
         sim.q = integrateRotation(sim.q, turn);
-        if (shiftStart) {
-            sim.prevCenter += move;
-            sim.prevAngle += turn;
-        }
     }
 }
 
@@ -475,20 +464,8 @@ bool TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
         if (!sims[size_t(group.sampleBody)].active) continue;
         const int* first = groupContacts_.data() + groupContactStart_[size_t(g)];
         const int* last = groupContacts_.data() + groupContactStart_[size_t(g + 1)];
-        // Overlap the joints brought back: the contact pass pushed a limb out of the ground
-        // on its own mass, then the joint solve pulled it back in with the rest of the tree.
-        // With a light limb under heavy bodies (a 0.08 kg shin under an 80 kg thigh) nearly
-        // all of the push was undone every substep and the ragdoll sank through its limb.
-        // Only overlap beyond kTreePushDepth is taken back here, to that depth (see there why).
-        auto overlapping = [&](Contact& c, int i) {
-            return measureSeparation(c, c.points[i], sims[size_t(c.bodyA)], sims[size_t(c.bodyB)]) + kTreePushDepth;
-        };
         bool any = false;
-        for (const int* ci = first; ci != last; ++ci) {
-            Contact& c = contacts[size_t(*ci)];
-            any = any || c.lambdaTangent != 0.0;
-            for (int i = 0; i < c.pointCount && !any; ++i) any = overlapping(c, i) < 0.0;
-        }
+        for (const int* ci = first; ci != last; ++ci) any = any || contacts[size_t(*ci)].lambdaTangent != 0.0;
         for (int n = group.firstNode; n < group.firstNode + group.nodeCount && !any; ++n)
             any = nodes_[size_t(n)].isJoint && joints[size_t(nodes_[size_t(n)].index)].angularDamping > 0.0;
         if (!any) continue;
@@ -506,27 +483,6 @@ bool TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
             const double turned = (b.angle - b.prevAngle) - (a.angle - a.prevAngle);
             const double w = respondTurn(group, joint);
             if (w > 0.0) applyToGroup(group, sims, -std::min(h * joint.angularDamping, 1.0) * turned / w);
-        }
-        // So push such overlap out through the tree: the push moves the whole ragdoll the way
-        // its joints let it, with the articulated effective mass (normals before friction,
-        // whose bound grows with them). Only as much as the contact approached this substep
-        // becomes velocity (that stops the sinking, as the contact pass does); the rest is
-        // moved without velocity, since the velocity pass (body by body) would not take it
-        // back from the whole tree: an 80 kg ragdoll driven 17 cm into the ground through a
-        // 0.08 kg shin came out at 40 m/s, and a stickman kneeling on the ramp kept rocking.
-        for (const int* ci = first; ci != last; ++ci) {
-            Contact& c = contacts[size_t(*ci)];
-            for (int i = 0; i < c.pointCount; ++i) {
-                const double error = overlapping(c, i);
-                if (error >= 0.0) continue;
-                const Vec2 at = contactLocation(c, c.points[i], sims[size_t(c.bodyA)], sims[size_t(c.bodyB)]);
-                const double w = respond(group, g, bodies, c, sims, at, c.normal);
-                if (w <= 0.0) continue;
-                const double approach = std::clamp(-c.points[i].normalSpeedBefore * h, 0.0, -error);
-                applyResponse(group, g, bodies, c, sims, at, c.normal, approach / w);
-                applyResponse(group, g, bodies, c, sims, at, c.normal, (-error - approach) / w, true);
-                c.points[i].lambdaNormal -= error / w;
-            }
         }
         for (const int* ci = first; ci != last; ++ci) {
             Contact& c = contacts[size_t(*ci)];

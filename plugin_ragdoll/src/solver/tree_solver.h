@@ -38,9 +38,6 @@ public:
     /// - Static friction of the group's contacts with the world (terrain, props). The
     ///   contact pass holds a limb's surface still, then the joint solve moves the limb with
     ///   the rest of the ragdoll: a ragdoll lying on a slope slid down it at 5-15 cm/s.
-    /// - Overlap with the world that the joint solve brought back: pushed out through the
-    ///   tree, a light limb under heavy bodies holds them up instead of being pulled into
-    ///   the ground by them (a 0.08 kg forearm under 80 kg bones sank 10 cm).
     /// - Joint damping, on the relative rotation of each damped joint this substep. As a
     ///   torque pair in the velocity pass it only slowed the two bodies' spin about their
     ///   own centres; the pins turned the swing back into it, and a hanging arm damped at
@@ -98,12 +95,11 @@ private:
     /// The group's response to a unit angular push turning a joint's B against its A: fills
     /// solution_ and returns the relative rotation per unit push.
     double respondTurn(const Group& group, const Joint& joint);
-    /// Moves the group's bodies by amount × the last response; with shiftStart, their
-    /// positions at the substep's start too, so the move adds no velocity.
-    void applyToGroup(const Group& group, std::vector<BodySim>& sims, double amount, bool shiftStart = false);
+    /// Moves the group's bodies by amount × the last response.
+    void applyToGroup(const Group& group, std::vector<BodySim>& sims, double amount);
     /// Applies amount × the last response (and the matching push to a body outside).
     void applyResponse(const Group& group, int groupIndex, const std::vector<Body>& bodies, const Contact& contact,
-                       std::vector<BodySim>& sims, Vec2 at, Vec2 dir, double amount, bool shiftStart = false);
+                       std::vector<BodySim>& sims, Vec2 at, Vec2 dir, double amount);
 
     std::vector<Node> nodes_;
     std::vector<Group> groups_;
