@@ -35,7 +35,7 @@ struct ragdoll::WorldTestAccess {
 namespace {
 
 constexpr double kDt = 1.0 / 60.0;
-/// 100 s of abuse: 2 s here in the optimised builds, 15 s under ASan.
+/// 100 s of abuse: about a second in the optimised builds and 2-15 s under ASan here.
 constexpr int kSoakSteps = 6000;
 constexpr double kGravity = 10.0;  // m/s², down
 // The closed box the ragdolls live in: inner faces of the walls at x = ±kHalfWidth, the

@@ -1,20 +1,21 @@
 // The solver's sine, cosine and arctangent: the same bits on every x86-64 CPU.
 //
 // Why not std::sin/cos/atan2: glibc's libm picks a variant of them when it loads (an
-// ifunc: an FMA/AVX2 build on CPUs that have FMA, an SSE2 or AVX build elsewhere). None
-// is correctly rounded, and the variants disagree in the last bit on about 1 argument in
-// 1500. The solver turns every body's angle into cos/sin every substep, so a ragdoll
-// simulation diverged between CPUs: the SCENES pile's state hash after 600 steps differed
-// between this machine's FMA variant and its SSE2/AVX one (pinned with
-// GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2,-FMA). The rejected alternative, pinning the
-// variant in tests, would only hide that: a game's replays and network peers would still
-// diverge.
+// ifunc: an FMA/AVX2 build on CPUs that have FMA and AVX2, an AVX or SSE2 build elsewhere).
+// None is correctly rounded, and the FMA build disagrees with the others in the last bit on
+// about one argument in 1,300 (sin), 1,700 (cos) and 4,000 (atan2). The solver turns every
+// body's angle into cos/sin every substep, so a simulation diverged between CPUs: the
+// SCENES pile's state hash after 600 steps differed between this machine's FMA build and
+// its AVX one (selected with GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2,-FMA). The rejected
+// alternative, pinning the variant in tests, would only hide that: a game's replays and
+// network peers would still diverge.
 //
-// So these use only +, −, ×, ÷ and sqrt, which IEEE 754 rounds exactly the same
-// everywhere (the solver is built with -ffp-contract=off, so no FMA changes an expression's
-// rounding either), and nearbyint and remainder, whose results are exact by definition (libm
-// has variants of nearbyint too, but an exact result has only one value). Accuracy is glibc's class: within about one unit in the last place
-// (tests/solver/trig_tests.cpp measures it against long double).
+// So these use only +, −, ×, ÷ and sqrt, which IEEE 754 rounds the same everywhere (the
+// solver is built with -ffp-contract=off, so no FMA changes an expression's rounding
+// either), and nearbyint and remainder, whose results are exact by definition (libm has
+// variants of nearbyint too, but an exact result has only one value). Accuracy is glibc's
+// class: within 0.8 ulp (sin, cos) and 0.9 ulp (atan2), where glibc's are within 0.52
+// (tests/solver/trig_tests.cpp measures them against long double).
 // - sin/cos: Cody–Waite reduction by π/2 in three parts (Cody & Waite 1980, "Software
 //   Manual for the Elementary Functions"), the reduced argument kept as a double-double,
 //   then the Taylor series to x¹⁷ and x¹⁶ on [−π/4, π/4] (truncation below 10⁻¹⁸).
