@@ -28,7 +28,7 @@ BuiltScene buildWorld(World& world, const SceneSpec& scene) {
             Vec2 axis = spec.p1 - spec.p0;
             double half = 0.5 * length(axis);
             def.position = lerp(spec.p0, spec.p1, 0.5);
-            def.angle = std::atan2(axis.y, axis.x);
+            def.angle = angleOf(axis);
             id = world.createBody(def);
             world.setCapsule(id, shape, Capsule{{-half, 0.0}, {half, 0.0}, spec.radius});
             break;

@@ -55,6 +55,7 @@ struct Body {
 
     Vec2 lastGoodCenter;        ///< state after the last step that ended finite
     double lastGoodAngle = 0.0;
+    bool recovering = false;    ///< reset at this step's start: reset again at its end
 
     std::uint64_t userData = 0;
     std::uint16_t generation = 0;

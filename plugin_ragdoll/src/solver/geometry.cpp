@@ -223,10 +223,10 @@ MassData computeMass(const Polygon& s, double density) {
             addPiece(m, rectArea, 0.5 * (v1 + v2) + (0.5 * r) * n, rectArea * (len * len + r * r) / 12.0);
 
             Vec2 before = s.normals[(i + s.count - 1) % s.count];
-            double angle = std::atan2(cross(before, n), dot(before, n));
+            double angle = angleOf({dot(before, n), cross(before, n)});
             double sectorArea = 0.5 * angle * r * r;
             // Sector centroid: 2r·sin(φ/2)/(3·φ/2) from its apex along the bisector.
-            double offset = 4.0 * r * std::sin(0.5 * angle) / (3.0 * angle);
+            double offset = 4.0 * r * makeRot(0.5 * angle).s / (3.0 * angle);
             Vec2 bisector = normalize(before + n);
             double apexSecondMoment = 0.5 * sectorArea * r * r;
             addPiece(m, sectorArea, v1 + offset * bisector, apexSecondMoment - sectorArea * offset * offset);

@@ -47,7 +47,11 @@ struct Rot {
     double s = 0.0;
 };
 
-inline Rot makeRot(double angle) { return {std::cos(angle), std::sin(angle)}; }
+/// cos and sin of the angle, and the angle of a vector (atan2(v.y, v.x), in [−π, π]): the
+/// solver's own (trig.cpp), within about an ulp and the same bits on every CPU, where
+/// libm's last bit depends on the CPU it runs on.
+Rot makeRot(double angle);
+double angleOf(Vec2 v);
 constexpr Vec2 rotate(Rot q, Vec2 v) { return {q.c * v.x - q.s * v.y, q.s * v.x + q.c * v.y}; }
 constexpr Vec2 inverseRotate(Rot q, Vec2 v) { return {q.c * v.x + q.s * v.y, -q.s * v.x + q.c * v.y}; }
 
@@ -62,8 +66,9 @@ inline Rot integrateRotation(Rot q, double deltaAngle) {
         c = 1.0 - a2 * (0.5 - a2 * (1.0 / 24.0));
         s = deltaAngle * (1.0 - a2 * (1.0 / 6.0 - a2 * (1.0 / 120.0)));
     } else {
-        c = std::cos(deltaAngle);
-        s = std::sin(deltaAngle);
+        const Rot turn = makeRot(deltaAngle);
+        c = turn.c;
+        s = turn.s;
     }
     return {q.c * c - q.s * s, q.s * c + q.c * s};
 }

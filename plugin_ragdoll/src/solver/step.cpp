@@ -1,5 +1,6 @@
 // The step, in stages (Müller et al. 2020, Algorithm 2; Macklin et al. 2019):
-//   once per step:   speed clamp, bounds, broadphase, narrow phase (speculative contacts)
+//   once per step:   NaN recovery, speed clamp, bounds, broadphase, narrow phase
+//                    (speculative contacts)
 //   per substep h:   integrate → position solve (contacts, Gauss-Seidel joints; then the
 //                    direct joint trees) → velocities from positions → velocity pass
 //                    (friction, restitution, joint damping)
@@ -40,6 +41,10 @@ void World::step(double dt) {
     // Joint groups are kept in both modes: the filter uses them to skip joint lookups.
     if (treeSolver_.dirty()) treeSolver_.rebuild(bodies_, joints_);
 
+    // A body corrupted since the last step (NaN or inf, e.g. a finite impulse too large for
+    // its mass) is reset before anything reads it: within the step its NaN would reach every
+    // body it shares a joint tree or a contact with.
+    recoverBodies(true);
     clampVelocities();
     updateContacts(dt);
     double h = dt / def_.substeps;
@@ -57,29 +62,37 @@ void World::step(double dt) {
     // and a restored world goes on bit for bit.
     for (BodySim& s : sims_)
         if (s.active) {
-            s.angle += wrapAngle(std::atan2(s.q.s, s.q.c) - s.angle);
+            s.angle += wrapAngle(angleOf({s.q.c, s.q.s}) - s.angle);
             s.q = makeRot(s.angle);
         }
     updateSleep(dt);
-    recoverBodies();
+    recoverBodies(false);
     counters_.stepMilliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+void World::clampVelocity(BodySim& s) {
+    double speed = length(s.linearVelocity);
+    if (speed > kMaxLinearSpeed) {
+        // Finite components can still square to infinity: then measure the direction
+        // scaled down (scaling by kMaxLinearSpeed / ∞ would stop the body dead instead).
+        if (std::isinf(speed)) {
+            s.linearVelocity *= 1.0 / std::max(std::abs(s.linearVelocity.x), std::abs(s.linearVelocity.y));
+            speed = length(s.linearVelocity);
+        }
+        s.linearVelocity *= kMaxLinearSpeed / speed;
+        ++counters_.clampedVelocities;
+    }
+    if (std::abs(s.angularVelocity) > kMaxAngularSpeed) {
+        s.angularVelocity = std::copysign(kMaxAngularSpeed, s.angularVelocity);
+        ++counters_.clampedVelocities;
+    }
 }
 
 void World::clampVelocities() {
     // Before anything moves: a runaway velocity (a user's impulse, a blow-up) is clamped and
     // counted rather than allowed to fling a body out of the world in one step.
-    for (BodySim& s : sims_) {
-        if (!s.active) continue;
-        double speed = length(s.linearVelocity);
-        if (speed > kMaxLinearSpeed) {
-            s.linearVelocity *= kMaxLinearSpeed / speed;
-            ++counters_.clampedVelocities;
-        }
-        if (std::abs(s.angularVelocity) > kMaxAngularSpeed) {
-            s.angularVelocity = std::copysign(kMaxAngularSpeed, s.angularVelocity);
-            ++counters_.clampedVelocities;
-        }
-    }
+    for (BodySim& s : sims_)
+        if (s.active) clampVelocity(s);
 }
 
 void World::updateContacts(double dt) {
@@ -173,6 +186,11 @@ void World::updateVelocities(double h) {
         if (!s.active || !s.dynamic) continue;
         s.linearVelocity = inv * (s.center - s.prevCenter);
         s.angularVelocity = inv * (s.angle - s.prevAngle);
+        // The limits hold within the step too: a projection that moves a body far in one
+        // substep (a joint closing on a limb torn off by a teleport, a light limb crushed
+        // between heavy bodies) must not become a velocity that carries it on through the
+        // rest of the step, past contacts found for the step's starting speeds.
+        clampVelocity(s);
     }
 }
 
@@ -244,22 +262,28 @@ void World::updateSleep(double dt) {
     if (anySlept) nextSleepingIsland_ += std::int64_t(n);
 }
 
-void World::recoverBodies() {
+void World::recoverBodies(bool stepStart) {
     for (size_t i = 0; i < bodies_.size(); ++i) {
         BodySim& s = sims_[i];
-        if (!s.active) continue;
         Body& b = bodies_[i];
+        // Sleeping bodies too: one corrupted while asleep would spread its NaN when woken.
+        if (!b.alive || b.type == BodyType::Static) continue;
         bool finiteState = isFinite(s.center) && std::isfinite(s.angle) && isFinite(s.linearVelocity) &&
                            std::isfinite(s.angularVelocity);
-        if (!finiteState) {
-            // Back to the last good pose, at rest: the world keeps stepping.
+        if (!finiteState || b.recovering) {
+            // Back to the last good pose, at rest: the world keeps stepping. A body found at
+            // the start takes part in the step from there (others meet it, not its NaN) and
+            // is put back once more at the end, so either way the step ends with it at rest
+            // where it was last good, counted once.
             s.center = s.prevCenter = b.lastGoodCenter;
             s.angle = s.prevAngle = b.lastGoodAngle;
             s.q = makeRot(s.angle);
             s.linearVelocity = {};
             s.angularVelocity = 0.0;
-            ++counters_.recoveredBodies;
+            if (!b.recovering) ++counters_.recoveredBodies;
+            b.recovering = stepStart;
         }
+        if (stepStart || !s.active) continue;
         if (std::abs(s.center.x) > def_.worldHalfExtent || std::abs(s.center.y) > def_.worldHalfExtent) {
             b.frozen = true;
             s.linearVelocity = {};

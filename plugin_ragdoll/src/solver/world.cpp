@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "solver/constants.h"
 
@@ -590,6 +591,40 @@ WorldStats World::stats() const {
                     islandSleepTime_.capacity() * sizeof(double) + broadPhase_.memoryBytes() +
                     treeSolver_.memoryBytes();
     return s;
+}
+
+std::uint64_t World::stateHash() const {
+    // FNV-1a, 64-bit (Fowler, Noll, Vo): byte by byte, so equal means equal bits.
+    std::uint64_t hash = 14695981039346656037ull;
+    auto mixBytes = [&](const void* data, std::size_t size) {
+        const unsigned char* bytes = static_cast<const unsigned char*>(data);
+        for (std::size_t i = 0; i < size; ++i) hash = (hash ^ bytes[i]) * 1099511628211ull;
+    };
+    auto mix = [&](auto value) {
+        // Doubles by their bit pattern (memcpy: no padding, and -0.0 differs from 0.0).
+        unsigned char bytes[sizeof value];
+        std::memcpy(bytes, &value, sizeof value);
+        mixBytes(bytes, sizeof value);
+    };
+    for (std::size_t i = 0; i < bodies_.size(); ++i) {
+        const Body& b = bodies_[i];
+        if (!b.alive) continue;
+        const BodySim& s = sims_[i];
+        mix(std::uint64_t(i));
+        mix(s.center.x);
+        mix(s.center.y);
+        mix(s.angle);
+        mix(s.q.c);
+        mix(s.q.s);
+        mix(s.linearVelocity.x);
+        mix(s.linearVelocity.y);
+        mix(s.angularVelocity);
+        mix(std::uint8_t(b.awake));
+        mix(std::uint8_t(b.frozen));
+        mix(b.sleepTime);
+        mix(b.sleepingIsland);
+    }
+    return hash;
 }
 
 }  // namespace ragdoll

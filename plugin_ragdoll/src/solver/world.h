@@ -2,6 +2,7 @@
 // the XPBD step (Müller et al. 2020; Macklin et al. 2019). See step.cpp for the stages.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "solver/body.h"
@@ -82,6 +83,10 @@ public:
     const std::vector<Contact>& contacts() const { return contacts_; }
     BodyId bodyId(int slot) const;
     WorldStats stats() const;
+    /// FNV-1a over the exact bits of every live body's motion state in slot order: slot,
+    /// centre of mass, angle, rotation, velocities and sleep state. Equal hashes mean the
+    /// same simulation state, so it checks determinism across runs, builds and machines.
+    std::uint64_t stateHash() const;
     /// Iterates live bodies: fn(BodyId).
     template <class Fn>
     void forEachBody(Fn&& fn) const {
@@ -108,13 +113,16 @@ private:
 
     // Stages of step(), in order (step.cpp).
     void clampVelocities();
+    void clampVelocity(BodySim& sim);  ///< to kMaxLinearSpeed / kMaxAngularSpeed, counted
     void updateContacts(double dt);
     void integrate(double h);
     void solvePositions(double h);
     void updateVelocities(double h);
     void solveVelocities(double h);
     void updateSleep(double dt);
-    void recoverBodies();
+    /// Resets bodies whose state is not finite (at the step's start and end); at the end
+    /// also freezes bodies beyond the world's bounds and records the last good poses.
+    void recoverBodies(bool stepStart);
 
     WorldDef def_;
     std::vector<Body> bodies_;     ///< cold: shape, flags, bookkeeping
