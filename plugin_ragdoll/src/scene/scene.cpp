@@ -101,20 +101,21 @@ BodySnapshot getSnapshot(Reader& r) {
 }
 
 // What a blob our solver wrote can hold: bodies inside the world (a lost body is frozen
-// where it was found), moving no faster than the solver's speed limits allow between two
+// just outside it), moving no faster than the solver's speed limits allow between two
 // steps (velocities are clamped in the step, set by switches a little above), finite
 // everywhere. Anything else is corruption, refused before it can reach the solver: finite
 // but absurd numbers (a body at 1e196 m) overflow in the step.
 constexpr double kStateSpeedSlack = 10.0;
 constexpr double kMaxGravity = 1000.0;  ///< m/s²; the tuning panel offers up to 50
 
-bool insideWorld(Vec2 p) {
-    const double extent = defaultWorldDef().worldHalfExtent;
+bool insideWorld(Vec2 p, double margin = 1.0) {
+    const double extent = margin * defaultWorldDef().worldHalfExtent;
     return isFinite(p) && std::abs(p.x) <= extent && std::abs(p.y) <= extent;
 }
 
 bool plausibleSnapshot(const BodySnapshot& s) {
-    return isFinite(s.center) && (s.frozen || insideWorld(s.center)) && std::isfinite(s.angle) &&
+    // A body is frozen in the step it crosses the bounds, so it is found just outside them.
+    return insideWorld(s.center, s.frozen ? 2.0 : 1.0) && std::isfinite(s.angle) &&
            isFinite(s.linearVelocity) && length(s.linearVelocity) <= kStateSpeedSlack * kMaxLinearSpeed &&
            std::abs(s.angularVelocity) <= kStateSpeedSlack * kMaxAngularSpeed && std::isfinite(s.sleepTime);
 }
