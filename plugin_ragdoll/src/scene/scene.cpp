@@ -117,7 +117,8 @@ bool plausibleSnapshot(const BodySnapshot& s) {
     // A body is frozen in the step it crosses the bounds, so it is found just outside them.
     return insideWorld(s.center, s.frozen ? 2.0 : 1.0) && std::isfinite(s.angle) &&
            isFinite(s.linearVelocity) && length(s.linearVelocity) <= kStateSpeedSlack * kMaxLinearSpeed &&
-           std::abs(s.angularVelocity) <= kStateSpeedSlack * kMaxAngularSpeed && std::isfinite(s.sleepTime);
+           std::abs(s.angularVelocity) <= kStateSpeedSlack * kMaxAngularSpeed && std::isfinite(s.sleepTime) &&
+           s.sleepingIsland >= -1 && s.sleepingIsland < kMaxSleepingIsland;
 }
 
 bool plausiblePoses(const std::vector<BonePose>& poses) {

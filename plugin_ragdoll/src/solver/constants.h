@@ -2,6 +2,8 @@
 // to change at run time live in WorldDef instead.
 #pragma once
 
+#include <cstdint>
+
 namespace ragdoll {
 
 /// Overlap the contact solver leaves in place (metres). Resting contacts that are pushed
@@ -33,6 +35,9 @@ inline constexpr double kMaxAngularSpeed = 120.0;  ///< rad/s
 /// its shape from its centre of mass) stays below this for kTimeToSleep may sleep with its
 /// island (Box2D's criterion: a slowly turning long limb and a resting head compare fairly).
 inline constexpr double kSleepSpeed = 0.05;   ///< m/s
+/// Sleeping islands are numbered from 0 as they fall asleep (a body count per step at most):
+/// ids at or above this come from a corrupt snapshot, and the next id could overflow.
+inline constexpr std::int64_t kMaxSleepingIsland = std::int64_t(1) << 62;
 inline constexpr double kTimeToSleep = 0.5;   ///< seconds
 
 /// The direct joint solver iterates Newton steps until every joint's error is below these,

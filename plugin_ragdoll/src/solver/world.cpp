@@ -478,8 +478,9 @@ BodySnapshot World::snapshot(BodyId id) const {
 
 bool World::restore(BodyId id, const BodySnapshot& s) {
     Body* b = get(id);
+    // Island ids count up from 0 (-1: none); the next id must still fit.
     if (!b || !isFinite(s.center) || !finite(s.angle) || !isFinite(s.linearVelocity) || !finite(s.angularVelocity) ||
-        !finite(s.sleepTime))
+        !finite(s.sleepTime) || s.sleepingIsland < -1 || s.sleepingIsland >= kMaxSleepingIsland)
         return false;
     int slot = id.index1 - 1;
     BodySim& sim = sims_[size_t(slot)];
