@@ -126,6 +126,10 @@ void Editor::beginImGuiFrame() {
         io.KeysDown[io.KeyMap[ImGuiKey_Backspace]] = input_.held(keys_.backspace);
         io.KeysDown[io.KeyMap[ImGuiKey_Escape]] = input_.held(player_.quit);
         if (!typedText_.empty()) io.AddInputCharactersUTF8(std::exchange(typedText_, "").c_str());
+        // Focus moving to another window (tests run side by side on one X display) makes
+        // ImGui release every key in NewFrame: a scripted Ctrl+click would land as a plain
+        // click. The script's keys are the truth here, focused or not.
+        io.AppFocusLost = false;
     }
     ImGui::NewFrame();
 }
