@@ -70,6 +70,19 @@ size_t mappedFilesUnder(const fs::path& folder) {
     return files.size();
 }
 
+/// The ragdoll plugin as the build puts it beside the player, and the harness level.
+PluginDescriptor ragdollDescriptor() {
+    DescriptorResult d = loadPluginDescriptor(fs::path(RAGDOLL_PLUGIN_DIR) / "ragdoll.plugin");
+    REQUIRE(d.descriptor);
+    return *d.descriptor;
+}
+
+paper::Level harnessLevel() {
+    LevelLoadResult level = loadLevelFile(std::string(PAPERDOLL_CONTENT_DIR) + "/levels/harness.level.xml");
+    REQUIRE(level.level);
+    return *level.level;
+}
+
 }  // namespace
 
 TEST_CASE("a new version of a plugin takes over with its state bit for bit", "[plugin]") {
@@ -378,14 +391,11 @@ TEST_CASE("plugin descriptors are validated with file and line", "[plugin][descr
 }
 
 TEST_CASE("the ragdoll plugin's joints are edited live, kept across a reload and saved into the rig file", "[plugin][ragdoll]") {
-    DescriptorResult d = loadPluginDescriptor(fs::path(RAGDOLL_PLUGIN_DIR) / "ragdoll.plugin");
-    REQUIRE(d.descriptor);
-    LevelLoadResult level = loadLevelFile(std::string(PAPERDOLL_CONTENT_DIR) + "/levels/harness.level.xml");
-    REQUIRE(level.level);
+    const paper::Level level = harnessLevel();
     fs::path dir = test::makeTempDir();
     PluginHost host(dir / "copies", nullptr);
-    REQUIRE(host.load(*d.descriptor));
-    REQUIRE(host.setLevel(*level.level));
+    REQUIRE(host.load(ragdollDescriptor()));
+    REQUIRE(host.setLevel(level));
     std::vector<PaperJointInfo> joints = host.joints();
     REQUIRE(joints.size() == 9);
     const PaperJointInfo* elbow = nullptr;
@@ -440,14 +450,11 @@ TEST_CASE("the ragdoll plugin's joints are edited live, kept across a reload and
 TEST_CASE("the ragdoll plugin's bodies are listed on their bones, and joint and body properties are edited live, kept "
           "across a reload and saved",
           "[plugin][ragdoll]") {
-    DescriptorResult d = loadPluginDescriptor(fs::path(RAGDOLL_PLUGIN_DIR) / "ragdoll.plugin");
-    REQUIRE(d.descriptor);
-    LevelLoadResult level = loadLevelFile(std::string(PAPERDOLL_CONTENT_DIR) + "/levels/harness.level.xml");
-    REQUIRE(level.level);
+    const paper::Level level = harnessLevel();
     fs::path dir = test::makeTempDir();
     PluginHost host(dir / "copies", nullptr);
-    REQUIRE(host.load(*d.descriptor));
-    REQUIRE(host.setLevel(*level.level));
+    REQUIRE(host.load(ragdollDescriptor()));
+    REQUIRE(host.setLevel(level));
 
     auto findBody = [&](const char* name) {
         for (const PaperBodyInfo& b : host.bodies())
@@ -485,11 +492,11 @@ TEST_CASE("the ragdoll plugin's bodies are listed on their bones, and joint and 
     CHECK(findBody("head").shape == PAPER_SHAPE_CIRCLE);
 
     // A level the plugin refuses leaves the running one and says why; the next good one clears that.
-    paper::Level broken = *level.level;
+    paper::Level broken = level;
     broken.spawns[0].rigPath = (dir / "missing.rig.xml").string();
     CHECK_FALSE(host.setLevel(broken));
     CHECK_THAT(host.status().lastError, Catch::Contains("missing.rig.xml"));
-    REQUIRE(host.setLevel(*level.level));
+    REQUIRE(host.setLevel(level));
     CHECK(host.status().lastError.empty());
 
     // The property lists, with their units.
