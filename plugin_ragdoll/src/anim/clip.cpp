@@ -337,7 +337,7 @@ private:
 double sampleTrack(const ClipTrack& track, bool loop, double duration, double travel, double t) {
     const std::vector<ClipKey>& keys = track.keys;
     if (keys.empty()) return 0.0;
-    if (t <= keys.front().time) return keys.front().value;
+    if (!(t > keys.front().time)) return keys.front().value;  // NaN too: no segment holds it
     if (t >= keys.back().time) return keys.back().value;
     // Segment [i, i + 1] holding t.
     const size_t i = size_t(std::upper_bound(keys.begin(), keys.end(), t,

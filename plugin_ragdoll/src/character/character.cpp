@@ -684,6 +684,22 @@ void Character::save(SavedState& out) const {
     if (out.hasProxy) out.proxy = world_->snapshot(proxy_);
 }
 
+namespace {
+/// Clip times and rates a character can reach: a clip's time within a day (clips hold or
+/// wrap; only a hold runs on), fades no longer than that, a playback rate of at most
+/// kMaxClipSpeed, blend weights in [0, 1]. A time of 1e308 would make a step's travel
+/// infinite, and an infinite one a NaN inside the clip's sampling.
+bool plausibleTimes(const Character::SavedState& in) {
+    constexpr double kDay = 86400.0;
+    auto time = [](double t) { return std::isfinite(t) && std::abs(t) <= kDay; };
+    bool ok = time(in.currentTime) && time(in.previousTime) && time(in.fadeTime) && time(in.fadeDuration) &&
+              in.fadeTime >= 0.0 && in.fadeDuration >= 0.0 && time(in.getUpTime) && std::isfinite(in.speed) &&
+              in.speed >= 0.0 && in.speed <= tuning::kMaxClipSpeed;
+    for (double w : in.blendWeights) ok = ok && w >= 0.0 && w <= 1.0;
+    return ok;
+}
+}  // namespace
+
 bool Character::load(const SavedState& in, std::string& error) {
     const RigDefinition& rig = rig_;
     const size_t bones = rig.bones.size();
@@ -699,7 +715,7 @@ bool Character::load(const SavedState& in, std::string& error) {
     }
     if (!finitePoses(in.previousAnim) || !finitePoses(in.poses) || !finitePoses(in.getUpFrom) || !isFinite(in.root) ||
         !isFinite(in.rootVelocity) || in.currentClip < -1 || in.currentClip >= int(ClipRole::Count) ||
-        in.previousClip < -1 || in.previousClip >= int(ClipRole::Count) || in.currentClip < 0) {
+        in.previousClip < -1 || in.previousClip >= int(ClipRole::Count) || in.currentClip < 0 || !plausibleTimes(in)) {
         error = "character '" + name_ + "': the state holds a non-finite or out-of-range value";
         return false;
     }

@@ -7,6 +7,8 @@ namespace ragdoll::tuning {
 
 // Locomotion.
 inline constexpr double kClipFadeSeconds = 0.2;     ///< cross-fade between locomotion clips
+/// The fastest a clip may play (clips play at 1): what a saved state may say.
+inline constexpr double kMaxClipSpeed = 10.0;
 inline constexpr double kJumpSpeed = 4.2;           ///< m/s upward at take-off (≈ 0.9 m apex)
 /// m/s the root may rise or sink to follow the ground: a stair step (0.18 m) takes about a
 /// quarter of a stride, as a walker's hips do, and the tracked velocities a switch to physics
