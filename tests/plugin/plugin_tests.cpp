@@ -519,7 +519,6 @@ TEST_CASE("the ragdoll plugin's bodies are listed on their bones, and joint and 
     CHECK_FALSE(host.setObjectProperty(PAPER_OBJECT_JOINT, elbow.handle, lower, 140.0));  // above upper = 135
     CHECK_FALSE(host.setObjectProperty(PAPER_OBJECT_BODY, forearm.handle, 99, 1.0));
     CHECK_FALSE(host.setObjectProperty(PAPER_OBJECT_BODY, std::uint64_t(7) << 32, mass, 1.0));
-    CHECK_FALSE(host.setObjectProperty(PaperObjectKind(9), forearm.handle, mass, 1.0));
     CHECK(value(PAPER_OBJECT_BODY, forearm.handle, "mass") == 1.5);
 
     // Edited, then carried across a reload.
