@@ -222,45 +222,55 @@ ragdoll::Character* handleCharacter(PaperPluginInstance* instance, uint64_t hand
     return &instance->scene.character(int(c));
 }
 
+// Joints and bodies are each one list over every character, in character then rig order.
+/// The list's length; countOf gives a rig's share.
+int32_t listLength(PaperPluginInstance* instance, int32_t (*countOf)(const ragdoll::RigDefinition&)) {
+    int32_t length = 0;
+    for (int c = 0; c < instance->scene.characterCount(); ++c) length += countOf(instance->scene.character(c).rig());
+    return length;
+}
+
+/// The character holding item `index` of the list, with index turned into its rig index;
+/// -1 when the index is outside the list.
+int locate(PaperPluginInstance* instance, int32_t (*countOf)(const ragdoll::RigDefinition&), int32_t& index) {
+    if (index < 0) return -1;
+    for (int c = 0; c < instance->scene.characterCount(); ++c) {
+        const int32_t share = countOf(instance->scene.character(c).rig());
+        if (index < share) return c;
+        index -= share;
+    }
+    return -1;
+}
+
 uint64_t makeHandle(int character, int index) { return (std::uint64_t(character + 1) << 32) | std::uint64_t(index); }
 
 // Joints: every character's, in character then rig order. A handle is the character's
 // index + 1 (high 32 bits) and the joint's rig index, so it survives a reload.
-int32_t jointCount(PaperPluginInstance* instance) {
-    int32_t count = 0;
-    for (int c = 0; c < instance->scene.characterCount(); ++c)
-        count += int32_t(instance->scene.character(c).rig().joints.size());
-    return count;
-}
+int32_t jointsOf(const ragdoll::RigDefinition& rig) { return int32_t(rig.joints.size()); }
+int32_t jointCount(PaperPluginInstance* instance) { return listLength(instance, jointsOf); }
 
 int32_t getJoint(PaperPluginInstance* instance, int32_t index, PaperJointInfo* info) {
-    if (!info || index < 0) return 1;
-    for (int c = 0; c < instance->scene.characterCount(); ++c) {
-        const ragdoll::Character& character = instance->scene.character(c);
-        const ragdoll::RigDefinition& rig = character.rig();
-        if (index >= int32_t(rig.joints.size())) {
-            index -= int32_t(rig.joints.size());
-            continue;
-        }
-        const ragdoll::RigJoint& joint = rig.joints[size_t(index)];
-        const ragdoll::BonePose& pivot = character.bonePoses()[size_t(joint.child)];
-        info->handle = makeHandle(c, index);
-        info->name = joint.name.c_str();
-        info->pivot = {float(pivot.origin.x), float(pivot.origin.y)};
-        info->parentAngle = character.bonePoses()[size_t(joint.parent)].angle;
-        info->restOffset = rig.bones[size_t(joint.child)].angle - rig.bones[size_t(joint.parent)].angle;
-        info->mirrored = character.drawnMirrored() ? 1 : 0;
-        info->character = c;
-        info->lowerLimit = character.jointLower(index);
-        info->upperLimit = character.jointUpper(index);
-        info->currentAngle = character.jointAngle(index);
-        info->limitEnabled = joint.limited ? 1 : 0;
-        info->stiffness = float(joint.stiffness);
-        info->damping = float(joint.damping);
-        info->collideConnected = joint.collide ? 1 : 0;
-        return 0;
-    }
-    return 1;
+    const int c = locate(instance, jointsOf, index);
+    if (!info || c < 0) return 1;
+    const ragdoll::Character& character = instance->scene.character(c);
+    const ragdoll::RigDefinition& rig = character.rig();
+    const ragdoll::RigJoint& joint = rig.joints[size_t(index)];
+    const ragdoll::BonePose& pivot = character.bonePoses()[size_t(joint.child)];
+    info->handle = makeHandle(c, index);
+    info->name = joint.name.c_str();
+    info->pivot = {float(pivot.origin.x), float(pivot.origin.y)};
+    info->parentAngle = character.bonePoses()[size_t(joint.parent)].angle;
+    info->restOffset = rig.bones[size_t(joint.child)].angle - rig.bones[size_t(joint.parent)].angle;
+    info->mirrored = character.drawnMirrored() ? 1 : 0;
+    info->character = c;
+    info->lowerLimit = character.jointLower(index);
+    info->upperLimit = character.jointUpper(index);
+    info->currentAngle = character.jointAngle(index);
+    info->limitEnabled = joint.limited ? 1 : 0;
+    info->stiffness = float(joint.stiffness);
+    info->damping = float(joint.damping);
+    info->collideConnected = joint.collide ? 1 : 0;
+    return 0;
 }
 
 int32_t setJointLimits(PaperPluginInstance* instance, uint64_t handle, double lower, double upper) {
@@ -270,50 +280,40 @@ int32_t setJointLimits(PaperPluginInstance* instance, uint64_t handle, double lo
 }
 
 // Bodies: every character's, in character then rig order, handles as for joints.
-int32_t bodyCount(PaperPluginInstance* instance) {
-    int32_t count = 0;
-    for (int c = 0; c < instance->scene.characterCount(); ++c)
-        count += int32_t(instance->scene.character(c).rig().bodies.size());
-    return count;
-}
+int32_t bodiesOf(const ragdoll::RigDefinition& rig) { return int32_t(rig.bodies.size()); }
+int32_t bodyCount(PaperPluginInstance* instance) { return listLength(instance, bodiesOf); }
 
 int32_t getBody(PaperPluginInstance* instance, int32_t index, PaperBodyInfo* info) {
-    if (!info || index < 0) return 1;
-    for (int c = 0; c < instance->scene.characterCount(); ++c) {
-        const ragdoll::Character& character = instance->scene.character(c);
-        const ragdoll::RigDefinition& rig = character.rig();
-        if (index >= int32_t(rig.bodies.size())) {
-            index -= int32_t(rig.bodies.size());
-            continue;
-        }
-        const ragdoll::RigBody& body = rig.bodies[size_t(index)];
-        // The shape in its bone's frame (as the ragdoll is built), placed on the bone as shown.
-        const ragdoll::BonePose& pose = character.bonePoses()[size_t(body.bone)];
-        const ragdoll::Transform frame{pose.origin, ragdoll::makeRot(pose.angle)};
-        ragdoll::Vec2 a, b;
-        switch (body.shape) {
-        case ragdoll::BodyShape::Capsule:
-        case ragdoll::BodyShape::Box: {
-            const ragdoll::Capsule capsule = ragdoll::bodyCapsule(rig, index);
-            a = ragdoll::transformPoint(frame, capsule.center1);
-            b = ragdoll::transformPoint(frame, capsule.center2);
-            break;
-        }
-        case ragdoll::BodyShape::Circle: a = b = ragdoll::transformPoint(frame, ragdoll::bodyCircle(rig, index).center); break;
-        }
-        info->handle = makeHandle(c, index);
-        info->name = rig.bones[size_t(body.bone)].name.c_str();
-        info->character = c;
-        info->shape = body.shape == ragdoll::BodyShape::Capsule ? PAPER_SHAPE_CAPSULE
-                      : body.shape == ragdoll::BodyShape::Circle ? PAPER_SHAPE_CIRCLE
-                                                                 : PAPER_SHAPE_BOX;
-        info->a = {float(a.x), float(a.y)};
-        info->b = {float(b.x), float(b.y)};
-        info->radius = body.radius;
-        info->simulated = character.ragdoll().empty() ? 0 : 1;
-        return 0;
+    const int c = locate(instance, bodiesOf, index);
+    if (!info || c < 0) return 1;
+    const ragdoll::Character& character = instance->scene.character(c);
+    const ragdoll::RigDefinition& rig = character.rig();
+    const ragdoll::RigBody& body = rig.bodies[size_t(index)];
+    // The shape in its bone's frame (as the ragdoll is built), placed on the bone as shown.
+    const ragdoll::BonePose& pose = character.bonePoses()[size_t(body.bone)];
+    const ragdoll::Transform frame{pose.origin, ragdoll::makeRot(pose.angle)};
+    ragdoll::Vec2 a, b;
+    switch (body.shape) {
+    case ragdoll::BodyShape::Capsule:
+    case ragdoll::BodyShape::Box: {
+        const ragdoll::Capsule capsule = ragdoll::bodyCapsule(rig, index);
+        a = ragdoll::transformPoint(frame, capsule.center1);
+        b = ragdoll::transformPoint(frame, capsule.center2);
+        break;
     }
-    return 1;
+    case ragdoll::BodyShape::Circle: a = b = ragdoll::transformPoint(frame, ragdoll::bodyCircle(rig, index).center); break;
+    }
+    info->handle = makeHandle(c, index);
+    info->name = rig.bones[size_t(body.bone)].name.c_str();
+    info->character = c;
+    info->shape = body.shape == ragdoll::BodyShape::Capsule ? PAPER_SHAPE_CAPSULE
+                  : body.shape == ragdoll::BodyShape::Circle ? PAPER_SHAPE_CIRCLE
+                                                             : PAPER_SHAPE_BOX;
+    info->a = {float(a.x), float(a.y)};
+    info->b = {float(b.x), float(b.y)};
+    info->radius = body.radius;
+    info->simulated = character.ragdoll().empty() ? 0 : 1;
+    return 0;
 }
 
 const std::vector<ragdoll::TuningProperty>* objectProperties(int32_t kind) {
