@@ -68,7 +68,7 @@ int32_t loadLevel(PaperPluginInstance* instance, const PaperLevelDesc* desc, cha
     }
     for (int32_t i = 0; i < desc->propCount; ++i) {
         const PaperProp& p = desc->props[i];
-        level.props.push_back({{p.position.x, p.position.y}, p.angle, {p.halfExtents.x, p.halfExtents.y}, p.mass,
+        level.props.push_back({p.name ? p.name : "prop" + std::to_string(i), {p.position.x, p.position.y}, p.angle, {p.halfExtents.x, p.halfExtents.y}, p.mass,
                                p.friction, p.restitution,
                                std::uint32_t(p.color.r) | std::uint32_t(p.color.g) << 8 | std::uint32_t(p.color.b) << 16 |
                                    std::uint32_t(p.color.a) << 24});
@@ -105,10 +105,11 @@ PaperColor parseColor(const std::string& text) {
     return c;
 }
 
+/// The colour washed toward the tint's rgb, keeping tint.a/255 of its own (Appearance::tint).
 PaperColor tinted(PaperColor c, std::uint32_t tint, float alpha) {
-    PaperColor t = unpack(tint);
-    return {std::uint8_t(c.r * t.r / 255), std::uint8_t(c.g * t.g / 255), std::uint8_t(c.b * t.b / 255),
-            std::uint8_t(c.a * t.a / 255 * alpha)};
+    const PaperColor t = unpack(tint);
+    auto wash = [&](std::uint8_t own, std::uint8_t toward) { return std::uint8_t((own * t.a + toward * (255 - t.a)) / 255); };
+    return {wash(c.r, t.r), wash(c.g, t.g), wash(c.b, t.b), std::uint8_t(c.a * alpha)};
 }
 
 /// The stickman as the source documents draw it: thick round-capped lines and a head circle,
@@ -185,12 +186,27 @@ void getStats(PaperPluginInstance* instance, PaperPhysicsStats* out) {
     out->contacts = s.contacts;
     out->awakeBodies = s.awakeBodies;
     // The characters' joints (the mouse's soft grab joint stretches on purpose).
-    const Scene::JointFigures last = instance->scene.lastJointFigures(), run = instance->scene.runJointFigures();
+    const Scene::Figures last = instance->scene.lastFigures(), run = instance->scene.runFigures();
     out->maxStretchMetres = last.stretch;
     out->maxLimitViolationDegrees = last.limitViolation * 180.0 / ragdoll::kPi;
     out->stepMilliseconds = s.stepMilliseconds;
     out->runMaxStretchMetres = run.stretch;
     out->runMaxLimitViolationDegrees = run.limitViolation * 180.0 / ragdoll::kPi;
+    out->maxVisualDepthMetres = last.visualDepth;
+    out->runMaxVisualDepthMetres = run.visualDepth;
+}
+
+int32_t propCount(PaperPluginInstance* instance) { return int32_t(instance->scene.props().size()); }
+
+int32_t getProp(PaperPluginInstance* instance, int32_t index, PaperPropInfo* info) {
+    const std::vector<Scene::PropView> props = instance->scene.props();
+    if (index < 0 || index >= int32_t(props.size()) || !info) return 1;
+    const Scene::PropView& p = props[size_t(index)];
+    info->name = p.name->c_str();
+    info->position = {float(p.transform.p.x), float(p.transform.p.y)};
+    info->angle = ragdoll::angleOf({p.transform.q.c, p.transform.q.s});
+    info->awake = p.awake ? 1 : 0;
+    return 0;
 }
 
 int32_t propertyCount(PaperPluginInstance*) { return int32_t(Scene::propertyList().size()); }
@@ -433,7 +449,7 @@ const PaperPluginApi kApi = {
     create, destroy, loadLevel, tick, draw, saveState, loadState, getStats,
     propertyCount, getProperty, setProperty, jointCount, getJoint, setJointLimits, characterCount, getCharacter,
     setBlendWeight, saveRig, bodyCount, getBody, objectPropertyCount, getObjectProperty, setObjectProperty,
-    "rig", runCommand,
+    propCount, getProp, "rig", runCommand,
 };
 
 }  // namespace

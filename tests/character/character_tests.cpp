@@ -82,15 +82,18 @@ void standAt(Scene& scene, double x, bool facingRight = true) {
 
 }  // namespace
 
-TEST_CASE("The harness spawns a standing, animated stickman with its proxy box", "[character]") {
+TEST_CASE("The harness spawns a standing, animated stickman with a kinematic body per bone", "[character]") {
     Scene scene;
     test::loadHarness(scene);
     REQUIRE(scene.characterCount() == 1);
     Character& c = scene.character(0);
     CHECK(c.mode() == CharacterMode::Animated);
-    CHECK(c.bodyCount() == 1);  // the proxy box only
-    CHECK(scene.world().isValid(c.proxyBox()));
-    CHECK(scene.world().bodyType(c.proxyBox()) == BodyType::Kinematic);
+    CHECK(c.bodyCount() == 10);  // the kinematic bodies only
+    REQUIRE(c.animatedBodies().size() == c.rig().bodies.size());
+    for (BodyId body : c.animatedBodies()) {
+        CHECK(scene.world().isValid(body));
+        CHECK(scene.world().bodyType(body) == BodyType::Kinematic);
+    }
     test::run(scene, 30);
     // Feet on the flat ground (y = 0): the lowest shin tip is its capsule radius above it.
     const RigDefinition& rig = c.rig();
@@ -203,7 +206,7 @@ TEST_CASE("Switching to ragdoll mid-walk carries the skeleton's momentum", "[cha
     walk(scene, running ? 47 : 53, running);
     const Momentum skeleton =
         skeletonMomentum(c.rig(), c.bonePoses(), c.boneLinearVelocities(), c.boneAngularVelocities());
-    const BodyId proxy = c.proxyBox();
+    const std::vector<BodyId> kinematic = c.animatedBodies();
     REQUIRE(c.enterRagdoll());
     const Momentum bodies = bodiesMomentum(scene.world(), c.ragdoll().bodies);
     INFO("skeleton p = (" << skeleton.linear.x << ", " << skeleton.linear.y << ") kg·m/s, L = " << skeleton.angular);
@@ -213,9 +216,12 @@ TEST_CASE("Switching to ragdoll mid-walk carries the skeleton's momentum", "[cha
     CHECK(length(bodies.linear - skeleton.linear) <= 0.02 * length(skeleton.linear));
     CHECK(std::abs(bodies.angular - skeleton.angular) <= 0.05 * std::max(std::abs(skeleton.angular), 0.5));
     CHECK(distance(bodies.centerOfMass, skeleton.centerOfMass) < 1e-9);
-    // The proxy went first: the first body took its freed slot.
-    CHECK_FALSE(scene.world().isValid(proxy));
-    CHECK(c.ragdoll().bodies[0].index1 == proxy.index1);
+    // The kinematic bodies went first: the ragdoll's bodies took their freed slots.
+    for (BodyId body : kinematic) CHECK_FALSE(scene.world().isValid(body));
+    CHECK(c.animatedBodies().empty());
+    bool reused = false;
+    for (BodyId body : kinematic) reused = reused || c.ragdoll().bodies[0].index1 == body.index1;
+    CHECK(reused);
 }
 
 TEST_CASE("Switched mid-air, the centre of mass flies the ballistic path", "[character][momentum]") {
@@ -353,7 +359,8 @@ TEST_CASE("Getting up stands the character where the ragdoll lay, feet on the gr
     REQUIRE(c.getUp());
     CHECK(c.mode() == CharacterMode::GettingUp);
     CHECK(c.ragdoll().empty());
-    CHECK(scene.world().stats().bodies == bodiesBefore - 10 + 1);  // bodies gone, proxy back
+    CHECK(scene.world().stats().bodies == bodiesBefore);  // the ragdoll's bodies gone, the kinematic ones back
+    CHECK(c.animatedBodies().size() == 10);
     CHECK(c.appearance().tint == 0xff40c0ffu);
     CHECK(c.appearance().scale == 1.25);
     int steps = 0;
@@ -538,7 +545,7 @@ TEST_CASE("A proxy world never creates a body while the host ragdolls", "[charac
             CHECK(std::abs(p.root().x - hip.x) < 0.6);
         }
     }
-    CHECK(peerBodies == host.world().stats().bodies - 1);  // the proxy has not even a box
+    CHECK(peerBodies == host.world().stats().bodies - 10);  // the proxy has not even kinematic bodies
     CHECK(maxPeerBodies == peerBodies);
     CHECK(sawDaze);
     CHECK(p.appearance().tint == h.appearance().tint);
@@ -554,11 +561,15 @@ TEST_CASE("Input drives the player: R, hits, B/N, G and Tab", "[character][input
     scene.step(kDt, test::input(0, bit(PAPER_ACTION_BLEND_UP)));
     CHECK(c.mode() == CharacterMode::Blend);
     CHECK(c.blendWeight() == Approx(0.1));
+    scene.step(kDt, test::input(0, bit(PAPER_ACTION_BLEND_UP)));
+    CHECK(c.blendWeight() == Approx(0.2));
     scene.step(kDt, test::input(0, bit(PAPER_ACTION_BLEND_DOWN)));
     CHECK(c.mode() == CharacterMode::Blend);
-    CHECK(c.blendWeight() == 0.0);
+    CHECK(c.blendWeight() == Approx(0.1));
+    // The press that reaches 0 leaves the blend at once (no second press at "0.0").
     scene.step(kDt, test::input(0, bit(PAPER_ACTION_BLEND_DOWN)));
     CHECK(c.mode() == CharacterMode::Animated);
+    CHECK(c.ragdoll().empty());
     scene.step(kDt, test::input(0, bit(PAPER_ACTION_HIT_LEFT)));
     CHECK(c.mode() == CharacterMode::Ragdoll);
     test::run(scene, 5);
@@ -596,7 +607,7 @@ TEST_CASE("Dragging with the mouse grabs a limb, knocks the stickman over and le
         scene.step(kDt, in);
     }
     CHECK(distance(scene.grabPoint(), {in.mouseWorld.x, in.mouseWorld.y}) < 0.25);
-    CHECK(scene.lastJointFigures().stretch < 0.001);  // the limb's own joints stay whole
+    CHECK(scene.lastFigures().stretch < 0.001);  // the limb's own joints stay whole
     in.mouseDown = 0;
     scene.step(kDt, in);
     CHECK_FALSE(scene.grabbing());

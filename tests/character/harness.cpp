@@ -18,7 +18,7 @@ ragdoll::SceneLevel harnessLevel() {
         level.terrain.push_back(piece);
     }
     for (const paper::Prop& p : loaded.level->props)
-        level.props.push_back({{p.position.x, p.position.y}, p.angle, {p.halfExtents.x, p.halfExtents.y}, p.mass, p.friction,
+        level.props.push_back({p.name, {p.position.x, p.position.y}, p.angle, {p.halfExtents.x, p.halfExtents.y}, p.mass, p.friction,
                                p.restitution, 0xff808080u});
     for (const paper::SpawnPoint& s : loaded.level->spawns)
         level.spawns.push_back({s.name, s.rigPath, {s.position.x, s.position.y}, s.facingRight});

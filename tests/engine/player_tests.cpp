@@ -181,6 +181,17 @@ TEST_CASE("a headless script drives the plugin through the player's key bindings
     CHECK(physics["run_max_stretch_m"].get<double>() == Approx(0.002));
     CHECK(physics["run_max_limit_violation_deg"].get<double>() == Approx(1.5));
     CHECK(physics["max_stretch_m"].get<double>() == Approx(0.0005));
+    CHECK(physics["max_visual_depth_m"].get<double>() == Approx(0.003));
+    CHECK(physics["run_max_visual_depth_m"].get<double>() == Approx(0.0125));
+    // The harness's props, unnamed in the file, numbered in file order; as the plugin has them.
+    REQUIRE(physics["props"].is_array());
+    REQUIRE(physics["props"].size() == 4);
+    CHECK(physics["props"][0]["name"] == "prop0");
+    CHECK(physics["props"][3]["name"] == "prop3");
+    CHECK(physics["props"][1]["position"][0].get<double>() == Approx(13.5));
+    CHECK(physics["props"][1]["position"][1].get<double>() == Approx(0.3));
+    CHECK(physics["props"][1]["angle"].get<double>() == Approx(0.0));
+    CHECK(physics["props"][1]["awake"] == false);
     REQUIRE(physics["characters"].is_array());
     REQUIRE(physics["characters"].size() == 1);
     const nlohmann::json& c = physics["characters"][0];

@@ -12,7 +12,8 @@
 // "animated" and "ragdoll", G makes it "animated", B/N move the blend weight by 0.25, Tab
 // cycles the net role, and while the left button is down it sits at the mouse (a grab).
 // getStats reports the pressed edges it has seen in `contacts` and fixed figures for the
-// stretch and limit fields. The character is not part of the state blob.
+// stretch, limit and visual depth fields; getProp echoes the level's first props, asleep, where
+// the level put them. The character is not part of the state blob.
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -47,6 +48,13 @@ struct PaperPluginInstance {
     PaperVec2 position = {0.0f, 0.0f};
     const char* clip = "idle";
     std::int32_t pressedEdges = 0;
+
+    // The level's first props, as given.
+    static constexpr int kMaxProps = 8;
+    char propNames[kMaxProps][64] = {};
+    PaperVec2 propPositions[kMaxProps] = {};
+    float propAngles[kMaxProps] = {};
+    int propCount = 0;
 };
 
 namespace {
@@ -61,6 +69,13 @@ int32_t loadLevel(PaperPluginInstance* instance, const PaperLevelDesc* level, ch
     if (level && level->spawnCount > 0) {
         std::snprintf(instance->name, sizeof instance->name, "%s", level->spawns[0].name);
         instance->position = level->spawns[0].position;
+    }
+    instance->propCount = 0;
+    for (int32_t i = 0; level && i < level->propCount && i < PaperPluginInstance::kMaxProps; ++i) {
+        std::snprintf(instance->propNames[i], sizeof instance->propNames[i], "%s", level->props[i].name);
+        instance->propPositions[i] = level->props[i].position;
+        instance->propAngles[i] = level->props[i].angle;
+        instance->propCount = i + 1;
     }
     return 0;
 }
@@ -139,6 +154,8 @@ void getStats(PaperPluginInstance* instance, PaperPhysicsStats* stats) {
     stats->maxLimitViolationDegrees = 0.25;
     stats->runMaxStretchMetres = 0.002;
     stats->runMaxLimitViolationDegrees = 1.5;
+    stats->maxVisualDepthMetres = 0.003;
+    stats->runMaxVisualDepthMetres = 0.0125;
 }
 int32_t propertyCount(PaperPluginInstance*) { return 0; }
 int32_t getProperty(PaperPluginInstance*, int32_t, PaperPropertyInfo*) { return 1; }
@@ -170,12 +187,18 @@ int32_t getBody(PaperPluginInstance*, int32_t, PaperBodyInfo*) { return 1; }
 int32_t objectPropertyCount(PaperPluginInstance*, int32_t, uint64_t) { return 0; }
 int32_t getObjectProperty(PaperPluginInstance*, int32_t, uint64_t, int32_t, PaperPropertyInfo*) { return 1; }
 int32_t setObjectProperty(PaperPluginInstance*, int32_t, uint64_t, int32_t, double) { return 1; }
+int32_t propCount(PaperPluginInstance* instance) { return instance->propCount; }
+int32_t getProp(PaperPluginInstance* instance, int32_t index, PaperPropInfo* info) {
+    if (index < 0 || index >= instance->propCount || !info) return 1;
+    *info = {instance->propNames[index], instance->propPositions[index], instance->propAngles[index], 0};
+    return 0;
+}
 
 const PaperPluginApi kApi = {TEST_PLUGIN_ABI, sizeof(PaperPluginApi), "test", TEST_PLUGIN_VERSION, create, destroy,
                              loadLevel, tick, draw, saveState, loadState, getStats, propertyCount, getProperty,
                              setProperty, jointCount, getJoint, setJointLimits, characterCount, getCharacter,
                              setBlendWeight, saveRig, bodyCount, getBody, objectPropertyCount,
-                             getObjectProperty, setObjectProperty, nullptr, nullptr};
+                             getObjectProperty, setObjectProperty, propCount, getProp, nullptr, nullptr};
 
 }  // namespace
 

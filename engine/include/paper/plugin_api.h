@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-#define PAPER_PLUGIN_ABI_VERSION 4u
+#define PAPER_PLUGIN_ABI_VERSION 5u
 #define PAPER_PLUGIN_ENTRY_SYMBOL "paperGetPluginApi"
 
 #if defined(_WIN32)
@@ -48,6 +48,7 @@ typedef struct PaperTerrainPiece {
 } PaperTerrainPiece;
 
 typedef struct PaperProp {
+    const char* name;      /* the level's name for it, or "prop0", "prop1", … in file order */
     PaperVec2 position;    /* centre, metres */
     float angle;           /* radians */
     PaperVec2 halfExtents; /* metres */
@@ -106,7 +107,19 @@ typedef struct PaperPhysicsStats {
     /* The largest figures seen at the end of any step since the level was loaded. */
     double runMaxStretchMetres;
     double runMaxLimitViolationDegrees;
+    /* How deep any character's drawn parts reach into terrain or props, metres: at the end of
+       the last step, and the deepest at the end of any step since the level was loaded. */
+    double maxVisualDepthMetres;
+    double runMaxVisualDepthMetres;
 } PaperPhysicsStats;
+
+/* A prop as the simulation has it now. */
+typedef struct PaperPropInfo {
+    const char* name;    /* the level's (PaperProp.name) */
+    PaperVec2 position;  /* centre, metres */
+    double angle;        /* radians */
+    int32_t awake;       /* 0 while asleep */
+} PaperPropInfo;
 
 /* A character as HUDs, --stats-json and the editor see it. */
 typedef struct PaperCharacterInfo {
@@ -248,6 +261,9 @@ typedef struct PaperPluginApi {
                                  PaperPropertyInfo* info);
     int32_t (*setObjectProperty)(PaperPluginInstance* instance, int32_t kind, uint64_t handle, int32_t index,
                                  double value);
+    /* The level's props, in level order. getProp returns 0, or 1 for a bad index. */
+    int32_t (*propCount)(PaperPluginInstance* instance);
+    int32_t (*getProp)(PaperPluginInstance* instance, int32_t index, PaperPropInfo* info);
 
     /* Commandlets, in Unreal's manner: `paperdoll <command> <args…>` runs one of these
        without a window or an instance. commands lists their names, space separated

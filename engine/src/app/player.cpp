@@ -116,6 +116,12 @@ nlohmann::json physicsJson(PluginHost* plugin) {
                               {"blend_weight", c.blendWeight},
                               {"position", {c.position.x, c.position.y}},
                               {"bodies", c.bodies}});
+    nlohmann::json props = nlohmann::json::array();
+    for (const PaperPropInfo& prop : plugin->props())
+        props.push_back({{"name", prop.name ? prop.name : ""},
+                         {"position", {prop.position.x, prop.position.y}},
+                         {"angle", prop.angle},
+                         {"awake", prop.awake != 0}});
     return {{"bodies", p.bodies},
             {"joints", p.joints},
             {"contacts", p.contacts},
@@ -124,8 +130,11 @@ nlohmann::json physicsJson(PluginHost* plugin) {
             {"max_limit_violation_deg", p.maxLimitViolationDegrees},
             {"run_max_stretch_m", p.runMaxStretchMetres},
             {"run_max_limit_violation_deg", p.runMaxLimitViolationDegrees},
+            {"max_visual_depth_m", p.maxVisualDepthMetres},
+            {"run_max_visual_depth_m", p.runMaxVisualDepthMetres},
             {"step_ms", p.stepMilliseconds},
-            {"characters", std::move(characters)}};
+            {"characters", std::move(characters)},
+            {"props", std::move(props)}};
 }
 
 bool writeStatsJson(const std::string& path, const PlayerOptions& options, const Level& level, const RunStats& stats,

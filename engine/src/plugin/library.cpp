@@ -94,7 +94,8 @@ std::unique_ptr<PluginLibrary> PluginLibrary::open(const fs::path& source, const
                               reinterpret_cast<const void*>(api->bodyCount),     reinterpret_cast<const void*>(api->getBody),
                               reinterpret_cast<const void*>(api->objectPropertyCount),
                               reinterpret_cast<const void*>(api->getObjectProperty),
-                              reinterpret_cast<const void*>(api->setObjectProperty)};
+                              reinterpret_cast<const void*>(api->setObjectProperty),
+                              reinterpret_cast<const void*>(api->propCount),     reinterpret_cast<const void*>(api->getProp)};
     for (const void* fn : required) {
         if (!fn) {
             error = "'" + source.string() + "' has an incomplete function table (a null entry)";

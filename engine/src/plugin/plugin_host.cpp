@@ -266,9 +266,13 @@ bool PluginHost::setLevel(const Level& level) {
     for (size_t i = 0; i < level.terrain.size(); ++i)
         terrain_.push_back({terrainPoints_[i].data(), int32_t(terrainPoints_[i].size()), level.terrain[i].friction,
                             level.terrain[i].restitution});
-    for (const Prop& p : level.props)
-        props_.push_back({{p.position.x, p.position.y}, p.angle, {p.halfExtents.x, p.halfExtents.y}, p.mass, p.friction,
-                          p.restitution, {p.color.r, p.color.g, p.color.b, p.color.a}});
+    propNames_.clear();
+    for (const Prop& p : level.props) propNames_.push_back(p.name);
+    for (size_t i = 0; i < level.props.size(); ++i) {
+        const Prop& p = level.props[i];
+        props_.push_back({propNames_[i].c_str(), {p.position.x, p.position.y}, p.angle, {p.halfExtents.x, p.halfExtents.y},
+                          p.mass, p.friction, p.restitution, {p.color.r, p.color.g, p.color.b, p.color.a}});
+    }
     spawnStrings_.reserve(level.spawns.size() * 2);  // stable c_str() pointers
     for (const SpawnPoint& s : level.spawns) {
         spawnStrings_.push_back(s.name);
@@ -468,6 +472,18 @@ std::vector<PaperBodyInfo> PluginHost::bodies() {
         for (int32_t i = 0; i < count; ++i) {
             PaperBodyInfo info = {};
             if (api.getBody(instance, i, &info) == 0) out.push_back(info);
+        }
+    });
+    return out;
+}
+
+std::vector<PaperPropInfo> PluginHost::props() {
+    std::vector<PaperPropInfo> out;
+    guarded("getProp", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
+        int32_t count = api.propCount(instance);
+        for (int32_t i = 0; i < count; ++i) {
+            PaperPropInfo info = {};
+            if (api.getProp(instance, i, &info) == 0) out.push_back(info);
         }
     });
     return out;

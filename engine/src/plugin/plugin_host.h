@@ -81,6 +81,8 @@ public:
     bool setJointLimits(std::uint64_t handle, double lower, double upper);
     /// Every character's bodies, simulated or not (picking, outlines, the inspector).
     std::vector<PaperBodyInfo> bodies();
+    /// The props as the plugin simulates them (names valid until the next call into it).
+    std::vector<PaperPropInfo> props();
     /// The inspector's properties of one joint or body (PaperObjectKind + its handle).
     std::vector<PaperPropertyInfo> objectProperties(PaperObjectKind kind, std::uint64_t handle);
     bool setObjectProperty(PaperObjectKind kind, std::uint64_t handle, int index, double value);
@@ -132,6 +134,7 @@ private:
     std::vector<PaperTerrainPiece> terrain_;
     std::vector<PaperProp> props_;
     std::vector<std::string> spawnStrings_;
+    std::vector<std::string> propNames_;
     std::vector<PaperSpawn> spawns_;
     bool hasLevel_ = false;
 

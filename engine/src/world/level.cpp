@@ -288,6 +288,10 @@ private:
         AttributeReader in = reader(element);
         Prop prop;
         prop.line = element.GetLineNum();
+        // Unnamed props are numbered by their place among all the file's props, so a name
+        // does not change when an earlier prop is fixed or named.
+        const std::string numbered = "prop" + std::to_string(propsSeen_++);
+        prop.name = in.has("name") ? in.text("name", Need::Required) : numbered;
         in.choice("shape", {"box"});
         prop.position = {readLength(in, "x", Range::Any), readLength(in, "y", Range::Any)};
         Vec2 size{readLength(in, "width", Range::Positive), readLength(in, "height", Range::Positive)};
@@ -363,6 +367,7 @@ private:
     double unitsPerMetre_ = 1.0;  ///< the level's scale
     Level level_;
     int cameraLine_ = 0;  ///< line of the <camera> read, 0 while there is none
+    int propsSeen_ = 0;   ///< <prop> elements read so far, good or not
     std::map<std::string, int> spawnLines_;  ///< every spawn name seen, even in a broken spawn
 };
 

@@ -31,6 +31,7 @@ struct TerrainPiece {
 
 /// A dynamic box that characters can bump and knock over.
 struct Prop {
+    std::string name;          ///< `name`, or prop0, prop1, … in file order
     Vec2 position;             ///< centre, metres
     float angle = 0.0f;        ///< radians, counter-clockwise
     Vec2 halfExtents{0.25f, 0.25f};  ///< metres

@@ -71,12 +71,12 @@ Character::Character(World& world, std::shared_ptr<const CharacterAssets> assets
     player_.play(&clipOf(ClipRole::Idle), 0.0);
     computeAnimatedPose(0.0, true);
     poses_ = animPoses_;
-    if (role_ != NetRole::Proxy) createProxy();
+    if (role_ != NetRole::Proxy) createAnimatedBodies();
 }
 
 Character::~Character() {
     destroyBodies();
-    destroyProxy();
+    destroyAnimatedBodies();
 }
 
 // ---- the step ----------------------------------------------------------------------
@@ -91,7 +91,7 @@ void Character::preStep(double dt, const CharacterControls& controls) {
     case CharacterMode::Animated:
         stepLocomotion(dt, controls);
         poses_ = animPoses_;
-        placeProxy(dt);
+        moveAnimatedBodies(dt);
         break;
     case CharacterMode::Blend:
         stepLocomotion(dt, controls);
@@ -100,13 +100,14 @@ void Character::preStep(double dt, const CharacterControls& controls) {
     case CharacterMode::Ragdoll: break;
     case CharacterMode::GettingUp:
         stepGettingUp(dt);
-        placeProxy(dt);
+        moveAnimatedBodies(dt);
         break;
     }
 }
 
 void Character::postStep(double) {
     if (role_ == NetRole::Proxy) return;  // shows the replicated mode; owns no bodies
+    measurePush();
     if (mode_ == CharacterMode::Blend) snapFollowingBodies();
     if (isPhysical(mode_)) readBodies();
     // What a proxy needs: where the character is. While limp, that is the ground under
@@ -135,7 +136,11 @@ void Character::stepLocomotion(double dt, const CharacterControls& controls) {
     const double side = facingRight_ ? 1.0 : -1.0;
 
     if (grounded_) {
-        rootVelocity_ = {controls.move != 0 ? side * travel / dt : 0.0, 0.0};
+        // Pushing props shares the walk's momentum with them: a 2 kg crate barely slows a
+        // walker, a 10 kg stack takes a third of its speed (a perfectly inelastic push).
+        const double mass = rig_.totalMass();
+        const double share = mass / (mass + pushedMass_);
+        rootVelocity_ = {controls.move != 0 ? share * side * travel / dt : 0.0, 0.0};
         if (controls.jump) {
             rootVelocity_.y = tuning::kJumpSpeed;
             grounded_ = false;
@@ -175,34 +180,37 @@ void Character::stepLocomotion(double dt, const CharacterControls& controls) {
     computeAnimatedPose(dt, grounded_);
 }
 
-void Character::computeAnimatedPose(double dt, bool plantFeet) {
+void Character::computeAnimatedPose(double dt, bool plantFeet, bool plantHands) {
     const CharacterAssets& a = *assets_;
     const RigDefinition& rig = a.rig;
     player_.sample(rig, local_);
     computeBonePoses(rig, local_, rigPoses_);
-    if (plantFeet) {
-        // Each foot no lower than the ground under it (ramps, stairs): two-bone IK in rig
-        // space, knee forward (the rig faces +x, so the knee is left of hip→foot, +1).
-        for (const CharacterAssets::Chain& leg : a.legs) {
-            if (leg.upper < 0 || leg.lower < 0) continue;
-            const RigBone& shin = rig.bones[size_t(leg.lower)];
-            const double clearance = rig.bodies[size_t(a.bodyOfBone[size_t(leg.lower)])].radius;
-            const BonePose& hip = rigPoses_[size_t(leg.upper)];
-            const BonePose& knee = rigPoses_[size_t(leg.lower)];
-            const Vec2 foot = knee.origin + shin.length * Vec2{std::cos(knee.angle), std::sin(knee.angle)};
-            const Vec2 footWorld = toWorld(foot);
-            double ground = 0.0;
-            if (!groundAt(footWorld.x, root_.y, ground)) continue;
-            const double lowest = toRig({footWorld.x, ground + clearance}).y;
-            if (foot.y >= lowest) continue;
-            const TwoBoneIkResult ik = solveTwoBoneIk(hip.origin, rig.bones[size_t(leg.upper)].length, shin.length,
-                                                      {foot.x, lowest}, 1.0);
-            const int parent = rig.bones[size_t(leg.upper)].parent;
-            const double parentAngle = parent >= 0 ? rigPoses_[size_t(parent)].angle : 0.0;
-            local_.angles[size_t(leg.upper)] = wrapAngle(ik.upperAngle - parentAngle);
-            local_.angles[size_t(leg.lower)] = wrapAngle(ik.lowerAngle - ik.upperAngle);
-        }
-    }
+    // Each foot (and, getting up, each hand) no lower than the ground under it (ramps,
+    // stairs): two-bone IK in rig space. The rig faces +x: a knee bends forward, so it lies
+    // left of hip→foot (+1); an elbow bends back, right of shoulder→hand (−1).
+    auto plant = [&](const CharacterAssets::Chain& limb, double bend) {
+        if (limb.upper < 0 || limb.lower < 0) return;
+        const RigBone& lower = rig.bones[size_t(limb.lower)];
+        const double clearance = rig.bodies[size_t(a.bodyOfBone[size_t(limb.lower)])].radius;
+        const BonePose& upperPose = rigPoses_[size_t(limb.upper)];
+        const BonePose& lowerPose = rigPoses_[size_t(limb.lower)];
+        const Vec2 end = lowerPose.origin + lower.length * Vec2{std::cos(lowerPose.angle), std::sin(lowerPose.angle)};
+        const Vec2 endWorld = toWorld(end);
+        double ground = 0.0;
+        if (!groundAt(endWorld.x, std::max(root_.y, endWorld.y), ground)) return;
+        const double lowest = toRig({endWorld.x, ground + clearance}).y;
+        if (end.y >= lowest) return;
+        const TwoBoneIkResult ik = solveTwoBoneIk(upperPose.origin, rig.bones[size_t(limb.upper)].length, lower.length,
+                                                  {end.x, lowest}, bend);
+        const int parent = rig.bones[size_t(limb.upper)].parent;
+        const double parentAngle = parent >= 0 ? rigPoses_[size_t(parent)].angle : 0.0;
+        local_.angles[size_t(limb.upper)] = wrapAngle(ik.upperAngle - parentAngle);
+        local_.angles[size_t(limb.lower)] = wrapAngle(ik.lowerAngle - ik.upperAngle);
+    };
+    if (plantFeet)
+        for (const CharacterAssets::Chain& leg : a.legs) plant(leg, 1.0);
+    if (plantHands)
+        for (const CharacterAssets::Chain& arm : a.arms) plant(arm, -1.0);
     // Arms reaching for their targets: the elbow bends forward (the rig faces +x, the hand
     // comes forward), so the elbow lies right of shoulder→hand (−1).
     bool reached = false;
@@ -262,12 +270,63 @@ void Character::stepProxy(double dt) {
 void Character::stepGettingUp(double dt) {
     player_.advance(dt);
     getUpTime_ += dt;
-    computeAnimatedPose(dt, false);
+    // Feet and hands on the ground under them, whatever ground the clip was authored for.
+    computeAnimatedPose(dt, true, true);
     const double t = smoothstep(getUpTime_ / tuning::kGetUpBlendSeconds);
+    previousShown_ = poses_;
     for (size_t b = 0; b < poses_.size(); ++b) poses_[b] = lerpPose(getUpFrom_[b], animPoses_[b], t);
+    keepPoseOutOfTerrain();
+    // What a knock-down now would hand the ragdoll: the shown pose's own motion.
+    for (size_t b = 0; b < poses_.size(); ++b) {
+        animLinear_[b] = (1.0 / dt) * (poses_[b].origin - previousShown_[b].origin);
+        animAngular_[b] = wrapAngle(poses_[b].angle - previousShown_[b].angle) / dt;
+    }
     if (player_.finished() && getUpTime_ >= tuning::kGetUpBlendSeconds) {
         mode_ = CharacterMode::Animated;  // IK plants the feet again from the next step
         player_.play(&clipOf(ClipRole::Idle), tuning::kClipFadeSeconds);
+    }
+}
+
+void Character::chooseGetUpStart() {
+    // Face down when the chest points at the ground (the get-up from the front), else face up
+    // (from the back). The chest is the root bone's +x turned a quarter clockwise (the rig
+    // faces +x); a mirrored ragdoll's is turned the other way.
+    const BonePose& torso = getUpFrom_[size_t(assets_->rootBone)];
+    const Vec2 along{std::cos(torso.angle), std::sin(torso.angle)};
+    const Vec2 chest = ragdollMirrored_ ? perp(along) : -1.0 * perp(along);
+    const Clip& clip = clipOf(chest.y < 0.0 ? ClipRole::GetUpFront : ClipRole::GetUpBack);
+    facingRight_ = !ragdollMirrored_;
+    // Then the frame whose pose is nearest the one the body lies in (each bone's world angle,
+    // weighted by its length), so a figure on all fours starts from the clip's kneeling frame
+    // rather than lying flat first.
+    const RigDefinition& rig = rig_;
+    double best = 1e300, bestTime = 0.0;
+    LocalPose local;
+    std::vector<BonePose> pose;
+    for (double time = 0.0; time <= clip.duration + 1e-9; time += tuning::kGetUpMatchStep) {
+        sampleClip(clip, rig, time, local);
+        computeBonePoses(rig, local, pose);
+        double cost = tuning::kGetUpMatchLatePenalty * time;  // of two near frames the earlier wins
+        for (size_t b = 0; b < pose.size(); ++b) {
+            const double d = wrapAngle(toWorldAngle(pose[b].angle) - getUpFrom_[b].angle);
+            cost += rig.bones[b].length * d * d;
+        }
+        if (cost < best) {
+            best = cost;
+            bestTime = time;
+        }
+    }
+    player_.restore({&clip, bestTime}, {nullptr, 0.0}, 0.0, 0.0, 1.0);
+}
+
+void Character::keepPoseOutOfTerrain() {
+    // Rigid, along the way out of the deepest overlap, a few times (a corner can need two).
+    for (int pass = 0; pass < 4; ++pass) {
+        drawnShapes(rig_, poses_, appearance_.scale, drawn_);
+        const DrawnDepth deepest = deepestOverlap(*world_, drawn_, Obstacles::Terrain, scratch_);
+        if (deepest.depth <= tuning::kPoseTerrainTolerance) return;
+        const Vec2 shift = (deepest.depth - 0.5 * tuning::kPoseTerrainTolerance) * deepest.normal;
+        for (BonePose& p : poses_) p.origin += shift;
     }
 }
 
@@ -275,7 +334,8 @@ void Character::stepGettingUp(double dt) {
 
 bool Character::buildBodies() {
     if (!ragdoll_.empty()) return true;
-    destroyProxy();  // before any body exists: a body born inside the box would be shot out
+    // Before any body exists: a body born inside a kinematic one would be shot out.
+    destroyAnimatedBodies();
     const RigDefinition& rig = rig_;
     RagdollDef def = defaultRagdollDef();
     def.position = root_;
@@ -396,24 +456,63 @@ void Character::snapFollowingBodies() {
     }
 }
 
-void Character::createProxy() {
-    if (!isNull(proxy_)) return;
-    BodyDef def = defaultBodyDef();
-    def.type = BodyType::Kinematic;
-    def.position = root_ + Vec2{0.0, 0.5 * tuning::kProxyHeight};
-    proxy_ = world_->createBody(def);
-    ShapeDef shape = defaultShapeDef();
-    shape.filter.group = group_;
-    world_->setPolygon(proxy_, shape, makeBox(tuning::kProxyHalfWidth, 0.5 * tuning::kProxyHeight));
+void Character::createAnimatedBodies() {
+    if (!animated_.empty() || role_ == NetRole::Proxy) return;
+    for (size_t i = 0; i < rig_.bodies.size(); ++i) {
+        const BonePose& pose = poses_[size_t(rig_.bodies[i].bone)];
+        BodyDef def = defaultBodyDef();
+        def.type = BodyType::Kinematic;
+        def.position = pose.origin;
+        def.angle = pose.angle;
+        const BodyId id = world_->createBody(def);
+        if (isNull(id)) break;
+        animated_.push_back(id);
+        shapeRagdollBody(*world_, rig_, int(i), id, group_);
+    }
 }
 
-void Character::destroyProxy() {
-    if (world_ && !isNull(proxy_)) world_->destroyBody(proxy_);
-    proxy_ = {};
+void Character::destroyAnimatedBodies() {
+    if (world_)
+        for (BodyId body : animated_) world_->destroyBody(body);
+    animated_.clear();
+    pushedMass_ = 0.0;
 }
 
-void Character::placeProxy(double dt) {
-    if (!isNull(proxy_)) world_->setKinematicTarget(proxy_, root_ + Vec2{0.0, 0.5 * tuning::kProxyHeight}, 0.0, dt);
+void Character::moveAnimatedBodies(double dt) {
+    for (size_t i = 0; i < animated_.size(); ++i) {
+        const BonePose& target = poses_[size_t(rig_.bodies[i].bone)];
+        // The shortest turn: a bone's angle wraps at ±π, the body's does not.
+        const double angle = world_->bodyState(animated_[i]).angle;
+        world_->setKinematicTarget(animated_[i], target.origin, angle + wrapAngle(target.angle - angle), dt);
+    }
+}
+
+void Character::measurePush() {
+    pushedMass_ = 0.0;
+    if (animated_.empty()) return;
+    pushed_.clear();
+    for (size_t i = 0; i < animated_.size(); ++i) {
+        const RigBody& body = rig_.bodies[i];
+        const BonePose& pose = poses_[size_t(body.bone)];
+        const double length = rig_.bones[size_t(body.bone)].length;
+        const Vec2 tip = pose.origin + length * Vec2{std::cos(pose.angle), std::sin(pose.angle)};
+        const DrawnShape shape = body.shape == BodyShape::Circle
+                                     ? DrawnShape{0.5 * (pose.origin + tip), 0.5 * (pose.origin + tip), body.radius}
+                                     : DrawnShape{pose.origin, tip, body.radius};
+        scratch_.clear();
+        const double r = body.radius + tuning::kPushContactDistance;
+        world_->queryAABB({{std::min(shape.a.x, shape.b.x) - r, std::min(shape.a.y, shape.b.y) - r},
+                           {std::max(shape.a.x, shape.b.x) + r, std::max(shape.a.y, shape.b.y) + r}},
+                          scratch_);
+        for (BodyId other : scratch_) {
+            const Shape* s = world_->bodyShape(other);
+            if (world_->bodyType(other) != BodyType::Dynamic || !s || s->filter.group != 0) continue;
+            if (std::find(pushed_.begin(), pushed_.end(), other) != pushed_.end()) continue;
+            if (drawnSeparation(*world_, other, shape) > tuning::kPushContactDistance) continue;
+            pushed_.push_back(other);
+            pushedMass_ += world_->bodyMass(other);
+        }
+    }
 }
 
 bool Character::groundAt(double x, double nearY, double& groundY) const {
@@ -430,9 +529,9 @@ bool Character::groundAt(double x, double nearY, double& groundY) const {
 // ---- switches -----------------------------------------------------------------------
 
 bool Character::enterRagdoll(Vec2 impulse) {
-    if (role_ == NetRole::Proxy || mode_ == CharacterMode::Ragdoll || mode_ == CharacterMode::GettingUp) return false;
+    if (role_ == NetRole::Proxy || mode_ == CharacterMode::Ragdoll) return false;
     if (!buildBodies()) return false;
-    if (mode_ == CharacterMode::Animated) {
+    if (mode_ == CharacterMode::Animated || mode_ == CharacterMode::GettingUp) {
         savedAppearance_ = appearance_;
         appearance_.tint = tuning::kDazedTint;
     }
@@ -456,10 +555,10 @@ bool Character::enterBlend(double weight) {
 bool Character::leaveBlend() {
     if (mode_ != CharacterMode::Blend) return false;
     destroyBodies();
-    createProxy();
     mode_ = CharacterMode::Animated;
     appearance_ = savedAppearance_;
     poses_ = animPoses_;
+    createAnimatedBodies();
     return true;
 }
 
@@ -467,11 +566,6 @@ bool Character::getUp() {
     if (role_ == NetRole::Proxy || !isPhysical(mode_)) return false;
     const RigDefinition& rig = rig_;
     const BonePose torso = poses_[size_t(assets_->rootBone)];
-    // Face down when the chest points at the ground. The chest is the root bone's +x turned
-    // a quarter clockwise (the rig faces +x); a mirrored ragdoll's is turned the other way.
-    const Vec2 along{std::cos(torso.angle), std::sin(torso.angle)};
-    const Vec2 chest = ragdollMirrored_ ? perp(along) : -1.0 * perp(along);
-    const bool faceDown = chest.y < 0.0;
     getUpFrom_ = poses_;
     destroyBodies();
     // Stand where the body lies: the root under the root body, x only; feet on the ground.
@@ -482,12 +576,12 @@ bool Character::getUp() {
     rootVelocity_ = {};
     grounded_ = true;
     appearance_ = savedAppearance_;
-    createProxy();
-    player_.play(&clipOf(faceDown ? ClipRole::GetUpFront : ClipRole::GetUpBack), 0.0);
+    chooseGetUpStart();
     getUpTime_ = 0.0;
     mode_ = CharacterMode::GettingUp;
     haveAnimHistory_ = false;  // the root jumped: no velocity from the previous pose
-    computeAnimatedPose(0.0, false);
+    computeAnimatedPose(0.0, true, true);
+    createAnimatedBodies();  // at the pose the body lies in (poses_ is still that)
     return true;
 }
 
@@ -496,14 +590,14 @@ bool Character::toggleRagdoll() {
     case CharacterMode::Animated:
     case CharacterMode::Blend: return enterRagdoll();
     case CharacterMode::Ragdoll: return getUp();
-    case CharacterMode::GettingUp: return false;
+    case CharacterMode::GettingUp: return enterRagdoll();
     }
     return false;
 }
 
 bool Character::hit(Vec2 impulse) {
     if (role_ == NetRole::Proxy) return false;
-    if (mode_ == CharacterMode::Animated) return enterRagdoll(impulse);
+    if (mode_ == CharacterMode::Animated || mode_ == CharacterMode::GettingUp) return enterRagdoll(impulse);
     if (!isPhysical(mode_)) return false;
     for (BodyId body : ragdoll_.bodies) world_->applyLinearImpulse(body, impulse, world_->worldCenterOfMass(body));
     return true;
@@ -539,14 +633,15 @@ void Character::setRole(NetRole role) {
     if (role == role_) return;
     if (role == NetRole::Proxy) {
         destroyBodies();
-        destroyProxy();
+        destroyAnimatedBodies();
         replicated_ = replicate();
     } else if (role_ == NetRole::Proxy) {
         // Simulate from what was shown: stand where the proxy stood.
         mode_ = CharacterMode::Animated;
         grounded_ = true;
         rootVelocity_ = {};
-        createProxy();
+        role_ = role;
+        createAnimatedBodies();
     }
     role_ = role;
 }
@@ -569,7 +664,12 @@ void Character::clearReach(int side) {
     if (side >= 0 && side <= 1) reaching_[side] = false;
 }
 
-int Character::bodyCount() const { return int(ragdoll_.bodies.size()) + (isNull(proxy_) ? 0 : 1); }
+int Character::bodyCount() const { return int(ragdoll_.bodies.size() + animated_.size()); }
+
+bool Character::owns(BodyId body) const {
+    return std::find(ragdoll_.bodies.begin(), ragdoll_.bodies.end(), body) != ragdoll_.bodies.end() ||
+           std::find(animated_.begin(), animated_.end(), body) != animated_.end();
+}
 
 bool Character::setJointLimits(int joint, double lower, double upper) {
     if (joint < 0 || joint >= int(rig_.joints.size()) || !ragdoll::setJointLimits(rig_.joints[size_t(joint)], lower, upper))
@@ -629,10 +729,8 @@ void Character::teleport(Vec2 position, bool facingRight) {
     haveAnimHistory_ = false;
     computeAnimatedPose(0.0, true);
     poses_ = animPoses_;
-    if (role_ != NetRole::Proxy) {
-        destroyProxy();
-        createProxy();
-    }
+    destroyAnimatedBodies();
+    createAnimatedBodies();
 }
 
 Vec2 Character::toWorld(Vec2 p) const { return root_ + Vec2{facingRight_ ? p.x : -p.x, p.y}; }
@@ -680,8 +778,8 @@ void Character::save(SavedState& out) const {
     out.replicatedVelocity = replicatedVelocity_;
     out.bodies.clear();
     for (BodyId body : ragdoll_.bodies) out.bodies.push_back(world_->snapshot(body));
-    out.hasProxy = !isNull(proxy_);
-    if (out.hasProxy) out.proxy = world_->snapshot(proxy_);
+    out.animatedBodies.clear();
+    for (BodyId body : animated_) out.animatedBodies.push_back(world_->snapshot(body));
 }
 
 namespace {
@@ -736,13 +834,15 @@ bool Character::load(const SavedState& in, std::string& error) {
         return false;
     }
     const bool physical = isPhysical(in.mode) && in.role != NetRole::Proxy;  // a proxy only shows the mode
-    if (physical != !in.bodies.empty() || (in.role == NetRole::Proxy && in.hasProxy)) {
+    const bool kinematic = !physical && in.role != NetRole::Proxy;  // animated or getting up
+    if (physical != !in.bodies.empty() || (!kinematic && !in.animatedBodies.empty()) ||
+        (!in.animatedBodies.empty() && in.animatedBodies.size() != rig.bodies.size())) {
         error = "character '" + name_ + "': the state's mode and bodies disagree";
         return false;
     }
 
     destroyBodies();
-    destroyProxy();
+    destroyAnimatedBodies();
     mode_ = in.mode;
     role_ = in.role;
     root_ = in.root;
@@ -771,9 +871,11 @@ bool Character::load(const SavedState& in, std::string& error) {
         root_ = keepRoot;
         for (size_t i = 0; i < ragdoll_.bodies.size(); ++i) world_->restore(ragdoll_.bodies[i], in.bodies[i]);
     }
-    if (in.hasProxy) {
-        createProxy();
-        world_->restore(proxy_, in.proxy);
+    if (kinematic) {
+        // An older blob had one proxy box instead: the bodies start on the bones.
+        createAnimatedBodies();
+        for (size_t i = 0; i < in.animatedBodies.size() && i < animated_.size(); ++i)
+            world_->restore(animated_[i], in.animatedBodies[i]);
     }
     return true;
 }

@@ -1,14 +1,17 @@
 // A character (DESIGN.md "Characters"): a rig driven by clips and IK, and the same rig as
 // a physical ragdoll, with the switches between them.
 //
-//   ANIMATED    clip + two-bone IK drive the skeleton; a kinematic proxy box follows it so
-//               props bump it; every bone's velocity is tracked each step.
+//   ANIMATED    clip + two-bone IK drive the skeleton; a kinematic body per rig body follows
+//               its bone, so the drawn figure pushes props and wakes them; every bone's
+//               velocity is tracked each step.
 //   BLEND       the ragdoll's bodies are dynamic and a PD drive, scaled by (1 − weight)
 //               per bone, pulls them toward the animated pose (weight 0: they follow it).
 //   RAGDOLL     bodies only: built at the current pose with the tracked velocities, so
-//               momentum carries on; the proxy is removed before they exist.
-//   GETTING_UP  bodies gone; the root moves under where the body lies, and the visual pose
-//               blends from the last physics pose into the get-up clip.
+//               momentum carries on; the kinematic bodies are removed before they exist.
+//   GETTING_UP  bodies gone, kinematic ones back; the root moves under where the body lies,
+//               the get-up clip starts at the frame nearest the pose it lies in, and the
+//               shown pose blends from the last physics pose into it, kept out of the
+//               terrain (feet and hands planted by IK, the whole figure lifted clear).
 //
 // The character owns its bodies and joints in the world it was made in; destroying it (or
 // any switch) removes exactly what it made. Call preStep before World::step and postStep
@@ -22,6 +25,7 @@
 #include "anim/clip_player.h"
 #include "anim/pose.h"
 #include "character/character_assets.h"
+#include "character/drawn_shapes.h"
 #include "character/net_role.h"
 #include "rig/rig_builder.h"
 #include "rig/rig_tuning.h"
@@ -34,7 +38,7 @@ struct CharacterDef {
     Vec2 position;              ///< feet, world metres
     bool facingRight = true;
     NetRole role = NetRole::Standalone;
-    /// Negative and unique per character: its bodies (and proxy) never touch each other,
+    /// Negative and unique per character: its bodies (ragdoll and kinematic) never touch each other,
     /// and its ground probes ignore them.
     std::int32_t collisionGroup = -1;
 };
@@ -48,7 +52,10 @@ struct CharacterControls {
 
 /// How the character is drawn; captured when it goes limp and restored when it stands.
 struct Appearance {
-    std::uint32_t tint = 0xffffffffu;  ///< ABGR multiplier of the rig's colours
+    /// ABGR: rgb is a colour the rig's colours wash toward, a how much of their own colour
+    /// stays (255: untouched). A wash shows on any colour, where a multiplier would only
+    /// darken a black figure further.
+    std::uint32_t tint = 0xffffffffu;
     double scale = 1.0;                ///< line widths and head size
 };
 
@@ -68,13 +75,14 @@ public:
     bool enterRagdoll(Vec2 impulse = {});
     /// ANIMATED → BLEND at the weight (bodies built as for a ragdoll), or a new weight in BLEND.
     bool enterBlend(double weight);
-    /// BLEND at weight 0 → ANIMATED (bodies destroyed, proxy back).
+    /// BLEND at weight 0 → ANIMATED (bodies destroyed, the kinematic ones back).
     bool leaveBlend();
     /// RAGDOLL/BLEND → GETTING_UP.
     bool getUp();
-    /// R: ANIMATED/BLEND → RAGDOLL, RAGDOLL → GETTING_UP.
+    /// R: ANIMATED/BLEND/GETTING_UP → RAGDOLL, RAGDOLL → GETTING_UP.
     bool toggleRagdoll();
-    /// An impulse to every body now (RAGDOLL/BLEND); in ANIMATED the hit knocks it into RAGDOLL.
+    /// An impulse to every body now (RAGDOLL/BLEND); in ANIMATED or GETTING_UP the hit knocks
+    /// it into RAGDOLL with the impulse.
     bool hit(Vec2 impulse);
 
     /// Blend weight 0 (keyframed) .. 1 (physics) for a bone and every bone below it (Unreal's
@@ -116,8 +124,15 @@ public:
 
     // What it owns in the world.
     const Ragdoll& ragdoll() const { return ragdoll_; }
-    BodyId proxyBox() const { return proxy_; }
+    /// The kinematic bodies that follow the bones while animated or getting up (index-aligned
+    /// with the rig's bodies), empty otherwise.
+    const std::vector<BodyId>& animatedBodies() const { return animated_; }
+    /// Whether the body is one of this character's (ragdoll or kinematic).
+    bool owns(BodyId body) const;
     int bodyCount() const;
+    /// The mass (kg) of the props the kinematic bodies touched in the last step: what the
+    /// walk slows for (a character shares its momentum with what it pushes).
+    double pushedMass() const { return pushedMass_; }
     std::int32_t collisionGroup() const { return group_; }
 
     /// Per bone, the tracked velocity of the bone's origin (m/s) and its angular velocity
@@ -152,9 +167,14 @@ private:
     void stepLocomotion(double dt, const CharacterControls& controls);
     void stepProxy(double dt);
     void stepGettingUp(double dt);
+    /// Starts the get-up clip (front or back) at the frame whose pose is nearest getUpFrom_.
+    void chooseGetUpStart();
+    /// Moves the shown pose rigidly out of the terrain it reaches into (the get-up's poses
+    /// are authored for flat ground).
+    void keepPoseOutOfTerrain();
     /// Samples the clip player, plants the feet (when grounded) and places the pose in the
     /// world: animPoses_, and the tracked velocities from the previous animPoses_.
-    void computeAnimatedPose(double dt, bool plantFeet);
+    void computeAnimatedPose(double dt, bool plantFeet, bool plantHands = false);
     void driveBodies(double dt);
     void snapFollowingBodies();
     void readBodies();
@@ -164,9 +184,12 @@ private:
     void destroyBodies();
     /// Gives the simulated joint (if any) the rig's values for it.
     void applyJointLive(int joint);
-    void createProxy();
-    void destroyProxy();
-    void placeProxy(double dt);
+    void createAnimatedBodies();
+    void destroyAnimatedBodies();
+    /// Sends the kinematic bodies to the shown pose by the end of the step.
+    void moveAnimatedBodies(double dt);
+    /// pushedMass_ from what the kinematic bodies touch now.
+    void measurePush();
     /// The ground height under x (a probe around the feet), or false when there is none.
     bool groundAt(double x, double nearY, double& groundY) const;
     Vec2 toWorld(Vec2 rigPoint) const;
@@ -200,14 +223,18 @@ private:
     // Physics.
     Ragdoll ragdoll_;
     bool ragdollMirrored_ = false;
-    BodyId proxy_;
+    std::vector<BodyId> animated_;  ///< kinematic, per rig body, while animated or getting up
+    double pushedMass_ = 0.0;
+    std::vector<BodyId> pushed_;    ///< the props measurePush found, reused
+    std::vector<BodyId> scratch_;   ///< broadphase queries, reused
+    std::vector<DrawnShape> drawn_;  ///< the shown pose's drawn parts, reused
     std::vector<double> blendWeights_;  ///< per bone
 
     bool reaching_[2] = {false, false};
     Vec2 reachTarget_[2];
 
     // Getting up.
-    std::vector<BonePose> getUpFrom_;
+    std::vector<BonePose> getUpFrom_, previousShown_;
     double getUpTime_ = 0.0;
 
     Appearance appearance_, savedAppearance_;
@@ -231,8 +258,7 @@ struct Character::SavedState {
     ReplicatedCharacterState replicated;
     Vec2 replicatedVelocity;
     std::vector<BodySnapshot> bodies;  ///< the ragdoll's, in rig body order (empty: none)
-    bool hasProxy = false;
-    BodySnapshot proxy;
+    std::vector<BodySnapshot> animatedBodies;  ///< the kinematic ones, likewise (empty: none)
 };
 
 /// Linear momentum (kg·m/s) and angular momentum about the centre of mass (kg·m²/s) of a

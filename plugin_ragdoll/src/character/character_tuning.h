@@ -21,15 +21,23 @@ inline constexpr double kLedgeDrop = 0.3;           ///< m: ground further below
 inline constexpr double kWallProbeHeight = 0.5;     ///< m above the feet the wall probe runs
 inline constexpr double kWallClearance = 0.3;       ///< m kept from a wall
 
-// The collision proxy: a kinematic box around the standing character (props bump it).
-inline constexpr double kProxyHalfWidth = 0.22;
-inline constexpr double kProxyHeight = 1.8;
+// The kinematic bodies that follow the animated bones.
+/// m: a prop this close to one of them counts as pushed (its mass slows the walk).
+inline constexpr double kPushContactDistance = 0.01;
 
 // Switching to physics and back.
 inline constexpr double kGetUpBlendSeconds = 0.5;   ///< physics pose → get-up clip
+inline constexpr double kGetUpMatchStep = 1.0 / 30.0;  ///< s between the get-up frames compared with the lying pose
+/// Pose-distance units (m·rad²) per second into a get-up clip: of two nearly equal frames the
+/// earlier wins, so a body lying flat starts from the start.
+inline constexpr double kGetUpMatchLatePenalty = 0.05;
+/// m a shown pose may reach into the terrain before it is lifted out (getting up).
+inline constexpr double kPoseTerrainTolerance = 0.004;
 inline constexpr double kBlendStep = 0.1;           ///< B/N change the blend weight by this
 inline constexpr double kHitImpulse = 6.0;          ///< N·s given to every body by a hit (1/2/3)
-inline constexpr std::uint32_t kDazedTint = 0xffd0b0a0u;  ///< ABGR multiplier while ragdolled (a paler, bluish figure)
+/// While ragdolled (Appearance::tint): 45 % of the way to a pale blue-grey (#b4c4d8), so a
+/// black figure turns slate and a light one bluish; either way it stands out from itself.
+inline constexpr std::uint32_t kDazedTint = 0x8cd8c4b4u;
 
 // Mouse grab: a soft pin between the grabbed body and the mouse.
 inline constexpr double kGrabStiffness = 0.08;      ///< fraction of the error removed per substep

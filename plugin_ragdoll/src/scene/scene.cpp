@@ -16,12 +16,15 @@ namespace {
 //   4-byte tag, u32 payload size, payload.
 // Sections: "WRLD" world settings, "BODY" the level's bodies (terrain, then props) in
 // level order, "CHAR" every character (its mode, animation, poses, its rig's tuning and its
-// own bodies), "PREV" the net-role preview and its proxy, "RUNF" the run's joint figures.
+// own bodies), "PREV" the net-role preview and its proxy, "RUNF" the run's joint figures,
+// "DEPF" the run's deepest drawn overlap (format 4).
 // A reader skips sections it does not know and refuses a blob missing one it needs, so
 // adding a section is compatible and changing one takes a new tag or format.
 constexpr char kMagic[4] = {'P', 'D', 'R', 'S'};
-constexpr std::uint32_t kFormatVersion = 3;
-constexpr std::uint32_t kOldestFormatRead = 2;  ///< 2: the characters' tuning was their joint limits only
+constexpr std::uint32_t kFormatVersion = 4;
+/// 2: the characters' tuning was their joint limits only; 2 and 3: one proxy box per
+/// character where 4 has a kinematic body per rig body.
+constexpr std::uint32_t kOldestFormatRead = 2;
 
 struct Writer {
     std::vector<std::uint8_t> bytes;
@@ -218,8 +221,8 @@ void putCharacter(Writer& w, const Character::SavedState& c) {
     w.put(c.replicatedVelocity);
     w.put(std::uint32_t(c.bodies.size()));
     for (const BodySnapshot& s : c.bodies) putSnapshot(w, s);
-    w.put(std::uint8_t(c.hasProxy));
-    if (c.hasProxy) putSnapshot(w, c.proxy);
+    w.put(std::uint32_t(c.animatedBodies.size()));
+    for (const BodySnapshot& s : c.animatedBodies) putSnapshot(w, s);
 }
 
 /// Reads one character; values are checked by Character::load, enums here.
@@ -259,11 +262,18 @@ Character::SavedState getCharacter(Reader& r, std::uint32_t version) {
     c.replicatedVelocity = r.getVec2();
     c.bodies.resize(r.getCount(kSnapshotBytes));
     for (BodySnapshot& s : c.bodies) s = getSnapshot(r);
-    c.hasProxy = r.get<std::uint8_t>() != 0;
-    if (c.hasProxy) c.proxy = getSnapshot(r);
+    if (version >= 4) {
+        c.animatedBodies.resize(r.getCount(kSnapshotBytes));
+        for (BodySnapshot& s : c.animatedBodies) s = getSnapshot(r);
+    } else if (r.get<std::uint8_t>() != 0) {
+        // Format 3's proxy box: gone, the kinematic bodies are made on the bones instead.
+        if (!plausibleSnapshot(getSnapshot(r))) r.ok = false;
+    }
     for (const BodySnapshot& s : c.bodies)
         if (!plausibleSnapshot(s)) r.ok = false;
-    if ((c.hasProxy && !plausibleSnapshot(c.proxy)) || !insideWorld(c.root) || !insideWorld(c.replicated.root) ||
+    for (const BodySnapshot& s : c.animatedBodies)
+        if (!plausibleSnapshot(s)) r.ok = false;
+    if (!insideWorld(c.root) || !insideWorld(c.replicated.root) ||
         !plausiblePoses(c.previousAnim) || !plausiblePoses(c.poses) || !plausiblePoses(c.getUpFrom) ||
         length(c.rootVelocity) > kStateSpeedSlack * kMaxLinearSpeed)
         r.ok = false;
@@ -418,6 +428,7 @@ void Scene::handleInput(const PaperInput& input) {
     if (characters_.empty()) return;
     Character& player = *characters_[0];
     const double J = tuning::kHitImpulse;
+    // During a get-up, R and the hits act at once: the figure goes limp again where it is.
     if (actionPressed(input, PAPER_ACTION_TOGGLE_RAGDOLL)) player.toggleRagdoll();
     if (actionPressed(input, PAPER_ACTION_HIT_LEFT)) player.hit({J, 0.35 * J});
     if (actionPressed(input, PAPER_ACTION_HIT_RIGHT)) player.hit({-J, 0.35 * J});
@@ -428,9 +439,11 @@ void Scene::handleInput(const PaperInput& input) {
         if (player.mode() == CharacterMode::Animated || player.mode() == CharacterMode::Blend) player.enterBlend(w);
     }
     if (actionPressed(input, PAPER_ACTION_BLEND_DOWN) && player.mode() == CharacterMode::Blend) {
-        // At 0 the bodies already follow the animation exactly; one more press leaves BLEND.
-        if (player.blendWeight() <= 0.0) player.leaveBlend();
-        else player.setBlendWeight(std::max(0.0, std::round((player.blendWeight() - tuning::kBlendStep) * 1e6) / 1e6));
+        // The press that brings the weight to 0 leaves BLEND: at 0 the bodies would only
+        // follow the animation exactly, which ANIMATED does without them.
+        const double w = std::round((player.blendWeight() - tuning::kBlendStep) * 1e6) / 1e6;
+        if (w <= 0.0) player.leaveBlend();
+        else player.setBlendWeight(w);
     }
     if (actionPressed(input, PAPER_ACTION_NET_ROLE)) setNetPreview(NetPreview((int(netPreview_) + 1) % 3));
 }
@@ -451,19 +464,24 @@ void Scene::step(double dt, const PaperInput& input) {
         previewProxy_->postStep(dt);
         previewProxy_->applyReplicated(characters_[0]->replicate());
     }
-    measureJoints();
+    measureFigures();
 }
 
-void Scene::measureJoints() {
+void Scene::measureFigures() {
     last_ = {};
-    for (const auto& character : characters_)
+    for (const auto& character : characters_) {
         for (JointId joint : character->ragdoll().joints) {
             const JointError e = world_.jointError(joint);
             last_.stretch = std::max(last_.stretch, e.separation);
             last_.limitViolation = std::max(last_.limitViolation, e.limitViolation);
         }
+        drawnShapes(character->rig(), character->bonePoses(), character->appearance().scale, drawn_);
+        last_.visualDepth =
+            std::max(last_.visualDepth, deepestOverlap(world_, drawn_, Obstacles::TerrainAndProps, scratch_).depth);
+    }
     run_.stretch = std::max(run_.stretch, last_.stretch);
     run_.limitViolation = std::max(run_.limitViolation, last_.limitViolation);
+    run_.visualDepth = std::max(run_.visualDepth, last_.visualDepth);
 }
 
 // ---- the mouse grab: a soft pin between the body and a kinematic anchor at the mouse ----
@@ -504,7 +522,7 @@ void Scene::updateGrab(const PaperInput& input) {
     };
     BodyId body = pick(false);
     for (auto& character : characters_)
-        if (!isNull(body) && body == character->proxyBox()) {
+        if (!isNull(body) && world_.bodyType(body) == BodyType::Kinematic && character->owns(body)) {
             character->enterRagdoll();
             body = {};
             double bestDistance = 1e9;
@@ -545,7 +563,8 @@ Vec2 Scene::grabPoint() const {
 std::vector<Scene::PropView> Scene::props() const {
     std::vector<PropView> out;
     for (size_t i = 0; i < propBodies_.size(); ++i)
-        out.push_back({world_.bodyTransform(propBodies_[i]), propInfo_[i].halfExtents, propInfo_[i].rgba});
+        out.push_back({world_.bodyTransform(propBodies_[i]), propInfo_[i].halfExtents, propInfo_[i].rgba,
+                       &propInfo_[i].name, world_.bodyState(propBodies_[i]).awake});
     return out;
 }
 
@@ -581,7 +600,7 @@ std::vector<std::uint8_t> Scene::saveState() const {
     Writer w;
     w.append(kMagic, 4);
     w.put(kFormatVersion);
-    w.put(std::uint32_t(5));  // sections
+    w.put(std::uint32_t(6));  // sections
 
     size_t section = w.beginSection("WRLD");
     const WorldDef& d = world_.def();
@@ -620,6 +639,9 @@ std::vector<std::uint8_t> Scene::saveState() const {
     w.put(run_.stretch);
     w.put(run_.limitViolation);
     w.endSection(section);
+    section = w.beginSection("DEPF");
+    w.put(run_.visualDepth);
+    w.endSection(section);
     return w.bytes;
 }
 
@@ -644,7 +666,7 @@ bool Scene::loadState(const std::uint8_t* data, std::size_t size, std::string& e
     NetPreview preview = NetPreview::Off;
     bool havePreviewProxy = false;
     Character::SavedState previewState;
-    JointFigures run;
+    Figures run;
     for (std::uint32_t i = 0; i < sections && r.ok; ++i) {
         char tag[4] = {};
         if (r.offset + 8 > size) {
@@ -684,6 +706,8 @@ bool Scene::loadState(const std::uint8_t* data, std::size_t size, std::string& e
         } else if (std::memcmp(tag, "RUNF", 4) == 0) {
             run.stretch = section.get<double>();
             run.limitViolation = section.get<double>();
+        } else if (std::memcmp(tag, "DEPF", 4) == 0) {
+            run.visualDepth = section.get<double>();
         }
         if (!section.ok) r.ok = false;
         r.offset = end;  // unknown sections are skipped
@@ -704,7 +728,8 @@ bool Scene::loadState(const std::uint8_t* data, std::size_t size, std::string& e
         return false;
     }
     if (!isFinite(def.gravity) || length(def.gravity) > kMaxGravity || def.substeps < 1 || def.substeps > 64 ||
-        def.iterations < 1 || def.iterations > 64 || !std::isfinite(run.stretch) || !std::isfinite(run.limitViolation)) {
+        def.iterations < 1 || def.iterations > 64 || !std::isfinite(run.stretch) || !std::isfinite(run.limitViolation) ||
+        !std::isfinite(run.visualDepth)) {
         error = "the state's world settings are out of range";
         return false;
     }

@@ -21,6 +21,7 @@ struct ScenePiece {
 };
 
 struct SceneProp {
+    std::string name;  ///< the level's, or prop0, prop1, … in file order
     Vec2 position;
     double angle = 0.0;
     Vec2 halfExtents;
@@ -75,6 +76,8 @@ public:
         Transform transform;
         Vec2 halfExtents;
         std::uint32_t rgba;
+        const std::string* name;
+        bool awake;
     };
     std::vector<PropView> props() const;
 
@@ -92,12 +95,14 @@ public:
     Vec2 grabTarget() const { return grabTarget_; }
 
     /// Characters' joint stretch (m) and limit violation (rad) at the end of the last step,
-    /// and the largest since the level was loaded. The mouse's soft grab joint is excluded.
-    struct JointFigures {
-        double stretch = 0.0, limitViolation = 0.0;
+    /// and the largest since the level was loaded (the mouse's soft grab joint is excluded);
+    /// and the deepest any character's drawn part reaches into terrain or props (m), in
+    /// every mode.
+    struct Figures {
+        double stretch = 0.0, limitViolation = 0.0, visualDepth = 0.0;
     };
-    JointFigures lastJointFigures() const { return last_; }
-    JointFigures runJointFigures() const { return run_; }
+    Figures lastFigures() const { return last_; }
+    Figures runFigures() const { return run_; }
 
     // Reflection: properties by index.
     static const std::vector<SceneProperty>& propertyList();
@@ -115,7 +120,7 @@ private:
     void makePreviewProxy();
     void updateGrab(const PaperInput& input);
     void releaseGrab();
-    void measureJoints();
+    void measureFigures();
 
     World world_;
     std::vector<BodyId> terrain_;
@@ -131,7 +136,9 @@ private:
     Vec2 grabTarget_;
     bool mouseWasDown_ = false;
 
-    JointFigures last_, run_;
+    Figures last_, run_;
+    std::vector<DrawnShape> drawn_;  ///< scratch for measureFigures
+    std::vector<BodyId> scratch_;
 };
 
 }  // namespace ragdoll

@@ -1,0 +1,99 @@
+#include "character/drawn_shapes.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "solver/collide.h"
+
+namespace ragdoll {
+
+namespace {
+
+/// Only contacts this close are looked for; anything further reports this distance.
+constexpr double kSearchDistance = 0.05;
+
+double deepestPoint(const Manifold& m, Vec2 normal, Vec2* out) {
+    if (m.pointCount == 0) return kSearchDistance;
+    double separation = m.points[0].separation;
+    for (int i = 1; i < m.pointCount; ++i) separation = std::min(separation, m.points[i].separation);
+    if (out) *out = normal;
+    return separation;
+}
+
+}  // namespace
+
+void drawnShapes(const RigDefinition& rig, const std::vector<BonePose>& poses, double scale, std::vector<DrawnShape>& out) {
+    out.clear();
+    for (const RigVisual& visual : rig.visuals) {
+        const BonePose& pose = poses[size_t(visual.bone)];
+        const double length = rig.bones[size_t(visual.bone)].length;
+        const Vec2 along{std::cos(pose.angle), std::sin(pose.angle)};
+        if (visual.shape == VisualShape::Circle) {
+            if (visual.radius <= 0.0) continue;
+            const Vec2 c = pose.origin + (0.5 * length) * along;
+            out.push_back({c, c, visual.radius * scale});
+        } else if (visual.width > 0.0) {
+            out.push_back({pose.origin, pose.origin + length * along, 0.5 * visual.width * scale});
+        }
+    }
+}
+
+double drawnSeparation(const World& world, BodyId body, const DrawnShape& shape, Vec2* normal) {
+    const Shape* s = world.bodyShape(body);
+    if (!s) return kSearchDistance;
+    const Transform xf = world.bodyTransform(body);
+    const Transform identity{{0.0, 0.0}, makeRot(0.0)};
+    const Polygon& g = s->geometry;
+    const bool round = shape.a.x == shape.b.x && shape.a.y == shape.b.y;
+    const Circle circle{shape.a, shape.radius};
+    const Capsule capsule{shape.a, shape.b, shape.radius};
+    Manifold m;
+    switch (s->type) {
+    case ShapeType::Polygon:
+        m = round ? collidePolygonAndCircle(g, xf, circle, identity, kSearchDistance)
+                  : collidePolygonAndCapsule(g, xf, capsule, identity, kSearchDistance);
+        return deepestPoint(m, m.normal, normal);
+    case ShapeType::Capsule: {
+        const Capsule own{g.vertices[0], g.vertices[1], g.radius};
+        m = round ? collideCapsuleAndCircle(own, xf, circle, identity, kSearchDistance)
+                  : collideCapsules(own, xf, capsule, identity, kSearchDistance);
+        return deepestPoint(m, m.normal, normal);
+    }
+    case ShapeType::Circle: {
+        const Circle own{g.vertices[0], g.radius};
+        if (round) {
+            m = collideCircles(own, xf, circle, identity, kSearchDistance);
+            return deepestPoint(m, m.normal, normal);
+        }
+        m = collideCapsuleAndCircle(capsule, identity, own, xf, kSearchDistance);  // normal: shape → body
+        return deepestPoint(m, -1.0 * m.normal, normal);
+    }
+    }
+    return kSearchDistance;
+}
+
+DrawnDepth deepestOverlap(const World& world, const std::vector<DrawnShape>& shapes, Obstacles obstacles,
+                          std::vector<BodyId>& scratch) {
+    DrawnDepth deepest;
+    for (const DrawnShape& shape : shapes) {
+        const double r = shape.radius;
+        scratch.clear();
+        world.queryAABB({{std::min(shape.a.x, shape.b.x) - r, std::min(shape.a.y, shape.b.y) - r},
+                         {std::max(shape.a.x, shape.b.x) + r, std::max(shape.a.y, shape.b.y) + r}},
+                        scratch);
+        for (BodyId body : scratch) {
+            const BodyType type = world.bodyType(body);
+            if (type == BodyType::Kinematic) continue;
+            if (type == BodyType::Dynamic) {
+                const Shape* s = world.bodyShape(body);
+                if (obstacles == Obstacles::Terrain || !s || s->filter.group != 0) continue;
+            }
+            Vec2 normal;
+            const double depth = -drawnSeparation(world, body, shape, &normal);
+            if (depth > deepest.depth) deepest = {depth, normal};
+        }
+    }
+    return deepest;
+}
+
+}  // namespace ragdoll
