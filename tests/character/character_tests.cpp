@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "character/character_tuning.h"
 #include "harness.h"
 #include "solver/collide.h"
 #include "solver/constants.h"
@@ -82,17 +83,19 @@ void standAt(Scene& scene, double x, bool facingRight = true) {
 
 }  // namespace
 
-TEST_CASE("The harness spawns a standing, animated stickman with a kinematic body per bone", "[character]") {
+TEST_CASE("The harness spawns a standing, animated stickman with a driven body per bone", "[character]") {
     Scene scene;
     test::loadHarness(scene);
     REQUIRE(scene.characterCount() == 1);
     Character& c = scene.character(0);
     CHECK(c.mode() == CharacterMode::Animated);
-    CHECK(c.bodyCount() == 10);  // the kinematic bodies only
+    CHECK(c.bodyCount() == 10);  // the bodies that follow the bones only
     REQUIRE(c.animatedBodies().size() == c.rig().bodies.size());
-    for (BodyId body : c.animatedBodies()) {
+    for (size_t i = 0; i < c.animatedBodies().size(); ++i) {
+        const BodyId body = c.animatedBodies()[i];
         CHECK(scene.world().isValid(body));
-        CHECK(scene.world().bodyType(body) == BodyType::Kinematic);
+        CHECK(scene.world().bodyMass(body) == Approx(tuning::kAnimatedMassScale * c.rig().bodies[i].mass));
+        CHECK((scene.world().bodyShape(body)->filter.maskBits & kTerrainCategory) == 0);
     }
     test::run(scene, 30);
     // Feet on the flat ground (y = 0): the lowest shin tip is its capsule radius above it.

@@ -105,9 +105,9 @@ void Character::preStep(double dt, const CharacterControls& controls) {
     }
 }
 
-void Character::postStep(double) {
+void Character::postStep(double dt) {
     if (role_ == NetRole::Proxy) return;  // shows the replicated mode; owns no bodies
-    measurePush();
+    measurePush(dt);
     if (mode_ == CharacterMode::Blend) snapFollowingBodies();
     if (isPhysical(mode_)) readBodies();
     // What a proxy needs: where the character is. While limp, that is the ground under
@@ -461,13 +461,16 @@ void Character::createAnimatedBodies() {
     for (size_t i = 0; i < rig_.bodies.size(); ++i) {
         const BonePose& pose = poses_[size_t(rig_.bodies[i].bone)];
         BodyDef def = defaultBodyDef();
-        def.type = BodyType::Kinematic;
         def.position = pose.origin;
         def.angle = pose.angle;
+        def.gravityScale = 0.0;
         const BodyId id = world_->createBody(def);
         if (isNull(id)) break;
         animated_.push_back(id);
-        shapeRagdollBody(*world_, rig_, int(i), id, group_);
+        Filter filter;
+        filter.group = group_;
+        filter.maskBits = ~kTerrainCategory;
+        shapeRagdollBody(*world_, rig_, int(i), id, filter, tuning::kAnimatedMassScale);
     }
 }
 
@@ -479,28 +482,30 @@ void Character::destroyAnimatedBodies() {
 }
 
 void Character::moveAnimatedBodies(double dt) {
+    // Each body heads for its bone's pose by the end of the step; a prop in the way pushes
+    // back on it (it is heavy, not infinitely so: a limb pressing a crate into the ground
+    // gives way instead of crushing it). The next step sets off from wherever it ended.
     for (size_t i = 0; i < animated_.size(); ++i) {
         const BonePose& target = poses_[size_t(rig_.bodies[i].bone)];
-        // The shortest turn: a bone's angle wraps at ±π, the body's does not.
-        const double angle = world_->bodyState(animated_[i]).angle;
-        world_->setKinematicTarget(animated_[i], target.origin, angle + wrapAngle(target.angle - angle), dt);
+        const BodyState s = world_->bodyState(animated_[i]);
+        world_->setVelocity(animated_[i], (1.0 / dt) * (target.origin - s.position), wrapAngle(target.angle - s.angle) / dt);
     }
 }
 
-void Character::measurePush() {
+void Character::measurePush(double dt) {
     pushedMass_ = 0.0;
     if (animated_.empty()) return;
     pushed_.clear();
     for (size_t i = 0; i < animated_.size(); ++i) {
         const RigBody& body = rig_.bodies[i];
         const BonePose& pose = poses_[size_t(body.bone)];
-        const double length = rig_.bones[size_t(body.bone)].length;
-        const Vec2 tip = pose.origin + length * Vec2{std::cos(pose.angle), std::sin(pose.angle)};
+        const double boneLength = rig_.bones[size_t(body.bone)].length;
+        const Vec2 tip = pose.origin + boneLength * Vec2{std::cos(pose.angle), std::sin(pose.angle)};
         const DrawnShape shape = body.shape == BodyShape::Circle
                                      ? DrawnShape{0.5 * (pose.origin + tip), 0.5 * (pose.origin + tip), body.radius}
                                      : DrawnShape{pose.origin, tip, body.radius};
         scratch_.clear();
-        const double r = body.radius + tuning::kPushContactDistance;
+        const double r = body.radius + tuning::kPushSearchDistance;
         world_->queryAABB({{std::min(shape.a.x, shape.b.x) - r, std::min(shape.a.y, shape.b.y) - r},
                            {std::max(shape.a.x, shape.b.x) + r, std::max(shape.a.y, shape.b.y) + r}},
                           scratch_);
@@ -508,9 +513,23 @@ void Character::measurePush() {
             const Shape* s = world_->bodyShape(other);
             if (world_->bodyType(other) != BodyType::Dynamic || !s || s->filter.group != 0) continue;
             if (std::find(pushed_.begin(), pushed_.end(), other) != pushed_.end()) continue;
-            if (drawnSeparation(*world_, other, shape) > tuning::kPushContactDistance) continue;
+            // Touching now, or touched during the step and already on its way.
+            const BodyState prop = world_->bodyState(other);
+            const double separation = drawnSeparation(*world_, other, shape);
+            if (separation > tuning::kPushContactDistance + dt * length(prop.linearVelocity - rootVelocity_)) continue;
             pushed_.push_back(other);
-            pushedMass_ += world_->bodyMass(other);
+            if (separation <= tuning::kPushContactDistance) pushedMass_ += world_->bodyMass(other);
+            // A position-based contact with a kinematic limb hands the prop the limb's whole
+            // speed (a swinging foot moves at 3-5 m/s): shoved, not kicked, it keeps at most
+            // the walker's pace and a little more.
+            // Nor is it scooped up by a foot swinging under its edge (it would come down on the
+            // foot and be crushed between the limb and the ground).
+            const double cap = length(rootVelocity_) + tuning::kPushedSpeedSlack;
+            Vec2 v = prop.linearVelocity;
+            v.y = std::min(v.y, tuning::kPushedMaxRise);
+            const double speed = length(v);
+            if (speed > cap) v = (cap / speed) * v;
+            world_->setVelocity(other, v, std::clamp(prop.angularVelocity, -tuning::kPushedMaxSpin, tuning::kPushedMaxSpin));
         }
     }
 }

@@ -188,8 +188,9 @@ private:
     void destroyAnimatedBodies();
     /// Sends the kinematic bodies to the shown pose by the end of the step.
     void moveAnimatedBodies(double dt);
-    /// pushedMass_ from what the kinematic bodies touch now.
-    void measurePush();
+    /// pushedMass_ from the props the kinematic bodies touch now; props they touched during
+    /// the step are held to a push's speed.
+    void measurePush(double dt);
     /// The ground height under x (a probe around the feet), or false when there is none.
     bool groundAt(double x, double nearY, double& groundY) const;
     Vec2 toWorld(Vec2 rigPoint) const;

@@ -1,7 +1,10 @@
 #include "character/character_assets.h"
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 
+#include "anim/pose.h"
 #include "rig/rig_loader.h"
 
 namespace ragdoll {
@@ -19,6 +22,44 @@ void addErrors(const std::vector<Diagnostic>& diagnostics, std::vector<std::stri
 
 const char* clipRoleName(ClipRole role) { return kRoleNames[int(role)]; }
 
+namespace {
+
+/// Where the rig's rest pose has its lowest point (a shin's tip less its body's radius, or
+/// any body's lowest point when the rig has no legs), rig-space metres.
+double restPoseBottom(const CharacterAssets& a) {
+    const RigDefinition& rig = a.rig;
+    std::vector<BonePose> pose;
+    computeBonePoses(rig, restLocalPose(rig), pose);
+    auto tipOf = [&](int bone) {
+        const BonePose& p = pose[size_t(bone)];
+        return p.origin + rig.bones[size_t(bone)].length * Vec2{std::cos(p.angle), std::sin(p.angle)};
+    };
+    double bottom = 1e300;
+    for (const CharacterAssets::Chain& leg : a.legs)
+        if (leg.lower >= 0 && a.bodyOfBone[size_t(leg.lower)] >= 0)
+            bottom = std::min(bottom, tipOf(leg.lower).y - rig.bodies[size_t(a.bodyOfBone[size_t(leg.lower)])].radius);
+    if (bottom < 1e300) return bottom;
+    for (const RigBody& body : rig.bodies)
+        bottom = std::min({bottom, pose[size_t(body.bone)].origin.y - body.radius, tipOf(body.bone).y - body.radius});
+    return bottom < 1e300 ? bottom : 0.0;
+}
+
+/// The clip a rig that names none plays for a role: its rest pose, lowered (or raised) so
+/// the feet stand on the ground. Looping for standing roles; a short hold for the get-ups,
+/// which then blend from the lying pose back to the rest pose.
+Clip restClip(const CharacterAssets& a, ClipRole role) {
+    Clip clip;
+    clip.name = std::string("rest (no '") + clipRoleName(role) + "' clip)";
+    const bool getUp = role == ClipRole::GetUpFront || role == ClipRole::GetUpBack;
+    clip.duration = getUp ? 0.1 : 1.0;
+    clip.loop = !getUp;
+    clip.rootY.keys = {{0.0, -restPoseBottom(a)}};
+    if (clip.loop) clip.rootY.keys.push_back({clip.duration, -restPoseBottom(a)});
+    return clip;
+}
+
+}  // namespace
+
 std::shared_ptr<const CharacterAssets> loadCharacterAssets(const std::string& rigPath, std::vector<std::string>& errors) {
     const size_t errorsBefore = errors.size();
     RigLoadResult loaded = loadRigFile(rigPath);
@@ -28,21 +69,6 @@ std::shared_ptr<const CharacterAssets> loadCharacterAssets(const std::string& ri
     auto assets = std::make_shared<CharacterAssets>();
     assets->rig = *loaded.rig;
     const RigDefinition& rig = assets->rig;
-    const std::filesystem::path folder = std::filesystem::path(rigPath).parent_path();
-    for (int role = 0; role < int(ClipRole::Count); ++role) {
-        const RigClip* entry = rig.findClip(kRoleNames[role]);
-        if (!entry) {
-            errors.push_back(rigPath + ": error: rig: no <clip name=\"" + kRoleNames[role] +
-                             "\" file=.../> (a character needs idle, walk, run, jump, daze, get_up_front and get_up_back)");
-            continue;
-        }
-        const std::string path = (folder / entry->file).lexically_normal().string();
-        ClipLoadResult clip = loadClipFile(path, rig);
-        addErrors(clip.diagnostics, errors);
-        if (clip.clip) assets->clips[role] = std::move(*clip.clip);
-        else if (clip.diagnostics.empty()) errors.push_back(path + ": error: cannot load clip");
-    }
-
     const int boneCount = int(rig.bones.size());
     assets->bodyOfBone.assign(size_t(boneCount), -1);
     for (int b = 0; b < int(rig.bodies.size()); ++b) assets->bodyOfBone[size_t(rig.bodies[size_t(b)].bone)] = b;
@@ -63,6 +89,27 @@ std::shared_ptr<const CharacterAssets> loadCharacterAssets(const std::string& ri
     for (int s = 0; s < 2; ++s) {
         assets->legs[s] = {rig.findBone(std::string("thigh") + sides[s]), rig.findBone(std::string("shin") + sides[s])};
         assets->arms[s] = {rig.findBone(std::string("upper_arm") + sides[s]), rig.findBone(std::string("forearm") + sides[s])};
+    }
+
+    // The clips the rig names; a role it names none for plays the rest pose, standing (so
+    // any rig `rig check` accepts is playable). A named clip that does not load is an error
+    // at the rig's <clip> line as well as in the clip's own file.
+    const std::filesystem::path folder = std::filesystem::path(rigPath).parent_path();
+    for (int role = 0; role < int(ClipRole::Count); ++role) {
+        const RigClip* entry = rig.findClip(kRoleNames[role]);
+        if (!entry) {
+            assets->clips[role] = restClip(*assets, ClipRole(role));
+            continue;
+        }
+        const std::string path = (folder / entry->file).lexically_normal().string();
+        ClipLoadResult clip = loadClipFile(path, rig);
+        addErrors(clip.diagnostics, errors);
+        if (clip.clip) {
+            assets->clips[role] = std::move(*clip.clip);
+        } else {
+            errors.push_back(rigPath + ":" + std::to_string(entry->line) + ": error: clip: the '" + kRoleNames[role] +
+                             "' clip '" + entry->file + "' does not load (" + path + ")");
+        }
     }
     for (int b = 0; b < boneCount; ++b)
         if (assets->bodyOfBone[size_t(b)] < 0)

@@ -3,6 +3,12 @@
 
 #include <cstdint>
 
+namespace ragdoll {
+/// The terrain's collision category: the bodies that follow an animated character leave it
+/// out (the feet are planted by IK; a limb brushing a step must not be stopped by it).
+inline constexpr std::uint32_t kTerrainCategory = 2;
+}  // namespace ragdoll
+
 namespace ragdoll::tuning {
 
 // Locomotion.
@@ -21,9 +27,18 @@ inline constexpr double kLedgeDrop = 0.3;           ///< m: ground further below
 inline constexpr double kWallProbeHeight = 0.5;     ///< m above the feet the wall probe runs
 inline constexpr double kWallClearance = 0.3;       ///< m kept from a wall
 
-// The kinematic bodies that follow the animated bones.
+// The bodies that follow the animated bones (driven, weightless, touching props and other
+// characters but not the terrain).
+/// Their mass over the rig's: heavy enough that a prop hardly deflects the limb from the
+/// drawn pose, light enough that a limb pressed against a crate gives way.
+inline constexpr double kAnimatedMassScale = 30.0;
 /// m: a prop this close to one of them counts as pushed (its mass slows the walk).
 inline constexpr double kPushContactDistance = 0.01;
+inline constexpr double kPushSearchDistance = 0.25;  ///< m around a kinematic body searched for props
+/// m/s over the walker's own speed a pushed prop may keep, and rad/s it may spin.
+inline constexpr double kPushedSpeedSlack = 0.5;
+inline constexpr double kPushedMaxSpin = 3.0;
+inline constexpr double kPushedMaxRise = 0.2;  ///< m/s upward a pushed prop may keep
 
 // Switching to physics and back.
 inline constexpr double kGetUpBlendSeconds = 0.5;   ///< physics pose → get-up clip

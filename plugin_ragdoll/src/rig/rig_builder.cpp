@@ -58,12 +58,19 @@ Polygon bodyBox(const RigDefinition& rig, int body) {
 }
 
 bool shapeRagdollBody(World& world, const RigDefinition& rig, int body, BodyId id, std::int32_t collisionGroup) {
+    Filter filter;
+    filter.group = collisionGroup;
+    return shapeRagdollBody(world, rig, body, id, filter, 1.0);
+}
+
+bool shapeRagdollBody(World& world, const RigDefinition& rig, int body, BodyId id, const Filter& filter,
+                      double massScale) {
     const RigBody& rigBody = rig.bodies[size_t(body)];
     ShapeDef shape = defaultShapeDef();
-    shape.mass = rigBody.mass;
+    shape.mass = rigBody.mass * massScale;
     shape.friction = rigBody.friction;
     shape.restitution = rigBody.restitution;
-    shape.filter.group = collisionGroup;
+    shape.filter = filter;
     switch (rigBody.shape) {
         case BodyShape::Capsule: return world.setCapsule(id, shape, bodyCapsule(rig, body));
         case BodyShape::Circle: return world.setCircle(id, shape, bodyCircle(rig, body));

@@ -54,6 +54,9 @@ Ragdoll buildRagdoll(World& world, const RigDefinition& rig, const RagdollDef& d
 /// Gives a body the shape, mass and friction of rig.bodies[body], as buildRagdoll does; on
 /// a body already simulated it keeps the pose and the origin's velocity (a live edit).
 bool shapeRagdollBody(World& world, const RigDefinition& rig, int body, BodyId id, std::int32_t collisionGroup);
+/// The same shape for another use: the mass scaled and the collision filter given.
+bool shapeRagdollBody(World& world, const RigDefinition& rig, int body, BodyId id, const Filter& filter,
+                      double massScale);
 
 /// Removes every joint and body the ragdoll made (stale handles are skipped) and empties it.
 void destroyRagdoll(World& world, Ragdoll& ragdoll);

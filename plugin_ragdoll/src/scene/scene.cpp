@@ -1,5 +1,6 @@
 #include "scene/scene.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -343,6 +344,7 @@ bool Scene::loadLevel(const SceneLevel& level, std::string& error) {
         ShapeDef shape = defaultShapeDef();
         shape.friction = piece.friction;
         shape.restitution = piece.restitution;
+        shape.filter.categoryBits = kTerrainCategory;
         fresh.setPolygon(id, shape, polygon);
         terrain.push_back(id);
     }
@@ -522,7 +524,8 @@ void Scene::updateGrab(const PaperInput& input) {
     };
     BodyId body = pick(false);
     for (auto& character : characters_)
-        if (!isNull(body) && world_.bodyType(body) == BodyType::Kinematic && character->owns(body)) {
+        if (!isNull(body) && std::find(character->animatedBodies().begin(), character->animatedBodies().end(), body) !=
+                                 character->animatedBodies().end()) {
             character->enterRagdoll();
             body = {};
             double bestDistance = 1e9;

