@@ -1,7 +1,9 @@
 // The plugin's exported entry point: glue between the engine's C ABI (paper/plugin_api.h)
 // and the core (Scene). No state lives here but in the Instance the engine holds, so a
 // reload cannot silently wipe anything.
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -26,8 +28,16 @@ namespace {
 
 using ragdoll::Scene;
 
-void writeError(char* error, size_t capacity, const std::string& message) {
-    if (error && capacity) std::snprintf(error, capacity, "%s", message.c_str());
+/// A refusal as plugin_api.h's "Reasons" says: the reason, cut to fit the engine's buffer,
+/// and the capacity the whole of it needs as the return value, so the engine can ask again
+/// and nothing is lost (a rig with 40 errors refuses with all 40).
+int32_t refuse(char* error, size_t capacity, const std::string& message) {
+    if (error && capacity) {
+        size_t length = std::min(message.size(), capacity - 1);
+        std::memcpy(error, message.data(), length);
+        error[length] = '\0';
+    }
+    return int32_t(std::min<size_t>(message.size() + 1, size_t(INT32_MAX)));
 }
 
 PaperColor unpack(std::uint32_t rgba) {
@@ -36,14 +46,14 @@ PaperColor unpack(std::uint32_t rgba) {
 
 PaperPluginInstance* create(const PaperEngineServices* services, char* error, size_t capacity) {
     if (!services || services->abiVersion != PAPER_PLUGIN_ABI_VERSION || services->structSize != sizeof(PaperEngineServices)) {
-        writeError(error, capacity,
-                   "the engine's services table is version " + std::to_string(services ? services->abiVersion : 0) +
-                       ", this plugin needs " + std::to_string(PAPER_PLUGIN_ABI_VERSION));
+        refuse(error, capacity,
+               "the engine's services table is version " + std::to_string(services ? services->abiVersion : 0) +
+                   ", this plugin needs " + std::to_string(PAPER_PLUGIN_ABI_VERSION));
         return nullptr;
     }
     auto* instance = new (std::nothrow) PaperPluginInstance();
     if (!instance) {
-        writeError(error, capacity, "out of memory");
+        refuse(error, capacity, "out of memory");
         return nullptr;
     }
     instance->services = services;
@@ -54,8 +64,7 @@ void destroy(PaperPluginInstance* instance) { delete instance; }
 
 int32_t loadLevel(PaperPluginInstance* instance, const PaperLevelDesc* desc, char* error, size_t capacity) {
     if (!desc) {
-        writeError(error, capacity, "no level");
-        return 1;
+        return refuse(error, capacity, "no level");
     }
     ragdoll::SceneLevel level;
     for (int32_t i = 0; i < desc->terrainCount; ++i) {
@@ -81,12 +90,10 @@ int32_t loadLevel(PaperPluginInstance* instance, const PaperLevelDesc* desc, cha
     std::string why;
     try {
         if (!instance->scene.loadLevel(level, why)) {
-            writeError(error, capacity, why);
-            return 1;
+            return refuse(error, capacity, why);
         }
     } catch (const std::exception& e) {  // no exception may cross the C boundary
-        writeError(error, capacity, e.what());
-        return 1;
+        return refuse(error, capacity, e.what());
     }
     return 0;
 }
@@ -112,6 +119,24 @@ PaperColor tinted(PaperColor c, std::uint32_t tint, float alpha) {
     return {wash(c.r, t.r), wash(c.g, t.g), wash(c.b, t.b), std::uint8_t(c.a * alpha)};
 }
 
+/// Whether a bone is on the character's far side: a left-side bone by the naming rigs use
+/// ("upper_arm.L", read as "upper_arm_L"). Drawn in profile, the left limbs are the ones
+/// behind the body, and a rig colours them like the torso they cross.
+bool onFarSide(const std::string& boneName) {
+    return boneName.size() > 2 && boneName[boneName.size() - 2] == '_' &&
+           (boneName.back() == 'L' || boneName.back() == 'l');
+}
+
+/// A far-side limb's colour: 30% of the way to white for a dark colour, to black for a light
+/// one, so a left arm reads over the torso (the black stickman's #202020 becomes #626262, while
+/// its near-side limbs stay #404040; the puppet's #d8c8a8 becomes #988c76).
+PaperColor farSideShade(PaperColor c) {
+    const int luminance = (299 * c.r + 587 * c.g + 114 * c.b) / 1000;
+    const int toward = luminance < 128 ? 255 : 0;
+    auto mix = [&](std::uint8_t v) { return std::uint8_t(v + (toward - v) * 3 / 10); };
+    return {mix(c.r), mix(c.g), mix(c.b), c.a};
+}
+
 /// The stickman as the source documents draw it: thick round-capped lines and a head circle,
 /// at the bones' poses — the bodies' while limp, so the ragdoll shows where the bones are.
 void drawCharacter(const PaperEngineServices* s, const ragdoll::Character& character, float alpha) {
@@ -122,7 +147,9 @@ void drawCharacter(const PaperEngineServices* s, const ragdoll::Character& chara
         const ragdoll::BonePose& pose = poses[size_t(visual.bone)];
         const double length = rig.bones[size_t(visual.bone)].length;
         const ragdoll::Vec2 along{std::cos(pose.angle), std::sin(pose.angle)};
-        const PaperColor color = tinted(parseColor(visual.color), look.tint, alpha);
+        const PaperColor base = parseColor(visual.color);
+        const bool farSide = onFarSide(rig.bones[size_t(visual.bone)].name);
+        const PaperColor color = tinted(farSide ? farSideShade(base) : base, look.tint, alpha);
         if (visual.shape == ragdoll::VisualShape::Circle) {
             const ragdoll::Vec2 c = pose.origin + (0.5 * length) * along;
             s->drawCircle(s->context, {float(c.x), float(c.y)}, float(visual.radius * look.scale), color);
@@ -173,8 +200,7 @@ size_t saveState(PaperPluginInstance* instance, void* buffer, size_t capacity) {
 int32_t loadState(PaperPluginInstance* instance, const void* data, size_t size, char* error, size_t capacity) {
     std::string why;
     if (!instance->scene.loadState(static_cast<const std::uint8_t*>(data), size, why)) {
-        writeError(error, capacity, why);
-        return 1;
+        return refuse(error, capacity, why);
     }
     return 0;
 }
@@ -387,8 +413,7 @@ int32_t setBlendWeight(PaperPluginInstance* instance, int32_t character, float w
 
 int32_t saveRig(PaperPluginInstance* instance, int32_t character, const char* path, char* error, size_t capacity) {
     if (character < 0 || character >= instance->scene.characterCount()) {
-        writeError(error, capacity, "no character " + std::to_string(character));
-        return 1;
+        return refuse(error, capacity, "no character " + std::to_string(character));
     }
     try {
         const ragdoll::RigDefinition& rig = instance->scene.character(character).rig();
@@ -397,12 +422,10 @@ int32_t saveRig(PaperPluginInstance* instance, int32_t character, const char* pa
         if (!saved.ok) {
             std::string why = "cannot save '" + target + "'";
             for (const ragdoll::Diagnostic& d : saved.diagnostics) why += "\n" + d.format();
-            writeError(error, capacity, why);
-            return 1;
+            return refuse(error, capacity, why);
         }
     } catch (const std::exception& e) {
-        writeError(error, capacity, e.what());
-        return 1;
+        return refuse(error, capacity, e.what());
     }
     return 0;
 }

@@ -339,6 +339,8 @@ TEST_CASE("paperdoll rig refuses bad rig files", "[cli][bad-input][rig]") {
         {"`rig generate`: OUT a directory", {"rig", "generate", kStickman, f.folder}, 1, {f.folder, "directory"}},
         {"`rig generate`: OUT under a regular file", {"rig", "generate", kStickman, f.file + "/o.rig.xml"}, 1,
          {f.file + "/o.rig.xml", "not a directory"}},
+        {"`rig generate`: OUT exists (without --force)", {"rig", "generate", kStickman, f.file}, 2,
+         {f.file, "already exists", "--force"}},
     };
     checkAll("paperdoll rig", kPlayer, rows);
     CHECK_FALSE(fs::exists(out));

@@ -330,3 +330,44 @@ TEST_CASE("editor command-line errors", "[editor][cli]") {
                               Catch::Contains("Ctrl+Q"));
     }
 }
+
+TEST_CASE("the view starts on the whole character, follows it while playing and says Playing", "[editor][e2e][view]") {
+    RigCopy copy;
+    fs::path script = scriptInto(copy.dir, "view_follow.script");
+    test::ProcessResult r =
+        test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+    CHECK(fs::exists(copy.dir / "followed.png"));
+
+    // Follow off: the same walk ends out of view (the check above can fail).
+    fs::path off = scriptInto(copy.dir, "view_no_follow.script");
+    test::ProcessResult hidden =
+        test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", off.string()}, editorEnv());
+    INFO(hidden.err);
+    CHECK(hidden.exitCode == 0);
+}
+
+TEST_CASE("the Joints panel keeps its width when an edit sets the unsaved marker", "[editor][e2e][view]") {
+    RigCopy copy;
+    // First the width as it is: a deliberately failing expect reports it.
+    fs::path probe = copy.dir / "probe.script";
+    std::ofstream(probe) << "expect panel Joints width 0 0\n";
+    test::ProcessResult measured =
+        test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", probe.string()}, editorEnv());
+    const std::string marker = "expect panel Joints width 0: it is ";
+    std::size_t at = measured.err.find(marker);
+    INFO(measured.err);
+    REQUIRE(at != std::string::npos);
+    double width = std::stod(measured.err.substr(at + marker.size()));
+    CHECK(width > 100.0);
+
+    std::string text = readText(kData / "joints_width.script");
+    for (std::size_t p = 0; (p = text.find("WIDTH", p)) != std::string::npos;) text.replace(p, 5, std::to_string(width));
+    fs::path script = copy.dir / "joints_width.script";
+    std::ofstream(script) << text;
+    test::ProcessResult r =
+        test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+}

@@ -5,11 +5,13 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include "gizmo/gizmo_math.h"
+#include "gizmo/label_layout.h"
 
 using namespace paper::editor;
 
@@ -412,4 +414,40 @@ TEST_CASE("labels: degrees with one decimal", "[gizmo]") {
     CHECK(tooltipText(GizmoPart::Arc, limits) == "range -30.0\u00b0 to 100.0\u00b0");
     CHECK(tooltipText(GizmoPart::None, limits).empty());
     CHECK(std::string(partName(GizmoPart::Arc)) == "arc");
+}
+
+TEST_CASE("Show all's joint names are spread so no two overlap and none covers a pivot", "[gizmo][labels]") {
+    // The stickman standing at 120 px/m: shoulders share a pivot, and so do the hips.
+    struct Pivot {
+        const char* name;
+        double x, y;
+    };
+    const Pivot pivots[] = {{"neck", 640, 300},      {"shoulder_L", 640, 306}, {"elbow_L", 640, 340},
+                            {"shoulder_R", 640, 306}, {"elbow_R", 640, 340},    {"hip_L", 640, 360},
+                            {"knee_L", 640, 418},     {"hip_R", 640, 360},      {"knee_R", 640, 418}};
+    std::vector<LabelRequest> requests;
+    for (const Pivot& p : pivots)
+        requests.push_back({{p.x, p.y}, {7.0 * double(std::string(p.name).size()) + 6.0, 15.0}, 0.0});
+    std::vector<LabelBox> boxes = spreadLabels(requests);
+    REQUIRE(boxes.size() == requests.size());
+    double farthest = 0.0;
+    for (std::size_t i = 0; i < boxes.size(); ++i) {
+        for (std::size_t k = i + 1; k < boxes.size(); ++k) {
+            INFO(pivots[i].name << " and " << pivots[k].name);
+            CHECK_FALSE(boxes[i].overlaps(boxes[k], 0.0));
+        }
+        for (const Pivot& p : pivots) {
+            LabelBox dot{{p.x - 4.0, p.y - 4.0}, {8.0, 8.0}};
+            CHECK_FALSE(boxes[i].overlaps(dot, 0.0));
+        }
+        double cx = boxes[i].corner.x + 0.5 * boxes[i].size.x - requests[i].anchor.x;
+        double cy = boxes[i].corner.y + 0.5 * boxes[i].size.y - requests[i].anchor.y;
+        farthest = std::max(farthest, std::sqrt(cx * cx + cy * cy));
+    }
+    // Each stays near its joint: within 150 px of its pivot.
+    CHECK(farthest < 150.0);
+    // The first (the selected joint's) gets its preferred side: straight right of the pivot.
+    CHECK(boxes[0].corner.x > pivots[0].x);
+    CHECK(boxes[0].corner.y < pivots[0].y);
+    CHECK(boxes[0].corner.y + boxes[0].size.y > pivots[0].y);
 }

@@ -6,6 +6,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "run_process.h"
@@ -323,5 +325,53 @@ TEST_CASE("a windowed script takes its screenshots at their steps", "[player][sc
         CHECK(w == 320);
         CHECK(h == 180);
         stbi_image_free(pixels);
+    }
+}
+
+namespace {
+
+/// The player's log lines holding `part`, without their "[   1.234 s] " time.
+std::vector<std::string> logLinesWith(const std::string& err, const std::string& part) {
+    std::vector<std::string> lines;
+    std::istringstream in(err);
+    for (std::string line; std::getline(in, line);) {
+        if (line.find(part) == std::string::npos) continue;
+        std::size_t time = line.find("s] ");
+        lines.push_back(time == std::string::npos ? line : line.substr(time + 3));
+    }
+    return lines;
+}
+
+}  // namespace
+
+TEST_CASE("F5 and auto-reload refuse a garbage or missing library the same way, headless", "[player][reload]") {
+    for (const bool garbage : {true, false}) {
+        ScriptRun run;
+        CAPTURE(garbage);
+        // Auto-reload sees the library replaced by garbage (or removed) a moment after the
+        // player loaded it; the script's F5 comes 2 s later, once auto-reload has spoken.
+        std::ofstream(run.script) << "wait 2.5\nkey press F5\nwait 0.5\n";
+        std::string library = run.dir + "/libtest.so";
+        std::string breakIt = garbage ? "yes 'not a library' | head -c 4096 > " + library + ".tmp && mv " + library + ".tmp " + library
+                                      : "rm " + library;
+        std::string log = run.dir + "/err.txt";
+        std::string command = "'" + kPlayer + "' --headless --realtime '" + kHarness + "' --plugin '" + run.plugin +
+                              "' --script '" + run.script + "' --stats-json '" + run.stats + "' 2> '" + log +
+                              "' & pid=$!; until grep -qs 'plugin: loaded' '" + log + "'; do sleep 0.05; done; sleep 0.3; " +
+                              breakIt + "; wait $pid; status=$?; cat '" + log + "' >&2; exit $status";
+        test::ProcessResult r = test::runProcess({"/bin/sh", "-c", command}, {}, 120.0);
+        INFO(r.err);
+        CHECK(r.exitCode == 0);
+        std::vector<std::string> refused = logLinesWith(r.err, "reload failed");
+        REQUIRE(refused.size() == 2);  // auto-reload's, then F5's
+        CHECK(refused[0] == refused[1]);
+        CHECK_THAT(refused[0], Catch::StartsWith("error: plugin: reload failed, still running 1.0: "));
+        CHECK_THAT(refused[0], Catch::Contains(library));
+        CHECK_THAT(refused[0], Catch::Contains(garbage ? "is not a 64-bit ELF shared library" : "No such file"));
+        // What the HUD shows: the status's last error, the same words.
+        nlohmann::json j = readJson(run.stats);
+        CHECK("error: plugin: " + j["plugin"]["last_error"].get<std::string>() == refused[1]);
+        CHECK(j["plugin"]["loaded"] == true);  // the old library keeps running
+        CHECK(j["frames"] == 180);
     }
 }

@@ -83,6 +83,51 @@ paper::Level harnessLevel() {
     return *level.level;
 }
 
+/// A folder under base whose path is at least `length` characters (folders of 200, as a
+/// file system allows at most 255 per name).
+fs::path longFolder(const fs::path& base, size_t length) {
+    fs::path folder = base;
+    for (int i = 0; folder.string().size() < length; ++i) folder /= std::string(200, char('a' + i % 26));
+    fs::create_directories(folder);
+    return folder;
+}
+
+/// A rig file with exactly `count` errors, one a line: bodies on bones the rig does not have.
+/// Returns the lines they are on.
+std::vector<int> writeRigWithErrors(const fs::path& file, int count) {
+    std::ofstream out(file);
+    out << "<?xml version=\"1.0\"?>\n"                                       // line 1
+        << "<rig name=\"many_errors\" format=\"1\" units=\"m\" scale=\"1\">\n"  // line 2
+        << "  <bone name=\"torso\" x=\"0\" y=\"1\" angle=\"90\" length=\"0.5\"/>\n";  // line 3
+    std::vector<int> lines;
+    for (int i = 0; i < count; ++i) {
+        out << "  <body bone=\"ghost_" << i << "\" mass=\"1\"/>\n";
+        lines.push_back(4 + i);
+    }
+    out << "</rig>\n";
+    return lines;
+}
+
+/// How many times part occurs in text.
+size_t occurrences(const std::string& text, const std::string& part) {
+    size_t count = 0;
+    for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + part.size())) ++count;
+    return count;
+}
+
+/// Every one of the rig's errors, whole (its path, its line and the bone it names), `times`
+/// times over.
+void checkEveryErrorWhole(const std::string& text, const std::string& rig, const std::vector<int>& lines,
+                          size_t times = 1) {
+    CHECK(occurrences(text, rig + ":") == times * lines.size());
+    for (size_t i = 0; i < lines.size(); ++i) {
+        std::string expected = rig + ":" + std::to_string(lines[i]) + ": error: body: bone 'ghost_" + std::to_string(i) +
+                               "' is not a bone of this rig";
+        INFO("error " << i + 1 << " of " << lines.size());
+        CHECK(text.find(expected) != std::string::npos);
+    }
+}
+
 }  // namespace
 
 TEST_CASE("a new version of a plugin takes over with its state bit for bit", "[plugin]") {
@@ -557,4 +602,58 @@ TEST_CASE("the ragdoll plugin's bodies are listed on their bones, and joint and 
     CHECK(changed[1].second == "  <joint name=\"elbow_L\" parent=\"upper_arm.L\" child=\"forearm.L\" lower=\"0\" "
                                "upper=\"100\" damping=\"1.5\" stiffness=\"0.8\" collide=\"true\"/>");
     fs::remove_all(dir);
+}
+
+TEST_CASE("a rig with 40 errors at a 2000-character path reaches the host and the programs whole", "[plugin][ragdoll][messages]") {
+    fs::path dir = test::makeTempDir();
+    fs::path folder = longFolder(dir, 2000);
+    fs::path rig = folder / "many_errors.rig.xml";
+    REQUIRE(rig.string().size() > 2000);
+    std::vector<int> lines = writeRigWithErrors(rig, 40);
+
+    SECTION("through the plugin host: the refused level's reason") {
+        paper::Level level = harnessLevel();
+        level.spawns.front().rigPath = rig.string();
+        std::vector<std::string> log;
+        PluginHost host(dir / "copies", [&](PaperLogLevel, const std::string& m) { log.push_back(m); });
+        REQUIRE(host.load(ragdollDescriptor()));
+        CHECK_FALSE(host.setLevel(level));
+        const std::string& reason = host.status().lastError;
+        INFO(reason.size() << " characters");
+        CHECK(reason.size() > 40 * 2000);
+        checkEveryErrorWhole(reason, rig.string(), lines);
+        REQUIRE_FALSE(log.empty());
+        checkEveryErrorWhole(log.back(), rig.string(), lines);
+    }
+    SECTION("`paperdoll rig check`") {
+        test::ProcessResult r = test::runProcess({PAPERDOLL_PLAYER_EXE, "rig", "check", rig.string()}, {}, 60.0);
+        CHECK(r.exitCode == 1);
+        checkEveryErrorWhole(r.err, rig.string(), lines);
+        CHECK(occurrences(r.err, ": error: ") == 40);
+    }
+    SECTION("the player, headless: the plugin refuses the level, and says all of why") {
+        fs::path levelFile = dir / "one_spawn.level.xml";
+        std::ofstream(levelFile) << "<level name=\"one\" format=\"1\">\n"
+                                    "  <box x=\"0\" y=\"-0.5\" width=\"10\" height=\"1\"/>\n"
+                                    "  <spawn name=\"many\" rig=\"" << rig.string() << "\" x=\"0\" y=\"0\"/>\n"
+                                    "</level>\n";
+        test::ProcessResult r = test::runProcess({PAPERDOLL_PLAYER_EXE, "--headless", "--frames", "1", levelFile.string()},
+                                                 {"PAPERDOLL_PLUGIN_PATH=" RAGDOLL_PLUGIN_DIR}, 60.0);
+        CHECK(r.exitCode == 1);
+        // Twice: the log's line as the plugin refuses, and the reason the run ends.
+        checkEveryErrorWhole(r.err, rig.string(), lines, 2);
+    }
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a reason from a plugin built before the length rule is read whole too", "[plugin][messages]") {
+    // The test plugin refuses saveRig the old way: cut to the buffer, status 1.
+    Sandbox box;
+    box.install("test_plugin_v1");
+    auto host = box.host();
+    REQUIRE(host->load(box.descriptor));
+    std::string path = "/nowhere/" + std::string(9000, 'p') + "/end.rig.xml";
+    std::string error;
+    CHECK_FALSE(host->saveRig(0, path, error));
+    CHECK(error == "the test plugin has no rigs to write to '" + path + "'");
 }

@@ -177,8 +177,10 @@ int32_t setBlendWeight(PaperPluginInstance* instance, int32_t character, float w
     instance->blendWeight = weight;
     return 0;
 }
-int32_t saveRig(PaperPluginInstance*, int32_t, const char*, char* error, size_t capacity) {
-    std::snprintf(error, capacity, "the test plugin has no rigs");
+// Refuses the way a plugin built before plugin_api.h's "Reasons" rule does: the reason cut to
+// the buffer and a bare 1, so the engine must notice the full buffer and ask again.
+int32_t saveRig(PaperPluginInstance*, int32_t, const char* path, char* error, size_t capacity) {
+    std::snprintf(error, capacity, "the test plugin has no rigs to write to '%s'", path ? path : "");
     return 1;
 }
 

@@ -176,10 +176,38 @@ TEST_CASE("rig generate writes a ragdoll from bones and never overwrites its inp
     CHECK(same.status == 2);
     CHECK(readFile(in) == before);
 
-    Run broken = run({"rig", "generate", dataPath("broken.rig.xml"), out});
+    Run broken = run({"rig", "generate", dataPath("broken.rig.xml"), out, "--force"});
     CHECK(broken.status == 1);
     CHECK(contains(broken.err, "broken.rig.xml:7: error:"));
     Run noDir = run({"rig", "generate", in, (dir.path / "missing" / "x.rig.xml").string()});
     CHECK(noDir.status == 1);
     CHECK(contains(noDir.err, "error: cannot save rig: directory"));
+}
+
+TEST_CASE("rig generate overwrites an existing OUT only with --force", "[rig][commands]") {
+    TempDir dir;
+    std::string in = dataPath("stickman_bones.rig.xml");
+    std::string out = (dir.path / "mine.rig.xml").string();
+    const std::string mine = "<rig name=\"hand tuned\"/>\n";
+    {
+        std::ofstream file(out);
+        file << mine;
+    }
+    Run refused = run({"rig", "generate", in, out});
+    CHECK(refused.status == 2);
+    CHECK(contains(refused.err, "paperdoll rig: error: OUT '" + out + "' already exists; pass --force to overwrite it\n"));
+    CHECK(refused.out.empty());
+    CHECK(readFile(out) == mine);
+
+    Run forced = run({"rig", "generate", in, out, "--force"});
+    CAPTURE(forced.err);
+    CHECK(forced.status == 0);
+    CHECK(forced.out.starts_with("wrote " + out + ": rig 'stickman_bones': 10 bones"));
+    RigLoadResult written = loadRigFile(out);
+    REQUIRE(written.rig);
+    CHECK(written.rig->joints.size() == 9);
+
+    // The option may come first too.
+    Run first = run({"rig", "generate", "--force", in, out});
+    CHECK(first.status == 0);
 }

@@ -83,7 +83,8 @@ TEST_CASE("a skeleton becomes a ragdoll with proportional radii and one-way elbo
     for (const RigBody& body : rig.bodies)
         if (body.bone != rig.findBone("torso")) CHECK(bodyOf(rig, "torso").mass > 3.0 * body.mass);
 
-    // Hinges bend one way; everything else gets a symmetric range.
+    // Hinges bend one way; hips flex forward as the stickman's clips do; everything else gets a
+    // symmetric range.
     const RigJoint& elbow = jointTo(rig, "forearm.L");
     CHECK(elbow.fileName == "elbow.L");
     CHECK(elbow.lower == 0.0);
@@ -92,7 +93,13 @@ TEST_CASE("a skeleton becomes a ragdoll with proportional radii and one-way elbo
     CHECK(knee.fileName == "knee.R");
     CHECK(knee.lower == Approx(-140.0 * kDegree));
     CHECK(knee.upper == 0.0);
-    for (const char* child : {"head", "upper_arm.L", "upper_arm.R", "thigh.L", "thigh.R"}) {
+    for (const char* child : {"thigh.L", "thigh.R"}) {
+        const RigJoint& hip = jointTo(rig, child);
+        CAPTURE(child);
+        CHECK(hip.lower == Approx(-30.0 * kDegree));
+        CHECK(hip.upper == Approx(120.0 * kDegree));
+    }
+    for (const char* child : {"head", "upper_arm.L", "upper_arm.R"}) {
         const RigJoint& joint = jointTo(rig, child);
         CAPTURE(child);
         CHECK(joint.limited);

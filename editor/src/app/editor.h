@@ -15,6 +15,7 @@
 #include "app/edit_history.h"
 #include "app/editor_options.h"
 #include "app/editor_script.h"
+#include "app/framing.h"
 #include "app/object_ref.h"
 #include "app/player_input.h"
 #include "platform/input.h"
@@ -72,7 +73,12 @@ private:
 
     // ---- actions -----------------------------------------------------------------------
     void select(const ObjectRef& object);
+    /// The starting frame: the first character whole, feet and ground above the status line.
     void resetView();
+    /// The first character's bounds (its bodies), metres; around its spawn before it has any.
+    Rect firstCharacterBox() const;
+    /// The strips of the view the menu bar and the status line cover.
+    ViewInsets insets() const;
     void frameSelected();
     void undo();
     void redo();
@@ -107,6 +113,7 @@ private:
     bool expectObject(const ScriptCommand& command, std::string& error);
     bool expectPlots(const ScriptCommand& command, std::string& error);
     bool expectState(const ScriptCommand& command, std::string& error);
+    bool expectView(const ScriptCommand& command, std::string& error);
     std::string jointNames() const;
     std::string bodyNames() const;
 
@@ -136,9 +143,11 @@ private:
     bool leftWasDown_ = false;
     bool leftPressInWorld_ = false;  ///< the left press began over the world, not a panel
     bool editorOwnsPress_ = false;   ///< the editor took the current left press: the plugin must not grab
-    std::string message_ = "Paused. Click a joint's pivot or a body to inspect it; drag a gizmo's handles.";
+    std::string message_ = "Click a joint's pivot or a body to inspect it; drag a gizmo's handles.";
     bool messageIsError_ = false;
     std::string title_;
+    std::string statusText_;  ///< the status line as drawn last frame (state and message)
+    float jointsPanelWidth_ = 0.0f;  ///< pixels, as drawn last frame
     std::vector<const ScriptCommand*> screenshots_;
     std::string typedText_;  ///< a script's `type`, handed to ImGui at the next frame
 

@@ -23,6 +23,7 @@
 #include "plugin/plugin_host.h"
 #include "render/draw_list.h"
 #include "render/gl_renderer.h"
+#include "view/long_text.h"
 #include "view/unsaved_dialog.h"
 #include "view/viewport.h"
 #include "world/level_view.h"
@@ -35,8 +36,12 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 constexpr const char* kProgram = "paperdoll_editor";
-/// The default view: this many metres of world around the first character, bottom to top.
-constexpr float kCharacterViewHeight = 3.0f;
+/// A character's height, metres, to frame its spawn before the plugin reports its bodies.
+constexpr float kCharacterHeight = 1.8f;
+/// Pixels the status line adds round its text.
+constexpr float kStatusPaddingPixels = 4.0f;
+/// The most lines of a long message the status line shows; hovering it shows them all.
+constexpr int kStatusMaxLines = 3;
 /// Frames the editor draws before a script's first command: ImGui lays out an auto-sized
 /// panel in its first frame with the panel hidden, so a click in frame 0 or 1 would miss it.
 constexpr std::int64_t kScriptWarmupFrames = 2;
@@ -139,10 +144,37 @@ void Editor::select(const ObjectRef& object) {
     gizmo_.select(object.kind == ObjectKind::Joint ? object.name : "");
 }
 
+ViewInsets Editor::insets() const {
+    // Before the first frame ImGui has no font size yet: its default font's 13 px then.
+    float frame = ImGui::GetFontSize() > 0.0f ? ImGui::GetFrameHeight() : 19.0f;
+    float spacing = ImGui::GetFontSize() > 0.0f ? ImGui::GetStyle().ItemSpacing.y : 4.0f;
+    ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+    float pixels = scale.y > 0.0f ? scale.y : 1.0f;  // ImGui's units to the camera's pixels
+    return {frame * pixels, (frame + spacing + kStatusPaddingPixels) * pixels};
+}
+
+Rect Editor::firstCharacterBox() const {
+    bool any = false;
+    Rect box{};
+    for (const BodyView& b : bodies_) {
+        if (b.info.character != 0) continue;
+        float r = float(b.info.radius);
+        for (PaperVec2 p : {b.info.a, b.info.b}) {
+            Rect around{{p.x - r, p.y - r}, {p.x + r, p.y + r}};
+            if (!any) box = around;
+            box.min = {std::min(box.min.x, around.min.x), std::min(box.min.y, around.min.y)};
+            box.max = {std::max(box.max.x, around.max.x), std::max(box.max.y, around.max.y)};
+            any = true;
+        }
+    }
+    if (any || level_.spawns.empty()) return box;
+    Vec2 feet = level_.spawns.front().position;
+    return {feet - Vec2{0.3f, 0.0f}, feet + Vec2{0.3f, kCharacterHeight}};
+}
+
 void Editor::resetView() {
     camera_.frame(level_.camera.center, level_.camera.viewHeight);
-    if (!level_.spawns.empty())
-        camera_.frame(level_.spawns.front().position + Vec2{0.0f, 0.45f * kCharacterViewHeight}, kCharacterViewHeight);
+    if (!level_.spawns.empty()) frameStart(camera_, firstCharacterBox(), insets());
 }
 
 void Editor::frameSelected() {
@@ -363,6 +395,15 @@ void Editor::simulate() {
 void Editor::drawJointsPanel() {
     ImGui::SetNextWindowPos({10, 30}, ImGuiCond_FirstUseEver);
     if (ImGui::Begin("Joints", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+        // As wide as its widest content can get ("(outside)" on the longest name, "Save *"),
+        // so it does not jump when a joint leaves its range or an edit sets the `*`.
+        const ImGuiStyle& style = ImGui::GetStyle();
+        float width = 0.0f;
+        for (const JointView& j : joints_) width = std::max(width, ImGui::CalcTextSize((j.name + "  (outside)").c_str()).x);
+        float saveWidth = ImGui::CalcTextSize("Save *").x + 2.0f * style.FramePadding.x;
+        float buttons = ImGui::CalcTextSize("Undo").x + ImGui::CalcTextSize("Redo").x + 4.0f * style.FramePadding.x +
+                        2.0f * style.ItemSpacing.x + saveWidth;
+        ImGui::Dummy({std::max(width, buttons), 0.0f});
         ImGui::Checkbox("Show all", &view_.allGizmos);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every joint's gizmo, not only the selected one's");
         ImGui::Separator();
@@ -381,28 +422,45 @@ void Editor::drawJointsPanel() {
         if (ImGui::Button("Redo")) redo();
         ImGui::EndDisabled();
         ImGui::SameLine();
-        if (ImGui::Button(history_.dirty() ? "Save *" : "Save")) save();
+        if (ImGui::Button(history_.dirty() ? "Save *###save" : "Save###save", {saveWidth, 0.0f})) save();
+        jointsPanelWidth_ = ImGui::GetWindowWidth();
     }
     ImGui::End();
 }
 
 void Editor::drawStatusBar() {
     ImGuiIO& io = ImGui::GetIO();
-    float height = ImGui::GetFrameHeightWithSpacing() + 4.0f;
+    const ImGuiStyle& style = ImGui::GetStyle();
+    std::string rig = fs::path(rigPath_).filename().string() + (history_.dirty() ? " *" : "");
+    const char* state = simulation_.playing ? "Playing" : "Paused";
+    statusText_ = std::string(state) + "  " + message_;
+    // The message wraps beside the rig's name and the state, up to kStatusMaxLines lines; the
+    // bar grows to hold them, and hovering it shows the whole message.
+    float left = ImGui::CalcTextSize(rig.c_str()).x + ImGui::CalcTextSize(state).x + 2.0f * 24.0f;
+    float wrap = std::max(100.0f, io.DisplaySize.x - left - 2.0f * style.WindowPadding.x);
+    float lineHeight = ImGui::GetTextLineHeight();
+    float textHeight = ImGui::CalcTextSize(message_.c_str(), message_.c_str() + message_.size(), false, wrap).y;
+    int lines = std::clamp(int(std::ceil(textHeight / lineHeight - 0.01f)), 1, kStatusMaxLines);
+    float height = ImGui::GetFrameHeightWithSpacing() + kStatusPaddingPixels + float(lines - 1) * lineHeight;
     ImGui::SetNextWindowPos({0, io.DisplaySize.y - height});
     ImGui::SetNextWindowSize({io.DisplaySize.x, height});
     ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                              ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
     if (ImGui::Begin("status", nullptr, flags)) {
-        ImGui::Text("%s%s", fs::path(rigPath_).filename().string().c_str(), history_.dirty() ? " *" : "");
+        ImGui::TextUnformatted(rig.c_str(), rig.c_str() + rig.size());
         ImGui::SameLine(0.0f, 24.0f);
-        // One line fits: the first; hover for the rest (a refused rig lists every problem).
-        std::size_t lineEnd = std::min(message_.find('\n'), message_.size());
+        ImGui::PushStyleColor(ImGuiCol_Text, simulation_.playing ? ImVec4{0.2f, 0.7f, 0.3f, 1.0f}
+                                                                 : ImGui::GetStyleColorVec4(ImGuiCol_Text));
+        ImGui::TextUnformatted(state);
+        ImGui::PopStyleColor();
+        ImGui::SameLine(0.0f, 24.0f);
         ImGui::PushStyleColor(ImGuiCol_Text, messageIsError_ ? ImVec4{1.0f, 0.45f, 0.4f, 1.0f}
                                                              : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        ImGui::TextUnformatted(message_.c_str(), message_.c_str() + lineEnd);
+        ImGui::PushTextWrapPos(0.0f);  // to the window's right edge
+        ImGui::TextUnformatted(message_.c_str(), message_.c_str() + message_.size());
+        ImGui::PopTextWrapPos();
         ImGui::PopStyleColor();
-        if (lineEnd < message_.size() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", message_.c_str());
+        if (ImGui::IsWindowHovered() && textHeight > float(lines) * lineHeight + 0.5f) wholeTooltip(message_);
     }
     ImGui::End();
 }
@@ -466,10 +524,10 @@ int Editor::run() {
         return 1;
     }
     camera_.viewportSize = window_.framebufferSize();
-    resetView();
     joints_ = readJoints(plugin_);
     bodies_ = readBodies(plugin_);
-    DrawList draw;
+    resetView();
+    DrawList backdrop, draw;
 
     for (frame_ = 0;; ++frame_) {
         MouseState scriptMouse = input_.mouse();
@@ -508,13 +566,21 @@ int Editor::run() {
         }
         joints_ = readJoints(plugin_);
         bodies_ = readBodies(plugin_);
+        if (view_.follow && simulation_.playing) keepInView(camera_, firstCharacterBox(), insets());
 
+        // Back to front: the level with its spawn markers and their labels, then what the
+        // plugin draws (characters, props), then the panels, outlines and gizmos.
+        backdrop.clear();
+        backdrop.setPixelsPerMetre(camera_.pixelsPerMetre);
+        drawGrid(camera_, backdrop);
+        drawLevel(level_, backdrop, /*drawProps=*/!plugin_.loaded());
+        drawSpawnMarkers(level_, backdrop);
         draw.clear();
         draw.setPixelsPerMetre(camera_.pixelsPerMetre);
-        drawGrid(camera_, draw);
-        drawLevel(level_, draw, /*drawProps=*/!plugin_.loaded());
         plugin_.draw(draw);
         renderer.beginFrame(int(size.x), int(size.y), kPaperColor);
+        renderer.draw(backdrop, camera_);
+        Window::drawTextNow(spawnLabels(level_, camera_));
         renderer.draw(draw, camera_);
         drawPanels();
         window_.renderImGui();

@@ -93,9 +93,19 @@ bool checkExpect(const std::vector<std::string>& w, std::string& error) {
         if (w.size() != 3) error = "expect mode needs one mode (animated, blend, ragdoll or getting_up)";
     } else if (what == "dirty" || what == "clean") {
         if (w.size() != 2) error = "expect " + what + " takes nothing after it";
+    } else if (what == "status") {  // expect status TEXT...
+        if (w.size() < 3) error = "expect status needs the text the status line shows";
+    } else if (what == "character") {  // expect character visible|hidden
+        if (w.size() != 3 || (w[2] != "visible" && w[2] != "hidden"))
+            error = "expect character needs 'visible' (all of the first character in view) or 'hidden'";
+    } else if (what == "panel") {  // expect panel NAME width PIXELS [TOLERANCE]
+        if (w.size() < 5 || w[3] != "width")
+            error = "expect panel needs 'NAME width PIXELS [TOLERANCE]'";
+        else
+            checkValue(w, 4, error);
     } else {
-        error = "expect needs joint, property, reloads, blend, mode, dirty, clean, hovered, selected, dialog or "
-                "plots";
+        error = "expect needs joint, property, reloads, blend, mode, dirty, clean, hovered, selected, dialog, "
+                "plots, status, character or panel";
     }
     return true;
 }

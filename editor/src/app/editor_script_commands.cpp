@@ -181,8 +181,37 @@ bool Editor::expectPlots(const ScriptCommand& c, std::string& error) {
     return true;
 }
 
+bool Editor::expectView(const ScriptCommand& c, std::string& error) {
+    const std::vector<std::string>& w = c.words;
+    if (w[1] == "status") {
+        std::string text;
+        for (std::size_t i = 2; i < w.size(); ++i) text += (i > 2 ? " " : "") + w[i];
+        if (statusText_.find(text) != std::string::npos) return true;
+        error = "expect status " + text + ": the status line says '" + statusText_ + "'";
+        return false;
+    }
+    if (w[1] == "character") {
+        bool visible = isInView(camera_, firstCharacterBox(), insets());
+        if (visible == (w[2] == "visible")) return true;
+        Rect box = firstCharacterBox(), view = freeView(camera_, insets());
+        char text[200];
+        std::snprintf(text, sizeof text, ": it is %s (x %.2f..%.2f m, y %.2f..%.2f m; the view x %.2f..%.2f, y %.2f..%.2f)",
+                      visible ? "visible" : "not wholly visible", box.min.x, box.max.x, box.min.y, box.max.y,
+                      view.min.x, view.max.x, view.min.y, view.max.y);
+        error = "expect character " + w[2] + text;
+        return false;
+    }
+    // expect panel NAME width PIXELS [TOLERANCE]: the panels whose width matters.
+    if (w[2] != "Joints") {
+        error = "expect panel: no panel '" + w[2] + "' to measure (Joints)";
+        return false;
+    }
+    return expectNumber(w, 4, jointsPanelWidth_, 0.5, error);
+}
+
 bool Editor::expectState(const ScriptCommand& c, std::string& error) {
     const std::vector<std::string>& w = c.words;
+    if (w[1] == "status" || w[1] == "character" || w[1] == "panel") return expectView(c, error);
     if (w[1] == "joint") return expectLimit(c, error);
     if (w[1] == "property" && (w[2] == "joint" || w[2] == "body")) return expectObjectProperty(c, error);
     if (w[1] == "hovered" || w[1] == "selected") return expectObject(c, error);

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "app/edit_history.h"
+#include "gizmo/label_layout.h"
 #include "plugin/plugin_host.h"
 #include "render/camera.h"
 
@@ -133,71 +134,95 @@ void JointGizmoTool::drawOne(ImDrawList* list, const JointView& joint, const Cam
     JointLimits limits = limitsOf(info);
     double ppm = camera.pixelsPerMetre;
     double radius = kGizmoRadiusPixels / ppm;
-    float alpha = selected ? 1.0f : 0.45f;
     bool isOutside = outside(info.currentAngle, limits, toRadians(0.5));
+    bool active = dragging() && dragJoint_ == joint.name;
+    bool hoveredJoint = hovered_.joint == joint.name;
 
     ImVec2 pivot = toImGui(camera, frame.pivot);
     std::vector<Vec2d> arc = arcPoints(frame, limits, radius, kArcSegments);
     std::vector<ImVec2> points;
     points.reserve(arc.size());
     for (Vec2d p : arc) points.push_back(toImGui(camera, p));
+    ImU32 arcColor = isOutside ? kOutsideColor : kArcColor;
+
+    if (!selected) {
+        // Thin arcs only: with every joint shown, wedges and needles would pile up into a blot.
+        list->AddPolyline(points.data(), int(points.size()), faded(kHalo, 0.6f), ImDrawFlags_None, 3.0f);
+        list->AddPolyline(points.data(), int(points.size()), faded(arcColor, 0.8f), ImDrawFlags_None, 1.5f);
+        for (GizmoPart part : {GizmoPart::LowerHandle, GizmoPart::UpperHandle}) {
+            ImVec2 at = toImGui(camera, gizmoPartWorld(info, part, ppm));
+            bool hot = (active && drag_.handle == part) || (!dragging() && hoveredJoint && hovered_.part == part);
+            float r = hot ? float(kHandleRadiusPixels) * 1.3f : 3.0f;
+            list->AddCircleFilled(at, r, part == GizmoPart::LowerHandle ? kLowerColor : kUpperColor);
+            if (hot) list->AddCircle(at, r + 2.0f, kNeedleColor, 0, 2.0f);
+        }
+        return;
+    }
+
     // The range as a pale wedge, a triangle per segment: a fan, so ranges wider than 180°
     // (not convex) fill correctly.
     // Anti-aliased fills would fringe every triangle's inner edges into visible seams.
-    ImU32 fill = faded(isOutside ? kOutsideFill : kArcFill, alpha);
+    ImU32 fill = isOutside ? kOutsideFill : kArcFill;
     ImDrawListFlags flags = list->Flags;
     list->Flags &= ~ImDrawListFlags_AntiAliasedFill;
     for (std::size_t i = 0; i + 1 < points.size(); ++i) list->AddTriangleFilled(pivot, points[i], points[i + 1], fill);
     list->Flags = flags;
     // Lines get a pale halo first: the gizmo sits over dark limbs and the light paper alike.
-    ImU32 halo = faded(kHalo, alpha);
-    float arcWidth = selected ? 3.0f : 2.0f;
-    ImU32 arcColor = faded(isOutside ? kOutsideColor : kArcColor, alpha);
-    list->AddPolyline(points.data(), int(points.size()), halo, ImDrawFlags_None, arcWidth + 3.0f);
+    const float arcWidth = 3.0f;
+    list->AddPolyline(points.data(), int(points.size()), kHalo, ImDrawFlags_None, arcWidth + 3.0f);
     list->AddPolyline(points.data(), int(points.size()), arcColor, ImDrawFlags_None, arcWidth);
-    list->AddLine(pivot, points.front(), faded(kLowerColor, alpha * 0.8f), 1.0f);
-    list->AddLine(pivot, points.back(), faded(kUpperColor, alpha * 0.8f), 1.0f);
+    list->AddLine(pivot, points.front(), faded(kLowerColor, 0.8f), 1.0f);
+    list->AddLine(pivot, points.back(), faded(kUpperColor, 0.8f), 1.0f);
 
     // The needle: the joint's current angle, a little past the arc.
     ImVec2 tip = toImGui(camera, pointOnArc(frame, info.currentAngle, radius * 1.15));
-    float needleWidth = selected ? 2.5f : 1.5f;
-    list->AddLine(pivot, tip, halo, needleWidth + 3.0f);
-    list->AddLine(pivot, tip, faded(isOutside ? kOutsideColor : kNeedleColor, alpha), needleWidth);
-    list->AddCircleFilled(pivot, 5.0f, halo);
-    list->AddCircleFilled(pivot, 3.5f, faded(kNeedleColor, alpha));
+    const float needleWidth = 2.5f;
+    list->AddLine(pivot, tip, kHalo, needleWidth + 3.0f);
+    list->AddLine(pivot, tip, isOutside ? kOutsideColor : kNeedleColor, needleWidth);
+    list->AddCircleFilled(pivot, 5.0f, kHalo);
+    list->AddCircleFilled(pivot, 3.5f, kNeedleColor);
 
-    bool active = dragging() && dragJoint_ == joint.name;
-    bool hoveredJoint = hovered_.joint == joint.name;
     for (GizmoPart part : {GizmoPart::LowerHandle, GizmoPart::UpperHandle}) {
         ImVec2 at = toImGui(camera, gizmoPartWorld(info, part, ppm));
         bool hot = (active && drag_.handle == part) || (!dragging() && hoveredJoint && hovered_.part == part);
         float r = float(kHandleRadiusPixels) * (hot ? 1.3f : 1.0f);
-        list->AddCircleFilled(at, r, faded(part == GizmoPart::LowerHandle ? kLowerColor : kUpperColor, alpha));
+        list->AddCircleFilled(at, r, part == GizmoPart::LowerHandle ? kLowerColor : kUpperColor);
         // Hot: a dark ring round a white one, visible on paper and limbs alike.
         if (hot) list->AddCircle(at, r + 2.0f, kNeedleColor, 0, 2.0f);
-        list->AddCircle(at, r, hot ? kHighlight : faded(IM_COL32(255, 255, 255, 200), alpha), 0, hot ? 2.0f : 1.5f);
+        list->AddCircle(at, r, hot ? kHighlight : IM_COL32(255, 255, 255, 200), 0, hot ? 2.0f : 1.5f);
     }
-    if (selected) {
-        // The name on the side away from the range, so it never sits on the arc.
-        ArcSweep sweep = arcSweep(frame, limits);
-        double away = sweep.startWorldAngle + 0.5 * sweep.sweepRadians + 3.14159265358979323846;
-        ImVec2 textSize = ImGui::CalcTextSize(joint.name.c_str());
-        float reach = 14.0f + 0.5f * textSize.x;
-        ImVec2 centre{pivot.x + reach * float(std::cos(away)), pivot.y - reach * float(std::sin(away))};
-        ImVec2 corner{centre.x - 0.5f * textSize.x, centre.y - 0.5f * textSize.y};
-        list->AddRectFilled({corner.x - 3, corner.y - 1}, {corner.x + textSize.x + 3, corner.y + textSize.y + 1},
-                            IM_COL32(255, 255, 255, 200), 3.0f);
-        list->AddText(corner, kLabelColor, joint.name.c_str());
-    }
+}
+
+double JointGizmoTool::labelDirection(const JointView& joint) const {
+    ArcSweep sweep = arcSweep(gizmoFrameOf(joint.info), limitsOf(joint.info));
+    return sweep.startWorldAngle + 0.5 * sweep.sweepRadians + 3.14159265358979323846;
 }
 
 void JointGizmoTool::draw(ImDrawList* list, const std::vector<JointView>& joints, const Camera& camera,
                           bool showAll) const {
+    // The gizmos drawn, the selected one last (on top) and its label placed first.
+    std::vector<const JointView*> shown;
     if (showAll)
         for (const JointView& j : joints)
-            if (j.name != selected_) drawOne(list, j, camera, false);
-    const JointView* selected = findJoint(joints, selected_);
-    if (selected) drawOne(list, *selected, camera, true);
+            if (j.name != selected_) shown.push_back(&j);
+    if (const JointView* selected = findJoint(joints, selected_)) shown.push_back(selected);
+    for (const JointView* j : shown) drawOne(list, *j, camera, j->name == selected_);
+
+    std::vector<LabelRequest> requests;
+    for (auto it = shown.rbegin(); it != shown.rend(); ++it) {
+        ImVec2 pivot = toImGui(camera, gizmoFrameOf((*it)->info).pivot);
+        ImVec2 size = ImGui::CalcTextSize((*it)->name.c_str());
+        requests.push_back({{pivot.x, pivot.y}, {size.x + 6.0, size.y + 2.0}, labelDirection(**it)});
+    }
+    std::vector<LabelBox> boxes = spreadLabels(requests);
+    for (std::size_t i = 0; i < boxes.size(); ++i) {
+        const JointView& j = *shown[shown.size() - 1 - i];
+        bool selected = j.name == selected_;
+        ImVec2 corner{float(boxes[i].corner.x), float(boxes[i].corner.y)};
+        ImVec2 end{corner.x + float(boxes[i].size.x), corner.y + float(boxes[i].size.y)};
+        list->AddRectFilled(corner, end, selected ? IM_COL32(255, 255, 255, 220) : IM_COL32(255, 255, 255, 160), 3.0f);
+        list->AddText({corner.x + 3.0f, corner.y + 1.0f}, selected ? kLabelColor : faded(kLabelColor, 0.75f), j.name.c_str());
+    }
 
     // The tooltip of the handle under the mouse or being dragged, in degrees.
     const std::string& name = dragging() ? dragJoint_ : hovered_.joint;

@@ -84,7 +84,11 @@ private:
         GizmoPart part = GizmoPart::None;
     };
     Hit hitAt(const std::vector<JointView>& joints, Vec2d mouseWorld, double pixelsPerMetre, bool showAll) const;
+    /// The selected gizmo in full (wedge, arc, needle, handles); another of "Show all" as a
+    /// thin arc with small handles, so many of them stay readable together.
     void drawOne(ImDrawList* list, const JointView& joint, const Camera& camera, bool selected) const;
+    /// Where the joint's name goes: the side away from its range (labels are spread apart).
+    double labelDirection(const JointView& joint) const;
 
     std::string selected_;
     Hit hovered_;

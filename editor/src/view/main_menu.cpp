@@ -1,5 +1,7 @@
 #include "view/main_menu.h"
 
+#include "view/long_text.h"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -57,7 +59,7 @@ std::string drawOpenDialog(MainMenuState& state, const fs::path& currentRig, Wid
             targets.remember("open:" + name);
             listed.push_back(name);
         }
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", rig.string().c_str());
+        if (ImGui::IsItemHovered()) wholeTooltip(rig.string());
         ImGui::SameLine(300.0f);
         ImGui::TextDisabled("%s", folder.c_str());
     }
@@ -112,6 +114,9 @@ MainMenuActions drawMainMenu(MainMenuState& state, ViewOptions& view, bool dirty
             targets.remember("menu:outlines");
             ImGui::MenuItem("Every joint's gizmo", nullptr, &view.allGizmos);
             targets.remember("menu:all_gizmos");
+            ImGui::MenuItem("Follow character", nullptr, &view.follow);
+            targets.remember("menu:follow");
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("While playing, keep the first character in view");
             ImGui::EndMenu();
         }
         ImGui::EndMainMenuBar();

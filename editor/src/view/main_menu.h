@@ -1,4 +1,5 @@
-// The menu bar: File (Open rig…, Save, Quit) and View (body outlines, every joint's gizmo),
+// The menu bar: File (Open rig…, Save, Quit) and View (body outlines, every joint's gizmo,
+// Follow),
 // and the Open rig dialog, which lists the rigs beside the one being edited and in the
 // content folder, or takes a path. Items and the dialog's widgets are widget targets
 // ("menu:file", "menu:open_rig", "open:stickman.rig.xml", "open:open", …).
@@ -16,6 +17,7 @@ class WidgetTargets;
 struct ViewOptions {
     bool bodyOutlines = true;  ///< every body's outline over the bones
     bool allGizmos = false;    ///< every joint's gizmo, not only the selected one's
+    bool follow = true;        ///< while playing, the camera keeps the first character in view
 };
 
 struct MainMenuState {

@@ -1,5 +1,7 @@
 #include "view/plugin_panels.h"
 
+#include "view/long_text.h"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -93,7 +95,7 @@ bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, WidgetTargets&
         if (plugin.loaded()) {
             ImGui::Text("%s %s", s.name.c_str(), s.version.c_str());
             ImGui::TextDisabled("file %s", std::filesystem::path(s.file).filename().string().c_str());
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.file.c_str());
+            if (ImGui::IsItemHovered()) wholeTooltip(s.file);
             // A running library passed the ABI check at load: it speaks the engine's version.
             ImGui::TextDisabled("ABI %u   loaded at %s", PAPER_PLUGIN_ABI_VERSION, state.loadedAt.c_str());
             ImGui::TextDisabled("reloads %d   last %.1f ms, %zu bytes of state", s.reloads, s.lastReloadMilliseconds,
@@ -109,7 +111,7 @@ bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, WidgetTargets&
             ImGui::PushStyleColor(ImGuiCol_Text, kErrorColour);
             ImGui::TextUnformatted(s.lastError.c_str(), s.lastError.c_str() + lineEnd);
             ImGui::PopStyleColor();
-            if (lineEnd < s.lastError.size() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.lastError.c_str());
+            if (lineEnd < s.lastError.size() && ImGui::IsItemHovered()) wholeTooltip(s.lastError);
             ImGui::PopTextWrapPos();
         }
         if (ImGui::Button("Reload (F5)")) reload = true;

@@ -3,6 +3,9 @@
 #include <SDL.h>
 #include <imgui.h>
 
+#include <cmath>
+#include <string>
+
 #include <cstdio>
 #include <vector>
 
@@ -70,8 +73,14 @@ SimulateActions drawSimulatePanel(PluginHost& plugin, SimulateState& state, Widg
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Rebuild the level at rest; the edits stay");
         ImGui::Text("%s   step %lld", state.playing ? "playing" : "paused", static_cast<long long>(state.steps));
         std::vector<CharacterStatus> characters = plugin.characters();
-        for (const CharacterStatus& c : characters)
-            ImGui::TextDisabled("%s: %s, blend %.2f", c.name.c_str(), c.mode.c_str(), c.blendWeight);
+        // The blend weight only in the mode it describes: limp or animated it would read 0.00.
+        for (const CharacterStatus& c : characters) {
+            std::string line = c.name + ": " + c.mode;
+            if (c.mode == "blend") line += ", weight " + std::to_string(int(std::lround(c.blendWeight * 100.0f))) + "%";
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+            ImGui::TextUnformatted(line.c_str(), line.c_str() + line.size());
+            ImGui::PopStyleColor();
+        }
         if (!characters.empty()) {
             // Shows the plugin's weight except while dragged (the plugin may clamp or move it).
             if (!ImGui::IsAnyItemActive()) state.blendWeight = characters.front().blendWeight;

@@ -8,6 +8,14 @@
  *
  * Versioning: PAPER_PLUGIN_ABI_VERSION changes whenever any struct or function signature
  * here changes. Adding members at the end of a table is still a change (the size differs).
+ *
+ * Reasons (every `char* error, size_t errorCapacity` pair): the callee writes a NUL-terminated
+ * reason for the user, cut to errorCapacity - 1 bytes when it is longer. No reason has to be
+ * lost to the cut: a call returning int32_t returns 0 on success and otherwise the capacity
+ * the whole reason needs (its length + 1), so a caller that gets more than it gave calls again
+ * with that much (the refused call changed nothing, so asking again is safe). A callee built
+ * before this rule returns 1; a caller then treats a reason that fills its buffer as cut and
+ * asks again with a larger one, which is also how a NULL from create is read.
  */
 #ifndef PAPER_PLUGIN_API_H
 #define PAPER_PLUGIN_API_H
@@ -197,7 +205,7 @@ typedef struct PaperEngineServices {
     void (*drawCapsule)(void* context, PaperVec2 a, PaperVec2 b, float radius, PaperColor color);
     void (*drawPolygon)(void* context, const PaperVec2* points, int32_t count, PaperColor color);
     /* Reads a whole file; the returned buffer is freed with freeFile. Returns 0 on success,
-       else writes a reason into error. */
+       else writes a reason into error and returns the capacity it needs (see "Reasons"). */
     int32_t (*readFile)(void* context, const char* path, char** data, size_t* size, char* error, size_t errorCapacity);
     void (*freeFile)(void* context, char* data);
     /* Seconds since the engine started, monotonic. */
@@ -219,14 +227,15 @@ typedef struct PaperPluginApi {
     /* Lifecycle. create returns NULL on failure with a reason in error. */
     PaperPluginInstance* (*create)(const PaperEngineServices* services, char* error, size_t errorCapacity);
     void (*destroy)(PaperPluginInstance* instance);
-    /* Builds the world of a level (terrain, props, characters). Returns 0 or an error. */
+    /* Builds the world of a level (terrain, props, characters). Returns 0, or refuses (see
+       "Reasons" above) and leaves the instance as it was. */
     int32_t (*loadLevel)(PaperPluginInstance* instance, const PaperLevelDesc* level, char* error, size_t errorCapacity);
     void (*tick)(PaperPluginInstance* instance, double dt, const PaperInput* input);
     void (*draw)(PaperPluginInstance* instance);
 
     /* State for hot reload: a versioned, self-describing blob. saveState writes at most
        capacity bytes and returns the size it needs (call with capacity 0 to ask). loadState
-       returns 0, or refuses with a reason and leaves the instance as it was. */
+       returns 0, or refuses with a reason ("Reasons" above) and leaves the instance as it was. */
     size_t (*saveState)(PaperPluginInstance* instance, void* buffer, size_t capacity);
     int32_t (*loadState)(PaperPluginInstance* instance, const void* data, size_t size, char* error, size_t errorCapacity);
 
@@ -246,7 +255,8 @@ typedef struct PaperPluginApi {
     int32_t (*setBlendWeight)(PaperPluginInstance* instance, int32_t character, float weight);
     /* Writes a character's rig, with the limits and properties edited through this table, to path
        (NULL: the file it was read from) atomically, keeping everything else in the file as it
-       was. Returns 0, or 1 with the reason in error (the file on disk is then untouched). */
+       was. Returns 0, or refuses with the reason ("Reasons" above; the file on disk is then
+       untouched). */
     int32_t (*saveRig)(PaperPluginInstance* instance, int32_t character, const char* path, char* error,
                        size_t errorCapacity);
     int32_t (*bodyCount)(PaperPluginInstance* instance);

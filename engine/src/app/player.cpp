@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 #include <unistd.h>
@@ -186,9 +187,12 @@ void runHeadless(const PlayerOptions& options, Simulation& sim) {
     sim.camera.frame(sim.level->camera.center, sim.level->camera.viewHeight);
     Clock::time_point start = Clock::now();
     for (std::int64_t i = 0; !sim.finished(); ++i) {
-        // A rebuilt plugin is picked up between steps, as in a window.
-        if (sim.plugin) sim.plugin->reloadIfChanged();
+        // A rebuilt plugin is picked up between steps, and a script's F5 reloads, as in a window.
         sim.applyScript();
+        if (sim.plugin) {
+            if (sim.input.pressed(sim.bindings.reloadPlugin)) sim.plugin->reload();
+            else sim.plugin->reloadIfChanged();
+        }
         updateCamera(sim.camera, sim.input, sim.bindings, sim.level->camera);
         sim.step();
         sim.input.endFrame();
@@ -201,70 +205,79 @@ void runHeadless(const PlayerOptions& options, Simulation& sim) {
 /// Text lines wrap here, pixels from the HUD's left: it must leave most of a 640-pixel
 /// window free (the screenshot test looks at the top-right third).
 constexpr float kHudWrapPixels = 400.0f;
+const ImVec4 kHudErrorColour{1.0f, 0.45f, 0.4f, 1.0f};
 
-void drawCharacters(PluginHost& plugin) {
-    for (const CharacterStatus& c : plugin.characters()) {
-        ImGui::Text("%s: %s   blend %.2f   %s   %s", c.name.c_str(), c.mode.c_str(), double(c.blendWeight),
-                    c.netRole.c_str(), c.clip.empty() ? "(no clip)" : c.clip.c_str());
-    }
+/// One HUD line of any length, wrapped at kHudWrapPixels. ImGui's formatted Text() goes
+/// through a 3 KB buffer and would cut a long message; TextUnformatted takes it whole.
+void hudText(const std::string& text, std::optional<ImVec4> colour = std::nullopt) {
+    if (colour) ImGui::PushStyleColor(ImGuiCol_Text, *colour);
+    ImGui::PushTextWrapPos(kHudWrapPixels);
+    ImGui::TextUnformatted(text.c_str(), text.c_str() + text.size());
+    ImGui::PopTextWrapPos();
+    if (colour) ImGui::PopStyleColor();
+}
+
+std::string formatted(const char* format, double a, double b = 0.0, double c = 0.0, double d = 0.0) {
+    char text[160];
+    std::snprintf(text, sizeof text, format, a, b, c, d);  // numbers only: always fits
+    return text;
+}
+
+/// "stickman: blend 0.40   standalone   walk": the mode in words, and the blend weight only in
+/// the mode it describes (while limp or animated it would read 0.00 and mean nothing).
+std::string characterLine(const CharacterStatus& c) {
+    std::string line = c.name + ": " + c.mode;
+    if (c.mode == "blend") line += formatted(" %.2f", double(c.blendWeight));
+    line += "   " + c.netRole + "   " + (c.clip.empty() ? std::string("(no clip)") : c.clip);
+    return line;
 }
 
 void drawPhysics(const PaperPhysicsStats& p) {
-    ImGui::Text("step %.2f ms   bodies %d   awake %d   contacts %d", p.stepMilliseconds, p.bodies, p.awakeBodies,
-                p.contacts);
+    hudText("step " + formatted("%.2f", p.stepMilliseconds) + " ms   bodies " + std::to_string(p.bodies) + "   awake " +
+            std::to_string(p.awakeBodies) + "   contacts " + std::to_string(p.contacts));
     // Now and the largest since the level was loaded.
-    ImGui::Text("stretch %.3f mm (max %.3f)   limit %.2f\xC2\xB0 (max %.2f\xC2\xB0)", 1000.0 * p.maxStretchMetres,
-                1000.0 * p.runMaxStretchMetres, p.maxLimitViolationDegrees, p.runMaxLimitViolationDegrees);
+    hudText(formatted("stretch %.3f mm (max %.3f)   limit %.2f\xC2\xB0 (max %.2f\xC2\xB0)", 1000.0 * p.maxStretchMetres,
+                      1000.0 * p.runMaxStretchMetres, p.maxLimitViolationDegrees, p.runMaxLimitViolationDegrees));
 }
 
 void drawHud(const Level& level, const RunStats& stats, const Camera& camera, double fps, const char* glRenderer,
-             PluginHost* plugin) {
+             PluginHost* plugin, bool debugView) {
     ImGui::SetNextWindowPos({10, 10});
     ImGui::SetNextWindowBgAlpha(0.75f);
     ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                              ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
                              ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
+    const ImVec4 disabled = ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
     if (ImGui::Begin("hud", nullptr, flags)) {
-        ImGui::Text("Paperdoll  -  %s", level.name.c_str());
+        hudText("Paperdoll  -  " + level.name);
         ImGui::Separator();
-        ImGui::Text("step %lld   %.1f s simulated", static_cast<long long>(stats.steps), double(stats.steps) / kSimulationHz);
-        ImGui::Text("%.0f fps   zoom %.0f px/m", fps, camera.pixelsPerMetre);
-        ImGui::Text("terrain %zu   props %zu   spawns %zu", level.terrain.size(), level.props.size(), level.spawns.size());
+        hudText("step " + std::to_string(stats.steps) + formatted("   %.1f s simulated", double(stats.steps) / kSimulationHz));
+        hudText(formatted("%.0f fps   zoom %.0f px/m", fps, camera.pixelsPerMetre));
+        hudText("terrain " + std::to_string(level.terrain.size()) + "   props " + std::to_string(level.props.size()) +
+                "   spawns " + std::to_string(level.spawns.size()));
         if (!plugin) {
-            ImGui::TextDisabled("plugin: none (--no-plugin, or none found)");
+            hudText("plugin: none (--no-plugin, or none found)", disabled);
         } else {
             const PluginStatus& ps = plugin->status();
             if (plugin->loaded())
-                ImGui::Text("plugin: %s %s   reloads %d   watch: %s", ps.name.c_str(), ps.version.c_str(), ps.reloads,
-                            ps.watchMethod);
+                hudText("plugin: " + ps.name + " " + ps.version + "   reloads " + std::to_string(ps.reloads) +
+                        "   watch: " + ps.watchMethod);
             else
-                ImGui::TextColored({1.0f, 0.45f, 0.4f, 1.0f}, "plugin: not running");
+                hudText("plugin: not running", kHudErrorColour);
             if (plugin->loaded()) {
                 drawPhysics(plugin->stats());
-                drawCharacters(*plugin);
+                for (const CharacterStatus& c : plugin->characters()) hudText(characterLine(c));
             }
-            if (!ps.lastError.empty()) {
-                ImGui::PushTextWrapPos(kHudWrapPixels);
-                ImGui::TextColored({1.0f, 0.45f, 0.4f, 1.0f}, "%s", ps.lastError.c_str());
-                ImGui::PopTextWrapPos();
-            }
+            if (!ps.lastError.empty()) hudText(ps.lastError, kHudErrorColour);
         }
-        ImGui::TextDisabled("%s", glRenderer);
+        hudText(glRenderer ? glRenderer : "", disabled);
         ImGui::Separator();
-        ImGui::PushTextWrapPos(kHudWrapPixels);
-        ImGui::TextDisabled("%s", kGameKeyHelp);
-        ImGui::TextDisabled("right/middle drag pan, wheel zoom, Home view, F5 reload plugin, Esc quit");
-        ImGui::PopTextWrapPos();
+        hudText(kGameKeyHelp, disabled);
+        hudText(std::string("right/middle drag pan, wheel zoom, Home view, F5 reload plugin, F3 debug view") +
+                    (debugView ? " (on)" : "") + ", Esc quit",
+                disabled);
     }
     ImGui::End();
-
-    // Spawn labels float above their markers, in screen space.
-    ImDrawList* labels = ImGui::GetBackgroundDrawList();
-    for (const SpawnPoint& spawn : level.spawns) {
-        Vec2 at = camera.worldToScreen(spawn.position + Vec2{0.0f, kSpawnMarkerHeight});
-        std::string text = spawn.name + "  (" + std::filesystem::path(spawn.rigPath).filename().string() + ")";
-        labels->AddText({at.x + 6.0f, at.y - 22.0f}, IM_COL32(60, 66, 80, 255), text.c_str());
-    }
 }
 
 int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err) {
@@ -290,7 +303,8 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
     Camera& camera = sim.camera;
     camera.viewportSize = window.framebufferSize();
     camera.frame(level.camera.center, level.camera.viewHeight);
-    DrawList draw;
+    DrawList backdrop, draw;
+    bool debugView = false;
     FixedStepClock clock;
     // With --frames or a script the run is a recording: exactly one step per frame, unless
     // paced; the script's timing is in steps either way.
@@ -309,6 +323,7 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
         camera.viewportSize = size;
         sim.applyScript();
         updateCamera(camera, input, sim.bindings, level.camera);
+        if (input.pressed(sim.bindings.debugView)) debugView = !debugView;  // before a step takes the press
         if (sim.plugin) {
             if (input.pressed(sim.bindings.reloadPlugin)) {
                 input.consumeEdges();
@@ -322,15 +337,22 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
         for (int i = 0; i < steps && !sim.finished(); ++i) sim.step();
         if (input.held(sim.bindings.quit)) break;
 
+        // Back to front: the level (and in the debug view the spawn markers and their
+        // labels), then what the plugin draws (characters, props), then the HUD.
+        backdrop.clear();
+        backdrop.setPixelsPerMetre(camera.pixelsPerMetre);
+        drawGrid(camera, backdrop);
+        drawLevel(level, backdrop, /*drawProps=*/!(sim.plugin && sim.plugin->loaded()));
+        if (debugView) drawSpawnMarkers(level, backdrop);
         draw.clear();
         draw.setPixelsPerMetre(camera.pixelsPerMetre);
-        drawGrid(camera, draw);
-        drawLevel(level, draw, /*drawProps=*/!(sim.plugin && sim.plugin->loaded()));
         if (sim.plugin) sim.plugin->draw(draw);
         renderer.beginFrame(int(size.x), int(size.y), kPaperColor);
-        renderer.draw(draw, camera);
+        renderer.draw(backdrop, camera);
         window.beginImGuiFrame();
-        drawHud(level, sim.stats, camera, fps, window.glRenderer(), sim.plugin);
+        if (debugView) Window::drawTextNow(spawnLabels(level, camera));
+        renderer.draw(draw, camera);
+        drawHud(level, sim.stats, camera, fps, window.glRenderer(), sim.plugin, debugView);
         window.renderImGui();
         ++sim.stats.framesRendered;
 

@@ -41,7 +41,8 @@ static_assert(PAPER_ACTION_COUNT <= 64, "PaperInput's masks have 64 bits");
 PlayerBindings::PlayerBindings(InputMap& input)
     : quit(input.bind("quit", SDLK_ESCAPE)),
       resetView(input.bind("reset_view", SDLK_HOME)),
-      reloadPlugin(input.bind("reload_plugin", SDLK_F5)) {
+      reloadPlugin(input.bind("reload_plugin", SDLK_F5)),
+      debugView(input.bind("debug_view", SDLK_F3)) {
     for (const GameBinding& b : kGameBindings) {
         for (SDL_Keycode key : b.keys)
             if (key != 0) game[b.action] = input.bind(b.name, key);

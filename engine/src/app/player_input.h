@@ -19,11 +19,12 @@ inline constexpr const char* kGameKeyHelp =
 struct PlayerBindings {
     /// game[a] is the InputMap action of PaperAction a.
     ActionId game[PAPER_ACTION_COUNT];
-    ActionId quit, resetView, reloadPlugin;
+    ActionId quit, resetView, reloadPlugin, debugView;
 
     /// Binds the keys: arrows walk, either Shift runs, Space jumps, R toggles the ragdoll,
     /// 1/2/3 hit from the left/right/above, B/N lower/raise the blend weight, G gets up,
-    /// Tab cycles the net role; Esc quits, Home resets the view, F5 reloads the plugin.
+    /// Tab cycles the net role; Esc quits, Home resets the view, F5 reloads the plugin, F3
+    /// shows or hides the debug view (the level's spawn markers).
     explicit PlayerBindings(InputMap& input);
 };
 

@@ -134,6 +134,33 @@ void Window::renderImGui() {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 
+void Window::drawTextNow(const std::vector<ScreenText>& texts) {
+    if (texts.empty()) return;
+    // A draw list of its own, rendered at once: ImGui's lists are all drawn at the end of the
+    // frame, over the world, and these must go under part of it.
+    ImGuiIO& io = ImGui::GetIO();
+    ImDrawList list(ImGui::GetDrawListSharedData());
+    list._ResetForNewFrame();
+    list.PushTextureID(io.Fonts->TexID);
+    list.PushClipRectFullScreen();
+    for (const ScreenText& t : texts)
+        list.AddText({t.position.x, t.position.y}, IM_COL32(t.color.r, t.color.g, t.color.b, t.color.a),
+                     t.text.c_str(), t.text.c_str() + t.text.size());
+    list.PopClipRect();
+    list.PopTextureID();
+    ImDrawList* lists[] = {&list};
+    ImDrawData data;
+    data.Valid = true;
+    data.CmdLists = lists;
+    data.CmdListsCount = 1;
+    data.TotalVtxCount = list.VtxBuffer.Size;
+    data.TotalIdxCount = list.IdxBuffer.Size;
+    data.DisplayPos = {0.0f, 0.0f};
+    data.DisplaySize = io.DisplaySize;
+    data.FramebufferScale = io.DisplayFramebufferScale;
+    ImGui_ImplOpenGL3_RenderDrawData(&data);
+}
+
 void Window::swap() { SDL_GL_SwapWindow(window_); }
 
 Vec2 Window::framebufferSize() const {

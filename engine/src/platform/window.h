@@ -3,8 +3,10 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "paper/math.h"
+#include "render/screen_text.h"
 
 struct SDL_Window;
 union SDL_Event;
@@ -38,6 +40,9 @@ public:
     void beginImGuiFrame();
     /// Renders ImGui's draw data over what was drawn.
     void renderImGui();
+    /// Draws texts into the frame now, with ImGui's font, so whatever is drawn after covers
+    /// them (labels under the characters). Only between beginImGuiFrame and renderImGui.
+    static void drawTextNow(const std::vector<ScreenText>& texts);
     void swap();
 
     /// Drawable size in pixels (may exceed the window size on high-DPI screens).

@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -33,7 +35,41 @@ void abandon(void* instance) {
 #endif
 }
 
-constexpr size_t kErrorCapacity = 512;
+/// A reason's first buffer; a longer one is asked for again at the size the plugin says.
+constexpr size_t kFirstReasonCapacity = 4096;
+/// The most a reason may take; beyond it the plugin is not telling a reason but a story.
+constexpr size_t kMaxReasonCapacity = size_t(64) << 20;
+
+/// Calls `call(buffer, capacity)`, one that writes a reason as plugin_api.h's "Reasons" says,
+/// and asks again with a larger buffer until the whole reason fits. Returns the call's status
+/// (0 success); the reason, whole, is in `reason`.
+template <class Call>
+int32_t callForReason(Call&& call, std::string& reason) {
+    size_t capacity = kFirstReasonCapacity;
+    for (;;) {
+        std::string buffer(capacity, '\0');
+        int32_t status = call(buffer.data(), capacity);
+        size_t length = strnlen(buffer.data(), capacity);
+        reason.assign(buffer.data(), length);
+        if (status == 0) return status;
+        // A plugin that follows the rule says how much it needs; one that does not (status 1)
+        // and fills the buffer may have been cut, so it gets four times as much.
+        size_t needed = status > 1 ? size_t(status) : length + 1 >= capacity ? 4 * capacity : 0;
+        if (needed <= capacity || capacity >= kMaxReasonCapacity) return status;
+        capacity = std::min(needed, kMaxReasonCapacity);
+    }
+}
+
+/// Writes a reason into the plugin's buffer as plugin_api.h's "Reasons" says: cut to fit,
+/// and returns the capacity the whole reason needs.
+int32_t writeReason(char* error, size_t capacity, const std::string& reason) {
+    if (error && capacity) {
+        size_t length = std::min(reason.size(), capacity - 1);
+        std::memcpy(error, reason.data(), length);
+        error[length] = '\0';
+    }
+    return int32_t(std::min<size_t>(reason.size() + 1, size_t(INT32_MAX)));
+}
 
 double millisecondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -102,10 +138,7 @@ PaperEngineServices PluginHost::makeServices(PluginHost* host) {
         d->polygon(converted, count, toColor(color));
     };
     s.readFile = [](void*, const char* path, char** data, size_t* size, char* error, size_t errorCapacity) -> int32_t {
-        auto fail = [&](const std::string& why) {
-            if (error && errorCapacity) std::snprintf(error, errorCapacity, "%s", why.c_str());
-            return int32_t(1);
-        };
+        auto fail = [&](const std::string& why) { return writeReason(error, errorCapacity, why); };
         if (!path || !data || !size) return fail("readFile: null argument");
         std::error_code ec;
         if (!fs::is_regular_file(path, ec)) return fail(std::string("'") + path + "' is not a readable file");
@@ -153,15 +186,21 @@ void PluginHost::fail(const std::string& error) {
 
 bool PluginHost::start(Generation& generation, const std::vector<std::uint8_t>& state, std::string& error) {
     const PaperPluginApi& api = *generation.api();
-    char message[kErrorCapacity] = {};
+    std::string message;
     PaperPluginInstance* instance = nullptr;
-    int signal = callGuarded([&] { instance = api.create(&services_, message, sizeof message); });
+    int signal = 0;
+    callForReason(
+        [&](char* buffer, size_t capacity) {
+            signal = callGuarded([&] { instance = api.create(&services_, buffer, capacity); });
+            return signal || instance ? 0 : 1;
+        },
+        message);
     if (signal) {
         error = std::string("crashed while starting: ") + describeSignal(signal);
         return false;
     }
     if (!instance) {
-        error = std::string("refused to start: ") + (message[0] ? message : "no reason given");
+        error = "refused to start: " + (message.empty() ? std::string("no reason given") : message);
         return false;
     }
     auto abandon = [&](const std::string& why) {
@@ -169,19 +208,29 @@ bool PluginHost::start(Generation& generation, const std::vector<std::uint8_t>& 
         callGuarded([&] { api.destroy(instance); });
         return false;
     };
+    // Each call is guarded on its own: a crash on the way leaves no status to read.
+    auto guardedCall = [&](auto&& call) {
+        return callForReason(
+            [&](char* buffer, size_t capacity) {
+                int32_t status = 1;
+                signal = callGuarded([&] { status = call(buffer, capacity); });
+                return signal ? 0 : status;
+            },
+            message);
+    };
     if (hasLevel_) {
         PaperLevelDesc level{terrain_.data(), int32_t(terrain_.size()), props_.data(), int32_t(props_.size()),
                              spawns_.data(), int32_t(spawns_.size())};
-        int32_t rc = 0;
-        signal = callGuarded([&] { rc = api.loadLevel(instance, &level, message, sizeof message); });
+        int32_t rc = guardedCall([&](char* buffer, size_t capacity) { return api.loadLevel(instance, &level, buffer, capacity); });
         if (signal) return abandon(std::string("crashed while loading the level: ") + describeSignal(signal));
-        if (rc != 0) return abandon(std::string("refused the level: ") + message);
+        if (rc != 0) return abandon("refused the level: " + message);
     }
     if (!state.empty()) {
-        int32_t rc = 0;
-        signal = callGuarded([&] { rc = api.loadState(instance, state.data(), state.size(), message, sizeof message); });
+        int32_t rc = guardedCall([&](char* buffer, size_t capacity) {
+            return api.loadState(instance, state.data(), state.size(), buffer, capacity);
+        });
         if (signal) return abandon(std::string("crashed while loading the state: ") + describeSignal(signal));
-        if (rc != 0) return abandon(std::string("refused the state: ") + message);
+        if (rc != 0) return abandon("refused the state: " + message);
     }
     generation.instance = instance;
     return true;
@@ -285,14 +334,15 @@ bool PluginHost::setLevel(const Level& level) {
     if (!current_.instance) return false;
     PaperLevelDesc desc{terrain_.data(), int32_t(terrain_.size()), props_.data(), int32_t(props_.size()), spawns_.data(),
                         int32_t(spawns_.size())};
-    char message[kErrorCapacity] = {};
+    std::string message;
     int32_t rc = 0;
     if (!guarded("loadLevel", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
-            rc = api.loadLevel(instance, &desc, message, sizeof message);
+            rc = callForReason([&](char* buffer, size_t capacity) { return api.loadLevel(instance, &desc, buffer, capacity); },
+                               message);
         }))
         return false;
     if (rc != 0) {
-        fail(std::string("the level was refused: ") + message);
+        fail("the level was refused: " + message);
         return false;
     }
     status_.lastError.clear();  // a refusal before it is no longer the state of things
@@ -311,13 +361,15 @@ std::vector<std::uint8_t> PluginHost::saveState() {
 }
 
 bool PluginHost::loadState(const std::vector<std::uint8_t>& blob) {
-    char message[kErrorCapacity] = {};
+    std::string message;
     int32_t rc = 1;
     if (!guarded("loadState", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
-            rc = api.loadState(instance, blob.data(), blob.size(), message, sizeof message);
+            rc = callForReason(
+                [&](char* buffer, size_t capacity) { return api.loadState(instance, blob.data(), blob.size(), buffer, capacity); },
+                message);
         }))
         return false;
-    if (rc != 0) fail(std::string("state refused: ") + message);
+    if (rc != 0) fail("state refused: " + message);
     return rc == 0;
 }
 
@@ -356,10 +408,10 @@ bool PluginHost::reload() {
     status_.name = current_.api()->name;
     status_.version = current_.api()->version;
     status_.lastError.clear();
-    char line[256];
-    std::snprintf(line, sizeof line, "plugin: reloaded %s %s -> %s, %zu bytes of state, %.1f ms", status_.name.c_str(),
-                  oldVersion.c_str(), status_.version.c_str(), state.size(), status_.lastReloadMilliseconds);
-    log(PAPER_LOG_INFO, line);
+    char milliseconds[32];
+    std::snprintf(milliseconds, sizeof milliseconds, "%.1f ms", status_.lastReloadMilliseconds);
+    log(PAPER_LOG_INFO, "plugin: reloaded " + status_.name + " " + oldVersion + " -> " + status_.version + ", " +
+                            std::to_string(state.size()) + " bytes of state, " + milliseconds);
     return true;
 }
 
@@ -375,7 +427,17 @@ void PluginHost::watch(bool enable) {
 }
 
 bool PluginHost::reloadIfChanged() {
-    if (!watch_ || !watch_->poll()) return false;
+    if (!watch_) return false;
+    if (watch_->poll()) {
+        refusedChange_.clear();
+        return reload();
+    }
+    // The watch waits for a whole library. One that stays broken after the quiet time
+    // (removed, garbage) is refused here exactly as F5 refuses it, once per change: the
+    // reload fails on the same file with the same words in the log and the status.
+    const std::string& waiting = watch_->waitingFor();
+    if (waiting.empty() || waiting == refusedChange_) return false;
+    refusedChange_ = waiting;
     return reload();
 }
 
@@ -536,14 +598,18 @@ bool PluginHost::setBlendWeight(int character, float weight) {
 
 bool PluginHost::saveRig(int character, const std::string& path, std::string& error) {
     int32_t rc = 1;
-    char message[kErrorCapacity] = {};
+    std::string message;
     bool called = false;
     guarded("saveRig", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
         called = true;
-        rc = api.saveRig(instance, character, path.empty() ? nullptr : path.c_str(), message, sizeof message);
+        rc = callForReason(
+            [&](char* buffer, size_t capacity) {
+                return api.saveRig(instance, character, path.empty() ? nullptr : path.c_str(), buffer, capacity);
+            },
+            message);
     });
     if (!called) error = "no plugin is loaded";
-    else if (rc != 0) error = message[0] ? message : "the plugin could not save the rig";
+    else if (rc != 0) error = message.empty() ? "the plugin could not save the rig" : message;
     return called && rc == 0;
 }
 

@@ -68,7 +68,8 @@ public:
     bool reload();
     /// Starts watching the library file; reloadIfChanged() then reloads after a rebuild.
     void watch(bool enable);
-    /// Reloads when the watched file has changed and is complete; true if it reloaded.
+    /// Reloads when the watched file has changed and is complete; true if it reloaded. A file
+    /// that stays incomplete (garbage) or removed is reported as F5 would report it, once.
     bool reloadIfChanged();
 
     void tick(double dt, const PaperInput& input);
@@ -128,6 +129,7 @@ private:
     std::vector<std::uint8_t> lastGoodState_;  ///< its state when it handed over
     std::vector<std::unique_ptr<PluginLibrary>> crashed_;  ///< kept mapped: their code may be on a stack
     std::unique_ptr<FileWatch> watch_;
+    std::string refusedChange_;  ///< the watch's last complaint already reported as a failed reload
 
     // The level, kept in the C shapes the plugin reads.
     std::vector<std::vector<PaperVec2>> terrainPoints_;

@@ -1,6 +1,7 @@
 #include "world/level_view.h"
 
 #include <cmath>
+#include <filesystem>
 
 namespace paper {
 
@@ -47,6 +48,9 @@ void drawLevel(const Level& level, DrawList& draw, bool drawProps) {
         draw.line(corners[0], corners[2], draw.pixels(1.5f), darker(prop.color, 0.8f));
         draw.line(corners[1], corners[3], draw.pixels(1.5f), darker(prop.color, 0.8f));
     }
+}
+
+void drawSpawnMarkers(const Level& level, DrawList& draw) {
     const Color pole{120, 130, 150, 255}, flag{222, 92, 64, 255};
     for (const SpawnPoint& spawn : level.spawns) {
         Vec2 base = spawn.position, top = base + Vec2{0.0f, kSpawnMarkerHeight};
@@ -56,6 +60,17 @@ void drawLevel(const Level& level, DrawList& draw, bool drawProps) {
         draw.polygon(pennant, 3, flag);
         draw.circle(base, draw.pixels(4.0f), pole);
     }
+}
+
+std::vector<ScreenText> spawnLabels(const Level& level, const Camera& camera) {
+    std::vector<ScreenText> labels;
+    for (const SpawnPoint& spawn : level.spawns) {
+        Vec2 at = camera.worldToScreen(spawn.position + Vec2{0.0f, kSpawnMarkerHeight});
+        labels.push_back({{at.x + 6.0f, at.y - 22.0f},
+                          {60, 66, 80, 255},
+                          spawn.name + "  (" + std::filesystem::path(spawn.rigPath).filename().string() + ")"});
+    }
+    return labels;
 }
 
 }  // namespace paper

@@ -2,8 +2,11 @@
 // markers, tessellated into a DrawList.
 #pragma once
 
+#include <vector>
+
 #include "render/camera.h"
 #include "render/draw_list.h"
+#include "render/screen_text.h"
 #include "world/level.h"
 
 namespace paper {
@@ -16,5 +19,10 @@ void drawGrid(const Camera& camera, DrawList& draw);
 void drawLevel(const Level& level, DrawList& draw, bool drawProps = true);
 /// Height in metres of a spawn marker's pole, for placing its label.
 inline constexpr float kSpawnMarkerHeight = 1.9f;
+/// Each spawn's pole and flag: an authoring aid, drawn before (under) the characters, in the
+/// editor and in the player's debug view only.
+void drawSpawnMarkers(const Level& level, DrawList& draw);
+/// Each spawn's name and rig beside the top of its pole, to be drawn under the characters too.
+std::vector<ScreenText> spawnLabels(const Level& level, const Camera& camera);
 
 }  // namespace paper

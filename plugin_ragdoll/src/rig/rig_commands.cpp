@@ -30,13 +30,14 @@ constexpr double kMaxPush = 50.0;
 constexpr const char* kUsage =
     "usage: paperdoll rig check FILE...\n"
     "       paperdoll rig drop FILE [--frames N] [--push M/S] [--json]\n"
-    "       paperdoll rig generate IN OUT\n"
+    "       paperdoll rig generate IN OUT [--force]\n"
     "\n"
     "  check      validate rig files: every error with FILE:LINE, or one summary line per rig\n"
     "  drop       drop the rig from 1 m onto flat ground with a sideways push (default 1 m/s),\n"
     "             step N frames at 1/60 s (default 300) and report joint stretch, limit\n"
     "             violation, frames until at rest and explosions\n"
-    "  generate   add bodies and joints to a rig that has only bones; writes OUT (never IN)\n"
+    "  generate   add bodies and joints to a rig that has only bones; writes OUT (never IN;\n"
+    "             an existing OUT only with --force)\n"
     "\n"
     "exit status: 0 ok, 1 bad or unreadable file, 2 bad usage, 3 drop outside the limits\n";
 
@@ -49,10 +50,11 @@ void printDiagnostics(std::ostream& err, const std::vector<Diagnostic>& diagnost
     for (const Diagnostic& d : diagnostics) err << d.format() << "\n";
 }
 
+/// decimals after the point; as long as the number needs (1e300 has 301 digits before it).
 std::string fixed(double value, int decimals) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
+    std::string text(size_t(std::snprintf(nullptr, 0, "%.*f", decimals, value)), '\0');
+    std::snprintf(text.data(), text.size() + 1, "%.*f", decimals, value);
+    return text;
 }
 
 /// Three significant digits: "1.21e-06", "0.000412".
@@ -60,6 +62,11 @@ std::string significant(double value) {
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, "%.3g", value);
     return buffer;
+}
+
+/// text, then spaces up to width characters (printf's %-Ns, for text of any length).
+std::string padded(const std::string& text, size_t width) {
+    return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
 }
 
 /// Up to 4 decimals without trailing zeros: "20", "19.95", "0.1235".
@@ -281,8 +288,15 @@ bool sameFile(const std::string& a, const std::string& b) {
 }
 
 int runGenerate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    std::vector<std::string> rest;
+    bool force = false, optionsDone = false;
+    for (const std::string& arg : args) {
+        optionsDone = optionsDone || arg == "--";
+        if (!optionsDone && arg == "--force") force = true;
+        else rest.push_back(arg);
+    }
     std::string bad;
-    std::vector<std::string> files = positionals(args, 1, bad);
+    std::vector<std::string> files = positionals(rest, 1, bad);
     if (!bad.empty()) return usageError(err, "unknown option '" + bad + "' for 'rig generate'");
     if (files.size() != 2)
         return usageError(err, "'rig generate' needs IN and OUT, got " + std::to_string(files.size()) + " argument" +
@@ -291,6 +305,9 @@ int runGenerate(const std::vector<std::string>& args, std::ostream& out, std::os
     const std::string& outPath = files[1];
     if (sameFile(in, outPath))
         return usageError(err, "OUT '" + outPath + "' is the input file; generate never overwrites IN");
+    std::error_code status;
+    if (!force && fs::exists(outPath, status) && !fs::is_directory(outPath, status))
+        return usageError(err, "OUT '" + outPath + "' already exists; pass --force to overwrite it");
 
     RigLoadResult loaded = loadRigFile(in);
     // Only errors: a bones-only rig always warns that it has no bodies, which is the point.
@@ -312,13 +329,12 @@ int runGenerate(const std::vector<std::string>& args, std::ostream& out, std::os
         out << "replaced the " << generated.replacedBodies << " bodies and " << generated.replacedJoints
             << " joints of " << in << "\n";
     out << "wrote " << summaryLine(outPath, rig) << " (generated from " << in << ")\n";
-    char line[256];
+    // Names can be any length: padded columns, never a fixed buffer that would cut them.
     for (const RigBody& body : rig.bodies) {
         const RigBone& bone = rig.bones[size_t(body.bone)];
-        std::snprintf(line, sizeof line, "  %-16s %-10s %-8s radius %-9s %s kg\n", bone.fileName.c_str(),
-                      boneKindName(classifyBone(bone.name)), shapeName(body.shape), (fixed(body.radius, 3) + " m").c_str(),
-                      brief(body.mass).c_str());
-        out << line;
+        out << "  " << padded(bone.fileName, 16) << ' ' << padded(boneKindName(classifyBone(bone.name)), 10) << ' '
+            << padded(shapeName(body.shape), 8) << " radius " << padded(fixed(body.radius, 3) + " m", 9) << ' '
+            << brief(body.mass) << " kg\n";
     }
     for (const RigJoint& joint : rig.joints) {
         std::string limits = "free";
@@ -329,10 +345,8 @@ int runGenerate(const std::vector<std::string>& args, std::ostream& out, std::os
             limits += brief(joint.upper * 180.0 / kPi);
             limits += "] deg";
         }
-        std::snprintf(line, sizeof line, "  %-16s %s -> %s %s\n", joint.fileName.c_str(),
-                      rig.bones[size_t(joint.parent)].fileName.c_str(), rig.bones[size_t(joint.child)].fileName.c_str(),
-                      limits.c_str());
-        out << line;
+        out << "  " << padded(joint.fileName, 16) << ' ' << rig.bones[size_t(joint.parent)].fileName << " -> "
+            << rig.bones[size_t(joint.child)].fileName << ' ' << limits << "\n";
     }
     return kExitOk;
 }

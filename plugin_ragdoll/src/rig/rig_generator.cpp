@@ -44,7 +44,9 @@ KindRecipe recipe(BoneKind kind) {
         case BoneKind::UpperArm: return {0.28, 1.5, -140.0, 140.0, "shoulder"};
         case BoneKind::Forearm: return {0.24, 1.2, 0.0, 140.0, "elbow"};
         case BoneKind::Hand: return {0.3, 0.4, -60.0, 60.0, "wrist"};
-        case BoneKind::Thigh: return {0.34, 2.0, -80.0, 80.0, "hip"};
+        // The stickman's convention (and its clips'): facing +x, a hip flexes counter-clockwise,
+        // so the thigh swings 120° forward (sitting up, getting up) and 30° back.
+        case BoneKind::Thigh: return {0.34, 2.0, -30.0, 120.0, "hip"};
         case BoneKind::Shin: return {0.26, 1.5, -140.0, 0.0, "knee"};
         case BoneKind::Foot: return {0.25, 0.6, -35.0, 35.0, "ankle"};
         case BoneKind::Other: return {0.2, 1.0, -45.0, 45.0, nullptr};

@@ -1,0 +1,36 @@
+// Where the editor's camera looks: the starting view of a character (its feet and the ground
+// above the status line, its head under the menu bar) and Follow, which keeps it in view.
+// Pure camera maths over a box in the world, tested headless (tests/editor/framing_tests.cpp).
+#pragma once
+
+#include "paper/math.h"
+#include "render/camera.h"
+
+namespace paper::editor {
+
+/// The viewport's strips the editor's bars cover, pixels: the world is seen between them.
+struct ViewInsets {
+    float topPixels = 0.0f;     ///< the menu bar
+    float bottomPixels = 0.0f;  ///< the status line
+};
+
+/// The least view height, metres, of the starting frame (a stickman is 1.8 m).
+inline constexpr float kMinStartViewHeight = 3.0f;
+/// Ground shown under the character's lowest point in the starting frame, metres.
+inline constexpr float kStartGroundMetres = 0.4f;
+/// Follow keeps the character this fraction of the free view away from every edge.
+inline constexpr float kFollowMarginFraction = 0.1f;
+
+/// The world rectangle seen between the insets.
+Rect freeView(const Camera& camera, ViewInsets insets);
+/// Frames `box` (a character's bounds, metres): centred across, its bottom
+/// kStartGroundMetres above the status line with room above, at least kMinStartViewHeight of
+/// world between the bars. The camera's viewport size must be set.
+void frameStart(Camera& camera, Rect box, ViewInsets insets);
+/// Moves the camera (never zooms) the least that brings `box` inside the free view shrunk by
+/// kFollowMarginFraction; a box larger than that is centred. Returns whether it moved.
+bool keepInView(Camera& camera, Rect box, ViewInsets insets);
+/// Whether `box` lies wholly inside the free view.
+bool isInView(const Camera& camera, Rect box, ViewInsets insets);
+
+}  // namespace paper::editor
