@@ -68,6 +68,20 @@ int countColour(const std::string& png, int r, int g, int b, int tolerance) {
 
 }  // namespace
 
+TEST_CASE("the puppet, a rig naming no clips, opens and stands in the editor", "[editor][e2e]") {
+    const fs::path dir = fs::temp_directory_path() / "paperdoll_editor_puppet";
+    fs::create_directories(dir);
+    const std::string png = (dir / "puppet.png").string();
+    test::ProcessResult r = test::runProcess({kEditor, "--rig", (kContent / "rigs" / "paper_puppet.rig.xml").string(),
+                                              "--frames", "30", "--screenshot", png},
+                                             editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+    // Its near-side limbs are drawn in #b8a888: there is a figure on screen.
+    CHECK(countColour(png, 0xb8, 0xa8, 0x88, 6) > 200);
+    fs::remove_all(dir);
+}
+
 TEST_CASE("a scripted drag of elbow_L's upper handle, undone, redone and saved, changes only that limit",
           "[editor][e2e]") {
     RigCopy copy;
@@ -251,8 +265,11 @@ TEST_CASE("opening another rig with unsaved edits asks first, a rig that fails k
           "[editor][e2e][unsaved]") {
     RigCopy copy;
     std::string original = readText(copy.rig);
-    // Beside it: the puppet (which has no clips, so no character) and a heavier stickman.
-    fs::copy_file(kContent / "rigs" / "paper_puppet.rig.xml", copy.dir / "rigs" / "paper_puppet.rig.xml");
+    // Beside it: a puppet naming an idle clip that is not there (no character can be made
+    // from it) and a heavier stickman.
+    std::string puppet = readText(kContent / "rigs" / "paper_puppet.rig.xml");
+    puppet.replace(puppet.find("</rig>"), 6, "  <clip name=\"idle\" file=\"missing.anim.xml\"/>\n</rig>");
+    std::ofstream(copy.dir / "rigs" / "broken_puppet.rig.xml", std::ios::binary) << puppet;
     fs::path heavy = copy.dir / "rigs" / "stickman_heavy.rig.xml";
     std::ofstream(heavy, std::ios::binary) << withForearmMass(original, "2");
     std::string heavyText = readText(heavy);
@@ -261,7 +278,7 @@ TEST_CASE("opening another rig with unsaved edits asks first, a rig that fails k
         test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
     INFO(r.err);
     CHECK(r.exitCode == 0);  // the edit survives the refused rig; the heavy one opens clean
-    CHECK_THAT(r.err, Catch::Contains("paper_puppet.rig.xml"));  // why the puppet was refused
+    CHECK_THAT(r.err, Catch::Contains("broken_puppet.rig.xml:") && Catch::Contains("the 'idle' clip 'missing.anim.xml' does not load"));
     CHECK(readText(copy.rig) == original);
     CHECK(readText(heavy) == heavyText);
 }

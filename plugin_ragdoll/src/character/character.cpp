@@ -91,6 +91,8 @@ void Character::preStep(double dt, const CharacterControls& controls) {
     case CharacterMode::Animated:
         stepLocomotion(dt, controls);
         poses_ = animPoses_;
+        // IK plants the feet only: a trailing shin can still cut a stair's edge.
+        keepPoseOutOfTerrain();
         moveAnimatedBodies(dt);
         break;
     case CharacterMode::Blend:

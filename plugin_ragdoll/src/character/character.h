@@ -169,8 +169,8 @@ private:
     void stepGettingUp(double dt);
     /// Starts the get-up clip (front or back) at the frame whose pose is nearest getUpFrom_.
     void chooseGetUpStart();
-    /// Moves the shown pose rigidly out of the terrain it reaches into (the get-up's poses
-    /// are authored for flat ground).
+    /// Moves the shown pose rigidly out of the terrain it reaches into (clips are authored
+    /// for flat ground; IK plants the feet only).
     void keepPoseOutOfTerrain();
     /// Samples the clip player, plants the feet (when grounded) and places the pose in the
     /// world: animPoses_, and the tracked velocities from the previous animPoses_.
