@@ -110,6 +110,7 @@ void Character::preStep(double dt, const CharacterControls& controls) {
 void Character::postStep(double dt) {
     if (role_ == NetRole::Proxy) return;  // shows the replicated mode; owns no bodies
     measurePush(dt);
+    if (!animated_.empty()) keepPoseOutOfProps();
     if (mode_ == CharacterMode::Blend) snapFollowingBodies();
     if (isPhysical(mode_)) readBodies();
     // What a proxy needs: where the character is. While limp, that is the ground under
@@ -329,6 +330,32 @@ void Character::keepPoseOutOfTerrain() {
         if (deepest.depth <= tuning::kPoseTerrainTolerance) return;
         const Vec2 shift = (deepest.depth - 0.5 * tuning::kPoseTerrainTolerance) * deepest.normal;
         for (BonePose& p : poses_) p.origin += shift;
+    }
+}
+
+void Character::keepPoseOutOfProps() {
+    // After the step the props have been pushed by the following bodies; what the drawn
+    // figure still reaches into did not give way (pinned against a wall, the ground or a
+    // stack). The figure is moved out of it: held back sideways, and so is the walk (a walker
+    // cannot pass through what it cannot push); lifted when the prop is under a limb (a foot
+    // on a crate). Never pushed down: a crate on the head is pushed off by the bodies instead.
+    for (int pass = 0; pass < 2; ++pass) {
+        drawnShapes(rig_, poses_, appearance_.scale, drawn_);
+        const DrawnDepth deepest = deepestOverlap(*world_, drawn_, Obstacles::Props, scratch_);
+        if (deepest.depth <= tuning::kPoseTerrainTolerance) return;
+        const double out = deepest.depth - 0.5 * tuning::kPoseTerrainTolerance;
+        Vec2 shift = out * deepest.normal;
+        if (shift.y < 0.0) {
+            if (std::abs(deepest.normal.x) < tuning::kPropHoldBackMinNormal) return;
+            shift = {out / deepest.normal.x, 0.0};
+        }
+        shift.x = std::clamp(shift.x, -tuning::kPropHoldBackMax, tuning::kPropHoldBackMax);
+        shift.y = std::min(shift.y, tuning::kPropHoldBackMax);
+        for (BonePose& p : poses_) p.origin += shift;
+        if (mode_ == CharacterMode::Animated) {
+            root_.x += shift.x;
+            for (BonePose& p : animPoses_) p.origin.x += shift.x;  // the tracked velocities see no jump
+        }
     }
 }
 

@@ -172,6 +172,9 @@ private:
     /// Moves the shown pose rigidly out of the terrain it reaches into (clips are authored
     /// for flat ground; IK plants the feet only).
     void keepPoseOutOfTerrain();
+    /// After the step: holds the shown pose (and the walk) back from props it still reaches
+    /// into, sideways.
+    void keepPoseOutOfProps();
     /// Samples the clip player, plants the feet (when grounded) and places the pose in the
     /// world: animPoses_, and the tracked velocities from the previous animPoses_.
     void computeAnimatedPose(double dt, bool plantFeet, bool plantHands = false);

@@ -48,6 +48,10 @@ inline constexpr double kGetUpMatchStep = 1.0 / 30.0;  ///< s between the get-up
 inline constexpr double kGetUpMatchLatePenalty = 0.05;
 /// m a shown pose may reach into the terrain before it is lifted out (getting up).
 inline constexpr double kPoseTerrainTolerance = 0.004;
+/// A prop the figure reaches into holds it back sideways by at most this much a step (m),
+/// and only when the way out is at least this sideways (a crate on the head does not).
+inline constexpr double kPropHoldBackMax = 0.1;
+inline constexpr double kPropHoldBackMinNormal = 0.3;
 inline constexpr double kBlendStep = 0.1;           ///< B/N change the blend weight by this
 inline constexpr double kHitImpulse = 6.0;          ///< N·s given to every body by a hit (1/2/3)
 /// While ragdolled (Appearance::tint): 45 % of the way to a pale blue-grey (#b4c4d8), so a

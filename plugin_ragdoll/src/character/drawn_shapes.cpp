@@ -84,6 +84,7 @@ DrawnDepth deepestOverlap(const World& world, const std::vector<DrawnShape>& sha
         for (BodyId body : scratch) {
             const BodyType type = world.bodyType(body);
             if (type == BodyType::Kinematic) continue;
+            if (type == BodyType::Static && obstacles == Obstacles::Props) continue;
             if (type == BodyType::Dynamic) {
                 const Shape* s = world.bodyShape(body);
                 if (obstacles == Obstacles::Terrain || !s || s->filter.group != 0) continue;

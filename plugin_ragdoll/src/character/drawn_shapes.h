@@ -29,8 +29,9 @@ double drawnSeparation(const World& world, BodyId body, const DrawnShape& shape,
 
 /// Which bodies count as "the world" a drawn part must stay out of.
 enum class Obstacles : std::uint8_t {
-    Terrain,        ///< static bodies
-    TerrainAndProps ///< static bodies and dynamic ones no character owns (collision group 0)
+    Terrain,         ///< static bodies
+    Props,           ///< dynamic bodies no character owns (collision group 0)
+    TerrainAndProps  ///< both
 };
 
 /// The deepest any of the shapes reaches into the obstacles (metres, 0 when none does) and
