@@ -209,7 +209,7 @@ TEST_CASE("Switching to ragdoll mid-walk carries the skeleton's momentum", "[cha
     walk(scene, running ? 47 : 53, running);
     const Momentum skeleton =
         skeletonMomentum(c.rig(), c.bonePoses(), c.boneLinearVelocities(), c.boneAngularVelocities());
-    const std::vector<BodyId> kinematic = c.animatedBodies();
+    const std::vector<BodyId> following = c.animatedBodies();
     REQUIRE(c.enterRagdoll());
     const Momentum bodies = bodiesMomentum(scene.world(), c.ragdoll().bodies);
     INFO("skeleton p = (" << skeleton.linear.x << ", " << skeleton.linear.y << ") kg·m/s, L = " << skeleton.angular);
@@ -219,11 +219,11 @@ TEST_CASE("Switching to ragdoll mid-walk carries the skeleton's momentum", "[cha
     CHECK(length(bodies.linear - skeleton.linear) <= 0.02 * length(skeleton.linear));
     CHECK(std::abs(bodies.angular - skeleton.angular) <= 0.05 * std::max(std::abs(skeleton.angular), 0.5));
     CHECK(distance(bodies.centerOfMass, skeleton.centerOfMass) < 1e-9);
-    // The kinematic bodies went first: the ragdoll's bodies took their freed slots.
-    for (BodyId body : kinematic) CHECK_FALSE(scene.world().isValid(body));
+    // The following bodies went first: the ragdoll's bodies took their freed slots.
+    for (BodyId body : following) CHECK_FALSE(scene.world().isValid(body));
     CHECK(c.animatedBodies().empty());
     bool reused = false;
-    for (BodyId body : kinematic) reused = reused || c.ragdoll().bodies[0].index1 == body.index1;
+    for (BodyId body : following) reused = reused || c.ragdoll().bodies[0].index1 == body.index1;
     CHECK(reused);
 }
 
@@ -362,7 +362,7 @@ TEST_CASE("Getting up stands the character where the ragdoll lay, feet on the gr
     REQUIRE(c.getUp());
     CHECK(c.mode() == CharacterMode::GettingUp);
     CHECK(c.ragdoll().empty());
-    CHECK(scene.world().stats().bodies == bodiesBefore);  // the ragdoll's bodies gone, the kinematic ones back
+    CHECK(scene.world().stats().bodies == bodiesBefore);  // the ragdoll's bodies gone, the following ones back
     CHECK(c.animatedBodies().size() == 10);
     CHECK(c.appearance().tint == 0xff40c0ffu);
     CHECK(c.appearance().scale == 1.25);
@@ -548,7 +548,7 @@ TEST_CASE("A proxy world never creates a body while the host ragdolls", "[charac
             CHECK(std::abs(p.root().x - hip.x) < 0.6);
         }
     }
-    CHECK(peerBodies == host.world().stats().bodies - 10);  // the proxy has not even kinematic bodies
+    CHECK(peerBodies == host.world().stats().bodies - 10);  // the proxy has not even following bodies
     CHECK(maxPeerBodies == peerBodies);
     CHECK(sawDaze);
     CHECK(p.appearance().tint == h.appearance().tint);

@@ -101,6 +101,7 @@ TEST_CASE("A walker shoves a crate that has slept for a second, and no drawn lim
 
 TEST_CASE("A heavy stack resists the walker more than a light crate", "[world][props]") {
     auto walkInto = [](double mass, double& walked, double& pushed, double& deepest) {
+        double felt = 0.0;  // the most the walker found itself pushing
         Scene scene;
         SceneLevel level = flatLevel();
         level.props.push_back(crate("load", {1.3, 0.3}, 0.6, mass));
@@ -111,7 +112,9 @@ TEST_CASE("A heavy stack resists the walker more than a light crate", "[world][p
         for (int i = 0; i < 240; ++i) {
             test::run(scene, 1, test::input(bit(PAPER_ACTION_RIGHT)));
             deepest = std::max(deepest, scene.lastFigures().visualDepth);
+            felt = std::max(felt, scene.character(0).pushedMass());
         }
+        CHECK(felt == Approx(mass));
         walked = scene.character(0).root().x - rootStart;
         pushed = scene.props()[0].transform.p.x - propStart;
     };

@@ -363,7 +363,7 @@ void Character::keepPoseOutOfProps() {
 
 bool Character::buildBodies() {
     if (!ragdoll_.empty()) return true;
-    // Before any body exists: a body born inside a kinematic one would be shot out.
+    // Before any body exists: a body born inside a following one would be shot out.
     destroyAnimatedBodies();
     const RigDefinition& rig = rig_;
     RagdollDef def = defaultRagdollDef();
@@ -548,7 +548,7 @@ void Character::measurePush(double dt) {
             if (separation > tuning::kPushContactDistance + dt * length(prop.linearVelocity - rootVelocity_)) continue;
             pushed_.push_back(other);
             if (separation <= tuning::kPushContactDistance) pushedMass_ += world_->bodyMass(other);
-            // A position-based contact with a kinematic limb hands the prop the limb's whole
+            // A position-based contact with a heavy driven limb hands the prop the limb's whole
             // speed (a swinging foot moves at 3-5 m/s): shoved, not kicked, it keeps at most
             // the walker's pace and a little more.
             // Nor is it scooped up by a foot swinging under its edge (it would come down on the
@@ -714,10 +714,6 @@ void Character::clearReach(int side) {
 
 int Character::bodyCount() const { return int(ragdoll_.bodies.size() + animated_.size()); }
 
-bool Character::owns(BodyId body) const {
-    return std::find(ragdoll_.bodies.begin(), ragdoll_.bodies.end(), body) != ragdoll_.bodies.end() ||
-           std::find(animated_.begin(), animated_.end(), body) != animated_.end();
-}
 
 bool Character::setJointLimits(int joint, double lower, double upper) {
     if (joint < 0 || joint >= int(rig_.joints.size()) || !ragdoll::setJointLimits(rig_.joints[size_t(joint)], lower, upper))
@@ -882,8 +878,8 @@ bool Character::load(const SavedState& in, std::string& error) {
         return false;
     }
     const bool physical = isPhysical(in.mode) && in.role != NetRole::Proxy;  // a proxy only shows the mode
-    const bool kinematic = !physical && in.role != NetRole::Proxy;  // animated or getting up
-    if (physical != !in.bodies.empty() || (!kinematic && !in.animatedBodies.empty()) ||
+    const bool following = !physical && in.role != NetRole::Proxy;  // animated or getting up
+    if (physical != !in.bodies.empty() || (!following && !in.animatedBodies.empty()) ||
         (!in.animatedBodies.empty() && in.animatedBodies.size() != rig.bodies.size())) {
         error = "character '" + name_ + "': the state's mode and bodies disagree";
         return false;
@@ -919,7 +915,7 @@ bool Character::load(const SavedState& in, std::string& error) {
         root_ = keepRoot;
         for (size_t i = 0; i < ragdoll_.bodies.size(); ++i) world_->restore(ragdoll_.bodies[i], in.bodies[i]);
     }
-    if (kinematic) {
+    if (following) {
         // An older blob had one proxy box instead: the bodies start on the bones.
         createAnimatedBodies();
         for (size_t i = 0; i < in.animatedBodies.size() && i < animated_.size(); ++i)

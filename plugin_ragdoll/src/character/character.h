@@ -1,14 +1,14 @@
 // A character (DESIGN.md "Characters"): a rig driven by clips and IK, and the same rig as
 // a physical ragdoll, with the switches between them.
 //
-//   ANIMATED    clip + two-bone IK drive the skeleton; a kinematic body per rig body follows
+//   ANIMATED    clip + two-bone IK drive the skeleton; a body per rig body is driven after
 //               its bone, so the drawn figure pushes props and wakes them; every bone's
 //               velocity is tracked each step.
 //   BLEND       the ragdoll's bodies are dynamic and a PD drive, scaled by (1 − weight)
 //               per bone, pulls them toward the animated pose (weight 0: they follow it).
 //   RAGDOLL     bodies only: built at the current pose with the tracked velocities, so
-//               momentum carries on; the kinematic bodies are removed before they exist.
-//   GETTING_UP  bodies gone, kinematic ones back; the root moves under where the body lies,
+//               momentum carries on; the following bodies are removed before they exist.
+//   GETTING_UP  bodies gone, the following ones back; the root moves under where the body lies,
 //               the get-up clip starts at the frame nearest the pose it lies in, and the
 //               shown pose blends from the last physics pose into it, kept out of the
 //               terrain (feet and hands planted by IK, the whole figure lifted clear).
@@ -38,7 +38,7 @@ struct CharacterDef {
     Vec2 position;              ///< feet, world metres
     bool facingRight = true;
     NetRole role = NetRole::Standalone;
-    /// Negative and unique per character: its bodies (ragdoll and kinematic) never touch each other,
+    /// Negative and unique per character: its bodies (ragdoll and following) never touch each other,
     /// and its ground probes ignore them.
     std::int32_t collisionGroup = -1;
 };
@@ -75,7 +75,7 @@ public:
     bool enterRagdoll(Vec2 impulse = {});
     /// ANIMATED → BLEND at the weight (bodies built as for a ragdoll), or a new weight in BLEND.
     bool enterBlend(double weight);
-    /// BLEND at weight 0 → ANIMATED (bodies destroyed, the kinematic ones back).
+    /// BLEND at weight 0 → ANIMATED (bodies destroyed, the following ones back).
     bool leaveBlend();
     /// RAGDOLL/BLEND → GETTING_UP.
     bool getUp();
@@ -124,13 +124,11 @@ public:
 
     // What it owns in the world.
     const Ragdoll& ragdoll() const { return ragdoll_; }
-    /// The kinematic bodies that follow the bones while animated or getting up (index-aligned
+    /// The bodies driven after the bones while animated or getting up (index-aligned
     /// with the rig's bodies), empty otherwise.
     const std::vector<BodyId>& animatedBodies() const { return animated_; }
-    /// Whether the body is one of this character's (ragdoll or kinematic).
-    bool owns(BodyId body) const;
     int bodyCount() const;
-    /// The mass (kg) of the props the kinematic bodies touched in the last step: what the
+    /// The mass (kg) of the props the following bodies touched in the last step: what the
     /// walk slows for (a character shares its momentum with what it pushes).
     double pushedMass() const { return pushedMass_; }
     std::int32_t collisionGroup() const { return group_; }
@@ -189,9 +187,9 @@ private:
     void applyJointLive(int joint);
     void createAnimatedBodies();
     void destroyAnimatedBodies();
-    /// Sends the kinematic bodies to the shown pose by the end of the step.
+    /// Drives the following bodies to the shown pose by the end of the step.
     void moveAnimatedBodies(double dt);
-    /// pushedMass_ from the props the kinematic bodies touch now; props they touched during
+    /// pushedMass_ from the props the following bodies touch now; props they touched during
     /// the step are held to a push's speed.
     void measurePush(double dt);
     /// The ground height under x (a probe around the feet), or false when there is none.
@@ -227,7 +225,7 @@ private:
     // Physics.
     Ragdoll ragdoll_;
     bool ragdollMirrored_ = false;
-    std::vector<BodyId> animated_;  ///< kinematic, per rig body, while animated or getting up
+    std::vector<BodyId> animated_;  ///< following the bones, per rig body, while animated or getting up
     double pushedMass_ = 0.0;
     std::vector<BodyId> pushed_;    ///< the props measurePush found, reused
     std::vector<BodyId> scratch_;   ///< broadphase queries, reused
@@ -262,7 +260,7 @@ struct Character::SavedState {
     ReplicatedCharacterState replicated;
     Vec2 replicatedVelocity;
     std::vector<BodySnapshot> bodies;  ///< the ragdoll's, in rig body order (empty: none)
-    std::vector<BodySnapshot> animatedBodies;  ///< the kinematic ones, likewise (empty: none)
+    std::vector<BodySnapshot> animatedBodies;  ///< the following ones, likewise (empty: none)
 };
 
 /// Linear momentum (kg·m/s) and angular momentum about the centre of mass (kg·m²/s) of a

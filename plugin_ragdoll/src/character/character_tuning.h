@@ -34,7 +34,7 @@ inline constexpr double kWallClearance = 0.3;       ///< m kept from a wall
 inline constexpr double kAnimatedMassScale = 30.0;
 /// m: a prop this close to one of them counts as pushed (its mass slows the walk).
 inline constexpr double kPushContactDistance = 0.01;
-inline constexpr double kPushSearchDistance = 0.25;  ///< m around a kinematic body searched for props
+inline constexpr double kPushSearchDistance = 0.25;  ///< m around a following body searched for props
 /// m/s over the walker's own speed a pushed prop may keep, and rad/s it may spin.
 inline constexpr double kPushedSpeedSlack = 0.5;
 inline constexpr double kPushedMaxSpin = 3.0;

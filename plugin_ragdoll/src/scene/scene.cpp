@@ -24,7 +24,7 @@ namespace {
 constexpr char kMagic[4] = {'P', 'D', 'R', 'S'};
 constexpr std::uint32_t kFormatVersion = 4;
 /// 2: the characters' tuning was their joint limits only; 2 and 3: one proxy box per
-/// character where 4 has a kinematic body per rig body.
+/// character where 4 has a body per rig body following the bones.
 constexpr std::uint32_t kOldestFormatRead = 2;
 
 struct Writer {
@@ -267,7 +267,7 @@ Character::SavedState getCharacter(Reader& r, std::uint32_t version) {
         c.animatedBodies.resize(r.getCount(kSnapshotBytes));
         for (BodySnapshot& s : c.animatedBodies) s = getSnapshot(r);
     } else if (r.get<std::uint8_t>() != 0) {
-        // Format 3's proxy box: gone, the kinematic bodies are made on the bones instead.
+        // Format 3's proxy box: gone, the following bodies are made on the bones instead.
         if (!plausibleSnapshot(getSnapshot(r))) r.ok = false;
     }
     for (const BodySnapshot& s : c.bodies)
@@ -504,8 +504,8 @@ void Scene::updateGrab(const PaperInput& input) {
         return;
     }
     if (!pressedNow) return;
-    // The nearest dynamic body within a finger's width; a standing character's proxy box
-    // knocks it into a ragdoll and grabs its nearest limb.
+    // The nearest dynamic body within a finger's width; one that follows a standing
+    // character's bones knocks it into a ragdoll and grabs its nearest limb.
     constexpr double kReach = 0.08;
     auto pick = [&](bool dynamicOnly) {
         std::vector<BodyId> candidates;
