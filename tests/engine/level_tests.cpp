@@ -198,6 +198,20 @@ TEST_CASE("px defaults to 100 px per metre, m to 1 and cm to 100") {
     CHECK(widthOf("units=\"px\" scale=\"40\"") == Approx(5.0));
 }
 
+TEST_CASE("props are named by the level or numbered in file order, a bad one keeping its number") {
+    LevelLoadResult r = loadBody(R"(<box x="0" y="-1" width="20" height="2"/>
+<prop x="0" y="1" width="1" height="1" mass="2"/>
+<prop name="big crate" x="2" y="1" width="1" height="1" mass="2"/>
+<prop x="4" y="1" width="1" height="1" mass="2"/>)");
+    REQUIRE(r.level.has_value());
+    REQUIRE(r.level->props.size() == 3);
+    CHECK(r.level->props[0].name == "prop0");
+    CHECK(r.level->props[1].name == "big crate");
+    CHECK(r.level->props[2].name == "prop2");  // its place among the props, named or not
+    requireErrors(loadBody(R"(<prop name="" x="0" y="1" width="1" height="1" mass="2"/>)"),
+                  {{2, "prop: attribute 'name' must not be empty, got ''"}});
+}
+
 TEST_CASE("a box is centred on x, y and turned counter-clockwise by its angle") {
     LevelLoadResult r = loadBody(R"(<box x="1" y="2" width="4" height="2" angle="90"/>)");
     REQUIRE(r.level.has_value());

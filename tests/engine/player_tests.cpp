@@ -77,6 +77,28 @@ TEST_CASE("a headless run of the harness writes a valid stats JSON", "[player]")
     fs::remove_all(dir);
 }
 
+TEST_CASE("the player plays the puppet, a rig naming no clips, and reports the props and the drawn depth", "[player]") {
+    // Standing 1 s, knocked over by a hit from the left, lying 3 s, getting up.
+    std::string dir = test::makeTempDir();
+    std::string script = dir + "/puppet.script", stats = dir + "/s.json";
+    std::ofstream(script) << "wait 1\nkey press 1\nwait 3\nkey press G\nwait 1\n";
+    test::ProcessResult r = test::runProcess({kPlayer, "--headless", std::string(PAPERDOLL_CONTENT_DIR) + "/levels/puppet.level.xml",
+                                              "--script", script, "--stats-json", stats});
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    const nlohmann::json physics = readJson(stats)["physics"];
+    REQUIRE(physics["characters"].size() == 1);
+    CHECK(physics["characters"][0]["name"] == "puppet");
+    CHECK(physics["characters"][0]["mode"] == "animated");  // up again
+    CHECK(physics["characters"][0]["bodies"] == 12);          // the bodies following its bones
+    REQUIRE(physics["props"].size() == 1);
+    CHECK(physics["props"][0]["name"] == "crate");  // named in the level
+    // The fall and the get-up keep the drawn figure within 2 cm of the ground's surface.
+    CHECK(physics["run_max_visual_depth_m"].get<double>() >= 0.0);
+    CHECK(physics["run_max_visual_depth_m"].get<double>() <= 0.02);
+    fs::remove_all(dir);
+}
+
 TEST_CASE("the player finds the harness by itself from any directory", "[player]") {
     std::string dir = test::makeTempDir();
     std::string stats = dir + "/s.json";
