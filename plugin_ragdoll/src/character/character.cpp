@@ -277,7 +277,10 @@ void Character::stepGettingUp(double dt) {
     computeAnimatedPose(dt, true, true);
     const double t = smoothstep(getUpTime_ / tuning::kGetUpBlendSeconds);
     previousShown_ = poses_;
-    for (size_t b = 0; b < poses_.size(); ++b) poses_[b] = lerpPose(getUpFrom_[b], animPoses_[b], t);
+    for (size_t b = 0; b < poses_.size(); ++b) {
+        poses_[b] = lerpPose(getUpFrom_[b], animPoses_[b], t);
+        poses_[b].origin += getUpShift_;
+    }
     keepPoseOutOfTerrain();
     // What a knock-down now would hand the ragdoll: the shown pose's own motion.
     for (size_t b = 0; b < poses_.size(); ++b) {
@@ -286,6 +289,8 @@ void Character::stepGettingUp(double dt) {
     }
     if (player_.finished() && getUpTime_ >= tuning::kGetUpBlendSeconds) {
         mode_ = CharacterMode::Animated;  // IK plants the feet again from the next step
+        root_.x += getUpShift_.x;         // where the props it got up among let it stand
+        getUpShift_ = {};
         player_.play(&clipOf(ClipRole::Idle), tuning::kClipFadeSeconds);
     }
 }
@@ -355,6 +360,10 @@ void Character::keepPoseOutOfProps() {
         if (mode_ == CharacterMode::Animated) {
             root_.x += shift.x;
             for (BonePose& p : animPoses_) p.origin.x += shift.x;  // the tracked velocities see no jump
+        } else {
+            getUpShift_ += shift;  // the get-up's poses are blended afresh each step
+            const double moved = length(getUpShift_);
+            if (moved > tuning::kMaxGetUpShift) getUpShift_ = (tuning::kMaxGetUpShift / moved) * getUpShift_;
         }
     }
 }
@@ -550,10 +559,13 @@ void Character::measurePush(double dt) {
             if (separation <= tuning::kPushContactDistance) pushedMass_ += world_->bodyMass(other);
             // A position-based contact with a heavy driven limb hands the prop the limb's whole
             // speed (a swinging foot moves at 3-5 m/s): shoved, not kicked, it keeps at most
-            // the walker's pace and a little more.
+            // the walker's pace, or getting up a limb's push (a crate on the figure is lifted
+            // off), and a little more.
             // Nor is it scooped up by a foot swinging under its edge (it would come down on the
             // foot and be crushed between the limb and the ground).
-            const double cap = length(rootVelocity_) + tuning::kPushedSpeedSlack;
+            const double limb = mode_ != CharacterMode::GettingUp ? 0.0
+                                : std::min(length(world_->bodyState(animated_[i]).linearVelocity), tuning::kLimbPushSpeed);
+            const double cap = std::max(length(rootVelocity_), limb) + tuning::kPushedSpeedSlack;
             Vec2 v = prop.linearVelocity;
             v.y = std::min(v.y, tuning::kPushedMaxRise);
             const double speed = length(v);
@@ -626,6 +638,7 @@ bool Character::getUp() {
     appearance_ = savedAppearance_;
     chooseGetUpStart();
     getUpTime_ = 0.0;
+    getUpShift_ = {};
     mode_ = CharacterMode::GettingUp;
     haveAnimHistory_ = false;  // the root jumped: no velocity from the previous pose
     computeAnimatedPose(0.0, true, true);
@@ -814,6 +827,7 @@ void Character::save(SavedState& out) const {
     out.poses = poses_;
     out.getUpFrom = getUpFrom_;
     out.getUpTime = getUpTime_;
+    out.getUpShift = getUpShift_;
     out.blendWeights = blendWeights_;
     out.tuning = tuningOf(rig_);
     out.appearance = appearance_;
@@ -856,6 +870,7 @@ bool Character::load(const SavedState& in, std::string& error) {
         return false;
     }
     if (!finitePoses(in.previousAnim) || !finitePoses(in.poses) || !finitePoses(in.getUpFrom) || !isFinite(in.root) ||
+        !isFinite(in.getUpShift) || length(in.getUpShift) > tuning::kMaxGetUpShift * (1.0 + 1e-9) ||
         !isFinite(in.rootVelocity) || in.currentClip < -1 || in.currentClip >= int(ClipRole::Count) ||
         in.previousClip < -1 || in.previousClip >= int(ClipRole::Count) || in.currentClip < 0 || !plausibleTimes(in)) {
         error = "character '" + name_ + "': the state holds a non-finite or out-of-range value";
@@ -901,6 +916,7 @@ bool Character::load(const SavedState& in, std::string& error) {
     poses_ = in.poses;
     getUpFrom_ = in.getUpFrom;
     getUpTime_ = in.getUpTime;
+    getUpShift_ = in.getUpShift;
     blendWeights_ = in.blendWeights;
     rig_ = std::move(tuned);
     appearance_ = in.appearance;

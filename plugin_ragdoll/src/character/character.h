@@ -237,6 +237,7 @@ private:
 
     // Getting up.
     std::vector<BonePose> getUpFrom_, previousShown_;
+    Vec2 getUpShift_;  ///< how far the props it gets up among have moved the shown pose, m
     double getUpTime_ = 0.0;
 
     Appearance appearance_, savedAppearance_;
@@ -254,6 +255,7 @@ struct Character::SavedState {
     double currentTime = 0.0, previousTime = 0.0, fadeTime = 0.0, fadeDuration = 0.0, speed = 1.0;
     std::vector<BonePose> previousAnim, poses, getUpFrom;
     double getUpTime = 0.0;
+    Vec2 getUpShift;
     std::vector<double> blendWeights;
     RigTuning tuning;
     Appearance appearance, savedAppearance;

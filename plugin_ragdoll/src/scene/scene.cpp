@@ -208,6 +208,7 @@ void putCharacter(Writer& w, const Character::SavedState& c) {
     putPoses(w, c.poses);
     putPoses(w, c.getUpFrom);
     w.put(c.getUpTime);
+    w.put(c.getUpShift);
     w.put(std::uint32_t(c.blendWeights.size()));
     for (double v : c.blendWeights) w.put(v);
     putTuning(w, c.tuning);
@@ -247,6 +248,7 @@ Character::SavedState getCharacter(Reader& r, std::uint32_t version) {
     c.poses = getPoses(r);
     c.getUpFrom = getPoses(r);
     c.getUpTime = r.get<double>();
+    if (version >= 4) c.getUpShift = r.getVec2();
     c.blendWeights.resize(r.getCount(sizeof(double)));
     for (double& v : c.blendWeights) v = r.get<double>();
     c.tuning = getTuning(r, version);
