@@ -58,7 +58,7 @@ private:
     struct Group {
         int firstNode = 0, nodeCount = 0;  ///< into nodes_, ordered leaves first
         int sampleBody = -1;               ///< any body of the group, to test for sleep
-        bool pushed = false;               ///< solveFreeMotion moved it this substep
+        bool unsettled = false;  ///< moved by solveFreeMotion, or left outside tolerance by the last solve
     };
     struct Block {
         double m[3][3];  ///< row-major
