@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -12,10 +13,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/content_paths.h"
 #include "box2d_peer.h"
 #include "measure.h"
 #include "ours.h"
 #include "scenes.h"
+#include "sweep.h"
 
 namespace {
 
@@ -26,9 +29,14 @@ Runs a benchmark scene of SCENES.md in our solver (and with --peer in Box2D) at
 1/60 s per step and prints what SCENES.md asks to report.
 
 Options:
-  --scene pile|chain   pile (default): N stickmen tumbling onto a 120 m ground between
+  --scene pile|chain|sweep
+                       pile (default): N stickmen tumbling onto a 120 m ground between
                        walls. chain: 20 links of 0.5 m and a 50 kg end body hanging
-                       from a static pin (stretch under a heavy mass ratio).
+                       from a static pin (stretch under a heavy mass ratio). sweep: the
+                       level's character switched to ragdoll every 0.5 m from x = -2 to
+                       12 m, standing, mid-walk, mid-run and hit (7, 2) N*s, each switch
+                       run 10 s with sleeping on and again with it off (our solver only).
+  --level FILE         The sweep's level (default: content/levels/harness.level.xml).
   --n N                Stickmen in the pile, 1 to 10000 (default 100). Pile only.
   --steps S            Steps to run, 1 to 100000 (default 600 for the pile, 300 for
                        the chain).
@@ -40,6 +48,8 @@ Options:
   --horizontal         Start the chain straight out to the right of the pin instead of
                        hanging down (it swings down: the hard case). Chain only.
   --no-sleep           Keep every body awake (default: the engines sleep resting bodies).
+  --threads T          Worker threads of our solver, 1 (default; the solver steps on
+                       the calling thread, and T is recorded).
   --peer box2d         Also run the scene in Box2D 2.4.1 (8 velocity / 3 position
                        iterations, continuous collision off) and report it too.
   --json               Print one JSON object instead of the table.
@@ -60,17 +70,29 @@ Reported, per engine:
                         or above 250 m after any step (the run then stops there).
 
 JSON keys: scene, n (null for the chain), horizontal, steps, substeps, iterations,
-joint_solver, sleeping, ms_per_step_median, ms_per_step_mean, ms_total, bodies, joints,
-contacts, awake, max_stretch_m, max_stretch_end_m, max_limit_violation_deg,
-max_limit_violation_end_deg, exploded, memory_bytes (and memory_bytes_per_ragdoll for the
-pile) when the engine reports it; with --peer, "peer" holds the same keys and "engine".
+joint_solver, sleeping, threads, ms_per_step_median, ms_per_step_mean, ms_total, bodies,
+joints, contacts, awake, max_stretch_m, max_stretch_end_m, max_limit_violation_deg,
+max_limit_violation_end_deg, exploded, state_hash (the world's hash after the last step,
+hexadecimal; ours only), memory_bytes (and memory_bytes_per_ragdoll for the pile) when the
+engine reports it; with --peer, "peer" holds the same keys and "engine".
 
-Exit status: 0 on success, 1 when --peer box2d is asked of a build without Box2D or
-the results cannot be written, 2 for a bad command line.
+The sweep reports (table and JSON): scene, level, substeps, threads, switches (made; a
+place where the character does not stand on ground is skipped and counted in skipped),
+rested_within_2s (every body asleep within 2 s of the switch, and for good),
+stopped_within_3s (the same switch with sleeping off: every body's centre slower than
+5 mm/s, counting 0.25 m times its turn rate, from 3 s after the switch to 10 s),
+slowest_rest_s (of those that came to rest), never_rested (still awake after 10 s with
+sleeping on), max_depth_m (deepest any body went
+into terrain at any step of any run), max_rest_depth_m (deepest once at rest),
+max_stretch_m, max_limit_violation_deg, ms_per_step_median, ms_per_step_mean (the scene's
+whole step), state_hash (after the last run).
+
+Exit status: 0 on success, 1 when --peer box2d is asked of a build without Box2D, the
+sweep's level does not load or the results cannot be written, 2 for a bad command line.
 )";
 }
 
-enum class Scene { Pile, Chain };
+enum class Scene { Pile, Chain, Sweep };
 
 struct BenchOptions {
     Scene scene = Scene::Pile;
@@ -78,6 +100,8 @@ struct BenchOptions {
     std::optional<int> steps;     ///< unset: 600 for the pile, 300 for the chain
     std::optional<int> substeps;  ///< unset: 4
     std::optional<int> iterations;  ///< unset: 1
+    std::optional<int> threads;     ///< unset: 1
+    std::string levelPath;          ///< --level, the sweep's; empty: the harness
     bool iterativeJoints = false;   ///< --joints iterative: Gauss-Seidel instead of the direct solver
     bool horizontal = false;
     bool sleeping = true;
@@ -88,6 +112,7 @@ struct BenchOptions {
     int stickmenOrDefault() const { return stickmen.value_or(100); }
     int substepsOrDefault() const { return substeps.value_or(4); }
     int iterationsOrDefault() const { return iterations.value_or(1); }
+    int threadsOrDefault() const { return threads.value_or(1); }
     int stepsOrDefault() const { return steps.value_or(scene == Scene::Pile ? 600 : 300); }
 };
 
@@ -131,12 +156,19 @@ ParseResult parseCommandLine(const std::vector<std::string>& args) {
         if (arg == "-h" || arg == "--help") {
             o.showHelp = true;
         } else if (arg == "--scene") {
-            if (!value(v)) return fail("--scene needs pile or chain");
+            if (!value(v)) return fail("--scene needs pile, chain or sweep");
             if (sceneGiven) return fail("--scene is given twice");
             sceneGiven = true;
             if (v == "pile") o.scene = Scene::Pile;
             else if (v == "chain") o.scene = Scene::Chain;
-            else return fail("unknown scene '" + v + "' (the scenes are pile and chain)");
+            else if (v == "sweep") o.scene = Scene::Sweep;
+            else return fail("unknown scene '" + v + "' (the scenes are pile, chain and sweep)");
+        } else if (arg == "--level") {
+            if (!value(v)) return fail("--level needs a level file");
+            if (!o.levelPath.empty()) return fail("--level is given twice");
+            o.levelPath = v;
+        } else if (arg == "--threads") {
+            if (auto e = integer("a number of threads", 1, 1, o.threads)) return fail(*e);
         } else if (arg == "--n") {
             if (auto e = integer("a number of stickmen", 1, 10000, o.stickmen)) return fail(*e);
         } else if (arg == "--steps") {
@@ -171,7 +203,10 @@ ParseResult parseCommandLine(const std::vector<std::string>& args) {
     if (o.showHelp) return {o, {}};
     if (o.scene == Scene::Chain && o.stickmen)
         return fail("--n applies to --scene pile only (the chain always has 20 links)");
-    if (o.scene == Scene::Pile && o.horizontal) return fail("--horizontal applies to --scene chain only");
+    if (o.scene != Scene::Chain && o.horizontal) return fail("--horizontal applies to --scene chain only");
+    if (o.scene == Scene::Sweep && o.stickmen) return fail("--n applies to --scene pile only");
+    if (o.scene == Scene::Sweep && o.peerBox2D) return fail("--peer applies to the pile and the chain (the sweep runs the game's scene)");
+    if (o.scene != Scene::Sweep && !o.levelPath.empty()) return fail("--level applies to --scene sweep only");
     return {o, {}};
 }
 
@@ -204,6 +239,66 @@ void printTable(const BenchOptions& o, const std::vector<scenes::BenchResult>& r
                   "collision off); capsules collide as 8-gons.");
 }
 
+std::string hex(std::uint64_t value) {
+    char text[24];
+    std::snprintf(text, sizeof text, "0x%016llx", static_cast<unsigned long long>(value));
+    return text;
+}
+
+int runSweepScene(const BenchOptions& o) {
+    bench::SweepOptions options;
+    options.levelPath = o.levelPath;
+    if (options.levelPath.empty()) {
+        const std::optional<std::filesystem::path> content = paper::findContentDir();
+        if (!content) {
+            std::fprintf(stderr, "ragdoll_bench: error: no content/ folder found for the harness level; give --level FILE\n");
+            return 1;
+        }
+        options.levelPath = (*content / "levels" / "harness.level.xml").string();
+    }
+    options.substeps = o.substepsOrDefault();
+    bench::SweepResult r;
+    std::string error;
+    if (!bench::runSweep(options, r, error)) {
+        std::fprintf(stderr, "ragdoll_bench: error: %s\n", error.c_str());
+        return 1;
+    }
+    if (o.json) {
+        nlohmann::json j;
+        j["scene"] = "sweep";
+        j["level"] = options.levelPath;
+        j["substeps"] = options.substeps;
+        j["threads"] = o.threadsOrDefault();
+        j["switches"] = r.switches;
+        j["skipped"] = r.skipped;
+        j["rested_within_2s"] = r.restedWithin2s;
+        j["stopped_within_3s"] = r.stoppedWithin3s;
+        j["slowest_rest_s"] = r.slowestRestSeconds;
+        j["never_rested"] = r.neverRested;
+        j["max_depth_m"] = r.maxDepth;
+        j["max_rest_depth_m"] = r.maxRestDepth;
+        j["max_stretch_m"] = r.maxStretch;
+        j["max_limit_violation_deg"] = r.maxLimitViolationDeg;
+        j["ms_per_step_median"] = r.msPerStepMedian;
+        j["ms_per_step_mean"] = r.msPerStepMean;
+        j["state_hash"] = hex(r.stateHash);
+        std::cout << j.dump(2) << '\n';
+    } else {
+        std::printf("scene sweep, %s, x from %.1f to %.1f m every 0.5 m, %d substeps\n\n", options.levelPath.c_str(),
+                    options.fromX, options.toX, options.substeps);
+        std::printf("switches                 %d (skipped %d)\n", r.switches, r.skipped);
+        std::printf("rested within 2 s        %d\n", r.restedWithin2s);
+        std::printf("stopped within 3 s       %d (sleeping off)\n", r.stoppedWithin3s);
+        std::printf("slowest rest             %.2f s (%d never rested within 10 s)\n", r.slowestRestSeconds, r.neverRested);
+        std::printf("max depth                %.1f mm, at rest %.1f mm\n", r.maxDepth * 1000.0, r.maxRestDepth * 1000.0);
+        std::printf("max stretch              %.4f mm\n", r.maxStretch * 1000.0);
+        std::printf("max limit violation      %.3f deg\n", r.maxLimitViolationDeg);
+        std::printf("ms/step median, mean     %.3f, %.3f\n", r.msPerStepMedian, r.msPerStepMean);
+        std::printf("state hash               %s\n", hex(r.stateHash).c_str());
+    }
+    return 0;
+}
+
 nlohmann::json toJson(const BenchOptions& o, const scenes::BenchResult& r) {
     nlohmann::json j;
     j["scene"] = o.scene == Scene::Pile ? "pile" : "chain";
@@ -214,6 +309,7 @@ nlohmann::json toJson(const BenchOptions& o, const scenes::BenchResult& r) {
     j["iterations"] = o.iterationsOrDefault();
     j["joint_solver"] = o.iterativeJoints ? "iterative" : "direct";
     j["sleeping"] = o.sleeping;
+    j["threads"] = o.threadsOrDefault();
     j["ms_per_step_median"] = r.msPerStepMedian;
     j["ms_per_step_mean"] = r.msPerStepMean;
     j["ms_total"] = r.msTotal;
@@ -226,12 +322,15 @@ nlohmann::json toJson(const BenchOptions& o, const scenes::BenchResult& r) {
     j["max_limit_violation_deg"] = r.maxLimitViolationRunDeg;
     j["max_limit_violation_end_deg"] = r.maxLimitViolationEndDeg;
     j["exploded"] = r.exploded;
+    j["state_hash"] = r.stateHash.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.stateHash);
     if (r.memoryBytes > 0) {
         j["memory_bytes"] = r.memoryBytes;
         if (o.scene == Scene::Pile) j["memory_bytes_per_ragdoll"] = double(r.memoryBytes) / o.stickmenOrDefault();
     }
     return j;
 }
+
+int runSceneWithPeer(const BenchOptions& o);
 
 }  // namespace
 
@@ -253,6 +352,24 @@ int main(int argc, char** argv) {
         return 1;
     }
 
+    if (o.scene == Scene::Sweep) {
+        if (int status = runSweepScene(o)) return status;
+    } else if (int status = runSceneWithPeer(o)) {
+        return status;
+    }
+    // The results are the point: when they could not be written (a full disk), say so.
+    errno = 0;
+    if (!std::cout.flush() || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        std::fprintf(stderr, "ragdoll_bench: error: cannot write the results to standard output: %s\n",
+                     errno ? std::strerror(errno) : "a full disk?");
+        return 1;
+    }
+    return 0;
+}
+
+namespace {
+
+int runSceneWithPeer(const BenchOptions& o) {
     const scenes::SceneSpec scene =
         o.scene == Scene::Pile ? scenes::makePile(o.stickmenOrDefault()) : scenes::makeChain(o.horizontal);
     const int steps = o.stepsOrDefault();
@@ -273,12 +390,7 @@ int main(int argc, char** argv) {
     } else {
         printTable(o, rows);
     }
-    // The results are the point: when they could not be written (a full disk), say so.
-    errno = 0;
-    if (!std::cout.flush() || std::fflush(stdout) != 0 || std::ferror(stdout)) {
-        std::fprintf(stderr, "ragdoll_bench: error: cannot write the results to standard output: %s\n",
-                     errno ? std::strerror(errno) : "a full disk?");
-        return 1;
-    }
     return 0;
 }
+
+}  // namespace

@@ -1,6 +1,7 @@
 #include "ours.h"
 
 #include <chrono>
+#include <cstdio>
 
 #include "build_world.h"
 #include "measure.h"
@@ -49,6 +50,9 @@ scenes::BenchResult runOurs(const scenes::SceneSpec& scene, int steps, int subst
     result.contacts = stats.contacts;
     result.awake = stats.awakeBodies;
     result.memoryBytes = stats.memoryBytes;
+    char hash[24];
+    std::snprintf(hash, sizeof hash, "0x%016llx", static_cast<unsigned long long>(world.stateHash()));
+    result.stateHash = hash;
     return result;
 }
 

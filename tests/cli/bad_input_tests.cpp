@@ -434,6 +434,10 @@ TEST_CASE("ragdoll_bench refuses bad options and numbers", "[cli][bad-input][ben
         {"`--iterations abc`", {"--iterations", "abc"}, 2, {"--iterations", "'abc'"}},
         {"`--n 5 --n 6` (twice)", {"--n", "5", "--n", "6"}, 2, {"--n is given twice"}},
         {"`--scene chain --n 5`", {"--scene", "chain", "--n", "5"}, 2, {"--n applies to --scene pile only"}},
+        {"`--threads 0`", {"--threads", "0"}, 2, {"--threads", "'0'"}},
+        {"`--level` with the pile", {"--level", "x.level.xml"}, 2, {"--level applies to --scene sweep only"}},
+        {"`--scene sweep --peer box2d`", {"--scene", "sweep", "--peer", "box2d"}, 2, {"--peer applies to"}},
+        {"`--scene sweep` with a missing level", {"--scene", "sweep", "--level", "no_such.level.xml"}, 1, {"no_such.level.xml"}},
         {"`--json` with standard output on a full disk", {kFullOutput, "--n", "1", "--steps", "2", "--json"}, 1,
          {"cannot write the results", "No space left"}},
     };

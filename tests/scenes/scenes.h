@@ -65,6 +65,7 @@ struct BenchResult {
     double maxLimitViolationEndDeg = 0.0, maxLimitViolationRunDeg = 0.0;  ///< degrees
     bool exploded = false;
     std::size_t memoryBytes = 0;  ///< the world's heap at the end; 0 when the engine cannot tell
+    std::string stateHash;        ///< the world's state hash after the last step, hex; empty when the engine has none
 };
 
 }  // namespace scenes

@@ -9,10 +9,14 @@ namespace {
 /// Lower x, then slot: a total order, so the sorted list (and with it the order of pairs and
 /// contacts) depends on where bodies are, not on how they got there — a world restored from
 /// a state blob goes on exactly as the original.
-bool before(const std::vector<Body>& bodies, int a, int b) {
-    const double xa = bodies[size_t(a)].aabb.lower.x, xb = bodies[size_t(b)].aabb.lower.x;
-    return xa < xb || (xa == xb && a < b);
+template <class E>
+bool before(const E& a, const E& b) {
+    return a.box.lower.x < b.box.lower.x || (a.box.lower.x == b.box.lower.x && a.slot < b.slot);
 }
+
+/// A pair needs one side that moves: an awake dynamic body, or an awake kinematic one (a
+/// kinematic body reaching a sleeping one must find it, so the contact wakes it).
+bool isActive(const Body& b) { return b.type != BodyType::Static && b.awake && !b.frozen; }
 
 }  // namespace
 
@@ -22,46 +26,54 @@ void BroadPhase::rebuild(const std::vector<Body>& bodies) {
     for (int i = 0; i < int(bodies.size()); ++i) {
         const Body& b = bodies[size_t(i)];
         if (!b.alive || !b.hasShape) continue;
-        (b.type == BodyType::Static ? statics_ : moving_).push_back(i);
+        (b.type == BodyType::Static ? statics_ : moving_).push_back(Entry{b.aabb, i, isActive(b)});
     }
-    auto byLowerX = [&](int a, int b) { return before(bodies, a, b); };
-    std::sort(statics_.begin(), statics_.end(), byLowerX);
-    std::sort(moving_.begin(), moving_.end(), byLowerX);
+    std::sort(statics_.begin(), statics_.end(), before<Entry>);
+    std::sort(moving_.begin(), moving_.end(), before<Entry>);
     dirty_ = false;
 }
 
 void BroadPhase::findPairs(const std::vector<Body>& bodies, std::vector<std::pair<int, int>>& pairs) {
     pairs.clear();
     if (dirty_) rebuild(bodies);
-
-    // Insertion sort: the order from the last step is almost right.
+    // Fresh bounds in last step's order, then an insertion sort: that order is almost right.
+    for (Entry& e : moving_) {
+        const Body& b = bodies[size_t(e.slot)];
+        e.box = b.aabb;
+        e.active = isActive(b);
+    }
+    for (Entry& e : statics_) e.box = bodies[size_t(e.slot)].aabb;
     for (size_t i = 1; i < moving_.size(); ++i) {
-        int slot = moving_[i];
+        const Entry entry = moving_[i];
         size_t j = i;
-        while (j > 0 && before(bodies, slot, moving_[j - 1])) {
+        while (j > 0 && before(entry, moving_[j - 1])) {
             moving_[j] = moving_[j - 1];
             --j;
         }
-        moving_[j] = slot;
+        moving_[j] = entry;
+    }
+    // Statics only move when a user teleports one.
+    for (size_t i = 1; i < statics_.size(); ++i) {
+        const Entry entry = statics_[i];
+        size_t j = i;
+        while (j > 0 && before(entry, statics_[j - 1])) {
+            statics_[j] = statics_[j - 1];
+            --j;
+        }
+        statics_[j] = entry;
     }
 
-    // A pair needs one side that moves: an awake dynamic body, or an awake kinematic one (a
-    // kinematic body reaching a sleeping one must find it, so the contact wakes it).
-    auto wantsPair = [&](const Body& a, const Body& b) {
-        bool aActive = a.type != BodyType::Static && a.awake && !a.frozen;
-        bool bActive = b.type != BodyType::Static && b.awake && !b.frozen;
-        return aActive || bActive;
-    };
     auto emit = [&](int a, int b) { pairs.emplace_back(std::min(a, b), std::max(a, b)); };
 
     // Moving against moving.
-    for (size_t i = 0; i < moving_.size(); ++i) {
-        const Body& a = bodies[size_t(moving_[i])];
-        for (size_t j = i + 1; j < moving_.size(); ++j) {
-            const Body& b = bodies[size_t(moving_[j])];
-            if (b.aabb.lower.x > a.aabb.upper.x) break;
-            if (a.aabb.lower.y <= b.aabb.upper.y && b.aabb.lower.y <= a.aabb.upper.y && wantsPair(a, b))
-                emit(moving_[i], moving_[j]);
+    const size_t count = moving_.size();
+    for (size_t i = 0; i < count; ++i) {
+        const Entry& a = moving_[i];
+        for (size_t j = i + 1; j < count; ++j) {
+            const Entry& b = moving_[j];
+            if (b.box.lower.x > a.box.upper.x) break;
+            if (a.box.lower.y <= b.box.upper.y && b.box.lower.y <= a.box.upper.y && (a.active || b.active))
+                emit(a.slot, b.slot);
         }
     }
 
@@ -69,20 +81,15 @@ void BroadPhase::findPairs(const std::vector<Body>& bodies, std::vector<std::pai
     // starts left of a moving body may still overlap it, so each moving body also scans
     // back over statics whose upper x reaches it; staticReach bounds that scan.
     double widestStatic = 0.0;
-    for (int s : statics_) {
-        const AABB& box = bodies[size_t(s)].aabb;
-        widestStatic = std::max(widestStatic, box.upper.x - box.lower.x);
-    }
+    for (const Entry& s : statics_) widestStatic = std::max(widestStatic, s.box.upper.x - s.box.lower.x);
     size_t first = 0;
-    for (int m : moving_) {
-        const Body& a = bodies[size_t(m)];
-        if (!(a.isDynamic() && a.awake && !a.frozen)) continue;
-        while (first < statics_.size() && bodies[size_t(statics_[first])].aabb.lower.x < a.aabb.lower.x - widestStatic)
-            ++first;
+    for (const Entry& a : moving_) {
+        if (!a.active) continue;
+        while (first < statics_.size() && statics_[first].box.lower.x < a.box.lower.x - widestStatic) ++first;
         for (size_t j = first; j < statics_.size(); ++j) {
-            const Body& s = bodies[size_t(statics_[j])];
-            if (s.aabb.lower.x > a.aabb.upper.x) break;
-            if (overlaps(a.aabb, s.aabb)) emit(m, statics_[j]);
+            const Entry& s = statics_[j];
+            if (s.box.lower.x > a.box.upper.x) break;
+            if (overlaps(a.box, s.box)) emit(a.slot, s.slot);
         }
     }
 }

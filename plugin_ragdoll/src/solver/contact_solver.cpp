@@ -190,8 +190,14 @@ void solveContactPositions(Contact& contact, BodySim& a, BodySim& b) {
     // resting box a little every substep, and stacks lean over.
     double c[2];
     Vec2 ra[2], rb[2];
+    bool idle = true;  // apart and never pushed this substep: nothing to do, friction included
     for (int i = 0; i < contact.pointCount; ++i) {
         c[i] = measureSeparation(contact, contact.points[i], a, b) + kAllowedPenetration;
+        idle = idle && c[i] >= 0.0 && contact.points[i].lambdaNormal == 0.0;
+    }
+    // Most of a pile's manifolds are speculative (found within reach, not touching).
+    if (idle) return;
+    for (int i = 0; i < contact.pointCount; ++i) {
         Vec2 at = contactLocation(contact, contact.points[i], a, b);
         // Lever arms from where the centres were when the substep began: then each pair
         // of pushes leaves Σ m·c_prev × Δc + I·Δθ unchanged, which is exactly the angular

@@ -146,7 +146,9 @@ void World::integrate(double h) {
         }
         s.center += h * s.linearVelocity;
         s.angle += h * s.angularVelocity;
-        s.q = makeRot(s.angle);
+        // Turned as every correction turns it (the step makes q and the angle one again at
+        // its end); cos and sin of the angle here were 3% of the SCENES pile's step.
+        s.q = integrateRotation(s.q, h * s.angularVelocity);
     }
     for (Contact& c : contacts_) prepareContactSubstep(c, sims_[size_t(c.bodyA)], sims_[size_t(c.bodyB)], h);
 }

@@ -58,6 +58,7 @@ private:
     struct Group {
         int firstNode = 0, nodeCount = 0;  ///< into nodes_, ordered leaves first
         int sampleBody = -1;               ///< any body of the group, to test for sleep
+        bool unsettled = false;  ///< moved by solveFreeMotion, or left outside tolerance by the last solve
     };
     struct Block {
         double m[3][3];  ///< row-major
@@ -82,7 +83,7 @@ private:
     /// Measures residuals into rhs_; false when all are within tolerance.
     bool linearise(const Group& group, const std::vector<BodySim>& sims, std::vector<Joint>& joints);
     /// Builds the blocks at the current positions and factors them (LDLᵀ, leaves first).
-    void factor(const Group& group, const std::vector<Body>& bodies, const std::vector<Joint>& joints);
+    void factor(const Group& group, const std::vector<Body>& bodies);
     /// Solves with the last factorisation and moves the bodies.
     void solveFactored(const Group& group, std::vector<BodySim>& sims, std::vector<Joint>& joints);
     /// solution_ = K⁻¹·rhs_ with the last factorisation (rhs_ is consumed).

@@ -1,0 +1,180 @@
+#include "sweep.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <vector>
+
+#include "measure.h"
+#include "scene/scene.h"
+#include "solver/collide.h"
+#include "world/level.h"
+
+namespace bench {
+
+using namespace ragdoll;
+
+namespace {
+
+constexpr double kDt = 1.0 / 60.0;
+
+enum class Kind { Standing, MidWalk, MidRun, Hit };
+
+PaperInput held(std::uint64_t bits) {
+    PaperInput in{};
+    in.held = bits;
+    return in;
+}
+
+/// Deepest overlap of the character's bodies with static terrain, metres (≥ 0).
+double deepestPenetration(const World& world, const Character& c) {
+    double deepest = 0.0;
+    world.forEachBody([&](BodyId terrain) {
+        if (world.bodyType(terrain) != BodyType::Static) return;
+        const Shape* ground = world.bodyShape(terrain);
+        if (!ground || ground->type != ShapeType::Polygon) return;
+        const Transform xg = world.bodyTransform(terrain);
+        for (BodyId body : c.ragdoll().bodies) {
+            const Shape* s = world.bodyShape(body);
+            if (!s) continue;
+            const Transform xb = world.bodyTransform(body);
+            const Polygon& g = s->geometry;
+            Manifold m;
+            if (s->type == ShapeType::Capsule)
+                m = collidePolygonAndCapsule(ground->geometry, xg, Capsule{g.vertices[0], g.vertices[1], g.radius}, xb, 0.0);
+            else if (s->type == ShapeType::Circle)
+                m = collidePolygonAndCircle(ground->geometry, xg, Circle{g.vertices[0], g.radius}, xb, 0.0);
+            else
+                m = collidePolygons(ground->geometry, xg, g, xb, 0.0);
+            for (int p = 0; p < m.pointCount; ++p) deepest = std::max(deepest, -m.points[p].separation);
+        }
+    });
+    return deepest;
+}
+
+struct Run {
+    bool stood = false;
+    double restAt = -1.0;       ///< s after the switch when every body was asleep for good
+    bool stopped = true;        ///< every body slower than kStoppedSpeed from 3 s on
+    double maxDepth = 0.0, maxRestDepth = 0.0, maxStretch = 0.0, maxLimit = 0.0;
+    std::uint64_t hash = 0;
+};
+
+Run runSwitch(const SceneLevel& level, double x, Kind kind, bool sleeping, int substeps, std::vector<double>& stepMs) {
+    Run r;
+    Scene scene;
+    std::string error;
+    if (!scene.loadLevel(level, error) || scene.characterCount() == 0) return r;
+    World& world = scene.world();
+    world.setSubsteps(substeps);
+    world.enableSleep(sleeping);
+    Character& c = scene.character(0);
+    c.teleport({x, 3.0}, true);
+    for (int i = 0; i < 90; ++i) scene.step(kDt);
+    if (!c.grounded()) return r;
+    r.stood = true;
+    const std::uint64_t right = std::uint64_t(1) << PAPER_ACTION_RIGHT, run = std::uint64_t(1) << PAPER_ACTION_RUN;
+    if (kind == Kind::MidWalk)
+        for (int i = 0; i < 30; ++i) scene.step(kDt, held(right));
+    if (kind == Kind::MidRun)
+        for (int i = 0; i < 30; ++i) scene.step(kDt, held(right | run));
+    if (!c.enterRagdoll(kind == Kind::Hit ? Vec2{7.0, 2.0} : Vec2{})) {
+        r.stood = false;
+        return r;
+    }
+    const int steps = int(std::lround(kSweepWindowSeconds / kDt));
+    for (int i = 1; i <= steps; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        scene.step(kDt);
+        stepMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        const double t = i * kDt;
+        for (JointId j : c.ragdoll().joints) {
+            const JointError e = world.jointError(j);
+            r.maxStretch = std::max(r.maxStretch, e.separation);
+            r.maxLimit = std::max(r.maxLimit, radiansToDegrees(e.limitViolation));
+        }
+        const double depth = deepestPenetration(world, c);
+        r.maxDepth = std::max(r.maxDepth, depth);
+        bool asleep = true, slow = true;
+        for (BodyId b : c.ragdoll().bodies) {
+            const BodySnapshot s = world.snapshot(b);
+            asleep = asleep && !s.awake;
+            // A body's ends turn about its centre: 0.25 m is about half a stickman's longest limb.
+            slow = slow && length(s.linearVelocity) + 0.25 * std::abs(s.angularVelocity) < kStoppedSpeed;
+        }
+        if (!asleep) r.restAt = -1.0;
+        else if (r.restAt < 0.0) r.restAt = t;
+        if (r.restAt >= 0.0) r.maxRestDepth = std::max(r.maxRestDepth, depth);
+        else r.maxRestDepth = 0.0;  // only the depth of the rest that lasted counts
+        if (t >= 3.0 && !slow) r.stopped = false;
+    }
+    r.hash = world.stateHash();
+    return r;
+}
+
+}  // namespace
+
+bool runSweep(const SweepOptions& options, SweepResult& result, std::string& error) {
+    paper::LevelLoadResult loaded = paper::loadLevelFile(options.levelPath);
+    if (!loaded.level) {
+        error = options.levelPath + ": the level does not load";
+        for (const paper::Diagnostic& d : loaded.diagnostics) error += "\n" + d.format();
+        return false;
+    }
+    SceneLevel level;
+    for (const paper::TerrainPiece& t : loaded.level->terrain) {
+        ScenePiece piece;
+        for (paper::Vec2 p : t.points) piece.points.push_back({p.x, p.y});
+        piece.friction = t.friction;
+        piece.restitution = t.restitution;
+        level.terrain.push_back(piece);
+    }
+    for (const paper::Prop& p : loaded.level->props)
+        level.props.push_back({{p.position.x, p.position.y}, p.angle, {p.halfExtents.x, p.halfExtents.y}, p.mass, p.friction,
+                               p.restitution, 0xff808080u});
+    for (const paper::SpawnPoint& s : loaded.level->spawns)
+        level.spawns.push_back({s.name, s.rigPath, {s.position.x, s.position.y}, s.facingRight});
+    {
+        Scene probe;
+        if (!probe.loadLevel(level, error)) return false;
+        if (probe.characterCount() == 0) {
+            error = options.levelPath + ": the level has no spawn (the sweep needs a character)";
+            return false;
+        }
+    }
+
+    result = {};
+    std::vector<double> stepMs;
+    const int places = int(std::floor((options.toX - options.fromX) / 0.5 + 1e-9)) + 1;
+    for (int p = 0; p < places; ++p) {
+        const double x = options.fromX + 0.5 * p;
+        for (Kind kind : {Kind::Standing, Kind::MidWalk, Kind::MidRun, Kind::Hit}) {
+            const Run resting = runSwitch(level, x, kind, true, options.substeps, stepMs);
+            if (!resting.stood) {
+                ++result.skipped;
+                continue;
+            }
+            const Run awake = runSwitch(level, x, kind, false, options.substeps, stepMs);
+            ++result.switches;
+            if (resting.restAt >= 0.0 && resting.restAt <= 2.0) ++result.restedWithin2s;
+            if (awake.stood && awake.stopped) ++result.stoppedWithin3s;
+            if (resting.restAt < 0.0) ++result.neverRested;
+            else result.slowestRestSeconds = std::max(result.slowestRestSeconds, resting.restAt);
+            result.maxDepth = std::max({result.maxDepth, resting.maxDepth, awake.maxDepth});
+            result.maxRestDepth = std::max(result.maxRestDepth, resting.maxRestDepth);
+            result.maxStretch = std::max({result.maxStretch, resting.maxStretch, awake.maxStretch});
+            result.maxLimitViolationDeg = std::max({result.maxLimitViolationDeg, resting.maxLimit, awake.maxLimit});
+            result.stateHash = awake.hash;
+        }
+    }
+    if (!stepMs.empty()) {
+        double sum = 0.0;
+        for (double ms : stepMs) sum += ms;
+        result.msPerStepMean = sum / double(stepMs.size());
+        std::nth_element(stepMs.begin(), stepMs.begin() + std::ptrdiff_t(stepMs.size() / 2), stepMs.end());
+        result.msPerStepMedian = stepMs[stepMs.size() / 2];
+    }
+    return true;
+}
+
+}  // namespace bench

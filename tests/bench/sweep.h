@@ -1,0 +1,41 @@
+// The sweep: the character tests' switches to ragdoll along a level (standing, mid-walk,
+// mid-run and hit, every 0.5 m), each run twice — sleeping on (does it come to rest?) and
+// off (does it stop, or creep under the sleep threshold?) — through the plugin's Scene, as
+// the game runs it. Measures how contacts and the joint trees settle a ragdoll together.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace bench {
+
+struct SweepOptions {
+    std::string levelPath;     ///< a level file with one spawn (the harness by default)
+    double fromX = -2.0, toX = 12.0;  ///< metres; switches every 0.5 m in between
+    int substeps = 4;
+};
+
+struct SweepResult {
+    int switches = 0;            ///< switches made (a place where the character could not stand is skipped)
+    int skipped = 0;             ///< places where it did not stand on ground
+    int restedWithin2s = 0;      ///< every body asleep within 2 s of the switch, and for good
+    int stoppedWithin3s = 0;     ///< sleeping off: every body slower than kStoppedSpeed from 3 s to 10 s
+    int neverRested = 0;         ///< switches still awake at the end of the window (sleeping on)
+    double slowestRestSeconds = 0.0;  ///< the latest a switch that rested came to rest
+    double maxDepth = 0.0;       ///< metres, deepest any body went into terrain at any step
+    double maxRestDepth = 0.0;   ///< metres, deepest once at rest (sleeping on)
+    double maxStretch = 0.0;     ///< metres, over every step of every run
+    double maxLimitViolationDeg = 0.0;
+    double msPerStepMedian = 0.0, msPerStepMean = 0.0;  ///< the whole scene's step, every run
+    std::uint64_t stateHash = 0;  ///< the world's hash after the last step of the last run
+};
+
+/// Below this a body counts as stopped: its centre of mass, and its ends turning about it, m/s.
+inline constexpr double kStoppedSpeed = 0.005;
+/// Seconds each run lasts after the switch.
+inline constexpr double kSweepWindowSeconds = 10.0;
+
+/// False with a reason when the level cannot be loaded or has no character.
+bool runSweep(const SweepOptions& options, SweepResult& result, std::string& error);
+
+}  // namespace bench
