@@ -84,7 +84,8 @@ stopped_within_3s (the same switch with sleeping off: every body's centre slower
 slowest_rest_s (of those that came to rest), never_rested (still awake after 10 s with
 sleeping on), max_depth_m (deepest any body went
 into terrain at any step of any run), max_rest_depth_m (deepest once at rest),
-max_stretch_m, max_limit_violation_deg, ms_per_step_median, ms_per_step_mean (the scene's
+run_max_visual_depth_m (deepest any drawn part reached into terrain or props, standing,
+walking and limp: the player's figure), max_stretch_m, max_limit_violation_deg, ms_per_step_median, ms_per_step_mean (the scene's
 whole step), state_hash (after the last run).
 
 Exit status: 0 on success, 1 when --peer box2d is asked of a build without Box2D, the
@@ -277,6 +278,7 @@ int runSweepScene(const BenchOptions& o) {
         j["never_rested"] = r.neverRested;
         j["max_depth_m"] = r.maxDepth;
         j["max_rest_depth_m"] = r.maxRestDepth;
+        j["run_max_visual_depth_m"] = r.maxVisualDepth;
         j["max_stretch_m"] = r.maxStretch;
         j["max_limit_violation_deg"] = r.maxLimitViolationDeg;
         j["ms_per_step_median"] = r.msPerStepMedian;
@@ -291,6 +293,7 @@ int runSweepScene(const BenchOptions& o) {
         std::printf("stopped within 3 s       %d (sleeping off)\n", r.stoppedWithin3s);
         std::printf("slowest rest             %.2f s (%d never rested within 10 s)\n", r.slowestRestSeconds, r.neverRested);
         std::printf("max depth                %.1f mm, at rest %.1f mm\n", r.maxDepth * 1000.0, r.maxRestDepth * 1000.0);
+        std::printf("max visual depth         %.1f mm (drawn parts, every mode)\n", r.maxVisualDepth * 1000.0);
         std::printf("max stretch              %.4f mm\n", r.maxStretch * 1000.0);
         std::printf("max limit violation      %.3f deg\n", r.maxLimitViolationDeg);
         std::printf("ms/step median, mean     %.3f, %.3f\n", r.msPerStepMedian, r.msPerStepMean);

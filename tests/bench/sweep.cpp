@@ -57,6 +57,7 @@ struct Run {
     double restAt = -1.0;       ///< s after the switch when every body was asleep for good
     bool stopped = true;        ///< every body slower than kStoppedSpeed from 3 s on
     double maxDepth = 0.0, maxRestDepth = 0.0, maxStretch = 0.0, maxLimit = 0.0;
+    double visualDepth = 0.0;  ///< the scene's run_max_visual_depth_m, standing, walking and limp
     std::uint64_t hash = 0;
 };
 
@@ -109,6 +110,7 @@ Run runSwitch(const SceneLevel& level, double x, Kind kind, bool sleeping, int s
         if (t >= 3.0 && !slow) r.stopped = false;
     }
     r.hash = world.stateHash();
+    r.visualDepth = scene.runFigures().visualDepth;
     return r;
 }
 
@@ -130,7 +132,7 @@ bool runSweep(const SweepOptions& options, SweepResult& result, std::string& err
         level.terrain.push_back(piece);
     }
     for (const paper::Prop& p : loaded.level->props)
-        level.props.push_back({{p.position.x, p.position.y}, p.angle, {p.halfExtents.x, p.halfExtents.y}, p.mass, p.friction,
+        level.props.push_back({p.name, {p.position.x, p.position.y}, p.angle, {p.halfExtents.x, p.halfExtents.y}, p.mass, p.friction,
                                p.restitution, 0xff808080u});
     for (const paper::SpawnPoint& s : loaded.level->spawns)
         level.spawns.push_back({s.name, s.rigPath, {s.position.x, s.position.y}, s.facingRight});
@@ -161,6 +163,7 @@ bool runSweep(const SweepOptions& options, SweepResult& result, std::string& err
             if (resting.restAt < 0.0) ++result.neverRested;
             else result.slowestRestSeconds = std::max(result.slowestRestSeconds, resting.restAt);
             result.maxDepth = std::max({result.maxDepth, resting.maxDepth, awake.maxDepth});
+            result.maxVisualDepth = std::max({result.maxVisualDepth, resting.visualDepth, awake.visualDepth});
             result.maxRestDepth = std::max(result.maxRestDepth, resting.maxRestDepth);
             result.maxStretch = std::max({result.maxStretch, resting.maxStretch, awake.maxStretch});
             result.maxLimitViolationDeg = std::max({result.maxLimitViolationDeg, resting.maxLimit, awake.maxLimit});

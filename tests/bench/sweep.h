@@ -24,6 +24,9 @@ struct SweepResult {
     double slowestRestSeconds = 0.0;  ///< the latest a switch that rested came to rest
     double maxDepth = 0.0;       ///< metres, deepest any body went into terrain at any step
     double maxRestDepth = 0.0;   ///< metres, deepest once at rest (sleeping on)
+    /// metres, the deepest any drawn part (visual) reached into terrain or props, in every
+    /// mode (the player's run_max_visual_depth_m), over every run
+    double maxVisualDepth = 0.0;
     double maxStretch = 0.0;     ///< metres, over every step of every run
     double maxLimitViolationDeg = 0.0;
     double msPerStepMedian = 0.0, msPerStepMean = 0.0;  ///< the whole scene's step, every run
