@@ -1,5 +1,5 @@
-// ragdoll_bench: runs a SCENES.md scene in our solver, and optionally in Box2D 2.4.1 as a
-// peer, and prints a table or one JSON object (see usage() below).
+// ragdoll_bench: runs a scene of tests/scenes/SCENES.md in our solver, and optionally in
+// Box2D 2.4.1 as a peer, and prints a table or one JSON object (see usage() below).
 #include <cerrno>
 #include <charconv>
 #include <cstdint>

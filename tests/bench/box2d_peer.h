@@ -1,5 +1,5 @@
-// Box2D 2.4.1 (Debian libbox2d-dev) as a peer engine on the SCENES.md scenes. The only
-// code in the project that may use Box2D; nothing of Box2D crosses this header.
+// Box2D 2.4.1 (Debian libbox2d-dev) as a peer engine on the scenes of tests/scenes/SCENES.md.
+// The only code in the project that may use Box2D; nothing of Box2D crosses this header.
 #pragma once
 
 #include <string>

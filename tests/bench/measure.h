@@ -1,5 +1,6 @@
-// What SCENES.md asks every engine to measure, computed by the same code for each engine
-// so that the figures can be put side by side (used by box2d_peer.cpp and ours.cpp).
+// What tests/scenes/SCENES.md asks every engine to measure, computed by the same code for
+// each engine so that the figures can be put side by side (used by box2d_peer.cpp and
+// ours.cpp).
 #pragma once
 
 #include <algorithm>

@@ -14,7 +14,8 @@ using namespace ragdoll;
 
 namespace {
 
-/// SCENES.md "pile": N stickmen, dt = 1/60 s, 4 substeps, gravity −10, sleeping on.
+/// The "pile" of tests/scenes/SCENES.md: N stickmen, dt = 1/60 s, 4 substeps, gravity −10,
+/// sleeping on.
 std::uint64_t pileHash(int stickmen, int steps) {
     WorldDef def = defaultWorldDef();
     def.gravity = {0.0, -10.0};

@@ -74,7 +74,8 @@ TEST_CASE("the reference stickman loads as the SCENES stickman", "[rig][loader]"
     CHECK(rig.solver.gravity == Approx(-9.8));
     CHECK(rig.totalMass() == Approx(21.5));
 
-    // Every body lies where SCENES.md puts the same bone: the rig's feet are at y = 0 too.
+    // Every body lies where tests/scenes/SCENES.md puts the same bone: the rig's feet are
+    // at y = 0 too.
     scenes::SceneSpec scene;
     scenes::addStickman(scene, 0.0, 0.0, {}, 0);
     for (const scenes::BodySpec& spec : scene.bodies) {

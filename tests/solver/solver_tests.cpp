@@ -54,7 +54,7 @@ BodyId addCapsule(World& world, Vec2 p0, Vec2 p1, double radius, double mass, do
 }
 
 
-/// Max anchor separation over a run of the SCENES.md chain.
+/// Max anchor separation over a run of the tests/scenes/SCENES.md chain.
 double chainStretch(bool horizontal, int substeps, JointSolver solver, int iterations = 1) {
     World world = makeWorld(substeps, solver, false, {0.0, -10.0});
     world.setIterations(iterations);

@@ -24,10 +24,9 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::vector
 std::string makeTempDir();
 
 /// For a child that opens a window: SDL's offscreen EGL driver when there is no X display,
-/// so windowed tests run anywhere; and no leak check in that child, because the GL stack
-/// (Mesa, libdbus under X11) leaves allocations at exit that LeakSanitizer reports against
-/// an unloaded, unnamed module (see TOOLCHAIN.md §7). The same player code runs
-/// leak-checked in the headless tests.
+/// so windowed tests run anywhere; and the leak check's suppressions (support/lsan.supp)
+/// for the GL stack's allocations (Mesa, libdbus under X11) that outlive the check at exit
+/// (third_party/README.md, "LeakSanitizer and the GL stack").
 std::vector<std::string> displayEnv();
 
 }  // namespace test

@@ -117,8 +117,8 @@ void Editor::beginImGuiFrame() {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplSDL2_NewFrame();
     if (script_) {
-        // A scripted run owns the mouse and keys: ImGui sees the InputMap's, as TOOLCHAIN.md
-        // §4 says (pushed SDL events never move ImGui's cursor in 1.86).
+        // A scripted run owns the mouse and keys: ImGui sees the InputMap's (pushed SDL
+        // events never move ImGui's cursor in 1.86; third_party/README.md says why).
         ImGuiIO& io = ImGui::GetIO();
         const MouseState& mouse = input_.mouse();
         ImVec2 scale = io.DisplayFramebufferScale;
@@ -632,7 +632,7 @@ int runEditor(const EditorOptions& options, std::ostream& out, std::ostream& err
         return 0;
     }
     // Before SDL starts (Window::open): the offscreen driver renders and reads back like a
-    // window but shows nothing and needs no display (TOOLCHAIN.md §3).
+    // window but shows nothing and needs no display (third_party/README.md, "Displays").
     if (options.headless) setenv("SDL_VIDEODRIVER", "offscreen", 1);
 
     // The script first: a bad one stops the run before anything loads.

@@ -1,7 +1,7 @@
 // The engine's side of a loaded plugin: its library and instance, the level it was given,
 // hot reload that loses nothing, and rollback when a reloaded plugin crashes.
 //
-// Reload, in order (DESIGN.md "The plugin boundary"): load the new library from a private
+// Reload, in order (README.md in this folder): load the new library from a private
 // copy and check its ABI; ask the old instance for its state blob; create the new instance,
 // give it the level and the blob; only then destroy the old instance. Any failure on the
 // way leaves the old instance in charge and records why. The old library stays mapped

@@ -1,4 +1,4 @@
-// A character (DESIGN.md "Characters"): a rig driven by clips and IK, and the same rig as
+// A character (README "Characters"): a rig driven by clips and IK, and the same rig as
 // a physical ragdoll, with the switches between them.
 //
 //   ANIMATED    clip + two-bone IK drive the skeleton; a body per rig body is driven after

@@ -1,6 +1,6 @@
 // The rig: an immutable, shareable description of a ragdoll (bones with their rest pose,
 // how each bone is drawn, its physics body, the joints, the solver settings), read from a
-// *.rig.xml file (../shared/RIG_FORMAT.md, format 1) and built into worlds as many times
+// *.rig.xml file (rig/FORMAT.md, format 1) and built into worlds as many times
 // as needed (rig_builder.h). Jolt's split: RagdollSettings (this) vs Ragdoll (an instance).
 //
 // Inside, everything is metres, radians and kilograms, converted once at load; bone names

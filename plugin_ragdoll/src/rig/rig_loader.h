@@ -1,4 +1,4 @@
-// Reading and validating *.rig.xml files (RIG_FORMAT.md, format 1).
+// Reading and validating *.rig.xml files (rig/FORMAT.md, format 1).
 #pragma once
 
 #include <memory>

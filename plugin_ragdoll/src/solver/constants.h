@@ -41,7 +41,7 @@ inline constexpr std::int64_t kMaxSleepingIsland = std::int64_t(1) << 62;
 inline constexpr double kTimeToSleep = 0.5;   ///< seconds
 
 /// The direct joint solver iterates Newton steps until every joint's error is below these,
-/// at most kMaxNewtonIterations times per substep (SOLVER_NOTES: one fixed iteration fed
+/// at most kMaxNewtonIterations times per substep (solver/NOTES.md: one fixed iteration fed
 /// a whipping chain until it blew up; 1000:1 mass ratios need 2–4).
 inline constexpr double kDirectLinearTolerance = 1e-6;   ///< metres: 1000× inside the 1 mm stretch goal
 inline constexpr double kDirectAngularTolerance = 1e-6;  ///< radians

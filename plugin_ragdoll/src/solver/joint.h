@@ -1,7 +1,7 @@
 // Pin joints with an optional angular limit.
 //
 // Pin: C = p_b − p_a ∈ R², p = c + R(θ)·r (r from the centre of mass), solved as one 2×2
-// block (SOLVER_NOTES: the one-row form along the separation is worse when swinging).
+// block (NOTES.md, "Pin joints": the one-row form along the separation is worse when swinging).
 //   ∂C/∂c_a = −I, ∂C/∂θ_a = −perp(R_a r_a), ∂C/∂c_b = I, ∂C/∂θ_b = perp(R_b r_b).
 // Limit: φ = wrap(θ_b − θ_a − θ_ref − centre), centre and half-width of [lower, upper]
 //   stored so ranges across ±π work; C = φ − half ≤ 0 above, C = φ + half ≥ 0 below.

@@ -1,6 +1,6 @@
 // Double-precision 2D maths for the solver. Positions are doubles because in float the
 // per-substep gravity step h²·g falls below the rounding step about 20 m from the origin
-// and bodies stop falling (see SOLVER_NOTES). Metres, radians, y up, counter-clockwise.
+// and bodies stop falling (see NOTES.md, "Notation"). Metres, radians, y up, counter-clockwise.
 #pragma once
 
 #include <cmath>
