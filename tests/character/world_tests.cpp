@@ -276,3 +276,34 @@ TEST_CASE("Walking the whole harness, no drawn part reaches 2 cm into terrain or
     CHECK(c.root().x > 20.0);
     CHECK(scene.runFigures().visualDepth <= 0.02);
 }
+
+TEST_CASE("A figure lying on all fours gets up from the clip's kneeling frame, not from lying flat", "[world][getup]") {
+    Scene scene;
+    load(scene, flatLevel());
+    Character& c = scene.character(0);
+    test::run(scene, 30);
+    // The get-up-from-the-front clip half way: on knees and hands. Put the ragdoll in it.
+    const Clip& clip = c.assets().clip(ClipRole::GetUpFront);
+    const double middle = 0.5 * clip.duration;
+    LocalPose local;
+    sampleClip(clip, c.rig(), middle, local);
+    std::vector<BonePose> pose;
+    computeBonePoses(c.rig(), local, pose);
+    REQUIRE(c.enterRagdoll());
+    const Vec2 root = c.root();
+    for (size_t i = 0; i < c.rig().bodies.size(); ++i) {
+        const BonePose& p = pose[size_t(c.rig().bodies[i].bone)];
+        scene.world().setTransform(c.ragdoll().bodies[i], root + p.origin, p.angle);
+        scene.world().setVelocity(c.ragdoll().bodies[i], {}, 0.0);
+    }
+    test::run(scene, 1);
+    REQUIRE(c.getUp());
+    Character::SavedState state;
+    c.save(state);
+    INFO("the clip starts at " << state.currentTime << " s of " << clip.duration << " s");
+    CHECK(c.clip() == &clip);
+    CHECK(state.currentTime == Approx(middle).margin(0.2));
+    const double deepest = runGetUp(scene);
+    CHECK(c.mode() == CharacterMode::Animated);
+    CHECK(deepest <= 0.02);
+}
