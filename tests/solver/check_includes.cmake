@@ -1,0 +1,32 @@
+# The solver includes nothing outside its own folder: only "solver/…" headers and the
+# standard library. Run by ctest (cmake -DSOLVER_DIR=… -P check_includes.cmake); the build
+# already refuses "rig/…" and the like (the solver's include path holds the solver alone),
+# this also catches a relative way out ("../rig/rig.h") and engine or third-party headers.
+file(GLOB files "${SOLVER_DIR}/*.h" "${SOLVER_DIR}/*.cpp")
+if(NOT files)
+  message(FATAL_ERROR "no solver sources in '${SOLVER_DIR}'")
+endif()
+set(bad "")
+foreach(file ${files})
+  file(STRINGS "${file}" lines REGEX "^[ \t]*#[ \t]*include")
+  foreach(line ${lines})
+    if(line MATCHES "#[ \t]*include[ \t]*\"([^\"]*)\"")
+      if(NOT CMAKE_MATCH_1 MATCHES "^solver/[^/.][^/]*$")
+        list(APPEND bad "${file}: ${line}")
+      endif()
+    elseif(line MATCHES "#[ \t]*include[ \t]*<([^>]*)>")
+      # The C++ standard library's headers have no extension and no folder.
+      if(CMAKE_MATCH_1 MATCHES "[./]")
+        list(APPEND bad "${file}: ${line}")
+      endif()
+    else()
+      list(APPEND bad "${file}: ${line}")
+    endif()
+  endforeach()
+endforeach()
+if(bad)
+  list(JOIN bad "\n  " text)
+  message(FATAL_ERROR "the solver includes outside its folder:\n  ${text}")
+endif()
+list(LENGTH files count)
+message(STATUS "${count} solver files include only the solver and the standard library")
