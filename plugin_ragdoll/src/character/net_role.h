@@ -12,6 +12,8 @@ namespace ragdoll {
 
 enum class CharacterMode : std::uint8_t { Animated, Blend, Ragdoll, GettingUp };
 const char* modeName(CharacterMode mode);  ///< "animated", "blend", "ragdoll", "getting_up"
+/// Whether the character's bodies are simulated (BLEND, RAGDOLL).
+inline bool isPhysical(CharacterMode mode) { return mode == CharacterMode::Blend || mode == CharacterMode::Ragdoll; }
 
 enum class NetRole : std::uint8_t { Standalone, Host, Proxy };
 const char* netRoleName(NetRole role);  ///< "standalone", "host", "proxy"

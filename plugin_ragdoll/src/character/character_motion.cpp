@@ -1,0 +1,279 @@
+// Where the character is and how it stands: locomotion (root motion, ground, walls), the
+// animated pose with its IK, the proxy's pose from replicated state, and the get-up's pose
+// kept out of the terrain and the props.
+#include "character/character.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "anim/ik.h"
+#include "character/character_tuning.h"
+
+namespace ragdoll {
+
+namespace {
+
+double smoothstep(double t) {
+    t = std::clamp(t, 0.0, 1.0);
+    return t * t * (3.0 - 2.0 * t);
+}
+
+BonePose lerpPose(const BonePose& a, const BonePose& b, double t) {
+    return {a.origin + t * (b.origin - a.origin), a.angle + t * wrapAngle(b.angle - a.angle)};
+}
+
+}  // namespace
+
+void Character::stepLocomotion(double dt, const CharacterControls& controls) {
+    const double gravity = world_->def().gravity.y;
+    if (controls.move != 0 && grounded_) facingRight_ = controls.move > 0;
+    const ClipRole role = !grounded_         ? ClipRole::Jump
+                          : controls.move == 0 ? ClipRole::Idle
+                          : controls.run      ? ClipRole::Run
+                                              : ClipRole::Walk;
+    player_.play(&clipOf(role), tuning::kClipFadeSeconds);
+    const double travel = player_.advance(dt);
+    const double side = facingRight_ ? 1.0 : -1.0;
+
+    if (grounded_) {
+        // Pushing props shares the walk's momentum with them: a 2 kg crate barely slows a
+        // walker, a 10 kg stack takes a third of its speed (a perfectly inelastic push).
+        const double mass = rig_.totalMass();
+        const double share = mass / (mass + pushedMass_);
+        rootVelocity_ = {controls.move != 0 ? share * side * travel / dt : 0.0, 0.0};
+        if (controls.jump) {
+            rootVelocity_.y = tuning::kJumpSpeed;
+            grounded_ = false;
+        }
+    } else {
+        rootVelocity_.y += gravity * dt;
+    }
+    // Walls stop the walk: probe ahead at knee height.
+    if (rootVelocity_.x != 0.0) {
+        const double dir = rootVelocity_.x > 0.0 ? 1.0 : -1.0;
+        const Vec2 from = root_ + Vec2{0.0, tuning::kWallProbeHeight};
+        RayHit hit;
+        Filter filter;
+        filter.group = group_;
+        const Vec2 to = from + Vec2{dir * (tuning::kWallClearance + std::abs(rootVelocity_.x) * dt), 0.0};
+        if (world_->rayCast(from, to, filter, hit) && world_->bodyType(hit.body) == BodyType::Static &&
+            std::abs(hit.normal.x) > 0.7)
+            rootVelocity_.x = 0.0;
+    }
+    root_ += dt * rootVelocity_;
+
+    double ground = root_.y;
+    const bool haveGround = groundAt(root_.x, root_.y, ground);
+    if (grounded_) {
+        if (!haveGround || ground < root_.y - tuning::kLedgeDrop) {
+            grounded_ = false;  // walked off a ledge: fall
+        } else {
+            // Up or down a step at a walker's speed (IK keeps the feet on the steps meanwhile).
+            root_.y = ground > root_.y ? std::min(ground, root_.y + tuning::kClimbSpeed * dt)
+                                       : std::max(ground, root_.y - tuning::kStepDownSpeed * dt);
+        }
+    } else if (haveGround && root_.y <= ground && rootVelocity_.y <= 0.0) {
+        root_.y = ground;
+        rootVelocity_ = {};
+        grounded_ = true;
+    }
+    computeAnimatedPose(dt, grounded_);
+}
+
+void Character::computeAnimatedPose(double dt, bool plantFeet, bool plantHands) {
+    const CharacterAssets& a = *assets_;
+    const RigDefinition& rig = a.rig;
+    player_.sample(rig, local_);
+    computeBonePoses(rig, local_, rigPoses_);
+    // Each foot (and, getting up, each hand) no lower than the ground under it (ramps,
+    // stairs): two-bone IK in rig space. The rig faces +x: a knee bends forward, so it lies
+    // left of hip→foot (+1); an elbow bends back, right of shoulder→hand (−1).
+    auto plant = [&](const CharacterAssets::Chain& limb, double bend) {
+        if (limb.upper < 0 || limb.lower < 0) return;
+        const RigBone& lower = rig.bones[size_t(limb.lower)];
+        const double clearance = rig.bodies[size_t(a.bodyOfBone[size_t(limb.lower)])].radius;
+        const BonePose& upperPose = rigPoses_[size_t(limb.upper)];
+        const BonePose& lowerPose = rigPoses_[size_t(limb.lower)];
+        const Vec2 end = lowerPose.origin + lower.length * Vec2{std::cos(lowerPose.angle), std::sin(lowerPose.angle)};
+        const Vec2 endWorld = toWorld(end);
+        double ground = 0.0;
+        if (!groundAt(endWorld.x, std::max(root_.y, endWorld.y), ground)) return;
+        const double lowest = toRig({endWorld.x, ground + clearance}).y;
+        if (end.y >= lowest) return;
+        const TwoBoneIkResult ik = solveTwoBoneIk(upperPose.origin, rig.bones[size_t(limb.upper)].length, lower.length,
+                                                  {end.x, lowest}, bend);
+        const int parent = rig.bones[size_t(limb.upper)].parent;
+        const double parentAngle = parent >= 0 ? rigPoses_[size_t(parent)].angle : 0.0;
+        local_.angles[size_t(limb.upper)] = wrapAngle(ik.upperAngle - parentAngle);
+        local_.angles[size_t(limb.lower)] = wrapAngle(ik.lowerAngle - ik.upperAngle);
+    };
+    if (plantFeet)
+        for (const CharacterAssets::Chain& leg : a.legs) plant(leg, 1.0);
+    if (plantHands)
+        for (const CharacterAssets::Chain& arm : a.arms) plant(arm, -1.0);
+    // Arms reaching for their targets: the elbow bends forward (the rig faces +x, the hand
+    // comes forward), so the elbow lies right of shoulder→hand (−1).
+    bool reached = false;
+    for (int side = 0; side < 2; ++side) {
+        const CharacterAssets::Chain& arm = a.arms[side];
+        if (!reaching_[side] || arm.upper < 0 || arm.lower < 0) continue;
+        if (!reached) computeBonePoses(rig, local_, rigPoses_);  // the legs' IK moved nothing above the hip
+        reached = true;
+        const TwoBoneIkResult ik = solveTwoBoneIk(rigPoses_[size_t(arm.upper)].origin, rig.bones[size_t(arm.upper)].length,
+                                                  rig.bones[size_t(arm.lower)].length, toRig(reachTarget_[side]), -1.0);
+        const int parent = rig.bones[size_t(arm.upper)].parent;
+        const double parentAngle = parent >= 0 ? rigPoses_[size_t(parent)].angle : 0.0;
+        local_.angles[size_t(arm.upper)] = wrapAngle(ik.upperAngle - parentAngle);
+        local_.angles[size_t(arm.lower)] = wrapAngle(ik.lowerAngle - ik.upperAngle);
+    }
+    // The skeleton keeps to its joints' limits (a clip authored to the rest of the rig, or IK
+    // reaching down a step, may ask a little more), so a switch to physics starts inside them
+    // and nothing snaps.
+    for (size_t j = 0; j < rig.joints.size(); ++j) {
+        const RigJoint& joint = rig.joints[j];
+        if (!joint.limited) continue;
+        const double rest = rig.bones[size_t(joint.child)].localAngle;
+        double& angle = local_.angles[size_t(joint.child)];
+        angle = rest + std::clamp(wrapAngle(angle - rest), joint.lower, joint.upper);
+    }
+    computeBonePoses(rig, local_, rigPoses_);
+    previousAnim_ = animPoses_;
+    for (size_t b = 0; b < rigPoses_.size(); ++b)
+        animPoses_[b] = {toWorld(rigPoses_[b].origin), toWorldAngle(rigPoses_[b].angle)};
+    if (haveAnimHistory_ && dt > 0.0) {
+        for (size_t b = 0; b < animPoses_.size(); ++b) {
+            animLinear_[b] = (1.0 / dt) * (animPoses_[b].origin - previousAnim_[b].origin);
+            animAngular_[b] = wrapAngle(animPoses_[b].angle - previousAnim_[b].angle) / dt;
+        }
+    }
+    haveAnimHistory_ = true;
+}
+
+void Character::stepProxy(double dt) {
+    // Rebuilt from replicated state alone: limp on the host → the daze clip here.
+    const Vec2 moved = replicated_.root - root_;
+    replicatedVelocity_ = (1.0 / dt) * moved;
+    root_ = replicated_.root;
+    facingRight_ = replicated_.facingRight;
+    mode_ = replicated_.mode;
+    appearance_.tint = replicated_.tint;
+    ClipRole role = ClipRole::Idle;
+    if (mode_ != CharacterMode::Animated) role = ClipRole::Daze;
+    else if (std::abs(replicatedVelocity_.x) > 2.2) role = ClipRole::Run;
+    else if (std::abs(replicatedVelocity_.x) > 0.1) role = ClipRole::Walk;
+    player_.play(&clipOf(role), tuning::kClipFadeSeconds);
+    player_.advance(dt);
+    computeAnimatedPose(dt, mode_ == CharacterMode::Animated);
+    poses_ = animPoses_;
+}
+
+void Character::stepGettingUp(double dt) {
+    player_.advance(dt);
+    getUpTime_ += dt;
+    // Feet and hands on the ground under them, whatever ground the clip was authored for.
+    computeAnimatedPose(dt, true, true);
+    const double t = smoothstep(getUpTime_ / tuning::kGetUpBlendSeconds);
+    previousShown_ = poses_;
+    for (size_t b = 0; b < poses_.size(); ++b) {
+        poses_[b] = lerpPose(getUpFrom_[b], animPoses_[b], t);
+        poses_[b].origin += getUpShift_;
+    }
+    keepPoseOutOfTerrain();
+    // What a knock-down now would hand the ragdoll: the shown pose's own motion.
+    for (size_t b = 0; b < poses_.size(); ++b) {
+        animLinear_[b] = (1.0 / dt) * (poses_[b].origin - previousShown_[b].origin);
+        animAngular_[b] = wrapAngle(poses_[b].angle - previousShown_[b].angle) / dt;
+    }
+    if (player_.finished() && getUpTime_ >= tuning::kGetUpBlendSeconds) {
+        mode_ = CharacterMode::Animated;  // IK plants the feet again from the next step
+        root_.x += getUpShift_.x;         // where the props it got up among let it stand
+        getUpShift_ = {};
+        player_.play(&clipOf(ClipRole::Idle), tuning::kClipFadeSeconds);
+    }
+}
+
+void Character::chooseGetUpStart() {
+    // Face down when the chest points at the ground (the get-up from the front), else face up
+    // (from the back). The chest is the root bone's +x turned a quarter clockwise (the rig
+    // faces +x); a mirrored ragdoll's is turned the other way.
+    const BonePose& torso = getUpFrom_[size_t(assets_->rootBone)];
+    const Vec2 along{std::cos(torso.angle), std::sin(torso.angle)};
+    const Vec2 chest = ragdollMirrored_ ? perp(along) : -1.0 * perp(along);
+    const Clip& clip = clipOf(chest.y < 0.0 ? ClipRole::GetUpFront : ClipRole::GetUpBack);
+    facingRight_ = !ragdollMirrored_;
+    // Then the frame whose pose is nearest the one the body lies in (each bone's world angle,
+    // weighted by its length), so a figure on all fours starts from the clip's kneeling frame
+    // rather than lying flat first.
+    const RigDefinition& rig = rig_;
+    double best = 1e300, bestTime = 0.0;
+    LocalPose local;
+    std::vector<BonePose> pose;
+    for (double time = 0.0; time <= clip.duration + 1e-9; time += tuning::kGetUpMatchStep) {
+        sampleClip(clip, rig, time, local);
+        computeBonePoses(rig, local, pose);
+        double cost = tuning::kGetUpMatchLatePenalty * time;  // of two near frames the earlier wins
+        for (size_t b = 0; b < pose.size(); ++b) {
+            const double d = wrapAngle(toWorldAngle(pose[b].angle) - getUpFrom_[b].angle);
+            cost += rig.bones[b].length * d * d;
+        }
+        if (cost < best) {
+            best = cost;
+            bestTime = time;
+        }
+    }
+    player_.restore({&clip, bestTime}, {nullptr, 0.0}, 0.0, 0.0, 1.0);
+}
+
+void Character::keepPoseOutOfTerrain() {
+    // Rigid, along the way out of the deepest overlap, a few times (a corner can need two).
+    for (int pass = 0; pass < 4; ++pass) {
+        drawnShapes(rig_, poses_, appearance_.scale, drawn_);
+        const DrawnDepth deepest = deepestOverlap(*world_, drawn_, Obstacles::Terrain, scratch_);
+        if (deepest.depth <= tuning::kPoseTerrainTolerance) return;
+        const Vec2 shift = (deepest.depth - 0.5 * tuning::kPoseTerrainTolerance) * deepest.normal;
+        for (BonePose& p : poses_) p.origin += shift;
+    }
+}
+
+void Character::keepPoseOutOfProps() {
+    // After the step the props have been pushed by the following bodies; what the drawn
+    // figure still reaches into did not give way (pinned against a wall, the ground or a
+    // stack). The figure is moved out of it: held back sideways, and so is the walk (a walker
+    // cannot pass through what it cannot push); lifted when the prop is under a limb (a foot
+    // on a crate). Never pushed down: a crate on the head is pushed off by the bodies instead.
+    for (int pass = 0; pass < 2; ++pass) {
+        drawnShapes(rig_, poses_, appearance_.scale, drawn_);
+        const DrawnDepth deepest = deepestOverlap(*world_, drawn_, Obstacles::Props, scratch_);
+        if (deepest.depth <= tuning::kPoseTerrainTolerance) return;
+        const double out = deepest.depth - 0.5 * tuning::kPoseTerrainTolerance;
+        Vec2 shift = out * deepest.normal;
+        if (shift.y < 0.0) {
+            if (std::abs(deepest.normal.x) < tuning::kPropHoldBackMinNormal) return;
+            shift = {out / deepest.normal.x, 0.0};
+        }
+        shift.x = std::clamp(shift.x, -tuning::kPropHoldBackMax, tuning::kPropHoldBackMax);
+        shift.y = std::min(shift.y, tuning::kPropHoldBackMax);
+        for (BonePose& p : poses_) p.origin += shift;
+        if (mode_ == CharacterMode::Animated) {
+            root_.x += shift.x;
+            for (BonePose& p : animPoses_) p.origin.x += shift.x;  // the tracked velocities see no jump
+        } else {
+            getUpShift_ += shift;  // the get-up's poses are blended afresh each step
+            const double moved = length(getUpShift_);
+            if (moved > tuning::kMaxGetUpShift) getUpShift_ = (tuning::kMaxGetUpShift / moved) * getUpShift_;
+        }
+    }
+}
+
+bool Character::groundAt(double x, double nearY, double& groundY) const {
+    Filter filter;
+    filter.group = group_;
+    RayHit hit;
+    // Only terrain and props: the ground is what does not belong to a character.
+    const Vec2 from{x, nearY + tuning::kGroundProbeUp}, to{x, nearY - tuning::kGroundProbeDown};
+    if (!world_->rayCast(from, to, filter, hit) || hit.normal.y < 0.3) return false;
+    groundY = hit.point.y;
+    return true;
+}
+
+}  // namespace ragdoll
