@@ -109,7 +109,7 @@ public:
     double property(int index) const;
     bool setProperty(int index, double value);
 
-    /// The state blob: versioned and sectioned (see scene.cpp), so a newer plugin can read
+    /// The state blob: versioned and sectioned (see scene_state.cpp), so a newer plugin can read
     /// an older blob or refuse it with a reason.
     std::vector<std::uint8_t> saveState() const;
     bool loadState(const std::uint8_t* data, std::size_t size, std::string& error);
