@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "module/draw.h"
 #include "paper/plugin_api.h"
 #include "rig/rig_commands.h"
 #include "rig/rig_builder.h"
@@ -38,10 +39,6 @@ int32_t refuse(char* error, size_t capacity, const std::string& message) {
         error[length] = '\0';
     }
     return int32_t(std::min<size_t>(message.size() + 1, size_t(INT32_MAX)));
-}
-
-PaperColor unpack(std::uint32_t rgba) {
-    return {std::uint8_t(rgba), std::uint8_t(rgba >> 8), std::uint8_t(rgba >> 16), std::uint8_t(rgba >> 24)};
 }
 
 PaperPluginInstance* create(const PaperEngineServices* services, char* error, size_t capacity) {
@@ -102,94 +99,7 @@ void tick(PaperPluginInstance* instance, double dt, const PaperInput* input) {
     instance->scene.step(dt, input ? *input : PaperInput{});
 }
 
-/// "#rrggbb" or "#rrggbbaa"; dark grey when absent or unreadable.
-PaperColor parseColor(const std::string& text) {
-    PaperColor c = {32, 32, 32, 255};
-    unsigned r = 0, g = 0, b = 0, a = 255;
-    if (text.size() == 7 && std::sscanf(text.c_str(), "#%2x%2x%2x", &r, &g, &b) == 3) c = {std::uint8_t(r), std::uint8_t(g), std::uint8_t(b), 255};
-    else if (text.size() == 9 && std::sscanf(text.c_str(), "#%2x%2x%2x%2x", &r, &g, &b, &a) == 4)
-        c = {std::uint8_t(r), std::uint8_t(g), std::uint8_t(b), std::uint8_t(a)};
-    return c;
-}
-
-/// The colour washed toward the tint's rgb, keeping tint.a/255 of its own (Appearance::tint).
-PaperColor tinted(PaperColor c, std::uint32_t tint, float alpha) {
-    const PaperColor t = unpack(tint);
-    auto wash = [&](std::uint8_t own, std::uint8_t toward) { return std::uint8_t((own * t.a + toward * (255 - t.a)) / 255); };
-    return {wash(c.r, t.r), wash(c.g, t.g), wash(c.b, t.b), std::uint8_t(c.a * alpha)};
-}
-
-/// Whether a bone is on the character's far side: a left-side bone by the naming rigs use
-/// ("upper_arm.L", read as "upper_arm_L"). Drawn in profile, the left limbs are the ones
-/// behind the body, and a rig colours them like the torso they cross.
-bool onFarSide(const std::string& boneName) {
-    return boneName.size() > 2 && boneName[boneName.size() - 2] == '_' &&
-           (boneName.back() == 'L' || boneName.back() == 'l');
-}
-
-/// A far-side limb's colour: 30% of the way to white for a dark colour, to black for a light
-/// one, so a left arm reads over the torso (the black stickman's #202020 becomes #626262, while
-/// its near-side limbs stay #404040; the puppet's #d8c8a8 becomes #988c76).
-PaperColor farSideShade(PaperColor c) {
-    const int luminance = (299 * c.r + 587 * c.g + 114 * c.b) / 1000;
-    const int toward = luminance < 128 ? 255 : 0;
-    auto mix = [&](std::uint8_t v) { return std::uint8_t(v + (toward - v) * 3 / 10); };
-    return {mix(c.r), mix(c.g), mix(c.b), c.a};
-}
-
-/// The stickman as the source documents draw it: thick round-capped lines and a head circle,
-/// at the bones' poses — the bodies' while limp, so the ragdoll shows where the bones are.
-void drawCharacter(const PaperEngineServices* s, const ragdoll::Character& character, float alpha) {
-    const ragdoll::RigDefinition& rig = character.rig();
-    const ragdoll::Appearance& look = character.appearance();
-    const std::vector<ragdoll::BonePose>& poses = character.bonePoses();
-    for (const ragdoll::RigVisual& visual : rig.visuals) {
-        const ragdoll::BonePose& pose = poses[size_t(visual.bone)];
-        const double length = rig.bones[size_t(visual.bone)].length;
-        const ragdoll::Vec2 along{std::cos(pose.angle), std::sin(pose.angle)};
-        const PaperColor base = parseColor(visual.color);
-        const bool farSide = onFarSide(rig.bones[size_t(visual.bone)].name);
-        const PaperColor color = tinted(farSide ? farSideShade(base) : base, look.tint, alpha);
-        if (visual.shape == ragdoll::VisualShape::Circle) {
-            const ragdoll::Vec2 c = pose.origin + (0.5 * length) * along;
-            s->drawCircle(s->context, {float(c.x), float(c.y)}, float(visual.radius * look.scale), color);
-        } else if (visual.width > 0.0) {
-            const ragdoll::Vec2 tip = pose.origin + length * along;
-            s->drawLine(s->context, {float(pose.origin.x), float(pose.origin.y)}, {float(tip.x), float(tip.y)},
-                        float(visual.width * look.scale), color);
-        }
-    }
-}
-
-void draw(PaperPluginInstance* instance) {
-    const PaperEngineServices* s = instance->services;
-    for (const Scene::PropView& prop : instance->scene.props()) {
-        ragdoll::Vec2 h = prop.halfExtents;
-        ragdoll::Vec2 local[4] = {{-h.x, -h.y}, {h.x, -h.y}, {h.x, h.y}, {-h.x, h.y}};
-        PaperVec2 corners[4];
-        for (int i = 0; i < 4; ++i) {
-            ragdoll::Vec2 p = ragdoll::transformPoint(prop.transform, local[i]);
-            corners[i] = {float(p.x), float(p.y)};
-        }
-        PaperColor fill = unpack(prop.rgba);
-        PaperColor edge = {std::uint8_t(fill.r * 0.65), std::uint8_t(fill.g * 0.65), std::uint8_t(fill.b * 0.65), fill.a};
-        s->drawPolygon(s->context, corners, 4, fill);
-        for (int i = 0; i < 4; ++i) s->drawLine(s->context, corners[i], corners[(i + 1) % 4], 0.02f, edge);
-        s->drawLine(s->context, corners[0], corners[2], 0.015f, edge);
-        s->drawLine(s->context, corners[1], corners[3], 0.015f, edge);
-    }
-    const Scene& scene = instance->scene;
-    const bool proxyOnly = scene.netPreview() == ragdoll::NetPreview::ProxyOnly;
-    for (int i = 0; i < scene.characterCount(); ++i)
-        if (!(proxyOnly && i == 0)) drawCharacter(s, scene.character(i), 1.0f);
-    if (const ragdoll::Character* proxy = scene.previewProxy()) drawCharacter(s, *proxy, proxyOnly ? 1.0f : 0.45f);
-    if (scene.grabbing()) {
-        const ragdoll::Vec2 a = scene.grabPoint(), b = scene.grabTarget();
-        const PaperColor pull = {230, 90, 40, 220};
-        s->drawLine(s->context, {float(a.x), float(a.y)}, {float(b.x), float(b.y)}, 0.015f, pull);
-        s->drawCircle(s->context, {float(a.x), float(a.y)}, 0.03f, pull);
-    }
-}
+void draw(PaperPluginInstance* instance) { drawScene(*instance->services, instance->scene); }
 
 size_t saveState(PaperPluginInstance* instance, void* buffer, size_t capacity) {
     std::vector<std::uint8_t> blob = instance->scene.saveState();
