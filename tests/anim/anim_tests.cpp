@@ -18,7 +18,7 @@
 #include "anim/clip_player.h"
 #include "anim/ik.h"
 #include "anim/pose.h"
-#include "rig/rig_generator.h"
+#include "rig_tools/rig_generator.h"
 #include "rig/rig_loader.h"
 
 using namespace ragdoll;

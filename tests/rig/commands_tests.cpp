@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "rig/rig_commands.h"
+#include "rig_tools/rig_commands.h"
 #include "rig/rig_loader.h"
 #include "rig_test_support.h"
 

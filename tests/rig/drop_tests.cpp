@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string>
 
-#include "rig/rig_drop.h"
+#include "rig_tools/rig_drop.h"
 #include "rig/rig_loader.h"
 
 namespace fs = std::filesystem;

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "rig/rig_drop.h"
-#include "rig/rig_generator.h"
+#include "rig_tools/rig_drop.h"
+#include "rig_tools/rig_generator.h"
 #include "rig/rig_loader.h"
 #include "rig/rig_saver.h"
 #include "rig_test_support.h"

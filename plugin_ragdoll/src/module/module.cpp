@@ -14,7 +14,7 @@
 
 #include "module/draw.h"
 #include "paper/plugin_api.h"
-#include "rig/rig_commands.h"
+#include "rig_tools/rig_commands.h"
 #include "rig/rig_builder.h"
 #include "rig/rig_saver.h"
 #include "rig/rig_tuning.h"
@@ -361,7 +361,7 @@ int32_t getCharacter(PaperPluginInstance* instance, int32_t index, PaperCharacte
     return 0;
 }
 
-/// `paperdoll rig …` (rig/rig_commands.h), printed through the engine.
+/// `paperdoll rig …` (rig_tools/rig_commands.h), printed through the engine.
 int32_t runCommand(const PaperEngineServices* services, int32_t argc, const char* const* argv) {
     std::vector<std::string> args(argv, argv + argc);
     std::ostringstream out, err;

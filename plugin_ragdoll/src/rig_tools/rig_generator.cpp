@@ -1,4 +1,4 @@
-#include "rig/rig_generator.h"
+#include "rig_tools/rig_generator.h"
 
 #include <algorithm>
 #include <cctype>

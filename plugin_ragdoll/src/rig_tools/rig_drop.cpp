@@ -1,4 +1,4 @@
-#include "rig/rig_drop.h"
+#include "rig_tools/rig_drop.h"
 
 #include <algorithm>
 #include <cmath>

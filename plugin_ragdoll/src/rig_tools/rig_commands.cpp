@@ -1,4 +1,4 @@
-#include "rig/rig_commands.h"
+#include "rig_tools/rig_commands.h"
 
 #include <charconv>
 #include <cmath>
@@ -7,8 +7,8 @@
 #include <optional>
 #include <system_error>
 
-#include "rig/rig_drop.h"
-#include "rig/rig_generator.h"
+#include "rig_tools/rig_drop.h"
+#include "rig_tools/rig_generator.h"
 #include "rig/rig_loader.h"
 #include "rig/rig_saver.h"
 
