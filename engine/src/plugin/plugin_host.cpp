@@ -9,7 +9,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 #include <system_error>
 
 #include "plugin/crash_guard.h"
@@ -84,31 +83,6 @@ std::chrono::steady_clock::time_point startTime() {
 }
 
 }  // namespace
-
-std::vector<fs::path> pluginSearchPath() {
-    std::vector<fs::path> folders;
-    if (const char* env = std::getenv("PAPERDOLL_PLUGIN_PATH")) {
-        std::stringstream list(env);
-        std::string folder;
-        while (std::getline(list, folder, ':'))
-            if (!folder.empty()) folders.emplace_back(folder);
-    }
-    std::error_code ec;
-    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) folders.push_back(exe.parent_path() / "plugins");
-    return folders;
-}
-
-std::vector<PluginDescriptor> findPluginsNamedFirst(const std::string& namedDescriptor,
-                                                    std::vector<Diagnostic>& diagnostics) {
-    std::vector<PluginDescriptor> found = findPlugins(pluginSearchPath(), diagnostics);
-    if (!namedDescriptor.empty()) {
-        DescriptorResult r = loadPluginDescriptor(namedDescriptor);
-        diagnostics.insert(diagnostics.end(), r.diagnostics.begin(), r.diagnostics.end());
-        if (r.descriptor) found.insert(found.begin(), *r.descriptor);
-    }
-    return found;
-}
 
 PaperEngineServices PluginHost::makeServices(PluginHost* host) {
     PaperEngineServices s = {};
@@ -234,47 +208,6 @@ bool PluginHost::start(Generation& generation, const std::vector<std::uint8_t>& 
     }
     generation.instance = instance;
     return true;
-}
-
-std::optional<int> runCommandlet(const PluginDescriptor& descriptor, const std::filesystem::path& copyFolder,
-                                 const std::vector<std::string>& args, std::string& error) {
-    std::unique_ptr<PluginLibrary> library = PluginLibrary::open(descriptor.libraryPath(), copyFolder, error);
-    if (!library) return std::nullopt;
-    const PaperPluginApi& api = library->api();
-    if (!api.runCommand || !api.commands) {
-        error = "plugin '" + descriptor.name + "' runs no commands";
-        return std::nullopt;
-    }
-    PaperEngineServices services = PluginHost::makeServices(nullptr);
-    std::vector<const char*> argv;
-    for (const std::string& a : args) argv.push_back(a.c_str());
-    int32_t status = 1;
-    std::fflush(stdout);
-    if (int signal = callGuarded([&] { status = api.runCommand(&services, int32_t(argv.size()), argv.data()); })) {
-        error = "plugin '" + descriptor.name + "' crashed running '" + args.front() + "': " + describeSignal(signal);
-        return std::nullopt;
-    }
-    std::fflush(stdout);
-    std::error_code ec;
-    library.reset();
-    fs::remove(copyFolder, ec);
-    return status;
-}
-
-bool pluginRunsCommand(const PluginDescriptor& descriptor, const std::string& command,
-                       const std::filesystem::path& copyFolder) {
-    std::string error;
-    std::unique_ptr<PluginLibrary> library = PluginLibrary::open(descriptor.libraryPath(), copyFolder, error);
-    bool runs = false;
-    if (library && library->api().commands) {
-        std::istringstream names(library->api().commands);
-        std::string name;
-        while (names >> name) runs = runs || name == command;
-    }
-    library.reset();
-    std::error_code ec;
-    fs::remove(copyFolder, ec);
-    return runs;
 }
 
 bool PluginHost::load(const PluginDescriptor& descriptor) {
