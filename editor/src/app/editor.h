@@ -37,6 +37,9 @@ class PluginHost;
 
 namespace paper::editor {
 
+/// Pixels the status line adds round its text (the viewport's insets leave room for it).
+inline constexpr float kStatusPaddingPixels = 4.0f;
+
 /// The editor's own keys, on top of the player's (PlayerBindings: Esc quits, Home resets
 /// the view, F5 reloads the plugin; the game keys reach the plugin while it plays).
 struct EditorBindings {

@@ -1,0 +1,227 @@
+// What the editor handles and draws each frame: its keys, the viewport's mouse (picking,
+// gizmo drags), the Simulate step, the Joints panel, the status line and the title.
+#include "app/editor_app.h"
+
+#include <SDL.h>
+#include <imgui.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <backends/imgui_impl_sdl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <utility>
+
+#include <unistd.h>
+
+#include "app/content_paths.h"
+#include "app/editor.h"
+#include "app/fixed_step.h"
+#include "plugin/plugin_host.h"
+#include "render/draw_list.h"
+#include "render/gl_renderer.h"
+#include "view/long_text.h"
+#include "view/unsaved_dialog.h"
+#include "view/viewport.h"
+#include "world/level_view.h"
+
+namespace paper::editor {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// The most lines of a long message the status line shows; hovering it shows them all.
+constexpr int kStatusMaxLines = 3;
+
+}  // namespace
+
+void Editor::handleKeys() {
+    if (askUnsaved_ || menu_.openDialog) return;  // the dialog has the keys
+    bool ctrl = input_.held(keys_.ctrl);
+    if (ctrl && input_.pressed(keys_.undo)) input_.held(keys_.shift) ? redo() : undo();
+    if (ctrl && input_.pressed(keys_.redo)) redo();
+    if (ctrl && input_.pressed(keys_.save)) save();
+    if (ctrl && input_.pressed(keys_.open)) openRigDialog(menu_, rigPath_, contentRigs_);
+    if (ctrl && input_.pressed(keys_.quit)) request(PendingAction::Quit);
+    if (!ctrl && input_.pressed(keys_.playPause)) simulation_.playing = !simulation_.playing;
+    if (input_.pressed(keys_.step)) simulation_.stepOnce = true;
+    if (input_.pressed(keys_.frameSelected)) frameSelected();
+    if (input_.pressed(player_.resetView)) resetView();
+    if (input_.pressed(player_.reloadPlugin)) reloadPlugin();
+    if (input_.pressed(player_.quit)) request(PendingAction::Quit);
+}
+
+void Editor::handleViewport() {
+    const ImGuiIO& io = ImGui::GetIO();
+    const MouseState& mouse = input_.mouse();
+    bool leftDown = mouse.down[int(MouseButton::Left)];
+    bool pressed = leftDown && !leftWasDown_;
+    bool released = !leftDown && leftWasDown_;
+    leftWasDown_ = leftDown;
+    bool mouseFree = !io.WantCaptureMouse;
+    if (pressed) leftPressInWorld_ = mouseFree;
+
+    ViewportInput view = updateViewport(camera_, input_, mouseFree, input_.held(keys_.space));
+    Vec2 world = camera_.screenToWorld(mouse.position);
+    Vec2d mouseWorld{world.x, world.y};
+    hovered_ = mouseFree && !view.panning && !gizmo_.dragging()
+                   ? objectAt(joints_, bodies_, mouseWorld, camera_.pixelsPerMetre)
+                   : ObjectRef{};
+    if (view.panning && !gizmo_.dragging()) {
+        editorOwnsPress_ = true;  // a hand-tool drag is not a grab either
+        return;
+    }
+    if (!mouseFree && !gizmo_.dragging() && !released) return;
+
+    GizmoMouse m;
+    m.world = mouseWorld;
+    m.pressed = pressed && leftPressInWorld_;
+    m.down = leftDown && leftPressInWorld_;
+    m.released = released;
+    m.snap = input_.held(keys_.shift) ? SnapMode::Free : input_.held(keys_.ctrl) ? SnapMode::Fine : SnapMode::Default;
+    bool used = gizmo_.update(joints_, m, camera_.pixelsPerMetre, view_.allGizmos, plugin_, history_);
+    if (gizmo_.dragging() && !selection_.is(ObjectKind::Joint, gizmo_.selected()))
+        if (const JointView* j = findJoint(joints_, gizmo_.selected())) select(jointRef(j->info.character, j->name));
+    if (m.pressed && !used) {
+        // Not a gizmo's handle: the pivot or body under the mouse, or nothing, is selected. A
+        // body clicked while playing is also the plugin's to grab.
+        select(hovered_);
+        used = hovered_.kind == ObjectKind::Joint;
+    }
+    if (pressed) editorOwnsPress_ = used || !simulation_.playing;
+    if (released) editorOwnsPress_ = false;
+}
+
+void Editor::simulate() {
+    if (!simulation_.playing && !simulation_.stepOnce) return;
+    simulation_.stepOnce = false;
+    PaperInput stepInput = makePaperInput(input_, player_, camera_);
+    // The editor's clicks (selecting, dragging handles, panning) are not the game's grabs.
+    if (editorOwnsPress_ || ImGui::GetIO().WantCaptureMouse) stepInput.mouseDown = 0;
+    plugin_.tick(1.0 / kSimulationHz, stepInput);
+    simulation_.plots.add(plugin_.stats());
+    ++simulation_.steps;
+}
+
+void Editor::drawJointsPanel() {
+    ImGui::SetNextWindowPos({10, 30}, ImGuiCond_FirstUseEver);
+    if (ImGui::Begin("Joints", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+        // As wide as its widest content can get ("(outside)" on the longest name, "Save *"),
+        // so it does not jump when a joint leaves its range or an edit sets the `*`.
+        const ImGuiStyle& style = ImGui::GetStyle();
+        float width = 0.0f;
+        for (const JointView& j : joints_) width = std::max(width, ImGui::CalcTextSize((j.name + "  (outside)").c_str()).x);
+        float saveWidth = ImGui::CalcTextSize("Save *").x + 2.0f * style.FramePadding.x;
+        float buttons = ImGui::CalcTextSize("Undo").x + ImGui::CalcTextSize("Redo").x + 4.0f * style.FramePadding.x +
+                        2.0f * style.ItemSpacing.x + saveWidth;
+        ImGui::Dummy({std::max(width, buttons), 0.0f});
+        ImGui::Checkbox("Show all", &view_.allGizmos);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every joint's gizmo, not only the selected one's");
+        ImGui::Separator();
+        for (const JointView& j : joints_) {
+            bool outsideRange = outside(j.info.currentAngle, limitsOf(j.info), toRadians(0.5));
+            std::string label = j.name + (outsideRange ? "  (outside)" : "");
+            if (ImGui::Selectable(label.c_str(), selection_.is(ObjectKind::Joint, j.name)))
+                select(jointRef(j.info.character, j.name));
+        }
+        ImGui::Separator();
+        ImGui::BeginDisabled(!history_.canUndo());
+        if (ImGui::Button("Undo")) undo();
+        ImGui::EndDisabled();
+        ImGui::SameLine();
+        ImGui::BeginDisabled(!history_.canRedo());
+        if (ImGui::Button("Redo")) redo();
+        ImGui::EndDisabled();
+        ImGui::SameLine();
+        if (ImGui::Button(history_.dirty() ? "Save *###save" : "Save###save", {saveWidth, 0.0f})) save();
+        jointsPanelWidth_ = ImGui::GetWindowWidth();
+    }
+    ImGui::End();
+}
+
+void Editor::drawStatusBar() {
+    ImGuiIO& io = ImGui::GetIO();
+    const ImGuiStyle& style = ImGui::GetStyle();
+    std::string rig = fs::path(rigPath_).filename().string() + (history_.dirty() ? " *" : "");
+    const char* state = simulation_.playing ? "Playing" : "Paused";
+    statusText_ = std::string(state) + "  " + message_;
+    // The message wraps beside the rig's name and the state, up to kStatusMaxLines lines; the
+    // bar grows to hold them, and hovering it shows the whole message.
+    float left = ImGui::CalcTextSize(rig.c_str()).x + ImGui::CalcTextSize(state).x + 2.0f * 24.0f;
+    float wrap = std::max(100.0f, io.DisplaySize.x - left - 2.0f * style.WindowPadding.x);
+    float lineHeight = ImGui::GetTextLineHeight();
+    float textHeight = ImGui::CalcTextSize(message_.c_str(), message_.c_str() + message_.size(), false, wrap).y;
+    int lines = std::clamp(int(std::ceil(textHeight / lineHeight - 0.01f)), 1, kStatusMaxLines);
+    float height = ImGui::GetFrameHeightWithSpacing() + kStatusPaddingPixels + float(lines - 1) * lineHeight;
+    ImGui::SetNextWindowPos({0, io.DisplaySize.y - height});
+    ImGui::SetNextWindowSize({io.DisplaySize.x, height});
+    ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                             ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
+    if (ImGui::Begin("status", nullptr, flags)) {
+        ImGui::TextUnformatted(rig.c_str(), rig.c_str() + rig.size());
+        ImGui::SameLine(0.0f, 24.0f);
+        ImGui::PushStyleColor(ImGuiCol_Text, simulation_.playing ? ImVec4{0.2f, 0.7f, 0.3f, 1.0f}
+                                                                 : ImGui::GetStyleColorVec4(ImGuiCol_Text));
+        ImGui::TextUnformatted(state);
+        ImGui::PopStyleColor();
+        ImGui::SameLine(0.0f, 24.0f);
+        ImGui::PushStyleColor(ImGuiCol_Text, messageIsError_ ? ImVec4{1.0f, 0.45f, 0.4f, 1.0f}
+                                                             : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::PushTextWrapPos(0.0f);  // to the window's right edge
+        ImGui::TextUnformatted(message_.c_str(), message_.c_str() + message_.size());
+        ImGui::PopTextWrapPos();
+        ImGui::PopStyleColor();
+        if (ImGui::IsWindowHovered() && textHeight > float(lines) * lineHeight + 0.5f) wholeTooltip(message_);
+    }
+    ImGui::End();
+}
+
+void Editor::drawPanels() {
+    targets_.beginFrame();
+    MainMenuActions menu = drawMainMenu(menu_, view_, history_.dirty(), rigPath_, contentRigs_, targets_);
+    if (menu.save) save();
+    if (menu.quit) request(PendingAction::Quit);
+    if (!menu.openRig.empty()) request(PendingAction::OpenRig, menu.openRig);
+
+    drawJointsPanel();
+    SimulateActions simulate = drawSimulatePanel(plugin_, simulation_, targets_);
+    if (simulate.reset) resetWorld();
+    if (simulate.pressKey) pendingKey_ = simulate.pressKey;
+    if (std::optional<Edit> edit = drawInspectorPanel(plugin_, selection_, joints_, bodies_, inspector_, targets_))
+        recordEdit(*edit);
+    if (drawPluginPanel(plugin_, pluginPanel_, targets_)) reloadPlugin();
+    if (std::optional<Edit> edit = drawTuningPanel(plugin_, tuning_, targets_)) recordEdit(*edit);
+    drawStatusBar();
+
+    std::string action = pending_ == PendingAction::OpenRig ? "open " + fs::path(pendingRig_).filename().string() : "quit";
+    switch (drawUnsavedDialog(askUnsaved_, fs::path(rigPath_).filename().string(), action, targets_)) {
+    case UnsavedChoice::Save:
+        if (save()) carryOut(pending_);
+        break;
+    case UnsavedChoice::Discard: carryOut(pending_); break;
+    case UnsavedChoice::Cancel:
+        pending_ = PendingAction::None;
+        report("Cancelled: the edits are still here, unsaved.", false);
+        break;
+    case UnsavedChoice::Pending: break;
+    }
+
+    ImDrawList* background = ImGui::GetBackgroundDrawList();
+    drawBodyOutlines(background, joints_, bodies_, camera_, view_.bodyOutlines, hovered_, selection_);
+    gizmo_.draw(background, joints_, camera_, view_.allGizmos);
+}
+
+void Editor::updateTitle() {
+    std::string title = "Paperdoll Editor - " + fs::path(rigPath_).filename().string() + (history_.dirty() ? " *" : "");
+    if (title == title_) return;
+    title_ = title;
+    if (SDL_Window* w = SDL_GL_GetCurrentWindow()) SDL_SetWindowTitle(w, title.c_str());
+}
+
+}  // namespace paper::editor
