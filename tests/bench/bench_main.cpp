@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/content_paths.h"
+#include "paper/content_paths.h"
 #include "box2d_peer.h"
 #include "measure.h"
 #include "ours.h"

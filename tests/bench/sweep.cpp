@@ -8,7 +8,7 @@
 #include "measure.h"
 #include "scene/scene.h"
 #include "solver/collide.h"
-#include "world/level.h"
+#include "paper/level.h"
 
 namespace bench {
 

@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "world/level.h"
+#include "paper/level.h"
 
 namespace test {
 

@@ -7,8 +7,8 @@
 #include <fstream>
 
 #include "app/editor_script.h"
-#include "platform/input.h"
-#include "render/camera.h"
+#include "paper/input.h"
+#include "paper/camera.h"
 #include "run_process.h"
 
 using namespace paper;

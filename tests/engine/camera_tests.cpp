@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "render/camera.h"
+#include "paper/camera.h"
 
 using namespace paper;
 

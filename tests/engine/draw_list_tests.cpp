@@ -3,7 +3,7 @@
 #include <cmath>
 #include <set>
 
-#include "render/draw_list.h"
+#include "paper/draw_list.h"
 
 using namespace paper;
 

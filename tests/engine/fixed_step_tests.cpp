@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "app/fixed_step.h"
+#include "paper/fixed_step.h"
 
 using namespace paper;
 

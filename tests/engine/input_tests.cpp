@@ -2,7 +2,7 @@
 
 #include <SDL_keycode.h>
 
-#include "platform/input.h"
+#include "paper/input.h"
 
 using namespace paper;
 

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "world/level.h"
+#include "paper/level.h"
 
 namespace fs = std::filesystem;
 using namespace paper;

@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app/player_input.h"
-#include "app/script.h"
-#include "render/camera.h"
+#include "paper/player_input.h"
+#include "paper/script.h"
+#include "paper/camera.h"
 #include "run_process.h"
 
 namespace fs = std::filesystem;

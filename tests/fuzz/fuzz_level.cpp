@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "fuzz_target.h"
-#include "world/level.h"
+#include "paper/level.h"
 
 using namespace paper;
 

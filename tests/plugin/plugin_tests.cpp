@@ -10,8 +10,8 @@
 #include <sstream>
 #include <thread>
 
-#include "plugin/library.h"
-#include "plugin/plugin_host.h"
+#include "paper/library.h"
+#include "paper/plugin_host.h"
 #include "run_process.h"
 
 namespace fs = std::filesystem;

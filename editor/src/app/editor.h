@@ -17,11 +17,11 @@
 #include "app/editor_script.h"
 #include "app/framing.h"
 #include "app/object_ref.h"
-#include "app/player_input.h"
-#include "platform/input.h"
-#include "platform/window.h"
-#include "plugin/descriptor.h"
-#include "render/camera.h"
+#include "paper/player_input.h"
+#include "paper/input.h"
+#include "paper/window.h"
+#include "paper/descriptor.h"
+#include "paper/camera.h"
 #include "view/body_outlines.h"
 #include "view/inspector_panel.h"
 #include "view/joint_gizmo.h"
@@ -29,7 +29,7 @@
 #include "view/plugin_panels.h"
 #include "view/simulate_panel.h"
 #include "view/widget_targets.h"
-#include "world/level.h"
+#include "paper/level.h"
 
 namespace paper {
 class PluginHost;

@@ -17,16 +17,16 @@
 
 #include <unistd.h>
 
-#include "app/content_paths.h"
+#include "paper/content_paths.h"
 #include "app/editor.h"
-#include "app/fixed_step.h"
-#include "plugin/plugin_host.h"
-#include "render/draw_list.h"
-#include "render/gl_renderer.h"
+#include "paper/fixed_step.h"
+#include "paper/plugin_host.h"
+#include "paper/draw_list.h"
+#include "paper/gl_renderer.h"
 #include "view/long_text.h"
 #include "view/unsaved_dialog.h"
 #include "view/viewport.h"
-#include "world/level_view.h"
+#include "paper/level_view.h"
 
 namespace paper::editor {
 

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "platform/input.h"
-#include "render/camera.h"
+#include "paper/input.h"
+#include "paper/camera.h"
 
 namespace paper::editor {
 

@@ -36,7 +36,7 @@
 #include <string>
 #include <vector>
 
-#include "app/script.h"
+#include "paper/script.h"
 
 namespace paper {
 class InputMap;

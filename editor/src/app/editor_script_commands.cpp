@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "app/editor.h"
-#include "plugin/plugin_host.h"
+#include "paper/plugin_host.h"
 
 namespace paper::editor {
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "paper/math.h"
-#include "render/camera.h"
+#include "paper/camera.h"
 
 namespace paper::editor {
 

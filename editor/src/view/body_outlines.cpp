@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "plugin/plugin_host.h"
-#include "render/camera.h"
+#include "paper/plugin_host.h"
+#include "paper/camera.h"
 
 namespace paper::editor {
 

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "plugin/plugin_host.h"
+#include "paper/plugin_host.h"
 #include "view/widget_targets.h"
 
 namespace paper::editor {

@@ -6,8 +6,8 @@
 
 #include "app/edit_history.h"
 #include "gizmo/label_layout.h"
-#include "plugin/plugin_host.h"
-#include "render/camera.h"
+#include "paper/plugin_host.h"
+#include "paper/camera.h"
 
 namespace paper::editor {
 

@@ -9,7 +9,7 @@
 
 #include "app/background_command.h"
 #include "app/edit_history.h"
-#include "plugin/descriptor.h"
+#include "paper/descriptor.h"
 
 namespace paper {
 class PluginHost;

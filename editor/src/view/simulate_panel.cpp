@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "plugin/plugin_host.h"
+#include "paper/plugin_host.h"
 #include "view/widget_targets.h"
 
 namespace paper::editor {

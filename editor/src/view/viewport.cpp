@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "platform/input.h"
-#include "render/camera.h"
+#include "paper/input.h"
+#include "paper/camera.h"
 
 namespace paper::editor {
 

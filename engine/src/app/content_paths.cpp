@@ -1,4 +1,4 @@
-#include "app/content_paths.h"
+#include "paper/content_paths.h"
 
 #include <cstdlib>
 #include <system_error>

@@ -14,15 +14,15 @@
 
 #include <unistd.h>
 
-#include "app/content_paths.h"
-#include "app/fixed_step.h"
-#include "app/player_input.h"
-#include "app/script.h"
-#include "plugin/plugin_host.h"
-#include "platform/input.h"
-#include "platform/window.h"
-#include "render/gl_renderer.h"
-#include "world/level_view.h"
+#include "paper/content_paths.h"
+#include "paper/fixed_step.h"
+#include "paper/player_input.h"
+#include "paper/script.h"
+#include "paper/plugin_host.h"
+#include "paper/input.h"
+#include "paper/window.h"
+#include "paper/gl_renderer.h"
+#include "paper/level_view.h"
 
 namespace paper {
 

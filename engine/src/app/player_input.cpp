@@ -1,11 +1,11 @@
-#include "app/player_input.h"
+#include "paper/player_input.h"
 
 #include <SDL_keycode.h>
 
 #include <cmath>
 
-#include "render/camera.h"
-#include "world/level.h"
+#include "paper/camera.h"
+#include "paper/level.h"
 
 namespace paper {
 

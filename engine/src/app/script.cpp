@@ -1,4 +1,4 @@
-#include "app/script.h"
+#include "paper/script.h"
 
 #include <SDL_keyboard.h>
 
@@ -13,8 +13,8 @@
 #include <sstream>
 #include <system_error>
 
-#include "app/fixed_step.h"
-#include "render/camera.h"
+#include "paper/fixed_step.h"
+#include "paper/camera.h"
 
 namespace paper {
 

@@ -1,4 +1,4 @@
-#include "platform/input.h"
+#include "paper/input.h"
 
 #include <algorithm>
 

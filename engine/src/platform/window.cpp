@@ -1,4 +1,4 @@
-#include "platform/window.h"
+#include "paper/window.h"
 
 #include <SDL.h>
 #include <glad/gl.h>
@@ -6,7 +6,7 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <backends/imgui_impl_sdl.h>
 
-#include "platform/input.h"
+#include "paper/input.h"
 #include "platform/leak_check.h"
 
 namespace paper {

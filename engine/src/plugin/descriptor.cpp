@@ -1,4 +1,4 @@
-#include "plugin/descriptor.h"
+#include "paper/descriptor.h"
 
 #include <tinyxml2.h>
 

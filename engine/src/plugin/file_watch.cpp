@@ -1,4 +1,4 @@
-#include "plugin/file_watch.h"
+#include "paper/file_watch.h"
 
 #include <sys/inotify.h>
 #include <unistd.h>
@@ -6,7 +6,7 @@
 #include <cstring>
 #include <system_error>
 
-#include "plugin/library.h"
+#include "paper/library.h"
 
 namespace paper {
 

@@ -1,4 +1,4 @@
-#include "plugin/library.h"
+#include "paper/library.h"
 
 #include <dlfcn.h>
 #include <unistd.h>

@@ -1,6 +1,6 @@
 // Finding plugins (the search path, a named descriptor first) and running a plugin's
 // commandlets (`paperdoll <command> …`) without an instance or a window.
-#include "plugin/plugin_host.h"
+#include "paper/plugin_host.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "plugin/plugin_host.h"
+#include "paper/plugin_host.h"
 
 #include <unistd.h>
 
@@ -12,7 +12,7 @@
 #include <system_error>
 
 #include "plugin/crash_guard.h"
-#include "render/draw_list.h"
+#include "paper/draw_list.h"
 
 #include "platform/leak_check.h"
 #ifdef PAPERDOLL_LSAN

@@ -1,4 +1,4 @@
-#include "render/camera.h"
+#include "paper/camera.h"
 
 #include <algorithm>
 

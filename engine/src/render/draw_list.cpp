@@ -1,4 +1,4 @@
-#include "render/draw_list.h"
+#include "paper/draw_list.h"
 
 #include <algorithm>
 #include <cmath>

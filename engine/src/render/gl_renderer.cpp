@@ -1,4 +1,4 @@
-#include "render/gl_renderer.h"
+#include "paper/gl_renderer.h"
 
 #include <glad/gl.h>
 #include <stb_image_write.h>

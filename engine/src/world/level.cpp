@@ -6,7 +6,7 @@
 // out only when the list holds no error. Rejected: stopping at the first problem (one
 // edit-reload cycle per typo) and exceptions (they cannot carry several problems).
 
-#include "world/level.h"
+#include "paper/level.h"
 
 #include <tinyxml2.h>
 

@@ -1,4 +1,4 @@
-#include "world/level_view.h"
+#include "paper/level_view.h"
 
 #include <cmath>
 #include <filesystem>

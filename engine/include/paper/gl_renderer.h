@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "render/camera.h"
-#include "render/draw_list.h"
+#include "paper/camera.h"
+#include "paper/draw_list.h"
 
 namespace paper {
 

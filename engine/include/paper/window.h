@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "paper/math.h"
-#include "render/screen_text.h"
+#include "paper/screen_text.h"
 
 struct SDL_Window;
 union SDL_Event;

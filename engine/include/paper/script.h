@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "paper/math.h"
-#include "platform/input.h"
+#include "paper/input.h"
 
 namespace paper {
 

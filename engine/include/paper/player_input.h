@@ -3,7 +3,7 @@
 #pragma once
 
 #include "paper/plugin_api.h"
-#include "platform/input.h"
+#include "paper/input.h"
 
 namespace paper {
 

@@ -18,10 +18,10 @@
 
 #include "paper/math.h"
 #include "paper/plugin_api.h"
-#include "plugin/descriptor.h"
-#include "plugin/file_watch.h"
-#include "plugin/library.h"
-#include "world/level.h"
+#include "paper/descriptor.h"
+#include "paper/file_watch.h"
+#include "paper/library.h"
+#include "paper/level.h"
 
 namespace paper {
 

@@ -4,10 +4,10 @@
 
 #include <vector>
 
-#include "render/camera.h"
-#include "render/draw_list.h"
-#include "render/screen_text.h"
-#include "world/level.h"
+#include "paper/camera.h"
+#include "paper/draw_list.h"
+#include "paper/screen_text.h"
+#include "paper/level.h"
 
 namespace paper {
 
