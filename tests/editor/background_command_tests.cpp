@@ -4,7 +4,7 @@
 #include <chrono>
 #include <thread>
 
-#include "app/background_command.h"
+#include "model/background_command.h"
 
 using paper::editor::BackgroundCommand;
 

@@ -1,7 +1,7 @@
 // The editor's undo/redo history and dirty marker (app/edit_history.h).
 #include <catch2/catch.hpp>
 
-#include "app/edit_history.h"
+#include "model/edit_history.h"
 
 using namespace paper::editor;
 

@@ -1,7 +1,7 @@
 // The live plots' ring buffers (app/plot_history.h).
 #include <catch2/catch.hpp>
 
-#include "app/plot_history.h"
+#include "model/plot_history.h"
 
 using namespace paper::editor;
 

@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "app/edit_history.h"
+#include "model/edit_history.h"
 #include "app/editor_options.h"
 #include "app/editor_script.h"
 #include "app/framing.h"
-#include "app/object_ref.h"
+#include "model/object_ref.h"
 #include "paper/player_input.h"
 #include "paper/input.h"
 #include "paper/window.h"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "app/object_ref.h"
+#include "model/object_ref.h"
 #include "paper/plugin_api.h"
 #include "pick/picking.h"
 #include "view/joint_gizmo.h"

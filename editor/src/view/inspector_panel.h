@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "app/edit_history.h"
-#include "app/object_ref.h"
+#include "model/edit_history.h"
+#include "model/object_ref.h"
 #include "view/body_outlines.h"
 #include "view/joint_gizmo.h"
 

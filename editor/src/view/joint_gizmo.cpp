@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "app/edit_history.h"
+#include "model/edit_history.h"
 #include "gizmo/label_layout.h"
 #include "paper/plugin_host.h"
 #include "paper/camera.h"

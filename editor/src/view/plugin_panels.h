@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "app/background_command.h"
-#include "app/edit_history.h"
+#include "model/background_command.h"
+#include "model/edit_history.h"
 #include "paper/descriptor.h"
 
 namespace paper {

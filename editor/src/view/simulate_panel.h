@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "app/plot_history.h"
+#include "model/plot_history.h"
 
 namespace paper {
 class PluginHost;

@@ -1,4 +1,4 @@
-#include "app/edit_history.h"
+#include "model/edit_history.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "app/background_command.h"
+#include "model/background_command.h"
 
 #include <cerrno>
 #include <csignal>

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "app/object_ref.h"
+#include "model/object_ref.h"
 #include "gizmo/gizmo_math.h"
 
 namespace paper::editor {

@@ -1,0 +1,25 @@
+# The editor's layers: app (the Editor, its options, scripts and frame) uses view (panels,
+# gizmos, dialogs) and model (edit history, object references, plot history, the background
+# build); view uses model; model uses neither. Run by ctest:
+#   cmake -DEDITOR_SRC=editor/src -P check_layers.cmake
+set(rules "view:app/" "model:app/" "model:view/" "pick:app/" "gizmo:app/")
+set(bad "")
+foreach(rule ${rules})
+  string(REPLACE ":" ";" parts "${rule}")
+  list(GET parts 0 layer)
+  list(GET parts 1 forbidden)
+  file(GLOB files "${EDITOR_SRC}/${layer}/*.h" "${EDITOR_SRC}/${layer}/*.cpp")
+  if(NOT files)
+    message(FATAL_ERROR "no sources in '${EDITOR_SRC}/${layer}'")
+  endif()
+  foreach(file ${files})
+    file(STRINGS "${file}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"(\\.\\./)*${forbidden}")
+    foreach(line ${lines})
+      list(APPEND bad "${file}: ${line} (${layer} must not include ${forbidden})")
+    endforeach()
+  endforeach()
+endforeach()
+if(bad)
+  list(JOIN bad "\n  " text)
+  message(FATAL_ERROR "the editor's layers include each other:\n  ${text}")
+endif()
