@@ -21,6 +21,7 @@
 #include "app/editor.h"
 #include "paper/fixed_step.h"
 #include "paper/plugin_host.h"
+#include "paper/startup.h"
 #include "paper/draw_list.h"
 #include "paper/gl_renderer.h"
 #include "view/long_text.h"
@@ -457,22 +458,11 @@ int runEditor(const EditorOptions& options, std::ostream& out, std::ostream& err
         if (!errors.empty()) return 2;
     }
 
-    std::string levelPath = options.levelPath;
-    if (levelPath.empty()) {
-        std::optional<fs::path> content = findContentDir();
-        if (!content) {
-            err << kProgram << ": error: cannot find the content folder (run from the repository, or set "
-                               "PAPERDOLL_CONTENT); or name a level with --level FILE\n";
-            return 1;
-        }
-        levelPath = (*content / "levels" / "harness.level.xml").string();
-    }
-    LevelLoadResult loaded = loadLevelFile(levelPath);
-    for (const Diagnostic& d : loaded.diagnostics) err << d.format() << '\n';
-    if (!loaded.level) return 1;
-    Level& level = *loaded.level;
+    std::optional<Level> loaded = loadStartLevel(kProgram, options.levelPath, "a level with --level FILE", err);
+    if (!loaded) return 1;
+    Level& level = *loaded;
     if (level.spawns.empty()) {
-        err << kProgram << ": error: " << levelPath << ": the level has no spawn, so there is no rig to edit\n";
+        err << kProgram << ": error: " << level.path << ": the level has no spawn, so there is no rig to edit\n";
         return 1;
     }
     if (!options.rigPath.empty()) {
@@ -495,18 +485,8 @@ int runEditor(const EditorOptions& options, std::ostream& out, std::ostream& err
         return 1;
     }
     const PluginDescriptor* descriptor = &found.front();
-    auto start = Clock::now();
-    PluginHost plugin(fs::temp_directory_path() / ("paperdoll-editor-" + std::to_string(getpid())),
-                      [&err, start](PaperLogLevel logLevel, const std::string& message) {
-                          char when[32];
-                          std::snprintf(when, sizeof when, "[%8.3f s] ",
-                                        std::chrono::duration<double>(Clock::now() - start).count());
-                          err << kProgram << ": " << when
-                              << (logLevel == PAPER_LOG_ERROR     ? "error: "
-                                  : logLevel == PAPER_LOG_WARNING ? "warning: "
-                                                                  : "")
-                              << message << std::endl;
-                      });
+    std::unique_ptr<PluginHost> host = makePluginHost(kProgram, err);
+    PluginHost& plugin = *host;
     if (!plugin.load(*descriptor) || !plugin.setLevel(level)) {
         err << kProgram << ": error: " << plugin.status().lastError << '\n';
         return 1;

@@ -18,6 +18,7 @@
 #include "paper/fixed_step.h"
 #include "paper/player_input.h"
 #include "paper/script.h"
+#include "paper/startup.h"
 #include "paper/plugin_host.h"
 #include "paper/input.h"
 #include "paper/window.h"
@@ -453,22 +454,11 @@ int runPlayer(const PlayerOptions& options, std::ostream& out, std::ostream& err
         if (!errors.empty()) return 2;
     }
 
-    std::string levelPath = options.levelPath;
-    if (levelPath.empty()) {
-        std::optional<std::filesystem::path> content = findContentDir();
-        if (!content) {
-            err << "paperdoll: error: cannot find the content folder (run from the repository, or set "
-                   "PAPERDOLL_CONTENT); or name a level file\n";
-            return 1;
-        }
-        levelPath = (*content / "levels" / "harness.level.xml").string();
-    }
-    LevelLoadResult loaded = loadLevelFile(levelPath);
-    for (const Diagnostic& d : loaded.diagnostics) err << d.format() << '\n';
-    if (!loaded.level) return 1;
+    std::optional<Level> level = loadStartLevel("paperdoll", options.levelPath, "a level file", err);
+    if (!level) return 1;
 
     Simulation sim;
-    sim.level = &*loaded.level;
+    sim.level = &*level;
     std::optional<ScriptRunner> runner;
     if (script) sim.script = &runner.emplace(*script);
     sim.stepLimit = stepLimitOf(options, script ? &*script : nullptr);
@@ -477,20 +467,12 @@ int runPlayer(const PlayerOptions& options, std::ostream& out, std::ostream& err
         std::optional<PluginDescriptor> descriptor = choosePlugin(options, err);
         if (!descriptor && !options.pluginPath.empty()) return 1;  // asked for, but broken
         if (descriptor) {
-            plugin = std::make_unique<PluginHost>(
-                std::filesystem::temp_directory_path() / ("paperdoll-" + std::to_string(getpid())),
-                [&err, start = Clock::now()](PaperLogLevel level, const std::string& message) {
-                    char when[32];
-                    std::snprintf(when, sizeof when, "[%8.3f s] ", secondsSince(start));
-                    err << "paperdoll: " << when
-                        << (level == PAPER_LOG_ERROR ? "error: " : level == PAPER_LOG_WARNING ? "warning: " : "") << message
-                        << std::endl;  // flushed: users watch this while rebuilding
-                });
+            plugin = makePluginHost("paperdoll", err);
             // In a window a library that fails to load, or refuses the level, leaves the host
             // waiting: a fixed rebuild reloads. A run that ends by itself (--frames, a script)
             // cannot wait, and would only measure a level where nothing moves.
             bool running = plugin->load(*descriptor);
-            running = plugin->setLevel(*loaded.level) && running;
+            running = plugin->setLevel(*level) && running;
             if (!running && sim.stepLimit >= 0) {
                 err << "paperdoll: error: the plugin '" << descriptor->name << "' (" << descriptor->path.string()
                     << ") cannot run this level: " << plugin->status().lastError << "\n";
@@ -510,10 +492,10 @@ int runPlayer(const PlayerOptions& options, std::ostream& out, std::ostream& err
     if (status != 0) return status;
 
     if (!options.statsJsonPath.empty() &&
-        !writeStatsJson(options.statsJsonPath, options, *loaded.level, sim.stats, sim.plugin, err))
+        !writeStatsJson(options.statsJsonPath, options, *level, sim.stats, sim.plugin, err))
         return 1;
     if (options.headless)
-        out << "paperdoll: " << sim.stats.steps << " steps of '" << loaded.level->name << "' in " << sim.stats.wallSeconds
+        out << "paperdoll: " << sim.stats.steps << " steps of '" << level->name << "' in " << sim.stats.wallSeconds
             << " s\n";
     return 0;
 }

@@ -1,0 +1,28 @@
+// What the player and the editor do alike when they start: find the level (the one named,
+// or the harness in the content folder) and make a plugin host whose log speaks in the
+// program's name.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "paper/level.h"
+#include "paper/plugin_host.h"
+
+namespace paper {
+
+/// Loads levelPath, or content/levels/harness.level.xml when it is empty. Every diagnostic
+/// goes to err; without a level (none found, or errors in it) the reason is printed as
+/// "PROGRAM: error: …" and the result is empty. levelHint finishes the sentence "or name …"
+/// when no content folder is found (e.g. "a level file").
+std::optional<Level> loadStartLevel(const std::string& program, const std::string& levelPath,
+                                    const std::string& levelHint, std::ostream& err);
+
+/// A plugin host copying libraries into a private temporary folder (PROGRAM-PID) and logging
+/// to err as "PROGRAM: [seconds since start] error: message", flushed at once (users watch it
+/// while they rebuild).
+std::unique_ptr<PluginHost> makePluginHost(const std::string& program, std::ostream& err);
+
+}  // namespace paper

@@ -1,0 +1,44 @@
+#include "paper/startup.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+#include "paper/content_paths.h"
+
+namespace paper {
+
+std::optional<Level> loadStartLevel(const std::string& program, const std::string& levelPath,
+                                    const std::string& levelHint, std::ostream& err) {
+    std::string path = levelPath;
+    if (path.empty()) {
+        std::optional<std::filesystem::path> content = findContentDir();
+        if (!content) {
+            err << program << ": error: cannot find the content folder (run from the repository, or set "
+                              "PAPERDOLL_CONTENT); or name "
+                << levelHint << "\n";
+            return std::nullopt;
+        }
+        path = (*content / "levels" / "harness.level.xml").string();
+    }
+    LevelLoadResult loaded = loadLevelFile(path);
+    for (const Diagnostic& d : loaded.diagnostics) err << d.format() << '\n';
+    return std::move(loaded.level);
+}
+
+std::unique_ptr<PluginHost> makePluginHost(const std::string& program, std::ostream& err) {
+    using Clock = std::chrono::steady_clock;
+    return std::make_unique<PluginHost>(
+        std::filesystem::temp_directory_path() / (program + "-" + std::to_string(getpid())),
+        [&err, program, start = Clock::now()](PaperLogLevel level, const std::string& message) {
+            char when[32];
+            std::snprintf(when, sizeof when, "[%8.3f s] ", std::chrono::duration<double>(Clock::now() - start).count());
+            err << program << ": " << when
+                << (level == PAPER_LOG_ERROR ? "error: " : level == PAPER_LOG_WARNING ? "warning: " : "") << message
+                << std::endl;
+        });
+}
+
+}  // namespace paper
