@@ -20,8 +20,8 @@ constexpr double kDt = 1.0 / 60.0;
 
 enum class Kind { Standing, MidWalk, MidRun, Hit };
 
-PaperInput held(std::uint64_t bits) {
-    PaperInput in{};
+SceneInput held(std::uint64_t bits) {
+    SceneInput in;
     in.held = bits;
     return in;
 }
@@ -74,7 +74,7 @@ Run runSwitch(const SceneLevel& level, double x, Kind kind, bool sleeping, int s
     for (int i = 0; i < 90; ++i) scene.step(kDt);
     if (!c.grounded()) return r;
     r.stood = true;
-    const std::uint64_t right = std::uint64_t(1) << PAPER_ACTION_RIGHT, run = std::uint64_t(1) << PAPER_ACTION_RUN;
+    const std::uint64_t right = bit(Action::Right), run = bit(Action::Run);
     if (kind == Kind::MidWalk)
         for (int i = 0; i < 30; ++i) scene.step(kDt, held(right));
     if (kind == Kind::MidRun)

@@ -69,7 +69,7 @@ double deepestPenetration(const World& world, const Character& c) {
 
 /// Walks the player right for the given steps (running if asked).
 void walk(Scene& scene, int steps, bool running = false) {
-    test::run(scene, steps, test::input(bit(PAPER_ACTION_RIGHT) | (running ? bit(PAPER_ACTION_RUN) : 0)));
+    test::run(scene, steps, test::input(bit(Action::Right) | (running ? bit(Action::Run) : 0)));
 }
 
 /// Puts the player standing at x (feet on whatever ground is there), facing right.
@@ -126,7 +126,7 @@ TEST_CASE("Walking and running move the root at the clips' speed; walls stop it"
     CHECK(runSpeed > 2.0 * walkSpeed * 0.9);
     CHECK(c.clip() == &c.assets().clip(ClipRole::Run));
     // Left into the wall at x = -11.5 (its face): the root stops short of it.
-    test::run(scene, 600, test::input(bit(PAPER_ACTION_LEFT) | bit(PAPER_ACTION_RUN)));
+    test::run(scene, 600, test::input(bit(Action::Left) | bit(Action::Run)));
     CHECK(c.root().x > -11.5);
     CHECK(c.root().x < -10.9);
     CHECK_FALSE(c.facingRight());
@@ -233,7 +233,7 @@ TEST_CASE("Switched mid-air, the centre of mass flies the ballistic path", "[cha
     Character& c = scene.character(0);
     standAt(scene, -6.0);
     walk(scene, 40);
-    test::run(scene, 1, test::input(bit(PAPER_ACTION_RIGHT), bit(PAPER_ACTION_JUMP)));
+    test::run(scene, 1, test::input(bit(Action::Right), bit(Action::Jump)));
     walk(scene, 8);
     REQUIRE_FALSE(c.grounded());
     REQUIRE(c.enterRagdoll());
@@ -532,8 +532,8 @@ TEST_CASE("A proxy world never creates a body while the host ragdolls", "[charac
     int maxPeerBodies = 0;
     bool sawDaze = false;
     for (int i = 0; i < 600; ++i) {
-        PaperInput in = test::input(i < 60 ? bit(PAPER_ACTION_RIGHT) : 0, i == 60 ? bit(PAPER_ACTION_TOGGLE_RAGDOLL) : 0);
-        if (i == 300) in.pressed = bit(PAPER_ACTION_GET_UP);
+        SceneInput in = test::input(i < 60 ? bit(Action::Right) : 0, i == 60 ? bit(Action::ToggleRagdoll) : 0);
+        if (i == 300) in.pressed = bit(Action::GetUp);
         host.step(kDt, in);
         p.applyReplicated(h.replicate());
         peer.step(kDt, in);  // the same keys reach the peer too: a proxy ignores them
@@ -561,32 +561,32 @@ TEST_CASE("Input drives the player: R, hits, B/N, G and Tab", "[character][input
     test::loadHarness(scene);
     Character& c = scene.character(0);
     test::run(scene, 10);
-    scene.step(kDt, test::input(0, bit(PAPER_ACTION_BLEND_UP)));
+    scene.step(kDt, test::input(0, bit(Action::BlendUp)));
     CHECK(c.mode() == CharacterMode::Blend);
     CHECK(c.blendWeight() == Approx(0.1));
-    scene.step(kDt, test::input(0, bit(PAPER_ACTION_BLEND_UP)));
+    scene.step(kDt, test::input(0, bit(Action::BlendUp)));
     CHECK(c.blendWeight() == Approx(0.2));
-    scene.step(kDt, test::input(0, bit(PAPER_ACTION_BLEND_DOWN)));
+    scene.step(kDt, test::input(0, bit(Action::BlendDown)));
     CHECK(c.mode() == CharacterMode::Blend);
     CHECK(c.blendWeight() == Approx(0.1));
     // The press that reaches 0 leaves the blend at once (no second press at "0.0").
-    scene.step(kDt, test::input(0, bit(PAPER_ACTION_BLEND_DOWN)));
+    scene.step(kDt, test::input(0, bit(Action::BlendDown)));
     CHECK(c.mode() == CharacterMode::Animated);
     CHECK(c.ragdoll().empty());
-    scene.step(kDt, test::input(0, bit(PAPER_ACTION_HIT_LEFT)));
+    scene.step(kDt, test::input(0, bit(Action::HitLeft)));
     CHECK(c.mode() == CharacterMode::Ragdoll);
     test::run(scene, 5);
     CHECK(bodiesMomentum(scene.world(), c.ragdoll().bodies).linear.x > 50.0);  // pushed right
-    scene.step(kDt, test::input(0, bit(PAPER_ACTION_GET_UP)));
+    scene.step(kDt, test::input(0, bit(Action::GetUp)));
     CHECK(c.mode() == CharacterMode::GettingUp);
-    scene.step(kDt, test::input(0, bit(PAPER_ACTION_NET_ROLE)));
+    scene.step(kDt, test::input(0, bit(Action::NetRole)));
     CHECK(scene.netPreview() == NetPreview::HostProxy);
     CHECK(c.role() == NetRole::Host);
     REQUIRE(scene.previewProxy());
     CHECK(scene.previewProxy()->bodyCount() == 0);
-    scene.step(kDt, test::input(0, bit(PAPER_ACTION_NET_ROLE)));
+    scene.step(kDt, test::input(0, bit(Action::NetRole)));
     CHECK(scene.netPreview() == NetPreview::ProxyOnly);
-    scene.step(kDt, test::input(0, bit(PAPER_ACTION_NET_ROLE)));
+    scene.step(kDt, test::input(0, bit(Action::NetRole)));
     CHECK(scene.netPreview() == NetPreview::Off);
     CHECK(scene.previewProxy() == nullptr);
     CHECK(c.role() == NetRole::Standalone);
@@ -598,20 +598,20 @@ TEST_CASE("Dragging with the mouse grabs a limb, knocks the stickman over and le
     Character& c = scene.character(0);
     test::run(scene, 10);
     const Vec2 chest = c.bonePoses()[size_t(c.assets().rootBone)].origin + Vec2{0.0, 0.3};
-    PaperInput in{};
-    in.mouseWorld = {float(chest.x), float(chest.y)};
-    in.mouseDown = 1;
+    SceneInput in;
+    in.mouseWorld = chest;
+    in.mouseLeftDown = true;
     scene.step(kDt, in);
     CHECK(c.mode() == CharacterMode::Ragdoll);
     REQUIRE(scene.grabbing());
     for (int i = 0; i < 40; ++i) {  // drag up and to the right
-        in.mouseWorld.x += 0.02f;
-        in.mouseWorld.y += 0.01f;
+        in.mouseWorld.x += 0.02;
+        in.mouseWorld.y += 0.01;
         scene.step(kDt, in);
     }
     CHECK(distance(scene.grabPoint(), {in.mouseWorld.x, in.mouseWorld.y}) < 0.25);
     CHECK(scene.lastFigures().stretch < 0.001);  // the limb's own joints stay whole
-    in.mouseDown = 0;
+    in.mouseLeftDown = false;
     scene.step(kDt, in);
     CHECK_FALSE(scene.grabbing());
     CHECK(scene.world().stats().joints == 9);
@@ -634,7 +634,7 @@ TEST_CASE("The state blob carries characters across a reload, bit for bit", "[ch
         c.getUp();
     }
     walk(a, 7);
-    a.step(kDt, test::input(0, bit(PAPER_ACTION_NET_ROLE)));
+    a.step(kDt, test::input(0, bit(Action::NetRole)));
     const std::vector<std::uint8_t> blob = a.saveState();
 
     Scene b;
@@ -650,8 +650,8 @@ TEST_CASE("The state blob carries characters across a reload, bit for bit", "[ch
     CHECK(b.character(0).rig().joints[size_t(jointIndex(c.rig(), "knee_R"))].stiffness == 0.7);
     // Both go on the same way.
     for (int i = 0; i < 60; ++i) {
-        a.step(kDt, test::input(bit(PAPER_ACTION_RIGHT)));
-        b.step(kDt, test::input(bit(PAPER_ACTION_RIGHT)));
+        a.step(kDt, test::input(bit(Action::Right)));
+        b.step(kDt, test::input(bit(Action::Right)));
     }
     const std::vector<std::uint8_t> sa = a.saveState(), sb = b.saveState();
     size_t firstDifference = 0;

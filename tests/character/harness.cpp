@@ -31,14 +31,14 @@ void loadHarness(ragdoll::Scene& scene) {
     REQUIRE(scene.loadLevel(harnessLevel(), error));
 }
 
-PaperInput input(std::uint64_t held, std::uint64_t pressed) {
-    PaperInput in{};
+ragdoll::SceneInput input(std::uint64_t held, std::uint64_t pressed) {
+    ragdoll::SceneInput in;
     in.held = held;
     in.pressed = pressed;
     return in;
 }
 
-void run(ragdoll::Scene& scene, int steps, const PaperInput& in) {
+void run(ragdoll::Scene& scene, int steps, const ragdoll::SceneInput& in) {
     for (int i = 0; i < steps; ++i) scene.step(1.0 / 60.0, in);
 }
 

@@ -15,12 +15,12 @@ ragdoll::SceneLevel harnessLevel();
 /// A scene with the harness loaded (REQUIREs success).
 void loadHarness(ragdoll::Scene& scene);
 
-/// Input with the given actions held (bit masks of PaperAction) and pressed this step.
-PaperInput input(std::uint64_t held = 0, std::uint64_t pressed = 0);
-constexpr std::uint64_t bit(PaperAction action) { return std::uint64_t(1) << action; }
+/// Input with the given actions held (bit masks of ragdoll::Action) and pressed this step.
+ragdoll::SceneInput input(std::uint64_t held = 0, std::uint64_t pressed = 0);
+using ragdoll::bit;
 
 /// Steps n times with the same input.
-void run(ragdoll::Scene& scene, int steps, const PaperInput& in = {});
+void run(ragdoll::Scene& scene, int steps, const ragdoll::SceneInput& in = {});
 
 /// Kinetic energy of a character's bodies, J.
 double kineticEnergy(const ragdoll::World& world, const ragdoll::Character& character);

@@ -89,7 +89,7 @@ TEST_CASE("A walker shoves a crate that has slept for a second, and no drawn lim
     const Vec2 start = scene.props()[0].transform.p;
     double deepest = 0.0;
     for (int i = 0; i < 180; ++i) {
-        test::run(scene, 1, test::input(bit(PAPER_ACTION_RIGHT)));
+        test::run(scene, 1, test::input(bit(Action::Right)));
         deepest = std::max(deepest, scene.lastFigures().visualDepth);
     }
     const double pushed = scene.props()[0].transform.p.x - start.x;
@@ -110,7 +110,7 @@ TEST_CASE("A heavy stack resists the walker more than a light crate", "[world][p
         const double propStart = scene.props()[0].transform.p.x, rootStart = scene.character(0).root().x;
         deepest = 0.0;
         for (int i = 0; i < 240; ++i) {
-            test::run(scene, 1, test::input(bit(PAPER_ACTION_RIGHT)));
+            test::run(scene, 1, test::input(bit(Action::Right)));
             deepest = std::max(deepest, scene.lastFigures().visualDepth);
             felt = std::max(felt, scene.character(0).pushedMass());
         }
@@ -214,13 +214,13 @@ TEST_CASE("A rig that names no clips stands in its rest pose, goes limp, and get
         CHECK(lowestDrawnPoint(c) == Approx(0.0).margin(0.001));
         // No walk clip: the arrows leave it standing where it is.
         const double x = c.root().x;
-        test::run(scene, 60, test::input(bit(PAPER_ACTION_RIGHT)));
+        test::run(scene, 60, test::input(bit(Action::Right)));
         CHECK(c.root().x == Approx(x).margin(1e-9));
         // A hit knocks it down; it lies still; G gets it up by blending back to the rest pose.
-        test::run(scene, 1, test::input(0, bit(PAPER_ACTION_HIT_LEFT)));
+        test::run(scene, 1, test::input(0, bit(Action::HitLeft)));
         REQUIRE(c.mode() == CharacterMode::Ragdoll);
         test::run(scene, 180);
-        test::run(scene, 1, test::input(0, bit(PAPER_ACTION_GET_UP)));
+        test::run(scene, 1, test::input(0, bit(Action::GetUp)));
         REQUIRE(c.mode() == CharacterMode::GettingUp);
         int steps = 0;
         while (c.mode() == CharacterMode::GettingUp && steps < 120) {
@@ -270,7 +270,7 @@ TEST_CASE("Walking the whole harness, no drawn part reaches 2 cm into terrain or
     Scene scene;
     test::loadHarness(scene);
     Character& c = scene.character(0);
-    test::run(scene, 22 * 60, test::input(bit(PAPER_ACTION_RIGHT)));
+    test::run(scene, 22 * 60, test::input(bit(Action::Right)));
     INFO("walked to x = " << c.root().x << "; deepest drawn overlap " << scene.runFigures().visualDepth << " m");
     CHECK(c.mode() == CharacterMode::Animated);
     CHECK(c.root().x > 20.0);

@@ -7,9 +7,11 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <iterator>
 #include <new>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "module/draw.h"
@@ -95,8 +97,30 @@ int32_t loadLevel(PaperPluginInstance* instance, const PaperLevelDesc* desc, cha
     return 0;
 }
 
+/// The engine's action bits (PaperAction) as the scene's actions.
+ragdoll::SceneInput sceneInput(const PaperInput& in) {
+    using ragdoll::Action;
+    static constexpr std::pair<PaperAction, Action> kActions[] = {
+        {PAPER_ACTION_LEFT, Action::Left},           {PAPER_ACTION_RIGHT, Action::Right},
+        {PAPER_ACTION_RUN, Action::Run},             {PAPER_ACTION_JUMP, Action::Jump},
+        {PAPER_ACTION_TOGGLE_RAGDOLL, Action::ToggleRagdoll}, {PAPER_ACTION_HIT_LEFT, Action::HitLeft},
+        {PAPER_ACTION_HIT_RIGHT, Action::HitRight},  {PAPER_ACTION_HIT_ABOVE, Action::HitAbove},
+        {PAPER_ACTION_BLEND_DOWN, Action::BlendDown}, {PAPER_ACTION_BLEND_UP, Action::BlendUp},
+        {PAPER_ACTION_GET_UP, Action::GetUp},        {PAPER_ACTION_NET_ROLE, Action::NetRole},
+    };
+    static_assert(std::size(kActions) == size_t(Action::Count));
+    ragdoll::SceneInput out;
+    for (const auto& [paper, action] : kActions) {
+        if ((in.pressed >> paper) & 1u) out.pressed |= ragdoll::bit(action);
+        if ((in.held >> paper) & 1u) out.held |= ragdoll::bit(action);
+    }
+    out.mouseWorld = {in.mouseWorld.x, in.mouseWorld.y};
+    out.mouseLeftDown = (in.mouseDown & 1) != 0;
+    return out;
+}
+
 void tick(PaperPluginInstance* instance, double dt, const PaperInput* input) {
-    instance->scene.step(dt, input ? *input : PaperInput{});
+    instance->scene.step(dt, sceneInput(input ? *input : PaperInput{}));
 }
 
 void draw(PaperPluginInstance* instance) { drawScene(*instance->services, instance->scene); }

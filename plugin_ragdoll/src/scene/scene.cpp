@@ -19,9 +19,6 @@ const std::vector<SceneProperty> kProperties = {
     {"solver.sleep", "Sleeping", "", SceneProperty::Bool, 0, 1},
 };
 
-bool actionPressed(const PaperInput& input, PaperAction action) { return (input.pressed >> action) & 1u; }
-bool actionHeld(const PaperInput& input, PaperAction action) { return (input.held >> action) & 1u; }
-
 /// How far p is outside the body's shape (≤ 0 inside), metres.
 double distanceOutside(const World& world, BodyId body, Vec2 p) {
     const Shape* shape = world.bodyShape(body);
@@ -156,38 +153,38 @@ void Scene::makePreviewProxy() {
     previewProxy_ = std::make_unique<Character>(world_, host.shared(), def);
 }
 
-void Scene::handleInput(const PaperInput& input) {
+void Scene::handleInput(const SceneInput& input) {
     if (characters_.empty()) return;
     Character& player = *characters_[0];
     const double J = tuning::kHitImpulse;
     // During a get-up, R and the hits act at once: the figure goes limp again where it is.
-    if (actionPressed(input, PAPER_ACTION_TOGGLE_RAGDOLL)) player.toggleRagdoll();
-    if (actionPressed(input, PAPER_ACTION_HIT_LEFT)) player.hit({J, 0.35 * J});
-    if (actionPressed(input, PAPER_ACTION_HIT_RIGHT)) player.hit({-J, 0.35 * J});
-    if (actionPressed(input, PAPER_ACTION_HIT_ABOVE)) player.hit({0.0, -J});
-    if (actionPressed(input, PAPER_ACTION_GET_UP)) player.getUp();
-    if (actionPressed(input, PAPER_ACTION_BLEND_UP)) {
+    if (input.wasPressed(Action::ToggleRagdoll)) player.toggleRagdoll();
+    if (input.wasPressed(Action::HitLeft)) player.hit({J, 0.35 * J});
+    if (input.wasPressed(Action::HitRight)) player.hit({-J, 0.35 * J});
+    if (input.wasPressed(Action::HitAbove)) player.hit({0.0, -J});
+    if (input.wasPressed(Action::GetUp)) player.getUp();
+    if (input.wasPressed(Action::BlendUp)) {
         const double w = std::min(1.0, player.blendWeight() + tuning::kBlendStep);
         if (player.mode() == CharacterMode::Animated || player.mode() == CharacterMode::Blend) player.enterBlend(w);
     }
-    if (actionPressed(input, PAPER_ACTION_BLEND_DOWN) && player.mode() == CharacterMode::Blend) {
+    if (input.wasPressed(Action::BlendDown) && player.mode() == CharacterMode::Blend) {
         // The press that brings the weight to 0 leaves BLEND: at 0 the bodies would only
         // follow the animation exactly, which ANIMATED does without them.
         const double w = std::round((player.blendWeight() - tuning::kBlendStep) * 1e6) / 1e6;
         if (w <= 0.0) player.leaveBlend();
         else player.setBlendWeight(w);
     }
-    if (actionPressed(input, PAPER_ACTION_NET_ROLE)) setNetPreview(NetPreview((int(netPreview_) + 1) % 3));
+    if (input.wasPressed(Action::NetRole)) setNetPreview(NetPreview((int(netPreview_) + 1) % 3));
 }
 
-void Scene::step(double dt, const PaperInput& input) {
+void Scene::step(double dt, const SceneInput& input) {
     if (!(dt > 0.0)) return;
     handleInput(input);
     updateGrab(input);
     CharacterControls controls;
-    controls.move = int(actionHeld(input, PAPER_ACTION_RIGHT)) - int(actionHeld(input, PAPER_ACTION_LEFT));
-    controls.run = actionHeld(input, PAPER_ACTION_RUN);
-    controls.jump = actionPressed(input, PAPER_ACTION_JUMP);
+    controls.move = int(input.isHeld(Action::Right)) - int(input.isHeld(Action::Left));
+    controls.run = input.isHeld(Action::Run);
+    controls.jump = input.wasPressed(Action::Jump);
     for (size_t i = 0; i < characters_.size(); ++i) characters_[i]->preStep(dt, i == 0 ? controls : CharacterControls{});
     if (previewProxy_) previewProxy_->preStep(dt, {});
     world_.step(dt);
@@ -218,9 +215,9 @@ void Scene::measureFigures() {
 
 // ---- the mouse grab: a soft pin between the body and a kinematic anchor at the mouse ----
 
-void Scene::updateGrab(const PaperInput& input) {
-    const bool down = (input.mouseDown & 1) != 0;
-    const Vec2 mouse{input.mouseWorld.x, input.mouseWorld.y};
+void Scene::updateGrab(const SceneInput& input) {
+    const bool down = input.mouseLeftDown;
+    const Vec2 mouse = input.mouseWorld;
     const bool pressedNow = down && !mouseWasDown_;
     mouseWasDown_ = down;
     if (!down) {

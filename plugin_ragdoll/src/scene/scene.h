@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "character/character.h"
-#include "paper/plugin_api.h"
+#include "scene/scene_input.h"
 #include "solver/world.h"
 
 namespace ragdoll {
@@ -66,9 +66,9 @@ public:
     /// Replaces whatever was there with the level (terrain, props, characters at their
     /// spawns). False with every reason on bad data; the scene is then unchanged.
     bool loadLevel(const SceneLevel& level, std::string& error);
-    /// One fixed step: input to the first character (its actions, PaperAction bits), the
-    /// mouse grab, the characters and the world.
-    void step(double dt, const PaperInput& input = {});
+    /// One fixed step: input to the first character (its actions), the mouse grab, the
+    /// characters and the world.
+    void step(double dt, const SceneInput& input = {});
 
     const World& world() const { return world_; }
     World& world() { return world_; }
@@ -115,10 +115,10 @@ public:
     bool loadState(const std::uint8_t* data, std::size_t size, std::string& error);
 
 private:
-    void handleInput(const PaperInput& input);
+    void handleInput(const SceneInput& input);
     /// The net preview's proxy of the first character.
     void makePreviewProxy();
-    void updateGrab(const PaperInput& input);
+    void updateGrab(const SceneInput& input);
     void releaseGrab();
     void measureFigures();
 
