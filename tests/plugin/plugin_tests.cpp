@@ -208,6 +208,20 @@ TEST_CASE("a library without the entry symbol is refused and the old one keeps r
     CHECK(host->status().version == "1.0");
 }
 
+TEST_CASE("a table with a required function left NULL is refused, naming it, and the old one keeps running", "[plugin]") {
+    Sandbox box;
+    box.install("test_plugin_v1");
+    auto host = box.host();
+    REQUIRE(host->load(box.descriptor));
+    box.install("test_plugin_null_entry");
+    CHECK_FALSE(host->reload());
+    CHECK_THAT(host->status().lastError, Catch::Contains("has an incomplete function table: its 'getProp' is null"));
+    PaperInput input = {};
+    host->tick(1.0 / 60, input);
+    CHECK(stepsOf(*host) == 1);
+    CHECK(host->status().version == "1.0");
+}
+
 TEST_CASE("a plugin that refuses the state blob is not swapped in", "[plugin]") {
     Sandbox box;
     box.install("test_plugin_v1");

@@ -2,6 +2,7 @@
 //   TEST_PLUGIN_VERSION       the version it reports ("1.0", "2.0")
 //   TEST_PLUGIN_ABI           an ABI version to claim instead of the real one
 //   TEST_PLUGIN_NO_ENTRY      do not export the entry symbol
+//   TEST_PLUGIN_NULL_ENTRY    a table with getProp left NULL
 //   TEST_PLUGIN_REFUSE_STATE  refuse every state blob
 //   TEST_PLUGIN_CRASH_IN_TICK crash (SIGSEGV) in its first tick
 // Its state is a step counter and 4 KiB that every tick scrambles, so a state that does
@@ -190,17 +191,49 @@ int32_t objectPropertyCount(PaperPluginInstance*, int32_t, uint64_t) { return 0;
 int32_t getObjectProperty(PaperPluginInstance*, int32_t, uint64_t, int32_t, PaperPropertyInfo*) { return 1; }
 int32_t setObjectProperty(PaperPluginInstance*, int32_t, uint64_t, int32_t, double) { return 1; }
 int32_t propCount(PaperPluginInstance* instance) { return instance->propCount; }
-int32_t getProp(PaperPluginInstance* instance, int32_t index, PaperPropInfo* info) {
+[[maybe_unused]] int32_t getProp(PaperPluginInstance* instance, int32_t index, PaperPropInfo* info) {
     if (index < 0 || index >= instance->propCount || !info) return 1;
     *info = {instance->propNames[index], instance->propPositions[index], instance->propAngles[index], 0};
     return 0;
 }
 
-const PaperPluginApi kApi = {TEST_PLUGIN_ABI, sizeof(PaperPluginApi), "test", TEST_PLUGIN_VERSION, create, destroy,
-                             loadLevel, tick, draw, saveState, loadState, getStats, propertyCount, getProperty,
-                             setProperty, jointCount, getJoint, setJointLimits, characterCount, getCharacter,
-                             setBlendWeight, saveRig, bodyCount, getBody, objectPropertyCount,
-                             getObjectProperty, setObjectProperty, propCount, getProp, nullptr, nullptr};
+const PaperPluginApi kApi = {
+    .abiVersion = TEST_PLUGIN_ABI,
+    .structSize = sizeof(PaperPluginApi),
+    .name = "test",
+    .version = TEST_PLUGIN_VERSION,
+    .commands = nullptr,
+    .create = create,
+    .destroy = destroy,
+    .loadLevel = loadLevel,
+    .tick = tick,
+    .draw = draw,
+    .saveState = saveState,
+    .loadState = loadState,
+    .getStats = getStats,
+    .propertyCount = propertyCount,
+    .getProperty = getProperty,
+    .setProperty = setProperty,
+    .jointCount = jointCount,
+    .getJoint = getJoint,
+    .setJointLimits = setJointLimits,
+    .characterCount = characterCount,
+    .getCharacter = getCharacter,
+    .setBlendWeight = setBlendWeight,
+    .saveRig = saveRig,
+    .bodyCount = bodyCount,
+    .getBody = getBody,
+    .objectPropertyCount = objectPropertyCount,
+    .getObjectProperty = getObjectProperty,
+    .setObjectProperty = setObjectProperty,
+    .propCount = propCount,
+#ifndef TEST_PLUGIN_NULL_ENTRY
+    .getProp = getProp,
+#else
+    .getProp = nullptr,
+#endif
+    .runCommand = nullptr,
+};
 
 }  // namespace
 

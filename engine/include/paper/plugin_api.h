@@ -218,69 +218,73 @@ typedef struct PaperEngineServices {
 
 typedef struct PaperPluginInstance PaperPluginInstance;
 
+/* The plugin's functions, listed once: this list declares the table's members, and the
+   engine's loader checks it (a required entry may not be NULL) and names what is missing.
+   X(required, return type, name, (parameters)); required is 1, or 0 for an entry that may be
+   NULL (runCommand, with commands). Strings a function returns stay valid until the next
+   call on the instance. */
+#define PAPER_PLUGIN_FUNCTIONS(X) \
+    /* Lifecycle. create returns NULL on failure with a reason in error. */ \
+    X(1, PaperPluginInstance*, create, (const PaperEngineServices* services, char* error, size_t errorCapacity)) \
+    X(1, void, destroy, (PaperPluginInstance* instance)) \
+    /* Builds the world of a level (terrain, props, characters). Returns 0, or refuses (see \
+       "Reasons" above) and leaves the instance as it was. */ \
+    X(1, int32_t, loadLevel, (PaperPluginInstance* instance, const PaperLevelDesc* level, char* error, size_t errorCapacity)) \
+    X(1, void, tick, (PaperPluginInstance* instance, double dt, const PaperInput* input)) \
+    X(1, void, draw, (PaperPluginInstance* instance)) \
+    /* State for hot reload: a versioned, self-describing blob. saveState writes at most \
+       capacity bytes and returns the size it needs (call with capacity 0 to ask). loadState \
+       returns 0, or refuses with a reason ("Reasons" above) and leaves the instance as it was. */ \
+    X(1, size_t, saveState, (PaperPluginInstance* instance, void* buffer, size_t capacity)) \
+    X(1, int32_t, loadState, (PaperPluginInstance* instance, const void* data, size_t size, char* error, size_t errorCapacity)) \
+    X(1, void, getStats, (PaperPluginInstance* instance, PaperPhysicsStats* stats)) \
+    /* Reflection: settings by index, joints and characters. */ \
+    X(1, int32_t, propertyCount, (PaperPluginInstance* instance)) \
+    X(1, int32_t, getProperty, (PaperPluginInstance* instance, int32_t index, PaperPropertyInfo* info)) \
+    X(1, int32_t, setProperty, (PaperPluginInstance* instance, int32_t index, double value)) \
+    X(1, int32_t, jointCount, (PaperPluginInstance* instance)) \
+    X(1, int32_t, getJoint, (PaperPluginInstance* instance, int32_t index, PaperJointInfo* info)) \
+    X(1, int32_t, setJointLimits, (PaperPluginInstance* instance, uint64_t handle, double lower, double upper)) \
+    X(1, int32_t, characterCount, (PaperPluginInstance* instance)) \
+    X(1, int32_t, getCharacter, (PaperPluginInstance* instance, int32_t index, PaperCharacterInfo* info)) \
+    /* The blend weight (0 keyframed .. 1 physics) of a character; above 0 it is an active \
+       ragdoll. Returns 0, or 1 when it does not apply. */ \
+    X(1, int32_t, setBlendWeight, (PaperPluginInstance* instance, int32_t character, float weight)) \
+    /* Writes a character's rig, with the limits and properties edited through this table, to \
+       path (NULL: the file it was read from) atomically, keeping everything else in the file \
+       as it was. Returns 0, or refuses with the reason ("Reasons" above; the file on disk is \
+       then untouched). */ \
+    X(1, int32_t, saveRig, (PaperPluginInstance* instance, int32_t character, const char* path, char* error, size_t errorCapacity)) \
+    X(1, int32_t, bodyCount, (PaperPluginInstance* instance)) \
+    X(1, int32_t, getBody, (PaperPluginInstance* instance, int32_t index, PaperBodyInfo* info)) \
+    /* The inspector: properties of one joint or body (kind PaperObjectKind, handle from \
+       getJoint/getBody), e.g. "lower" in degrees or "mass" in kg. A set applies live (to a \
+       simulated ragdoll at once, and to every one built after), travels with the state across \
+       a reload and is written by saveRig; setting the old value back undoes it. \
+       setObjectProperty returns 0, or 1 when the handle, index or value does not apply \
+       (nothing changes). */ \
+    X(1, int32_t, objectPropertyCount, (PaperPluginInstance* instance, int32_t kind, uint64_t handle)) \
+    X(1, int32_t, getObjectProperty, (PaperPluginInstance* instance, int32_t kind, uint64_t handle, int32_t index, PaperPropertyInfo* info)) \
+    X(1, int32_t, setObjectProperty, (PaperPluginInstance* instance, int32_t kind, uint64_t handle, int32_t index, double value)) \
+    /* The level's props, in level order. getProp returns 0, or 1 for a bad index. */ \
+    X(1, int32_t, propCount, (PaperPluginInstance* instance)) \
+    X(1, int32_t, getProp, (PaperPluginInstance* instance, int32_t index, PaperPropInfo* info)) \
+    /* Commandlets (see commands): the words after the program name; prints through \
+       services->print and returns the process's exit status. */ \
+    X(0, int32_t, runCommand, (const PaperEngineServices* services, int32_t argc, const char* const* argv))
+
 typedef struct PaperPluginApi {
     uint32_t abiVersion; /* PAPER_PLUGIN_ABI_VERSION the plugin was built with */
     uint32_t structSize; /* sizeof(PaperPluginApi) as the plugin compiled it */
     const char* name;    /* e.g. "ragdoll" */
     const char* version; /* e.g. "0.3.1" */
-
-    /* Lifecycle. create returns NULL on failure with a reason in error. */
-    PaperPluginInstance* (*create)(const PaperEngineServices* services, char* error, size_t errorCapacity);
-    void (*destroy)(PaperPluginInstance* instance);
-    /* Builds the world of a level (terrain, props, characters). Returns 0, or refuses (see
-       "Reasons" above) and leaves the instance as it was. */
-    int32_t (*loadLevel)(PaperPluginInstance* instance, const PaperLevelDesc* level, char* error, size_t errorCapacity);
-    void (*tick)(PaperPluginInstance* instance, double dt, const PaperInput* input);
-    void (*draw)(PaperPluginInstance* instance);
-
-    /* State for hot reload: a versioned, self-describing blob. saveState writes at most
-       capacity bytes and returns the size it needs (call with capacity 0 to ask). loadState
-       returns 0, or refuses with a reason ("Reasons" above) and leaves the instance as it was. */
-    size_t (*saveState)(PaperPluginInstance* instance, void* buffer, size_t capacity);
-    int32_t (*loadState)(PaperPluginInstance* instance, const void* data, size_t size, char* error, size_t errorCapacity);
-
-    void (*getStats)(PaperPluginInstance* instance, PaperPhysicsStats* stats);
-
-    /* Reflection. Strings returned stay valid until the next call on the instance. */
-    int32_t (*propertyCount)(PaperPluginInstance* instance);
-    int32_t (*getProperty)(PaperPluginInstance* instance, int32_t index, PaperPropertyInfo* info);
-    int32_t (*setProperty)(PaperPluginInstance* instance, int32_t index, double value);
-    int32_t (*jointCount)(PaperPluginInstance* instance);
-    int32_t (*getJoint)(PaperPluginInstance* instance, int32_t index, PaperJointInfo* info);
-    int32_t (*setJointLimits)(PaperPluginInstance* instance, uint64_t handle, double lower, double upper);
-    int32_t (*characterCount)(PaperPluginInstance* instance);
-    int32_t (*getCharacter)(PaperPluginInstance* instance, int32_t index, PaperCharacterInfo* info);
-    /* The blend weight (0 keyframed .. 1 physics) of a character; above 0 it is an active
-       ragdoll. Returns 0, or 1 when it does not apply. */
-    int32_t (*setBlendWeight)(PaperPluginInstance* instance, int32_t character, float weight);
-    /* Writes a character's rig, with the limits and properties edited through this table, to path
-       (NULL: the file it was read from) atomically, keeping everything else in the file as it
-       was. Returns 0, or refuses with the reason ("Reasons" above; the file on disk is then
-       untouched). */
-    int32_t (*saveRig)(PaperPluginInstance* instance, int32_t character, const char* path, char* error,
-                       size_t errorCapacity);
-    int32_t (*bodyCount)(PaperPluginInstance* instance);
-    int32_t (*getBody)(PaperPluginInstance* instance, int32_t index, PaperBodyInfo* info);
-    /* The inspector: properties of one joint or body (kind PaperObjectKind, handle from
-       getJoint/getBody), e.g. "lower" in degrees or "mass" in kg. A set applies live (to a
-       simulated ragdoll at once, and to every one built after), travels with the state across
-       a reload and is written by saveRig; setting the old value back undoes it. setObjectProperty
-       returns 0, or 1 when the handle, index or value does not apply (nothing changes). */
-    int32_t (*objectPropertyCount)(PaperPluginInstance* instance, int32_t kind, uint64_t handle);
-    int32_t (*getObjectProperty)(PaperPluginInstance* instance, int32_t kind, uint64_t handle, int32_t index,
-                                 PaperPropertyInfo* info);
-    int32_t (*setObjectProperty)(PaperPluginInstance* instance, int32_t kind, uint64_t handle, int32_t index,
-                                 double value);
-    /* The level's props, in level order. getProp returns 0, or 1 for a bad index. */
-    int32_t (*propCount)(PaperPluginInstance* instance);
-    int32_t (*getProp)(PaperPluginInstance* instance, int32_t index, PaperPropInfo* info);
-
     /* Commandlets, in Unreal's manner: `paperdoll <command> <args…>` runs one of these
-       without a window or an instance. commands lists their names, space separated
-       ("rig"); runCommand gets the words after the program name, prints through
-       services->print and returns the process's exit status. */
+       without a window or an instance. Their names, space separated ("rig"), or NULL (then
+       runCommand is NULL too). */
     const char* commands;
-    int32_t (*runCommand)(const PaperEngineServices* services, int32_t argc, const char* const* argv);
+#define PAPER_DECLARE_FUNCTION(required, returns, name, parameters) returns(*name) parameters;
+    PAPER_PLUGIN_FUNCTIONS(PAPER_DECLARE_FUNCTION)
+#undef PAPER_DECLARE_FUNCTION
 } PaperPluginApi;
 
 /* The one exported symbol. engineAbiVersion lets a plugin build for several versions pick

@@ -82,25 +82,15 @@ std::unique_ptr<PluginLibrary> PluginLibrary::open(const fs::path& source, const
                 " bytes); rebuild the plugin against this engine";
         return nullptr;
     }
-    const void* required[] = {reinterpret_cast<const void*>(api->create),        reinterpret_cast<const void*>(api->destroy),
-                              reinterpret_cast<const void*>(api->loadLevel),     reinterpret_cast<const void*>(api->tick),
-                              reinterpret_cast<const void*>(api->draw),          reinterpret_cast<const void*>(api->saveState),
-                              reinterpret_cast<const void*>(api->loadState),     reinterpret_cast<const void*>(api->getStats),
-                              reinterpret_cast<const void*>(api->propertyCount), reinterpret_cast<const void*>(api->getProperty),
-                              reinterpret_cast<const void*>(api->setProperty),   reinterpret_cast<const void*>(api->jointCount),
-                              reinterpret_cast<const void*>(api->getJoint),      reinterpret_cast<const void*>(api->setJointLimits),
-                              reinterpret_cast<const void*>(api->characterCount), reinterpret_cast<const void*>(api->getCharacter),
-                              reinterpret_cast<const void*>(api->setBlendWeight), reinterpret_cast<const void*>(api->saveRig),
-                              reinterpret_cast<const void*>(api->bodyCount),     reinterpret_cast<const void*>(api->getBody),
-                              reinterpret_cast<const void*>(api->objectPropertyCount),
-                              reinterpret_cast<const void*>(api->getObjectProperty),
-                              reinterpret_cast<const void*>(api->setObjectProperty),
-                              reinterpret_cast<const void*>(api->propCount),     reinterpret_cast<const void*>(api->getProp)};
-    for (const void* fn : required) {
-        if (!fn) {
-            error = "'" + source.string() + "' has an incomplete function table (a null entry)";
-            return nullptr;
-        }
+    // Every required entry of the table, named when it is missing (plugin_api.h's list).
+    const char* missing = nullptr;
+#define PAPER_CHECK_FUNCTION(required, returns, name, parameters) \
+    if (required && !missing && !api->name) missing = #name;
+    PAPER_PLUGIN_FUNCTIONS(PAPER_CHECK_FUNCTION)
+#undef PAPER_CHECK_FUNCTION
+    if (missing) {
+        error = "'" + source.string() + "' has an incomplete function table: its '" + missing + "' is null";
+        return nullptr;
     }
     if ((api->commands == nullptr) != (api->runCommand == nullptr)) {
         error = "'" + source.string() + "' lists commands without a runCommand function, or the other way round";
