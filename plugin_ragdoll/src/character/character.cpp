@@ -83,7 +83,7 @@ void Character::preStep(double dt, const CharacterControls& controls) {
 
 void Character::postStep(double dt) {
     if (role_ == NetRole::Proxy) return;  // shows the replicated mode; owns no bodies
-    measurePush(dt);
+    pushProps(dt);
     if (!animated_.empty()) keepPoseOutOfProps();
     if (mode_ == CharacterMode::Blend) snapFollowingBodies();
     if (isPhysical(mode_)) readBodies();

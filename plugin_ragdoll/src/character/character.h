@@ -191,7 +191,7 @@ private:
     void moveAnimatedBodies(double dt);
     /// pushedMass_ from the props the following bodies touch now; props they touched during
     /// the step are held to a push's speed.
-    void measurePush(double dt);
+    void pushProps(double dt);
     /// The ground height under x (a probe around the feet), or false when there is none.
     bool groundAt(double x, double nearY, double& groundY) const;
     Vec2 toWorld(Vec2 rigPoint) const;
@@ -227,7 +227,7 @@ private:
     bool ragdollMirrored_ = false;
     std::vector<BodyId> animated_;  ///< following the bones, per rig body, while animated or getting up
     double pushedMass_ = 0.0;
-    std::vector<BodyId> pushed_;    ///< the props measurePush found, reused
+    std::vector<BodyId> pushed_;    ///< the props pushProps found, reused
     std::vector<BodyId> scratch_;   ///< broadphase queries, reused
     std::vector<DrawnShape> drawn_;  ///< the shown pose's drawn parts, reused
     std::vector<double> blendWeights_;  ///< per bone

@@ -186,7 +186,7 @@ void Character::moveAnimatedBodies(double dt) {
     }
 }
 
-void Character::measurePush(double dt) {
+void Character::pushProps(double dt) {
     pushedMass_ = 0.0;
     if (animated_.empty()) return;
     pushed_.clear();
@@ -215,10 +215,9 @@ void Character::measurePush(double dt) {
             if (separation <= tuning::kPushContactDistance) pushedMass_ += world_->bodyMass(other);
             // A position-based contact with a heavy driven limb hands the prop the limb's whole
             // speed (a swinging foot moves at 3-5 m/s): shoved, not kicked, it keeps at most
-            // the walker's pace, or getting up a limb's push (a crate on the figure is lifted
-            // off), and a little more.
-            // Nor is it scooped up by a foot swinging under its edge (it would come down on the
-            // foot and be crushed between the limb and the ground).
+            // the walker's pace (getting up, a limb's push: a crate on the figure is lifted off)
+            // and a little more, and is not scooped up by a foot swinging under its edge (it
+            // would come down on the foot and be crushed between the limb and the ground).
             const double limb = mode_ != CharacterMode::GettingUp ? 0.0
                                 : std::min(length(world_->bodyState(animated_[i]).linearVelocity), tuning::kLimbPushSpeed);
             const double cap = std::max(length(rootVelocity_), limb) + tuning::kPushedSpeedSlack;
