@@ -9,6 +9,7 @@
 #include "scene/scene.h"
 #include "solver/collide.h"
 #include "paper/level.h"
+#include "scene_level.h"
 
 namespace bench {
 
@@ -123,19 +124,7 @@ bool runSweep(const SweepOptions& options, SweepResult& result, std::string& err
         for (const paper::Diagnostic& d : loaded.diagnostics) error += "\n" + d.format();
         return false;
     }
-    SceneLevel level;
-    for (const paper::TerrainPiece& t : loaded.level->terrain) {
-        ScenePiece piece;
-        for (paper::Vec2 p : t.points) piece.points.push_back({p.x, p.y});
-        piece.friction = t.friction;
-        piece.restitution = t.restitution;
-        level.terrain.push_back(piece);
-    }
-    for (const paper::Prop& p : loaded.level->props)
-        level.props.push_back({p.name, {p.position.x, p.position.y}, p.angle, {p.halfExtents.x, p.halfExtents.y}, p.mass, p.friction,
-                               p.restitution, 0xff808080u});
-    for (const paper::SpawnPoint& s : loaded.level->spawns)
-        level.spawns.push_back({s.name, s.rigPath, {s.position.x, s.position.y}, s.facingRight});
+    const SceneLevel level = test::toSceneLevel(*loaded.level);
     {
         Scene probe;
         if (!probe.loadLevel(level, error)) return false;

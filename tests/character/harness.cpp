@@ -3,26 +3,14 @@
 #include <catch2/catch.hpp>
 
 #include "paper/level.h"
+#include "scene_level.h"
 
 namespace test {
 
 ragdoll::SceneLevel harnessLevel() {
     paper::LevelLoadResult loaded = paper::loadLevelFile(std::string(PAPERDOLL_CONTENT_DIR) + "/levels/harness.level.xml");
     REQUIRE(loaded.level);
-    ragdoll::SceneLevel level;
-    for (const paper::TerrainPiece& t : loaded.level->terrain) {
-        ragdoll::ScenePiece piece;
-        for (paper::Vec2 p : t.points) piece.points.push_back({p.x, p.y});
-        piece.friction = t.friction;
-        piece.restitution = t.restitution;
-        level.terrain.push_back(piece);
-    }
-    for (const paper::Prop& p : loaded.level->props)
-        level.props.push_back({p.name, {p.position.x, p.position.y}, p.angle, {p.halfExtents.x, p.halfExtents.y}, p.mass, p.friction,
-                               p.restitution, 0xff808080u});
-    for (const paper::SpawnPoint& s : loaded.level->spawns)
-        level.spawns.push_back({s.name, s.rigPath, {s.position.x, s.position.y}, s.facingRight});
-    return level;
+    return toSceneLevel(*loaded.level);
 }
 
 void loadHarness(ragdoll::Scene& scene) {
