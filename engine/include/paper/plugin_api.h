@@ -137,7 +137,7 @@ typedef struct PaperCharacterInfo {
     const char* clip;     /* the clip playing (the get-up clip while getting up), or "" */
     float blendWeight;    /* 0 = keyframed .. 1 = physics */
     PaperVec2 position;   /* feet (root), world metres */
-    int32_t bodies;       /* bodies the character owns right now (ragdoll + proxy box) */
+    int32_t bodies;       /* bodies the character owns right now (its ragdoll, or those following its bones) */
 } PaperCharacterInfo;
 
 /* ---- reflection, in Unreal's spirit: the editor builds panels from these ---------- */
