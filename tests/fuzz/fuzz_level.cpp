@@ -1,5 +1,7 @@
 // The level loader on arbitrary text: refused with a reason, or a level whose numbers are
-// all finite (the plugin takes them as they are).
+// all finite (the plugin takes them as they are) and whose props all have a name. This is
+// every level a user brings: the player and the editor read theirs at start through
+// paper/startup.h (loadStartLevel → loadLevelFile → loadLevelFromText).
 #include <cmath>
 
 #include "fuzz_target.h"
@@ -18,7 +20,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         FUZZ_CHECK(t.points.size() >= 3);
         for (Vec2 p : t.points) FUZZ_CHECK(finite(p));
     }
-    for (const Prop& p : loaded.level->props) FUZZ_CHECK(finite(p.position) && p.mass > 0.0 && std::isfinite(p.angle));
+    for (const Prop& p : loaded.level->props)
+        FUZZ_CHECK(finite(p.position) && p.mass > 0.0 && std::isfinite(p.angle) && !p.name.empty());
     for (const SpawnPoint& s : loaded.level->spawns) FUZZ_CHECK(finite(s.position));
     return 0;
 }

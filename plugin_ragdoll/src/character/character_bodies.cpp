@@ -191,13 +191,19 @@ void Character::pushProps(double dt) {
     if (animated_.empty()) return;
     pushed_.clear();
     for (size_t i = 0; i < animated_.size(); ++i) {
+        // The body on its bone as shown (a box is taken as the capsule round it).
         const RigBody& body = rig_.bodies[i];
         const BonePose& pose = poses_[size_t(body.bone)];
-        const double boneLength = rig_.bones[size_t(body.bone)].length;
-        const Vec2 tip = pose.origin + boneLength * Vec2{std::cos(pose.angle), std::sin(pose.angle)};
-        const DrawnShape shape = body.shape == BodyShape::Circle
-                                     ? DrawnShape{0.5 * (pose.origin + tip), 0.5 * (pose.origin + tip), body.radius}
-                                     : DrawnShape{pose.origin, tip, body.radius};
+        const Transform frame{pose.origin, makeRot(pose.angle)};
+        DrawnShape shape;
+        if (body.shape == BodyShape::Circle) {
+            const Circle circle = bodyCircle(rig_, int(i));
+            shape.a = shape.b = transformPoint(frame, circle.center);
+            shape.radius = circle.radius;
+        } else {
+            const Capsule capsule = bodyCapsule(rig_, int(i));
+            shape = {transformPoint(frame, capsule.center1), transformPoint(frame, capsule.center2), capsule.radius};
+        }
         scratch_.clear();
         const double r = body.radius + tuning::kPushSearchDistance;
         world_->queryAABB({{std::min(shape.a.x, shape.b.x) - r, std::min(shape.a.y, shape.b.y) - r},

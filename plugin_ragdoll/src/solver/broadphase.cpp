@@ -14,9 +14,26 @@ bool before(const E& a, const E& b) {
     return a.box.lower.x < b.box.lower.x || (a.box.lower.x == b.box.lower.x && a.slot < b.slot);
 }
 
-/// A pair needs one side that moves: an awake dynamic body, or an awake kinematic one (a
-/// kinematic body reaching a sleeping one must find it, so the contact wakes it).
-bool isActive(const Body& b) { return b.type != BodyType::Static && b.awake && !b.frozen; }
+/// An awake dynamic body: it pairs with everything it reaches, statics included.
+bool isSimulated(const Body& b) { return b.isDynamic() && b.awake && !b.frozen; }
+/// That, or an awake kinematic body: a pair needs one side that moves (a kinematic body
+/// reaching a sleeping one must find it, so the contact wakes it; against statics it has
+/// nothing to solve).
+bool isMoving(const Body& b) { return b.type != BodyType::Static && b.awake && !b.frozen; }
+
+/// Insertion sort by before(): the order from the last step is almost right.
+template <class E>
+void resort(std::vector<E>& entries) {
+    for (size_t i = 1; i < entries.size(); ++i) {
+        const E entry = entries[i];
+        size_t j = i;
+        while (j > 0 && before(entry, entries[j - 1])) {
+            entries[j] = entries[j - 1];
+            --j;
+        }
+        entries[j] = entry;
+    }
+}
 
 }  // namespace
 
@@ -26,7 +43,7 @@ void BroadPhase::rebuild(const std::vector<Body>& bodies) {
     for (int i = 0; i < int(bodies.size()); ++i) {
         const Body& b = bodies[size_t(i)];
         if (!b.alive || !b.hasShape) continue;
-        (b.type == BodyType::Static ? statics_ : moving_).push_back(Entry{b.aabb, i, isActive(b)});
+        (b.type == BodyType::Static ? statics_ : moving_).push_back(Entry{b.aabb, i, isSimulated(b), isMoving(b)});
     }
     std::sort(statics_.begin(), statics_.end(), before<Entry>);
     std::sort(moving_.begin(), moving_.end(), before<Entry>);
@@ -40,28 +57,12 @@ void BroadPhase::findPairs(const std::vector<Body>& bodies, std::vector<std::pai
     for (Entry& e : moving_) {
         const Body& b = bodies[size_t(e.slot)];
         e.box = b.aabb;
-        e.active = isActive(b);
+        e.simulated = isSimulated(b);
+        e.moving = isMoving(b);
     }
     for (Entry& e : statics_) e.box = bodies[size_t(e.slot)].aabb;
-    for (size_t i = 1; i < moving_.size(); ++i) {
-        const Entry entry = moving_[i];
-        size_t j = i;
-        while (j > 0 && before(entry, moving_[j - 1])) {
-            moving_[j] = moving_[j - 1];
-            --j;
-        }
-        moving_[j] = entry;
-    }
-    // Statics only move when a user teleports one.
-    for (size_t i = 1; i < statics_.size(); ++i) {
-        const Entry entry = statics_[i];
-        size_t j = i;
-        while (j > 0 && before(entry, statics_[j - 1])) {
-            statics_[j] = statics_[j - 1];
-            --j;
-        }
-        statics_[j] = entry;
-    }
+    resort(moving_);
+    resort(statics_);  // statics only move when a user teleports one
 
     auto emit = [&](int a, int b) { pairs.emplace_back(std::min(a, b), std::max(a, b)); };
 
@@ -72,7 +73,7 @@ void BroadPhase::findPairs(const std::vector<Body>& bodies, std::vector<std::pai
         for (size_t j = i + 1; j < count; ++j) {
             const Entry& b = moving_[j];
             if (b.box.lower.x > a.box.upper.x) break;
-            if (a.box.lower.y <= b.box.upper.y && b.box.lower.y <= a.box.upper.y && (a.active || b.active))
+            if (a.box.lower.y <= b.box.upper.y && b.box.lower.y <= a.box.upper.y && (a.moving || b.moving))
                 emit(a.slot, b.slot);
         }
     }
@@ -84,7 +85,7 @@ void BroadPhase::findPairs(const std::vector<Body>& bodies, std::vector<std::pai
     for (const Entry& s : statics_) widestStatic = std::max(widestStatic, s.box.upper.x - s.box.lower.x);
     size_t first = 0;
     for (const Entry& a : moving_) {
-        if (!a.active) continue;
+        if (!a.simulated) continue;
         while (first < statics_.size() && statics_[first].box.lower.x < a.box.lower.x - widestStatic) ++first;
         for (size_t j = first; j < statics_.size(); ++j) {
             const Entry& s = statics_[j];

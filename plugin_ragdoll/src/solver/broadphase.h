@@ -32,7 +32,8 @@ private:
     struct Entry {  // 40 bytes
         AABB box;
         int slot;
-        bool active;  ///< dynamic or kinematic, awake and not frozen: pairs need one such body
+        bool simulated;  ///< dynamic, awake, not frozen: pairs with statics too
+        bool moving;     ///< simulated, or an awake kinematic body: a pair needs one such side
     };
     void rebuild(const std::vector<Body>& bodies);
 
