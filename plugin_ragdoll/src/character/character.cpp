@@ -153,7 +153,7 @@ bool Character::getUp() {
     appearance_ = savedAppearance_;
     chooseGetUpStart();
     getUpTime_ = 0.0;
-    getUpShift_ = {};
+    getUpShift_ = 0.0;
     mode_ = CharacterMode::GettingUp;
     haveAnimHistory_ = false;  // the root jumped: no velocity from the previous pose
     computeAnimatedPose(0.0, true, true);

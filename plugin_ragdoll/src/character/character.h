@@ -237,7 +237,7 @@ private:
 
     // Getting up.
     std::vector<BonePose> getUpFrom_, previousShown_;
-    Vec2 getUpShift_;  ///< how far the props it gets up among have moved the shown pose, m
+    double getUpShift_ = 0.0;  ///< m the props it gets up among have moved the shown pose sideways
     double getUpTime_ = 0.0;
 
     Appearance appearance_, savedAppearance_;
@@ -255,7 +255,7 @@ struct Character::SavedState {
     double currentTime = 0.0, previousTime = 0.0, fadeTime = 0.0, fadeDuration = 0.0, speed = 1.0;
     std::vector<BonePose> previousAnim, poses, getUpFrom;
     double getUpTime = 0.0;
-    Vec2 getUpShift;
+    double getUpShift = 0.0;
     std::vector<double> blendWeights;
     RigTuning tuning;
     Appearance appearance, savedAppearance;

@@ -22,6 +22,12 @@ BonePose lerpPose(const BonePose& a, const BonePose& b, double t) {
     return {a.origin + t * (b.origin - a.origin), a.angle + t * wrapAngle(b.angle - a.angle)};
 }
 
+/// Height y moved toward the ground at a walker's speed: up or down a step (IK keeps the
+/// feet on the steps meanwhile), or down from a crate pushed away from under it.
+double towardGround(double y, double ground, double dt) {
+    return ground > y ? std::min(ground, y + tuning::kClimbSpeed * dt) : std::max(ground, y - tuning::kStepDownSpeed * dt);
+}
+
 }  // namespace
 
 void Character::stepLocomotion(double dt, const CharacterControls& controls) {
@@ -68,9 +74,7 @@ void Character::stepLocomotion(double dt, const CharacterControls& controls) {
         if (!haveGround || ground < root_.y - tuning::kLedgeDrop) {
             grounded_ = false;  // walked off a ledge: fall
         } else {
-            // Up or down a step at a walker's speed (IK keeps the feet on the steps meanwhile).
-            root_.y = ground > root_.y ? std::min(ground, root_.y + tuning::kClimbSpeed * dt)
-                                       : std::max(ground, root_.y - tuning::kStepDownSpeed * dt);
+            root_.y = towardGround(root_.y, ground, dt);
         }
     } else if (haveGround && root_.y <= ground && rootVelocity_.y <= 0.0) {
         root_.y = ground;
@@ -170,13 +174,16 @@ void Character::stepProxy(double dt) {
 void Character::stepGettingUp(double dt) {
     player_.advance(dt);
     getUpTime_ += dt;
+    // The root follows the ground under it (what it stood up on may be pushed away).
+    double ground = root_.y;
+    if (groundAt(root_.x, root_.y, ground)) root_.y = towardGround(root_.y, ground, dt);
     // Feet and hands on the ground under them, whatever ground the clip was authored for.
     computeAnimatedPose(dt, true, true);
     const double t = smoothstep(getUpTime_ / tuning::kGetUpBlendSeconds);
     previousShown_ = poses_;
     for (size_t b = 0; b < poses_.size(); ++b) {
         poses_[b] = lerpPose(getUpFrom_[b], animPoses_[b], t);
-        poses_[b].origin += getUpShift_;
+        poses_[b].origin.x += getUpShift_;
     }
     keepPoseOutOfTerrain();
     // What a knock-down now would hand the ragdoll: the shown pose's own motion.
@@ -186,8 +193,8 @@ void Character::stepGettingUp(double dt) {
     }
     if (player_.finished() && getUpTime_ >= tuning::kGetUpBlendSeconds) {
         mode_ = CharacterMode::Animated;  // IK plants the feet again from the next step
-        root_.x += getUpShift_.x;         // where the props it got up among let it stand
-        getUpShift_ = {};
+        root_.x += getUpShift_;           // where the props it got up among let it stand
+        getUpShift_ = 0.0;
         player_.play(&clipOf(ClipRole::Idle), tuning::kClipFadeSeconds);
     }
 }
@@ -258,9 +265,10 @@ void Character::keepPoseOutOfProps() {
             root_.x += shift.x;
             for (BonePose& p : animPoses_) p.origin.x += shift.x;  // the tracked velocities see no jump
         } else {
-            getUpShift_ += shift;  // the get-up's poses are blended afresh each step
-            const double moved = length(getUpShift_);
-            if (moved > tuning::kMaxGetUpShift) getUpShift_ = (tuning::kMaxGetUpShift / moved) * getUpShift_;
+            // The get-up's poses are blended afresh each step: the sideways part is carried
+            // on, as the walk's is. A lift is not: it holds only while the prop is under the
+            // limb (carried, a crate pushed away from under a foot left the figure in the air).
+            getUpShift_ = std::clamp(getUpShift_ + shift.x, -tuning::kMaxGetUpShift, tuning::kMaxGetUpShift);
         }
     }
 }

@@ -79,7 +79,7 @@ bool Character::load(const SavedState& in, std::string& error) {
         return false;
     }
     if (!finitePoses(in.previousAnim) || !finitePoses(in.poses) || !finitePoses(in.getUpFrom) || !isFinite(in.root) ||
-        !isFinite(in.getUpShift) || length(in.getUpShift) > tuning::kMaxGetUpShift * (1.0 + 1e-9) ||
+        !std::isfinite(in.getUpShift) || std::abs(in.getUpShift) > tuning::kMaxGetUpShift ||
         !isFinite(in.rootVelocity) || in.currentClip < -1 || in.currentClip >= int(ClipRole::Count) ||
         in.previousClip < -1 || in.previousClip >= int(ClipRole::Count) || in.currentClip < 0 || !plausibleTimes(in)) {
         error = "character '" + name_ + "': the state holds a non-finite or out-of-range value";

@@ -249,7 +249,7 @@ Character::SavedState getCharacter(Reader& r, std::uint32_t version) {
     c.poses = getPoses(r);
     c.getUpFrom = getPoses(r);
     c.getUpTime = r.get<double>();
-    if (version >= 4) c.getUpShift = r.getVec2();
+    if (version >= 4) c.getUpShift = r.get<double>();
     c.blendWeights.resize(r.getCount(sizeof(double)));
     for (double& v : c.blendWeights) v = r.get<double>();
     c.tuning = getTuning(r, version);
