@@ -69,11 +69,11 @@ struct Fixtures {
         writeFile(badLevel, "<level name=\"bad\" format=\"1\" units=\"m\" scale=\"1\">\n"
                             "  <box x=\"0\" y=\"-0.5\" width=\"42\" height=\"1\"/>\n"
                             "  <box x=\"0\" y=\"nan\" width=\"1\" height=\"1\"/>\n"
-                            "  <spawn name=\"player\" rig=\"" + kStickman + "\" x=\"1\" y=\"0\"/>\n"
+                            "  <spawn name=\"player\" asset=\"" + kStickman + "\" x=\"1\" y=\"0\"/>\n"
                             "</level>\n");
         writeFile(badRigLevel, "<level name=\"bad_rig\" format=\"1\" units=\"m\" scale=\"1\">\n"
                                "  <box x=\"0\" y=\"-0.5\" width=\"42\" height=\"1\"/>\n"
-                               "  <spawn name=\"player\" rig=\"garbage.bin\" x=\"1\" y=\"0\"/>\n"
+                               "  <spawn name=\"player\" asset=\"garbage.bin\" x=\"1\" y=\"0\"/>\n"
                                "</level>\n");
         writeFile(badRig, "<rig name=\"bad\" format=\"1\" units=\"m\" scale=\"1\">\n"
                           "  <bone name=\"torso\" x=\"0\" y=\"1\" angle=\"90\" length=\"0.5\"/>\n"
@@ -362,7 +362,7 @@ TEST_CASE("paperdoll_editor refuses bad options and numbers", "[cli][bad-input][
         {"`--window nanxnan`", {"--frames", "1", "--window", "nanxnan"}, 2, {"--window", "'nanxnan'"}},
         {"`--window 1280x`", {"--frames", "1", "--window", "1280x"}, 2, {"--window", "'1280x'"}},
         {"`--level` without a value", {"--level"}, 2, {"--level needs"}},
-        {"`--rig` followed by another option", {"--rig", "--frames", "1"}, 2, {"--rig needs a rig file"}},
+        {"`--rig` followed by another option", {"--rig", "--frames", "1"}, 2, {"--rig needs a file"}},
         {"`PAPERDOLL_CONTENT` names a missing folder, no level given", {"--frames", "1"}, 1,
          {"cannot find the content folder", "PAPERDOLL_CONTENT"},
          false,
@@ -384,10 +384,10 @@ TEST_CASE("paperdoll_editor refuses bad files", "[cli][bad-input][editor]") {
         {"--level: NaN on line 3", opt("--level", f.badLevel), 1, {f.badLevel + ":3:", "nan"}},
         {"--level: its spawn's rig is binary garbage", opt("--level", f.badRigLevel), 1, {"garbage.bin:1:", "malformed"}},
         {"--rig: missing file", opt("--rig", f.missing), 1, {f.missing, "no such file"}},
-        {"--rig: a directory", opt("--rig", f.folder), 1, {"rig", f.folder, "it is a directory"}},
+        {"--rig: a directory", opt("--rig", f.folder), 1, {"--asset names the file", f.folder, "it is a directory"}},
         {"--rig: empty file", opt("--rig", f.empty), 1, {f.empty, "empty"}},
         {"--rig: binary garbage", opt("--rig", f.garbage), 1, {f.garbage + ":1:", "malformed XML"}},
-        {"--rig: /dev/zero", opt("--rig", f.device), 1, {"rig", f.device, "not a regular file"}},
+        {"--rig: /dev/zero", opt("--rig", f.device), 1, {"--asset names the file", f.device, "not a regular file"}},
         {"--rig: negative mass on line 4", opt("--rig", f.badRig), 1, {f.badRig + ":4:", "mass"}},
         {"--script: missing file", opt("--script", f.missing), 2, {f.missing, "No such file"}},
         {"--script: a directory", opt("--script", f.folder), 2, {f.folder, "directory"}},

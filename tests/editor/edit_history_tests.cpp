@@ -7,7 +7,7 @@ using namespace paper::editor;
 
 namespace {
 Edit edit(double beforeUpper, double afterUpper) {
-    return limitEdit(0, "elbow_L", {0.0, toRadians(beforeUpper)}, {0.0, toRadians(afterUpper)});
+    return limitEdit(jointRef(2, 0, "elbow_L"), {0.0, toRadians(beforeUpper)}, {0.0, toRadians(afterUpper)});
 }
 }  // namespace
 
@@ -113,20 +113,20 @@ TEST_CASE("applied() lists the edits in effect, oldest first", "[editor][history
 
 TEST_CASE("inspector edits of joints and bodies are rig edits: dirty, undone in order", "[editor][history]") {
     EditHistory h;
-    h.record(objectPropertyEdit(bodyRef(0, "forearm_L"), "mass", 1.5, 1.5));  // no change: not recorded
+    h.record(objectPropertyEdit(bodyRef(3, 0, "forearm_L"), "mass", 1.5, 1.5));  // no change: not recorded
     CHECK(h.size() == 0);
     h.record(propertyEdit("solver.substeps", 4, 8));
     CHECK_FALSE(h.dirty());
-    h.record(objectPropertyEdit(bodyRef(0, "forearm_L"), "mass", 1.5, 2.5));
+    h.record(objectPropertyEdit(bodyRef(3, 0, "forearm_L"), "mass", 1.5, 2.5));
     CHECK(h.dirty());  // Save writes body properties
     h.markSaved();
-    h.record(objectPropertyEdit(jointRef(0, "elbow_L"), "damping", 1.5, 3.0));
+    h.record(objectPropertyEdit(jointRef(2, 0, "elbow_L"), "damping", 1.5, 3.0));
     CHECK(h.dirty());
 
     const Edit* u = h.undo();
     REQUIRE(u);
     CHECK(u->kind == EditKind::ObjectProperty);
-    CHECK(u->object == jointRef(0, "elbow_L"));
+    CHECK(u->object == jointRef(2, 0, "elbow_L"));
     CHECK(u->beforeValue == 1.5);
     CHECK_FALSE(h.dirty());  // back at the save
     u = h.undo();

@@ -37,20 +37,30 @@ TEST_CASE("a ring buffer keeps the newest values, oldest first", "[editor][plots
     CHECK(ring[0] == 7.0f);
 }
 
-TEST_CASE("the stats plots take one sample per step in their display units", "[editor][plots]") {
+TEST_CASE("the stats plots take one sample per step of each figure flagged for plotting, in its display units",
+          "[editor][plots]") {
+    using Stat = paper::PluginDeclarations::Stat;
+    const std::vector<Stat> declared = {{"step_ms", "step time", "ms", 1.0, PAPER_STAT_PLOT},
+                                        {"bodies", "bodies", "", 1.0, PAPER_STAT_INTEGER | PAPER_STAT_HUD},
+                                        {"max_stretch_m", "stretch", "mm", 1000.0, PAPER_STAT_PLOT},
+                                        {"limit_deg", "limit error", "deg", 1.0, PAPER_STAT_PLOT}};
     StatsPlots plots;
-    PaperPhysicsStats stats{};
-    for (int step = 0; step < int(kPlotSamples) + 25; ++step) {
-        stats.stepMilliseconds = 0.25 + 0.001 * step;
-        stats.maxStretchMetres = 0.002;         // 2 mm
-        stats.maxLimitViolationDegrees = step;  // degrees as they are
-        plots.add(stats);
-    }
-    REQUIRE(plots.stepMilliseconds.size() == kPlotSamples);
-    CHECK(plots.stretchMillimetres.latest() == Approx(2.0));
-    CHECK(plots.limitErrorDegrees.latest() == Approx(kPlotSamples + 24));
-    CHECK(plots.limitErrorDegrees[0] == Approx(25.0));  // the first 25 steps scrolled away
-    CHECK(plots.stepMilliseconds.max() == Approx(0.25 + 0.001 * (kPlotSamples + 24)));
+    plots.configure(declared, 7);
+    REQUIRE(plots.count == 3);  // the bodies are not plotted
+    CHECK(plots.plots[1].label == "stretch");
+    CHECK(plots.generation == 7);
+    for (int step = 0; step < int(kPlotSamples) + 25; ++step)
+        plots.add({0.25 + 0.001 * step, 30.0, 0.002, double(step)});  // 2 mm of stretch
+    const auto& stepMs = plots.plots[0].values;
+    const auto& stretch = plots.plots[1].values;
+    const auto& limit = plots.plots[2].values;
+    REQUIRE(stepMs.size() == kPlotSamples);
+    CHECK(stretch.latest() == Approx(2.0));
+    CHECK(limit.latest() == Approx(kPlotSamples + 24));
+    CHECK(limit[0] == Approx(25.0));  // the first 25 steps scrolled away
+    CHECK(stepMs.max() == Approx(0.25 + 0.001 * (kPlotSamples + 24)));
     plots.clear();
-    CHECK(plots.limitErrorDegrees.empty());
+    CHECK(limit.empty());
+    plots.configure({}, 8);
+    CHECK(plots.count == 0);
 }

@@ -130,7 +130,7 @@ TEST_CASE("the harness level loads cleanly with ground, ramp, stairs, props and 
     CHECK(player.name == "player");
     CHECK(player.position.y == 0.0f);
     CHECK(player.facingRight);
-    CHECK(fs::is_regular_file(player.rigPath));
+    CHECK(fs::is_regular_file(player.asset));
 
     // On the default 16:9 viewport the start view shows the spawn and the whole ramp.
     const CameraView& camera = level.camera;
@@ -352,7 +352,7 @@ TEST_CASE("error: unknown units or a bad scale") {
 
 TEST_CASE("error: a missing required attribute") {
     requireErrors(loadFixture("bad_missing_attribute.level.xml"),
-                  {{5, "spawn: missing required attribute 'rig'"}});
+                  {{5, "spawn: missing required attribute 'asset'"}});
     requireErrors(loadBody(R"(<prop x="0" y="0" width="1" height="1"/>)"),
                   {{2, "prop: missing required attribute 'mass'"}});
     requireErrors(loadBody(R"(<box x="0" y="0" height="1"/>)"), {{2, "box: missing required attribute 'width'"}});
@@ -401,12 +401,12 @@ TEST_CASE("error: negative or zero sizes") {
 TEST_CASE("error: friction, restitution, direction and facing out of range") {
     requireErrors(loadBody(R"(<box x="0" y="0" width="1" height="1" friction="-0.1" restitution="1.5"/>
 <ramp x="0" y="0" width="1" height="1" direction="down"/>
-<spawn name="p" rig="x.rig.xml" x="0" y="0" facing="up"/>)"),
+<spawn name="p" asset="x.rig.xml" x="0" y="0" facing="up"/>)"),
                   {{2, "box: attribute 'friction' must be >= 0, got -0.1"},
                    {2, "box: attribute 'restitution' must be between 0 and 1, got 1.5"},
                    {3, "ramp: attribute 'direction' has unknown value 'down' (supported: up-right, up-left)"},
                    {4, "spawn: attribute 'facing' has unknown value 'up' (supported: right, left)"},
-                   {4, "spawn: rig file 'x.rig.xml' not found"}});
+                   {4, "spawn: asset file 'x.rig.xml' not found"}});
 }
 
 TEST_CASE("error: zero or negative prop mass") {
@@ -446,8 +446,8 @@ TEST_CASE("error: the rig file must exist, resolved against the level's director
     std::string missing = (levels / "no_such.rig.xml").lexically_normal().string();
     std::string directory = (levels / ".").lexically_normal().string();
     requireErrors(loadFixture("bad_missing_rig.level.xml"),
-                  {{5, "spawn: rig file '" + missing + "' not found"},
-                   {6, "spawn: rig file '" + directory + "' is not a regular file"}});
+                  {{5, "spawn: asset file '" + missing + "' not found"},
+                   {6, "spawn: asset file '" + directory + "' is not a regular file"}});
 }
 
 TEST_CASE("error: duplicate spawn name") {

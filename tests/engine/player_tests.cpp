@@ -72,6 +72,20 @@ TEST_CASE("a headless run of the harness writes a valid stats JSON", "[player]")
     REQUIRE(j.contains("plugin"));
     for (const char* key : {"name", "version", "reloads"}) CHECK(j["plugin"].contains(key));
     CHECK(j["physics"].is_object());
+    // The ragdoll plugin's part, as tools and tests read it: every key it has always had.
+    const nlohmann::json& physics = j["physics"];
+    for (const char* key : {"bodies", "joints", "contacts", "awake_bodies", "max_stretch_m", "max_limit_violation_deg",
+                            "run_max_stretch_m", "run_max_limit_violation_deg", "max_visual_depth_m",
+                            "run_max_visual_depth_m", "step_ms", "characters", "props"})
+        CHECK(physics.contains(key));
+    CHECK(physics["bodies"].is_number_integer());
+    REQUIRE(physics["characters"].size() == 1);
+    for (const char* key : {"name", "mode", "net_role", "clip", "blend_weight", "position", "bodies"})
+        CHECK(physics["characters"][0].contains(key));
+    CHECK(physics["characters"][0]["position"].size() == 2);
+    REQUIRE_FALSE(physics["props"].empty());
+    for (const char* key : {"name", "position", "angle", "awake"}) CHECK(physics["props"][0].contains(key));
+    CHECK(physics["props"][0]["awake"].is_boolean());
     CHECK(j["timing"]["wall_seconds"].get<double>() >= 0.0);
     CHECK_FALSE(fs::exists(stats + ".tmp"));
     fs::remove_all(dir);
@@ -183,17 +197,17 @@ TEST_CASE("a windowed run saves a screenshot of the harness", "[player][display]
     fs::remove_all(dir);
 }
 
-TEST_CASE("a headless script drives the plugin through the player's key bindings", "[player][script]") {
+TEST_CASE("a headless script drives the plugin through the keys of the actions it declares", "[player][script]") {
     ScriptRun run;
     test::ProcessResult r = run.run(
-        "# walk right for 1 s, toggle the ragdoll, cycle the net role twice\n"
+        "# walk right for 1 s, fall, cycle the role twice (once by name), raise the weight\n"
         "key down Right\n"
         "wait 1\n"
         "key up Right\n"
         "key press R\n"
         "key press Tab\n"
         "wait_frames 2\n"
-        "key press Tab\n"
+        "action press role\n"
         "key press N\n"
         "wait 0.5\n");
     INFO(r.err);
@@ -201,12 +215,12 @@ TEST_CASE("a headless script drives the plugin through the player's key bindings
     nlohmann::json j = readJson(run.stats);
     CHECK(j["frames"] == 92);  // the script's end: 60 + 2 + 30 steps
     const nlohmann::json& physics = j["physics"];
-    CHECK(physics["contacts"] == 5);  // the test plugin counts pressed edges: Right, R, Tab, Tab, N
-    CHECK(physics["run_max_stretch_m"].get<double>() == Approx(0.002));
-    CHECK(physics["run_max_limit_violation_deg"].get<double>() == Approx(1.5));
+    // The figures the plugin declares, by their names, integers as integers.
+    CHECK(physics["edges"] == 5);  // the test plugin counts pressed edges: Right, R, Tab, Tab, N
+    CHECK(physics["steps"].is_number_integer());
+    CHECK(physics["steps"] == 92);
     CHECK(physics["max_stretch_m"].get<double>() == Approx(0.0005));
-    CHECK(physics["max_visual_depth_m"].get<double>() == Approx(0.003));
-    CHECK(physics["run_max_visual_depth_m"].get<double>() == Approx(0.0125));
+    CHECK(physics["max_limit_violation_deg"].get<double>() == Approx(0.25));
     // The harness's props, unnamed in the file, numbered in file order; as the plugin has them.
     REQUIRE(physics["props"].is_array());
     REQUIRE(physics["props"].size() == 4);
@@ -216,15 +230,17 @@ TEST_CASE("a headless script drives the plugin through the player's key bindings
     CHECK(physics["props"][1]["position"][1].get<double>() == Approx(0.3));
     CHECK(physics["props"][1]["angle"].get<double>() == Approx(0.0));
     CHECK(physics["props"][1]["awake"] == false);
-    REQUIRE(physics["characters"].is_array());
-    REQUIRE(physics["characters"].size() == 1);
-    const nlohmann::json& c = physics["characters"][0];
+    // Each kind of object with a stats key, with its properties but those kept out.
+    REQUIRE(physics["walkers"].is_array());
+    REQUIRE(physics["walkers"].size() == 1);
+    const nlohmann::json& c = physics["walkers"][0];
     CHECK(c["name"] == "player");
-    CHECK(c["mode"] == "ragdoll");
-    CHECK(c["net_role"] == "proxy");
+    CHECK(c["mode"] == "fallen");
+    CHECK(c["net_role"] == "follower");
     CHECK(c["clip"] == "");
-    CHECK(c["blend_weight"].get<double>() == Approx(0.25));
+    CHECK(c["weight"].get<double>() == Approx(0.25));
     CHECK(c["bodies"] == 11);
+    CHECK_FALSE(c.contains("summary"));  // the HUD's line, not a figure
     REQUIRE(c["position"].size() == 2);
     CHECK(c["position"][0].get<double>() == Approx(2.0).epsilon(1e-5));  // spawn x = 1, walked 60 steps at 1 m/s
     CHECK(c["position"][1].get<double>() == Approx(0.0).margin(1e-6));
@@ -236,13 +252,13 @@ TEST_CASE("script mouse commands reach the plugin in world metres", "[player][sc
     test::ProcessResult r = run.run("mouse move screen 640 360\nmouse down left\nwait_frames 1\nmouse up left\n");
     INFO(r.err);
     REQUIRE(r.exitCode == 0);
-    nlohmann::json c = readJson(run.stats)["physics"]["characters"][0];
+    nlohmann::json c = readJson(run.stats)["physics"]["walkers"][0];
     CHECK(c["position"][0].get<double>() == Approx(7.4));
     CHECK(c["position"][1].get<double>() == Approx(2.4));
 
     r = run.run("mouse move world 3.25 -1.5\nmouse down left\n");
     REQUIRE(r.exitCode == 0);
-    c = readJson(run.stats)["physics"]["characters"][0];
+    c = readJson(run.stats)["physics"]["walkers"][0];
     CHECK(c["position"][0].get<double>() == Approx(3.25));
     CHECK(c["position"][1].get<double>() == Approx(-1.5));
 
@@ -252,7 +268,7 @@ TEST_CASE("script mouse commands reach the plugin in world metres", "[player][sc
     r = run.run("mouse move screen 640 360\nwait_frames 1\nmouse down right\nmouse move screen 520 360\n"
                 "wait_frames 1\nmouse up right\nmouse down left\n");
     REQUIRE(r.exitCode == 0);
-    c = readJson(run.stats)["physics"]["characters"][0];
+    c = readJson(run.stats)["physics"]["walkers"][0];
     CHECK(c["position"][0].get<double>() == Approx(7.4));
     CHECK(c["position"][1].get<double>() == Approx(2.4));
 }
@@ -264,19 +280,27 @@ TEST_CASE("With a script, --frames runs exactly that many steps; quit ends the r
     REQUIRE(r.exitCode == 0);
     nlohmann::json j = readJson(run.stats);
     CHECK(j["frames"] == 90);
-    CHECK(j["physics"]["characters"][0]["position"][0].get<double>() == Approx(1.5).epsilon(1e-5));
-    CHECK(j["physics"]["characters"][0]["clip"] == "idle");
+    CHECK(j["physics"]["walkers"][0]["position"][0].get<double>() == Approx(1.5).epsilon(1e-5));
+    CHECK(j["physics"]["walkers"][0]["clip"] == "idle");
 
     r = run.run(walk, {"--frames", "15"});  // shorter: the script is cut
     REQUIRE(r.exitCode == 0);
     j = readJson(run.stats);
     CHECK(j["frames"] == 15);
-    CHECK(j["physics"]["characters"][0]["position"][0].get<double>() == Approx(1.25).epsilon(1e-5));
-    CHECK(j["physics"]["characters"][0]["clip"] == "walk");
+    CHECK(j["physics"]["walkers"][0]["position"][0].get<double>() == Approx(1.25).epsilon(1e-5));
+    CHECK(j["physics"]["walkers"][0]["clip"] == "walk");
 
     r = run.run("key down Right\nwait_frames 12\nquit\nwait 5\n", {"--frames", "600"});
     REQUIRE(r.exitCode == 0);
     CHECK(readJson(run.stats)["frames"] == 12);
+}
+
+TEST_CASE("a script naming an action the plugin does not declare exits 2 with its line", "[player][script]") {
+    ScriptRun run;
+    test::ProcessResult r = run.run("wait 0.5\naction press toggle\naction press ragdoll\n");
+    CHECK(r.exitCode == 2);
+    CHECK_THAT(r.err, Catch::Contains(run.script + ":3: error: no action 'ragdoll': the plugin declares none by that name\n"));
+    CHECK_FALSE(fs::exists(run.stats));
 }
 
 TEST_CASE("a bad script exits 2 with FILE:LINE: error: and runs nothing", "[player][script]") {

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "paper/player_input.h"
+#include "paper/plugin_host.h"
 #include "paper/script.h"
 #include "paper/camera.h"
 #include "run_process.h"
@@ -29,6 +30,26 @@ std::vector<ScriptError> parseErrors(const std::string& text, const ScriptExtens
     std::vector<ScriptError> errors;
     Script::parse(text, errors, hook);
     return errors;
+}
+
+/// Actions a plugin might declare, in PaperInput's bit order (kWalkLeft is bit 0).
+enum GameAction { kWalkLeft, kWalkRight, kRun, kJump, kToggle };
+PluginDeclarations declaredActions() {
+    PluginDeclarations d;
+    d.actions = {{"walk_left", "walk left", {"Left"}},
+                 {"walk_right", "walk right", {"Right"}},
+                 {"run", "run", {"Left Shift", "Right Shift"}},
+                 {"jump", "jump", {"Space"}},
+                 {"toggle", "fall", {"R"}}};
+    return d;
+}
+
+/// The player's bindings with declaredActions() bound, as after a plugin loads.
+PlayerBindings boundPlayer(InputMap& input) {
+    PlayerBindings bindings(input);
+    const std::vector<std::string> problems = bindings.bindGame(input, declaredActions());
+    REQUIRE(problems.empty());
+    return bindings;
 }
 
 /// The 1280×720 view a headless run has, framed on (0, 1) 6 m high.
@@ -120,7 +141,7 @@ TEST_CASE("script errors name their line and what is wrong", "[script]") {
         const char* message;
     };
     const Case cases[] = {
-        {"jump\n", 1, "unknown command 'jump' (commands: wait, wait_frames, key, mouse, screenshot, quit)"},
+        {"jump\n", 1, "unknown command 'jump' (commands: wait, wait_frames, key, action, mouse, screenshot, quit)"},
         {"\n# c\nwait\n", 3, "wait takes one number of seconds (e.g. wait 0.5), got 0 arguments"},
         {"wait 1 2\n", 1, "wait takes one number of seconds (e.g. wait 0.5), got 2 arguments"},
         {"wait soon\n", 1, "wait: 'soon' is not a number of seconds"},
@@ -151,7 +172,7 @@ TEST_CASE("script errors name their line and what is wrong", "[script]") {
         {"screenshot\n", 1, "screenshot needs a file name (e.g. screenshot shot.png)"},
         {"screenshot # a comment, not a file\n", 1, "screenshot needs a file name (e.g. screenshot shot.png)"},
         {"quit now\n", 1, "quit takes no arguments, got 1 argument"},
-        {"Wait 1\n", 1, "unknown command 'Wait' (commands: wait, wait_frames, key, mouse, screenshot, quit)"},
+        {"Wait 1\n", 1, "unknown command 'Wait' (commands: wait, wait_frames, key, action, mouse, screenshot, quit)"},
     };
     for (const Case& c : cases) {
         CAPTURE(c.text);
@@ -175,7 +196,7 @@ TEST_CASE("every error in a script is reported as FILE:LINE: error:", "[script]"
           "demo.script:2: error: unknown key name 'Nope' (SDL key names: Left, Right, Space, R, 1, Tab, Left Shift, ...)");
     CHECK(Script::format("demo.script", errors[1]) == "demo.script:4: error: wait: a negative wait (-2 s) cannot go back in time");
     CHECK(Script::format("demo.script", errors[2]) ==
-          "demo.script:6: error: unknown command 'fly' (commands: wait, wait_frames, key, mouse, screenshot, quit)");
+          "demo.script:6: error: unknown command 'fly' (commands: wait, wait_frames, key, action, mouse, screenshot, quit)");
     CHECK(Script::format("demo.script", ScriptError{0, "cannot read"}) == "demo.script: error: cannot read");
 
     // Waits that add up past 10^9 steps: one error at the line that crosses.
@@ -220,7 +241,7 @@ TEST_CASE("a caller's hook can claim commands the parser does not know", "[scrip
 TEST_CASE("a key press after wait 0.5 is exactly one pressed edge, at step 30", "[script]") {
     Script s = parseOk("wait 0.5\nkey press Space\n");
     InputMap input;
-    PlayerBindings bindings(input);
+    PlayerBindings bindings = boundPlayer(input);
     Camera camera = headlessCamera();
     ScriptRunner runner(s);
     std::vector<std::int64_t> pressedAt, heldAt;
@@ -228,9 +249,9 @@ TEST_CASE("a key press after wait 0.5 is exactly one pressed edge, at step 30", 
         runner.applyInput(step, input, camera);
         runner.applyInput(step, input, camera);  // a boundary applies once, however often asked
         PaperInput in = makePaperInput(input, bindings, camera);
-        if (in.pressed & (1u << PAPER_ACTION_JUMP)) pressedAt.push_back(step);
-        if (in.held & (1u << PAPER_ACTION_JUMP)) heldAt.push_back(step);
-        CHECK((in.pressed & ~(std::uint64_t(1) << PAPER_ACTION_JUMP)) == 0);
+        if (in.pressed & (1u << kJump)) pressedAt.push_back(step);
+        if (in.held & (1u << kJump)) heldAt.push_back(step);
+        CHECK((in.pressed & ~(std::uint64_t(1) << kJump)) == 0);
         input.consumeEdges();
     }
     CHECK(pressedAt == std::vector<std::int64_t>{30});
@@ -240,18 +261,18 @@ TEST_CASE("a key press after wait 0.5 is exactly one pressed edge, at step 30", 
 TEST_CASE("key down and up hold an action across the steps between them", "[script]") {
     Script s = parseOk("key down Right\nkey down Left Shift\nwait_frames 10\nkey up Right\nkey up Right Shift\n");
     InputMap input;
-    PlayerBindings bindings(input);
+    PlayerBindings bindings = boundPlayer(input);
     Camera camera = headlessCamera();
     ScriptRunner runner(s);
     int pressedRight = 0, heldRight = 0, heldRun = 0;
     for (std::int64_t step = 0; step < 20; ++step) {
         runner.applyInput(step, input, camera);
         PaperInput in = makePaperInput(input, bindings, camera);
-        bool right = in.held & (1u << PAPER_ACTION_RIGHT);
+        bool right = in.held & (1u << kWalkRight);
         CHECK(right == (step < 10));
         heldRight += right;
-        pressedRight += bool(in.pressed & (1u << PAPER_ACTION_RIGHT));
-        heldRun += bool(in.held & (1u << PAPER_ACTION_RUN));
+        pressedRight += bool(in.pressed & (1u << kWalkRight));
+        heldRun += bool(in.held & (1u << kRun));
         input.consumeEdges();
     }
     CHECK(heldRight == 10);
@@ -262,11 +283,11 @@ TEST_CASE("key down and up hold an action across the steps between them", "[scri
 TEST_CASE("skipped boundaries are applied in order: a press's release before a later down", "[script]") {
     Script s = parseOk("wait_frames 3\nkey press R\nwait_frames 1\nkey down R\n");
     InputMap input;
-    PlayerBindings bindings(input);
+    PlayerBindings bindings = boundPlayer(input);
     Camera camera = headlessCamera();
     ScriptRunner runner(s);
     runner.applyInput(10, input, camera);  // boundaries 3 and 4 at once
-    CHECK(input.held(bindings.game[PAPER_ACTION_TOGGLE_RAGDOLL]));
+    CHECK(input.held(bindings.game[kToggle]));
 }
 
 TEST_CASE("script mouse positions go through the camera, world and screen alike", "[script]") {
@@ -278,7 +299,7 @@ TEST_CASE("script mouse positions go through the camera, world and screen alike"
         "mouse up left\n"
         "mouse down right\n");
     InputMap input;
-    PlayerBindings bindings(input);
+    PlayerBindings bindings = boundPlayer(input);
     Camera camera = headlessCamera();
     ScriptRunner runner(s);
 
@@ -354,4 +375,67 @@ TEST_CASE("script files: missing, a directory, a device, binary and empty", "[sc
               "the script '" + dir + "/empty.script' is empty: no commands, only blank lines or comments");
     }
     fs::remove_all(dir);
+}
+
+TEST_CASE("the plugin's declared actions get their keys, a reload replaces them, and problems are named",
+          "[script][input]") {
+    InputMap input;
+    PlayerBindings bindings = boundPlayer(input);
+    REQUIRE(bindings.game.size() == 5);
+    CHECK(gameKeyHelp(declaredActions()) == "Left walk left, Right walk right, Left Shift run, Space jump, R fall");
+    input.keyEvent(SDLK_SPACE, true);
+    CHECK(input.held(bindings.game[kJump]));
+    input.keyEvent(SDLK_SPACE, false);
+
+    // A reloaded library moves jump to J and drops the toggle: Space no longer jumps, R does nothing.
+    PluginDeclarations next = declaredActions();
+    next.actions[kJump].keys = {"J"};
+    next.actions.pop_back();
+    REQUIRE(bindings.bindGame(input, next).empty());
+    REQUIRE(bindings.game.size() == 4);
+    input.keyEvent(SDLK_SPACE, true);
+    CHECK_FALSE(input.held(bindings.game[kJump]));
+    input.keyEvent(SDLK_j, true);
+    CHECK(input.held(bindings.game[kJump]));
+    input.keyEvent(SDLK_r, true);
+    CHECK(input.held(input.find("toggle")) == false);
+
+    // A key SDL does not know, and an action named like the engine's own: both said, neither bound.
+    PluginDeclarations bad;
+    bad.actions = {{"jump", "jump", {"Spacebar"}}, {"quit", "give up", {"Q"}}};
+    const std::vector<std::string> problems = bindings.bindGame(input, bad);
+    REQUIRE(problems.size() == 2);
+    CHECK_THAT(problems[0], Catch::Contains("'jump' names key 'Spacebar', which SDL does not know"));
+    CHECK_THAT(problems[1], Catch::Contains("'quit' has the name of one of the engine's"));
+    CHECK(bindings.game[1] == kNoAction);
+    input.keyEvent(SDLK_q, true);
+    CHECK_FALSE(input.held(bindings.quit));  // Q is not the engine's quit (Esc is)
+}
+
+TEST_CASE("`action press NAME` presses the declared action's first key; an undeclared one is an error at its line",
+          "[script][input]") {
+    Script s = parseOk("wait_frames 2\naction press jump\naction down run\nwait_frames 1\naction up run\n");
+    InputMap input;
+    PlayerBindings bindings = boundPlayer(input);
+    REQUIRE(s.bindActions(input).empty());
+    Camera camera = headlessCamera();
+    ScriptRunner runner(s);
+    std::vector<std::int64_t> jumpAt, runHeld;
+    for (std::int64_t step = 0; step < 6; ++step) {
+        runner.applyInput(step, input, camera);
+        PaperInput in = makePaperInput(input, bindings, camera);
+        if (in.pressed & (1u << kJump)) jumpAt.push_back(step);
+        if (in.held & (1u << kRun)) runHeld.push_back(step);
+        input.consumeEdges();
+    }
+    CHECK(jumpAt == std::vector<std::int64_t>{2});
+    CHECK(runHeld == std::vector<std::int64_t>{2});
+
+    Script unknown = parseOk("action press jmup\nwait 0.1\naction down walk_right\n");
+    std::vector<ScriptError> errors = unknown.bindActions(input);
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].line == 1);
+    CHECK(errors[0].message == "no action 'jmup': the plugin declares none by that name");
+    CHECK(parseErrors("action press\n").size() == 1);
+    CHECK(parseErrors("action hold jump\n").size() == 1);
 }

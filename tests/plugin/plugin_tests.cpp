@@ -58,7 +58,44 @@ struct Sandbox {
     }
 };
 
-int stepsOf(PluginHost& host) { return host.stats().bodies; }  // the test plugin counts its ticks there
+// The generic ABI as a test reads it: by the names the plugin declares.
+
+/// The figure called name from the last step.
+double statOf(PluginHost& host, const std::string& name) {
+    const std::vector<PluginDeclarations::Stat>& stats = host.declarations().stats;
+    const std::vector<double> values = host.stats();
+    for (size_t i = 0; i < stats.size(); ++i)
+        if (stats[i].name == name) return i < values.size() ? values[i] : std::nan("");
+    FAIL("no stat " << name);
+    return 0.0;
+}
+
+int kindOf(PluginHost& host, const char* name) {
+    const int kind = host.declarations().kindNamed(name);
+    REQUIRE(kind >= 0);
+    return kind;
+}
+
+/// The object of that kind and name (the first), or a failed test.
+ObjectEntry objectOf(PluginHost& host, const char* kind, const std::string& name) {
+    for (const ObjectEntry& o : host.objects(kindOf(host, kind)))
+        if (o.name == name) return o;
+    FAIL("no " << kind << " " << name);
+    return {};
+}
+
+PropertyValue propertyOf(PluginHost& host, const char* kind, std::uint64_t handle, const char* name) {
+    const std::vector<PropertyValue> all = host.properties(kindOf(host, kind), handle);
+    const PropertyValue* p = findProperty(all, name);
+    if (!p) FAIL("no property " << name);
+    return p ? *p : PropertyValue{};
+}
+
+double valueOf(PluginHost& host, const char* kind, std::uint64_t handle, const char* name) {
+    return propertyOf(host, kind, handle, name).value;
+}
+
+int stepsOf(PluginHost& host) { return int(statOf(host, "steps")); }
 
 /// Lines of /proc/self/maps naming a file under folder, as distinct files.
 size_t mappedFilesUnder(const fs::path& folder) {
@@ -150,31 +187,46 @@ TEST_CASE("a new version of a plugin takes over with its state bit for bit", "[p
     CHECK(box.log.back().find("reloaded test 1.0 -> 2.0, 4108 bytes of state") != std::string::npos);
 }
 
-TEST_CASE("characters() copies what the plugin reports, and the plugin sees the input", "[plugin]") {
+TEST_CASE("what the plugin declares and reflects is copied, and the plugin sees the input", "[plugin]") {
     Sandbox box;
     box.install("test_plugin_v1");
     auto host = box.host();
     REQUIRE(host->load(box.descriptor));
-    std::vector<CharacterStatus> before = host->characters();
+    const PluginDeclarations& d = host->declarations();
+    REQUIRE(d.actions.size() == 12);
+    CHECK(d.actions[2].keys == std::vector<std::string>{"Left Shift", "Right Shift"});
+    CHECK(d.kindNamed("walker") == 0);
+    CHECK(d.commandNamed(0, "weight") == 0);
+    CHECK(d.assetTypes.empty());
+    const int walkers = kindOf(*host, "walker");
+    std::vector<ObjectEntry> before = host->objects(walkers);
     REQUIRE(before.size() == 1);
     CHECK(before[0].name == "test");
-    CHECK(before[0].mode == "animated");
-    CHECK(before[0].netRole == "standalone");
-    CHECK(before[0].bodies == 1);
+    const std::vector<PropertyValue> was = host->properties(walkers, before[0].handle);
+    CHECK(findProperty(was, "mode")->text == "standing");
+    CHECK(findProperty(was, "net_role")->text == "solo");
+    CHECK(findProperty(was, "bodies")->value == 1.0);
 
     PaperInput input = {};
-    input.pressed = input.held = (1u << PAPER_ACTION_TOGGLE_RAGDOLL) | (1u << PAPER_ACTION_NET_ROLE);
+    const int toggle = d.actionNamed("toggle"), role = d.actionNamed("role");
+    input.pressed = input.held = (1u << toggle) | (1u << role);
     input.mouseWorld = {1.5f, -2.0f};
     input.mouseDown = 1;
     host->tick(1.0 / 60, input);
-    std::vector<CharacterStatus> after = host->characters();
-    REQUIRE(after.size() == 1);
-    CHECK(after[0].mode == "ragdoll");
-    CHECK(after[0].netRole == "host");
-    CHECK(after[0].bodies == 11);
-    CHECK(after[0].position == Vec2{1.5f, -2.0f});
-    CHECK(before[0].mode == "animated");  // owned copies, not the plugin's pointers
-    CHECK(host->stats().contacts == 2);   // the test plugin counts pressed edges there
+    const std::vector<PropertyValue> now = host->properties(walkers, before[0].handle);
+    CHECK(findProperty(now, "mode")->text == "fallen");
+    CHECK(findProperty(now, "net_role")->text == "leader");
+    CHECK(findProperty(now, "bodies")->value == 11.0);
+    CHECK(findProperty(now, "position")->vector == Vec2{1.5f, -2.0f});
+    CHECK(findProperty(was, "mode")->text == "standing");  // owned copies, not the plugin's pointers
+    CHECK(statOf(*host, "edges") == 2.0);
+
+    // A command with its argument, and one that does not exist.
+    std::string error;
+    REQUIRE(host->runCommand(before[0].handle, 0, 0.75, error));
+    CHECK(valueOf(*host, "walker", before[0].handle, "weight") == 0.75);
+    CHECK_FALSE(host->runCommand(before[0].handle, 3, 0.0, error));
+    CHECK(error == "no such command");
 }
 
 TEST_CASE("a plugin built for another ABI is refused and the old one keeps running", "[plugin]") {
@@ -215,7 +267,7 @@ TEST_CASE("a table with a required function left NULL is refused, naming it, and
     REQUIRE(host->load(box.descriptor));
     box.install("test_plugin_null_entry");
     CHECK_FALSE(host->reload());
-    CHECK_THAT(host->status().lastError, Catch::Contains("has an incomplete function table: its 'getProp' is null"));
+    CHECK_THAT(host->status().lastError, Catch::Contains("has an incomplete function table: its 'getObject' is null"));
     PaperInput input = {};
     host->tick(1.0 / 60, input);
     CHECK(stepsOf(*host) == 1);
@@ -373,10 +425,12 @@ TEST_CASE("the ragdoll plugin simulates the harness and a reload keeps it bit fo
         REQUIRE(host->setLevel(*level.level));
     }
     // Tuning, which must survive the reload too.
-    std::vector<PaperPropertyInfo> properties = reloaded.properties();
+    const int settings = reloaded.declarations().settingsKind();
+    REQUIRE(settings >= 0);
+    std::vector<PropertyValue> properties = reloaded.properties(settings, 1);
     REQUIRE(properties.size() >= 3);
-    CHECK(std::string(properties[0].name) == "solver.substeps");
-    for (PluginHost* host : {&reloaded, &reference}) REQUIRE(host->setProperty(0, 6));
+    CHECK(properties[0].name == "solver.substeps");
+    for (PluginHost* host : {&reloaded, &reference}) REQUIRE(host->setProperty(settings, 1, 0, 6));
 
     PaperInput input = {};
     for (int i = 0; i < 20; ++i)
@@ -384,19 +438,19 @@ TEST_CASE("the ragdoll plugin simulates the harness and a reload keeps it bit fo
     std::vector<std::uint8_t> before = reloaded.saveState();
     REQUIRE(reloaded.reload());
     CHECK(reloaded.saveState() == before);
-    CHECK(reloaded.properties()[0].value == 6.0);
+    CHECK(reloaded.properties(settings, 1)[0].value == 6.0);
     for (int i = 0; i < 40; ++i)
         for (PluginHost* host : {&reloaded, &reference}) host->tick(1.0 / 60, input);
     CHECK(reloaded.saveState() == reference.saveState());  // as if nothing had happened
-    PaperPhysicsStats stats = reloaded.stats();
-    std::vector<CharacterStatus> characters = reloaded.characters();
+    const int characterKind = kindOf(reloaded, "character");
+    std::vector<ObjectEntry> characters = reloaded.objects(characterKind);
     REQUIRE(characters.size() == level.level->spawns.size());
     CHECK(characters[0].name == level.level->spawns[0].name);
     int characterBodies = 0;
-    for (const CharacterStatus& c : characters) characterBodies += c.bodies;
-    CHECK(stats.bodies == int(level.level->terrain.size() + level.level->props.size()) + characterBodies);
-    CHECK(stats.runMaxStretchMetres >= stats.maxStretchMetres);
-    CHECK(stats.runMaxLimitViolationDegrees >= stats.maxLimitViolationDegrees);
+    for (const ObjectEntry& c : characters) characterBodies += int(valueOf(reloaded, "character", c.handle, "bodies"));
+    CHECK(statOf(reloaded, "bodies") == double(level.level->terrain.size() + level.level->props.size() + characterBodies));
+    CHECK(statOf(reloaded, "run_max_stretch_m") >= statOf(reloaded, "max_stretch_m"));
+    CHECK(statOf(reloaded, "run_max_limit_violation_deg") >= statOf(reloaded, "max_limit_violation_deg"));
     fs::remove_all(copies);
 }
 
@@ -455,28 +509,26 @@ TEST_CASE("the ragdoll plugin's joints are edited live, kept across a reload and
     PluginHost host(dir / "copies", nullptr);
     REQUIRE(host.load(ragdollDescriptor()));
     REQUIRE(host.setLevel(level));
-    std::vector<PaperJointInfo> joints = host.joints();
-    REQUIRE(joints.size() == 9);
-    const PaperJointInfo* elbow = nullptr;
-    for (const PaperJointInfo& j : joints)
-        if (std::string(j.name) == "elbow_L") elbow = &j;
-    REQUIRE(elbow);
-    CHECK(elbow->upperLimit == Approx(135.0 * M_PI / 180.0));
-    CHECK(elbow->character == 0);
-    CHECK(elbow->mirrored == 0);  // the spawn faces right
-    CHECK(elbow->restOffset == Approx(0.0).margin(1e-6));  // forearm straight on from the upper arm
-    const std::uint64_t handle = elbow->handle;
+    const int jointKind = kindOf(host, "joint");
+    REQUIRE(host.objects(jointKind).size() == 9);
+    const ObjectEntry elbow = objectOf(host, "joint", "elbow_L");
+    CHECK(valueOf(host, "joint", elbow.handle, "upper") == Approx(135.0));
+    CHECK(elbow.owner == 0);
+    CHECK(valueOf(host, "joint", elbow.handle, "mirrored") == 0.0);  // the spawn faces right
+    CHECK(valueOf(host, "joint", elbow.handle, "rest_offset") == Approx(0.0).margin(1e-6));  // forearm straight on
+    CHECK(propertyOf(host, "joint", elbow.handle, "pivot").flags & PAPER_PROPERTY_HIDDEN);   // the gizmo's, not the inspector's
+    const std::uint64_t handle = elbow.handle;
     // Edited: live, refused when out of order, kept across a reload.
-    CHECK_FALSE(host.setJointLimits(handle, 1.0, 0.5));
-    REQUIRE(host.setJointLimits(handle, 0.0, 100.0 * M_PI / 180.0));
+    CHECK_FALSE(host.setProperty(jointKind, handle, "lower", 140.0));
+    REQUIRE(host.setProperty(jointKind, handle, "upper", 100.0));
     REQUIRE(host.reload());
-    for (const PaperJointInfo& j : host.joints())
-        if (std::string(j.name) == "elbow_L") CHECK(j.upperLimit == Approx(100.0 * M_PI / 180.0));
+    CHECK(valueOf(host, "joint", handle, "upper") == 100.0);
     // Saved into a copy of the rig: only that attribute changes.
     const fs::path original = fs::path(PAPERDOLL_CONTENT_DIR) / "rigs" / "stickman.rig.xml";
     const fs::path copy = dir / "stickman.rig.xml";
     std::string error;
-    REQUIRE(host.saveRig(0, copy.string(), error));
+    const std::string rigFile = level.spawns.front().asset;
+    REQUIRE(host.saveAsset(rigFile, copy.string(), error));
     auto read = [](const fs::path& p) {
         std::ifstream in(p);
         return std::string(std::istreambuf_iterator<char>(in), {});
@@ -495,14 +547,22 @@ TEST_CASE("the ragdoll plugin's joints are edited live, kept across a reload and
         CHECK(saved == expected);
     }
     // A path that cannot be written is refused with the reason.
-    CHECK_FALSE(host.saveRig(0, (dir / "no" / "such" / "folder" / "x.rig.xml").string(), error));
+    CHECK_FALSE(host.saveAsset(rigFile, (dir / "no" / "such" / "folder" / "x.rig.xml").string(), error));
     CHECK(error.find("cannot save") != std::string::npos);
-    // The blend weight reaches the character.
-    REQUIRE(host.setBlendWeight(0, 0.5f));
-    CHECK(host.characters()[0].mode == "blend");
-    CHECK(host.characters()[0].blendWeight == Approx(0.5));
-    REQUIRE(host.setBlendWeight(0, 0.0f));
-    CHECK(host.characters()[0].mode == "animated");
+    CHECK_FALSE(host.saveAsset((dir / "other.rig.xml").string(), "", error));
+    CHECK_THAT(error, Catch::Contains("no character of this level was made from"));
+    // The blend weight command reaches the character.
+    const int characterKind = kindOf(host, "character");
+    const int blend = host.declarations().commandNamed(characterKind, "blend_weight");
+    REQUIRE(blend >= 0);
+    const ObjectEntry player = host.objects(characterKind).front();
+    REQUIRE(host.runCommand(player.handle, blend, 0.5, error));
+    CHECK(propertyOf(host, "character", player.handle, "mode").text == "blend");
+    CHECK(valueOf(host, "character", player.handle, "blend_weight") == Approx(0.5));
+    CHECK_FALSE(host.runCommand(player.handle, blend, 1.5, error));
+    CHECK(error == "a blend weight is from 0 to 1");
+    REQUIRE(host.runCommand(player.handle, blend, 0.0, error));
+    CHECK(propertyOf(host, "character", player.handle, "mode").text == "animated");
     fs::remove_all(dir);
 }
 
@@ -515,95 +575,87 @@ TEST_CASE("the ragdoll plugin's bodies are listed on their bones, and joint and 
     REQUIRE(host.load(ragdollDescriptor()));
     REQUIRE(host.setLevel(level));
 
-    auto findBody = [&](const char* name) {
-        for (const PaperBodyInfo& b : host.bodies())
-            if (std::string(b.name) == name) return b;
-        FAIL("no body " << name);
-        return PaperBodyInfo{};
-    };
-    auto findJoint = [&](const char* name) {
-        for (const PaperJointInfo& j : host.joints())
-            if (std::string(j.name) == name) return j;
-        FAIL("no joint " << name);
-        return PaperJointInfo{};
-    };
-    auto propertyIndex = [&](PaperObjectKind kind, std::uint64_t handle, const char* name) {
-        std::vector<PaperPropertyInfo> list = host.objectProperties(kind, handle);
+    const int jointKind = kindOf(host, "joint"), bodyKind = kindOf(host, "body");
+    auto propertyIndex = [&](int kind, std::uint64_t handle, const char* name) {
+        std::vector<PropertyValue> list = host.properties(kind, handle);
         for (size_t i = 0; i < list.size(); ++i)
-            if (std::string(list[i].name) == name) return int(i);
+            if (list[i].name == name) return int(i);
         FAIL("no property " << name);
         return -1;
     };
-    auto value = [&](PaperObjectKind kind, std::uint64_t handle, const char* name) {
-        return host.objectProperties(kind, handle)[size_t(propertyIndex(kind, handle, name))].value;
+    auto value = [&](int kind, std::uint64_t handle, const char* name) {
+        return host.properties(kind, handle)[size_t(propertyIndex(kind, handle, name))].value;
+    };
+    auto vector = [&](int kind, std::uint64_t handle, const char* name) {
+        return host.properties(kind, handle)[size_t(propertyIndex(kind, handle, name))].vector;
     };
 
     // Every bone's body, drawn where the bone is: the forearm's capsule starts at the elbow.
-    REQUIRE(host.bodies().size() == 10);
-    const PaperBodyInfo forearm = findBody("forearm_L");
-    const PaperJointInfo elbow = findJoint("elbow_L");
-    CHECK(forearm.shape == PAPER_SHAPE_CAPSULE);
-    CHECK(forearm.character == 0);
-    CHECK(forearm.simulated == 0);  // standing: animated
-    CHECK(forearm.radius == Approx(0.04));  // half the visual's 8 cm line
-    CHECK(std::hypot(forearm.a.x - elbow.pivot.x, forearm.a.y - elbow.pivot.y) < 1e-6);
-    CHECK(std::hypot(forearm.b.x - forearm.a.x, forearm.b.y - forearm.a.y) == Approx(0.27).epsilon(1e-6));
-    CHECK(findBody("head").shape == PAPER_SHAPE_CIRCLE);
+    REQUIRE(host.objects(bodyKind).size() == 10);
+    const ObjectEntry forearm = objectOf(host, "body", "forearm_L");
+    const ObjectEntry elbow = objectOf(host, "joint", "elbow_L");
+    CHECK(propertyOf(host, "body", forearm.handle, "shape").text == "capsule");
+    CHECK(forearm.owner == 0);
+    CHECK(value(bodyKind, forearm.handle, "simulated") == 0.0);  // standing: animated
+    CHECK(value(bodyKind, forearm.handle, "radius") == Approx(0.04));  // half the visual's 8 cm line
+    const Vec2 a = vector(bodyKind, forearm.handle, "a"), b = vector(bodyKind, forearm.handle, "b");
+    const Vec2 pivot = vector(jointKind, elbow.handle, "pivot");
+    CHECK(std::hypot(a.x - pivot.x, a.y - pivot.y) < 1e-6);
+    CHECK(std::hypot(b.x - a.x, b.y - a.y) == Approx(0.27).epsilon(1e-6));
+    CHECK(propertyOf(host, "body", objectOf(host, "body", "head").handle, "shape").text == "circle");
 
     // A level the plugin refuses leaves the running one and says why; the next good one clears that.
     paper::Level broken = level;
-    broken.spawns[0].rigPath = (dir / "missing.rig.xml").string();
+    broken.spawns[0].asset = (dir / "missing.rig.xml").string();
     CHECK_FALSE(host.setLevel(broken));
     CHECK_THAT(host.status().lastError, Catch::Contains("missing.rig.xml"));
     REQUIRE(host.setLevel(level));
     CHECK(host.status().lastError.empty());
 
-    // The property lists, with their units.
-    std::vector<PaperPropertyInfo> jointProps = host.objectProperties(PAPER_OBJECT_JOINT, elbow.handle);
-    std::vector<PaperPropertyInfo> bodyProps = host.objectProperties(PAPER_OBJECT_BODY, forearm.handle);
-    REQUIRE(jointProps.size() == 5);
-    REQUIRE(bodyProps.size() == 5);
-    CHECK(value(PAPER_OBJECT_JOINT, elbow.handle, "upper") == Approx(135.0));
-    CHECK(std::string(jointProps[size_t(propertyIndex(PAPER_OBJECT_JOINT, elbow.handle, "upper"))].unit) == "°");
-    CHECK(value(PAPER_OBJECT_JOINT, elbow.handle, "damping") == Approx(1.5));
-    CHECK(value(PAPER_OBJECT_BODY, forearm.handle, "mass") == Approx(1.5));
-    CHECK(value(PAPER_OBJECT_BODY, forearm.handle, "angular_damping") == Approx(0.5));
-    CHECK(host.objectProperties(PAPER_OBJECT_BODY, elbow.handle | 0xffff).empty());  // no such body
+    // The property lists, with their units: the tuning the inspector shows, then what gizmos
+    // and outlines read (hidden from it, or read only).
+    std::vector<PropertyValue> jointProps = host.properties(jointKind, elbow.handle);
+    std::vector<PropertyValue> bodyProps = host.properties(bodyKind, forearm.handle);
+    auto editable = [](const std::vector<PropertyValue>& list) {
+        return std::count_if(list.begin(), list.end(), [](const PropertyValue& p) { return !(p.flags & PAPER_PROPERTY_READ_ONLY); });
+    };
+    CHECK(editable(jointProps) == 5);
+    CHECK(editable(bodyProps) == 5);
+    CHECK(value(jointKind, elbow.handle, "upper") == Approx(135.0));
+    CHECK(jointProps[size_t(propertyIndex(jointKind, elbow.handle, "upper"))].unit == "°");
+    CHECK(value(jointKind, elbow.handle, "damping") == Approx(1.5));
+    CHECK(value(bodyKind, forearm.handle, "mass") == Approx(1.5));
+    CHECK(value(bodyKind, forearm.handle, "angular_damping") == Approx(0.5));
+    CHECK(host.properties(bodyKind, elbow.handle | 0xffff).empty());  // no such body
 
-    // Refused, changing nothing: out of range, not finite, crossing limits, unknown index or handle.
-    const int mass = propertyIndex(PAPER_OBJECT_BODY, forearm.handle, "mass");
-    const int lower = propertyIndex(PAPER_OBJECT_JOINT, elbow.handle, "lower");
-    CHECK_FALSE(host.setObjectProperty(PAPER_OBJECT_BODY, forearm.handle, mass, -1.0));
-    CHECK_FALSE(host.setObjectProperty(PAPER_OBJECT_BODY, forearm.handle, mass, std::nan("")));
-    CHECK_FALSE(host.setObjectProperty(PAPER_OBJECT_JOINT, elbow.handle, lower, 140.0));  // above upper = 135
-    CHECK_FALSE(host.setObjectProperty(PAPER_OBJECT_BODY, forearm.handle, 99, 1.0));
-    CHECK_FALSE(host.setObjectProperty(PAPER_OBJECT_BODY, std::uint64_t(7) << 32, mass, 1.0));
-    CHECK(value(PAPER_OBJECT_BODY, forearm.handle, "mass") == 1.5);
+    // Refused, changing nothing: out of range, not finite, crossing limits, read only, unknown index or handle.
+    const int mass = propertyIndex(bodyKind, forearm.handle, "mass");
+    const int lower = propertyIndex(jointKind, elbow.handle, "lower");
+    CHECK_FALSE(host.setProperty(bodyKind, forearm.handle, mass, -1.0));
+    CHECK_FALSE(host.setProperty(bodyKind, forearm.handle, mass, std::nan("")));
+    CHECK_FALSE(host.setProperty(jointKind, elbow.handle, lower, 140.0));  // above upper = 135
+    CHECK_FALSE(host.setProperty(jointKind, elbow.handle, "angle", 10.0));
+    CHECK_FALSE(host.setProperty(bodyKind, forearm.handle, 99, 1.0));
+    CHECK_FALSE(host.setProperty(bodyKind, std::uint64_t(7) << 32, mass, 1.0));
+    CHECK(value(bodyKind, forearm.handle, "mass") == 1.5);
 
     // Edited, then carried across a reload.
-    REQUIRE(host.setObjectProperty(PAPER_OBJECT_BODY, forearm.handle, mass, 2.5));
-    REQUIRE(host.setObjectProperty(PAPER_OBJECT_BODY, forearm.handle,
-                                   propertyIndex(PAPER_OBJECT_BODY, forearm.handle, "radius"), 0.05));
-    REQUIRE(host.setObjectProperty(PAPER_OBJECT_JOINT, elbow.handle,
-                                   propertyIndex(PAPER_OBJECT_JOINT, elbow.handle, "stiffness"), 0.8));
-    REQUIRE(host.setObjectProperty(PAPER_OBJECT_JOINT, elbow.handle,
-                                   propertyIndex(PAPER_OBJECT_JOINT, elbow.handle, "collide"), 1.0));
-    REQUIRE(host.setObjectProperty(PAPER_OBJECT_JOINT, elbow.handle, propertyIndex(PAPER_OBJECT_JOINT, elbow.handle, "upper"),
-                                   100.0));
+    REQUIRE(host.setProperty(bodyKind, forearm.handle, mass, 2.5));
+    REQUIRE(host.setProperty(bodyKind, forearm.handle, "radius", 0.05));
+    REQUIRE(host.setProperty(jointKind, elbow.handle, "stiffness", 0.8));
+    REQUIRE(host.setProperty(jointKind, elbow.handle, "collide", 1.0));
+    REQUIRE(host.setProperty(jointKind, elbow.handle, "upper", 100.0));
     REQUIRE(host.reload());
-    CHECK(value(PAPER_OBJECT_BODY, forearm.handle, "mass") == 2.5);
-    CHECK(value(PAPER_OBJECT_BODY, forearm.handle, "radius") == 0.05);
-    CHECK(findBody("forearm_L").radius == 0.05);
-    CHECK(value(PAPER_OBJECT_JOINT, elbow.handle, "stiffness") == 0.8);
-    CHECK(value(PAPER_OBJECT_JOINT, elbow.handle, "collide") == 1.0);
-    CHECK(value(PAPER_OBJECT_JOINT, elbow.handle, "upper") == Approx(100.0).epsilon(1e-12));
-    // The gizmo's view of the same limit (radians) agrees.
-    CHECK(findJoint("elbow_L").upperLimit == Approx(100.0 * M_PI / 180.0).epsilon(1e-12));
+    CHECK(value(bodyKind, forearm.handle, "mass") == 2.5);
+    CHECK(value(bodyKind, forearm.handle, "radius") == 0.05);
+    CHECK(value(jointKind, elbow.handle, "stiffness") == 0.8);
+    CHECK(value(jointKind, elbow.handle, "collide") == 1.0);
+    CHECK(value(jointKind, elbow.handle, "upper") == Approx(100.0).epsilon(1e-12));
 
     // Saved into a copy of the rig: the forearm's body and the elbow's joint lines change, nothing else.
     const fs::path copy = dir / "stickman.rig.xml";
     std::string error;
-    REQUIRE(host.saveRig(0, copy.string(), error));
+    REQUIRE(host.saveAsset(level.spawns.front().asset, copy.string(), error));
     std::ifstream originalIn(fs::path(PAPERDOLL_CONTENT_DIR) / "rigs" / "stickman.rig.xml"), savedIn(copy);
     std::string originalLine, savedLine;
     std::vector<std::pair<std::string, std::string>> changed;
@@ -627,7 +679,7 @@ TEST_CASE("a rig with 40 errors at a 2000-character path reaches the host and th
 
     SECTION("through the plugin host: the refused level's reason") {
         paper::Level level = harnessLevel();
-        level.spawns.front().rigPath = rig.string();
+        level.spawns.front().asset = rig.string();
         std::vector<std::string> log;
         PluginHost host(dir / "copies", [&](PaperLogLevel, const std::string& m) { log.push_back(m); });
         REQUIRE(host.load(ragdollDescriptor()));
@@ -649,7 +701,7 @@ TEST_CASE("a rig with 40 errors at a 2000-character path reaches the host and th
         fs::path levelFile = dir / "one_spawn.level.xml";
         std::ofstream(levelFile) << "<level name=\"one\" format=\"1\">\n"
                                     "  <box x=\"0\" y=\"-0.5\" width=\"10\" height=\"1\"/>\n"
-                                    "  <spawn name=\"many\" rig=\"" << rig.string() << "\" x=\"0\" y=\"0\"/>\n"
+                                    "  <spawn name=\"many\" asset=\"" << rig.string() << "\" x=\"0\" y=\"0\"/>\n"
                                     "</level>\n";
         test::ProcessResult r = test::runProcess({PAPERDOLL_PLAYER_EXE, "--headless", "--frames", "1", levelFile.string()},
                                                  {"PAPERDOLL_PLUGIN_PATH=" RAGDOLL_PLUGIN_DIR}, 60.0);
@@ -661,13 +713,13 @@ TEST_CASE("a rig with 40 errors at a 2000-character path reaches the host and th
 }
 
 TEST_CASE("a reason from a plugin built before the length rule is read whole too", "[plugin][messages]") {
-    // The test plugin refuses saveRig the old way: cut to the buffer, status 1.
+    // The test plugin refuses saveAsset the old way: cut to the buffer, status 1.
     Sandbox box;
     box.install("test_plugin_v1");
     auto host = box.host();
     REQUIRE(host->load(box.descriptor));
-    std::string path = "/nowhere/" + std::string(9000, 'p') + "/end.rig.xml";
+    std::string path = "/nowhere/" + std::string(9000, 'p') + "/end.x";
     std::string error;
-    CHECK_FALSE(host->saveRig(0, path, error));
-    CHECK(error == "the test plugin has no rigs to write to '" + path + "'");
+    CHECK_FALSE(host->saveAsset("a.x", path, error));
+    CHECK(error == "the test plugin has no assets to write from 'a.x' to '" + path + "'");
 }

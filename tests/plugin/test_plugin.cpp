@@ -2,19 +2,19 @@
 //   TEST_PLUGIN_VERSION       the version it reports ("1.0", "2.0")
 //   TEST_PLUGIN_ABI           an ABI version to claim instead of the real one
 //   TEST_PLUGIN_NO_ENTRY      do not export the entry symbol
-//   TEST_PLUGIN_NULL_ENTRY    a table with getProp left NULL
+//   TEST_PLUGIN_NULL_ENTRY    a table with getObject left NULL
 //   TEST_PLUGIN_REFUSE_STATE  refuse every state blob
 //   TEST_PLUGIN_CRASH_IN_TICK crash (SIGSEGV) in its first tick
 // Its state is a step counter and 4 KiB that every tick scrambles, so a state that does
 // not survive a reload bit for bit shows in a hash.
 //
-// It also reports one fake character driven by PaperInput, so the player's input path can
-// be checked end to end: the arrows walk it at 1 m/s (2 m/s with RUN), R flips it between
-// "animated" and "ragdoll", G makes it "animated", B/N move the blend weight by 0.25, Tab
-// cycles the net role, and while the left button is down it sits at the mouse (a grab).
-// getStats reports the pressed edges it has seen in `contacts` and fixed figures for the
-// stretch, limit and visual depth fields; getProp echoes the level's first props, asleep, where
-// the level put them. The character is not part of the state blob.
+// It declares the actions, figures and object kinds the engine's tests read, and reports one
+// fake "walker" driven by its actions, so the player's input path can be checked end to end:
+// the arrows walk it at 1 m/s (2 m/s with RUN), R flips it between "standing" and "fallen",
+// G makes it "standing", B/N move its weight by 0.25, Tab cycles its role, and while the left
+// button is down it sits at the mouse (a grab). getStats reports the steps, the pressed edges
+// it has seen ("edges") and fixed figures; its "prop" objects echo the level's first props,
+// asleep, where the level put them. The walker is not part of the state blob.
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -43,7 +43,7 @@ struct PaperPluginInstance {
 
     // The fake character.
     char name[64] = "test";
-    const char* mode = "animated";
+    const char* mode = "standing";
     int netRole = 0;  // index into kNetRoles
     float blendWeight = 0.0f;
     PaperVec2 position = {0.0f, 0.0f};
@@ -81,23 +81,45 @@ int32_t loadLevel(PaperPluginInstance* instance, const PaperLevelDesc* level, ch
     return 0;
 }
 
-constexpr const char* kNetRoles[] = {"standalone", "host", "proxy"};
+constexpr const char* kNetRoles[] = {"solo", "leader", "follower"};
 
-bool bit(std::uint64_t mask, PaperAction action) { return (mask >> action) & 1u; }
+enum Action { kLeft, kRight, kRun, kJump, kToggle, kHitLeft, kHitRight, kHitAbove, kWeightDown, kWeightUp, kStand, kRole, kActionCount };
+constexpr PaperActionDesc kActions[kActionCount] = {
+    {"walk_left", "walk left", "Left"},  {"walk_right", "walk right", "Right"},   {"run", "run", "Left Shift|Right Shift"},
+    {"jump", "jump", "Space"},           {"toggle", "fall", "R"},                {"hit_left", "hit from the left", "1"},
+    {"hit_right", "hit from the right", "2"}, {"hit_above", "hit from above", "3"}, {"weight_down", "weight down", "B"},
+    {"weight_up", "weight up", "N"},     {"stand", "stand", "G"},                {"role", "role", "Tab"},
+};
+
+enum Stat { kSteps, kEdges, kStretch, kLimit, kStatCount };
+constexpr PaperStatDesc kStats[kStatCount] = {
+    {"steps", "steps", "", 1.0, PAPER_STAT_INTEGER | PAPER_STAT_HUD},
+    {"edges", "edges", "", 1.0, PAPER_STAT_INTEGER | PAPER_STAT_HUD},
+    {"max_stretch_m", "stretch", "mm", 1000.0, PAPER_STAT_HUD | PAPER_STAT_PLOT},
+    {"max_limit_violation_deg", "limit error", "deg", 1.0, PAPER_STAT_PLOT},
+};
+
+enum Kind { kWalker, kProp, kKindCount };
+constexpr PaperObjectKindDesc kKinds[kKindCount] = {
+    {"walker", "Walker", "walkers", -1, 0},
+    {"prop", "Prop", "props", -1, 0},
+};
+constexpr PaperCommandDesc kCommands[] = {{kWalker, "weight", "Weight", PAPER_ARGUMENT_FLOAT, 0.0, 1.0, "weight"}};
+
+bool bit(std::uint64_t mask, Action action) { return (mask >> action) & 1u; }
 
 void moveCharacter(PaperPluginInstance* c, double dt, const PaperInput& input) {
     for (std::uint64_t m = input.pressed; m; m &= m - 1) ++c->pressedEdges;
-    if (bit(input.pressed, PAPER_ACTION_TOGGLE_RAGDOLL))
-        c->mode = std::strcmp(c->mode, "ragdoll") == 0 ? "animated" : "ragdoll";
-    if (bit(input.pressed, PAPER_ACTION_GET_UP)) c->mode = "animated";
-    if (bit(input.pressed, PAPER_ACTION_NET_ROLE)) c->netRole = (c->netRole + 1) % 3;
-    if (bit(input.pressed, PAPER_ACTION_BLEND_DOWN)) c->blendWeight = c->blendWeight > 0.25f ? c->blendWeight - 0.25f : 0.0f;
-    if (bit(input.pressed, PAPER_ACTION_BLEND_UP)) c->blendWeight = c->blendWeight < 0.75f ? c->blendWeight + 0.25f : 1.0f;
-    bool ragdoll = std::strcmp(c->mode, "ragdoll") == 0;
-    int direction = int(bit(input.held, PAPER_ACTION_RIGHT)) - int(bit(input.held, PAPER_ACTION_LEFT));
-    bool run = bit(input.held, PAPER_ACTION_RUN);
-    c->clip = ragdoll ? "" : direction == 0 ? "idle" : run ? "run" : "walk";
-    if (!ragdoll) c->position.x += float(direction * (run ? 2.0 : 1.0) * dt);
+    if (bit(input.pressed, kToggle)) c->mode = std::strcmp(c->mode, "fallen") == 0 ? "standing" : "fallen";
+    if (bit(input.pressed, kStand)) c->mode = "standing";
+    if (bit(input.pressed, kRole)) c->netRole = (c->netRole + 1) % 3;
+    if (bit(input.pressed, kWeightDown)) c->blendWeight = c->blendWeight > 0.25f ? c->blendWeight - 0.25f : 0.0f;
+    if (bit(input.pressed, kWeightUp)) c->blendWeight = c->blendWeight < 0.75f ? c->blendWeight + 0.25f : 1.0f;
+    bool fallen = std::strcmp(c->mode, "fallen") == 0;
+    int direction = int(bit(input.held, kRight)) - int(bit(input.held, kLeft));
+    bool run = bit(input.held, kRun);
+    c->clip = fallen ? "" : direction == 0 ? "idle" : run ? "run" : "walk";
+    if (!fallen) c->position.x += float(direction * (run ? 2.0 : 1.0) * dt);
     if (input.mouseDown & 1) c->position = input.mouseWorld;
 }
 
@@ -147,54 +169,75 @@ int32_t loadState(PaperPluginInstance* instance, const void* data, size_t size, 
 #endif
 }
 
-void getStats(PaperPluginInstance* instance, PaperPhysicsStats* stats) {
-    *stats = {};
-    stats->bodies = int32_t(instance->steps);
-    stats->contacts = instance->pressedEdges;
-    stats->maxStretchMetres = 0.0005;
-    stats->maxLimitViolationDegrees = 0.25;
-    stats->runMaxStretchMetres = 0.002;
-    stats->runMaxLimitViolationDegrees = 1.5;
-    stats->maxVisualDepthMetres = 0.003;
-    stats->runMaxVisualDepthMetres = 0.0125;
+void getStats(PaperPluginInstance* instance, double* values, int32_t count) {
+    const double figures[kStatCount] = {double(instance->steps), double(instance->pressedEdges), 0.0005, 0.25};
+    for (int32_t i = 0; i < count && i < kStatCount; ++i) values[i] = figures[i];
 }
-int32_t propertyCount(PaperPluginInstance*) { return 0; }
-int32_t getProperty(PaperPluginInstance*, int32_t, PaperPropertyInfo*) { return 1; }
-int32_t setProperty(PaperPluginInstance*, int32_t, double) { return 1; }
-int32_t jointCount(PaperPluginInstance*) { return 0; }
-int32_t getJoint(PaperPluginInstance*, int32_t, PaperJointInfo*) { return 1; }
-int32_t setJointLimits(PaperPluginInstance*, uint64_t, double, double) { return 1; }
-int32_t characterCount(PaperPluginInstance*) { return 1; }
-int32_t getCharacter(PaperPluginInstance* instance, int32_t index, PaperCharacterInfo* info) {
-    if (index != 0 || !info) return 1;
-    bool ragdoll = std::strcmp(instance->mode, "ragdoll") == 0;
-    *info = {instance->name, instance->mode, kNetRoles[instance->netRole], instance->clip, instance->blendWeight,
-             instance->position, ragdoll ? 11 : 1};
+
+int32_t objectCount(PaperPluginInstance* instance, int32_t kind) {
+    return kind == kWalker ? 1 : kind == kProp ? instance->propCount : 0;
+}
+int32_t getObject(PaperPluginInstance* instance, int32_t kind, int32_t index, PaperObjectInfo* info) {
+    if (!info || index < 0 || index >= objectCount(instance, kind)) return 1;
+    *info = {uint64_t(index) + 1, kind == kWalker ? instance->name : instance->propNames[index], -1};
     return 0;
 }
 
-int32_t setBlendWeight(PaperPluginInstance* instance, int32_t character, float weight) {
-    if (character != 0) return 1;
-    instance->blendWeight = weight;
+// The walker's: mode, role, clip, weight, position, bodies, and the HUD's summary; a prop's:
+// position, angle, awake.
+int32_t propertyCount(PaperPluginInstance* instance, int32_t kind, uint64_t handle) {
+    if (handle < 1 || handle > uint64_t(objectCount(instance, kind))) return 0;
+    return kind == kWalker ? 7 : kind == kProp ? 3 : 0;
+}
+int32_t getProperty(PaperPluginInstance* instance, int32_t kind, uint64_t handle, int32_t index, PaperPropertyInfo* info) {
+    if (!info || index < 0 || index >= propertyCount(instance, kind, handle)) return 1;
+    *info = {};
+    info->unit = info->text = "";
+    constexpr int32_t kReadOnly = PAPER_PROPERTY_READ_ONLY;
+    if (kind == kProp) {
+        const int p = int(handle - 1);
+        const char* names[] = {"position", "angle", "awake"};
+        info->name = info->label = names[index];
+        info->flags = kReadOnly;
+        info->type = index == 0 ? PAPER_PROPERTY_VEC2 : index == 1 ? PAPER_PROPERTY_FLOAT : PAPER_PROPERTY_BOOL;
+        info->vector = instance->propPositions[p];
+        info->value = index == 1 ? instance->propAngles[p] : 0.0;
+        return 0;
+    }
+    const bool fallen = std::strcmp(instance->mode, "fallen") == 0;
+    static char summary[96];
+    switch (index) {
+    case 0: *info = {"mode", "Mode", "", PAPER_PROPERTY_STRING, kReadOnly, 0, 0, 0, {}, instance->mode}; break;
+    case 1: *info = {"net_role", "Role", "", PAPER_PROPERTY_STRING, kReadOnly, 0, 0, 0, {}, kNetRoles[instance->netRole]}; break;
+    case 2: *info = {"clip", "Clip", "", PAPER_PROPERTY_STRING, kReadOnly, 0, 0, 0, {}, instance->clip}; break;
+    case 3: *info = {"weight", "Weight", "", PAPER_PROPERTY_FLOAT, kReadOnly, 0, 1, instance->blendWeight, {}, ""}; break;
+    case 4: *info = {"position", "Position", "m", PAPER_PROPERTY_VEC2, kReadOnly, 0, 0, 0, instance->position, ""}; break;
+    case 5: *info = {"bodies", "Bodies", "", PAPER_PROPERTY_INT, kReadOnly, 0, 0, fallen ? 11.0 : 1.0, {}, ""}; break;
+    default:
+        std::snprintf(summary, sizeof summary, "%s   %s", instance->mode, kNetRoles[instance->netRole]);
+        *info = {"summary", "Summary", "", PAPER_PROPERTY_STRING,
+                 kReadOnly | PAPER_PROPERTY_HIDDEN | PAPER_PROPERTY_HUD | PAPER_PROPERTY_NOT_IN_STATS, 0, 0, 0, {}, summary};
+    }
     return 0;
 }
+int32_t setProperty(PaperPluginInstance*, int32_t, uint64_t, int32_t, double) { return 1; }
+
+int32_t runObjectCommand(PaperPluginInstance* instance, uint64_t handle, int32_t command, double argument, char* error,
+                         size_t capacity) {
+    if (handle != 1 || command != 0) {
+        std::snprintf(error, capacity, "no such command");
+        return int32_t(std::strlen("no such command") + 1);
+    }
+    instance->blendWeight = float(argument);
+    return 0;
+}
+
 // Refuses the way a plugin built before plugin_api.h's "Reasons" rule does: the reason cut to
 // the buffer and a bare 1, so the engine must notice the full buffer and ask again.
-int32_t saveRig(PaperPluginInstance*, int32_t, const char* path, char* error, size_t capacity) {
-    std::snprintf(error, capacity, "the test plugin has no rigs to write to '%s'", path ? path : "");
+int32_t saveAsset(PaperPluginInstance*, const char* asset, const char* path, char* error, size_t capacity) {
+    std::snprintf(error, capacity, "the test plugin has no assets to write from '%s' to '%s'", asset ? asset : "",
+                  path ? path : "");
     return 1;
-}
-
-int32_t bodyCount(PaperPluginInstance*) { return 0; }
-int32_t getBody(PaperPluginInstance*, int32_t, PaperBodyInfo*) { return 1; }
-int32_t objectPropertyCount(PaperPluginInstance*, int32_t, uint64_t) { return 0; }
-int32_t getObjectProperty(PaperPluginInstance*, int32_t, uint64_t, int32_t, PaperPropertyInfo*) { return 1; }
-int32_t setObjectProperty(PaperPluginInstance*, int32_t, uint64_t, int32_t, double) { return 1; }
-int32_t propCount(PaperPluginInstance* instance) { return instance->propCount; }
-[[maybe_unused]] int32_t getProp(PaperPluginInstance* instance, int32_t index, PaperPropInfo* info) {
-    if (index < 0 || index >= instance->propCount || !info) return 1;
-    *info = {instance->propNames[index], instance->propPositions[index], instance->propAngles[index], 0};
-    return 0;
 }
 
 const PaperPluginApi kApi = {
@@ -202,7 +245,17 @@ const PaperPluginApi kApi = {
     .structSize = sizeof(PaperPluginApi),
     .name = "test",
     .version = TEST_PLUGIN_VERSION,
-    .commands = nullptr,
+    .commandlets = nullptr,
+    .actions = kActions,
+    .actionCount = kActionCount,
+    .stats = kStats,
+    .statCount = kStatCount,
+    .kinds = kKinds,
+    .kindCount = kKindCount,
+    .commands = kCommands,
+    .commandCount = 1,
+    .assetTypes = nullptr,
+    .assetTypeCount = 0,
     .create = create,
     .destroy = destroy,
     .loadLevel = loadLevel,
@@ -211,27 +264,18 @@ const PaperPluginApi kApi = {
     .saveState = saveState,
     .loadState = loadState,
     .getStats = getStats,
+    .objectCount = objectCount,
+#ifndef TEST_PLUGIN_NULL_ENTRY
+    .getObject = getObject,
+#else
+    .getObject = nullptr,
+#endif
     .propertyCount = propertyCount,
     .getProperty = getProperty,
     .setProperty = setProperty,
-    .jointCount = jointCount,
-    .getJoint = getJoint,
-    .setJointLimits = setJointLimits,
-    .characterCount = characterCount,
-    .getCharacter = getCharacter,
-    .setBlendWeight = setBlendWeight,
-    .saveRig = saveRig,
-    .bodyCount = bodyCount,
-    .getBody = getBody,
-    .objectPropertyCount = objectPropertyCount,
-    .getObjectProperty = getObjectProperty,
-    .setObjectProperty = setObjectProperty,
-    .propCount = propCount,
-#ifndef TEST_PLUGIN_NULL_ENTRY
-    .getProp = getProp,
-#else
-    .getProp = nullptr,
-#endif
+    .runObjectCommand = runObjectCommand,
+    .saveAsset = saveAsset,
+    .checkAsset = nullptr,
     .runCommand = nullptr,
 };
 

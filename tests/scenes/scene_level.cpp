@@ -17,7 +17,7 @@ ragdoll::SceneLevel toSceneLevel(const paper::Level& in) {
                                std::uint32_t(p.color.r) | std::uint32_t(p.color.g) << 8 | std::uint32_t(p.color.b) << 16 |
                                    std::uint32_t(p.color.a) << 24});
     for (const paper::SpawnPoint& s : in.spawns)
-        level.spawns.push_back({s.name, s.rigPath, {s.position.x, s.position.y}, s.facingRight});
+        level.spawns.push_back({s.name, s.asset, {s.position.x, s.position.y}, s.facingRight});
     return level;
 }
 

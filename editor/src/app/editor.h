@@ -52,8 +52,8 @@ struct EditorBindings {
 
 class Editor {
 public:
-    /// level: the level as loaded (--rig already applied to its first spawn); the editor keeps
-    /// its own copy, since opening another rig changes it. script may be null.
+    /// level: the level as loaded (--asset already applied to its first spawn); the editor keeps
+    /// its own copy, since opening another asset changes it. script may be null.
     Editor(const EditorOptions& options, Level level, PluginHost& plugin, std::vector<PluginDescriptor> found,
            const Script* script, std::ostream& err);
 
@@ -62,7 +62,7 @@ public:
 
 private:
     /// What waits for the answer to the unsaved-changes question.
-    enum class PendingAction { None, Quit, OpenRig };
+    enum class PendingAction { None, Quit, Open };
 
     // ---- the frame ---------------------------------------------------------------------
     void beginImGuiFrame();
@@ -78,7 +78,7 @@ private:
     void select(const ObjectRef& object);
     /// The starting frame: the first character whole, feet and ground above the status line.
     void resetView();
-    /// The first character's bounds (its bodies), metres; around its spawn before it has any.
+    /// The first spawn's bounds (the bodies of its objects), metres; around the spawn before it has any.
     Rect firstCharacterBox() const;
     /// The strips of the view the menu bar and the status line cover.
     ViewInsets insets() const;
@@ -87,21 +87,25 @@ private:
     void redo();
     bool save();
     void reloadPlugin();
-    /// Rebuilds the level in the plugin (the character back at rest) and applies the edits in
-    /// the history again: the plugin reads the rig from its file, without the unsaved edits.
+    /// Rebuilds the level in the plugin (back at rest) and applies the edits in the history
+    /// again: the plugin reads the asset from its file, without the unsaved edits.
     void resetWorld();
-    /// Quit or open another rig now, or ask first when there are unsaved edits.
-    void request(PendingAction action, std::string rig = "");
+    /// Quit or open another asset now, or ask first when there are unsaved edits.
+    void request(PendingAction action, std::string asset = "");
     void carryOut(PendingAction action);
-    /// Replaces the first spawn's rig with the file at path (a fresh history); on failure the
-    /// current rig stays, with a message.
-    void openRig(const std::string& path);
+    /// Replaces the first spawn's asset with the file at path (a fresh history); on failure
+    /// the current one stays, with a message.
+    void openAsset(const std::string& path);
     /// Applies one edit's `after` (redo) or `before` (undo); false with a message when it
     /// cannot (the joint, body or property is gone).
     bool applyEdit(const Edit& edit, bool after, std::string& error);
     void recordEdit(const Edit& edit);
-    /// Sets a joint's limits by name (undo, redo); false when the plugin has no such joint now.
-    bool setLimits(const std::string& joint, JointLimits limits);
+    /// Sets a joint's limits (undo, redo); false when the plugin has no such joint now.
+    bool setLimits(const ObjectRef& joint, JointLimits limits);
+    /// Binds the plugin's action keys and chooses its plots when the library changed.
+    void syncWithPlugin();
+    /// What the Open dialog lists: the plugin's asset types.
+    OpenChoices openChoices() const;
     void report(std::string message, bool error) {
         message_ = std::move(message);
         messageIsError_ = error;
@@ -117,14 +121,18 @@ private:
     bool expectPlots(const ScriptCommand& command, std::string& error);
     bool expectState(const ScriptCommand& command, std::string& error);
     bool expectView(const ScriptCommand& command, std::string& error);
+    /// The object a script names: "joint NAME", "body NAME", or any of the plugin's kinds and
+    /// an object's name; nullopt with the reason.
+    std::optional<ObjectRef> objectNamed(const std::string& kind, const std::string& name, std::string& error) const;
     std::string jointNames() const;
     std::string bodyNames() const;
 
     const EditorOptions& options_;
     Level level_;
     PluginHost& plugin_;
-    std::string rigPath_;
-    std::filesystem::path contentRigs_;  ///< content/rigs, for the Open rig dialog (may be empty)
+    std::string assetPath_;                ///< the file being edited: the first spawn's asset
+    std::filesystem::path contentFolder_;  ///< content/, for the Open dialog (may be empty)
+    int pluginGeneration_ = -1;            ///< the plugin library the bindings and plots are for
     std::ostream& err_;
     const Script* script_ = nullptr;
     std::optional<EditorScriptRunner> runner_;
@@ -163,9 +171,7 @@ private:
     WidgetTargets targets_;
     bool askUnsaved_ = false;  ///< the unsaved-changes question is open
     PendingAction pending_ = PendingAction::None;
-    std::string pendingRig_;   ///< PendingAction::OpenRig's file
-    std::int32_t pendingKey_ = 0;  ///< a panel button's key, pressed at the next frame's start
-    std::int32_t releaseKey_ = 0;  ///< the key pressed last frame, released at this frame's start
+    std::string pendingAsset_;  ///< PendingAction::Open's file
 };
 
 }  // namespace paper::editor

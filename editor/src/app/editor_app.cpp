@@ -43,16 +43,18 @@ constexpr float kCharacterHeight = 1.8f;
 /// panel in its first frame with the panel hidden, so a click in frame 0 or 1 would miss it.
 constexpr std::int64_t kScriptWarmupFrames = 2;
 
-/// The Plugin panel's "Build & reload": $PAPERDOLL_PLUGIN_BUILD if set, else the plugin
-/// target in the build tree this editor was built in.
-std::string pluginBuildCommand() {
+/// The Plugin panel's "Build & reload": $PAPERDOLL_PLUGIN_BUILD if set, else the plugin's
+/// build target (its descriptor's build_target; everything without one) in the build tree
+/// this editor was built in.
+std::string pluginBuildCommand(const PluginDescriptor& plugin) {
     if (const char* command = std::getenv("PAPERDOLL_PLUGIN_BUILD")) return command;
     auto quoted = [](const std::string& text) {
         std::string out = "'";
         for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
         return out + "'";
     };
-    return quoted(PAPERDOLL_CMAKE_COMMAND) + " --build " + quoted(PAPERDOLL_BUILD_DIR) + " --target plugin_ragdoll";
+    return quoted(PAPERDOLL_CMAKE_COMMAND) + " --build " + quoted(PAPERDOLL_BUILD_DIR) +
+           (plugin.buildTarget.empty() ? "" : " --target " + quoted(plugin.buildTarget));
 }
 
 std::string degreesText(double radians) {
@@ -68,14 +70,12 @@ std::string editText(const Edit& edit, bool after) {
     if (edit.kind == EditKind::Property) return edit.property + ": " + value;
     if (edit.kind == EditKind::ObjectProperty) return edit.object.name + " " + edit.property + ": " + value;
     const JointLimits& l = after ? edit.after : edit.before;
-    return edit.joint + ": " + degreesText(l.lower) + " to " + degreesText(l.upper);
+    return edit.object.name + ": " + degreesText(l.lower) + " to " + degreesText(l.upper);
 }
 
-/// What an edit changed, to select again when it is undone or redone (empty for world settings).
+/// What an edit changed, to select again when it is undone or redone (empty for settings).
 ObjectRef objectOf(const Edit& edit) {
-    if (edit.kind == EditKind::Limits) return jointRef(edit.character, edit.joint);
-    if (edit.kind == EditKind::ObjectProperty) return edit.object;
-    return {};
+    return edit.kind == EditKind::Property ? ObjectRef{} : edit.object;
 }
 
 }  // namespace
@@ -102,12 +102,12 @@ EditorBindings::EditorBindings(InputMap& input)
 Editor::Editor(const EditorOptions& options, Level level, PluginHost& plugin, std::vector<PluginDescriptor> found,
                const Script* script, std::ostream& err)
     : options_(options), level_(std::move(level)), plugin_(plugin), err_(err), script_(script) {
-    rigPath_ = level_.spawns.front().rigPath;
-    if (std::optional<fs::path> content = findContentDir()) contentRigs_ = *content / "rigs";
+    assetPath_ = level_.spawns.front().asset;
+    if (std::optional<fs::path> content = findContentDir()) contentFolder_ = *content;
     if (script) runner_.emplace(*script);
     pluginPanel_.found = std::move(found);
     pluginPanel_.loadedAt = clockText();
-    pluginPanel_.buildCommand = pluginBuildCommand();
+    pluginPanel_.buildCommand = pluginBuildCommand(plugin_.descriptor());
 }
 
 void Editor::beginImGuiFrame() {
@@ -156,7 +156,7 @@ Rect Editor::firstCharacterBox() const {
     for (const BodyView& b : bodies_) {
         if (b.info.character != 0) continue;
         float r = float(b.info.radius);
-        for (PaperVec2 p : {b.info.a, b.info.b}) {
+        for (Vec2 p : {b.info.a, b.info.b}) {
             Rect around{{p.x - r, p.y - r}, {p.x + r, p.y + r}};
             if (!any) box = around;
             box.min = {std::min(box.min.x, around.min.x), std::min(box.min.y, around.min.y)};
@@ -184,10 +184,11 @@ void Editor::frameSelected() {
     }
 }
 
-bool Editor::setLimits(const std::string& joint, JointLimits limits) {
-    const std::vector<JointView> joints = readJoints(plugin_);  // findJoint points into it
-    const JointView* j = findJoint(joints, joint);
-    return j && plugin_.setJointLimits(j->info.handle, limits.lower, limits.upper);
+bool Editor::setLimits(const ObjectRef& joint, JointLimits limits) {
+    for (const JointView& j : readJoints(plugin_))
+        if (j.info.kind == joint.pluginKind && j.info.character == joint.character && j.name == joint.name)
+            return setJointLimits(plugin_, j.info, limits);
+    return false;
 }
 
 bool Editor::applyEdit(const Edit& edit, bool after, std::string& error) {
@@ -203,8 +204,8 @@ bool Editor::applyEdit(const Edit& edit, bool after, std::string& error) {
                 " is gone, or refused the value";
         return false;
     case EditKind::Limits:
-        if (setLimits(edit.joint, after ? edit.after : edit.before)) return true;
-        error = "joint '" + edit.joint + "' is gone";
+        if (setLimits(edit.object, after ? edit.after : edit.before)) return true;
+        error = "joint '" + edit.object.name + "' is gone or refused the limits";
         return false;
     }
     return false;
@@ -247,7 +248,7 @@ void Editor::resetWorld() {
     for (const Edit& edit : history_.applied())
         if (!applyEdit(edit, true, error)) failed = error;
     simulation_.steps = 0;
-    simulation_.blendWeight = 0.0f;
+    simulation_.sliders.clear();
     simulation_.plots.clear();
     if (!failed.empty()) return report("Reset, but an edit could not be applied again: " + failed, true);
     report("Reset to the rest pose; the edits are kept.", false);
@@ -256,20 +257,20 @@ void Editor::resetWorld() {
 bool Editor::save() {
     if (gizmo_.dragging()) return false;
     std::string error;
-    // The editor edits one rig: the first character's, which --rig or File > Open rig names.
-    if (!plugin_.saveRig(0, "", error)) {
+    // The editor edits one asset: the first spawn's, which --asset or File > Open names.
+    if (!plugin_.saveAsset(assetPath_, "", error)) {
         report("Save failed: " + error, true);
         return false;
     }
     history_.markSaved();
-    report("Saved " + rigPath_, false);
+    report("Saved " + assetPath_, false);
     return true;
 }
 
-void Editor::request(PendingAction action, std::string rig) {
+void Editor::request(PendingAction action, std::string asset) {
     if (askUnsaved_) return;  // already asking
     pending_ = action;
-    pendingRig_ = std::move(rig);
+    pendingAsset_ = std::move(asset);
     if (history_.dirty()) {
         gizmo_.cancelDrag();
         askUnsaved_ = true;
@@ -281,12 +282,12 @@ void Editor::request(PendingAction action, std::string rig) {
 void Editor::carryOut(PendingAction action) {
     pending_ = PendingAction::None;
     if (action == PendingAction::Quit) quit_ = true;
-    if (action == PendingAction::OpenRig) openRig(pendingRig_);
+    if (action == PendingAction::Open) openAsset(pendingAsset_);
 }
 
 namespace {
-/// Why a path cannot be opened as a rig file, or empty when it is a regular file.
-std::string notARigFile(const std::string& path) {
+/// Why a path cannot be opened as an asset, or empty when it is a regular file.
+std::string notAFile(const std::string& path) {
     std::error_code ec;
     switch (fs::status(path, ec).type()) {
     case fs::file_type::regular: return {};
@@ -297,28 +298,35 @@ std::string notARigFile(const std::string& path) {
 }
 }  // namespace
 
-void Editor::openRig(const std::string& path) {
-    if (std::string why = notARigFile(path); !why.empty()) return report("Cannot open rig '" + path + "': " + why + ".", true);
-    std::string previous = level_.spawns.front().rigPath;
-    level_.spawns.front().rigPath = fs::absolute(path).lexically_normal().string();
+void Editor::openAsset(const std::string& path) {
+    const std::string name = fs::path(path).filename().string();
+    std::string why = notAFile(path);
+    if (why.empty() && plugin_.declarations().assetTypeOf(path) < 0) why = "the plugin opens no file named like that";
+    if (why.empty()) plugin_.checkAsset(path, why);
+    if (!why.empty()) {
+        // The whole reason in the log too: the status line shows only its first lines.
+        err_ << kProgram << ": error: cannot open '" << path << "':\n" << why << '\n';
+        return report("Cannot open '" + name + "', kept " + fs::path(assetPath_).filename().string() + ": " + why, true);
+    }
+    std::string previous = level_.spawns.front().asset;
+    level_.spawns.front().asset = fs::absolute(path).lexically_normal().string();
     gizmo_.cancelDrag();
-    if (!plugin_.setLevel(level_) || plugin_.characters().empty()) {
-        std::string why = plugin_.status().lastError.empty() ? "the plugin made no character from it (see the log)"
-                                                             : plugin_.status().lastError;
-        level_.spawns.front().rigPath = previous;
+    if (!plugin_.setLevel(level_)) {
+        why = plugin_.status().lastError;
+        level_.spawns.front().asset = previous;
         plugin_.setLevel(level_);
         std::string error;
         for (const Edit& edit : history_.applied()) applyEdit(edit, true, error);
-        return report("Cannot open rig '" + fs::path(path).filename().string() + "', kept " +
-                          fs::path(rigPath_).filename().string() + " and its edits: " + why,
+        return report("Cannot open '" + name + "', kept " + fs::path(assetPath_).filename().string() +
+                          " and its edits: " + why,
                       true);
     }
-    rigPath_ = level_.spawns.front().rigPath;
+    assetPath_ = level_.spawns.front().asset;
     history_.clear();
     select({});
     hovered_ = {};
     simulation_ = SimulateState{};
-    report("Opened " + rigPath_, false);
+    report("Opened " + assetPath_, false);
 }
 
 int Editor::run() {
@@ -354,11 +362,7 @@ int Editor::run() {
         Vec2 size = window_.framebufferSize();
         camera_.viewportSize = size;
         if (plugin_.reloadIfChanged()) gizmo_.cancelDrag();
-        if (releaseKey_) input_.keyEvent(std::exchange(releaseKey_, 0), false);
-        if (pendingKey_) {
-            input_.keyEvent(pendingKey_, true);
-            releaseKey_ = std::exchange(pendingKey_, 0);
-        }
+        syncWithPlugin();
         joints_ = readJoints(plugin_);
         bodies_ = readBodies(plugin_);
 
@@ -462,16 +466,16 @@ int runEditor(const EditorOptions& options, std::ostream& out, std::ostream& err
     if (!loaded) return 1;
     Level& level = *loaded;
     if (level.spawns.empty()) {
-        err << kProgram << ": error: " << level.path << ": the level has no spawn, so there is no rig to edit\n";
+        err << kProgram << ": error: " << level.path << ": the level has no spawn, so there is no asset to edit\n";
         return 1;
     }
-    if (!options.rigPath.empty()) {
-        if (std::string why = notARigFile(options.rigPath); !why.empty()) {
-            err << kProgram << ": error: cannot open rig '" << options.rigPath << "': " << why
-                << " (--rig names the rig file to edit)\n";
+    if (!options.assetPath.empty()) {
+        if (std::string why = notAFile(options.assetPath); !why.empty()) {
+            err << kProgram << ": error: cannot open '" << options.assetPath << "': " << why
+                << " (--asset names the file to edit)\n";
             return 1;
         }
-        level.spawns.front().rigPath = fs::absolute(options.rigPath).lexically_normal().string();
+        level.spawns.front().asset = fs::absolute(options.assetPath).lexically_normal().string();
     }
 
     std::vector<PluginDescriptor> found = findEditorPlugins(options, err);
@@ -481,7 +485,7 @@ int runEditor(const EditorOptions& options, std::ostream& out, std::ostream& err
     }
     if (found.empty()) {
         err << kProgram << ": error: no plugin found (looked in $PAPERDOLL_PLUGIN_PATH and plugins/ beside the "
-                           "executable); build the ragdoll plugin first\n";
+                           "executable); build one first\n";
         return 1;
     }
     const PluginDescriptor* descriptor = &found.front();
@@ -489,11 +493,6 @@ int runEditor(const EditorOptions& options, std::ostream& out, std::ostream& err
     PluginHost& plugin = *host;
     if (!plugin.load(*descriptor) || !plugin.setLevel(level)) {
         err << kProgram << ": error: " << plugin.status().lastError << '\n';
-        return 1;
-    }
-    if (plugin.characters().empty()) {
-        err << kProgram << ": error: the plugin made no character from '" << level.spawns.front().rigPath
-            << "' (see the messages above)\n";
         return 1;
     }
     plugin.watch(true);

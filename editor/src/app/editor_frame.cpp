@@ -47,7 +47,7 @@ void Editor::handleKeys() {
     if (ctrl && input_.pressed(keys_.undo)) input_.held(keys_.shift) ? redo() : undo();
     if (ctrl && input_.pressed(keys_.redo)) redo();
     if (ctrl && input_.pressed(keys_.save)) save();
-    if (ctrl && input_.pressed(keys_.open)) openRigDialog(menu_, rigPath_, contentRigs_);
+    if (ctrl && input_.pressed(keys_.open)) openDialog(menu_, openChoices());
     if (ctrl && input_.pressed(keys_.quit)) request(PendingAction::Quit);
     if (!ctrl && input_.pressed(keys_.playPause)) simulation_.playing = !simulation_.playing;
     if (input_.pressed(keys_.step)) simulation_.stepOnce = true;
@@ -87,7 +87,8 @@ void Editor::handleViewport() {
     m.snap = input_.held(keys_.shift) ? SnapMode::Free : input_.held(keys_.ctrl) ? SnapMode::Fine : SnapMode::Default;
     bool used = gizmo_.update(joints_, m, camera_.pixelsPerMetre, view_.allGizmos, plugin_, history_);
     if (gizmo_.dragging() && !selection_.is(ObjectKind::Joint, gizmo_.selected()))
-        if (const JointView* j = findJoint(joints_, gizmo_.selected())) select(jointRef(j->info.character, j->name));
+        if (const JointView* j = findJoint(joints_, gizmo_.selected()))
+            select(jointRef(j->info.kind, j->info.character, j->name));
     if (m.pressed && !used) {
         // Not a gizmo's handle: the pivot or body under the mouse, or nothing, is selected. A
         // body clicked while playing is also the plugin's to grab.
@@ -96,6 +97,23 @@ void Editor::handleViewport() {
     }
     if (pressed) editorOwnsPress_ = used || !simulation_.playing;
     if (released) editorOwnsPress_ = false;
+}
+
+OpenChoices Editor::openChoices() const {
+    OpenChoices choices{assetPath_, contentFolder_, {}, {}};
+    for (const PluginDeclarations::AssetType& type : plugin_.declarations().assetTypes) {
+        choices.patterns.push_back(type.pattern);
+        choices.label += (choices.label.empty() ? "" : " or ") + type.label;
+    }
+    if (choices.label.empty()) choices.label = "File";
+    return choices;
+}
+
+void Editor::syncWithPlugin() {
+    if (plugin_.generation() == pluginGeneration_) return;
+    pluginGeneration_ = plugin_.generation();
+    for (const std::string& problem : player_.bindGame(input_, plugin_.declarations())) report(problem, true);
+    simulation_.plots.configure(plugin_.declarations().stats, pluginGeneration_);
 }
 
 void Editor::simulate() {
@@ -128,7 +146,7 @@ void Editor::drawJointsPanel() {
             bool outsideRange = outside(j.info.currentAngle, limitsOf(j.info), toRadians(0.5));
             std::string label = j.name + (outsideRange ? "  (outside)" : "");
             if (ImGui::Selectable(label.c_str(), selection_.is(ObjectKind::Joint, j.name)))
-                select(jointRef(j.info.character, j.name));
+                select(jointRef(j.info.kind, j.info.character, j.name));
         }
         ImGui::Separator();
         ImGui::BeginDisabled(!history_.canUndo());
@@ -148,7 +166,7 @@ void Editor::drawJointsPanel() {
 void Editor::drawStatusBar() {
     ImGuiIO& io = ImGui::GetIO();
     const ImGuiStyle& style = ImGui::GetStyle();
-    std::string rig = fs::path(rigPath_).filename().string() + (history_.dirty() ? " *" : "");
+    std::string rig = fs::path(assetPath_).filename().string() + (history_.dirty() ? " *" : "");
     const char* state = simulation_.playing ? "Playing" : "Paused";
     statusText_ = std::string(state) + "  " + message_;
     // The message wraps beside the rig's name and the state, up to kStatusMaxLines lines; the
@@ -184,23 +202,23 @@ void Editor::drawStatusBar() {
 
 void Editor::drawPanels() {
     targets_.beginFrame();
-    MainMenuActions menu = drawMainMenu(menu_, view_, history_.dirty(), rigPath_, contentRigs_, targets_);
+    MainMenuActions menu = drawMainMenu(menu_, view_, history_.dirty(), openChoices(), targets_);
     if (menu.save) save();
     if (menu.quit) request(PendingAction::Quit);
-    if (!menu.openRig.empty()) request(PendingAction::OpenRig, menu.openRig);
+    if (!menu.open.empty()) request(PendingAction::Open, menu.open);
 
     drawJointsPanel();
     SimulateActions simulate = drawSimulatePanel(plugin_, simulation_, targets_);
     if (simulate.reset) resetWorld();
-    if (simulate.pressKey) pendingKey_ = simulate.pressKey;
+    if (!simulate.error.empty()) report(simulate.error, true);
     if (std::optional<Edit> edit = drawInspectorPanel(plugin_, selection_, joints_, bodies_, inspector_, targets_))
         recordEdit(*edit);
     if (drawPluginPanel(plugin_, pluginPanel_, targets_)) reloadPlugin();
     if (std::optional<Edit> edit = drawTuningPanel(plugin_, tuning_, targets_)) recordEdit(*edit);
     drawStatusBar();
 
-    std::string action = pending_ == PendingAction::OpenRig ? "open " + fs::path(pendingRig_).filename().string() : "quit";
-    switch (drawUnsavedDialog(askUnsaved_, fs::path(rigPath_).filename().string(), action, targets_)) {
+    std::string action = pending_ == PendingAction::Open ? "open " + fs::path(pendingAsset_).filename().string() : "quit";
+    switch (drawUnsavedDialog(askUnsaved_, fs::path(assetPath_).filename().string(), action, targets_)) {
     case UnsavedChoice::Save:
         if (save()) carryOut(pending_);
         break;
@@ -218,7 +236,7 @@ void Editor::drawPanels() {
 }
 
 void Editor::updateTitle() {
-    std::string title = "Paperdoll Editor - " + fs::path(rigPath_).filename().string() + (history_.dirty() ? " *" : "");
+    std::string title = "Paperdoll Editor - " + fs::path(assetPath_).filename().string() + (history_.dirty() ? " *" : "");
     if (title == title_) return;
     title_ = title;
     if (SDL_Window* w = SDL_GL_GetCurrentWindow()) SDL_SetWindowTitle(w, title.c_str());

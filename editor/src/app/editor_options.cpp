@@ -5,12 +5,13 @@
 namespace paper::editor {
 
 const char* editorUsage() {
-    return "usage: paperdoll_editor [--level FILE] [--rig FILE] [--plugin FILE] [--script FILE]\n"
+    return "usage: paperdoll_editor [--level FILE] [--asset FILE] [--plugin FILE] [--script FILE]\n"
            "                        [--frames N] [--screenshot FILE] [--window WxH] [--headless] [--help]\n"
            "\n"
-           "Edits a rig's joints and bodies on a standing character, live in the ragdoll plugin.\n"
+           "Edits the first spawn's asset (its joints, bodies and other objects) live in a plugin.\n"
            "  --level FILE       the level to open (default: content/levels/harness.level.xml)\n"
-           "  --rig FILE         edit this rig instead of the first spawn's own (Ctrl+S saves to it)\n"
+           "  --asset FILE       edit this file instead of the first spawn's own (Ctrl+S saves to it);\n"
+           "                     --rig FILE is the same\n"
            "  --plugin FILE      load the plugin this descriptor (*.plugin) describes, instead of the first\n"
            "                     one found in $PAPERDOLL_PLUGIN_PATH or plugins/ beside the executable\n"
            "  --script FILE      replay a script (the player's format plus editor commands), then quit\n"
@@ -24,16 +25,16 @@ const char* editorUsage() {
            "Mouse: click a joint's pivot or a body to select it (the Inspector edits it), drag a gizmo\n"
            "handle to set a limit; middle drag or Space+left drag pans, the wheel zooms.\n"
            "Keys: P play/pause, . step, F frame the selection, Home reset view, Ctrl+Z undo, Ctrl+Y redo,\n"
-           "Ctrl+S save, Ctrl+O open another rig, Ctrl+Q or Esc quit (unsaved edits are asked about),\n"
+           "Ctrl+S save, Ctrl+O open another asset, Ctrl+Q or Esc quit (unsaved edits are asked about),\n"
            "F5 reload the plugin.\n"
            "\n"
            "Scripts take the player's commands (wait, wait_frames, key, mouse move world|screen, mouse\n"
            "down|up, screenshot, quit) and the editor's:\n"
            "  mouse move target joint NAME lower|upper|pivot   mouse move target joint NAME angle DEGREES\n"
            "  mouse move target body NAME                      mouse move target widget NAME [FRACTION]\n"
-           "  select joint|body NAME                           type TEXT\n"
-           "  expect joint NAME lower|upper DEGREES [TOL]      expect property NAME VALUE [TOL]\n"
-           "  expect property joint|body NAME PROPERTY VALUE [TOL]\n"
+           "  select joint|body|KIND NAME                      type TEXT\n"
+           "  expect joint NAME lower|upper DEGREES [TOL]      expect property SETTING VALUE [TOL]\n"
+           "  expect property joint|body|KIND NAME PROPERTY VALUE [TOL]\n"
            "  expect hovered|selected joint|body NAME | none   expect dialog unsaved|none\n"
            "  expect plots N   expect reloads N   expect mode MODE   expect blend W [TOL]   expect dirty|clean\n"
            "(the README's editor section explains each, and lists the widget names).\n"
@@ -67,8 +68,8 @@ EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args) {
             options.headless = true;
         } else if (arg == "--level") {
             if (!value(options.levelPath)) return {std::nullopt, "--level needs a level file"};
-        } else if (arg == "--rig") {
-            if (!value(options.rigPath)) return {std::nullopt, "--rig needs a rig file"};
+        } else if (arg == "--asset" || arg == "--rig") {
+            if (!value(options.assetPath)) return {std::nullopt, arg + " needs a file"};
         } else if (arg == "--plugin") {
             if (!value(options.pluginPath)) return {std::nullopt, "--plugin needs a descriptor file (*.plugin)"};
         } else if (arg == "--script") {

@@ -11,7 +11,7 @@ namespace paper::editor {
 
 struct EditorOptions {
     std::string levelPath;       ///< empty: content/levels/harness.level.xml
-    std::string rigPath;         ///< empty: the level's own rig for its first spawn
+    std::string assetPath;       ///< empty: the level's own asset for its first spawn
     std::string pluginPath;      ///< empty: the first plugin found on the search path
     std::string scriptPath;      ///< empty: no script
     std::string screenshotPath;  ///< empty: none; saved at exit

@@ -64,16 +64,17 @@ bool checkExpect(const std::vector<std::string>& w, std::string& error) {
             error = "expect needs 'joint NAME lower|upper DEGREES [TOLERANCE]'";
         else
             checkValue(w, 4, error);
-    } else if (what == "property" && w.size() >= 3 && (w[2] == "joint" || w[2] == "body")) {
-        // expect property joint|body NAME PROPERTY VALUE [TOLERANCE]
-        if (w.size() < 6)
-            error = "expect needs 'property joint|body NAME PROPERTY VALUE [TOLERANCE]'";
-        else
+    } else if (what == "property" && (w.size() >= 6 || (w.size() >= 3 && (w[2] == "joint" || w[2] == "body")))) {
+        // expect property KIND NAME PROPERTY VALUE [TOLERANCE]: KIND joint, body or the plugin's;
+        // VALUE text for a string property (known only when it runs), else a number
+        if (w.size() < 6 || w.size() > 7)
+            error = "expect needs 'property KIND NAME PROPERTY VALUE [TOLERANCE]'";
+        else if (w.size() == 7)
             checkValue(w, 5, error);
-    } else if (what == "property") {  // expect property NAME VALUE [TOLERANCE]
+    } else if (what == "property") {  // expect property NAME VALUE [TOLERANCE]: a setting
         if (w.size() < 4)
-            error = "expect needs 'property NAME VALUE [TOLERANCE]' or 'property joint|body NAME PROPERTY VALUE "
-                    "[TOLERANCE]'";
+            error = "expect needs 'property NAME VALUE [TOLERANCE]' (a setting) or 'property KIND NAME PROPERTY "
+                    "VALUE [TOLERANCE]'";
         else
             checkValue(w, 3, error);
     } else if (what == "hovered" || what == "selected") {  // expect hovered|selected joint|body NAME / none
@@ -90,14 +91,14 @@ bool checkExpect(const std::vector<std::string>& w, std::string& error) {
     } else if (what == "reloads" || what == "blend") {  // expect reloads N / blend WEIGHT [TOLERANCE]
         checkValue(w, 2, error);
     } else if (what == "mode") {
-        if (w.size() != 3) error = "expect mode needs one mode (animated, blend, ragdoll or getting_up)";
+        if (w.size() != 3) error = "expect mode needs one mode (the first object's \"mode\" property)";
     } else if (what == "dirty" || what == "clean") {
         if (w.size() != 2) error = "expect " + what + " takes nothing after it";
     } else if (what == "status") {  // expect status TEXT...
         if (w.size() < 3) error = "expect status needs the text the status line shows";
     } else if (what == "character") {  // expect character visible|hidden
         if (w.size() != 3 || (w[2] != "visible" && w[2] != "hidden"))
-            error = "expect character needs 'visible' (all of the first character in view) or 'hidden'";
+            error = "expect character needs 'visible' (all the first spawn made in view) or 'hidden'";
     } else if (what == "panel") {  // expect panel NAME width PIXELS [TOLERANCE]
         if (w.size() < 5 || w[3] != "width")
             error = "expect panel needs 'NAME width PIXELS [TOLERANCE]'";
@@ -116,7 +117,7 @@ bool parseEditorScriptCommand(const std::vector<std::string>& w, std::string& er
     if (isMouseTarget(w)) return checkTarget(w, error);
     if (!w.empty() && w[0] == "expect") return checkExpect(w, error);
     if (!w.empty() && w[0] == "select") {
-        if (w.size() != 3 || (w[1] != "joint" && w[1] != "body")) error = "select needs 'joint NAME' or 'body NAME'";
+        if (w.size() != 3) error = "select needs 'joint NAME', 'body NAME' or the plugin's 'KIND NAME'";
         return true;
     }
     if (!w.empty() && w[0] == "type") {

@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <optional>
 
 #include "app/editor.h"
 #include "paper/plugin_host.h"
@@ -16,8 +18,6 @@ namespace {
 constexpr double kDefaultExpectToleranceDegrees = 0.05;
 /// How far a property may miss by default, in its unit.
 constexpr double kDefaultPropertyTolerance = 1e-4;
-
-ObjectKind kindOf(const std::string& word) { return word == "body" ? ObjectKind::Body : ObjectKind::Joint; }
 
 /// `expect … VALUE [TOLERANCE]` with VALUE at w[at]: true when got is within the tolerance,
 /// else error says what it is.
@@ -34,7 +34,51 @@ bool expectNumber(const std::vector<std::string>& w, std::size_t at, double got,
     return false;
 }
 
+/// `expect … VALUE [TOLERANCE]` of a property: text for a string, else a number.
+bool expectValue(const std::vector<std::string>& w, std::size_t at, const PropertyValue& p, std::string& error) {
+    if (p.type == PAPER_PROPERTY_STRING) {
+        if (p.text == w[at]) return true;
+        error = "expect … " + p.name + " " + w[at] + ": it is '" + p.text + "'";
+        return false;
+    }
+    char* end = nullptr;
+    std::strtod(w[at].c_str(), &end);
+    if (end == w[at].c_str() || *end != '\0') {
+        error = "expect: '" + w[at] + "' is not a number, and " + p.name + " is one";
+        return false;
+    }
+    return expectNumber(w, at, p.value, kDefaultPropertyTolerance, error);
+}
+
 }  // namespace
+
+std::optional<ObjectRef> Editor::objectNamed(const std::string& kind, const std::string& name, std::string& error) const {
+    if (kind == "joint") {
+        if (const JointView* j = findJoint(joints_, name)) return jointRef(j->info.kind, j->info.character, j->name);
+        error = "no joint '" + name + "' (joints: " + jointNames() + ")";
+        return std::nullopt;
+    }
+    if (kind == "body") {
+        for (const BodyView& b : bodies_)
+            if (b.name == name) return bodyRef(b.info.kind, b.info.character, b.name);
+        error = "no body '" + name + "' (bodies: " + bodyNames() + ")";
+        return std::nullopt;
+    }
+    const int pluginKind = plugin_.declarations().kindNamed(kind);
+    if (pluginKind < 0) {
+        std::string kinds;
+        for (const PluginDeclarations::Kind& k : plugin_.declarations().kinds) kinds += ", " + k.name;
+        error = "no kind of object '" + kind + "' (joint, body" + kinds + ")";
+        return std::nullopt;
+    }
+    std::string names;
+    for (const ObjectEntry& o : plugin_.objects(pluginKind)) {
+        if (o.name == name) return ObjectRef{ObjectKind::Other, pluginKind, o.owner, o.name};
+        names += (names.empty() ? "" : ", ") + o.name;
+    }
+    error = "no " + kind + " '" + name + "' (" + (names.empty() ? "there are none" : names) + ")";
+    return std::nullopt;
+}
 
 std::string Editor::jointNames() const {
     std::string names;
@@ -94,20 +138,13 @@ bool Editor::moveToTarget(const ScriptCommand& c, std::string& error) {
 
 bool Editor::selectByName(const ScriptCommand& c, std::string& error) {
     const std::string& name = c.words[2];  // select joint|body NAME
-    if (c.words[1] == "body") {
-        if (const BodyView* b = findBody(bodies_, 0, name)) {
-            select(bodyRef(b->info.character, b->name));
-            return true;
-        }
-        error = "select: no body '" + name + "' (bodies: " + bodyNames() + ")";
+    std::optional<ObjectRef> object = objectNamed(c.words[1], name, error);
+    if (!object) {
+        error = "select: " + error;
         return false;
     }
-    if (const JointView* j = findJoint(joints_, name)) {
-        select(jointRef(j->info.character, j->name));
-        return true;
-    }
-    error = "select: no joint '" + name + "' (joints: " + jointNames() + ")";
-    return false;
+    select(*object);
+    return true;
 }
 
 bool Editor::expectLimit(const ScriptCommand& c, std::string& error) {
@@ -122,26 +159,24 @@ bool Editor::expectLimit(const ScriptCommand& c, std::string& error) {
 }
 
 bool Editor::expectObjectProperty(const ScriptCommand& c, std::string& error) {
-    const std::vector<std::string>& w = c.words;  // expect property joint|body NAME PROPERTY VALUE [TOLERANCE]
-    ObjectRef object{kindOf(w[2]), 0, w[3]};
-    if (!handleOf(plugin_, object)) {
-        error = "expect: no " + w[2] + " '" + w[3] + "' (" + (object.kind == ObjectKind::Body ? "bodies: " + bodyNames()
-                                                                                             : "joints: " + jointNames()) +
-                ")";
+    const std::vector<std::string>& w = c.words;  // expect property KIND NAME PROPERTY VALUE [TOLERANCE]
+    std::optional<ObjectRef> object = objectNamed(w[2], w[3], error);
+    if (!object) {
+        error = "expect: " + error;
         return false;
     }
-    std::optional<PaperPropertyInfo> p = objectProperty(plugin_, object, w[4]);
+    std::optional<PropertyValue> p = objectProperty(plugin_, *object, w[4]);
     if (!p) {
         error = "expect: " + w[2] + " '" + w[3] + "' has no property '" + w[4] + "'";
         return false;
     }
-    return expectNumber(w, 5, p->value, kDefaultPropertyTolerance, error);
+    return expectValue(w, 5, *p, error);
 }
 
 bool Editor::expectObject(const ScriptCommand& c, std::string& error) {
     const std::vector<std::string>& w = c.words;  // expect hovered|selected joint|body NAME / none
     const ObjectRef& got = w[1] == "hovered" ? hovered_ : selection_;
-    bool match = w[2] == "none" ? got.empty() : got.is(kindOf(w[2]), w[3]);
+    bool match = w[2] == "none" ? got.empty() : got.is(w[2] == "body" ? ObjectKind::Body : ObjectKind::Joint, w[3]);
     if (match) return true;
     error = "expect " + w[1] + " " + w[2] + (w.size() == 4 ? " " + w[3] : "") + ": it is " + kindName(got.kind) +
             (got.empty() ? "" : " " + got.name);
@@ -150,31 +185,28 @@ bool Editor::expectObject(const ScriptCommand& c, std::string& error) {
 
 bool Editor::expectPlots(const ScriptCommand& c, std::string& error) {
     // expect plots N: every plot holds N samples, and the newest is what the plugin reports
-    // now (the stats of the last step).
+    // now (the stats of the last step) in the plot's unit.
     const StatsPlots& plots = simulation_.plots;
     std::size_t want = std::size_t(std::stoll(c.words[2]));
     char text[200];
-    if (plots.stepMilliseconds.size() != want || plots.stretchMillimetres.size() != want ||
-        plots.limitErrorDegrees.size() != want) {
-        std::snprintf(text, sizeof text, "expect plots %zu: they hold %zu, %zu and %zu samples", want,
-                      plots.stepMilliseconds.size(), plots.stretchMillimetres.size(), plots.limitErrorDegrees.size());
-        error = text;
+    if (plots.count == 0) {
+        error = "expect plots: the plugin flags no figure for plotting";
         return false;
     }
-    if (want == 0) return true;
-    PaperPhysicsStats stats = plugin_.stats();
-    struct Check {
-        const char* name;
-        float sample;
-        double stat;
-    };
-    const Check checks[] = {{"step time (ms)", plots.stepMilliseconds.latest(), stats.stepMilliseconds},
-                            {"max stretch (mm)", plots.stretchMillimetres.latest(), stats.maxStretchMetres * 1000.0},
-                            {"max limit error (deg)", plots.limitErrorDegrees.latest(), stats.maxLimitViolationDegrees}};
-    for (const Check& check : checks) {
-        if (check.sample == float(check.stat)) continue;
-        std::snprintf(text, sizeof text, "expect plots %zu: the newest %s sample is %g, the plugin says %g", want,
-                      check.name, double(check.sample), check.stat);
+    const std::vector<double> stats = plugin_.stats();
+    for (std::size_t i = 0; i < plots.count; ++i) {
+        const StatsPlots::Plot& plot = plots.plots[i];
+        if (plot.values.size() != want) {
+            std::snprintf(text, sizeof text, "expect plots %zu: the %s plot holds %zu samples", want, plot.label.c_str(),
+                          plot.values.size());
+            error = text;
+            return false;
+        }
+        if (want == 0) continue;
+        const double now = plot.stat < stats.size() ? stats[plot.stat] * plot.displayScale : 0.0;
+        if (plot.values.latest() == float(now)) continue;
+        std::snprintf(text, sizeof text, "expect plots %zu: the newest %s (%s) sample is %g, the plugin says %g", want,
+                      plot.label.c_str(), plot.unit.c_str(), double(plot.values.latest()), now);
         error = text;
         return false;
     }
@@ -213,7 +245,7 @@ bool Editor::expectState(const ScriptCommand& c, std::string& error) {
     const std::vector<std::string>& w = c.words;
     if (w[1] == "status" || w[1] == "character" || w[1] == "panel") return expectView(c, error);
     if (w[1] == "joint") return expectLimit(c, error);
-    if (w[1] == "property" && (w[2] == "joint" || w[2] == "body")) return expectObjectProperty(c, error);
+    if (w[1] == "property" && w.size() >= 6) return expectObjectProperty(c, error);
     if (w[1] == "hovered" || w[1] == "selected") return expectObject(c, error);
     if (w[1] == "plots") return expectPlots(c, error);
     if (w[1] == "dialog") {
@@ -228,20 +260,29 @@ bool Editor::expectState(const ScriptCommand& c, std::string& error) {
         error = "expect " + w[1] + ": the rig is " + (history_.dirty() ? "dirty (unsaved edits)" : "clean");
         return false;
     }
-    if (w[1] == "property") {
-        for (const PaperPropertyInfo& p : plugin_.properties())
-            if (p.name && w[2] == p.name) return expectNumber(w, 3, p.value, kDefaultPropertyTolerance, error);
-        error = "expect property: no property '" + w[2] + "'";
+    if (w[1] == "property") {  // a setting
+        int kind = -1;
+        std::uint64_t handle = 0;
+        const std::vector<PropertyValue> all = settings(plugin_, kind, handle);
+        if (const PropertyValue* p = findProperty(all, w[2])) return expectValue(w, 3, *p, error);
+        error = "expect property: no setting '" + w[2] + "'";
         return false;
     }
-    std::vector<CharacterStatus> characters = plugin_.characters();
-    if (characters.empty()) {
-        error = "expect " + w[1] + ": the plugin has no character";
-        return false;
+    // expect mode MODE, expect blend WEIGHT: the first object with a "mode" or "blend_weight".
+    const std::string property = w[1] == "blend" ? "blend_weight" : "mode";
+    const PluginDeclarations& d = plugin_.declarations();
+    for (int kind = 0; kind < int(d.kinds.size()); ++kind) {
+        for (const ObjectEntry& o : plugin_.objects(kind)) {
+            const std::vector<PropertyValue> all = plugin_.properties(kind, o.handle);
+            const PropertyValue* p = findProperty(all, property);
+            if (!p) break;  // the kind has none
+            if (w[1] == "blend") return expectNumber(w, 2, p->value, 1e-3, error);
+            if (p->text == w[2]) return true;
+            error = "expect mode " + w[2] + ": " + o.name + " is " + p->text;
+            return false;
+        }
     }
-    if (w[1] == "blend") return expectNumber(w, 2, characters.front().blendWeight, 1e-3, error);
-    if (characters.front().mode == w[2]) return true;  // mode
-    error = "expect mode " + w[2] + ": it is " + characters.front().mode;
+    error = "expect " + w[1] + ": the plugin has no object with a '" + property + "'";
     return false;
 }
 

@@ -11,9 +11,9 @@ void EditHistory::record(const Edit& edit) {
     if (edit.kind != EditKind::Limits && edit.beforeValue == edit.afterValue) return;
     if (savedPosition_ > position_ && savedPosition_ != SIZE_MAX) {
         // The saved state is among the edits being dropped. If only world property edits lie
-        // between here and there, the rig still matches the file: keep clean where it is.
+        // between here and there, the asset still matches the file: keep clean where it is.
         bool limitsBetween = std::any_of(edits_.begin() + long(position_), edits_.begin() + long(savedPosition_),
-                                         changesRig);
+                                         changesAsset);
         savedPosition_ = limitsBetween ? SIZE_MAX : position_;
     }
     edits_.resize(position_);
@@ -24,7 +24,7 @@ void EditHistory::record(const Edit& edit) {
 bool EditHistory::dirty() const {
     if (savedPosition_ == SIZE_MAX) return true;
     std::size_t from = std::min(position_, savedPosition_), to = std::max(position_, savedPosition_);
-    return std::any_of(edits_.begin() + long(from), edits_.begin() + long(to), changesRig);
+    return std::any_of(edits_.begin() + long(from), edits_.begin() + long(to), changesAsset);
 }
 
 const Edit* EditHistory::undo() {

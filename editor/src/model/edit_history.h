@@ -2,11 +2,11 @@
 //
 // An edit is recorded once it is finished (a whole handle drag is one edit, from the limits
 // at the press to those at the release), by joint or property name rather than handle or
-// index: Reset and Open rig rebuild the characters, names stay. Three kinds share one
+// index: Reset and Open rebuild the world, names stay. Three kinds share one
 // history, so Ctrl+Z walks back through all of them in the order they were made: a joint's
-// limits (the gizmo, and the inspector's lower/upper), a joint's or body's other inspector
-// properties (both saved in the rig) and a plugin property from the tuning panel (world
-// settings, not part of the rig).
+// limits (the gizmo, and the inspector's lower/upper), an object's other inspector
+// properties (both saved in the asset) and a plugin setting from the tuning panel (not part
+// of the asset).
 // Plain C++, tested headless.
 #pragma once
 
@@ -20,31 +20,28 @@
 namespace paper::editor {
 
 enum class EditKind {
-    Limits,    ///< a joint's lower/upper limits: `joint`, `before`, `after`
-    Property,  ///< a plugin property (PluginHost::properties): `property`, `beforeValue`, `afterValue`
-    /// a joint's or body's inspector property (PluginHost::objectProperties) other than the
-    /// limits: `object`, `property`, `beforeValue`, `afterValue`
+    Limits,    ///< a joint's lower/upper limits: `object`, `before`, `after`
+    Property,  ///< a plugin setting (the settings kind's property): `property`, `beforeValue`, `afterValue`
+    /// an object's inspector property other than the limits: `object`, `property`,
+    /// `beforeValue`, `afterValue`
     ObjectProperty,
 };
 
 /// One finished edit: a joint's limits or a property, by kind.
 struct Edit {
-    int character = 0;     ///< the character owning the joint (PaperJointInfo::character)
-    std::string joint;     ///< the joint's name
-    JointLimits before;    ///< radians, rig sense
-    JointLimits after;     ///< radians, rig sense
+    JointLimits before;    ///< radians from the rest pose
+    JointLimits after;     ///< radians from the rest pose
     EditKind kind = EditKind::Limits;
-    ObjectRef object;          ///< ObjectProperty: the joint or body
+    ObjectRef object;          ///< Limits, ObjectProperty: the joint or body
     std::string property;      ///< the property's stable name (PaperPropertyInfo::name)
     double beforeValue = 0.0;  ///< the property's value before, in its unit
     double afterValue = 0.0;   ///< the property's value after
 };
 
 /// A limit edit, for EditHistory::record.
-inline Edit limitEdit(int character, std::string joint, JointLimits before, JointLimits after) {
+inline Edit limitEdit(ObjectRef joint, JointLimits before, JointLimits after) {
     Edit edit;
-    edit.character = character;
-    edit.joint = std::move(joint);
+    edit.object = std::move(joint);
     edit.before = before;
     edit.after = after;
     return edit;
@@ -64,14 +61,13 @@ inline Edit propertyEdit(std::string property, double before, double after) {
 inline Edit objectPropertyEdit(ObjectRef object, std::string property, double before, double after) {
     Edit edit = propertyEdit(std::move(property), before, after);
     edit.kind = EditKind::ObjectProperty;
-    edit.character = object.character;
     edit.object = std::move(object);
     return edit;
 }
 
-/// Whether an edit changes the rig (and so the file Save writes): limits and object
-/// properties do, world properties do not.
-inline bool changesRig(const Edit& edit) { return edit.kind != EditKind::Property; }
+/// Whether an edit changes the asset (and so the file Save writes): limits and object
+/// properties do, settings do not.
+inline bool changesAsset(const Edit& edit) { return edit.kind != EditKind::Property; }
 
 class EditHistory {
 public:
@@ -85,13 +81,13 @@ public:
 
     bool canUndo() const { return position_ > 0; }
     bool canRedo() const { return position_ < edits_.size(); }
-    /// Whether the rig differs from the last save (or the load): "*" in the status line.
-    /// Only rig edits count (changesRig): world properties are not written by Save.
+    /// Whether the asset differs from the last save (or the load): "*" in the status line.
+    /// Only asset edits count (changesAsset): world properties are not written by Save.
     bool dirty() const;
-    /// The rig on disk now matches the edits up to here.
+    /// The asset on disk now matches the edits up to here.
     void markSaved() { savedPosition_ = position_; }
     std::size_t size() const { return edits_.size(); }
-    /// Forgets every edit and marks the rig clean (another rig was opened).
+    /// Forgets every edit and marks the asset clean (another was opened).
     void clear() { *this = EditHistory(); }
     /// The edits in effect now, oldest first: what to apply again to a freshly built world
     /// (each edit's `after`) so that it matches what the user sees.

@@ -7,7 +7,10 @@
 #include <array>
 #include <cstddef>
 
-#include "paper/plugin_api.h"
+#include <string>
+#include <vector>
+
+#include "paper/plugin_host.h"
 
 namespace paper::editor {
 
@@ -51,22 +54,45 @@ private:
 /// Samples the plots keep: 5 s of steps at the editor's 60 Hz.
 inline constexpr std::size_t kPlotSamples = 300;
 
-/// The three figures the Simulate panel plots, in the units it shows them in.
-struct StatsPlots {
-    RingBuffer<kPlotSamples> stepMilliseconds;    ///< the plugin's own step, ms
-    RingBuffer<kPlotSamples> stretchMillimetres;  ///< the largest joint anchor separation, mm
-    RingBuffer<kPlotSamples> limitErrorDegrees;   ///< the largest limit violation, degrees
+/// The most figures the Simulate panel plots at once.
+inline constexpr std::size_t kMaxPlots = 8;
 
+/// The figures the plugin flags for plotting (PAPER_STAT_PLOT), in their display units.
+struct StatsPlots {
+    struct Plot {
+        std::size_t stat = 0;        ///< index into the plugin's stats
+        std::string label, unit;
+        double displayScale = 1.0;
+        RingBuffer<kPlotSamples> values;
+    };
+    std::array<Plot, kMaxPlots> plots;
+    std::size_t count = 0;  ///< plots in use
+    int generation = -1;    ///< the plugin library they were chosen for (PluginHost::generation)
+
+    /// Chooses the plots from the plugin's declared figures (the first kMaxPlots flagged),
+    /// emptied.
+    void configure(const std::vector<PluginDeclarations::Stat>& stats, int pluginGeneration) {
+        count = 0;
+        for (std::size_t i = 0; i < stats.size() && count < kMaxPlots; ++i) {
+            if (!(stats[i].flags & PAPER_STAT_PLOT)) continue;
+            Plot& plot = plots[count++];
+            plot.stat = i;
+            plot.label = stats[i].label;
+            plot.unit = stats[i].unit;
+            plot.displayScale = stats[i].displayScale;
+            plot.values.clear();
+        }
+        generation = pluginGeneration;
+    }
     /// One step's figures (PluginHost::stats() right after the step).
-    void add(const PaperPhysicsStats& stats) {
-        stepMilliseconds.push(float(stats.stepMilliseconds));
-        stretchMillimetres.push(float(stats.maxStretchMetres * 1000.0));
-        limitErrorDegrees.push(float(stats.maxLimitViolationDegrees));
+    void add(const std::vector<double>& values) {
+        for (std::size_t i = 0; i < count; ++i) {
+            Plot& plot = plots[i];
+            plot.values.push(plot.stat < values.size() ? float(values[plot.stat] * plot.displayScale) : 0.0f);
+        }
     }
     void clear() {
-        stepMilliseconds.clear();
-        stretchMillimetres.clear();
-        limitErrorDegrees.clear();
+        for (Plot& plot : plots) plot.values.clear();
     }
 };
 

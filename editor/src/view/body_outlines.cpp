@@ -64,30 +64,24 @@ void drawOutline(ImDrawList* list, const BodyShape& shape, const Camera& camera,
 
 }  // namespace
 
-std::vector<BodyView> readBodies(PluginHost& plugin) {
-    std::vector<BodyView> out;
-    for (const PaperBodyInfo& info : plugin.bodies()) out.push_back({info.name ? info.name : "", info});
-    return out;
-}
-
 const BodyView* findBody(const std::vector<BodyView>& bodies, int character, const std::string& name) {
     for (const BodyView& b : bodies)
         if (b.info.character == character && b.name == name) return &b;
     return nullptr;
 }
 
-BodyShape shapeOf(const PaperBodyInfo& info) {
+BodyShape shapeOf(const BodyInfo& info) {
     BodyShape shape;
-    shape.outline = info.shape == PAPER_SHAPE_CIRCLE ? BodyOutline::Circle
-                    : info.shape == PAPER_SHAPE_BOX  ? BodyOutline::Box
-                                                     : BodyOutline::Capsule;
+    shape.outline = info.shape == OutlineShape::Circle ? BodyOutline::Circle
+                    : info.shape == OutlineShape::Box  ? BodyOutline::Box
+                                                       : BodyOutline::Capsule;
     shape.a = {info.a.x, info.a.y};
     shape.b = shape.outline == BodyOutline::Circle ? shape.a : Vec2d{info.b.x, info.b.y};
     shape.radius = info.radius;
     return shape;
 }
 
-Vec2d bodyCentre(const PaperBodyInfo& info) { return {0.5 * (info.a.x + info.b.x), 0.5 * (info.a.y + info.b.y)}; }
+Vec2d bodyCentre(const BodyInfo& info) { return {0.5 * (info.a.x + info.b.x), 0.5 * (info.a.y + info.b.y)}; }
 
 namespace {
 
@@ -111,11 +105,11 @@ ObjectRef objectAt(const std::vector<JointView>& joints, const std::vector<BodyV
                             kBodyPickSlackPixels / pixelsPerMetre);
     if (hit.pivot >= 0) {
         const JointView& j = joints[std::size_t(hit.pivot)];
-        return jointRef(j.info.character, j.name);
+        return jointRef(j.info.kind, j.info.character, j.name);
     }
     if (hit.body >= 0) {
         const BodyView& b = bodies[std::size_t(hit.body)];
-        return bodyRef(b.info.character, b.name);
+        return bodyRef(b.info.kind, b.info.character, b.name);
     }
     return {};
 }
@@ -136,7 +130,7 @@ void drawBodyOutlines(ImDrawList* list, const std::vector<JointView>& joints, co
     std::vector<ImVec2> points;  // one outline at a time, reused for all of them
     points.reserve(2 * kEndSegments + 2);
     for (const BodyView& b : bodies) {
-        ObjectRef ref = bodyRef(b.info.character, b.name);
+        ObjectRef ref = bodyRef(b.info.kind, b.info.character, b.name);
         if (ref == selected || ref == hovered) continue;  // drawn on top below
         if (showOutlines) drawOutline(list, shapeOf(b.info), camera, kOutlineColor, 1.5f, false, points);
     }

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "model/object_ref.h"
-#include "paper/plugin_api.h"
 #include "pick/picking.h"
 #include "view/joint_gizmo.h"
 
@@ -23,20 +22,12 @@ namespace paper::editor {
 /// How near a body's outline, screen pixels, a click still picks it.
 inline constexpr double kBodyPickSlackPixels = 4.0;
 
-/// A body as the editor keeps it for one frame: the plugin's info with its name copied.
-struct BodyView {
-    std::string name;
-    PaperBodyInfo info{};
-};
-
-/// The bodies the plugin reports now.
-std::vector<BodyView> readBodies(PluginHost& plugin);
 /// The body called name (a bone's name) of character, or null.
 const BodyView* findBody(const std::vector<BodyView>& bodies, int character, const std::string& name);
 const BodyView* findBody(std::vector<BodyView>&& bodies, int character, const std::string& name) = delete;
-BodyShape shapeOf(const PaperBodyInfo& info);
+BodyShape shapeOf(const BodyInfo& info);
 /// The middle of a body's centre line, world metres (F frames it).
-Vec2d bodyCentre(const PaperBodyInfo& info);
+Vec2d bodyCentre(const BodyInfo& info);
 
 /// The joint pivot or body under the mouse (world metres) at zoom pixelsPerMetre; empty for none.
 ObjectRef objectAt(const std::vector<JointView>& joints, const std::vector<BodyView>& bodies, Vec2d mouseWorld,

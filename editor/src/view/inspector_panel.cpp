@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <cmath>
+#include <cstdio>
 
 #include "paper/plugin_host.h"
 #include "view/widget_targets.h"
@@ -16,15 +17,23 @@ constexpr float kSliderWidth = 160.0f;  ///< pixels, the inspector's slider fram
 /// a linear one would give the usual values a few pixels at its left end.
 constexpr double kLogarithmicRangeRatio = 1000.0;
 
-PaperObjectKind pluginKind(ObjectKind kind) { return kind == ObjectKind::Body ? PAPER_OBJECT_BODY : PAPER_OBJECT_JOINT; }
-
 bool isLimit(const ObjectRef& object, const std::string& property) {
     return object.kind == ObjectKind::Joint && (property == "lower" || property == "upper");
 }
 
 /// One property's widget; true when the user changed value this frame.
-bool propertyWidget(const PaperPropertyInfo& p, const std::string& label, double& value) {
+bool propertyWidget(const PropertyValue& p, const std::string& label, double& value) {
     ImGui::SetNextItemWidth(kSliderWidth);
+    if (p.flags & PAPER_PROPERTY_READ_ONLY) {
+        // Shown, not edited: the value as text in the slider's place.
+        char text[96];
+        if (p.type == PAPER_PROPERTY_STRING) std::snprintf(text, sizeof text, "%s", p.text.c_str());
+        else if (p.type == PAPER_PROPERTY_VEC2) std::snprintf(text, sizeof text, "%.3f, %.3f", double(p.vector.x), double(p.vector.y));
+        else if (p.type == PAPER_PROPERTY_BOOL) std::snprintf(text, sizeof text, "%s", p.value != 0.0 ? "yes" : "no");
+        else std::snprintf(text, sizeof text, p.type == PAPER_PROPERTY_INT ? "%.0f" : "%.4g", p.value);
+        ImGui::LabelText(label.c_str(), "%s", text);
+        return false;
+    }
     switch (p.type) {
     case PAPER_PROPERTY_BOOL: {
         bool v = value != 0.0;
@@ -41,57 +50,45 @@ bool propertyWidget(const PaperPropertyInfo& p, const std::string& label, double
     default: {
         ImGuiSliderFlags flags = ImGuiSliderFlags_AlwaysClamp;
         if (p.minValue > 0.0 && p.maxValue >= kLogarithmicRangeRatio * p.minValue) flags |= ImGuiSliderFlags_Logarithmic;
-        const char* format = p.unit && std::string(p.unit) == "\xC2\xB0" ? "%.1f" : "%.4g";
+        const char* format = p.unit == "\xC2\xB0" ? "%.1f" : "%.4g";
         return ImGui::SliderScalar(label.c_str(), ImGuiDataType_Double, &value, &p.minValue, &p.maxValue, format,
                                    flags);
     }
     }
 }
 
-void drawHeader(const ObjectRef& selection, const std::vector<JointView>& joints, const std::vector<BodyView>& bodies) {
-    if (selection.kind == ObjectKind::Joint) {
-        ImGui::Text("Joint  %s", selection.name.c_str());
-        if (const JointView* j = findJoint(joints, selection.name))
-            ImGui::TextDisabled("angle now %.1f\xC2\xB0%s", toDegrees(j->info.currentAngle),
-                                outside(j->info.currentAngle, limitsOf(j->info), toRadians(0.5)) ? "  (outside)" : "");
-        return;
-    }
-    ImGui::Text("Body  %s", selection.name.c_str());
-    if (const BodyView* b = findBody(bodies, selection.character, selection.name)) {
-        const char* shape = b->info.shape == PAPER_SHAPE_CIRCLE ? "circle" : b->info.shape == PAPER_SHAPE_BOX ? "box" : "capsule";
-        ImGui::TextDisabled("%s, %s", shape, b->info.simulated ? "simulated" : "following the animation");
-    }
+void drawHeader(PluginHost& plugin, const ObjectRef& selection, const std::vector<JointView>& joints) {
+    const PluginDeclarations& d = plugin.declarations();
+    const std::string kind = selection.pluginKind >= 0 && selection.pluginKind < int(d.kinds.size())
+                                 ? d.kinds[size_t(selection.pluginKind)].label
+                                 : std::string("Object");
+    ImGui::Text("%s  %s", kind.c_str(), selection.name.c_str());
+    if (selection.kind != ObjectKind::Joint) return;
+    if (const JointView* j = findJoint(joints, selection.name))
+        ImGui::TextDisabled("angle now %.1f\xC2\xB0%s", toDegrees(j->info.currentAngle),
+                            outside(j->info.currentAngle, limitsOf(j->info), toRadians(0.5)) ? "  (outside)" : "");
 }
 
 }  // namespace
 
 std::optional<std::uint64_t> handleOf(PluginHost& plugin, const ObjectRef& object) {
-    if (object.kind == ObjectKind::Joint) {
-        for (const PaperJointInfo& j : plugin.joints())
-            if (j.character == object.character && j.name && object.name == j.name) return j.handle;
-    } else if (object.kind == ObjectKind::Body) {
-        for (const PaperBodyInfo& b : plugin.bodies())
-            if (b.character == object.character && b.name && object.name == b.name) return b.handle;
-    }
+    if (object.empty() || object.pluginKind < 0) return std::nullopt;
+    for (const ObjectEntry& o : plugin.objects(object.pluginKind))
+        if (o.owner == object.character && o.name == object.name) return o.handle;
     return std::nullopt;
 }
 
-std::optional<PaperPropertyInfo> objectProperty(PluginHost& plugin, const ObjectRef& object, const std::string& name) {
+std::optional<PropertyValue> objectProperty(PluginHost& plugin, const ObjectRef& object, const std::string& name) {
     std::optional<std::uint64_t> handle = handleOf(plugin, object);
     if (!handle) return std::nullopt;
-    for (const PaperPropertyInfo& p : plugin.objectProperties(pluginKind(object.kind), *handle))
-        if (p.name && name == p.name) return p;
+    const std::vector<PropertyValue> properties = plugin.properties(object.pluginKind, *handle);
+    if (const PropertyValue* p = findProperty(properties, name)) return *p;
     return std::nullopt;
 }
 
 bool setObjectPropertyByName(PluginHost& plugin, const ObjectRef& object, const std::string& name, double value) {
     std::optional<std::uint64_t> handle = handleOf(plugin, object);
-    if (!handle) return false;
-    std::vector<PaperPropertyInfo> properties = plugin.objectProperties(pluginKind(object.kind), *handle);
-    for (std::size_t i = 0; i < properties.size(); ++i)
-        if (properties[i].name && name == properties[i].name)
-            return plugin.setObjectProperty(pluginKind(object.kind), *handle, int(i), value);
-    return false;
+    return handle && plugin.setProperty(object.pluginKind, *handle, name, value);
 }
 
 std::optional<Edit> drawInspectorPanel(PluginHost& plugin, const ObjectRef& selection,
@@ -104,30 +101,28 @@ std::optional<Edit> drawInspectorPanel(PluginHost& plugin, const ObjectRef& sele
         if (!handle) {
             ImGui::TextDisabled("Click a joint's pivot or a body to inspect it.");
         } else {
-            drawHeader(selection, joints, bodies);
+            drawHeader(plugin, selection, joints);
             ImGui::Separator();
-            // Copy the strings first: the plugin's stay valid only until its next call.
-            std::vector<PaperPropertyInfo> properties = plugin.objectProperties(pluginKind(selection.kind), *handle);
-            std::vector<std::string> names;
-            for (const PaperPropertyInfo& p : properties) names.emplace_back(p.name ? p.name : "");
+            const std::vector<PropertyValue> properties = plugin.properties(selection.pluginKind, *handle);
             for (std::size_t i = 0; i < properties.size(); ++i) {
-                const PaperPropertyInfo& p = properties[i];
-                const std::string& name = names[i];
-                std::string label = std::string(p.label ? p.label : name.c_str()) +
-                                    (p.unit && *p.unit ? std::string(" (") + p.unit + ")" : "") + "##" + name;
+                const PropertyValue& p = properties[i];
+                if (p.flags & PAPER_PROPERTY_HIDDEN) continue;
+                const std::string& name = p.name;
+                std::string label = (p.label.empty() ? name : p.label) + (p.unit.empty() ? "" : " (" + p.unit + ")") + "##" + name;
                 double value = p.value;
                 bool changed = propertyWidget(p, label, value);
+                if (p.flags & PAPER_PROPERTY_READ_ONLY) continue;
                 targets.remember("inspector:" + name, p.type == PAPER_PROPERTY_BOOL ? 0.0f : kSliderWidth);
                 if (p.type != PAPER_PROPERTY_BOOL && ImGui::IsItemHovered() && !ImGui::IsItemActive())
                     ImGui::SetTooltip("%g to %g%s%s; drag, or Ctrl+click to type a value", p.minValue, p.maxValue,
-                                      p.unit && *p.unit ? " " : "", p.unit ? p.unit : "");
+                                      p.unit.empty() ? "" : " ", p.unit.c_str());
                 if (ImGui::IsItemActivated()) {
                     state.activeObject = selection;
                     state.active = name;
                     state.activeBefore = p.value;
                     if (const JointView* j = findJoint(joints, selection.name)) state.limitsBefore = limitsOf(j->info);
                 }
-                if (changed) plugin.setObjectProperty(pluginKind(selection.kind), *handle, int(i), value);
+                if (changed) plugin.setProperty(selection.pluginKind, *handle, int(i), value);
                 bool click = p.type == PAPER_PROPERTY_BOOL && changed;  // a click is the whole edit
                 bool released = ImGui::IsItemDeactivated() && state.active == name && state.activeObject == selection;
                 if (!click && !released) continue;
@@ -135,9 +130,9 @@ std::optional<Edit> drawInspectorPanel(PluginHost& plugin, const ObjectRef& sele
                     // Read back what the plugin kept (it refuses a lower above the upper).
                     std::vector<JointView> now = readJoints(plugin);
                     if (const JointView* j = findJoint(now, selection.name))
-                        finished = limitEdit(selection.character, selection.name, state.limitsBefore, limitsOf(j->info));
+                        finished = limitEdit(selection, state.limitsBefore, limitsOf(j->info));
                 } else {
-                    std::optional<PaperPropertyInfo> now = objectProperty(plugin, selection, name);
+                    std::optional<PropertyValue> now = objectProperty(plugin, selection, name);
                     finished = objectPropertyEdit(selection, name, click ? p.value : state.activeBefore,
                                                   now ? now->value : value);
                 }

@@ -1,6 +1,7 @@
-// The Inspector: the selected joint's or body's properties, built from the plugin's
-// per-object reflection (PluginHost::objectProperties) — label and unit, a slider within the
-// plugin's range for numbers, a checkbox for flags — and set live while the user drags.
+// The Inspector: the selected object's properties, built from the plugin's reflection
+// (PluginHost::properties) — label and unit, a slider within the plugin's range for numbers,
+// a checkbox for flags, the value as text for what is read only — and set live while the
+// user drags.
 //
 // A joint's lower and upper limits are the same data the gizmo's handles edit, and they
 // come back as the same kind of edit (a limit edit, undone through setJointLimits), so the
@@ -19,6 +20,7 @@
 
 namespace paper {
 class PluginHost;
+struct PropertyValue;
 }
 
 namespace paper::editor {
@@ -40,10 +42,10 @@ std::optional<Edit> drawInspectorPanel(PluginHost& plugin, const ObjectRef& sele
                                        const std::vector<JointView>& joints, const std::vector<BodyView>& bodies,
                                        InspectorState& state, WidgetTargets& targets);
 
-/// The handle the plugin knows object by now, or nullopt when it has no such joint or body.
+/// The handle the plugin knows object by now, or nullopt when it has no such object.
 std::optional<std::uint64_t> handleOf(PluginHost& plugin, const ObjectRef& object);
 /// The object's property called name, or nullopt when the object or property is gone.
-std::optional<PaperPropertyInfo> objectProperty(PluginHost& plugin, const ObjectRef& object, const std::string& name);
+std::optional<PropertyValue> objectProperty(PluginHost& plugin, const ObjectRef& object, const std::string& name);
 /// Sets the object's property called name (undo, redo, reset); false when the object or
 /// property is gone or the plugin refuses the value.
 bool setObjectPropertyByName(PluginHost& plugin, const ObjectRef& object, const std::string& name, double value);

@@ -46,25 +46,19 @@ ImU32 faded(ImU32 color, float alpha) {
 
 }  // namespace
 
-std::vector<JointView> readJoints(PluginHost& plugin) {
-    std::vector<JointView> out;
-    for (const PaperJointInfo& info : plugin.joints()) out.push_back({info.name ? info.name : "", info});
-    return out;
-}
-
 const JointView* findJoint(const std::vector<JointView>& joints, const std::string& name) {
     for (const JointView& j : joints)
         if (j.name == name) return &j;
     return nullptr;
 }
 
-GizmoFrame gizmoFrameOf(const PaperJointInfo& info) {
-    return {{info.pivot.x, info.pivot.y}, info.parentAngle, info.restOffset, info.mirrored != 0};
+GizmoFrame gizmoFrameOf(const JointInfo& info) {
+    return {{info.pivot.x, info.pivot.y}, info.parentAngle, info.restOffset, info.mirrored};
 }
 
-JointLimits limitsOf(const PaperJointInfo& info) { return sanitizeLimits({info.lowerLimit, info.upperLimit}); }
+JointLimits limitsOf(const JointInfo& info) { return sanitizeLimits({info.lowerLimit, info.upperLimit}); }
 
-Vec2d gizmoPartWorld(const PaperJointInfo& info, GizmoPart part, double pixelsPerMetre) {
+Vec2d gizmoPartWorld(const JointInfo& info, GizmoPart part, double pixelsPerMetre) {
     GizmoFrame frame = gizmoFrameOf(info);
     JointLimits limits = limitsOf(info);
     double radius = kGizmoRadiusPixels / pixelsPerMetre;
@@ -102,11 +96,11 @@ bool JointGizmoTool::update(const std::vector<JointView>& joints, const GizmoMou
         JointLimits now = limitsOf(j->info);
         JointLimits next = updateLimitDrag(drag_, now, angleFromMouse(gizmoFrameOf(j->info), mouse.world), mouse.snap);
         if (next.lower != now.lower || next.upper != now.upper) {
-            plugin.setJointLimits(j->info.handle, next.lower, next.upper);
+            setJointLimits(plugin, j->info, next);
             now = next;
         }
         if (mouse.released || !mouse.down) {
-            history.record(limitEdit(dragCharacter_, dragJoint_, dragStart_, now));
+            history.record(limitEdit(dragRef_, dragStart_, now));
             hovered_ = {dragJoint_, drag_.handle};
             drag_ = {};
         }
@@ -119,7 +113,7 @@ bool JointGizmoTool::update(const std::vector<JointView>& joints, const GizmoMou
         const JointView* j = findJoint(joints, hovered_.joint);
         selected_ = j->name;
         dragJoint_ = j->name;
-        dragCharacter_ = j->info.character;
+        dragRef_ = jointRef(j->info.kind, j->info.character, j->name);
         dragStart_ = limitsOf(j->info);
         drag_ = beginLimitDrag(hovered_.part, dragStart_, angleFromMouse(gizmoFrameOf(j->info), mouse.world));
         return true;
@@ -129,7 +123,7 @@ bool JointGizmoTool::update(const std::vector<JointView>& joints, const GizmoMou
 }
 
 void JointGizmoTool::drawOne(ImDrawList* list, const JointView& joint, const Camera& camera, bool selected) const {
-    const PaperJointInfo& info = joint.info;
+    const JointInfo& info = joint.info;
     GizmoFrame frame = gizmoFrameOf(info);
     JointLimits limits = limitsOf(info);
     double ppm = camera.pixelsPerMetre;

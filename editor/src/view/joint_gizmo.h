@@ -10,7 +10,8 @@
 #include <vector>
 
 #include "gizmo/gizmo_math.h"
-#include "paper/plugin_api.h"
+#include "model/object_ref.h"
+#include "model/reflected_objects.h"
 
 struct ImDrawList;
 
@@ -30,25 +31,16 @@ inline constexpr double kHandleRadiusPixels = 7.0;
 /// How near a click must be to a pivot to select its joint, pixels (view/body_outlines picks).
 inline constexpr double kPivotPickPixels = 10.0;
 
-/// A joint as the editor keeps it for one frame: the plugin's info with its name copied (the
-/// plugin's string is only valid until its next call).
-struct JointView {
-    std::string name;
-    PaperJointInfo info{};
-};
-
-/// The joints the plugin reports now.
-std::vector<JointView> readJoints(PluginHost& plugin);
 /// The joint called name, or null.
 const JointView* findJoint(const std::vector<JointView>& joints, const std::string& name);
 /// Not on a temporary: the pointer would outlive the vector.
 const JointView* findJoint(std::vector<JointView>&& joints, const std::string& name) = delete;
 
-GizmoFrame gizmoFrameOf(const PaperJointInfo& info);
-JointLimits limitsOf(const PaperJointInfo& info);
+GizmoFrame gizmoFrameOf(const JointInfo& info);
+JointLimits limitsOf(const JointInfo& info);
 /// The world point of a gizmo part at zoom pixelsPerMetre: a handle's centre (LowerHandle,
 /// UpperHandle), or the pivot (None).
-Vec2d gizmoPartWorld(const PaperJointInfo& info, GizmoPart part, double pixelsPerMetre);
+Vec2d gizmoPartWorld(const JointInfo& info, GizmoPart part, double pixelsPerMetre);
 
 /// The mouse for one frame of the viewport, already filtered: not over a panel, not panning.
 struct GizmoMouse {
@@ -93,7 +85,7 @@ private:
     std::string selected_;
     Hit hovered_;
     std::string dragJoint_;
-    int dragCharacter_ = 0;
+    ObjectRef dragRef_;
     JointLimits dragStart_;
     LimitDrag drag_;
 };

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string_view>
 #include <system_error>
 
 #include "view/widget_targets.h"
@@ -16,20 +17,36 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kOpenTitle = "Open rig";
+constexpr const char* kOpenTitle = "Open###open_dialog";
 
-/// The *.rig.xml files in folder, sorted by name; nothing when it cannot be read.
-void addRigsIn(const fs::path& folder, std::vector<fs::path>& rigs) {
+/// Whether name matches one of the patterns ('*' any run of characters).
+bool matchesAny(const std::vector<std::string>& patterns, const std::string& name) {
+    auto matches = [](auto&& self, std::string_view pattern, std::string_view text) -> bool {
+        if (pattern.empty()) return text.empty();
+        if (pattern[0] == '*') {
+            for (size_t skip = 0; skip <= text.size(); ++skip)
+                if (self(self, pattern.substr(1), text.substr(skip))) return true;
+            return false;
+        }
+        return !text.empty() && pattern[0] == text[0] && self(self, pattern.substr(1), text.substr(1));
+    };
+    return std::any_of(patterns.begin(), patterns.end(), [&](const std::string& p) { return matches(matches, p, name); });
+}
+
+/// The files in folder (and its subfolders, to depth levels) whose names match, sorted;
+/// nothing when it cannot be read.
+void addFilesIn(const fs::path& folder, const std::vector<std::string>& patterns, int depth, std::vector<fs::path>& files) {
     std::error_code ec;
     if (folder.empty() || !fs::is_directory(folder, ec)) return;
     std::vector<fs::path> found;
-    for (const fs::directory_entry& entry : fs::directory_iterator(folder, ec)) {
-        std::string name = entry.path().filename().string();
-        if (name.size() > 8 && name.ends_with(".rig.xml")) found.push_back(fs::weakly_canonical(entry.path(), ec));
+    for (fs::recursive_directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+        if (it.depth() >= depth) it.disable_recursion_pending();
+        if (it->is_regular_file(ec) && matchesAny(patterns, it->path().filename().string()))
+            found.push_back(fs::weakly_canonical(it->path(), ec));
     }
     std::sort(found.begin(), found.end());
-    for (const fs::path& rig : found)
-        if (std::find(rigs.begin(), rigs.end(), rig) == rigs.end()) rigs.push_back(rig);
+    for (const fs::path& file : found)
+        if (std::find(files.begin(), files.end(), file) == files.end()) files.push_back(file);
 }
 
 void setPath(MainMenuState& state, const std::string& path) {
@@ -38,28 +55,28 @@ void setPath(MainMenuState& state, const std::string& path) {
     state.pathBuffer[sizeof state.pathBuffer - 1] = '\0';
 }
 
-/// The dialog: a rig list and a path; returns the rig to open once Open is pressed.
-std::string drawOpenDialog(MainMenuState& state, const fs::path& currentRig, WidgetTargets& targets) {
+/// The dialog: a file list and a path; returns the file to open once Open is pressed.
+std::string drawOpenDialog(MainMenuState& state, const OpenChoices& choices, WidgetTargets& targets) {
     std::string chosen;
     bool justOpened = state.openDialog && !ImGui::IsPopupOpen(kOpenTitle);
     if (justOpened) ImGui::OpenPopup(kOpenTitle);
     ImGuiIO& io = ImGui::GetIO();
     ImGui::SetNextWindowPos({0.5f * io.DisplaySize.x, 0.4f * io.DisplaySize.y}, ImGuiCond_Always, {0.5f, 0.5f});
     if (!ImGui::BeginPopupModal(kOpenTitle, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return chosen;
-    ImGui::TextDisabled("Rigs beside this one and in content/rigs:");
-    std::vector<std::string> listed;  // file names already targets: the first (beside this rig) keeps the name
-    for (const fs::path& rig : state.rigs) {
-        std::string name = rig.filename().string();
-        std::string folder = rig.parent_path().parent_path().filename().string() + "/" +
-                             rig.parent_path().filename().string();
-        std::string label = name + (rig == currentRig ? "  (open now)" : "") + "##" + rig.string();
-        if (ImGui::Selectable(label.c_str(), state.path == rig.string(), ImGuiSelectableFlags_DontClosePopups))
-            setPath(state, rig.string());
+    ImGui::TextDisabled("%s files beside this one and in content/:", choices.label.c_str());
+    std::vector<std::string> listed;  // file names already targets: the first (beside this file) keeps the name
+    for (const fs::path& file : state.files) {
+        std::string name = file.filename().string();
+        std::string folder = file.parent_path().parent_path().filename().string() + "/" +
+                             file.parent_path().filename().string();
+        std::string label = name + (file == choices.current ? "  (open now)" : "") + "##" + file.string();
+        if (ImGui::Selectable(label.c_str(), state.path == file.string(), ImGuiSelectableFlags_DontClosePopups))
+            setPath(state, file.string());
         if (std::find(listed.begin(), listed.end(), name) == listed.end()) {
             targets.remember("open:" + name);
             listed.push_back(name);
         }
-        if (ImGui::IsItemHovered()) wholeTooltip(rig.string());
+        if (ImGui::IsItemHovered()) wholeTooltip(file.string());
         ImGui::SameLine(300.0f);
         ImGui::TextDisabled("%s", folder.c_str());
     }
@@ -82,24 +99,24 @@ std::string drawOpenDialog(MainMenuState& state, const fs::path& currentRig, Wid
 
 }  // namespace
 
-void openRigDialog(MainMenuState& state, const fs::path& currentRig, const fs::path& contentRigs) {
+void openDialog(MainMenuState& state, const OpenChoices& choices) {
     state.openDialog = true;
-    state.rigs.clear();
-    addRigsIn(currentRig.parent_path(), state.rigs);
-    addRigsIn(contentRigs, state.rigs);
+    state.files.clear();
+    addFilesIn(choices.current.parent_path(), choices.patterns, 0, state.files);
+    addFilesIn(choices.contentFolder, choices.patterns, 2, state.files);
     setPath(state, "");
 }
 
-MainMenuActions drawMainMenu(MainMenuState& state, ViewOptions& view, bool dirty, const fs::path& currentRig,
-                             const fs::path& contentRigs, WidgetTargets& targets) {
+MainMenuActions drawMainMenu(MainMenuState& state, ViewOptions& view, bool dirty, const OpenChoices& choices,
+                             WidgetTargets& targets) {
     MainMenuActions actions;
     bool openClicked = false;
     if (ImGui::BeginMainMenuBar()) {
         bool fileOpen = ImGui::BeginMenu("File");
         targets.remember("menu:file");
         if (fileOpen) {
-            if (ImGui::MenuItem("Open rig...", "Ctrl+O")) openClicked = true;
-            targets.remember("menu:open_rig");
+            if (ImGui::MenuItem(("Open " + choices.label + "...").c_str(), "Ctrl+O")) openClicked = true;
+            targets.remember("menu:open");
             if (ImGui::MenuItem(dirty ? "Save *" : "Save", "Ctrl+S")) actions.save = true;
             targets.remember("menu:save");
             ImGui::Separator();
@@ -114,16 +131,16 @@ MainMenuActions drawMainMenu(MainMenuState& state, ViewOptions& view, bool dirty
             targets.remember("menu:outlines");
             ImGui::MenuItem("Every joint's gizmo", nullptr, &view.allGizmos);
             targets.remember("menu:all_gizmos");
-            ImGui::MenuItem("Follow character", nullptr, &view.follow);
+            ImGui::MenuItem("Follow", nullptr, &view.follow);
             targets.remember("menu:follow");
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("While playing, keep the first character in view");
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("While playing, keep what the first spawn made in view");
             ImGui::EndMenu();
         }
         ImGui::EndMainMenuBar();
     }
     // Opened outside the menu's ID scope, or the popup would never be found again.
-    if (openClicked) openRigDialog(state, currentRig, contentRigs);
-    actions.openRig = drawOpenDialog(state, currentRig, targets);
+    if (openClicked) openDialog(state, choices);
+    actions.open = drawOpenDialog(state, choices, targets);
     return actions;
 }
 

@@ -1,8 +1,7 @@
-// The menu bar: File (Open rig…, Save, Quit) and View (body outlines, every joint's gizmo,
-// Follow),
-// and the Open rig dialog, which lists the rigs beside the one being edited and in the
-// content folder, or takes a path. Items and the dialog's widgets are widget targets
-// ("menu:file", "menu:open_rig", "open:stickman.rig.xml", "open:open", …).
+// The menu bar: File (Open…, Save, Quit) and View (body outlines, every joint's gizmo,
+// Follow), and the Open dialog, which lists the files of the plugin's asset types beside the
+// one being edited and in the content folder, or takes a path. Items and the dialog's widgets
+// are widget targets ("menu:file", "menu:open", "open:stickman.rig.xml", "open:open", …).
 #pragma once
 
 #include <filesystem>
@@ -17,13 +16,21 @@ class WidgetTargets;
 struct ViewOptions {
     bool bodyOutlines = true;  ///< every body's outline over the bones
     bool allGizmos = false;    ///< every joint's gizmo, not only the selected one's
-    bool follow = true;        ///< while playing, the camera keeps the first character in view
+    bool follow = true;        ///< while playing, the camera keeps the first spawn's objects in view
+};
+
+/// What the Open dialog offers: files of the plugin's asset types.
+struct OpenChoices {
+    std::filesystem::path current;        ///< the file being edited (its folder is listed first)
+    std::filesystem::path contentFolder;  ///< content/, or empty
+    std::vector<std::string> patterns;    ///< the asset types' file patterns ("*.rig.xml")
+    std::string label;                    ///< what they are called ("Rig")
 };
 
 struct MainMenuState {
-    bool openDialog = false;                     ///< the Open rig dialog is showing
-    std::vector<std::filesystem::path> rigs;     ///< what it lists (found when it opens)
-    std::string path;                            ///< the rig chosen or typed
+    bool openDialog = false;                     ///< the Open dialog is showing
+    std::vector<std::filesystem::path> files;    ///< what it lists (found when it opens)
+    std::string path;                            ///< the file chosen or typed
     char pathBuffer[1024] = {};                  ///< the dialog's text field
 };
 
@@ -31,16 +38,13 @@ struct MainMenuState {
 struct MainMenuActions {
     bool save = false;
     bool quit = false;
-    std::string openRig;  ///< a rig file to open instead of the current one, or empty
+    std::string open;  ///< a file to open instead of the current one, or empty
 };
 
-/// Draws the menu bar (and the Open rig dialog while it shows). currentRig: the file being
-/// edited (its folder is listed first); contentRigs: the content folder's rigs/, or empty.
-MainMenuActions drawMainMenu(MainMenuState& state, ViewOptions& view, bool dirty,
-                             const std::filesystem::path& currentRig, const std::filesystem::path& contentRigs,
+/// Draws the menu bar (and the Open dialog while it shows).
+MainMenuActions drawMainMenu(MainMenuState& state, ViewOptions& view, bool dirty, const OpenChoices& choices,
                              WidgetTargets& targets);
-/// Opens the Open rig dialog (Ctrl+O), listing the rigs as drawMainMenu does.
-void openRigDialog(MainMenuState& state, const std::filesystem::path& currentRig,
-                   const std::filesystem::path& contentRigs);
+/// Opens the Open dialog (Ctrl+O), listing the files as drawMainMenu does.
+void openDialog(MainMenuState& state, const OpenChoices& choices);
 
 }  // namespace paper::editor

@@ -133,11 +133,19 @@ bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, WidgetTargets&
     return reload;
 }
 
+std::vector<PropertyValue> settings(PluginHost& plugin, int& kind, std::uint64_t& handle) {
+    kind = plugin.declarations().settingsKind();
+    if (kind < 0) return {};
+    const std::vector<ObjectEntry> objects = plugin.objects(kind);
+    if (objects.empty()) return {};
+    handle = objects.front().handle;
+    return plugin.properties(kind, handle);
+}
+
 bool setPropertyByName(PluginHost& plugin, const std::string& name, double value) {
-    std::vector<PaperPropertyInfo> properties = plugin.properties();
-    for (std::size_t i = 0; i < properties.size(); ++i)
-        if (properties[i].name && name == properties[i].name) return plugin.setProperty(int(i), value);
-    return false;
+    int kind = -1;
+    std::uint64_t handle = 0;
+    return !settings(plugin, kind, handle).empty() && plugin.setProperty(kind, handle, name, value);
 }
 
 std::optional<Edit> drawTuningPanel(PluginHost& plugin, TuningState& state, WidgetTargets& targets) {
@@ -145,14 +153,15 @@ std::optional<Edit> drawTuningPanel(PluginHost& plugin, TuningState& state, Widg
     ImGuiIO& io = ImGui::GetIO();
     ImGui::SetNextWindowPos({io.DisplaySize.x - 10.0f, 385.0f}, ImGuiCond_FirstUseEver, {1.0f, 0.0f});
     if (ImGui::Begin("Tuning", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-        // Copy the strings first: the plugin's stay valid only until its next call.
-        std::vector<PaperPropertyInfo> properties = plugin.properties();
-        if (properties.empty()) ImGui::TextDisabled("the plugin reflects no properties");
+        int kind = -1;
+        std::uint64_t handle = 0;
+        const std::vector<PropertyValue> properties = settings(plugin, kind, handle);
+        if (properties.empty()) ImGui::TextDisabled("the plugin reflects no settings");
         for (std::size_t i = 0; i < properties.size(); ++i) {
-            const PaperPropertyInfo& p = properties[i];
-            std::string name = p.name ? p.name : "";
-            std::string label = std::string(p.label ? p.label : name.c_str()) +
-                                (p.unit && *p.unit ? std::string(" (") + p.unit + ")" : "") + "##" + name;
+            const PropertyValue& p = properties[i];
+            if (p.flags & (PAPER_PROPERTY_HIDDEN | PAPER_PROPERTY_READ_ONLY)) continue;
+            const std::string& name = p.name;
+            std::string label = (p.label.empty() ? name : p.label) + (p.unit.empty() ? "" : " (" + p.unit + ")") + "##" + name;
             double before = p.value;
             double value = p.value;
             bool changed = false;
@@ -182,12 +191,12 @@ std::optional<Edit> drawTuningPanel(PluginHost& plugin, TuningState& state, Widg
                 state.active = name;
                 state.activeBefore = before;
             }
-            if (changed) plugin.setProperty(int(i), value);
+            if (changed) plugin.setProperty(kind, handle, int(i), value);
             if (p.type == PAPER_PROPERTY_BOOL && changed) {
                 finished = propertyEdit(name, before, value);  // a click is the whole edit
                 state.active.clear();
             } else if (ImGui::IsItemDeactivated() && state.active == name) {
-                std::vector<PaperPropertyInfo> now = plugin.properties();
+                std::vector<PropertyValue> now = plugin.properties(kind, handle);
                 double after = i < now.size() ? now[i].value : value;
                 finished = propertyEdit(name, state.activeBefore, after);
                 state.active.clear();

@@ -3,6 +3,7 @@
 // PluginHost, never the plugin's own headers.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "model/background_command.h"
 #include "model/edit_history.h"
 #include "paper/descriptor.h"
+#include "paper/plugin_host.h"
 
 namespace paper {
 class PluginHost;
@@ -49,6 +51,9 @@ std::optional<Edit> drawTuningPanel(PluginHost& plugin, TuningState& state, Widg
 /// Sets the property named name to value; false when the plugin has no such property now
 /// or refuses the value.
 bool setPropertyByName(PluginHost& plugin, const std::string& name, double value);
+/// The plugin's settings (the properties of its settings kind's object) with that kind and
+/// the object's handle; empty when it declares none.
+std::vector<PropertyValue> settings(PluginHost& plugin, int& kind, std::uint64_t& handle);
 
 /// The current time of day, "HH:MM:SS", for the panel's load time.
 std::string clockText();

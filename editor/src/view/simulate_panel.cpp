@@ -1,8 +1,8 @@
 #include "view/simulate_panel.h"
 
-#include <SDL.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -17,24 +17,51 @@ namespace paper::editor {
 namespace {
 
 constexpr float kPlotHeight = 38.0f;  ///< pixels; as wide as the line of figures above it
+constexpr float kSliderWidth = 180.0f;  ///< pixels
+/// Objects listed with their commands; a level with more shows the first few.
+constexpr std::size_t kMaxObjectsShown = 4;
 
-/// The hit buttons: the game keys, pressed for one step — the same path as typing 1, 2, 3
-/// while playing, so the plugin cannot tell them apart.
-void drawHitButtons(bool playing, WidgetTargets& targets, std::int32_t& key) {
-    struct Hit {
-        const char* label;
-        const char* target;
-        std::int32_t key;
-    };
-    static constexpr Hit kHits[] = {
-        {"Hit from left (1)", "hit_left", SDLK_1}, {"right (2)", "hit_right", SDLK_2}, {"above (3)", "hit_above", SDLK_3}};
-    ImGui::BeginDisabled(!playing);
-    for (const Hit& hit : kHits) {
-        if (&hit != kHits) ImGui::SameLine();
-        if (ImGui::Button(hit.label)) key = hit.key;
-        targets.remember(hit.target);
+/// The objects of kind with what the plugin shows on its HUD, and a widget per command:
+/// a slider for one taking a number, a button for one taking none.
+void drawCommands(PluginHost& plugin, int kind, SimulateState& state, WidgetTargets& targets, SimulateActions& actions) {
+    const PluginDeclarations& d = plugin.declarations();
+    const std::vector<ObjectEntry> objects = plugin.objects(kind);
+    for (std::size_t n = 0; n < objects.size() && n < kMaxObjectsShown; ++n) {
+        const ObjectEntry& object = objects[n];
+        const std::vector<PropertyValue> properties = plugin.properties(kind, object.handle);
+        std::string line = object.name + ":";
+        for (const PropertyValue& p : properties)
+            if (p.flags & PAPER_PROPERTY_HUD) line += "  " + (p.type == PAPER_PROPERTY_STRING ? p.text : std::to_string(p.value));
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextUnformatted(line.c_str(), line.c_str() + line.size());
+        ImGui::PopStyleColor();
+        const std::string suffix = n == 0 ? "" : "#" + std::to_string(n + 1);
+        bool sameLine = false;
+        for (std::size_t c = 0; c < d.commands.size(); ++c) {
+            const PluginDeclarations::Command& command = d.commands[c];
+            if (command.kind != kind) continue;
+            const std::string target = command.name + suffix;
+            std::string error;
+            if (command.argument == PAPER_ARGUMENT_FLOAT) {
+                float& value = state.sliders[target];
+                // Shows the plugin's value except while dragged.
+                if (const PropertyValue* p = findProperty(properties, command.property); p && !ImGui::IsAnyItemActive())
+                    value = float(p->value);
+                ImGui::SetNextItemWidth(kSliderWidth);
+                if (ImGui::SliderFloat((command.label + "##" + target).c_str(), &value, float(command.minValue),
+                                       float(command.maxValue), "%.2f"))
+                    if (!plugin.runCommand(object.handle, int(c), value, error)) actions.error = command.label + ": " + error;
+                targets.remember(target, kSliderWidth);
+                sameLine = false;
+                continue;
+            }
+            if (sameLine) ImGui::SameLine();
+            if (ImGui::Button((command.label + "##" + target).c_str()))
+                if (!plugin.runCommand(object.handle, int(c), 0.0, error)) actions.error = command.label + ": " + error;
+            targets.remember(target);
+            sameLine = true;
+        }
     }
-    ImGui::EndDisabled();
 }
 
 /// One plot: its name with the newest value and the largest in view, then the line. The
@@ -42,13 +69,13 @@ void drawHitButtons(bool playing, WidgetTargets& targets, std::int32_t& key) {
 /// numbers have a fixed width: the panel sizes itself to its contents and is pinned by its
 /// right edge, so changing widths would shift every widget in it from frame to frame.
 template <std::size_t N>
-void drawPlot(const char* id, const char* name, const char* unit, const RingBuffer<N>& values) {
+void drawPlot(const std::string& id, const std::string& name, const std::string& unit, const RingBuffer<N>& values) {
     char text[96];
-    std::snprintf(text, sizeof text, "%-16s now %8.3f  max %8.3f %s", name, double(values.latest()),
-                  double(values.max()), unit);
+    std::snprintf(text, sizeof text, "%-16s now %8.3f  max %8.3f %s", name.c_str(), double(values.latest()),
+                  double(values.max()), unit.c_str());
     ImGui::TextUnformatted(text);
     float top = values.max() > 0.0f ? values.max() * 1.1f : 1.0f;
-    ImGui::PlotLines(id, values.data(), int(values.size()), int(values.oldest()), nullptr, 0.0f, top,
+    ImGui::PlotLines(id.c_str(), values.data(), int(values.size()), int(values.oldest()), nullptr, 0.0f, top,
                      {ImGui::CalcTextSize(text).x, kPlotHeight});
 }
 
@@ -72,33 +99,18 @@ SimulateActions drawSimulatePanel(PluginHost& plugin, SimulateState& state, Widg
         targets.remember("reset");
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Rebuild the level at rest; the edits stay");
         ImGui::Text("%s   step %lld", state.playing ? "playing" : "paused", static_cast<long long>(state.steps));
-        std::vector<CharacterStatus> characters = plugin.characters();
-        // The blend weight only in the mode it describes: limp or animated it would read 0.00.
-        for (const CharacterStatus& c : characters) {
-            std::string line = c.name + ": " + c.mode;
-            if (c.mode == "blend") line += ", weight " + std::to_string(int(std::lround(c.blendWeight * 100.0f))) + "%";
-            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-            ImGui::TextUnformatted(line.c_str(), line.c_str() + line.size());
-            ImGui::PopStyleColor();
-        }
-        if (!characters.empty()) {
-            // Shows the plugin's weight except while dragged (the plugin may clamp or move it).
-            if (!ImGui::IsAnyItemActive()) state.blendWeight = characters.front().blendWeight;
-            ImGui::SetNextItemWidth(180.0f);
-            if (ImGui::SliderFloat("Blend weight", &state.blendWeight, 0.0f, 1.0f, "%.2f"))
-                plugin.setBlendWeight(0, state.blendWeight);
-            targets.remember("blend", 180.0f);
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("0 keyframed .. 1 physics (B/N while playing)");
-        }
-        drawHitButtons(state.playing, targets, actions.pressKey);
-        if (state.playing) ImGui::TextDisabled("game keys reach the plugin (R ragdoll)");
+        const PluginDeclarations& d = plugin.declarations();
+        for (int kind = 0; kind < int(d.kinds.size()); ++kind)
+            if (std::any_of(d.commands.begin(), d.commands.end(), [&](const auto& c) { return c.kind == kind; }))
+                drawCommands(plugin, kind, state, targets, actions);
+        if (state.playing) ImGui::TextDisabled("the plugin's keys reach it while playing");
 
         ImGui::Separator();
         const StatsPlots& plots = state.plots;
-        ImGui::TextDisabled("last %.0f s of steps (%zu samples)", double(kPlotSamples) / 60.0, plots.stepMilliseconds.size());
-        drawPlot("##step_ms", "Step time", "ms", plots.stepMilliseconds);
-        drawPlot("##stretch_mm", "Max stretch", "mm", plots.stretchMillimetres);
-        drawPlot("##limit_error", "Max limit error", "\xC2\xB0", plots.limitErrorDegrees);
+        ImGui::TextDisabled("last %.0f s of steps (%zu samples)", double(kPlotSamples) / 60.0,
+                            plots.count ? plots.plots[0].values.size() : std::size_t(0));
+        for (std::size_t i = 0; i < plots.count; ++i)
+            drawPlot("##plot" + std::to_string(i), plots.plots[i].label, plots.plots[i].unit, plots.plots[i].values);
     }
     ImGui::End();
     return actions;

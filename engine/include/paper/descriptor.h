@@ -15,11 +15,12 @@ enum class LoadingPhase { Default, PreDefault, PostDefault };
 
 struct PluginDescriptor {
     std::filesystem::path path;  ///< the .plugin file
-    std::string name;            ///< identifier, e.g. "ragdoll"
+    std::string name;            ///< identifier, e.g. "shapes"
     std::string friendlyName;
     std::string version;
     unsigned abiVersion = 0;
-    std::string library;         ///< base name: "ragdoll" → libragdoll.so beside the descriptor
+    std::string library;         ///< base name: "shapes" → libshapes.so beside the descriptor
+    std::string buildTarget;     ///< the build system's target that builds the library, or empty
     LoadingPhase loadingPhase = LoadingPhase::Default;
     std::string description;
 

@@ -29,9 +29,13 @@ public:
     /// Registers an action (or finds it) and binds a key to it. A key may drive
     /// several actions and an action may have several keys. keycode is SDL_Keycode.
     ActionId bind(std::string_view action, std::int32_t keycode);
+    /// Registers an action (or finds it) with exactly these keys, dropping any others it had
+    /// (the bindings a reloaded plugin declares); it stays held if one of them is down.
+    ActionId bindExactly(std::string_view action, const std::vector<std::int32_t>& keycodes);
     /// The id of a registered action, or kNoAction.
     ActionId find(std::string_view action) const;
     const std::string& name(ActionId id) const { return actions_[size_t(id)].name; }
+    const std::vector<std::int32_t>& keys(ActionId id) const { return actions_[size_t(id)].keys; }
     int actionCount() const { return int(actions_.size()); }
 
     void keyEvent(std::int32_t keycode, bool down);

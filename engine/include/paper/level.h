@@ -42,11 +42,11 @@ struct Prop {
     int line = 0;
 };
 
-/// Where a character appears and which rig it uses.
+/// Where the plugin puts something of its own, and the file (asset) it is made from.
 struct SpawnPoint {
     std::string name;
-    std::string rigPath;  ///< resolved against the level file's directory
-    Vec2 position;        ///< the character's root (feet), metres
+    std::string asset;    ///< resolved against the level file's directory
+    Vec2 position;        ///< metres
     bool facingRight = true;
     int line = 0;
 };

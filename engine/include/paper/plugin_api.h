@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define PAPER_PLUGIN_ABI_VERSION 5u
+#define PAPER_PLUGIN_ABI_VERSION 6u
 #define PAPER_PLUGIN_ENTRY_SYMBOL "paperGetPluginApi"
 
 #if defined(_WIN32)
@@ -66,8 +66,8 @@ typedef struct PaperProp {
 
 typedef struct PaperSpawn {
     const char* name;
-    const char* rigPath; /* a file the engine's readFile service can open */
-    PaperVec2 position;  /* feet, metres */
+    const char* asset;   /* the file the spawn names (one of the plugin's asset types), or "" */
+    PaperVec2 position;  /* metres */
     int32_t facingRight;
 } PaperSpawn;
 
@@ -80,116 +80,105 @@ typedef struct PaperLevelDesc {
     int32_t spawnCount;
 } PaperLevelDesc;
 
-/* The game actions a player (or a script) drives; bit i of PaperInput's masks is action i.
-   The engine owns the key bindings (README "The playable harness"). */
-typedef enum PaperAction {
-    PAPER_ACTION_LEFT = 0,        /* walk left (arrow) */
-    PAPER_ACTION_RIGHT = 1,       /* walk right (arrow) */
-    PAPER_ACTION_RUN = 2,         /* held with a walk direction: run (Shift) */
-    PAPER_ACTION_JUMP = 3,        /* Space */
-    PAPER_ACTION_TOGGLE_RAGDOLL = 4, /* R */
-    PAPER_ACTION_HIT_LEFT = 5,    /* 1: a hit impulse from the left */
-    PAPER_ACTION_HIT_RIGHT = 6,   /* 2: from the right */
-    PAPER_ACTION_HIT_ABOVE = 7,   /* 3: from above */
-    PAPER_ACTION_BLEND_DOWN = 8,  /* B: lower the physics blend weight */
-    PAPER_ACTION_BLEND_UP = 9,    /* N: raise it */
-    PAPER_ACTION_GET_UP = 10,     /* G */
-    PAPER_ACTION_NET_ROLE = 11,   /* Tab: cycle the net role preview */
-    PAPER_ACTION_COUNT = 12
-} PaperAction;
+/* An input action the plugin declares (PaperPluginApi.actions). The engine binds the keys,
+   lists the actions in the player's help and HUD, and lets scripts press them by name. */
+typedef struct PaperActionDesc {
+    const char* name;  /* identifier, e.g. "jump": scripts say `action press jump` */
+    const char* label; /* for people, short: "jump" */
+    const char* keys;  /* default keys as SDL key names, '|' between them: "Left Shift|Right Shift" */
+} PaperActionDesc;
 
 /* Input for one fixed step: the actions, and the mouse in world coordinates. */
 typedef struct PaperInput {
-    uint64_t pressed;   /* bit i: action i went down since the last step */
+    uint64_t pressed;   /* bit i: action i (PaperPluginApi.actions[i]) went down since the last step */
     uint64_t held;      /* bit i: action i is down */
     PaperVec2 mouseWorld;
     int32_t mouseDown;  /* bit 0 left, 1 middle, 2 right (held) */
 } PaperInput;
 
-/* What the plugin reports for HUDs, --stats-json and plots. */
-typedef struct PaperPhysicsStats {
-    int32_t bodies, joints, contacts, awakeBodies;
-    double maxStretchMetres;        /* joint anchor separation, at the end of the last step */
-    double maxLimitViolationDegrees;
-    double stepMilliseconds;        /* the plugin's own step */
-    /* The largest figures seen at the end of any step since the level was loaded. */
-    double runMaxStretchMetres;
-    double runMaxLimitViolationDegrees;
-    /* How deep any character's drawn parts reach into terrain or props, metres: at the end of
-       the last step, and the deepest at the end of any step since the level was loaded. */
-    double maxVisualDepthMetres;
-    double runMaxVisualDepthMetres;
-} PaperPhysicsStats;
+/* ---- reflection, in Unreal's spirit: tools build their panels from these ----------- */
 
-/* A prop as the simulation has it now. */
-typedef struct PaperPropInfo {
-    const char* name;    /* the level's (PaperProp.name) */
-    PaperVec2 position;  /* centre, metres */
-    double angle;        /* radians */
-    int32_t awake;       /* 0 while asleep */
-} PaperPropInfo;
+/* A figure the plugin reports every step (PaperPluginApi.stats; values from getStats). */
+enum { PAPER_STAT_INTEGER = 1, /* written as an integer */
+       PAPER_STAT_HUD = 2,     /* shown on the player's HUD */
+       PAPER_STAT_PLOT = 4 };  /* plotted by the editor */
 
-/* A character as HUDs, --stats-json and the editor see it. */
-typedef struct PaperCharacterInfo {
-    const char* name;     /* the level's spawn name */
-    const char* mode;     /* "animated", "blend", "ragdoll" or "getting_up" */
-    const char* netRole;  /* "standalone", "host" or "proxy" */
-    const char* clip;     /* the clip playing (the get-up clip while getting up), or "" */
-    float blendWeight;    /* 0 = keyframed .. 1 = physics */
-    PaperVec2 position;   /* feet (root), world metres */
-    int32_t bodies;       /* bodies the character owns right now (its ragdoll, or those following its bones) */
-} PaperCharacterInfo;
+typedef struct PaperStatDesc {
+    const char* name;    /* its key in --stats-json's "physics", e.g. "max_stretch_m" */
+    const char* label;   /* for people: "stretch" */
+    const char* unit;    /* the unit it is shown in: "mm", or "" */
+    double displayScale; /* shown = value × displayScale (metres → mm: 1000) */
+    int32_t flags;       /* PAPER_STAT_* */
+} PaperStatDesc;
 
-/* ---- reflection, in Unreal's spirit: the editor builds panels from these ---------- */
+/* Objects: the plugin's things, of kinds it declares (PaperPluginApi.kinds), each with
+   reflected properties. Tools know none of the kinds; they read these conventions:
+   - a kind whose properties include "pivot" (vec2, world metres), "lower" and "upper"
+     (degrees from the rest pose), "angle" (the current angle, degrees), "parent_angle"
+     (degrees, world), "rest_offset" (degrees) and "mirrored" (bool) has angle limits a
+     gizmo can drag. The world direction of angle a is parent_angle + rest_offset + a, or
+     parent_angle − rest_offset − a when mirrored;
+   - a kind whose properties include "a", "b" (vec2, world metres), "radius" (metres) and
+     "shape" ("capsule", "circle" or "box") has an outline a tool can draw and pick. */
+enum { PAPER_KIND_SETTINGS = 1 }; /* one object: the plugin's settings */
 
-typedef enum PaperPropertyType { PAPER_PROPERTY_FLOAT = 0, PAPER_PROPERTY_INT = 1, PAPER_PROPERTY_BOOL = 2 } PaperPropertyType;
+typedef struct PaperObjectKindDesc {
+    const char* name;     /* identifier, e.g. "joint" */
+    const char* label;    /* for people: "Joint" */
+    const char* statsKey; /* key of this kind's list in --stats-json's "physics", or NULL */
+    int32_t ownerKind;    /* the kind of the objects these belong to (PaperObjectInfo.owner), or -1 */
+    int32_t flags;        /* PAPER_KIND_* */
+} PaperObjectKindDesc;
+
+typedef struct PaperObjectInfo {
+    uint64_t handle;      /* stays valid across reloads */
+    const char* name;
+    int32_t owner;        /* index of the object of kind ownerKind this belongs to, or -1 */
+} PaperObjectInfo;
+
+typedef enum PaperPropertyType {
+    PAPER_PROPERTY_FLOAT = 0,
+    PAPER_PROPERTY_INT = 1,
+    PAPER_PROPERTY_BOOL = 2,
+    PAPER_PROPERTY_STRING = 3, /* read only */
+    PAPER_PROPERTY_VEC2 = 4    /* read only */
+} PaperPropertyType;
+
+enum { PAPER_PROPERTY_READ_ONLY = 1,
+       PAPER_PROPERTY_HIDDEN = 2,       /* not listed in an inspector (tools read it by name) */
+       PAPER_PROPERTY_HUD = 4,          /* shown on the player's HUD beside the object's name */
+       PAPER_PROPERTY_NOT_IN_STATS = 8  /* left out of the kind's list in --stats-json */ };
 
 typedef struct PaperPropertyInfo {
-    const char* name;     /* stable identifier, e.g. "solver.substeps" */
-    const char* label;    /* for humans, e.g. "Substeps" */
-    const char* unit;     /* e.g. "m/s²", or "" */
+    const char* name;     /* stable identifier, e.g. "lower" */
+    const char* label;    /* for people, e.g. "Lower limit" */
+    const char* unit;     /* e.g. "°", or "" */
     int32_t type;         /* PaperPropertyType */
+    int32_t flags;        /* PAPER_PROPERTY_* */
     double minValue, maxValue;
-    double value;
+    double value;         /* float, int, bool. Doubles: a limit set to 100° saves as "100" */
+    PaperVec2 vector;     /* vec2 */
+    const char* text;     /* string */
 } PaperPropertyInfo;
 
-/* A joint as the editor's gizmos see it; the handle stays valid across reloads. Angles are
-   in the rig's sense: 0 is the rest pose, counter-clockwise for a character facing +x. The
-   world direction of joint angle a is parentAngle + restOffset + a, or, for a character
-   drawn mirrored (facing left), parentAngle − restOffset − a. */
-typedef struct PaperJointInfo {
-    uint64_t handle;
-    const char* name;
-    PaperVec2 pivot;          /* world, metres */
-    /* Angles are doubles: a limit set to 100° must save as "100", not 100.0000005. */
-    double parentAngle;       /* the parent bone's current world angle, radians (gizmo frame) */
-    double restOffset;        /* the child's rest angle relative to the parent, radians */
-    int32_t mirrored;         /* 1 when the character is drawn facing left */
-    int32_t character;        /* index of its character (getCharacter) */
-    double lowerLimit, upperLimit; /* radians relative to the rest pose */
-    double currentAngle;      /* radians relative to the rest pose */
-    int32_t limitEnabled;
-    float stiffness, damping;
-    int32_t collideConnected;
-} PaperJointInfo;
+/* A command an object of a kind runs (runObjectCommand), e.g. a hit or a weight. */
+typedef enum PaperArgumentType { PAPER_ARGUMENT_NONE = 0, PAPER_ARGUMENT_FLOAT = 1 } PaperArgumentType;
 
-typedef enum PaperShapeType { PAPER_SHAPE_CAPSULE = 0, PAPER_SHAPE_CIRCLE = 1, PAPER_SHAPE_BOX = 2 } PaperShapeType;
+typedef struct PaperCommandDesc {
+    int32_t kind;         /* the objects that run it: index into PaperPluginApi.kinds */
+    const char* name;     /* identifier, e.g. "hit_left" */
+    const char* label;    /* for people: "Hit from the left" */
+    int32_t argument;     /* PaperArgumentType */
+    double minValue, maxValue; /* a float argument's range */
+    const char* property; /* a float command's current value is this property's, or NULL */
+} PaperCommandDesc;
 
-/* A character's body as the editor sees it (picking, outlines, the inspector), whether or
-   not it is simulated right now: while animated it sits on its animated bone. The handle
-   stays valid across reloads. */
-typedef struct PaperBodyInfo {
-    uint64_t handle;
-    const char* name;     /* its bone's name */
-    int32_t character;    /* index of its character (getCharacter) */
-    int32_t shape;        /* PaperShapeType */
-    PaperVec2 a, b;       /* world, metres: the capsule's (or box's) centre line; a circle's centre twice */
-    double radius;        /* metres; a box's half thickness */
-    int32_t simulated;    /* 1 while a physics body exists (ragdoll, blend) */
-} PaperBodyInfo;
-
-/* What the per-object properties (objectPropertyCount …) are about. */
-typedef enum PaperObjectKind { PAPER_OBJECT_JOINT = 0, PAPER_OBJECT_BODY = 1 } PaperObjectKind;
+/* A kind of file the plugin opens (a spawn's asset), edits through its objects and saves. */
+typedef struct PaperAssetTypeDesc {
+    const char* name;    /* identifier, e.g. "puppet" */
+    const char* label;   /* for people: "Puppet" */
+    const char* pattern; /* file name pattern: "*.puppet.xml" */
+} PaperAssetTypeDesc;
 
 /* ---- the engine's services, handed to the plugin ---------------------------------- */
 
@@ -204,10 +193,6 @@ typedef struct PaperEngineServices {
     void (*drawCircle)(void* context, PaperVec2 center, float radius, PaperColor color);
     void (*drawCapsule)(void* context, PaperVec2 a, PaperVec2 b, float radius, PaperColor color);
     void (*drawPolygon)(void* context, const PaperVec2* points, int32_t count, PaperColor color);
-    /* Reads a whole file; the returned buffer is freed with freeFile. Returns 0 on success,
-       else writes a reason into error and returns the capacity it needs (see "Reasons"). */
-    int32_t (*readFile)(void* context, const char* path, char** data, size_t* size, char* error, size_t errorCapacity);
-    void (*freeFile)(void* context, char* data);
     /* Seconds since the engine started, monotonic. */
     double (*timeSeconds)(void* context);
     /* Text for the user: stream 1 = standard output (results), 2 = standard error. */
@@ -219,16 +204,16 @@ typedef struct PaperEngineServices {
 typedef struct PaperPluginInstance PaperPluginInstance;
 
 /* The plugin's functions, listed once: this list declares the table's members, and the
-   engine's loader checks it (a required entry may not be NULL) and names what is missing.
-   X(required, return type, name, (parameters)); required is 1, or 0 for an entry that may be
-   NULL (runCommand, with commands). Strings a function returns stay valid until the next
-   call on the instance. */
+   engine's loader checks it (a required entry may not be NULL) and names what is missing,
+   and the engine's host wraps each. X(required, return type, name, (parameters)); required
+   is 1, or 0 for an entry that may be NULL. Strings a function returns stay valid until the
+   next call on the instance. */
 #define PAPER_PLUGIN_FUNCTIONS(X) \
     /* Lifecycle. create returns NULL on failure with a reason in error. */ \
     X(1, PaperPluginInstance*, create, (const PaperEngineServices* services, char* error, size_t errorCapacity)) \
     X(1, void, destroy, (PaperPluginInstance* instance)) \
-    /* Builds the world of a level (terrain, props, characters). Returns 0, or refuses (see \
-       "Reasons" above) and leaves the instance as it was. */ \
+    /* Builds the world of a level. Returns 0, or refuses (see "Reasons" above) and leaves the \
+       instance as it was. */ \
     X(1, int32_t, loadLevel, (PaperPluginInstance* instance, const PaperLevelDesc* level, char* error, size_t errorCapacity)) \
     X(1, void, tick, (PaperPluginInstance* instance, double dt, const PaperInput* input)) \
     X(1, void, draw, (PaperPluginInstance* instance)) \
@@ -237,51 +222,48 @@ typedef struct PaperPluginInstance PaperPluginInstance;
        returns 0, or refuses with a reason ("Reasons" above) and leaves the instance as it was. */ \
     X(1, size_t, saveState, (PaperPluginInstance* instance, void* buffer, size_t capacity)) \
     X(1, int32_t, loadState, (PaperPluginInstance* instance, const void* data, size_t size, char* error, size_t errorCapacity)) \
-    X(1, void, getStats, (PaperPluginInstance* instance, PaperPhysicsStats* stats)) \
-    /* Reflection: settings by index, joints and characters. */ \
-    X(1, int32_t, propertyCount, (PaperPluginInstance* instance)) \
-    X(1, int32_t, getProperty, (PaperPluginInstance* instance, int32_t index, PaperPropertyInfo* info)) \
-    X(1, int32_t, setProperty, (PaperPluginInstance* instance, int32_t index, double value)) \
-    X(1, int32_t, jointCount, (PaperPluginInstance* instance)) \
-    X(1, int32_t, getJoint, (PaperPluginInstance* instance, int32_t index, PaperJointInfo* info)) \
-    X(1, int32_t, setJointLimits, (PaperPluginInstance* instance, uint64_t handle, double lower, double upper)) \
-    X(1, int32_t, characterCount, (PaperPluginInstance* instance)) \
-    X(1, int32_t, getCharacter, (PaperPluginInstance* instance, int32_t index, PaperCharacterInfo* info)) \
-    /* The blend weight (0 keyframed .. 1 physics) of a character; above 0 it is an active \
-       ragdoll. Returns 0, or 1 when it does not apply. */ \
-    X(1, int32_t, setBlendWeight, (PaperPluginInstance* instance, int32_t character, float weight)) \
-    /* Writes a character's rig, with the limits and properties edited through this table, to \
-       path (NULL: the file it was read from) atomically, keeping everything else in the file \
-       as it was. Returns 0, or refuses with the reason ("Reasons" above; the file on disk is \
-       then untouched). */ \
-    X(1, int32_t, saveRig, (PaperPluginInstance* instance, int32_t character, const char* path, char* error, size_t errorCapacity)) \
-    X(1, int32_t, bodyCount, (PaperPluginInstance* instance)) \
-    X(1, int32_t, getBody, (PaperPluginInstance* instance, int32_t index, PaperBodyInfo* info)) \
-    /* The inspector: properties of one joint or body (kind PaperObjectKind, handle from \
-       getJoint/getBody), e.g. "lower" in degrees or "mass" in kg. A set applies live (to a \
-       simulated ragdoll at once, and to every one built after), travels with the state across \
-       a reload and is written by saveRig; setting the old value back undoes it. \
-       setObjectProperty returns 0, or 1 when the handle, index or value does not apply \
+    /* The figures of the last step: values[i] for stats[i], count = statCount. */ \
+    X(1, void, getStats, (PaperPluginInstance* instance, double* values, int32_t count)) \
+    /* Objects of a kind (index into kinds), in a stable order; getObject returns 0, or 1 for \
+       a bad kind or index. */ \
+    X(1, int32_t, objectCount, (PaperPluginInstance* instance, int32_t kind)) \
+    X(1, int32_t, getObject, (PaperPluginInstance* instance, int32_t kind, int32_t index, PaperObjectInfo* info)) \
+    /* An object's properties (0 for a handle that names nothing). A set applies live, travels \
+       with the state across a reload and is written by saveAsset; setting the old value back \
+       undoes it. get and set return 0, or 1 when the handle, index or value does not apply \
        (nothing changes). */ \
-    X(1, int32_t, objectPropertyCount, (PaperPluginInstance* instance, int32_t kind, uint64_t handle)) \
-    X(1, int32_t, getObjectProperty, (PaperPluginInstance* instance, int32_t kind, uint64_t handle, int32_t index, PaperPropertyInfo* info)) \
-    X(1, int32_t, setObjectProperty, (PaperPluginInstance* instance, int32_t kind, uint64_t handle, int32_t index, double value)) \
-    /* The level's props, in level order. getProp returns 0, or 1 for a bad index. */ \
-    X(1, int32_t, propCount, (PaperPluginInstance* instance)) \
-    X(1, int32_t, getProp, (PaperPluginInstance* instance, int32_t index, PaperPropInfo* info)) \
-    /* Commandlets (see commands): the words after the program name; prints through \
+    X(1, int32_t, propertyCount, (PaperPluginInstance* instance, int32_t kind, uint64_t handle)) \
+    X(1, int32_t, getProperty, (PaperPluginInstance* instance, int32_t kind, uint64_t handle, int32_t index, PaperPropertyInfo* info)) \
+    X(1, int32_t, setProperty, (PaperPluginInstance* instance, int32_t kind, uint64_t handle, int32_t index, double value)) \
+    /* Runs commands[command] on an object of its kind, with its argument (ignored when it \
+       takes none). Returns 0, or refuses with the reason ("Reasons" above). */ \
+    X(1, int32_t, runObjectCommand, (PaperPluginInstance* instance, uint64_t handle, int32_t command, double argument, char* error, size_t errorCapacity)) \
+    /* Writes the asset the level's spawns opened from `asset`, with the edits made through \
+       this table, to path (NULL: back to asset) atomically, keeping everything else in the \
+       file as it was. Returns 0, or refuses with the reason (the file is then untouched). */ \
+    X(1, int32_t, saveAsset, (PaperPluginInstance* instance, const char* asset, const char* path, char* error, size_t errorCapacity)) \
+    /* Whether a file is an asset the plugin can open, with no instance: 0, or the reason \
+       (every problem, each with its file and line) as "Reasons" above says. */ \
+    X(0, int32_t, checkAsset, (const PaperEngineServices* services, const char* path, char* error, size_t errorCapacity)) \
+    /* Commandlets (see commandlets): the words after the program name; prints through \
        services->print and returns the process's exit status. */ \
     X(0, int32_t, runCommand, (const PaperEngineServices* services, int32_t argc, const char* const* argv))
 
 typedef struct PaperPluginApi {
     uint32_t abiVersion; /* PAPER_PLUGIN_ABI_VERSION the plugin was built with */
     uint32_t structSize; /* sizeof(PaperPluginApi) as the plugin compiled it */
-    const char* name;    /* e.g. "ragdoll" */
+    const char* name;    /* e.g. "bounce" */
     const char* version; /* e.g. "0.3.1" */
     /* Commandlets, in Unreal's manner: `paperdoll <command> <args…>` runs one of these
-       without a window or an instance. Their names, space separated ("rig"), or NULL (then
+       without a window or an instance. Their names, space separated, or NULL (then
        runCommand is NULL too). */
-    const char* commands;
+    const char* commandlets;
+    /* What the plugin declares; each array stays valid while the library is loaded. */
+    const PaperActionDesc* actions;       int32_t actionCount;     /* at most 64 */
+    const PaperStatDesc* stats;           int32_t statCount;
+    const PaperObjectKindDesc* kinds;     int32_t kindCount;
+    const PaperCommandDesc* commands;     int32_t commandCount;
+    const PaperAssetTypeDesc* assetTypes; int32_t assetTypeCount;
 #define PAPER_DECLARE_FUNCTION(required, returns, name, parameters) returns(*name) parameters;
     PAPER_PLUGIN_FUNCTIONS(PAPER_DECLARE_FUNCTION)
 #undef PAPER_DECLARE_FUNCTION

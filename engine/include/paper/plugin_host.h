@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "paper/math.h"
@@ -38,17 +39,70 @@ struct PluginStatus {
     const char* watchMethod = "off";  ///< "inotify", "polling" or "off"
 };
 
-/// A character as the plugin reported it, with its strings copied: the plugin's own stay
-/// valid only until its next call.
-struct CharacterStatus {
-    std::string name;     ///< the level's spawn name
-    std::string mode;     ///< "animated", "blend", "ragdoll" or "getting_up"
-    std::string netRole;  ///< "standalone", "host" or "proxy"
-    std::string clip;     ///< the clip playing, or empty
-    float blendWeight = 0.0f;  ///< 0 = keyframed .. 1 = physics
-    Vec2 position;        ///< feet (root), world metres
-    int bodies = 0;       ///< bodies the character owns right now
+/// What a plugin declares in its table (plugin_api.h), with the strings copied: they stay
+/// valid whatever library is loaded next.
+struct PluginDeclarations {
+    struct Action {
+        std::string name, label;
+        std::vector<std::string> keys;  ///< SDL key names
+    };
+    struct Stat {
+        std::string name, label, unit;
+        double displayScale = 1.0;
+        int flags = 0;  ///< PAPER_STAT_*
+    };
+    struct Kind {
+        std::string name, label, statsKey;  ///< statsKey empty: not in --stats-json
+        int ownerKind = -1;
+        int flags = 0;  ///< PAPER_KIND_*
+    };
+    struct Command {
+        int kind = 0;
+        std::string name, label, property;
+        int argument = PAPER_ARGUMENT_NONE;
+        double minValue = 0.0, maxValue = 0.0;
+    };
+    struct AssetType {
+        std::string name, label, pattern;
+    };
+    std::vector<Action> actions;
+    std::vector<Stat> stats;
+    std::vector<Kind> kinds;
+    std::vector<Command> commands;
+    std::vector<AssetType> assetTypes;
+
+    /// The index of the kind, command or action of that name, or -1.
+    int kindNamed(std::string_view name) const;
+    int commandNamed(int kind, std::string_view name) const;
+    int actionNamed(std::string_view name) const;
+    /// The kind flagged PAPER_KIND_SETTINGS, or -1.
+    int settingsKind() const;
+    /// The asset type whose pattern matches the file's name ("*.x.xml"), or -1.
+    int assetTypeOf(const std::string& path) const;
 };
+
+PluginDeclarations readDeclarations(const PaperPluginApi& api);
+
+/// An object as the plugin reported it (strings copied).
+struct ObjectEntry {
+    std::uint64_t handle = 0;
+    std::string name;
+    int owner = -1;
+};
+
+/// A property as the plugin reported it (strings copied).
+struct PropertyValue {
+    std::string name, label, unit;
+    int type = PAPER_PROPERTY_FLOAT;  ///< PaperPropertyType
+    int flags = 0;                    ///< PAPER_PROPERTY_*
+    double minValue = 0.0, maxValue = 0.0;
+    double value = 0.0;
+    Vec2 vector;
+    std::string text;
+};
+
+/// The property of that name in a list, or null.
+const PropertyValue* findProperty(const std::vector<PropertyValue>& properties, std::string_view name);
 
 class PluginHost {
 public:
@@ -74,25 +128,27 @@ public:
 
     void tick(double dt, const PaperInput& input);
     void draw(DrawList& list);
-    PaperPhysicsStats stats();
+    /// The last step's figures, one per declarations().stats (empty without an instance).
+    std::vector<double> stats();
 
-    std::vector<PaperPropertyInfo> properties();
-    bool setProperty(int index, double value);
-    std::vector<PaperJointInfo> joints();
-    bool setJointLimits(std::uint64_t handle, double lower, double upper);
-    /// Every character's bodies, simulated or not (picking, outlines, the inspector).
-    std::vector<PaperBodyInfo> bodies();
-    /// The props as the plugin simulates them (names valid until the next call into it).
-    std::vector<PaperPropInfo> props();
-    /// The inspector's properties of one joint or body (PaperObjectKind + its handle).
-    std::vector<PaperPropertyInfo> objectProperties(PaperObjectKind kind, std::uint64_t handle);
-    bool setObjectProperty(PaperObjectKind kind, std::uint64_t handle, int index, double value);
-    /// Every character the plugin simulates (empty without a running instance).
-    std::vector<CharacterStatus> characters();
-    bool setBlendWeight(int character, float weight);
-    /// The character's rig with its edited limits and properties, to path (empty: its own file). False with
-    /// the reason in error.
-    bool saveRig(int character, const std::string& path, std::string& error);
+    /// What the loaded plugin declares (empty before the first load; a reload updates it).
+    const PluginDeclarations& declarations() const { return declarations_; }
+    /// Counts the libraries started (load, reload, rollback): when it changes, so may the
+    /// declarations.
+    int generation() const { return generation_; }
+    std::vector<ObjectEntry> objects(int kind);
+    std::vector<PropertyValue> properties(int kind, std::uint64_t handle);
+    bool setProperty(int kind, std::uint64_t handle, int index, double value);
+    /// Sets the property of that name; false when there is none or the plugin refuses.
+    bool setProperty(int kind, std::uint64_t handle, std::string_view name, double value);
+    /// Runs a declared command on an object; false with the reason in error.
+    bool runCommand(std::uint64_t handle, int command, double argument, std::string& error);
+    /// Writes the asset opened from `asset` (a spawn's file) with its edits to path (empty:
+    /// back to asset). False with the reason in error.
+    bool saveAsset(const std::string& asset, const std::string& path, std::string& error);
+    /// Whether the plugin can open the file as an asset (its checkAsset; a plugin without one
+    /// accepts every file). False with every problem in error.
+    bool checkAsset(const std::string& path, std::string& error);
 
     /// The instance's state blob now (empty if none).
     std::vector<std::uint8_t> saveState();
@@ -105,6 +161,11 @@ public:
     static PaperEngineServices makeServices(PluginHost* host);
 
 private:
+    /// Calls the plugin's function Member on the current instance under the crash guard;
+    /// `otherwise` when there is no instance or it crashed.
+    template <auto Member, class Result, class... Args>
+    Result call(Result otherwise, Args... args);
+
     struct Generation {
         std::unique_ptr<PluginLibrary> library;
         PaperPluginInstance* instance = nullptr;
@@ -140,6 +201,8 @@ private:
     std::vector<PaperSpawn> spawns_;
     bool hasLevel_ = false;
 
+    PluginDeclarations declarations_;
+    int generation_ = 0;
     DrawList* drawTarget_ = nullptr;  ///< set only while the plugin draws
     PluginStatus status_;
 };
@@ -156,6 +219,10 @@ std::vector<PluginDescriptor> findPluginsNamedFirst(const std::string& namedDesc
 /// Whether the plugin lists `command` among its commandlets.
 bool pluginRunsCommand(const PluginDescriptor& descriptor, const std::string& command,
                        const std::filesystem::path& copyFolder);
+/// What the descriptor's library declares (its actions, kinds, asset types…), read without
+/// starting an instance; nullopt with the reason when it cannot be loaded.
+std::optional<PluginDeclarations> readPluginDeclarations(const PluginDescriptor& descriptor,
+                                                         const std::filesystem::path& copyFolder, std::string& error);
 /// Runs a commandlet (`paperdoll rig check …`): args[0] is the command. Returns its exit
 /// status, or nullopt with the reason when the plugin could not run it.
 std::optional<int> runCommandlet(const PluginDescriptor& descriptor, const std::filesystem::path& copyFolder,

@@ -53,6 +53,7 @@ struct ScriptCommand {
     int line = 0;                     ///< 1-based line in the file
     std::int64_t step = 0;            ///< the step boundary it applies at: before step `step` runs
     std::int32_t keycode = 0;         ///< SDL_Keycode, for Key*
+    std::string action;               ///< `action …`: the plugin's action, pressed by its first key
     MouseButton button = MouseButton::Left;
     Vec2 position;                    ///< MouseMove*: metres (world) or pixels (screen)
     std::string file;                 ///< Screenshot
@@ -91,6 +92,10 @@ public:
     static std::string format(const std::string& fileName, const ScriptError& error);
 
     const std::vector<ScriptCommand>& commands() const { return commands_; }
+    /// Gives each `action …` command the first key of the action of its name in input (bound
+    /// from the plugin's declarations); an action not there, or without a key, is an error at
+    /// its line.
+    std::vector<ScriptError> bindActions(const InputMap& input);
     /// The step boundary by which every command has been applied and every input seen by
     /// at least one step: the end of the last wait, the step after the last input command
     /// (after the release of a press), whichever is later. A run of only this many steps

@@ -37,11 +37,11 @@ Options:
   --version            Print the version and exit.
   -h, --help           Print this help and exit.
 
-Controls (window): Left/Right walk, Shift runs, Space jumps, R toggles the ragdoll,
-1/2/3 hit from the left/right/above, B/N lower/raise the blend weight, G gets up,
-Tab cycles the net role, left drag grabs a body; right or middle drag pans, the
-wheel zooms at the cursor, Home resets the view, F5 reloads the plugin, F3 shows the
-debug view (each spawn's flag and name), Esc quits.
+Controls (window): the keys of the plugin's actions (--list-plugins and the HUD list
+them; a script presses one with `action press NAME` or by its key); the left mouse
+button is the plugin's; right or middle drag pans, the wheel zooms at the cursor, Home
+resets the view, F5 reloads the plugin, F3 shows the debug view (each spawn's flag and
+name), Esc quits.
 
 Exit status: 0 on success, 1 when the level, an output or (in a run with --frames or
 --script) the plugin fails, 2 for a bad command line or script.

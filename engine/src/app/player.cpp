@@ -67,7 +67,18 @@ struct Simulation {
         if (script) script->applyInput(stats.steps, input, camera);
     }
 
+    int boundGeneration = -1;  ///< the plugin library whose actions `bindings` holds
+
+    /// Binds the keys of the plugin's actions when a load or reload changed the library.
+    void syncBindings() {
+        if (!plugin || plugin->generation() == boundGeneration) return;
+        boundGeneration = plugin->generation();
+        for (const std::string& problem : bindings.bindGame(input, plugin->declarations()))
+            std::cerr << "paperdoll: warning: " << problem << '\n';
+    }
+
     void step() {
+        syncBindings();
         applyScript();
         PaperInput stepInput = makePaperInput(input, bindings, camera);
         Clock::time_point start = Clock::now();
@@ -106,37 +117,40 @@ nlohmann::json pluginJson(PluginHost* plugin) {
             {"last_error", s.lastError.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.lastError)}};
 }
 
+/// A property's value as JSON: a number, a bool, a string or [x, y].
+nlohmann::json propertyJson(const PropertyValue& p) {
+    switch (p.type) {
+    case PAPER_PROPERTY_INT: return std::int64_t(p.value);
+    case PAPER_PROPERTY_BOOL: return p.value != 0.0;
+    case PAPER_PROPERTY_STRING: return p.text;
+    case PAPER_PROPERTY_VEC2: return {p.vector.x, p.vector.y};
+    default: return p.value;
+    }
+}
+
+/// The plugin's part of --stats-json: each figure it declares by its name, and a list for
+/// each kind of object it declares a stats key for (each object's name and properties).
 nlohmann::json physicsJson(PluginHost* plugin) {
     if (!plugin || !plugin->loaded()) return nlohmann::json::object();
-    PaperPhysicsStats p = plugin->stats();
-    nlohmann::json characters = nlohmann::json::array();
-    for (const CharacterStatus& c : plugin->characters())
-        characters.push_back({{"name", c.name},
-                              {"mode", c.mode},
-                              {"net_role", c.netRole},
-                              {"clip", c.clip},
-                              {"blend_weight", c.blendWeight},
-                              {"position", {c.position.x, c.position.y}},
-                              {"bodies", c.bodies}});
-    nlohmann::json props = nlohmann::json::array();
-    for (const PaperPropInfo& prop : plugin->props())
-        props.push_back({{"name", prop.name ? prop.name : ""},
-                         {"position", {prop.position.x, prop.position.y}},
-                         {"angle", prop.angle},
-                         {"awake", prop.awake != 0}});
-    return {{"bodies", p.bodies},
-            {"joints", p.joints},
-            {"contacts", p.contacts},
-            {"awake_bodies", p.awakeBodies},
-            {"max_stretch_m", p.maxStretchMetres},
-            {"max_limit_violation_deg", p.maxLimitViolationDegrees},
-            {"run_max_stretch_m", p.runMaxStretchMetres},
-            {"run_max_limit_violation_deg", p.runMaxLimitViolationDegrees},
-            {"max_visual_depth_m", p.maxVisualDepthMetres},
-            {"run_max_visual_depth_m", p.runMaxVisualDepthMetres},
-            {"step_ms", p.stepMilliseconds},
-            {"characters", std::move(characters)},
-            {"props", std::move(props)}};
+    const PluginDeclarations& d = plugin->declarations();
+    nlohmann::json out = nlohmann::json::object();
+    const std::vector<double> values = plugin->stats();
+    for (size_t i = 0; i < d.stats.size() && i < values.size(); ++i) {
+        if (d.stats[i].flags & PAPER_STAT_INTEGER) out[d.stats[i].name] = std::int64_t(values[i]);
+        else out[d.stats[i].name] = values[i];
+    }
+    for (size_t kind = 0; kind < d.kinds.size(); ++kind) {
+        if (d.kinds[kind].statsKey.empty()) continue;
+        nlohmann::json list = nlohmann::json::array();
+        for (const ObjectEntry& object : plugin->objects(int(kind))) {
+            nlohmann::json entry = {{"name", object.name}};
+            for (const PropertyValue& p : plugin->properties(int(kind), object.handle))
+                if (!(p.flags & PAPER_PROPERTY_NOT_IN_STATS)) entry[p.name] = propertyJson(p);
+            list.push_back(std::move(entry));
+        }
+        out[d.kinds[kind].statsKey] = std::move(list);
+    }
+    return out;
 }
 
 bool writeStatsJson(const std::string& path, const PlayerOptions& options, const Level& level, const RunStats& stats,
@@ -224,21 +238,42 @@ std::string formatted(const char* format, double a, double b = 0.0, double c = 0
     return text;
 }
 
-/// "stickman: blend 0.40   standalone   walk": the mode in words, and the blend weight only in
-/// the mode it describes (while limp or animated it would read 0.00 and mean nothing).
-std::string characterLine(const CharacterStatus& c) {
-    std::string line = c.name + ": " + c.mode;
-    if (c.mode == "blend") line += formatted(" %.2f", double(c.blendWeight));
-    line += "   " + c.netRole + "   " + (c.clip.empty() ? std::string("(no clip)") : c.clip);
-    return line;
+/// The figures the plugin flags for the HUD, as many to a line as fit: "step time 0.41 ms".
+void drawPluginStats(PluginHost& plugin) {
+    const PluginDeclarations& d = plugin.declarations();
+    const std::vector<double> values = plugin.stats();
+    std::string line;
+    for (size_t i = 0; i < d.stats.size() && i < values.size(); ++i) {
+        const PluginDeclarations::Stat& stat = d.stats[i];
+        if (!(stat.flags & PAPER_STAT_HUD)) continue;
+        char number[48];
+        std::snprintf(number, sizeof number, stat.flags & PAPER_STAT_INTEGER ? "%.0f" : "%.3f", values[i] * stat.displayScale);
+        std::string item = stat.label + " " + number + (stat.unit.empty() ? "" : (stat.unit == "\xC2\xB0" ? "" : " ") + stat.unit);
+        if (!line.empty() && ImGui::CalcTextSize((line + "   " + item).c_str()).x > kHudWrapPixels) {
+            hudText(line);
+            line.clear();
+        }
+        line += (line.empty() ? "" : "   ") + item;
+    }
+    if (!line.empty()) hudText(line);
 }
 
-void drawPhysics(const PaperPhysicsStats& p) {
-    hudText("step " + formatted("%.2f", p.stepMilliseconds) + " ms   bodies " + std::to_string(p.bodies) + "   awake " +
-            std::to_string(p.awakeBodies) + "   contacts " + std::to_string(p.contacts));
-    // Now and the largest since the level was loaded.
-    hudText(formatted("stretch %.3f mm (max %.3f)   limit %.2f\xC2\xB0 (max %.2f\xC2\xB0)", 1000.0 * p.maxStretchMetres,
-                      1000.0 * p.runMaxStretchMetres, p.maxLimitViolationDegrees, p.runMaxLimitViolationDegrees));
+/// "stickman: blend 0.40   standalone   walk": each object with properties flagged for the
+/// HUD, its name and their values.
+void drawPluginObjects(PluginHost& plugin) {
+    const PluginDeclarations& d = plugin.declarations();
+    for (size_t kind = 0; kind < d.kinds.size(); ++kind) {
+        if (d.kinds[kind].flags & PAPER_KIND_SETTINGS) continue;
+        for (const ObjectEntry& object : plugin.objects(int(kind))) {
+            std::string line;
+            for (const PropertyValue& p : plugin.properties(int(kind), object.handle)) {
+                if (!(p.flags & PAPER_PROPERTY_HUD)) continue;
+                nlohmann::json value = propertyJson(p);
+                line += (line.empty() ? "" : "   ") + (value.is_string() ? value.get<std::string>() : value.dump());
+            }
+            if (!line.empty()) hudText(object.name + ": " + line);
+        }
+    }
 }
 
 void drawHud(const Level& level, const RunStats& stats, const Camera& camera, double fps, const char* glRenderer,
@@ -266,14 +301,14 @@ void drawHud(const Level& level, const RunStats& stats, const Camera& camera, do
             else
                 hudText("plugin: not running", kHudErrorColour);
             if (plugin->loaded()) {
-                drawPhysics(plugin->stats());
-                for (const CharacterStatus& c : plugin->characters()) hudText(characterLine(c));
+                drawPluginStats(*plugin);
+                drawPluginObjects(*plugin);
             }
             if (!ps.lastError.empty()) hudText(ps.lastError, kHudErrorColour);
         }
         hudText(glRenderer ? glRenderer : "", disabled);
         ImGui::Separator();
-        hudText(kGameKeyHelp, disabled);
+        if (plugin && plugin->loaded()) hudText(gameKeyHelp(plugin->declarations()), disabled);
         hudText(std::string("right/middle drag pan, wheel zoom, Home view, F5 reload plugin, F3 debug view") +
                     (debugView ? " (on)" : "") + ", Esc quit",
                 disabled);
@@ -404,6 +439,21 @@ static int listPlugins(const PlayerOptions& options, std::ostream& out, std::ost
             << "  loading phase " << loadingPhaseName(d.loadingPhase) << "\n"
             << "  descriptor    " << d.path.string() << "\n";
         if (!d.description.empty()) out << "  " << d.description << "\n";
+        if (!built) continue;
+        std::string error;
+        const std::filesystem::path copies =
+            std::filesystem::temp_directory_path() / ("paperdoll-list-" + std::to_string(getpid()));
+        if (std::optional<PluginDeclarations> declared = readPluginDeclarations(d, copies, error)) {
+            out << "  keys          " << (declared->actions.empty() ? "(none)" : gameKeyHelp(*declared)) << "\n";
+            std::string kinds, assets;
+            for (const PluginDeclarations::Kind& k : declared->kinds) kinds += (kinds.empty() ? "" : ", ") + k.name;
+            for (const PluginDeclarations::AssetType& a : declared->assetTypes)
+                assets += (assets.empty() ? "" : ", ") + a.label + " (" + a.pattern + ")";
+            out << "  objects       " << (kinds.empty() ? "(none)" : kinds) << "\n"
+                << "  assets        " << (assets.empty() ? "(none)" : assets) << "\n";
+        } else {
+            out << "  cannot load   " << error << "\n";
+        }
     }
     return hasErrors(diagnostics) ? 1 : 0;
 }
@@ -480,7 +530,14 @@ int runPlayer(const PlayerOptions& options, std::ostream& out, std::ostream& err
             }
             plugin->watch(options.autoReload);
             sim.plugin = plugin.get();
+            sim.syncBindings();
         }
+    }
+    if (script) {
+        // `action press jump` needs the plugin's actions, known only now.
+        std::vector<ScriptError> errors = script->bindActions(sim.input);
+        for (const ScriptError& e : errors) err << Script::format(options.scriptPath, e) << '\n';
+        if (!errors.empty()) return 2;
     }
     Clock::time_point start = Clock::now();
     int status = 0;

@@ -1,57 +1,57 @@
 #include "paper/player_input.h"
 
-#include <SDL_keycode.h>
+#include <SDL_keyboard.h>
 
 #include <cmath>
 
 #include "paper/camera.h"
 #include "paper/level.h"
+#include "paper/plugin_host.h"
 
 namespace paper {
-
-namespace {
-
-/// The InputMap name and keys of each PaperAction, in enum order. Names are what HUDs and
-/// scripts' error messages could show; the keys are SDL keycodes.
-struct GameBinding {
-    PaperAction action;
-    const char* name;
-    SDL_Keycode keys[2];
-};
-
-constexpr GameBinding kGameBindings[] = {
-    {PAPER_ACTION_LEFT, "walk_left", {SDLK_LEFT, 0}},
-    {PAPER_ACTION_RIGHT, "walk_right", {SDLK_RIGHT, 0}},
-    {PAPER_ACTION_RUN, "run", {SDLK_LSHIFT, SDLK_RSHIFT}},
-    {PAPER_ACTION_JUMP, "jump", {SDLK_SPACE, 0}},
-    {PAPER_ACTION_TOGGLE_RAGDOLL, "toggle_ragdoll", {SDLK_r, 0}},
-    {PAPER_ACTION_HIT_LEFT, "hit_left", {SDLK_1, 0}},
-    {PAPER_ACTION_HIT_RIGHT, "hit_right", {SDLK_2, 0}},
-    {PAPER_ACTION_HIT_ABOVE, "hit_above", {SDLK_3, 0}},
-    {PAPER_ACTION_BLEND_DOWN, "blend_down", {SDLK_b, 0}},
-    {PAPER_ACTION_BLEND_UP, "blend_up", {SDLK_n, 0}},
-    {PAPER_ACTION_GET_UP, "get_up", {SDLK_g, 0}},
-    {PAPER_ACTION_NET_ROLE, "net_role", {SDLK_TAB, 0}},
-};
-static_assert(sizeof kGameBindings / sizeof kGameBindings[0] == PAPER_ACTION_COUNT, "bind every PaperAction");
-static_assert(PAPER_ACTION_COUNT <= 64, "PaperInput's masks have 64 bits");
-
-}  // namespace
 
 PlayerBindings::PlayerBindings(InputMap& input)
     : quit(input.bind("quit", SDLK_ESCAPE)),
       resetView(input.bind("reset_view", SDLK_HOME)),
       reloadPlugin(input.bind("reload_plugin", SDLK_F5)),
-      debugView(input.bind("debug_view", SDLK_F3)) {
-    for (const GameBinding& b : kGameBindings) {
-        for (SDL_Keycode key : b.keys)
-            if (key != 0) game[b.action] = input.bind(b.name, key);
+      debugView(input.bind("debug_view", SDLK_F3)) {}
+
+std::vector<std::string> PlayerBindings::bindGame(InputMap& input, const PluginDeclarations& declarations) {
+    std::vector<std::string> problems;
+    // An earlier library's actions that this one no longer declares keep no keys.
+    for (ActionId id : game)
+        if (id != kNoAction) input.bindExactly(input.name(id), {});
+    game.clear();
+    for (const PluginDeclarations::Action& action : declarations.actions) {
+        if (action.name == input.name(quit) || action.name == input.name(resetView) ||
+            action.name == input.name(reloadPlugin) || action.name == input.name(debugView)) {
+            problems.push_back("the plugin's action '" + action.name + "' has the name of one of the engine's; it gets no keys");
+            game.push_back(kNoAction);
+            continue;
+        }
+        std::vector<std::int32_t> keys;
+        for (const std::string& name : action.keys) {
+            SDL_Keycode key = SDL_GetKeyFromName(name.c_str());
+            if (key == SDLK_UNKNOWN) problems.push_back("the plugin's action '" + action.name + "' names key '" + name + "', which SDL does not know");
+            else keys.push_back(key);
+        }
+        game.push_back(input.bindExactly(action.name, keys));
     }
+    return problems;
+}
+
+std::string gameKeyHelp(const PluginDeclarations& declarations) {
+    std::string help;
+    for (const PluginDeclarations::Action& action : declarations.actions) {
+        if (!help.empty()) help += ", ";
+        help += (action.keys.empty() ? std::string("(no key)") : action.keys.front()) + " " + action.label;
+    }
+    return help;
 }
 
 PaperInput makePaperInput(const InputMap& input, const PlayerBindings& bindings, const Camera& camera) {
     PaperInput out = {};
-    for (int a = 0; a < PAPER_ACTION_COUNT; ++a) {
+    for (size_t a = 0; a < bindings.game.size() && a < 64; ++a) {
         if (input.pressed(bindings.game[a])) out.pressed |= std::uint64_t(1) << a;
         if (input.held(bindings.game[a])) out.held |= std::uint64_t(1) << a;
     }

@@ -20,7 +20,7 @@ namespace paper {
 
 namespace {
 
-const char* const kCommandList = "wait, wait_frames, key, mouse, screenshot, quit";
+const char* const kCommandList = "wait, wait_frames, key, action, mouse, screenshot, quit";
 const char* const kKeyNameHint = "SDL key names: Left, Right, Space, R, 1, Tab, Left Shift, ...";
 
 /// A line without its comment, split into words; rest[i] is the raw text from word i on
@@ -125,6 +125,13 @@ std::string parseCommand(const Words& line, ScriptCommand& command, std::int64_t
         for (size_t i = 3; i < w.size(); ++i) key += " " + w[i];
         command.keycode = std::int32_t(SDL_GetKeyFromName(key.c_str()));
         if (command.keycode == 0) return "unknown key name '" + key + "' (" + kKeyNameHint + ")";
+        return {};
+    }
+    if (name == "action") {
+        if (args != 2 || (w[1] != "down" && w[1] != "up" && w[1] != "press"))
+            return "action needs down, up or press and the name of an action the plugin declares (e.g. action press jump)";
+        command.op = w[1] == "down" ? ScriptOp::KeyDown : w[1] == "up" ? ScriptOp::KeyUp : ScriptOp::KeyPress;
+        command.action = w[2];  // its key is known once the plugin is (Script::bindActions)
         return {};
     }
     if (name == "mouse") {
@@ -263,6 +270,18 @@ Script Script::load(const std::string& path, std::vector<ScriptError>& errors, c
 std::string Script::format(const std::string& fileName, const ScriptError& error) {
     if (error.line <= 0) return fileName + ": error: " + error.message;
     return fileName + ":" + std::to_string(error.line) + ": error: " + error.message;
+}
+
+std::vector<ScriptError> Script::bindActions(const InputMap& input) {
+    std::vector<ScriptError> errors;
+    for (ScriptCommand& c : commands_) {
+        if (c.action.empty()) continue;
+        const ActionId id = input.find(c.action);
+        if (id == kNoAction) errors.push_back({c.line, "no action '" + c.action + "': the plugin declares none by that name"});
+        else if (input.keys(id).empty()) errors.push_back({c.line, "the action '" + c.action + "' has no key"});
+        else c.keycode = input.keys(id).front();
+    }
+    return errors;
 }
 
 bool applyInputCommand(const ScriptCommand& c, InputMap& input, const Camera& camera) {

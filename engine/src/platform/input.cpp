@@ -15,6 +15,23 @@ ActionId InputMap::bind(std::string_view action, std::int32_t keycode) {
     return id;
 }
 
+ActionId InputMap::bindExactly(std::string_view action, const std::vector<std::int32_t>& keycodes) {
+    ActionId id = find(action);
+    if (id == kNoAction) {
+        actions_.push_back(Action{std::string(action), {}, 0, false, false, false});
+        id = ActionId(actions_.size() - 1);
+    }
+    Action& a = actions_[size_t(id)];
+    a.keys.clear();
+    for (std::int32_t key : keycodes)
+        if (std::find(a.keys.begin(), a.keys.end(), key) == a.keys.end()) a.keys.push_back(key);
+    a.keysDown = int(std::count_if(a.keys.begin(), a.keys.end(), [&](std::int32_t key) {
+        return std::find(keysDown_.begin(), keysDown_.end(), key) != keysDown_.end();
+    }));
+    a.held = a.keysDown > 0;
+    return id;
+}
+
 ActionId InputMap::find(std::string_view action) const {
     for (size_t i = 0; i < actions_.size(); ++i)
         if (actions_[i].name == action) return ActionId(i);

@@ -64,6 +64,7 @@ DescriptorResult loadPluginDescriptor(const fs::path& path) {
     std::string abi;
     required("abi_version", abi);
     if (const char* friendly = root->Attribute("friendly_name")) d.friendlyName = friendly;
+    if (const char* target = root->Attribute("build_target")) d.buildTarget = target;
     if (d.friendlyName.empty()) d.friendlyName = d.name;
     if (!abi.empty()) {
         auto [end, status] = std::from_chars(abi.data(), abi.data() + abi.size(), d.abiVersion);
@@ -71,7 +72,7 @@ DescriptorResult loadPluginDescriptor(const fs::path& path) {
             error(line, "plugin: attribute 'abi_version' must be a positive whole number, got '" + abi + "'");
     }
     if (d.library.find('/') != std::string::npos || d.library.find("..") != std::string::npos)
-        error(line, "plugin: attribute 'library' is a base name (e.g. \"ragdoll\" for libragdoll.so), got '" + d.library + "'");
+        error(line, "plugin: attribute 'library' is a base name (e.g. \"shapes\" for libshapes.so), got '" + d.library + "'");
     if (const char* phase = root->Attribute("loading_phase")) {
         std::string_view p(phase);
         if (p == "default") d.loadingPhase = LoadingPhase::Default;

@@ -6,11 +6,45 @@
 #include <atomic>
 #include <cstring>
 #include <fstream>
+#include <string>
 #include <system_error>
 
 namespace paper {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+/// What is wrong with a table's declarations (plugin_api.h), or empty: every array as long
+/// as its count says with every name set, at most 64 actions (PaperInput's bits), and every
+/// kind a command or an owner names declared.
+std::string declarationProblem(const PaperPluginApi& api) {
+    auto listed = [](const void* array, int32_t count) { return count >= 0 && (count == 0 || array != nullptr); };
+    if (!listed(api.actions, api.actionCount) || !listed(api.stats, api.statCount) || !listed(api.kinds, api.kindCount) ||
+        !listed(api.commands, api.commandCount) || !listed(api.assetTypes, api.assetTypeCount))
+        return "a list with a negative count or no array";
+    if (api.actionCount > 64) return std::to_string(api.actionCount) + " input actions; PaperInput has room for 64";
+    for (int32_t i = 0; i < api.actionCount; ++i)
+        if (!api.actions[i].name || !api.actions[i].label || !api.actions[i].keys) return "action " + std::to_string(i) + " without a name, label or keys";
+    for (int32_t i = 0; i < api.statCount; ++i)
+        if (!api.stats[i].name || !api.stats[i].label || !api.stats[i].unit) return "stat " + std::to_string(i) + " without a name, label or unit";
+    for (int32_t i = 0; i < api.kindCount; ++i) {
+        const PaperObjectKindDesc& k = api.kinds[i];
+        if (!k.name || !k.label) return "object kind " + std::to_string(i) + " without a name or label";
+        if (k.ownerKind < -1 || k.ownerKind >= api.kindCount) return "object kind '" + std::string(k.name) + "' owned by an undeclared kind";
+    }
+    for (int32_t i = 0; i < api.commandCount; ++i) {
+        const PaperCommandDesc& c = api.commands[i];
+        if (!c.name || !c.label) return "command " + std::to_string(i) + " without a name or label";
+        if (c.kind < 0 || c.kind >= api.kindCount) return "command '" + std::string(c.name) + "' for an undeclared kind";
+    }
+    for (int32_t i = 0; i < api.assetTypeCount; ++i)
+        if (!api.assetTypes[i].name || !api.assetTypes[i].label || !api.assetTypes[i].pattern)
+            return "asset type " + std::to_string(i) + " without a name, label or pattern";
+    return {};
+}
+
+}  // namespace
 
 bool isCompleteElf(const fs::path& path, std::string& why) {
     std::error_code ec;
@@ -92,8 +126,12 @@ std::unique_ptr<PluginLibrary> PluginLibrary::open(const fs::path& source, const
         error = "'" + source.string() + "' has an incomplete function table: its '" + missing + "' is null";
         return nullptr;
     }
-    if ((api->commands == nullptr) != (api->runCommand == nullptr)) {
-        error = "'" + source.string() + "' lists commands without a runCommand function, or the other way round";
+    if ((api->commandlets == nullptr) != (api->runCommand == nullptr)) {
+        error = "'" + source.string() + "' lists commandlets without a runCommand function, or the other way round";
+        return nullptr;
+    }
+    if (std::string why = declarationProblem(*api); !why.empty()) {
+        error = "'" + source.string() + "' declares " + why;
         return nullptr;
     }
     if (!api->name || !api->version) {

@@ -44,7 +44,7 @@ std::optional<int> runCommandlet(const PluginDescriptor& descriptor, const std::
     std::unique_ptr<PluginLibrary> library = PluginLibrary::open(descriptor.libraryPath(), copyFolder, error);
     if (!library) return std::nullopt;
     const PaperPluginApi& api = library->api();
-    if (!api.runCommand || !api.commands) {
+    if (!api.runCommand || !api.commandlets) {
         error = "plugin '" + descriptor.name + "' runs no commands";
         return std::nullopt;
     }
@@ -69,8 +69,8 @@ bool pluginRunsCommand(const PluginDescriptor& descriptor, const std::string& co
     std::string error;
     std::unique_ptr<PluginLibrary> library = PluginLibrary::open(descriptor.libraryPath(), copyFolder, error);
     bool runs = false;
-    if (library && library->api().commands) {
-        std::istringstream names(library->api().commands);
+    if (library && library->api().commandlets) {
+        std::istringstream names(library->api().commandlets);
         std::string name;
         while (names >> name) runs = runs || name == command;
     }
@@ -78,6 +78,17 @@ bool pluginRunsCommand(const PluginDescriptor& descriptor, const std::string& co
     std::error_code ec;
     fs::remove(copyFolder, ec);
     return runs;
+}
+
+std::optional<PluginDeclarations> readPluginDeclarations(const PluginDescriptor& descriptor,
+                                                         const std::filesystem::path& copyFolder, std::string& error) {
+    std::unique_ptr<PluginLibrary> library = PluginLibrary::open(descriptor.libraryPath(), copyFolder, error);
+    std::optional<PluginDeclarations> declarations;
+    if (library) declarations = readDeclarations(library->api());
+    library.reset();
+    std::error_code ec;
+    fs::remove(copyFolder, ec);
+    return declarations;
 }
 
 }  // namespace paper

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <system_error>
+#include <type_traits>
 
 #include "plugin/crash_guard.h"
 #include "paper/draw_list.h"
@@ -59,23 +60,24 @@ int32_t callForReason(Call&& call, std::string& reason) {
     }
 }
 
-/// Writes a reason into the plugin's buffer as plugin_api.h's "Reasons" says: cut to fit,
-/// and returns the capacity the whole reason needs.
-int32_t writeReason(char* error, size_t capacity, const std::string& reason) {
-    if (error && capacity) {
-        size_t length = std::min(reason.size(), capacity - 1);
-        std::memcpy(error, reason.data(), length);
-        error[length] = '\0';
-    }
-    return int32_t(std::min<size_t>(reason.size() + 1, size_t(INT32_MAX)));
-}
-
 double millisecondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
 Vec2 toVec(PaperVec2 v) { return {v.x, v.y}; }
 Color toColor(PaperColor c) { return {c.r, c.g, c.b, c.a}; }
+
+/// The name of the plugin function Member, from plugin_api.h's list (for crash reports).
+template <auto Member>
+constexpr const char* functionName() {
+#define PAPER_NAME_OF(required, returns, name, parameters)                                \
+    if constexpr (std::is_same_v<decltype(Member), decltype(&PaperPluginApi::name)>) { \
+        if (Member == &PaperPluginApi::name) return #name;                              \
+    }
+    PAPER_PLUGIN_FUNCTIONS(PAPER_NAME_OF)
+#undef PAPER_NAME_OF
+    return "a plugin function";
+}
 
 std::chrono::steady_clock::time_point startTime() {
     static const auto start = std::chrono::steady_clock::now();
@@ -111,22 +113,6 @@ PaperEngineServices PluginHost::makeServices(PluginHost* host) {
         for (int32_t i = 0; i < count; ++i) converted[i] = toVec(points[i]);
         d->polygon(converted, count, toColor(color));
     };
-    s.readFile = [](void*, const char* path, char** data, size_t* size, char* error, size_t errorCapacity) -> int32_t {
-        auto fail = [&](const std::string& why) { return writeReason(error, errorCapacity, why); };
-        if (!path || !data || !size) return fail("readFile: null argument");
-        std::error_code ec;
-        if (!fs::is_regular_file(path, ec)) return fail(std::string("'") + path + "' is not a readable file");
-        std::ifstream file(path, std::ios::binary);
-        std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-        if (!file.good() && !file.eof()) return fail(std::string("cannot read '") + path + "'");
-        *data = static_cast<char*>(std::malloc(text.size() + 1));
-        if (!*data) return fail("out of memory");
-        std::memcpy(*data, text.data(), text.size());
-        (*data)[text.size()] = '\0';
-        *size = text.size();
-        return 0;
-    };
-    s.freeFile = [](void*, char* data) { std::free(data); };
     s.timeSeconds = [](void*) {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - startTime()).count();
     };
@@ -227,6 +213,8 @@ bool PluginHost::load(const PluginDescriptor& descriptor) {
     current_ = std::move(next);
     status_.loaded = true;
     status_.name = current_.api()->name;
+    declarations_ = readDeclarations(*current_.api());
+    ++generation_;
     status_.version = current_.api()->version;
     status_.file = descriptor.libraryPath().string();
     status_.lastError.clear();
@@ -258,7 +246,7 @@ bool PluginHost::setLevel(const Level& level) {
     spawnStrings_.reserve(level.spawns.size() * 2);  // stable c_str() pointers
     for (const SpawnPoint& s : level.spawns) {
         spawnStrings_.push_back(s.name);
-        spawnStrings_.push_back(s.rigPath);
+        spawnStrings_.push_back(s.asset);
     }
     for (size_t i = 0; i < level.spawns.size(); ++i)
         spawns_.push_back({spawnStrings_[2 * i].c_str(), spawnStrings_[2 * i + 1].c_str(),
@@ -339,6 +327,8 @@ bool PluginHost::reload() {
     status_.lastReloadMilliseconds = millisecondsSince(began);
     status_.lastStateBytes = state.size();
     status_.name = current_.api()->name;
+    declarations_ = readDeclarations(*current_.api());
+    ++generation_;
     status_.version = current_.api()->version;
     status_.lastError.clear();
     char milliseconds[32];
@@ -409,6 +399,8 @@ void PluginHost::rollBack(const char* what, int signal) {
     status_.rollbacks++;
     status_.version = current_.api()->version;
     status_.name = current_.api()->name;
+    declarations_ = readDeclarations(*current_.api());
+    ++generation_;
     fail(reason + "; rolled back to " + status_.name + " " + status_.version + " with the state from before the reload");
 }
 
@@ -422,135 +414,107 @@ void PluginHost::draw(DrawList& list) {
     drawTarget_ = nullptr;
 }
 
-PaperPhysicsStats PluginHost::stats() {
-    PaperPhysicsStats s = {};
-    guarded("getStats", [&](const PaperPluginApi& api, PaperPluginInstance* instance) { api.getStats(instance, &s); });
-    return s;
+template <auto Member, class Result, class... Args>
+Result PluginHost::call(Result otherwise, Args... args) {
+    Result result = otherwise;
+    guarded(functionName<Member>(), [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
+        result = (api.*Member)(instance, args...);
+    });
+    return result;
 }
 
-std::vector<PaperPropertyInfo> PluginHost::properties() {
-    std::vector<PaperPropertyInfo> out;
-    guarded("getProperty", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
-        int32_t count = api.propertyCount(instance);
-        for (int32_t i = 0; i < count; ++i) {
-            PaperPropertyInfo info = {};
-            if (api.getProperty(instance, i, &info) == 0) out.push_back(info);
-        }
+std::vector<double> PluginHost::stats() {
+    std::vector<double> values(declarations_.stats.size(), 0.0);
+    guarded("getStats", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
+        api.getStats(instance, values.data(), int32_t(values.size()));
     });
+    return loaded() ? values : std::vector<double>();
+}
+
+std::vector<ObjectEntry> PluginHost::objects(int kind) {
+    std::vector<ObjectEntry> out;
+    const int32_t count = call<&PaperPluginApi::objectCount>(int32_t(0), int32_t(kind));
+    for (int32_t i = 0; i < count; ++i) {
+        PaperObjectInfo info = {};
+        if (call<&PaperPluginApi::getObject>(int32_t(1), int32_t(kind), i, &info) != 0) continue;
+        // Copied at once: the next call may overwrite the plugin's strings.
+        out.push_back({info.handle, info.name ? info.name : "", int(info.owner)});
+    }
     return out;
 }
 
-bool PluginHost::setProperty(int index, double value) {
-    int32_t rc = 1;
-    guarded("setProperty", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
-        rc = api.setProperty(instance, index, value);
-    });
-    return rc == 0;
-}
-
-std::vector<PaperJointInfo> PluginHost::joints() {
-    std::vector<PaperJointInfo> out;
-    guarded("getJoint", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
-        int32_t count = api.jointCount(instance);
-        for (int32_t i = 0; i < count; ++i) {
-            PaperJointInfo info = {};
-            if (api.getJoint(instance, i, &info) == 0) out.push_back(info);
-        }
-    });
+std::vector<PropertyValue> PluginHost::properties(int kind, std::uint64_t handle) {
+    std::vector<PropertyValue> out;
+    const int32_t count = call<&PaperPluginApi::propertyCount>(int32_t(0), int32_t(kind), handle);
+    for (int32_t i = 0; i < count; ++i) {
+        PaperPropertyInfo info = {};
+        if (call<&PaperPluginApi::getProperty>(int32_t(1), int32_t(kind), handle, i, &info) != 0) continue;
+        auto text = [](const char* s) { return s ? std::string(s) : std::string(); };
+        out.push_back({text(info.name), text(info.label), text(info.unit), int(info.type), int(info.flags),
+                       info.minValue, info.maxValue, info.value, toVec(info.vector), text(info.text)});
+    }
     return out;
 }
 
-std::vector<PaperBodyInfo> PluginHost::bodies() {
-    std::vector<PaperBodyInfo> out;
-    guarded("getBody", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
-        int32_t count = api.bodyCount(instance);
-        for (int32_t i = 0; i < count; ++i) {
-            PaperBodyInfo info = {};
-            if (api.getBody(instance, i, &info) == 0) out.push_back(info);
-        }
-    });
-    return out;
+bool PluginHost::setProperty(int kind, std::uint64_t handle, int index, double value) {
+    return call<&PaperPluginApi::setProperty>(int32_t(1), int32_t(kind), handle, int32_t(index), value) == 0;
 }
 
-std::vector<PaperPropInfo> PluginHost::props() {
-    std::vector<PaperPropInfo> out;
-    guarded("getProp", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
-        int32_t count = api.propCount(instance);
-        for (int32_t i = 0; i < count; ++i) {
-            PaperPropInfo info = {};
-            if (api.getProp(instance, i, &info) == 0) out.push_back(info);
-        }
-    });
-    return out;
+bool PluginHost::setProperty(int kind, std::uint64_t handle, std::string_view name, double value) {
+    const std::vector<PropertyValue> list = properties(kind, handle);
+    for (size_t i = 0; i < list.size(); ++i)
+        if (list[i].name == name) return setProperty(kind, handle, int(i), value);
+    return false;
 }
 
-std::vector<PaperPropertyInfo> PluginHost::objectProperties(PaperObjectKind kind, std::uint64_t handle) {
-    std::vector<PaperPropertyInfo> out;
-    guarded("getObjectProperty", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
-        int32_t count = api.objectPropertyCount(instance, kind, handle);
-        for (int32_t i = 0; i < count; ++i) {
-            PaperPropertyInfo info = {};
-            if (api.getObjectProperty(instance, kind, handle, i, &info) == 0) out.push_back(info);
-        }
-    });
-    return out;
-}
-
-bool PluginHost::setObjectProperty(PaperObjectKind kind, std::uint64_t handle, int index, double value) {
-    int32_t rc = 1;
-    guarded("setObjectProperty", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
-        rc = api.setObjectProperty(instance, kind, handle, index, value);
-    });
-    return rc == 0;
-}
-
-std::vector<CharacterStatus> PluginHost::characters() {
-    std::vector<CharacterStatus> out;
-    guarded("getCharacter", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
-        int32_t count = api.characterCount(instance);
-        for (int32_t i = 0; i < count; ++i) {
-            PaperCharacterInfo info = {};
-            if (api.getCharacter(instance, i, &info) != 0) continue;
-            // Copied at once: the next call may overwrite the plugin's strings.
-            auto text = [](const char* s) { return s ? std::string(s) : std::string(); };
-            out.push_back(CharacterStatus{text(info.name), text(info.mode), text(info.netRole), text(info.clip),
-                                          info.blendWeight, Vec2{info.position.x, info.position.y},
-                                          int(info.bodies)});
-        }
-    });
-    return out;
-}
-
-bool PluginHost::setBlendWeight(int character, float weight) {
-    int32_t rc = 1;
-    guarded("setBlendWeight", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
-        rc = api.setBlendWeight(instance, character, weight);
-    });
-    return rc == 0;
-}
-
-bool PluginHost::saveRig(int character, const std::string& path, std::string& error) {
+bool PluginHost::runCommand(std::uint64_t handle, int command, double argument, std::string& error) {
     int32_t rc = 1;
     std::string message;
-    bool called = false;
-    guarded("saveRig", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
-        called = true;
+    bool called = guarded("runObjectCommand", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
         rc = callForReason(
             [&](char* buffer, size_t capacity) {
-                return api.saveRig(instance, character, path.empty() ? nullptr : path.c_str(), buffer, capacity);
+                return api.runObjectCommand(instance, handle, int32_t(command), argument, buffer, capacity);
             },
             message);
     });
-    if (!called) error = "no plugin is loaded";
-    else if (rc != 0) error = message.empty() ? "the plugin could not save the rig" : message;
+    if (!called) error = "no plugin is running";
+    else if (rc != 0) error = message.empty() ? "the plugin refused the command" : message;
     return called && rc == 0;
 }
 
-bool PluginHost::setJointLimits(std::uint64_t handle, double lower, double upper) {
+bool PluginHost::saveAsset(const std::string& asset, const std::string& path, std::string& error) {
     int32_t rc = 1;
-    guarded("setJointLimits", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
-        rc = api.setJointLimits(instance, handle, lower, upper);
+    std::string message;
+    bool called = guarded("saveAsset", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
+        rc = callForReason(
+            [&](char* buffer, size_t capacity) {
+                return api.saveAsset(instance, asset.c_str(), path.empty() ? nullptr : path.c_str(), buffer, capacity);
+            },
+            message);
     });
+    if (!called) error = "no plugin is running";
+    else if (rc != 0) error = message.empty() ? "the plugin could not save '" + asset + "'" : message;
+    return called && rc == 0;
+}
+
+bool PluginHost::checkAsset(const std::string& path, std::string& error) {
+    const PaperPluginApi* api = current_.api();
+    if (!api) {
+        error = "no plugin is loaded";
+        return false;
+    }
+    if (!api->checkAsset) return true;
+    int32_t rc = 1;
+    std::string message;
+    int signal = callGuarded([&] {
+        rc = callForReason([&](char* buffer, size_t capacity) { return api->checkAsset(&services_, path.c_str(), buffer, capacity); },
+                           message);
+    });
+    if (signal != 0) {
+        error = "the plugin crashed checking '" + path + "' (" + describeSignal(signal) + ")";
+        return false;
+    }
+    if (rc != 0) error = message.empty() ? "the plugin cannot open '" + path + "'" : message;
     return rc == 0;
 }
 

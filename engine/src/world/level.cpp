@@ -313,7 +313,7 @@ private:
         SpawnPoint spawn;
         spawn.line = element.GetLineNum();
         spawn.name = in.text("name", Need::Required);
-        std::string rig = in.text("rig", Need::Required);
+        std::string asset = in.text("asset", Need::Required);
         spawn.position = {readLength(in, "x", Range::Any), readLength(in, "y", Range::Any)};
         spawn.facingRight = in.choice("facing", {"right", "left"}) == 0;
         in.warnUnknownAttributes();
@@ -324,13 +324,13 @@ private:
                 report_.error(element, "duplicate spawn name '" + spawn.name + "' (first at line " +
                                            std::to_string(first->second) + ")");
         }
-        if (!rig.empty()) {
-            // Checked here rather than when the rig loads, so the message points at this line.
-            spawn.rigPath = (levelDirectory_ / rig).lexically_normal().string();
+        if (!asset.empty()) {
+            // Checked here rather than when the plugin opens it, so the message points at this line.
+            spawn.asset = (levelDirectory_ / asset).lexically_normal().string();
             std::error_code status;
-            if (!fs::is_regular_file(spawn.rigPath, status)) {
-                bool exists = fs::exists(spawn.rigPath, status);
-                report_.error(element, "rig file '" + spawn.rigPath + "' " +
+            if (!fs::is_regular_file(spawn.asset, status)) {
+                bool exists = fs::exists(spawn.asset, status);
+                report_.error(element, "asset file '" + spawn.asset + "' " +
                                            (exists ? "is not a regular file" : "not found"));
             }
         }

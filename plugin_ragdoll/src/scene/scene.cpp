@@ -155,26 +155,45 @@ void Scene::makePreviewProxy() {
 
 void Scene::handleInput(const SceneInput& input) {
     if (characters_.empty()) return;
-    Character& player = *characters_[0];
+    static constexpr Action kPressOrder[] = {Action::ToggleRagdoll, Action::HitLeft, Action::HitRight, Action::HitAbove,
+                                             Action::GetUp,         Action::BlendUp, Action::BlendDown, Action::NetRole};
+    for (Action a : kPressOrder)
+        if (input.wasPressed(a)) act(0, a);
+}
+
+bool Scene::act(int index, Action action) {
+    if (index < 0 || index >= characterCount()) return false;
+    Character& c = *characters_[size_t(index)];
     const double J = tuning::kHitImpulse;
     // During a get-up, R and the hits act at once: the figure goes limp again where it is.
-    if (input.wasPressed(Action::ToggleRagdoll)) player.toggleRagdoll();
-    if (input.wasPressed(Action::HitLeft)) player.hit({J, 0.35 * J});
-    if (input.wasPressed(Action::HitRight)) player.hit({-J, 0.35 * J});
-    if (input.wasPressed(Action::HitAbove)) player.hit({0.0, -J});
-    if (input.wasPressed(Action::GetUp)) player.getUp();
-    if (input.wasPressed(Action::BlendUp)) {
-        const double w = std::min(1.0, player.blendWeight() + tuning::kBlendStep);
-        if (player.mode() == CharacterMode::Animated || player.mode() == CharacterMode::Blend) player.enterBlend(w);
+    switch (action) {
+    case Action::ToggleRagdoll: c.toggleRagdoll(); return true;
+    case Action::HitLeft: c.hit({J, 0.35 * J}); return true;
+    case Action::HitRight: c.hit({-J, 0.35 * J}); return true;
+    case Action::HitAbove: c.hit({0.0, -J}); return true;
+    case Action::GetUp: c.getUp(); return true;
+    case Action::BlendUp: {
+        const double w = std::min(1.0, c.blendWeight() + tuning::kBlendStep);
+        if (c.mode() == CharacterMode::Animated || c.mode() == CharacterMode::Blend) c.enterBlend(w);
+        return true;
     }
-    if (input.wasPressed(Action::BlendDown) && player.mode() == CharacterMode::Blend) {
-        // The press that brings the weight to 0 leaves BLEND: at 0 the bodies would only
-        // follow the animation exactly, which ANIMATED does without them.
-        const double w = std::round((player.blendWeight() - tuning::kBlendStep) * 1e6) / 1e6;
-        if (w <= 0.0) player.leaveBlend();
-        else player.setBlendWeight(w);
+    case Action::BlendDown:
+        if (c.mode() == CharacterMode::Blend) {
+            // The press that brings the weight to 0 leaves BLEND: at 0 the bodies would only
+            // follow the animation exactly, which ANIMATED does without them.
+            const double w = std::round((c.blendWeight() - tuning::kBlendStep) * 1e6) / 1e6;
+            if (w <= 0.0) c.leaveBlend();
+            else c.setBlendWeight(w);
+        }
+        return true;
+    case Action::NetRole: setNetPreview(NetPreview((int(netPreview_) + 1) % 3)); return true;
+    case Action::Left:
+    case Action::Right:
+    case Action::Run:
+    case Action::Jump:
+    case Action::Count: return false;  // held controls, read by the step
     }
-    if (input.wasPressed(Action::NetRole)) setNetPreview(NetPreview((int(netPreview_) + 1) % 3));
+    return false;
 }
 
 void Scene::step(double dt, const SceneInput& input) {

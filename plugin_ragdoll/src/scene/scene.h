@@ -88,6 +88,10 @@ public:
     const Character* previewProxy() const { return previewProxy_.get(); }
     NetPreview netPreview() const { return netPreview_; }
     void setNetPreview(NetPreview preview);
+    /// What a press of `action` does, done now to character `index` (the keys act on the
+    /// first): a toggle, a hit, a get-up, a blend step, the net preview. False for the held
+    /// controls (walk, run, jump) and a bad index.
+    bool act(int index, Action action);
 
     /// The body the mouse holds, if any, and where it holds it (world).
     bool grabbing() const { return !isNull(grabJoint_); }
