@@ -274,6 +274,19 @@ TEST_CASE("a table with a required function left NULL is refused, naming it, and
     CHECK(host->status().version == "1.0");
 }
 
+TEST_CASE("a table declaring one stats key twice is refused, naming it, and the old one keeps running", "[plugin]") {
+    Sandbox box;
+    box.install("test_plugin_v1");
+    auto host = box.host();
+    REQUIRE(host->load(box.descriptor));
+    box.install("test_plugin_bad_declaration");
+    CHECK_FALSE(host->reload());
+    CHECK_THAT(host->status().lastError,
+               Catch::Contains("declares the stats key 'edges' twice (a figure and the kind 'walker')"));
+    CHECK(host->status().version == "1.0");
+    CHECK(host->declarations().kinds[0].statsKey == "walkers");  // still the running library's
+}
+
 TEST_CASE("a plugin that refuses the state blob is not swapped in", "[plugin]") {
     Sandbox box;
     box.install("test_plugin_v1");

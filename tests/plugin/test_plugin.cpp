@@ -5,6 +5,7 @@
 //   TEST_PLUGIN_NULL_ENTRY    a table with getObject left NULL
 //   TEST_PLUGIN_REFUSE_STATE  refuse every state blob
 //   TEST_PLUGIN_CRASH_IN_TICK crash (SIGSEGV) in its first tick
+//   TEST_PLUGIN_BAD_DECLARATION  a kind's stats key that is also a figure's name
 // Its state is a step counter and 4 KiB that every tick scrambles, so a state that does
 // not survive a reload bit for bit shows in a hash.
 //
@@ -101,7 +102,11 @@ constexpr PaperStatDesc kStats[kStatCount] = {
 
 enum Kind { kWalker, kProp, kKindCount };
 constexpr PaperObjectKindDesc kKinds[kKindCount] = {
+#ifndef TEST_PLUGIN_BAD_DECLARATION
     {"walker", "Walker", "walkers", -1, 0},
+#else
+    {"walker", "Walker", "edges", -1, 0},  // the key of a figure too
+#endif
     {"prop", "Prop", "props", -1, 0},
 };
 constexpr PaperCommandDesc kCommands[] = {{kWalker, "weight", "Weight", PAPER_ARGUMENT_FLOAT, 0.0, 1.0, "weight"}};
@@ -177,7 +182,7 @@ void getStats(PaperPluginInstance* instance, double* values, int32_t count) {
 int32_t objectCount(PaperPluginInstance* instance, int32_t kind) {
     return kind == kWalker ? 1 : kind == kProp ? instance->propCount : 0;
 }
-int32_t getObject(PaperPluginInstance* instance, int32_t kind, int32_t index, PaperObjectInfo* info) {
+[[maybe_unused]] int32_t getObject(PaperPluginInstance* instance, int32_t kind, int32_t index, PaperObjectInfo* info) {
     if (!info || index < 0 || index >= objectCount(instance, kind)) return 1;
     *info = {uint64_t(index) + 1, kind == kWalker ? instance->name : instance->propNames[index], -1};
     return 0;

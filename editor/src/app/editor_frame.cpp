@@ -211,7 +211,7 @@ void Editor::drawPanels() {
     SimulateActions simulate = drawSimulatePanel(plugin_, simulation_, targets_);
     if (simulate.reset) resetWorld();
     if (!simulate.error.empty()) report(simulate.error, true);
-    if (std::optional<Edit> edit = drawInspectorPanel(plugin_, selection_, joints_, bodies_, inspector_, targets_))
+    if (std::optional<Edit> edit = drawInspectorPanel(plugin_, selection_, joints_, inspector_, targets_))
         recordEdit(*edit);
     if (drawPluginPanel(plugin_, pluginPanel_, targets_)) reloadPlugin();
     if (std::optional<Edit> edit = drawTuningPanel(plugin_, tuning_, targets_)) recordEdit(*edit);

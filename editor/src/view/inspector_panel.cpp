@@ -92,8 +92,8 @@ bool setObjectPropertyByName(PluginHost& plugin, const ObjectRef& object, const 
 }
 
 std::optional<Edit> drawInspectorPanel(PluginHost& plugin, const ObjectRef& selection,
-                                       const std::vector<JointView>& joints, const std::vector<BodyView>& bodies,
-                                       InspectorState& state, WidgetTargets& targets) {
+                                       const std::vector<JointView>& joints, InspectorState& state,
+                                       WidgetTargets& targets) {
     std::optional<Edit> finished;
     ImGui::SetNextWindowPos({10.0f, 275.0f}, ImGuiCond_FirstUseEver);
     if (ImGui::Begin("Inspector", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {

@@ -35,12 +35,12 @@ struct InspectorState {
     JointLimits limitsBefore;  ///< the joint's limits at the press (lower/upper edits)
 };
 
-/// Draws the Inspector for selection (joints and bodies as read this frame). Returns a
+/// Draws the Inspector for selection (joints as read this frame). Returns a
 /// finished edit for the history: a whole drag, or a whole typed entry, is one; a checkbox
 /// click is one. Widgets are remembered as "inspector:PROPERTY" (e.g. "inspector:mass").
 std::optional<Edit> drawInspectorPanel(PluginHost& plugin, const ObjectRef& selection,
-                                       const std::vector<JointView>& joints, const std::vector<BodyView>& bodies,
-                                       InspectorState& state, WidgetTargets& targets);
+                                       const std::vector<JointView>& joints, InspectorState& state,
+                                       WidgetTargets& targets);
 
 /// The handle the plugin knows object by now, or nullopt when it has no such object.
 std::optional<std::uint64_t> handleOf(PluginHost& plugin, const ObjectRef& object);

@@ -1,4 +1,4 @@
-// Levels: static terrain, dynamic props, character spawn points and the camera's start
+// Levels: static terrain, dynamic props, spawn points and the camera's start
 // view, read from content/levels/*.level.xml (format described in the README).
 // Everything is converted to metres, radians and counter-clockwise convex polygons at
 // load; a level that has any error loads nothing.
@@ -74,7 +74,7 @@ struct LevelLoadResult {
 /// Reads and validates a level file; reports every problem it finds, not just the first.
 LevelLoadResult loadLevelFile(const std::string& path);
 
-/// Same, from text in memory; fileName is used in messages and to resolve rig paths.
+/// Same, from text in memory; fileName is used in messages and to resolve asset paths.
 LevelLoadResult loadLevelFromText(std::string_view xml, const std::string& fileName);
 
 }  // namespace paper

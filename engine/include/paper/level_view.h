@@ -22,7 +22,7 @@ inline constexpr float kSpawnMarkerHeight = 1.9f;
 /// Each spawn's pole and flag: an authoring aid, drawn before (under) the characters, in the
 /// editor and in the player's debug view only.
 void drawSpawnMarkers(const Level& level, DrawList& draw);
-/// Each spawn's name and rig beside the top of its pole, to be drawn under the characters too.
+/// Each spawn's name and asset beside the top of its pole, to be drawn under what the plugin draws too.
 std::vector<ScreenText> spawnLabels(const Level& level, const Camera& camera);
 
 }  // namespace paper

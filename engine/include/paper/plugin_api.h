@@ -125,7 +125,7 @@ enum { PAPER_KIND_SETTINGS = 1 }; /* one object: the plugin's settings */
 typedef struct PaperObjectKindDesc {
     const char* name;     /* identifier, e.g. "joint" */
     const char* label;    /* for people: "Joint" */
-    const char* statsKey; /* key of this kind's list in --stats-json's "physics", or NULL */
+    const char* statsKey; /* key of this kind's list in --stats-json's "physics" (no stat's name), or NULL */
     int32_t ownerKind;    /* the kind of the objects these belong to (PaperObjectInfo.owner), or -1 */
     int32_t flags;        /* PAPER_KIND_* */
 } PaperObjectKindDesc;
@@ -235,8 +235,9 @@ typedef struct PaperPluginInstance PaperPluginInstance;
     X(1, int32_t, propertyCount, (PaperPluginInstance* instance, int32_t kind, uint64_t handle)) \
     X(1, int32_t, getProperty, (PaperPluginInstance* instance, int32_t kind, uint64_t handle, int32_t index, PaperPropertyInfo* info)) \
     X(1, int32_t, setProperty, (PaperPluginInstance* instance, int32_t kind, uint64_t handle, int32_t index, double value)) \
-    /* Runs commands[command] on an object of its kind, with its argument (ignored when it \
-       takes none). Returns 0, or refuses with the reason ("Reasons" above). */ \
+    /* Runs commands[command] on the object of the command's kind with that handle, with its \
+       argument (ignored when it takes none). Returns 0, or refuses with the reason ("Reasons" \
+       above). */ \
     X(1, int32_t, runObjectCommand, (PaperPluginInstance* instance, uint64_t handle, int32_t command, double argument, char* error, size_t errorCapacity)) \
     /* Writes the asset the level's spawns opened from `asset`, with the edits made through \
        this table, to path (NULL: back to asset) atomically, keeping everything else in the \
@@ -252,7 +253,7 @@ typedef struct PaperPluginInstance PaperPluginInstance;
 typedef struct PaperPluginApi {
     uint32_t abiVersion; /* PAPER_PLUGIN_ABI_VERSION the plugin was built with */
     uint32_t structSize; /* sizeof(PaperPluginApi) as the plugin compiled it */
-    const char* name;    /* e.g. "bounce" */
+    const char* name;    /* e.g. "shapes" */
     const char* version; /* e.g. "0.3.1" */
     /* Commandlets, in Unreal's manner: `paperdoll <command> <args…>` runs one of these
        without a window or an instance. Their names, space separated, or NULL (then

@@ -223,7 +223,7 @@ bool pluginRunsCommand(const PluginDescriptor& descriptor, const std::string& co
 /// starting an instance; nullopt with the reason when it cannot be loaded.
 std::optional<PluginDeclarations> readPluginDeclarations(const PluginDescriptor& descriptor,
                                                          const std::filesystem::path& copyFolder, std::string& error);
-/// Runs a commandlet (`paperdoll rig check …`): args[0] is the command. Returns its exit
+/// Runs a commandlet (`paperdoll <command> …`): args[0] is the command. Returns its exit
 /// status, or nullopt with the reason when the plugin could not run it.
 std::optional<int> runCommandlet(const PluginDescriptor& descriptor, const std::filesystem::path& copyFolder,
                                  const std::vector<std::string>& args, std::string& error);

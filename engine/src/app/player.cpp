@@ -258,7 +258,7 @@ void drawPluginStats(PluginHost& plugin) {
     if (!line.empty()) hudText(line);
 }
 
-/// "stickman: blend 0.40   standalone   walk": each object with properties flagged for the
+/// "walker: fallen   leader": each object with properties flagged for the
 /// HUD, its name and their values.
 void drawPluginObjects(PluginHost& plugin) {
     const PluginDeclarations& d = plugin.declarations();
@@ -557,7 +557,7 @@ int runPlayer(const PlayerOptions& options, std::ostream& out, std::ostream& err
     return 0;
 }
 
-/// `paperdoll <command> …` when a plugin runs that command (e.g. `rig`); nullopt if none does.
+/// `paperdoll <command> …` when a plugin runs that command (its commandlets); nullopt if none does.
 static std::optional<int> runCommandletIfAny(const std::vector<std::string>& args) {
     if (args.empty() || args[0].empty() || args[0][0] == '-') return std::nullopt;
     std::error_code ec;
@@ -577,7 +577,7 @@ static std::optional<int> runCommandletIfAny(const std::vector<std::string>& arg
     return std::nullopt;
 }
 
-/// Standard output is what scripts read (`--list-plugins`, `rig check`, `rig drop --json`):
+/// Standard output is what scripts read (`--list-plugins`, a commandlet's results):
 /// output that could not be written (a full disk) fails a run that otherwise succeeded.
 static int checkStandardOutput(int status) {
     errno = 0;

@@ -38,6 +38,12 @@ std::string declarationProblem(const PaperPluginApi& api) {
         if (!c.name || !c.label) return "command " + std::to_string(i) + " without a name or label";
         if (c.kind < 0 || c.kind >= api.kindCount) return "command '" + std::string(c.name) + "' for an undeclared kind";
     }
+    // One JSON key each: a kind's list must not overwrite a figure in --stats-json.
+    for (int32_t i = 0; i < api.kindCount; ++i)
+        for (int32_t j = 0; api.kinds[i].statsKey && j < api.statCount; ++j)
+            if (std::strcmp(api.kinds[i].statsKey, api.stats[j].name) == 0)
+                return "the stats key '" + std::string(api.stats[j].name) + "' twice (a figure and the kind '" +
+                       api.kinds[i].name + "')";
     for (int32_t i = 0; i < api.assetTypeCount; ++i)
         if (!api.assetTypes[i].name || !api.assetTypes[i].label || !api.assetTypes[i].pattern)
             return "asset type " + std::to_string(i) + " without a name, label or pattern";

@@ -1,0 +1,28 @@
+# Fails when code under engine/ or editor/ names the bounce plugin: the engine and the editor
+# must work it through plugin_api.h's declarations alone. Comments may use it as an example.
+#   cmake -DROOT=<repository> -P check_generic.cmake
+file(GLOB_RECURSE files "${ROOT}/engine/*.h" "${ROOT}/engine/*.cpp" "${ROOT}/editor/*.h" "${ROOT}/editor/*.cpp"
+     "${ROOT}/engine/*.txt" "${ROOT}/editor/*.txt")
+if(NOT files)
+  message(FATAL_ERROR "no sources under '${ROOT}/engine' or '${ROOT}/editor'")
+endif()
+set(bad "")
+foreach(file ${files})
+  file(STRINGS "${file}" lines REGEX "[Bb][Oo][Uu][Nn][Cc][Ee]")
+  foreach(line ${lines})
+    if(file MATCHES "\\.txt$")
+      string(REGEX REPLACE "#.*$" "" code "${line}")
+    else()
+      string(REGEX REPLACE "//.*$" "" code "${line}")
+      string(REGEX REPLACE "/\\*.*\\*/" "" code "${code}")
+    endif()
+    string(TOLOWER "${code}" code)
+    if(code MATCHES "bounce")
+      list(APPEND bad "${file}: ${line}")
+    endif()
+  endforeach()
+endforeach()
+if(bad)
+  list(JOIN bad "\n  " text)
+  message(FATAL_ERROR "the engine or the editor names the bounce plugin:\n  ${text}")
+endif()
