@@ -3,8 +3,8 @@
 // needle at the current angle and two handles the user drags to change the limits.
 //
 // Angles come in two senses:
-// - joint angles, "rig sense": radians relative to the rest pose, as PaperJointInfo reports
-//   them (lowerLimit, upperLimit, currentAngle) and setJointLimits takes them;
+// - joint angles, "rig sense": radians relative to the rest pose, as the editor reads them
+//   (model/reflected_objects.h: lowerLimit, upperLimit, currentAngle) and setJointLimits sets them;
 // - world angles: radians counter-clockwise from world +x, as the screen shows them.
 // The world direction of joint angle a is parentAngle + restOffset + a, or
 // parentAngle − restOffset − a for a character drawn mirrored (facing left).
@@ -20,7 +20,7 @@ namespace paper::editor {
 
 /// A point or a direction in world space: metres, y up. Double rather than paper::Vec2
 /// (float): mouse points along one ray at several radii then give the same angle to 1e-9
-/// rad, and PaperJointInfo's floats convert to it exactly.
+/// rad, and the plugin's float vectors convert to it exactly.
 struct Vec2d {
     double x = 0.0; ///< metres
     double y = 0.0; ///< metres
@@ -36,8 +36,8 @@ struct JointLimits {
 
 /// Where a joint's gizmo sits and which way its angles turn.
 struct GizmoFrame {
-    Vec2d pivot;              ///< the joint's pivot, world metres (PaperJointInfo::pivot)
-    double parentAngle = 0.0; ///< the parent body's current world angle, radians (PaperJointInfo::parentAngle)
+    Vec2d pivot;              ///< the joint's pivot, world metres (JointInfo::pivot)
+    double parentAngle = 0.0; ///< the parent body's current world angle, radians (JointInfo::parentAngle)
     /// The child's rest angle relative to its parent, radians: joint angle 0 points at
     /// parentAngle + restOffset (parentAngle − restOffset when mirrored).
     double restOffset = 0.0;

@@ -20,7 +20,7 @@ enum class BodyOutline {
     Box,      ///< the rectangle along a–b, radius either side, square ends at a and b
 };
 
-/// A body's world shape, as PaperBodyInfo gives it.
+/// A body's world shape, as BodyInfo (model/reflected_objects.h) gives it.
 struct BodyShape {
     BodyOutline outline = BodyOutline::Capsule;
     Vec2d a, b;           ///< metres: the centre line (a circle's centre twice)

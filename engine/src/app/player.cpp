@@ -14,6 +14,7 @@
 
 #include <unistd.h>
 
+#include "app/stats_json.h"
 #include "paper/content_paths.h"
 #include "paper/fixed_step.h"
 #include "paper/player_input.h"
@@ -32,15 +33,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
-/// What one run did, for the HUD and --stats-json.
-struct RunStats {
-    std::int64_t steps = 0;
-    std::int64_t framesRendered = 0;
-    double wallSeconds = 0.0;
-    double stepSecondsTotal = 0.0;
-    double stepSecondsMax = 0.0;
-};
 
 /// Headless runs have no window but the same camera maths: a nominal viewport, so
 /// `mouse move screen` in a script means the same in both.
@@ -100,98 +92,6 @@ std::int64_t stepLimitOf(const PlayerOptions& options, const Script* script) {
     if (options.frames > 0) return options.frames;
     if (script) return script->endStep();
     return -1;
-}
-
-nlohmann::json pluginJson(PluginHost* plugin) {
-    if (!plugin) return {{"loaded", false}, {"name", nullptr}, {"version", nullptr}, {"reloads", 0}};
-    const PluginStatus& s = plugin->status();
-    return {{"loaded", plugin->loaded()},
-            {"name", s.name.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.name)},
-            {"version", s.version.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.version)},
-            {"file", s.file},
-            {"reloads", s.reloads},
-            {"rollbacks", s.rollbacks},
-            {"last_reload_ms", s.lastReloadMilliseconds},
-            {"last_state_bytes", s.lastStateBytes},
-            {"watch", s.watchMethod},
-            {"last_error", s.lastError.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.lastError)}};
-}
-
-/// A property's value as JSON: a number, a bool, a string or [x, y].
-nlohmann::json propertyJson(const PropertyValue& p) {
-    switch (p.type) {
-    case PAPER_PROPERTY_INT: return std::int64_t(p.value);
-    case PAPER_PROPERTY_BOOL: return p.value != 0.0;
-    case PAPER_PROPERTY_STRING: return p.text;
-    case PAPER_PROPERTY_VEC2: return {p.vector.x, p.vector.y};
-    default: return p.value;
-    }
-}
-
-/// The plugin's part of --stats-json: each figure it declares by its name, and a list for
-/// each kind of object it declares a stats key for (each object's name and properties).
-nlohmann::json physicsJson(PluginHost* plugin) {
-    if (!plugin || !plugin->loaded()) return nlohmann::json::object();
-    const PluginDeclarations& d = plugin->declarations();
-    nlohmann::json out = nlohmann::json::object();
-    const std::vector<double> values = plugin->stats();
-    for (size_t i = 0; i < d.stats.size() && i < values.size(); ++i) {
-        if (d.stats[i].flags & PAPER_STAT_INTEGER) out[d.stats[i].name] = std::int64_t(values[i]);
-        else out[d.stats[i].name] = values[i];
-    }
-    for (size_t kind = 0; kind < d.kinds.size(); ++kind) {
-        if (d.kinds[kind].statsKey.empty()) continue;
-        nlohmann::json list = nlohmann::json::array();
-        for (const ObjectEntry& object : plugin->objects(int(kind))) {
-            nlohmann::json entry = {{"name", object.name}};
-            for (const PropertyValue& p : plugin->properties(int(kind), object.handle))
-                if (!(p.flags & PAPER_PROPERTY_NOT_IN_STATS)) entry[p.name] = propertyJson(p);
-            list.push_back(std::move(entry));
-        }
-        out[d.kinds[kind].statsKey] = std::move(list);
-    }
-    return out;
-}
-
-bool writeStatsJson(const std::string& path, const PlayerOptions& options, const Level& level, const RunStats& stats,
-                    PluginHost* plugin, std::ostream& err) {
-    nlohmann::json j;
-    j["frames"] = stats.steps;
-    j["mode"] = options.headless ? "headless" : "window";
-    j["simulation_hz"] = kSimulationHz;
-    j["simulated_seconds"] = double(stats.steps) / kSimulationHz;
-    j["level"] = {{"name", level.name},
-                  {"path", level.path},
-                  {"terrain", level.terrain.size()},
-                  {"props", level.props.size()},
-                  {"spawns", level.spawns.size()}};
-    j["plugin"] = pluginJson(plugin);
-    j["physics"] = physicsJson(plugin);
-    j["timing"] = {{"wall_seconds", stats.wallSeconds},
-                   {"frames_rendered", stats.framesRendered},
-                   {"step_ms_mean", stats.steps > 0 ? 1000.0 * stats.stepSecondsTotal / double(stats.steps) : 0.0},
-                   {"step_ms_max", 1000.0 * stats.stepSecondsMax},
-                   {"realtime", options.realtime}};
-
-    // Write beside the target and rename, so a reader never sees half a file.
-    std::string temp = path + ".tmp";
-    {
-        errno = 0;
-        std::ofstream file(temp, std::ios::trunc);
-        file << j.dump(2) << '\n';
-        if (!file.good()) {
-            err << "paperdoll: error: cannot write stats to '" << path << "': " << std::strerror(errno ? errno : EIO)
-                << '\n';
-            std::remove(temp.c_str());
-            return false;
-        }
-    }
-    if (std::rename(temp.c_str(), path.c_str()) != 0) {
-        err << "paperdoll: error: cannot write stats to '" << path << "': " << std::strerror(errno) << '\n';
-        std::remove(temp.c_str());
-        return false;
-    }
-    return true;
 }
 
 /// One step is one frame here, in the order a windowed frame has: the script's input,
