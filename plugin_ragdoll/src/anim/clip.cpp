@@ -67,6 +67,8 @@
 #include <cstdio>
 #include <map>
 
+#include "paper/xml_reader.h"
+
 namespace ragdoll {
 namespace {
 

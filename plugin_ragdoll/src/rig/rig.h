@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "paper/xml_reader.h"
+#include "paper/diagnostic.h"
 #include "solver/math.h"
 
 namespace ragdoll {

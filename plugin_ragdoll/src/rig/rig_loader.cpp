@@ -22,6 +22,7 @@
 #include <map>
 #include <optional>
 
+#include "paper/xml_reader.h"
 #include "rig/rig_xml.h"
 
 namespace ragdoll {
