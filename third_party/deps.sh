@@ -8,7 +8,7 @@ packages=(
   # build
   build-essential cmake ninja-build pkg-config clang
   # engine and editor
-  libsdl2-dev libgl-dev libegl-dev python3-glad libtinyxml2-dev libimgui-dev libstb-dev nlohmann-json3-dev
+  libsdl2-dev libgl-dev libegl-dev python3-glad libtinyxml2-dev libimgui-dev libstb-dev nlohmann-json3-dev libpng-dev
   # tests: Catch2, a virtual display with Mesa's software GL for the windowed tests
   catch2 xvfb xauth libgl1-mesa-dri
   # benchmark peer only (tests/bench); never linked by the product

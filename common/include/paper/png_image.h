@@ -1,0 +1,32 @@
+// PNG images users bring (cut-out art, atlases), decoded with libpng: Debian's package gets
+// the security updates a decoder of third-party files needs. Any PNG libpng reads comes out
+// as 8-bit RGBA; anything it cannot read, or larger than kMaxImageSide a side, is refused
+// with the cause.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace paper {
+
+/// The largest width or height accepted, pixels (a 8192² RGBA image is 256 MiB).
+inline constexpr int kMaxImageSide = 8192;
+
+/// 8-bit RGBA, straight (not premultiplied) alpha, rows top to bottom.
+struct PngImage {
+    int width = 0;
+    int height = 0;
+    std::vector<std::uint8_t> rgba;  ///< width × height × 4 bytes
+};
+
+/// Decodes a PNG held in memory. False with the cause in error ("not a PNG", "truncated",
+/// "8200 x 100 pixels: larger than 8192 a side", libpng's reason); image is then empty.
+bool decodePng(const void* data, std::size_t size, PngImage& image, std::string& error);
+
+/// Reads and decodes a file. False with the cause (a missing file, a directory, or what
+/// decodePng says); the cause does not repeat the path.
+bool loadPng(const std::string& path, PngImage& image, std::string& error);
+
+}  // namespace paper

@@ -1,0 +1,81 @@
+#include "paper/png_image.h"
+
+#include <png.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <system_error>
+
+namespace paper {
+
+namespace {
+
+constexpr std::uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+
+}  // namespace
+
+bool decodePng(const void* data, std::size_t size, PngImage& image, std::string& error) {
+    image = {};
+    if (size < sizeof kSignature || std::memcmp(data, kSignature, sizeof kSignature) != 0) {
+        error = "not a PNG file (its first bytes are not the PNG signature)";
+        return false;
+    }
+    // libpng's simplified API: it converts every format to the one asked for and reports a
+    // failure as a message, without longjmp reaching our frames.
+    png_image png;
+    std::memset(&png, 0, sizeof png);
+    png.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_memory(&png, data, size)) {
+        error = std::string("not a readable PNG: ") + png.message;
+        return false;
+    }
+    if (png.width == 0 || png.height == 0 || png.width > std::uint32_t(kMaxImageSide) ||
+        png.height > std::uint32_t(kMaxImageSide)) {
+        error = std::to_string(png.width) + " x " + std::to_string(png.height) + " pixels: larger than " +
+                std::to_string(kMaxImageSide) + " a side";
+        png_image_free(&png);
+        return false;
+    }
+    png.format = PNG_FORMAT_RGBA;
+    std::vector<std::uint8_t> pixels(PNG_IMAGE_SIZE(png));
+    if (!png_image_finish_read(&png, nullptr, pixels.data(), 0, nullptr)) {
+        error = std::string("not a readable PNG: ") + png.message;
+        png_image_free(&png);
+        return false;
+    }
+    image.width = int(png.width);
+    image.height = int(png.height);
+    image.rgba = std::move(pixels);
+    return true;
+}
+
+bool loadPng(const std::string& path, PngImage& image, std::string& error) {
+    image = {};
+    std::error_code ec;
+    const std::filesystem::file_status status = std::filesystem::status(path, ec);
+    if (!std::filesystem::exists(status)) {
+        error = "file not found";
+        return false;
+    }
+    if (!std::filesystem::is_regular_file(status)) {
+        error = std::filesystem::is_directory(status) ? "a directory, not an image" : "not a regular file";
+        return false;
+    }
+    // A file larger than the largest image could possibly compress to is not read whole.
+    constexpr std::uintmax_t kMaxFileBytes = std::uintmax_t(kMaxImageSide) * kMaxImageSide * 4 + (1u << 20);
+    if (std::filesystem::file_size(path, ec) > kMaxFileBytes) {
+        error = "larger than any " + std::to_string(kMaxImageSide) + "-pixel image could be";
+        return false;
+    }
+    std::ifstream file(path, std::ios::binary);
+    std::vector<char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    if (!file.good() && !file.eof()) {
+        error = "cannot be read";
+        return false;
+    }
+    return decodePng(bytes.data(), bytes.size(), image, error);
+}
+
+}  // namespace paper
