@@ -125,3 +125,35 @@ TEST_CASE("clear empties the batch and indices stay within the vertices", "[rend
     CHECK(d.vertices().empty());
     CHECK(d.indices().empty());
 }
+
+TEST_CASE("image quads and shapes keep their order in batches, one per run of an image", "[render][image]") {
+    DrawList list;
+    const Vec2 corners[4] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
+    const Vec2 uvs[4] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+    list.circle({0, 0}, 1.0f, {10, 20, 30, 255});
+    list.imageQuad(3, corners, uvs, {255, 255, 255, 255});
+    list.imageQuad(3, corners, uvs, {255, 0, 0, 128});  // the same image: the same batch
+    list.imageQuad(5, corners, uvs, {255, 255, 255, 255});
+    list.line({0, 0}, {1, 0}, 0.1f, {0, 0, 0, 255});
+    list.imageQuad(0, corners, uvs, {255, 255, 255, 255});  // no image: nothing drawn
+    const std::vector<DrawBatch>& batches = list.batches();
+    REQUIRE(batches.size() == 4);
+    CHECK(batches[0].image == 0);
+    CHECK(batches[1].image == 3);
+    CHECK(batches[1].indexCount == 12);
+    CHECK(batches[2].image == 5);
+    CHECK(batches[3].image == 0);
+    std::uint32_t next = 0;
+    for (const DrawBatch& b : batches) {  // contiguous, covering every index once
+        CHECK(b.firstIndex == next);
+        next += b.indexCount;
+    }
+    CHECK(next == list.indices().size());
+    // A quad's vertices carry its texture coordinates and tint; shapes sample at (0, 0).
+    const DrawVertex& quadCorner = list.vertices()[list.indices()[batches[1].firstIndex + 1]];
+    CHECK(quadCorner.uv.x == 1.0f);
+    CHECK(quadCorner.uv.y == 0.0f);
+    CHECK(list.vertices()[0].uv.x == 0.0f);
+    list.clear();
+    CHECK(list.batches().empty());
+}

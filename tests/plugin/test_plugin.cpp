@@ -15,7 +15,8 @@
 // G makes it "standing", B/N move its weight by 0.25, Tab cycles its role, and while the left
 // button is down it sits at the mouse (a grab). getStats reports the steps, the pressed edges
 // it has seen ("edges") and fixed figures; its "prop" objects echo the level's first props,
-// asleep, where the level put them. The walker is not part of the state blob.
+// asleep, where the level put them. The walker is not part of the state blob. When the
+// level's first spawn names a PNG, it is loaded through the engine and drawn as a 1 m square.
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -49,6 +50,7 @@ struct PaperPluginInstance {
     float blendWeight = 0.0f;
     PaperVec2 position = {0.0f, 0.0f};
     const char* clip = "idle";
+    std::int32_t image = 0;  // the first spawn's asset when it is a PNG: drawn as a 1 m square
     std::int32_t pressedEdges = 0;
 
     // The level's first props, as given.
@@ -67,10 +69,16 @@ PaperPluginInstance* create(const PaperEngineServices* services, char*, size_t) 
     return instance;
 }
 void destroy(PaperPluginInstance* instance) { delete instance; }
-int32_t loadLevel(PaperPluginInstance* instance, const PaperLevelDesc* level, char*, size_t) {
+int32_t loadLevel(PaperPluginInstance* instance, const PaperLevelDesc* level, char* error, size_t capacity) {
     if (level && level->spawnCount > 0) {
         std::snprintf(instance->name, sizeof instance->name, "%s", level->spawns[0].name);
         instance->position = level->spawns[0].position;
+        const char* asset = level->spawns[0].asset;
+        const size_t length = asset ? std::strlen(asset) : 0;
+        if (length > 4 && std::strcmp(asset + length - 4, ".png") == 0) {
+            int32_t status = instance->services->loadImage(instance->services->context, asset, &instance->image, error, capacity);
+            if (status != 0) return status;  // the engine's reason, as it wrote it
+        }
     }
     instance->propCount = 0;
     for (int32_t i = 0; level && i < level->propCount && i < PaperPluginInstance::kMaxProps; ++i) {
@@ -144,7 +152,14 @@ void tick(PaperPluginInstance* instance, double dt, const PaperInput* input) {
     }
 }
 
-void draw(PaperPluginInstance*) {}
+/// The image, if any, as a 1 m square whose bottom-left corner is the walker's position.
+void draw(PaperPluginInstance* instance) {
+    if (instance->image <= 0) return;
+    const PaperVec2 p = instance->position;
+    const PaperVec2 corners[4] = {{p.x, p.y + 1.0f}, {p.x + 1.0f, p.y + 1.0f}, {p.x + 1.0f, p.y}, {p.x, p.y}};
+    const PaperVec2 uvs[4] = {{0.0f, 0.0f}, {1.0f, 0.0f}, {1.0f, 1.0f}, {0.0f, 1.0f}};
+    instance->services->drawImage(instance->services->context, instance->image, corners, uvs, {255, 255, 255, 255});
+}
 
 size_t saveState(PaperPluginInstance* instance, void* buffer, size_t capacity) {
     const size_t size = 4 + sizeof instance->steps + kPayload;

@@ -399,7 +399,7 @@ int Editor::run() {
         renderer.beginFrame(int(size.x), int(size.y), kPaperColor);
         renderer.draw(backdrop, camera_);
         Window::drawTextNow(spawnLabels(level_, camera_));
-        renderer.draw(draw, camera_);
+        renderer.draw(draw, camera_, &plugin_.images());
         drawPanels();
         window_.renderImGui();
         updateTitle();

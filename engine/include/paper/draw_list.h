@@ -1,6 +1,8 @@
 // The 2D batch: shapes in world space (metres) tessellated on the CPU into one indexed
-// triangle list with per-vertex colour. The GL backend draws it in a single call; the
-// headless backend never needs it, and tests inspect the triangles directly.
+// triangle list with per-vertex colour, and textured quads (cut-out art) in the same list.
+// Consecutive triangles on one image form a batch: the GL backend draws one call per batch
+// (shapes are on image 0, a white texel), in the order they were added. The headless
+// backend never needs it, and tests inspect the triangles directly.
 #pragma once
 
 #include <cstdint>
@@ -11,9 +13,17 @@
 namespace paper {
 
 struct DrawVertex {
-    Vec2 position;      ///< metres
-    std::uint32_t rgba;  ///< r in the low byte, as OpenGL reads GL_UNSIGNED_BYTE x4
-};  // 12 bytes
+    Vec2 position;       ///< metres
+    std::uint32_t rgba;  ///< r in the low byte, as OpenGL reads GL_UNSIGNED_BYTE x4; straight alpha
+    Vec2 uv{};           ///< texture coordinates, 0..1 from the image's top-left (shapes: 0, 0)
+};  // 20 bytes
+
+/// Triangles drawn with one image: indices [firstIndex, firstIndex + indexCount).
+struct DrawBatch {
+    int image = 0;  ///< an ImageStore id; 0 is plain colour
+    std::uint32_t firstIndex = 0;
+    std::uint32_t indexCount = 0;
+};
 
 /// Largest distance, in pixels, between a tessellated curve and the true curve.
 inline constexpr float kCurveTolerancePixels = 0.2f;
@@ -45,9 +55,13 @@ public:
     void polygon(const Vec2* points, int count, Color fill);
     /// The outline of a convex polygon with mitred corners, centred on its edges.
     void polygonOutline(const Vec2* points, int count, float width, Color color);
+    /// A quad of image (an ImageStore id > 0): corners in order round it, each with its
+    /// texture coordinates, tinted (the image's colour times tint).
+    void imageQuad(int image, const Vec2 corners[4], const Vec2 uvs[4], Color tint);
 
     const std::vector<DrawVertex>& vertices() const { return vertices_; }
     const std::vector<std::uint32_t>& indices() const { return indices_; }
+    const std::vector<DrawBatch>& batches() const { return batches_; }
 
 private:
     int segmentsFor(float radiusMetres) const;
@@ -55,10 +69,13 @@ private:
     void capsulePoints(Vec2 a, Vec2 b, float radius, std::vector<Vec2>& out) const;
     void fan(const Vec2* points, int count, Color color);
     void ring(const Vec2* points, int count, float width, Color color);
+    /// Starts a batch unless the last one is on image; `count` indices follow.
+    void addToBatch(int image, std::uint32_t count);
 
     float pixelsPerMetre_ = 100.0f;
     std::vector<DrawVertex> vertices_;
     std::vector<std::uint32_t> indices_;
+    std::vector<DrawBatch> batches_;
     std::vector<Vec2> scratch_;
 };
 

@@ -1,11 +1,14 @@
 // OpenGL 3.3 core backend for the DrawList: one shader, one dynamic vertex and index
-// buffer, one draw call per list. Needs a current GL context (platform/window).
+// buffer, one draw call per batch (a run of triangles on one image). Images become
+// textures the first time they are drawn. Needs a current GL context (platform/window).
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "paper/camera.h"
 #include "paper/draw_list.h"
+#include "paper/image_store.h"
 
 namespace paper {
 
@@ -19,11 +22,16 @@ public:
     /// Compiles the shader and creates buffers; false with a message on failure.
     bool init(std::string& error);
     void beginFrame(int framebufferWidth, int framebufferHeight, Color clear);
-    void draw(const DrawList& list, const Camera& camera);
+    /// Draws the list; images: where its batches' image ids come from (null: plain colour only).
+    void draw(const DrawList& list, const Camera& camera, const ImageStore* images = nullptr);
 
 private:
+    /// The texture of an image id (uploaded now if it is new); image 0 is one white texel.
+    unsigned texture(int image, const ImageStore* images);
+
     unsigned program_ = 0, vao_ = 0, vbo_ = 0, ibo_ = 0;
-    int matrixLocation_ = -1;
+    int matrixLocation_ = -1, imageLocation_ = -1;
+    std::vector<unsigned> textures_;  ///< by image id; 0 until uploaded
     size_t vboBytes_ = 0, iboBytes_ = 0;
 };
 

@@ -193,6 +193,15 @@ typedef struct PaperEngineServices {
     void (*drawCircle)(void* context, PaperVec2 center, float radius, PaperColor color);
     void (*drawCapsule)(void* context, PaperVec2 a, PaperVec2 b, float radius, PaperColor color);
     void (*drawPolygon)(void* context, const PaperVec2* points, int32_t count, PaperColor color);
+    /* Images for cut-out art; the engine owns them. loadImage decodes a PNG file once (the
+       same file gives the same handle, across reloads too; headless runs decode it as well)
+       and sets *image to its handle (> 0); it returns 0, or refuses with the reason as
+       "Reasons" says. drawImage draws a quad of it for the current frame (only inside draw):
+       four corners round it in world metres, each with its texture coordinates (0..1 from
+       the image's top-left), the image's colours multiplied by tint. Drawn in order with
+       the shapes; consecutive quads of one image are one batch. */
+    int32_t (*loadImage)(void* context, const char* path, int32_t* image, char* error, size_t errorCapacity);
+    void (*drawImage)(void* context, int32_t image, const PaperVec2* corners, const PaperVec2* uvs, PaperColor tint);
     /* Seconds since the engine started, monotonic. */
     double (*timeSeconds)(void* context);
     /* Text for the user: stream 1 = standard output (results), 2 = standard error. */

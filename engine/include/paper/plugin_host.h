@@ -21,6 +21,7 @@
 #include "paper/plugin_api.h"
 #include "paper/descriptor.h"
 #include "paper/file_watch.h"
+#include "paper/image_store.h"
 #include "paper/library.h"
 #include "paper/level.h"
 
@@ -155,6 +156,8 @@ public:
     bool loadState(const std::vector<std::uint8_t>& blob);
 
     const PluginStatus& status() const { return status_; }
+    /// The images plugins loaded (loadImage), for the renderer; kept across reloads.
+    const ImageStore& images() const { return images_; }
     bool loaded() const { return current_.instance != nullptr; }
     const PluginDescriptor& descriptor() const { return descriptor_; }
 
@@ -203,6 +206,7 @@ private:
 
     PluginDeclarations declarations_;
     int generation_ = 0;
+    ImageStore images_;
     DrawList* drawTarget_ = nullptr;  ///< set only while the plugin draws
     PluginStatus status_;
 };

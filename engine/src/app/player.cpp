@@ -287,7 +287,7 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
         renderer.draw(backdrop, camera);
         window.beginImGuiFrame();
         if (debugView) Window::drawTextNow(spawnLabels(level, camera));
-        renderer.draw(draw, camera);
+        renderer.draw(draw, camera, sim.plugin ? &sim.plugin->images() : nullptr);
         drawHud(level, sim.stats, camera, fps, window.glRenderer(), sim.plugin, debugView);
         window.renderImGui();
         ++sim.stats.framesRendered;

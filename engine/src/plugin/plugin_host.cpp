@@ -113,6 +113,29 @@ PaperEngineServices PluginHost::makeServices(PluginHost* host) {
         for (int32_t i = 0; i < count; ++i) converted[i] = toVec(points[i]);
         d->polygon(converted, count, toColor(color));
     };
+    s.loadImage = [](void* context, const char* path, int32_t* image, char* error, size_t capacity) -> int32_t {
+        auto* host = static_cast<PluginHost*>(context);
+        std::string why = !host ? "no engine" : !path || !image ? "loadImage: null argument" : "";
+        int id = 0;
+        if (why.empty() && (id = host->images_.load(path, why)) == 0) why = "image '" + std::string(path) + "': " + why;
+        if (id > 0) {
+            *image = id;
+            return 0;
+        }
+        if (error && capacity) {
+            const size_t length = std::min(why.size(), capacity - 1);
+            std::memcpy(error, why.data(), length);
+            error[length] = '\0';
+        }
+        return int32_t(std::min<size_t>(why.size() + 1, size_t(INT32_MAX)));
+    };
+    s.drawImage = [](void* context, int32_t image, const PaperVec2* corners, const PaperVec2* uvs, PaperColor tint) {
+        DrawList* d = context ? static_cast<PluginHost*>(context)->drawTarget_ : nullptr;
+        if (!d || !corners || !uvs) return;
+        const Vec2 at[4] = {toVec(corners[0]), toVec(corners[1]), toVec(corners[2]), toVec(corners[3])};
+        const Vec2 uv[4] = {toVec(uvs[0]), toVec(uvs[1]), toVec(uvs[2]), toVec(uvs[3])};
+        d->imageQuad(image, at, uv, toColor(tint));
+    };
     s.timeSeconds = [](void*) {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - startTime()).count();
     };

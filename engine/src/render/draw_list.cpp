@@ -22,6 +22,22 @@ int DrawList::segmentsFor(float radiusMetres) const { return circleSegments(radi
 void DrawList::clear() {
     vertices_.clear();
     indices_.clear();
+    batches_.clear();
+}
+
+void DrawList::addToBatch(int image, std::uint32_t count) {
+    if (batches_.empty() || batches_.back().image != image)
+        batches_.push_back({image, std::uint32_t(indices_.size()), 0});
+    batches_.back().indexCount += count;
+}
+
+void DrawList::imageQuad(int image, const Vec2 corners[4], const Vec2 uvs[4], Color tint) {
+    if (image <= 0) return;
+    auto base = std::uint32_t(vertices_.size());
+    std::uint32_t rgba = packColor(tint);
+    for (int i = 0; i < 4; ++i) vertices_.push_back({corners[i], rgba, uvs[i]});
+    addToBatch(image, 6);
+    indices_.insert(indices_.end(), {base, base + 1, base + 2, base, base + 2, base + 3});
 }
 
 void DrawList::capsulePoints(Vec2 a, Vec2 b, float radius, std::vector<Vec2>& out) const {
@@ -54,6 +70,7 @@ void DrawList::fan(const Vec2* points, int count, Color color) {
     auto base = std::uint32_t(vertices_.size());
     std::uint32_t rgba = packColor(color);
     for (int i = 0; i < count; ++i) vertices_.push_back({points[i], rgba});
+    addToBatch(0, std::uint32_t(3 * (count - 2)));
     for (int i = 1; i + 1 < count; ++i) {
         indices_.push_back(base);
         indices_.push_back(base + std::uint32_t(i));
@@ -81,6 +98,7 @@ void DrawList::ring(const Vec2* points, int count, float width, Color color) {
         vertices_.push_back({here + offset, rgba});
         vertices_.push_back({here - offset, rgba});
     }
+    addToBatch(0, std::uint32_t(6 * count));
     for (int i = 0; i < count; ++i) {
         std::uint32_t o0 = base + 2 * std::uint32_t(i), i0 = o0 + 1;
         std::uint32_t o1 = base + 2 * std::uint32_t((i + 1) % count), i1 = o1 + 1;

@@ -14,19 +14,42 @@ namespace {
 const char* kVertexShader = R"(#version 330 core
 layout(location = 0) in vec2 position;
 layout(location = 1) in vec4 color;
+layout(location = 2) in vec2 uv;
 uniform mat4 worldToClip;
 out vec4 vColor;
+out vec2 vUv;
 void main() {
     gl_Position = worldToClip * vec4(position, 0.0, 1.0);
-    vColor = color;
+    vColor = vec4(color.rgb * color.a, color.a);  // premultiplied, as the images are
+    vUv = uv;
 }
 )";
 
+// Every batch samples an image: shapes a white texel, cut-out art its own texture; both
+// premultiplied, so one blending function serves all.
 const char* kFragmentShader = R"(#version 330 core
 in vec4 vColor;
+in vec2 vUv;
+uniform sampler2D image;
 out vec4 fragColor;
-void main() { fragColor = vColor; }
+void main() { fragColor = texture(image, vUv) * vColor; }
 )";
+
+/// A texture from RGBA8 premultiplied pixels, linear filtering with mipmaps (parts are drawn
+/// much smaller than their art when zoomed out).
+GLuint makeTexture(int width, int height, const std::uint8_t* rgba) {
+    GLuint texture = 0;
+    glGenTextures(1, &texture);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    glGenerateMipmap(GL_TEXTURE_2D);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    return texture;
+}
 
 GLuint compile(GLenum stage, const char* source, std::string& error) {
     GLuint shader = glCreateShader(stage);
@@ -51,6 +74,8 @@ GlRenderer::~GlRenderer() {
     if (vbo_) glDeleteBuffers(1, &vbo_);
     if (ibo_) glDeleteBuffers(1, &ibo_);
     if (vao_) glDeleteVertexArrays(1, &vao_);
+    for (GLuint texture : textures_)
+        if (texture) glDeleteTextures(1, &texture);
 }
 
 bool GlRenderer::init(std::string& error) {
@@ -74,6 +99,7 @@ bool GlRenderer::init(std::string& error) {
         return false;
     }
     matrixLocation_ = glGetUniformLocation(program_, "worldToClip");
+    imageLocation_ = glGetUniformLocation(program_, "image");
 
     glGenVertexArrays(1, &vao_);
     glGenBuffers(1, &vbo_);
@@ -85,7 +111,11 @@ bool GlRenderer::init(std::string& error) {
     glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, sizeof(DrawVertex), (void*)offsetof(DrawVertex, position));
     glEnableVertexAttribArray(1);
     glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(DrawVertex), (void*)offsetof(DrawVertex, rgba));
+    glEnableVertexAttribArray(2);
+    glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, sizeof(DrawVertex), (void*)offsetof(DrawVertex, uv));
     glBindVertexArray(0);
+    const std::uint8_t white[4] = {255, 255, 255, 255};
+    textures_.assign(1, makeTexture(1, 1, white));
     return true;
 }
 
@@ -95,7 +125,18 @@ void GlRenderer::beginFrame(int width, int height, Color clear) {
     glClear(GL_COLOR_BUFFER_BIT);
 }
 
-void GlRenderer::draw(const DrawList& list, const Camera& camera) {
+unsigned GlRenderer::texture(int image, const ImageStore* images) {
+    if (image <= 0 || !images) return textures_.empty() ? 0 : textures_[0];
+    if (size_t(image) >= textures_.size()) textures_.resize(size_t(image) + 1, 0);
+    if (!textures_[size_t(image)]) {
+        const PngImage* pixels = images->image(image);
+        if (!pixels) return textures_[0];
+        textures_[size_t(image)] = makeTexture(pixels->width, pixels->height, pixels->rgba.data());
+    }
+    return textures_[size_t(image)];
+}
+
+void GlRenderer::draw(const DrawList& list, const Camera& camera, const ImageStore* images) {
     if (list.indices().empty()) return;
     size_t vertexBytes = list.vertices().size() * sizeof(DrawVertex);
     size_t indexBytes = list.indices().size() * sizeof(std::uint32_t);
@@ -104,8 +145,9 @@ void GlRenderer::draw(const DrawList& list, const Camera& camera) {
     float matrix[16];
     camera.worldToClipMatrix(matrix);
     glUniformMatrix4fv(matrixLocation_, 1, GL_FALSE, matrix);
+    glUniform1i(imageLocation_, 0);
     glEnable(GL_BLEND);
-    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);  // premultiplied (the shader and the images)
     glDisable(GL_DEPTH_TEST);
     glDisable(GL_CULL_FACE);  // fans and rings come in either winding
 
@@ -119,7 +161,13 @@ void GlRenderer::draw(const DrawList& list, const Camera& camera) {
     if (indexBytes > iboBytes_) iboBytes_ = indexBytes * 2;
     glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(iboBytes_), nullptr, GL_STREAM_DRAW);
     glBufferSubData(GL_ELEMENT_ARRAY_BUFFER, 0, GLsizeiptr(indexBytes), list.indices().data());
-    glDrawElements(GL_TRIANGLES, GLsizei(list.indices().size()), GL_UNSIGNED_INT, nullptr);
+    glActiveTexture(GL_TEXTURE0);
+    for (const DrawBatch& batch : list.batches()) {
+        glBindTexture(GL_TEXTURE_2D, texture(batch.image, images));
+        glDrawElements(GL_TRIANGLES, GLsizei(batch.indexCount), GL_UNSIGNED_INT,
+                       (void*)(std::uintptr_t(batch.firstIndex) * sizeof(std::uint32_t)));
+    }
+    glBindTexture(GL_TEXTURE_2D, 0);
     glBindVertexArray(0);
     glUseProgram(0);
 }
