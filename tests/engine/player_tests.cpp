@@ -170,7 +170,7 @@ TEST_CASE("realtime mode paces a headless run at 60 steps per second", "[player]
     CHECK(seconds >= 0.49);  // 30 steps of 1/60 s; a lower bound only, so machine load cannot fail it
 }
 
-TEST_CASE("a plugin's image is drawn where its quad is, premultiplied: no colour bleeds from a clear texel",
+TEST_CASE("a plugin's image is drawn where its quad is, premultiplied (no colour bleeds from a clear texel), and its silhouette",
           "[player][display][image]") {
     ScriptRun run;  // the test plugin draws its first spawn's PNG as a 1 m square at the spawn
     // Top row: opaque red, then clear green (a colour no pixel should show); bottom row:
@@ -178,18 +178,19 @@ TEST_CASE("a plugin's image is drawn where its quad is, premultiplied: no colour
     const unsigned char texels[16] = {255, 0, 0, 255, 0, 255, 0, 0, 0, 0, 255, 255, 255, 255, 255, 128};
     const std::string image = run.dir + "/art.png", level = run.dir + "/image.level.xml", png = run.dir + "/shot.png";
     REQUIRE(stbi_write_png(image.c_str(), 2, 2, 4, texels, 8));
-    // 400 px for 2 m: 200 px a metre; the square spans x 400..600, y 100..300 in the picture.
-    std::ofstream(level) << "<level name=\"image\" format=\"1\">\n  <camera x=\"0\" y=\"0.5\" height=\"2\"/>\n"
+    // 800 px for 4 m: 200 px a metre; the square spans x 400..600, y 200..400 in the picture,
+    // its silhouette y 500..700.
+    std::ofstream(level) << "<level name=\"image\" format=\"1\">\n  <camera x=\"0\" y=\"0\" height=\"4\"/>\n"
                             "  <box x=\"0\" y=\"-9\" width=\"1\" height=\"1\"/>\n"
                             "  <spawn name=\"art\" asset=\"art.png\" x=\"0\" y=\"0\"/>\n</level>\n";
     test::ProcessResult r = test::runProcess(
-        {kPlayer, level, "--plugin", run.plugin, "--frames", "2", "--window", "800x400", "--screenshot", png}, test::displayEnv());
+        {kPlayer, level, "--plugin", run.plugin, "--frames", "2", "--window", "800x800", "--screenshot", png}, test::displayEnv());
     INFO(r.err);
     REQUIRE(r.exitCode == 0);
     int w = 0, h = 0, channels = 0;
     unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &channels, 3);
     REQUIRE(pixels);
-    REQUIRE((w == 800 && h == 400));
+    REQUIRE((w == 800 && h == 800));
     auto near = [&](int x, int y, int red, int green, int blue, int tolerance) {
         const unsigned char* p = pixels + (size_t(y) * size_t(w) + size_t(x)) * 3;
         INFO("pixel (" << x << ", " << y << ") is " << int(p[0]) << " " << int(p[1]) << " " << int(p[2]));
@@ -197,13 +198,18 @@ TEST_CASE("a plugin's image is drawn where its quad is, premultiplied: no colour
         CHECK(std::abs(p[1] - green) <= tolerance);
         CHECK(std::abs(p[2] - blue) <= tolerance);
     };
-    near(450, 150, 255, 0, 0, 2);    // the red texel's centre
-    near(550, 150, 243, 239, 228, 2);  // the clear texel: the paper behind, untinted
-    near(450, 250, 0, 0, 255, 2);    // blue
-    near(550, 250, 249, 247, 242, 3);  // white at 128/255 over the paper
+    near(450, 250, 255, 0, 0, 2);    // the red texel's centre
+    near(550, 250, 243, 239, 228, 2);  // the clear texel: the paper behind, untinted
+    near(450, 350, 0, 0, 255, 2);    // blue
+    near(550, 350, 249, 247, 242, 3);  // white at 128/255 over the paper
     // Half way between red and the clear texel, filtering mixes them: half red over the paper
     // (premultiplied); straight alpha would mix in the clear texel's green.
-    near(500, 150, 249, 119, 114, 8);
+    near(500, 250, 249, 119, 114, 8);
+    // The silhouette: black as opaque as each texel.
+    near(450, 550, 0, 0, 0, 2);
+    near(550, 550, 243, 239, 228, 2);
+    near(450, 650, 0, 0, 0, 2);
+    near(550, 650, 121, 119, 114, 3);
     stbi_image_free(pixels);
 
     // A spawn naming an image that is not a PNG: the plugin's load refuses the level with the

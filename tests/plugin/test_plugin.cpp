@@ -16,7 +16,8 @@
 // button is down it sits at the mouse (a grab). getStats reports the steps, the pressed edges
 // it has seen ("edges") and fixed figures; its "prop" objects echo the level's first props,
 // asleep, where the level put them. The walker is not part of the state blob. When the
-// level's first spawn names a PNG, it is loaded through the engine and drawn as a 1 m square.
+// level's first spawn names a PNG, it is loaded through the engine and drawn as a 1 m square,
+// with its silhouette below.
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -152,13 +153,18 @@ void tick(PaperPluginInstance* instance, double dt, const PaperInput* input) {
     }
 }
 
-/// The image, if any, as a 1 m square whose bottom-left corner is the walker's position.
+/// The image, if any, as a 1 m square whose bottom-left corner is the walker's position, and
+/// its black silhouette 1.5 m below.
 void draw(PaperPluginInstance* instance) {
     if (instance->image <= 0) return;
-    const PaperVec2 p = instance->position;
-    const PaperVec2 corners[4] = {{p.x, p.y + 1.0f}, {p.x + 1.0f, p.y + 1.0f}, {p.x + 1.0f, p.y}, {p.x, p.y}};
     const PaperVec2 uvs[4] = {{0.0f, 0.0f}, {1.0f, 0.0f}, {1.0f, 1.0f}, {0.0f, 1.0f}};
-    instance->services->drawImage(instance->services->context, instance->image, corners, uvs, {255, 255, 255, 255});
+    for (int silhouette = 0; silhouette <= 1; ++silhouette) {
+        const PaperVec2 p = {instance->position.x, instance->position.y - 1.5f * float(silhouette)};
+        const PaperVec2 corners[4] = {{p.x, p.y + 1.0f}, {p.x + 1.0f, p.y + 1.0f}, {p.x + 1.0f, p.y}, {p.x, p.y}};
+        const PaperColor tint = silhouette ? PaperColor{0, 0, 0, 255} : PaperColor{255, 255, 255, 255};
+        instance->services->drawImage(instance->services->context, instance->image, corners, uvs, tint,
+                                      silhouette ? PAPER_IMAGE_SILHOUETTE : 0);
+    }
 }
 
 size_t saveState(PaperPluginInstance* instance, void* buffer, size_t capacity) {

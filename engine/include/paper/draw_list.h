@@ -16,7 +16,8 @@ struct DrawVertex {
     Vec2 position;       ///< metres
     std::uint32_t rgba;  ///< r in the low byte, as OpenGL reads GL_UNSIGNED_BYTE x4; straight alpha
     Vec2 uv{};           ///< texture coordinates, 0..1 from the image's top-left (shapes: 0, 0)
-};  // 20 bytes
+    float silhouette = 0.0f;  ///< 1: the colour alone where the image is opaque (shadows, rims)
+};  // 24 bytes
 
 /// Triangles drawn with one image: indices [firstIndex, firstIndex + indexCount).
 struct DrawBatch {
@@ -56,8 +57,9 @@ public:
     /// The outline of a convex polygon with mitred corners, centred on its edges.
     void polygonOutline(const Vec2* points, int count, float width, Color color);
     /// A quad of image (an ImageStore id > 0): corners in order round it, each with its
-    /// texture coordinates, tinted (the image's colour times tint).
-    void imageQuad(int image, const Vec2 corners[4], const Vec2 uvs[4], Color tint);
+    /// texture coordinates, tinted (the image's colour times tint); a silhouette is the tint
+    /// alone, as opaque as the image.
+    void imageQuad(int image, const Vec2 corners[4], const Vec2 uvs[4], Color tint, bool silhouette = false);
 
     const std::vector<DrawVertex>& vertices() const { return vertices_; }
     const std::vector<std::uint32_t>& indices() const { return indices_; }

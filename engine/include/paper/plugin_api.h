@@ -182,6 +182,8 @@ typedef struct PaperAssetTypeDesc {
 
 /* ---- the engine's services, handed to the plugin ---------------------------------- */
 
+enum { PAPER_IMAGE_SILHOUETTE = 1 }; /* drawImage: the tint where the image is opaque */
+
 typedef struct PaperEngineServices {
     uint32_t abiVersion; /* PAPER_PLUGIN_ABI_VERSION of the engine */
     uint32_t structSize; /* sizeof(PaperEngineServices) as the engine compiled it */
@@ -198,10 +200,13 @@ typedef struct PaperEngineServices {
        and sets *image to its handle (> 0); it returns 0, or refuses with the reason as
        "Reasons" says. drawImage draws a quad of it for the current frame (only inside draw):
        four corners round it in world metres, each with its texture coordinates (0..1 from
-       the image's top-left), the image's colours multiplied by tint. Drawn in order with
-       the shapes; consecutive quads of one image are one batch. */
+       the image's top-left), the image's colours multiplied by tint — or, with
+       PAPER_IMAGE_SILHOUETTE in flags, the tint alone wherever the image is opaque (a
+       shadow, a rim). Drawn in order with the shapes; consecutive quads of one image are one
+       batch. */
     int32_t (*loadImage)(void* context, const char* path, int32_t* image, char* error, size_t errorCapacity);
-    void (*drawImage)(void* context, int32_t image, const PaperVec2* corners, const PaperVec2* uvs, PaperColor tint);
+    void (*drawImage)(void* context, int32_t image, const PaperVec2* corners, const PaperVec2* uvs, PaperColor tint,
+                      int32_t flags);
     /* Seconds since the engine started, monotonic. */
     double (*timeSeconds)(void* context);
     /* Text for the user: stream 1 = standard output (results), 2 = standard error. */

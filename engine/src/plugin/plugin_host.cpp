@@ -129,12 +129,13 @@ PaperEngineServices PluginHost::makeServices(PluginHost* host) {
         }
         return int32_t(std::min<size_t>(why.size() + 1, size_t(INT32_MAX)));
     };
-    s.drawImage = [](void* context, int32_t image, const PaperVec2* corners, const PaperVec2* uvs, PaperColor tint) {
+    s.drawImage = [](void* context, int32_t image, const PaperVec2* corners, const PaperVec2* uvs, PaperColor tint,
+                     int32_t flags) {
         DrawList* d = context ? static_cast<PluginHost*>(context)->drawTarget_ : nullptr;
         if (!d || !corners || !uvs) return;
         const Vec2 at[4] = {toVec(corners[0]), toVec(corners[1]), toVec(corners[2]), toVec(corners[3])};
         const Vec2 uv[4] = {toVec(uvs[0]), toVec(uvs[1]), toVec(uvs[2]), toVec(uvs[3])};
-        d->imageQuad(image, at, uv, toColor(tint));
+        d->imageQuad(image, at, uv, toColor(tint), (flags & PAPER_IMAGE_SILHOUETTE) != 0);
     };
     s.timeSeconds = [](void*) {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - startTime()).count();

@@ -31,11 +31,11 @@ void DrawList::addToBatch(int image, std::uint32_t count) {
     batches_.back().indexCount += count;
 }
 
-void DrawList::imageQuad(int image, const Vec2 corners[4], const Vec2 uvs[4], Color tint) {
+void DrawList::imageQuad(int image, const Vec2 corners[4], const Vec2 uvs[4], Color tint, bool silhouette) {
     if (image <= 0) return;
     auto base = std::uint32_t(vertices_.size());
     std::uint32_t rgba = packColor(tint);
-    for (int i = 0; i < 4; ++i) vertices_.push_back({corners[i], rgba, uvs[i]});
+    for (int i = 0; i < 4; ++i) vertices_.push_back({corners[i], rgba, uvs[i], silhouette ? 1.0f : 0.0f});
     addToBatch(image, 6);
     indices_.insert(indices_.end(), {base, base + 1, base + 2, base, base + 2, base + 3});
 }

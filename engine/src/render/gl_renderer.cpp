@@ -15,13 +15,16 @@ const char* kVertexShader = R"(#version 330 core
 layout(location = 0) in vec2 position;
 layout(location = 1) in vec4 color;
 layout(location = 2) in vec2 uv;
+layout(location = 3) in float silhouette;
 uniform mat4 worldToClip;
 out vec4 vColor;
 out vec2 vUv;
+out float vSilhouette;
 void main() {
     gl_Position = worldToClip * vec4(position, 0.0, 1.0);
     vColor = vec4(color.rgb * color.a, color.a);  // premultiplied, as the images are
     vUv = uv;
+    vSilhouette = silhouette;
 }
 )";
 
@@ -30,9 +33,14 @@ void main() {
 const char* kFragmentShader = R"(#version 330 core
 in vec4 vColor;
 in vec2 vUv;
+in float vSilhouette;
 uniform sampler2D image;
 out vec4 fragColor;
-void main() { fragColor = texture(image, vUv) * vColor; }
+void main() {
+    vec4 texel = texture(image, vUv);
+    // A silhouette keeps only the texel's coverage: premultiplied, (a, a, a, a).
+    fragColor = mix(texel, vec4(texel.a), vSilhouette) * vColor;
+}
 )";
 
 /// A texture from RGBA8 premultiplied pixels, linear filtering with mipmaps (parts are drawn
@@ -113,6 +121,8 @@ bool GlRenderer::init(std::string& error) {
     glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(DrawVertex), (void*)offsetof(DrawVertex, rgba));
     glEnableVertexAttribArray(2);
     glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, sizeof(DrawVertex), (void*)offsetof(DrawVertex, uv));
+    glEnableVertexAttribArray(3);
+    glVertexAttribPointer(3, 1, GL_FLOAT, GL_FALSE, sizeof(DrawVertex), (void*)offsetof(DrawVertex, silhouette));
     glBindVertexArray(0);
     const std::uint8_t white[4] = {255, 255, 255, 255};
     textures_.assign(1, makeTexture(1, 1, white));
