@@ -155,8 +155,8 @@ void tick(PaperPluginInstance* instance, double dt, const PaperInput* input) {
 
 /// The image, if any, as a 1 m square whose bottom-left corner is the walker's position, and
 /// its black silhouette 1.5 m below.
-void draw(PaperPluginInstance* instance) {
-    if (instance->image <= 0) return;
+void draw(PaperPluginInstance* instance, uint32_t layers) {
+    if (instance->image <= 0 || !(layers & PAPER_DRAW_ART)) return;
     const PaperVec2 uvs[4] = {{0.0f, 0.0f}, {1.0f, 0.0f}, {1.0f, 1.0f}, {0.0f, 1.0f}};
     for (int silhouette = 0; silhouette <= 1; ++silhouette) {
         const PaperVec2 p = {instance->position.x, instance->position.y - 1.5f * float(silhouette)};

@@ -395,7 +395,7 @@ int Editor::run() {
         drawSpawnMarkers(level_, backdrop);
         draw.clear();
         draw.setPixelsPerMetre(camera_.pixelsPerMetre);
-        plugin_.draw(draw);
+        plugin_.draw(draw, (view_.art ? std::uint32_t(PAPER_DRAW_ART) : 0u) | (view_.bones ? std::uint32_t(PAPER_DRAW_BONES) : 0u));
         renderer.beginFrame(int(size.x), int(size.y), kPaperColor);
         renderer.draw(backdrop, camera_);
         Window::drawTextNow(spawnLabels(level_, camera_));

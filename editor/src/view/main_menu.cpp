@@ -127,6 +127,11 @@ MainMenuActions drawMainMenu(MainMenuState& state, ViewOptions& view, bool dirty
         bool viewOpen = ImGui::BeginMenu("View");
         targets.remember("menu:view");
         if (viewOpen) {
+            ImGui::MenuItem("Sprites", nullptr, &view.art);
+            targets.remember("menu:sprites");
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("The plugin's art: what a player sees");
+            ImGui::MenuItem("Bones", nullptr, &view.bones);
+            targets.remember("menu:bones");
             ImGui::MenuItem("Body outlines", nullptr, &view.bodyOutlines);
             targets.remember("menu:outlines");
             ImGui::MenuItem("Every joint's gizmo", nullptr, &view.allGizmos);

@@ -1,5 +1,5 @@
-// The menu bar: File (Open…, Save, Quit) and View (body outlines, every joint's gizmo,
-// Follow), and the Open dialog, which lists the files of the plugin's asset types beside the
+// The menu bar: File (Open…, Save, Quit) and View (sprites, bones, body outlines, every
+// joint's gizmo, Follow), and the Open dialog, which lists the files of the plugin's asset types beside the
 // one being edited and in the content folder, or takes a path. Items and the dialog's widgets
 // are widget targets ("menu:file", "menu:open", "open:stickman.rig.xml", "open:open", …).
 #pragma once
@@ -14,6 +14,8 @@ class WidgetTargets;
 
 /// What the View menu toggles.
 struct ViewOptions {
+    bool art = true;           ///< the plugin's art (sprites, shapes): what a player sees
+    bool bones = false;        ///< the plugin's bones over its art
     bool bodyOutlines = true;  ///< every body's outline over the bones
     bool allGizmos = false;    ///< every joint's gizmo, not only the selected one's
     bool follow = true;        ///< while playing, the camera keeps the first spawn's objects in view

@@ -184,6 +184,10 @@ typedef struct PaperAssetTypeDesc {
 
 enum { PAPER_IMAGE_SILHOUETTE = 1 }; /* drawImage: the tint where the image is opaque */
 
+/* What draw draws: the world as a player sees it (art), and a view of its skeleton for
+   tools (bones: thin lines and joint dots over the art). */
+enum { PAPER_DRAW_ART = 1, PAPER_DRAW_BONES = 2 };
+
 typedef struct PaperEngineServices {
     uint32_t abiVersion; /* PAPER_PLUGIN_ABI_VERSION of the engine */
     uint32_t structSize; /* sizeof(PaperEngineServices) as the engine compiled it */
@@ -230,7 +234,8 @@ typedef struct PaperPluginInstance PaperPluginInstance;
        instance as it was. */ \
     X(1, int32_t, loadLevel, (PaperPluginInstance* instance, const PaperLevelDesc* level, char* error, size_t errorCapacity)) \
     X(1, void, tick, (PaperPluginInstance* instance, double dt, const PaperInput* input)) \
-    X(1, void, draw, (PaperPluginInstance* instance)) \
+    /* Draws the frame through the services' draw calls: the layers asked for (PAPER_DRAW_*). */ \
+    X(1, void, draw, (PaperPluginInstance* instance, uint32_t layers)) \
     /* State for hot reload: a versioned, self-describing blob. saveState writes at most \
        capacity bytes and returns the size it needs (call with capacity 0 to ask). loadState \
        returns 0, or refuses with a reason ("Reasons" above) and leaves the instance as it was. */ \

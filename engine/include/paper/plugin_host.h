@@ -128,7 +128,8 @@ public:
     bool reloadIfChanged();
 
     void tick(double dt, const PaperInput& input);
-    void draw(DrawList& list);
+    /// The plugin's frame into list: the layers asked for (PAPER_DRAW_*).
+    void draw(DrawList& list, std::uint32_t layers = PAPER_DRAW_ART);
     /// The last step's figures, one per declarations().stats (empty without an instance).
     std::vector<double> stats();
 

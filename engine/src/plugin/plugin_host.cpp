@@ -432,9 +432,9 @@ void PluginHost::tick(double dt, const PaperInput& input) {
     guarded("tick", [&](const PaperPluginApi& api, PaperPluginInstance* instance) { api.tick(instance, dt, &input); });
 }
 
-void PluginHost::draw(DrawList& list) {
+void PluginHost::draw(DrawList& list, std::uint32_t layers) {
     drawTarget_ = &list;
-    guarded("draw", [&](const PaperPluginApi& api, PaperPluginInstance* instance) { api.draw(instance); });
+    guarded("draw", [&](const PaperPluginApi& api, PaperPluginInstance* instance) { api.draw(instance, layers); });
     drawTarget_ = nullptr;
 }
 

@@ -1,7 +1,7 @@
 // How the ragdoll plugin draws a scene through the engine's draw services: props as boxes
 // with their crossed faces, characters as round-capped lines and head circles at their
 // bones' poses (the far side shaded, limp ones washed), the net preview's proxy and the
-// mouse grab's pull.
+// mouse grab's pull; and, for tools, the bones over them.
 #include "module/draw.h"
 
 #include <cmath>
@@ -76,30 +76,55 @@ void drawCharacter(const PaperEngineServices* s, const Character& character, flo
     }
 }
 
+/// A prop: a box with its crossed faces.
+void drawProp(const PaperEngineServices* s, const Scene::PropView& prop) {
+    Vec2 h = prop.halfExtents;
+    Vec2 local[4] = {{-h.x, -h.y}, {h.x, -h.y}, {h.x, h.y}, {-h.x, h.y}};
+    PaperVec2 corners[4];
+    for (int i = 0; i < 4; ++i) {
+        Vec2 p = transformPoint(prop.transform, local[i]);
+        corners[i] = {float(p.x), float(p.y)};
+    }
+    PaperColor fill = unpack(prop.rgba);
+    PaperColor edge = {std::uint8_t(fill.r * 0.65), std::uint8_t(fill.g * 0.65), std::uint8_t(fill.b * 0.65), fill.a};
+    s->drawPolygon(s->context, corners, 4, fill);
+    for (int i = 0; i < 4; ++i) s->drawLine(s->context, corners[i], corners[(i + 1) % 4], 0.02f, edge);
+    s->drawLine(s->context, corners[0], corners[2], 0.015f, edge);
+    s->drawLine(s->context, corners[1], corners[3], 0.015f, edge);
+}
+
+/// The skeleton over the art: each bone a thin line from its origin to its tip, each joint a
+/// dot at its pivot, in colours that read over paper and parts alike.
+void drawBones(const PaperEngineServices* s, const Character& character) {
+    const RigDefinition& rig = character.rig();
+    const std::vector<BonePose>& poses = character.bonePoses();
+    const PaperColor bone = {20, 110, 200, 220}, pivot = {250, 250, 245, 235}, rim = {20, 60, 120, 235};
+    for (size_t i = 0; i < rig.bones.size(); ++i) {
+        const BonePose& pose = poses[i];
+        const Vec2 tip = pose.origin + rig.bones[i].length * Vec2{std::cos(pose.angle), std::sin(pose.angle)};
+        s->drawLine(s->context, {float(pose.origin.x), float(pose.origin.y)}, {float(tip.x), float(tip.y)}, 0.012f, bone);
+    }
+    for (const RigJoint& joint : rig.joints) {
+        const Vec2 at = poses[size_t(joint.child)].origin;
+        s->drawCircle(s->context, {float(at.x), float(at.y)}, 0.016f, rim);
+        s->drawCircle(s->context, {float(at.x), float(at.y)}, 0.010f, pivot);
+    }
+}
+
 }  // namespace
 
-void drawScene(const PaperEngineServices& services, const Scene& scene) {
+void drawScene(const PaperEngineServices& services, const Scene& scene, bool art, bool bones) {
     const PaperEngineServices* s = &services;
-    for (const Scene::PropView& prop : scene.props()) {
-        Vec2 h = prop.halfExtents;
-        Vec2 local[4] = {{-h.x, -h.y}, {h.x, -h.y}, {h.x, h.y}, {-h.x, h.y}};
-        PaperVec2 corners[4];
-        for (int i = 0; i < 4; ++i) {
-            Vec2 p = transformPoint(prop.transform, local[i]);
-            corners[i] = {float(p.x), float(p.y)};
-        }
-        PaperColor fill = unpack(prop.rgba);
-        PaperColor edge = {std::uint8_t(fill.r * 0.65), std::uint8_t(fill.g * 0.65), std::uint8_t(fill.b * 0.65), fill.a};
-        s->drawPolygon(s->context, corners, 4, fill);
-        for (int i = 0; i < 4; ++i) s->drawLine(s->context, corners[i], corners[(i + 1) % 4], 0.02f, edge);
-        s->drawLine(s->context, corners[0], corners[2], 0.015f, edge);
-        s->drawLine(s->context, corners[1], corners[3], 0.015f, edge);
+    if (art) {
+        for (const Scene::PropView& prop : scene.props()) drawProp(s, prop);
+        const bool proxyOnly = scene.netPreview() == NetPreview::ProxyOnly;
+        for (int i = 0; i < scene.characterCount(); ++i)
+            if (!(proxyOnly && i == 0)) drawCharacter(s, scene.character(i), 1.0f);
+        if (const Character* proxy = scene.previewProxy()) drawCharacter(s, *proxy, proxyOnly ? 1.0f : 0.45f);
     }
-    const bool proxyOnly = scene.netPreview() == NetPreview::ProxyOnly;
-    for (int i = 0; i < scene.characterCount(); ++i)
-        if (!(proxyOnly && i == 0)) drawCharacter(s, scene.character(i), 1.0f);
-    if (const Character* proxy = scene.previewProxy()) drawCharacter(s, *proxy, proxyOnly ? 1.0f : 0.45f);
-    if (scene.grabbing()) {
+    if (bones)
+        for (int i = 0; i < scene.characterCount(); ++i) drawBones(s, scene.character(i));
+    if (art && scene.grabbing()) {
         const Vec2 a = scene.grabPoint(), b = scene.grabTarget();
         const PaperColor pull = {230, 90, 40, 220};
         s->drawLine(s->context, {float(a.x), float(a.y)}, {float(b.x), float(b.y)}, 0.015f, pull);

@@ -105,7 +105,9 @@ void tick(PaperPluginInstance* instance, double dt, const PaperInput* input) {
     instance->scene.step(dt, sceneInput(input ? *input : PaperInput{}));
 }
 
-void draw(PaperPluginInstance* instance) { drawScene(*instance->services, instance->scene); }
+void draw(PaperPluginInstance* instance, uint32_t layers) {
+    drawScene(*instance->services, instance->scene, (layers & PAPER_DRAW_ART) != 0, (layers & PAPER_DRAW_BONES) != 0);
+}
 
 size_t saveState(PaperPluginInstance* instance, void* buffer, size_t capacity) {
     std::vector<std::uint8_t> blob = instance->scene.saveState();

@@ -119,7 +119,8 @@ void tick(PaperPluginInstance* instance, double dt, const PaperInput* input) {
 PaperColor colorOf(const std::uint8_t rgb[3]) { return {rgb[0], rgb[1], rgb[2], 255}; }
 PaperVec2 paper(Vec v) { return {float(v.x), float(v.y)}; }
 
-void draw(PaperPluginInstance* instance) {
+void draw(PaperPluginInstance* instance, uint32_t layers) {
+    if (!(layers & PAPER_DRAW_ART)) return;  // no skeleton to show
     const PaperEngineServices& s = *instance->services;
     const World& w = instance->world;
     for (const Emitter& e : w.emitters) {  // a small diamond at the spawn point, the paddle on it
