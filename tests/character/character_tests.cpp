@@ -764,3 +764,34 @@ TEST_CASE("A state blob from the previous format (joint limits only) still loads
     integrity.measure(scene.world(), c);
     CHECK(integrity.stretch < 1e-3);
 }
+
+TEST_CASE("The paper look is a setting that travels with the state, and is on for a state from before it", "[character][state]") {
+    Scene a;
+    test::loadHarness(a);
+    const auto& list = Scene::propertyList();
+    int look = -1;
+    for (size_t i = 0; i < list.size(); ++i)
+        if (std::string(list[i].name) == "view.paper_look") look = int(i);
+    REQUIRE(look >= 0);
+    CHECK(a.property(look) == 1.0);  // on by default
+    REQUIRE(a.setProperty(look, 0.0));
+    CHECK_FALSE(a.paperLook());
+    const std::vector<std::uint8_t> blob = a.saveState();
+    Scene b;
+    test::loadHarness(b);
+    std::string error;
+    REQUIRE(b.loadState(blob.data(), blob.size(), error));
+    CHECK_FALSE(b.paperLook());
+    // The same blob without its LOOK section (its last: tag, length, one int32) and one
+    // section fewer, as a plugin built before the setting wrote it: the look is on.
+    std::vector<std::uint8_t> older(blob.begin(), blob.end() - 12);
+    std::uint32_t sections = 0;
+    std::memcpy(&sections, older.data() + 8, 4);
+    --sections;
+    std::memcpy(older.data() + 8, &sections, 4);
+    Scene c;
+    test::loadHarness(c);
+    REQUIRE(c.setProperty(look, 0.0));
+    REQUIRE(c.loadState(older.data(), older.size(), error));
+    CHECK(c.paperLook());
+}

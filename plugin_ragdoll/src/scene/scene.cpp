@@ -17,6 +17,7 @@ const std::vector<SceneProperty> kProperties = {
     {"solver.gravity", "Gravity", "m/s²", SceneProperty::Float, -50.0, 0.0},
     {"solver.direct_joints", "Direct joint solver", "", SceneProperty::Bool, 0, 1},
     {"solver.sleep", "Sleeping", "", SceneProperty::Bool, 0, 1},
+    {"view.paper_look", "Paper look", "", SceneProperty::Bool, 0, 1},
 };
 
 /// How far p is outside the body's shape (≤ 0 inside), metres.
@@ -327,6 +328,7 @@ double Scene::property(int index) const {
     case 2: return d.gravity.y;
     case 3: return d.jointSolver == JointSolver::Direct ? 1.0 : 0.0;
     case 4: return d.enableSleep ? 1.0 : 0.0;
+    case 5: return paperLook_ ? 1.0 : 0.0;
     default: return 0.0;
     }
 }
@@ -341,6 +343,7 @@ bool Scene::setProperty(int index, double value) {
     case 2: world_.setGravity({0.0, value}); break;
     case 3: world_.setJointSolver(value != 0.0 ? JointSolver::Direct : JointSolver::Iterative); break;
     case 4: world_.enableSleep(value != 0.0); break;
+    case 5: paperLook_ = value != 0.0; break;
     }
     return true;
 }

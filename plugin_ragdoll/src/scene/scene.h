@@ -95,6 +95,8 @@ public:
 
     /// The body the mouse holds, if any, and where it holds it (world).
     bool grabbing() const { return !isNull(grabJoint_); }
+    /// Whether characters' cut-out parts are drawn as paper (a setting, "view.paper_look").
+    bool paperLook() const { return paperLook_; }
     Vec2 grabPoint() const;
     Vec2 grabTarget() const { return grabTarget_; }
 
@@ -134,6 +136,7 @@ private:
     std::vector<std::unique_ptr<Character>> characters_;
     std::unique_ptr<Character> previewProxy_;
     NetPreview netPreview_ = NetPreview::Off;
+    bool paperLook_ = true;  ///< cut-out parts drawn with a rim, a drop shadow and split pins
 
     BodyId grabBody_, grabAnchor_;
     JointId grabJoint_;

@@ -19,7 +19,8 @@ namespace {
 // Sections: "WRLD" world settings, "BODY" the level's bodies (terrain, then props) in
 // level order, "CHAR" every character (its mode, animation, poses, its rig's tuning and its
 // own bodies), "PREV" the net-role preview and its proxy, "RUNF" the run's joint figures,
-// "DEPF" the run's deepest drawn overlap (format 4).
+// "DEPF" the run's deepest drawn overlap (format 4), "LOOK" how the scene is drawn (the
+// paper look on or off; absent: on).
 // A reader skips sections it does not know and refuses a blob missing one it needs, so
 // adding a section is compatible and changing one takes a new tag or format.
 constexpr char kMagic[4] = {'P', 'D', 'R', 'S'};
@@ -290,7 +291,7 @@ std::vector<std::uint8_t> Scene::saveState() const {
     Writer w;
     w.append(kMagic, 4);
     w.put(kFormatVersion);
-    w.put(std::uint32_t(6));  // sections
+    w.put(std::uint32_t(7));  // sections
 
     size_t section = w.beginSection("WRLD");
     const WorldDef& d = world_.def();
@@ -332,6 +333,9 @@ std::vector<std::uint8_t> Scene::saveState() const {
     section = w.beginSection("DEPF");
     w.put(run_.visualDepth);
     w.endSection(section);
+    section = w.beginSection("LOOK");
+    w.put(std::int32_t(paperLook_ ? 1 : 0));
+    w.endSection(section);
     return w.bytes;
 }
 
@@ -357,6 +361,7 @@ bool Scene::loadState(const std::uint8_t* data, std::size_t size, std::string& e
     bool havePreviewProxy = false;
     Character::SavedState previewState;
     Figures run;
+    bool paperLook = true;
     for (std::uint32_t i = 0; i < sections && r.ok; ++i) {
         char tag[4] = {};
         if (r.offset + 8 > size) {
@@ -398,6 +403,8 @@ bool Scene::loadState(const std::uint8_t* data, std::size_t size, std::string& e
             run.limitViolation = section.get<double>();
         } else if (std::memcmp(tag, "DEPF", 4) == 0) {
             run.visualDepth = section.get<double>();
+        } else if (std::memcmp(tag, "LOOK", 4) == 0) {
+            paperLook = section.get<std::int32_t>() != 0;
         }
         if (!section.ok) r.ok = false;
         r.offset = end;  // unknown sections are skipped
@@ -459,6 +466,7 @@ bool Scene::loadState(const std::uint8_t* data, std::size_t size, std::string& e
         previewProxy_->load(previewState, error);
     }
     run_ = run;
+    paperLook_ = paperLook;
     return true;
 }
 
