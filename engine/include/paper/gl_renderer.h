@@ -24,6 +24,8 @@ public:
     void beginFrame(int framebufferWidth, int framebufferHeight, Color clear);
     /// Draws the list; images: where its batches' image ids come from (null: plain colour only).
     void draw(const DrawList& list, const Camera& camera, const ImageStore* images = nullptr);
+    /// Waits until everything drawn so far has been rendered (to time it).
+    void finish();
 
 private:
     /// The texture of an image id (uploaded now if it is new); image 0 is one white texel.

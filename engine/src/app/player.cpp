@@ -274,7 +274,9 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
         if (input.held(sim.bindings.quit)) break;
 
         // Back to front: the level (and in the debug view the spawn markers and their
-        // labels), then what the plugin draws (characters, props), then the HUD.
+        // labels), then what the plugin draws (characters, props), then the HUD. The world's
+        // part is timed to the end of its rendering (render_ms in --stats-json).
+        const Clock::time_point renderStart = Clock::now();
         backdrop.clear();
         backdrop.setPixelsPerMetre(camera.pixelsPerMetre);
         drawGrid(camera, backdrop);
@@ -288,6 +290,8 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
         window.beginImGuiFrame();
         if (debugView) Window::drawTextNow(spawnLabels(level, camera));
         renderer.draw(draw, camera, sim.plugin ? &sim.plugin->images() : nullptr);
+        renderer.finish();
+        sim.stats.renderSecondsTotal += secondsSince(renderStart);
         drawHud(level, sim.stats, camera, fps, window.glRenderer(), sim.plugin, debugView);
         window.renderImGui();
         ++sim.stats.framesRendered;

@@ -88,6 +88,8 @@ bool writeStatsJson(const std::string& path, const PlayerOptions& options, const
                    {"frames_rendered", stats.framesRendered},
                    {"step_ms_mean", stats.steps > 0 ? 1000.0 * stats.stepSecondsTotal / double(stats.steps) : 0.0},
                    {"step_ms_max", 1000.0 * stats.stepSecondsMax},
+                   {"render_ms_mean",
+                    stats.framesRendered > 0 ? 1000.0 * stats.renderSecondsTotal / double(stats.framesRendered) : 0.0},
                    {"realtime", options.realtime}};
 
     // Write beside the target and rename, so a reader never sees half a file.

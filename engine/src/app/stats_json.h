@@ -23,6 +23,7 @@ struct RunStats {
     double wallSeconds = 0.0;
     double stepSecondsTotal = 0.0;
     double stepSecondsMax = 0.0;
+    double renderSecondsTotal = 0.0;  ///< drawing and rendering the world, every frame (not the HUD)
 };
 
 /// A property's value as JSON: a number, a bool, a string or [x, y].

@@ -182,6 +182,8 @@ void GlRenderer::draw(const DrawList& list, const Camera& camera, const ImageSto
     glUseProgram(0);
 }
 
+void GlRenderer::finish() { glFinish(); }
+
 bool saveFramebufferPng(const std::string& path, int width, int height, std::string& error) {
     if (width <= 0 || height <= 0) {
         error = "empty framebuffer";
