@@ -33,6 +33,7 @@ constexpr const char* kUsage =
     "       paperdoll rig generate IN OUT [--force]\n"
     "\n"
     "  check      validate rig files: every error with FILE:LINE, or one summary line per rig\n"
+    "             (bones, bodies, joints, mass, images, sprites), then each image's size\n"
     "  drop       drop the rig from 1 m onto flat ground with a sideways push (default 1 m/s),\n"
     "             step N frames at 1/60 s (default 300) and report joint stretch, limit\n"
     "             violation, frames until at rest and explosions\n"
