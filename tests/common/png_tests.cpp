@@ -77,6 +77,39 @@ TEST_CASE("RGB and grey PNGs decode to opaque RGBA", "[png]") {
     CHECK(grey.image.rgba == std::vector<std::uint8_t>{90, 90, 90, 255, 30, 30, 30, 128});
 }
 
+TEST_CASE("palette and interlaced PNGs decode to their pixels", "[png]") {
+    // Written by tests/fuzz/make_png_corpus.py (stb writes neither kind).
+    const std::string corpus = std::string(PAPERDOLL_PNG_CORPUS_DIR) + "/";
+    paper::PngImage image;
+    std::string error;
+    REQUIRE(paper::loadPng(corpus + "palette_7x3.png", image, error));
+    REQUIRE(image.width == 7);
+    REQUIRE(image.height == 3);
+    // Index (x + y) mod 3 into red, green, blue; tRNS alphas 255, 128, 0.
+    const std::uint8_t palette[3][4] = {{255, 0, 0, 255}, {0, 255, 0, 128}, {0, 0, 255, 0}};
+    for (int y = 0; y < 3; ++y)
+        for (int x = 0; x < 7; ++x) {
+            CAPTURE(x, y);
+            const std::uint8_t* p = &image.rgba[size_t(4 * (y * 7 + x))];
+            const std::uint8_t* want = palette[(x + y) % 3];
+            CHECK(std::vector<std::uint8_t>(p, p + 4) == std::vector<std::uint8_t>(want, want + 4));
+        }
+
+    REQUIRE(paper::loadPng(corpus + "interlaced_rgb_11x9.png", image, error));
+    REQUIRE(image.width == 11);
+    REQUIRE(image.height == 9);
+    for (int y = 0; y < 9; ++y)
+        for (int x = 0; x < 11; ++x) {
+            CAPTURE(x, y);
+            const std::uint8_t* p = &image.rgba[size_t(4 * (y * 11 + x))];
+            const int base = 17 * x + 29 * y;  // the script's gradient
+            CHECK(int(p[0]) == base % 256);
+            CHECK(int(p[1]) == (base + 53) % 256);
+            CHECK(int(p[2]) == (base + 106) % 256);
+            CHECK(int(p[3]) == 255);
+        }
+}
+
 TEST_CASE("what is not a whole, sane PNG is refused with the cause", "[png]") {
     const std::vector<std::uint8_t> good = testpng::encode(16, 16, 4, testpng::filled(16, 16, {10, 20, 30, 255}));
     REQUIRE(decode(good).ok);
