@@ -1,6 +1,8 @@
 // The rig loader on arbitrary text. A rig it accepts must also save (rigToText, the
-// editor's path) to text that loads back, and build into a world that steps.
+// editor's path) to text that loads back, and build into a world that steps. Each input is
+// read as the file art/fuzz.rig.xml, so the images a sprite rig names resolve in art/.
 #include <cmath>
+#include <string>
 #include <string_view>
 
 #include "fuzz_target.h"
@@ -10,15 +12,19 @@
 
 using namespace ragdoll;
 
+namespace {
+const std::string kRigPath = std::string(PAPERDOLL_FUZZ_ART_DIR) + "/fuzz.rig.xml";
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const RigLoadResult loaded = loadRigFromText({reinterpret_cast<const char*>(data), size}, "fuzz.rig.xml");
+    const RigLoadResult loaded = loadRigFromText({reinterpret_cast<const char*>(data), size}, kRigPath);
     if (!loaded.rig) {
         FUZZ_CHECK(hasErrors(loaded.diagnostics));  // refused: and said why
         return 0;
     }
     const RigTextResult text = rigToText(*loaded.rig);
     FUZZ_CHECK(text.ok);
-    FUZZ_CHECK(loadRigFromText(text.text, "fuzz.rig.xml").rig != nullptr);
+    FUZZ_CHECK(loadRigFromText(text.text, kRigPath).rig != nullptr);
 
     World world;
     RagdollDef def = defaultRagdollDef();

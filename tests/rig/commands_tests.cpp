@@ -17,6 +17,7 @@
 #include "rig_tools/rig_commands.h"
 #include "rig/rig_loader.h"
 #include "rig_test_support.h"
+#include "test_png.h"
 
 namespace fs = std::filesystem;
 using namespace ragdoll;
@@ -59,17 +60,52 @@ TEST_CASE("rig check prints one summary line per rig", "[rig][commands]") {
     Run r = run({"rig", "check", stickman, puppet});
     CHECK(r.status == 0);
     CHECK(r.err.empty());
-    CHECK(r.out == stickman + ": rig 'stickman': 10 bones, 10 bodies, 9 joints, 21.5 kg\n" + puppet +
-                       ": rig 'paper_puppet': 12 bones, 12 bodies, 11 joints, 25 kg\n");
+    CHECK(r.out == stickman + ": rig 'stickman': 10 bones, 10 bodies, 9 joints, 21.5 kg; 0 images, 0 sprites\n" +
+                       puppet + ": rig 'paper_puppet': 12 bones, 12 bodies, 11 joints, 25 kg; 0 images, 0 sprites\n");
     // The leading "rig" is optional.
     CHECK(run({"check", stickman}).out == r.out.substr(0, r.out.find('\n') + 1));
+}
+
+TEST_CASE("rig check counts images and sprites and gives each image's size", "[rig][commands][sprites]") {
+    TempDir dir;
+    testpng::writeGrey(dir.path / "atlas.png", 96, 40);
+    testpng::writeGrey(dir.path / "face.png", 12, 7);
+    const std::string rig = (dir.path / "cutout.rig.xml").string();
+    std::ofstream(rig) << R"(<rig name="cutout" format="1" units="px">
+  <image name="atlas" file="atlas.png"/>
+  <image name="face" file="face.png"/>
+  <bone name="torso" angle="90" length="50"/>
+  <bone name="head" parent="torso" length="30"/>
+  <sprite bone="torso" image="atlas" rect="0 0 40 40" width="20" height="50" angle="90"/>
+  <sprite bone="head" image="atlas" rect="40 0 56 40" width="30" height="26"/>
+  <sprite bone="head" image="face" width="12" height="7" z="1"/>
+  <body bone="torso" mass="8"/>
+  <body bone="head" shape="circle" mass="1.5"/>
+  <joint parent="torso" child="head"/>
+</rig>
+)";
+    Run r = run({"rig", "check", rig});
+    CAPTURE(r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out == rig + ": rig 'cutout': 2 bones, 2 bodies, 1 joint, 9.5 kg; 2 images, 3 sprites\n"
+                         "  image 'atlas': atlas.png, 96 x 40 px\n"
+                         "  image 'face': face.png, 12 x 7 px\n");
+
+    // A sprite whose image is missing fails the check with FILE:LINE.
+    fs::remove(dir.path / "face.png");
+    Run missing = run({"rig", "check", rig});
+    CHECK(missing.status == 1);
+    CHECK(missing.out.empty());
+    CHECK(missing.err == rig + ":3: error: image: file 'face.png' (read as " + (dir.path / "face.png").string() +
+                             "): file not found\n"
+                             "paperdoll rig: 1 of 1 rig file failed the check\n");
 }
 
 TEST_CASE("rig check lists every error of every file and fails", "[rig][commands]") {
     std::string broken = dataPath("broken.rig.xml"), good = contentRig("stickman.rig.xml"), empty = dataPath("empty.rig.xml");
     Run r = run({"rig", "check", broken, good, empty});
     CHECK(r.status == 1);
-    CHECK(r.out == good + ": rig 'stickman': 10 bones, 10 bodies, 9 joints, 21.5 kg\n");
+    CHECK(r.out == good + ": rig 'stickman': 10 bones, 10 bodies, 9 joints, 21.5 kg; 0 images, 0 sprites\n");
     CHECK(r.err == broken + ":7: error: bone: unknown parent 'torsoo' of 'arm' (no bone has that name)\n" +
                        broken + ":10: error: body: attribute 'mass' must be > 0, got 0\n" +
                        broken + ":11: error: body: bone 'arm.L' is not a bone of this rig\n" +
@@ -164,7 +200,7 @@ TEST_CASE("rig generate writes a ragdoll from bones and never overwrites its inp
     CAPTURE(r.out, r.err);
     CHECK(r.status == 0);
     CHECK(r.err.empty());
-    CHECK(r.out.starts_with("wrote " + out + ": rig 'stickman_bones': 10 bones, 10 bodies, 9 joints, 21.9 kg (generated from " + in + ")\n"));
+    CHECK(r.out.starts_with("wrote " + out + ": rig 'stickman_bones': 10 bones, 10 bodies, 9 joints, 21.9 kg; 0 images, 0 sprites (generated from " + in + ")\n"));
     CHECK(contains(r.out, "  elbow.L          upper_arm.L -> forearm.L [0, 140] deg\n"));
     CHECK(readFile(in) == before);
     RigLoadResult written = loadRigFile(out);

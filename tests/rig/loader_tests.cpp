@@ -363,7 +363,7 @@ TEST_CASE("missing required attributes are errors", "[rig][loader][errors]") {
     // Without radius, fraction or a sized visual, a body has no size.
     requireError(loadBody(kTorso + "\n<body bone=\"torso\" mass=\"1\"/>"), 3,
                  "body: no radius for bone 'torso': give 'radius' or 'radius_fraction', or a <visual> with a width or "
-                 "radius for the bone");
+                 "radius, or a <sprite>, for the bone");
     requireError(loadBody(kTorso + "\n<body bone=\"torso\" radius=\"0.1\" radius_fraction=\"0.2\" mass=\"1\"/>"), 3,
                  "body: give either 'radius' or 'radius_fraction', not both");
 }

@@ -1,6 +1,7 @@
 #include "rig/rig.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ragdoll {
 
@@ -54,6 +55,28 @@ int RigDefinition::visualOfBone(int bone) const {
     return -1;
 }
 
+int RigDefinition::findImage(std::string_view imageName) const {
+    for (size_t i = 0; i < images.size(); ++i)
+        if (images[i].name == imageName) return int(i);
+    return -1;
+}
+
+double artRadius(const RigDefinition& rig, int bone) {
+    const int v = rig.visualOfBone(bone);
+    if (v >= 0) {
+        const RigVisual& visual = rig.visuals[size_t(v)];
+        if (visual.shape == VisualShape::Circle && visual.radius > 0.0) return visual.radius;
+        if (visual.shape == VisualShape::Line && visual.width > 0.0) return 0.5 * visual.width;
+    }
+    double alongHeight = 0.0, smallerSide = 0.0;
+    for (const RigSprite& sprite : rig.sprites) {
+        if (sprite.bone != bone) continue;
+        if (std::abs(wrapAngle(sprite.angle)) <= kSpriteAlongBone) alongHeight = std::max(alongHeight, sprite.height);
+        smallerSide = std::max(smallerSide, std::min(sprite.width, sprite.height));
+    }
+    return 0.5 * (alongHeight > 0.0 ? alongHeight : smallerSide);
+}
+
 const RigClip* RigDefinition::findClip(std::string_view name) const {
     for (const RigClip& clip : clips)
         if (clip.name == name) return &clip;
@@ -99,10 +122,10 @@ void updateDerived(RigDefinition& rig) {
             case RadiusSource::Explicit: break;
             case RadiusSource::Fraction: body.radius = body.radiusFraction * bone.length; break;
             case RadiusSource::Visual: {
-                int v = rig.visualOfBone(body.bone);
-                if (v < 0) break;
-                const RigVisual& visual = rig.visuals[size_t(v)];
-                body.radius = visual.shape == VisualShape::Circle ? visual.radius : 0.5 * visual.width;
+                // A bone with no art keeps the radius it had (the loader refuses such a body;
+                // an edited copy keeps building as before).
+                const double fromArt = artRadius(rig, body.bone);
+                if (fromArt > 0.0) body.radius = fromArt;
                 break;
             }
         }

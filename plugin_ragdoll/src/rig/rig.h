@@ -9,6 +9,8 @@
 // the file back as it was, with only the edited values changed (rig_saver.h).
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,7 +66,44 @@ struct RigVisual {
     double width = 0.0;   ///< line width, metres; 0 = not given (sprite only)
     double radius = 0.0;  ///< circle radius, metres, centred at the bone's midpoint; 0 = not given
     std::string color;    ///< "#rrggbb" or "#rrggbbaa" as written; empty = the renderer's default
-    std::string sprite;   ///< optional cut-out image, relative to the rig file
+    /// The format's first placeholder for art, before <image> and <sprite>: read (with a
+    /// warning that it is not drawn) and saved, never opened.
+    std::string sprite;
+    int line = 0;
+    int element = -1;
+};
+
+/// A PNG the rig's sprites cut their parts from. Decoded at load only to check it and learn
+/// its size; the renderer decodes it again for itself (the pixels are not kept here).
+struct RigImage {
+    std::string name;  ///< what sprites refer to; unique, used exactly as written
+    std::string file;  ///< as written: relative to the rig file (saved as is)
+    std::string path;  ///< resolved: the rig file's folder joined with file
+    int width = 0;     ///< pixels; 0 when the image could not be read (the rig then fails)
+    int height = 0;
+    int line = 0;
+    int element = -1;
+};
+
+/// A rectangle of an image in its pixels: origin at the top-left, y down.
+struct PixelRect {
+    int x = 0, y = 0, width = 0, height = 0;
+    bool operator==(const PixelRect&) const = default;
+};
+
+/// A cut-out part: a rectangle of an image drawn on a bone, following it in every mode. A
+/// bone with sprites is drawn by them alone (its visual, if any, is the editor's bone view).
+struct RigSprite {
+    int bone = -1;   ///< index in RigDefinition::bones
+    int image = -1;  ///< index in RigDefinition::images
+    PixelRect rect;  ///< the part of the image; the whole image when the file gives none
+    Vec2 centre;     ///< the part's centre in the bone's frame (+x along it, +y to its left), metres
+    double angle = 0.0;   ///< the rect's +x relative to the bone, radians counter-clockwise
+    double width = 0.0;   ///< drawn size along the rect's x, metres, > 0 (the rect is stretched to it)
+    double height = 0.0;  ///< drawn size along the rect's y, metres, > 0
+    int z = 0;            ///< draw order, higher in front; ties keep `order`
+    std::array<std::uint8_t, 4> color{255, 255, 255, 255};  ///< RGBA tint multiplied into the image
+    int order = 0;        ///< position among the rig's sprites in the file
     int line = 0;
     int element = -1;
 };
@@ -80,7 +119,9 @@ const char* shapeName(BodyShape shape);
 enum class RadiusSource {
     Explicit,  ///< `radius`
     Fraction,  ///< `radius_fraction` × the bone's length
-    Visual,    ///< neither: half the visual's line width, or its circle radius
+    /// Neither: from the bone's art (artRadius): half its visual's line width or its
+    /// visual's circle radius, else from its sprites.
+    Visual,
 };
 
 /// What a body may weigh and how thick it may be: a gram to a thousand tonnes, a tenth of a
@@ -158,6 +199,8 @@ struct RigDefinition {
     RigSolverSettings solver;
     std::vector<RigBone> bones;      ///< file order; exactly one root
     std::vector<RigVisual> visuals;
+    std::vector<RigImage> images;    ///< file order; unique names
+    std::vector<RigSprite> sprites;  ///< file order (RigSprite::order is the index here)
     std::vector<RigBody> bodies;     ///< at most one per bone
     std::vector<RigJoint> joints;
     std::vector<RigClip> clips;
@@ -172,10 +215,24 @@ struct RigDefinition {
     int bodyOfBone(int bone) const;
     /// Index in visuals of the bone's visual, or -1.
     int visualOfBone(int bone) const;
+    /// Index in images of the image with this name, or -1.
+    int findImage(std::string_view name) const;
     double totalMass() const;  ///< kg
     /// The clip with this role name, or nullptr.
     const RigClip* findClip(std::string_view name) const;
 };
+
+/// How far a sprite may turn from its bone and still count as lying along it (its height
+/// then being the part's thickness across the bone): 30°.
+inline constexpr double kSpriteAlongBone = 30.0 * (kPi / 180.0);
+
+/// The radius a body without `radius` or `radius_fraction` takes from its bone's art; 0 when
+/// the bone has none that gives one. In order: half the visual's line width, or the
+/// visual's circle radius; else, from the bone's sprites, half the largest height of a
+/// sprite whose angle is within kSpriteAlongBone of the bone; else half the largest of the
+/// sprites' smaller sides (a part turned across the bone: its thinner side is the best
+/// guess at its thickness).
+double artRadius(const RigDefinition& rig, int bone);
 
 /// Recomputes what is derived: the rest pose in rig space, body radii from fractions and
 /// visuals, and the joints' body indices. The loader calls it; call it again after editing

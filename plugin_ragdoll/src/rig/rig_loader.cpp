@@ -8,10 +8,12 @@
 // the list holds no error. A broken element is still recorded (with fallback values) so
 // that what refers to it does not pile up follow-on errors. Rejected: stopping at the
 // first error (one edit-reload cycle per typo) and exceptions (they carry one problem).
+//
+// <image> and <sprite> (the cut-out art) are read and resolved by rig_art_loader.cpp, which
+// also decodes each image to check it; their references resolve before the bodies', since
+// a body may take its radius from its bone's sprites.
 
 #include "rig/rig_loader.h"
-
-#include <cstdio>
 
 #include <cstdio>
 
@@ -23,34 +25,24 @@
 #include <optional>
 
 #include "paper/xml_reader.h"
+#include "rig/rig_art_loader.h"
 #include "rig/rig_xml.h"
 
 namespace ragdoll {
 namespace {
 
-using rigxml::Quantity;
 using tinyxml2::XMLElement;
 
 using paper::AttributeReader;
-using paper::AttributeRules;
 using paper::inQuotes;
 using paper::Need;
 using paper::Range;
 using paper::Reporter;
+using rigload::kRigRules;
+using rigload::readAngle;
 
-/// Largest length accepted, 1e4 metres: anything bigger is a units mistake (a px rig read
-/// as m). Lengths are divided by the scale exactly as rigxml::toInternal() does, so a value
-/// the saver writes reads back bit-identical. Unknown attributes are kept by the saver.
-constexpr AttributeRules kRigRules{1.0e4, "is too large (more than 1e4 m; are the units right?)", " (kept on save)"};
 /// Most substeps or iterations a rig may ask for.
 constexpr int kMaxSolverCount = 64;
-
-/// Degrees in the file, radians returned (fallback when absent or invalid). Bounded by
-/// their range only, unlike other numbers.
-double readAngle(AttributeReader& in, const char* name, Range range, double fallback) {
-    std::optional<double> degrees = in.number(name, Need::Optional, range);
-    return degrees ? rigxml::toInternal(*degrees, Quantity::Angle, 1.0) : fallback;
-}
 
 /// "true" or "false".
 bool readBoolean(AttributeReader& in, const char* name, bool fallback) {
@@ -87,7 +79,7 @@ struct JointRecord {
 
 class RigParser {
 public:
-    RigParser(Reporter& report, RigDefinition& rig) : report_(report), rig_(rig) {}
+    RigParser(Reporter& report, RigDefinition& rig) : report_(report), rig_(rig), art_(report, rig) {}
 
     void parse(const XMLElement& root) {
         if (!readHeader(root)) return;
@@ -101,10 +93,13 @@ public:
             else if (name == "joint") readJoint(*e, ordinal);
             else if (name == "clip") readClip(*e, ordinal);
             else if (name == "drive") readDrive(*e, ordinal);
+            else if (name == "image") art_.readImage(*e, ordinal);
+            else if (name == "sprite") art_.readSprite(*e, ordinal);
             else report_.warning(e->GetLineNum(), "unknown element '" + std::string(name) + "' ignored (kept on save)");
         }
         resolveBones(root);
         resolveVisuals();
+        art_.resolve(boneIndex_);
         resolveBodies();
         resolveJoints();
         if (report_.errorCount() == 0) {
@@ -216,6 +211,11 @@ private:
         visual.shape = in.choice("shape", {"line", "circle"}) == 0 ? VisualShape::Line : VisualShape::Circle;
         visual.color = in.color("color");
         visual.sprite = in.text("sprite", Need::Optional);
+        // The format's first placeholder for art: files that use it keep loading (and it is
+        // kept on save), but nothing opens or draws it, which the author should know.
+        if (in.has("sprite"))
+            report_.warning(element, "attribute 'sprite' is not drawn (kept on save); cut-out art is given by "
+                                     "<image> and <sprite> elements");
         // A sprite-only visual needs no size; a drawn line or circle does.
         Need size = visual.sprite.empty() ? Need::Required : Need::Optional;
         if (visual.shape == VisualShape::Line)
@@ -287,11 +287,7 @@ private:
         jointRecords_.push_back(std::move(record));
     }
 
-    void warnChildElements(const XMLElement& element) {
-        for (const XMLElement* child = element.FirstChildElement(); child; child = child->NextSiblingElement())
-            report_.warning(child->GetLineNum(), "unknown element '" + std::string(child->Name()) + "' in <" +
-                                                     element.Name() + "> ignored (kept on save)");
-    }
+    void warnChildElements(const XMLElement& element) { rigload::warnChildElements(report_, element); }
 
     // ---- references ----
 
@@ -421,13 +417,10 @@ private:
                 continue;
             }
             if (body.radiusSource != RadiusSource::Visual) continue;
-            int v = rig_.visualOfBone(body.bone);
-            const RigVisual* visual = v >= 0 ? &rig_.visuals[size_t(v)] : nullptr;
-            bool sized = visual && (visual->shape == VisualShape::Circle ? visual->radius > 0.0 : visual->width > 0.0);
-            if (!sized)
+            if (!(artRadius(rig_, body.bone) > 0.0))
                 report_.error(body.line, "body: no radius for bone " + boneLabel(body.bone) +
                                              ": give 'radius' or 'radius_fraction', or a <visual> with a width or "
-                                             "radius for the bone");
+                                             "radius, or a <sprite>, for the bone");
         }
     }
 
@@ -536,6 +529,7 @@ private:
     std::vector<BodyRecord> bodyRecords_;
     std::vector<JointRecord> jointRecords_;
     std::map<std::string, int> boneIndex_;  ///< sanitised name → bone
+    rigload::ArtParser art_;                ///< <image> and <sprite>
 };
 
 }  // namespace

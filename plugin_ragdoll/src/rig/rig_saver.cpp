@@ -29,11 +29,12 @@ namespace {
 namespace fs = std::filesystem;
 using rigxml::Quantity;
 
-/// Element kinds in the order a fresh file lists them.
-enum class Kind { Solver, Bone, Visual, Body, Joint };
-constexpr int kKindCount = 5;
+/// Element kinds in the order a fresh file lists them: images before the bones (what the
+/// art is cut from), sprites after the visuals (how bones are drawn).
+enum class Kind { Solver, Image, Bone, Visual, Sprite, Body, Joint };
+constexpr int kKindCount = 7;
 const char* kindName(Kind kind) {
-    static constexpr const char* kNames[kKindCount] = {"solver", "bone", "visual", "body", "joint"};
+    static constexpr const char* kNames[kKindCount] = {"solver", "image", "bone", "visual", "sprite", "body", "joint"};
     return kNames[int(kind)];
 }
 
@@ -93,6 +94,36 @@ public:
                 {"sprite", optionalText(v.sprite), false}};
     }
 
+    Attributes image(const RigImage& i) const { return {{"name", i.name, false}, {"file", i.file, false}}; }
+
+    Attributes sprite(const RigSprite& s) const {
+        const bool knownImage = s.image >= 0 && s.image < int(rig_.images.size());
+        const RigImage* image = knownImage ? &rig_.images[size_t(s.image)] : nullptr;
+        const bool wholeImage = image && s.rect == PixelRect{0, 0, image->width, image->height};
+        const std::string rect = std::to_string(s.rect.x) + " " + std::to_string(s.rect.y) + " " +
+                                 std::to_string(s.rect.width) + " " + std::to_string(s.rect.height);
+        const bool knownBone = s.bone >= 0 && s.bone < int(rig_.bones.size());
+        const double midpoint = knownBone ? 0.5 * rig_.bones[size_t(s.bone)].length : 0.0;
+        // White is the default tint: it is not written, so an unchanged white part whose
+        // file spells it "#FFFFFF" is left alone, and a tint set back to white is removed.
+        const bool white = s.color == std::array<std::uint8_t, 4>{255, 255, 255, 255};
+        char color[16];
+        if (s.color[3] == 255)
+            std::snprintf(color, sizeof color, "#%02x%02x%02x", s.color[0], s.color[1], s.color[2]);
+        else
+            std::snprintf(color, sizeof color, "#%02x%02x%02x%02x", s.color[0], s.color[1], s.color[2], s.color[3]);
+        return {{"bone", boneName(s.bone), false},
+                {"image", image ? image->name : std::string(), false},
+                {"rect", rect, wholeImage},
+                {"x", length(s.centre.x), s.centre.x == midpoint},
+                {"y", length(s.centre.y), s.centre.y == 0.0},
+                {"angle", angle(s.angle), s.angle == 0.0},
+                {"width", length(s.width), false},
+                {"height", length(s.height), false},
+                {"z", std::to_string(s.z), s.z == 0},
+                {"color", white ? std::nullopt : std::optional<std::string>(color), false}};
+    }
+
     Attributes body(const RigBody& b) const {
         const RigBody d;
         return {{"bone", boneName(b.bone), false},
@@ -124,8 +155,10 @@ public:
     Attributes of(Kind kind, int index) const {
         switch (kind) {
             case Kind::Solver: return solver();
+            case Kind::Image: return image(rig_.images[size_t(index)]);
             case Kind::Bone: return bone(rig_.bones[size_t(index)]);
             case Kind::Visual: return visual(rig_.visuals[size_t(index)]);
+            case Kind::Sprite: return sprite(rig_.sprites[size_t(index)]);
             case Kind::Body: return body(rig_.bodies[size_t(index)]);
             case Kind::Joint: return joint(rig_.joints[size_t(index)]);
         }
@@ -151,8 +184,10 @@ std::vector<Item> itemsOf(const RigDefinition& rig) {
     bool customSolver = rig.solver.substeps != defaults.substeps || rig.solver.iterations != defaults.iterations ||
                         rig.solver.gravity != defaults.gravity;
     if (rig.solver.element >= 0 || customSolver) items.push_back({Kind::Solver, 0, rig.solver.element});
+    for (size_t i = 0; i < rig.images.size(); ++i) items.push_back({Kind::Image, int(i), rig.images[i].element});
     for (size_t i = 0; i < rig.bones.size(); ++i) items.push_back({Kind::Bone, int(i), rig.bones[i].element});
     for (size_t i = 0; i < rig.visuals.size(); ++i) items.push_back({Kind::Visual, int(i), rig.visuals[i].element});
+    for (size_t i = 0; i < rig.sprites.size(); ++i) items.push_back({Kind::Sprite, int(i), rig.sprites[i].element});
     for (size_t i = 0; i < rig.bodies.size(); ++i) items.push_back({Kind::Body, int(i), rig.bodies[i].element});
     for (size_t i = 0; i < rig.joints.size(); ++i) items.push_back({Kind::Joint, int(i), rig.joints[i].element});
     return items;
@@ -367,7 +402,9 @@ void removeStaleTemporaries(const fs::path& directory, const std::string& prefix
 
 }  // namespace
 
-RigTextResult rigToText(const RigDefinition& rig) {
+RigTextResult rigToText(const RigDefinition& rig) { return rigToText(rig, rig.path); }
+
+RigTextResult rigToText(const RigDefinition& rig, const std::string& loadedAs) {
     RigTextResult result;
     std::optional<std::string> patched;
     if (!rig.sourceText.empty()) patched = patchedText(rig);
@@ -376,7 +413,7 @@ RigTextResult rigToText(const RigDefinition& rig) {
         result.diagnostics.push_back({Severity::Warning, rig.path, 0,
                                       "the rig's source text does not match its definition; written fresh "
                                       "(comments and unknown content of the original are lost)"});
-    RigLoadResult check = loadRigFromText(result.text, rig.path);
+    RigLoadResult check = loadRigFromText(result.text, loadedAs);
     if (!check.rig) {
         for (Diagnostic& d : check.diagnostics)
             if (d.severity == Severity::Error) result.diagnostics.push_back(std::move(d));
@@ -393,7 +430,7 @@ RigSaveResult saveRig(const RigDefinition& rig, const std::string& path) {
         result.diagnostics.push_back({Severity::Error, path, 0, "cannot save rig: " + message});
         return result;
     };
-    RigTextResult text = rigToText(rig);
+    RigTextResult text = rigToText(rig, path);
     for (Diagnostic& d : text.diagnostics) {
         d.file = path;
         result.diagnostics.push_back(std::move(d));

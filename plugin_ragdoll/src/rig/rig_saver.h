@@ -14,7 +14,7 @@
 //     limits removed) is removed with the whitespace before it;
 //   - a new element is written on its own line after the last element of its kind, with
 //     that element's indentation (or after the elements of the kinds before it, in the
-//     order solver, bone, visual, body, joint, after a blank line), with only the
+//     order solver, image, bone, visual, sprite, body, joint, after a blank line), with only the
 //     attributes that differ from their defaults;
 //   - an element whose item was removed from the definition is removed with its line;
 //   - values are escaped (& < > " ') where written.
@@ -38,6 +38,9 @@ struct RigTextResult {
 /// The file text for the rig, checked by loading it back: a rig that would not load is
 /// refused with the loader's errors, so a save never writes a file that cannot be read.
 RigTextResult rigToText(const RigDefinition& rig);
+/// The same, checked as if the text were the file at loadedAs: the rig's images are files
+/// relative to it, so a rig saved into another folder is refused when they are not there.
+RigTextResult rigToText(const RigDefinition& rig, const std::string& loadedAs);
 
 struct RigSaveResult {
     bool ok = false;

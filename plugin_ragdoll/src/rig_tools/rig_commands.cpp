@@ -33,6 +33,7 @@ constexpr const char* kUsage =
     "       paperdoll rig generate IN OUT [--force]\n"
     "\n"
     "  check      validate rig files: every error with FILE:LINE, or one summary line per rig\n"
+    "             (bones, bodies, joints, mass, images, sprites), then each image's size\n"
     "  drop       drop the rig from 1 m onto flat ground with a sideways push (default 1 m/s),\n"
     "             step N frames at 1/60 s (default 300) and report joint stretch, limit\n"
     "             violation, frames until at rest and explosions\n"
@@ -110,10 +111,26 @@ std::vector<std::string> positionals(const std::vector<std::string>& args, size_
     return out;
 }
 
+/// "3 images", "1 image".
+std::string count(size_t n, const char* singular, const char* plural) {
+    return std::to_string(n) + " " + (n == 1 ? singular : plural);
+}
+
+/// What a rig holds, on one line.
 std::string summaryLine(const std::string& path, const RigDefinition& rig) {
-    return path + ": rig '" + rig.name + "': " + std::to_string(rig.bones.size()) + " bones, " +
-           std::to_string(rig.bodies.size()) + " bodies, " + std::to_string(rig.joints.size()) + " joints, " +
-           brief(rig.totalMass()) + " kg";
+    return path + ": rig '" + rig.name + "': " + count(rig.bones.size(), "bone", "bones") + ", " +
+           count(rig.bodies.size(), "body", "bodies") + ", " + count(rig.joints.size(), "joint", "joints") + ", " +
+           brief(rig.totalMass()) + " kg; " + count(rig.images.size(), "image", "images") + ", " +
+           count(rig.sprites.size(), "sprite", "sprites");
+}
+
+/// One indented line per image: its file and its size in pixels.
+std::string imageLines(const RigDefinition& rig) {
+    std::string out;
+    for (const RigImage& image : rig.images)
+        out += "  image '" + image.name + "': " + image.file + ", " + std::to_string(image.width) + " x " +
+               std::to_string(image.height) + " px\n";
+    return out;
 }
 
 int runCheck(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -126,7 +143,7 @@ int runCheck(const std::vector<std::string>& args, std::ostream& out, std::ostre
         RigLoadResult result = loadRigFile(file);
         printDiagnostics(err, result.diagnostics);
         if (result.rig) {
-            out << summaryLine(file, *result.rig) << "\n";
+            out << summaryLine(file, *result.rig) << "\n" << imageLines(*result.rig);
         } else {
             ++failed;
         }

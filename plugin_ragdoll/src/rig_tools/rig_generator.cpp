@@ -133,10 +133,8 @@ GeneratedRig generateBodiesAndJoints(const RigDefinition& input) {
         RigBody body;
         body.bone = i;
         body.shape = kind == BoneKind::Head ? BodyShape::Circle : BodyShape::Capsule;
-        int v = rig.visualOfBone(i);
-        bool drawnSize = v >= 0 && (rig.visuals[size_t(v)].shape == VisualShape::Circle ? rig.visuals[size_t(v)].radius > 0.0
-                                                                                        : rig.visuals[size_t(v)].width > 0.0);
-        if (drawnSize) {
+        // The bone's art (a sized visual, else its sprites) says how thick it is.
+        if (artRadius(rig, i) > 0.0) {
             body.radiusSource = RadiusSource::Visual;
         } else {
             body.radiusSource = RadiusSource::Fraction;
