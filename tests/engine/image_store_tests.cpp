@@ -40,7 +40,7 @@ TEST_CASE("an image is decoded once per file, premultiplied, and a bad one is re
     std::string bytes((std::istreambuf_iterator<char>(whole)), {});
     std::ofstream(dir / "cut.png", std::ios::binary) << bytes.substr(0, 40);
     CHECK(store.load((dir / "cut.png").string(), error) == 0);
-    CHECK_THAT(error, Catch::Contains("not a readable PNG"));
+    CHECK(error == "truncated: the file ends before the image does");
     CHECK(store.count() == 1);
     fs::remove_all(dir);
 }

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <thread>
 
+#include "paper/draw_list.h"
 #include "paper/library.h"
 #include "paper/plugin_host.h"
 #include "run_process.h"
@@ -735,4 +736,40 @@ TEST_CASE("a reason from a plugin built before the length rule is read whole too
     std::string error;
     CHECK_FALSE(host->saveAsset("a.x", path, error));
     CHECK(error == "the test plugin has no assets to write from 'a.x' to '" + path + "'");
+}
+
+TEST_CASE("the paper doll is drawn from its atlas: every part a quad on its bone, with the paper look's shadow and rim",
+          "[plugin][ragdoll][sprites]") {
+    LevelLoadResult level = loadLevelFile(std::string(PAPERDOLL_CONTENT_DIR) + "/levels/paper_doll.level.xml");
+    REQUIRE(level.level);
+    fs::path copies = test::makeTempDir();
+    PluginHost host(copies, nullptr);
+    REQUIRE(host.load(ragdollDescriptor()));
+    REQUIRE(host.setLevel(*level.level));
+    REQUIRE(host.images().count() == 1);  // the atlas, loaded through the engine
+    CHECK(host.images().image(1)->width == 512);
+    auto imageIndices = [](const DrawList& list) {
+        std::uint32_t n = 0;
+        for (const DrawBatch& b : list.batches()) n += b.image > 0 ? b.indexCount : 0;
+        return n;
+    };
+    DrawList list;
+    host.draw(list, PAPER_DRAW_ART);
+    CHECK(imageIndices(list) == 10 * 3 * 6);  // 10 parts, each a shadow, a rim and itself: 2 triangles each
+    const int settings = host.declarations().settingsKind();
+    REQUIRE(host.setProperty(settings, 1, "view.paper_look", 0.0));
+    list.clear();
+    host.draw(list, PAPER_DRAW_ART);
+    CHECK(imageIndices(list) == 10 * 6);  // the parts alone
+    // The head's part is centred on the head bone as the rig places it: 15 cm up from the
+    // neck (the torso's tip, 1.5 m up), 1 cm forward; the idle pose leans it a little.
+    Vec2 centre{};
+    for (const DrawBatch& b : list.batches())
+        if (b.image > 0) {
+            const std::uint32_t head = b.firstIndex + 5 * 6;  // z order: four far-side limbs, the torso, then the head
+            for (int k : {0, 1, 2, 5}) centre = centre + 0.25f * list.vertices()[list.indices()[head + k]].position;
+        }
+    CHECK(centre.x == Approx(1.0 + 0.01).margin(0.03));  // the spawn's x
+    CHECK(centre.y == Approx(1.5 + 0.15).margin(0.02));
+    fs::remove_all(copies);
 }

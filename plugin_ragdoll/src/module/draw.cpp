@@ -4,10 +4,12 @@
 // mouse grab's pull; and, for tools, the bones over them.
 #include "module/draw.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace ragdoll {
 
@@ -52,13 +54,110 @@ PaperColor farSideShade(PaperColor c) {
     return {mix(c.r), mix(c.g), mix(c.b), c.a};
 }
 
-/// The stickman as the source documents draw it: thick round-capped lines and a head circle,
-/// at the bones' poses — the bodies' while limp, so the ragdoll shows where the bones are.
-void drawCharacter(const PaperEngineServices* s, const Character& character, float alpha) {
+// The paper look: a rim of paper round each part, a shadow cast down and behind, and a
+// split pin through each joint between two parts.
+constexpr double kRimMetres = 0.005;
+constexpr Vec2 kShadowOffset{0.012, -0.016};
+constexpr PaperColor kRimColor{250, 247, 238, 255};
+constexpr PaperColor kShadowColor{40, 30, 20, 70};
+constexpr PaperColor kPinColor{196, 160, 84, 255}, kPinHoleColor{96, 72, 36, 255};
+constexpr float kPinRadius = 0.011f, kPinHoleRadius = 0.004f;
+
+/// Where a sprite's quad is: its rect's top-left, top-right, bottom-right and bottom-left
+/// corners in world metres, on its bone as posed, grown by `grow` metres on every side (a
+/// rim), moved by `offset` (a shadow). A mirrored character's parts flip with it: the bone
+/// frame's +y, the side its front faces, turns over, and the art with it.
+void spriteCorners(const RigSprite& sprite, const BonePose& pose, bool mirrored, double scale, double grow, Vec2 offset,
+                   PaperVec2 out[4]) {
+    const double hw = 0.5 * sprite.width + grow, hh = 0.5 * sprite.height + grow;
+    const Vec2 local[4] = {{-hw, hh}, {hw, hh}, {hw, -hh}, {-hw, -hh}};  // the rect's top is its +y
+    const Rot part = makeRot(sprite.angle), bone = makeRot(pose.angle);
+    for (int i = 0; i < 4; ++i) {
+        Vec2 q = sprite.centre + rotate(part, local[i]);
+        if (mirrored) q.y = -q.y;
+        const Vec2 p = pose.origin + rotate(bone, scale * q) + offset;
+        out[i] = {float(p.x), float(p.y)};
+    }
+}
+
+/// A sprite's texture coordinates, in its corners' order.
+void spriteUvs(const RigSprite& sprite, const RigImage& image, PaperVec2 out[4]) {
+    const float u0 = float(sprite.rect.x) / float(image.width), v0 = float(sprite.rect.y) / float(image.height);
+    const float u1 = float(sprite.rect.x + sprite.rect.width) / float(image.width);
+    const float v1 = float(sprite.rect.y + sprite.rect.height) / float(image.height);
+    out[0] = {u0, v0};
+    out[1] = {u1, v0};
+    out[2] = {u1, v1};
+    out[3] = {u0, v1};
+}
+
+/// A cut-out character: its parts in z order (file order among equals), each on its bone as
+/// posed — the bodies' while limp — tinted by the sprite's colour and the character's wash.
+/// With the paper look, every part's shadow first (so no shadow falls on the character's own
+/// parts), then each part over a rim of paper, then a split pin at each joint between parts.
+void drawSprites(const PaperEngineServices* s, const Character& character, float alpha,
+                 const std::map<std::string, std::int32_t>& images, bool paper) {
     const RigDefinition& rig = character.rig();
     const Appearance& look = character.appearance();
     const std::vector<BonePose>& poses = character.bonePoses();
+    const bool mirrored = character.drawnMirrored();
+    std::vector<int> order(rig.sprites.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = int(i);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return rig.sprites[size_t(a)].z < rig.sprites[size_t(b)].z; });
+    auto handleOf = [&](const RigSprite& sprite) {
+        auto it = images.find(rig.images[size_t(sprite.image)].path);
+        return it == images.end() ? 0 : it->second;
+    };
+    PaperVec2 corners[4], uvs[4];
+    for (int pass = paper ? 0 : 1; pass < 2; ++pass) {
+        for (int i : order) {
+            const RigSprite& sprite = rig.sprites[size_t(i)];
+            const std::int32_t image = handleOf(sprite);
+            if (!image) continue;
+            const BonePose& pose = poses[size_t(sprite.bone)];
+            spriteUvs(sprite, rig.images[size_t(sprite.image)], uvs);
+            if (pass == 0) {
+                spriteCorners(sprite, pose, mirrored, look.scale, 0.0, kShadowOffset, corners);
+                PaperColor shadow = kShadowColor;
+                shadow.a = std::uint8_t(shadow.a * alpha);
+                s->drawImage(s->context, image, corners, uvs, shadow, PAPER_IMAGE_SILHOUETTE);
+                continue;
+            }
+            if (paper) {
+                spriteCorners(sprite, pose, mirrored, look.scale, kRimMetres, {}, corners);
+                s->drawImage(s->context, image, corners, uvs, tinted(kRimColor, look.tint, alpha), PAPER_IMAGE_SILHOUETTE);
+            }
+            spriteCorners(sprite, pose, mirrored, look.scale, 0.0, {}, corners);
+            const PaperColor own{sprite.color[0], sprite.color[1], sprite.color[2], sprite.color[3]};
+            s->drawImage(s->context, image, corners, uvs, tinted(own, look.tint, alpha), 0);
+        }
+    }
+    if (!paper) return;
+    std::vector<bool> hasPart(rig.bones.size(), false);
+    for (const RigSprite& sprite : rig.sprites) hasPart[size_t(sprite.bone)] = true;
+    for (const RigJoint& joint : rig.joints) {
+        if (!hasPart[size_t(joint.parent)] || !hasPart[size_t(joint.child)]) continue;
+        const Vec2 at = poses[size_t(joint.child)].origin;
+        s->drawCircle(s->context, {float(at.x), float(at.y)}, kPinRadius * float(look.scale), tinted(kPinColor, look.tint, alpha));
+        s->drawCircle(s->context, {float(at.x), float(at.y)}, kPinHoleRadius * float(look.scale),
+                      tinted(kPinHoleColor, look.tint, alpha));
+    }
+}
+
+/// The stickman as the source documents draw it: thick round-capped lines and a head circle,
+/// at the bones' poses — the bodies' while limp, so the ragdoll shows where the bones are. A
+/// bone with cut-out parts is drawn by them alone (drawSprites).
+void drawCharacter(const PaperEngineServices* s, const Character& character, float alpha,
+                   const std::map<std::string, std::int32_t>& images, bool paper) {
+    const RigDefinition& rig = character.rig();
+    const Appearance& look = character.appearance();
+    const std::vector<BonePose>& poses = character.bonePoses();
+    drawSprites(s, character, alpha, images, paper);
+    std::vector<bool> hasPart(rig.bones.size(), false);
+    for (const RigSprite& sprite : rig.sprites) hasPart[size_t(sprite.bone)] = true;
     for (const RigVisual& visual : rig.visuals) {
+        if (hasPart[size_t(visual.bone)]) continue;
         const BonePose& pose = poses[size_t(visual.bone)];
         const double length = rig.bones[size_t(visual.bone)].length;
         const Vec2 along{std::cos(pose.angle), std::sin(pose.angle)};
@@ -113,14 +212,17 @@ void drawBones(const PaperEngineServices* s, const Character& character) {
 
 }  // namespace
 
-void drawScene(const PaperEngineServices& services, const Scene& scene, bool art, bool bones) {
+void drawScene(const PaperEngineServices& services, const Scene& scene, const std::map<std::string, std::int32_t>& images,
+               bool art, bool bones) {
     const PaperEngineServices* s = &services;
     if (art) {
         for (const Scene::PropView& prop : scene.props()) drawProp(s, prop);
         const bool proxyOnly = scene.netPreview() == NetPreview::ProxyOnly;
+        const bool paper = scene.paperLook();
         for (int i = 0; i < scene.characterCount(); ++i)
-            if (!(proxyOnly && i == 0)) drawCharacter(s, scene.character(i), 1.0f);
-        if (const Character* proxy = scene.previewProxy()) drawCharacter(s, *proxy, proxyOnly ? 1.0f : 0.45f);
+            if (!(proxyOnly && i == 0)) drawCharacter(s, scene.character(i), 1.0f, images, paper);
+        if (const Character* proxy = scene.previewProxy())
+            drawCharacter(s, *proxy, proxyOnly ? 1.0f : 0.45f, images, paper);
     }
     if (bones)
         for (int i = 0; i < scene.characterCount(); ++i) drawBones(s, scene.character(i));

@@ -1,6 +1,10 @@
 // The plugin's drawing: part of its glue, since it speaks the engine's draw services.
 #pragma once
 
+#include <cstdint>
+#include <map>
+#include <string>
+
 #include "paper/plugin_api.h"
 #include "scene/scene.h"
 
@@ -8,6 +12,9 @@ namespace ragdoll {
 
 /// Draws the scene for the current frame (only inside the engine's draw call): the art (props,
 /// characters, the grab), and over it the bones (each a thin line, each joint a dot).
-void drawScene(const PaperEngineServices& services, const Scene& scene, bool art, bool bones);
+/// images: the engine's handle of each rig image, by its path (a sprite whose image has
+/// none is not drawn).
+void drawScene(const PaperEngineServices& services, const Scene& scene, const std::map<std::string, std::int32_t>& images,
+               bool art, bool bones);
 
 }  // namespace ragdoll

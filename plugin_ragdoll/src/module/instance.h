@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "paper/plugin_api.h"
@@ -11,6 +12,8 @@ struct PaperPluginInstance {
     const PaperEngineServices* services = nullptr;
     ragdoll::Scene scene;
     std::string text;  ///< a string property's value, valid until the next call (plugin_api.h)
+    /// The engine's handle of each rig image, by its resolved path (loaded with the level).
+    std::map<std::string, std::int32_t> images;
 };
 
 namespace ragdoll {

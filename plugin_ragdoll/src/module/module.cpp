@@ -53,6 +53,24 @@ PaperPluginInstance* create(const PaperEngineServices* services, char* error, si
 
 void destroy(PaperPluginInstance* instance) { delete instance; }
 
+/// The engine's handle for every image the characters' rigs cut parts from. The rig loader
+/// has decoded each already, so a refusal here is the engine's own trouble: logged, and the
+/// parts of that image are not drawn.
+void loadImages(PaperPluginInstance& instance) {
+    const PaperEngineServices* s = instance.services;
+    instance.images.clear();
+    for (int c = 0; c < instance.scene.characterCount(); ++c)
+        for (const ragdoll::RigImage& image : instance.scene.character(c).rig().images) {
+            if (instance.images.count(image.path)) continue;
+            std::int32_t handle = 0;
+            char why[1024] = {};
+            if (s->loadImage(s->context, image.path.c_str(), &handle, why, sizeof why) == 0)
+                instance.images[image.path] = handle;
+            else
+                s->log(s->context, PAPER_LOG_WARNING, why);
+        }
+}
+
 int32_t loadLevel(PaperPluginInstance* instance, const PaperLevelDesc* desc, char* error, size_t capacity) {
     if (!desc) {
         return refuse(error, capacity, "no level");
@@ -83,6 +101,7 @@ int32_t loadLevel(PaperPluginInstance* instance, const PaperLevelDesc* desc, cha
         if (!instance->scene.loadLevel(level, why)) {
             return refuse(error, capacity, why);
         }
+        loadImages(*instance);
     } catch (const std::exception& e) {  // no exception may cross the C boundary
         return refuse(error, capacity, e.what());
     }
@@ -106,7 +125,8 @@ void tick(PaperPluginInstance* instance, double dt, const PaperInput* input) {
 }
 
 void draw(PaperPluginInstance* instance, uint32_t layers) {
-    drawScene(*instance->services, instance->scene, (layers & PAPER_DRAW_ART) != 0, (layers & PAPER_DRAW_BONES) != 0);
+    drawScene(*instance->services, instance->scene, instance->images, (layers & PAPER_DRAW_ART) != 0,
+              (layers & PAPER_DRAW_BONES) != 0);
 }
 
 size_t saveState(PaperPluginInstance* instance, void* buffer, size_t capacity) {
