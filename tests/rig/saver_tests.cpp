@@ -144,13 +144,17 @@ TEST_CASE("an unchanged rig saves byte-identical", "[rig][saver]") {
     TempDir dir;
     std::vector<std::string> rigs = loadableRigs();
     CHECK(rigs.size() >= 7);
+    // Saved one folder down from a copy of the content's art, where a rig's images are found
+    // as from content/rigs (a save checks them at the file it writes).
+    fs::copy(fs::path(PAPERDOLL_CONTENT_DIR) / "art", dir.path / "art", fs::copy_options::recursive);
+    fs::create_directories(dir.path / "rigs");
     for (const std::string& path : rigs) {
         CAPTURE(path);
         auto rig = load(path);
         RigTextResult text = rigToText(*rig);
         REQUIRE(text.ok);
         CHECK(text.text == readFile(path));
-        fs::path copy = dir.path / fs::path(path).filename();
+        fs::path copy = dir.path / "rigs" / fs::path(path).filename();
         RigSaveResult saved = saveRig(*rig, copy.string());
         REQUIRE(saved.ok);
         CHECK(readFile(copy) == readFile(path));
