@@ -43,6 +43,9 @@ struct Contact {
     double slip = 0.0;           ///< tangential motion integration gave B relative to A this substep, m
     double friction = 0.6;
     double restitution = 0.0;
+    /// The direct joint tree that solves this contact (one body in a tree, the other in
+    /// none: terrain, a prop), or -1 for the body-by-body passes. Set once per step.
+    int treeGroup = -1;
 };
 
 /// Finds the manifold of two bodies' shapes; false when there is none within reach.
@@ -53,5 +56,10 @@ bool updateContact(Contact& contact, const Body& a, const BodySim& simA, const B
 void prepareContactSubstep(Contact& contact, const BodySim& a, const BodySim& b, double h);
 void solveContactPositions(Contact& contact, BodySim& a, BodySim& b);
 void solveContactVelocities(Contact& contact, BodySim& a, BodySim& b, double h, double restitutionThreshold);
+
+/// Where the two surfaces meet now (the point both bodies are pushed at).
+Vec2 contactLocation(const Contact& contact, const ContactPoint& p, const BodySim& a, const BodySim& b);
+/// The point's separation now (also stored in p.separation), metres.
+double measureSeparation(const Contact& contact, ContactPoint& p, const BodySim& a, const BodySim& b);
 
 }  // namespace ragdoll
