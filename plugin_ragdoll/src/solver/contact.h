@@ -27,6 +27,7 @@ struct ContactPoint {
     Vec2 localAnchorA;  ///< on A's core shape, from A's centre of mass, in A's frame
     Vec2 localAnchorB;
     double lambdaNormal = 0.0;   ///< accumulated this substep
+    double lambdaWarm = 0.0;     ///< a joint tree's last substep's λ_n here (its warm start)
     double normalSpeedBefore = 0.0;  ///< relative normal velocity at the substep start, m/s
     double separation = 0.0;     ///< latest measured, metres
     std::uint32_t id = 0;
@@ -39,6 +40,7 @@ struct Contact {
     int pointCount = 0;
     double radiusA = 0.0, radiusB = 0.0;  ///< the shapes' rounding radii (0 for polygons)
     double lambdaTangent = 0.0;  ///< friction multiplier this substep, signed along perp(normal)
+    double lambdaTangentWarm = 0.0;  ///< a joint tree's last substep's λ_t (its warm start)
     Vec2 frictionCenter;         ///< world point where friction acts this substep
     double slip = 0.0;           ///< tangential motion integration gave B relative to A this substep, m
     double friction = 0.6;

@@ -9,6 +9,7 @@
 // Joints that would close a loop stay with the Gauss-Seidel pass.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "solver/body.h"
@@ -99,8 +100,9 @@ private:
     void factor(const Group& group, const std::vector<Body>& bodies);
     /// Solves with the last factorisation and moves the bodies.
     void solveFactored(const Group& group, std::vector<BodySim>& sims, std::vector<Joint>& joints);
-    /// solution_ = K⁻¹·rhs_ with the last factorisation (rhs_ is consumed).
-    void substitute(const Group& group);
+    /// solution_ = K⁻¹·rhs_ with the last factorisation (rhs_ is consumed); with `needed`,
+    /// only at those nodes (root first, each with its ancestors).
+    void substitute(const Group& group, const int* needed = nullptr, int neededCount = 0);
     /// The group's response to a unit angular push turning a joint's B against its A: fills
     /// solution_ and returns the relative rotation per unit push.
     double respondTurn(const Group& group, const Joint& joint);
@@ -162,6 +164,11 @@ private:
     std::vector<RowRange> groupRows_;
     std::vector<double> delassus_;
     std::vector<double> rowLambda_, rowScratch_, rowVelocity_, rowTarget_;
+    std::vector<double> limitWarm_;  ///< per joint slot: its limit row's λ in the last substep
+    std::vector<std::int64_t> limitWarmSubstep_;  ///< per joint slot: the substep limitWarm_ is from
+    std::int64_t substep_ = 0;  ///< solveFreeMotion calls, numbering substeps
+    std::vector<char> nodeMark_;  ///< per node, scratch of computeDelassus (all 0 between calls)
+    std::vector<int> needed_;
     bool dirty_ = true;
     int lastIterations_ = 0;
 };
