@@ -9,6 +9,7 @@
 
 #include "character/drawn_shapes.h"
 #include "harness.h"
+#include "solver/collide.h"
 #include "solver/constants.h"
 
 using namespace ragdoll;
@@ -306,4 +307,104 @@ TEST_CASE("A figure lying on all fours gets up from the clip's kneeling frame, n
     const double deepest = runGetUp(scene);
     CHECK(c.mode() == CharacterMode::Animated);
     CHECK(deepest <= 0.02);
+}
+
+namespace {
+
+/// Deepest overlap of the character's ragdoll bodies with the terrain now, metres (≥ 0).
+double ragdollDepth(const World& world, const Character& c) {
+    double deepest = 0.0;
+    world.forEachBody([&](BodyId terrain) {
+        if (world.bodyType(terrain) != BodyType::Static) return;
+        const Shape* ground = world.bodyShape(terrain);
+        const Transform xg = world.bodyTransform(terrain);
+        for (BodyId body : c.ragdoll().bodies) {
+            const Shape* s = world.bodyShape(body);
+            const Polygon& g = s->geometry;
+            const Manifold m = s->type == ShapeType::Capsule
+                                   ? collidePolygonAndCapsule(ground->geometry, xg, Capsule{g.vertices[0], g.vertices[1], g.radius},
+                                                              world.bodyTransform(body), 0.0)
+                                   : collidePolygonAndCircle(ground->geometry, xg, Circle{g.vertices[0], g.radius},
+                                                             world.bodyTransform(body), 0.0);
+            for (int p = 0; p < m.pointCount; ++p) deepest = std::max(deepest, -m.points[p].separation);
+        }
+    });
+    return deepest;
+}
+
+Vec2 ragdollCenterOfMass(const World& world, const Character& c) {
+    Vec2 sum;
+    double mass = 0.0;
+    for (BodyId body : c.ragdoll().bodies) {
+        sum += world.bodyMass(body) * world.worldCenterOfMass(body);
+        mass += world.bodyMass(body);
+    }
+    return (1.0 / mass) * sum;
+}
+
+}  // namespace
+
+// Issue 17's case: the stickman going limp on a 25° ramp squats onto its hip and knee
+// limits and then sits on the slope. Friction √(μ_ramp·μ_body) = 0.735 holds it
+// (tan 25° = 0.47), so once settled it must stop dead, not creep below the sleep threshold
+// (sleeping is off here). The solver used to let it slide 0.5 m in 40 s, and a limb
+// reached 39-49 mm into the ramp as the squat met the limits.
+TEST_CASE("A limp stickman on a 25° ramp with friction 0.735 stops dead and keeps its limbs out of it", "[world][ramp]") {
+    Scene scene;
+    SceneLevel level = rampLevel(25.0);
+    const double bodyFriction = 0.6;  // the rig's (no friction attribute: the solver's default)
+    level.terrain[1].friction = 0.735 * 0.735 / bodyFriction;
+    load(scene, level);
+    World& world = scene.world();
+    Character& c = scene.character(0);
+    const double x = GENERATE(3.0, 3.6, 4.2);
+    c.teleport({x, 3.0}, true);
+    test::run(scene, 90);
+    REQUIRE(c.grounded());
+    world.enableSleep(false);
+    REQUIRE(c.enterRagdoll());
+    REQUIRE(world.bodyShape(c.ragdoll().bodies[0])->friction == bodyFriction);
+    double deepest = 0.0, fastestLate = 0.0;
+    Vec2 settled;
+    for (int i = 1; i <= 600; ++i) {
+        test::run(scene, 1);
+        deepest = std::max(deepest, ragdollDepth(world, c));
+        if (i == 180) settled = ragdollCenterOfMass(world, c);
+        if (i > 180)
+            for (BodyId body : c.ragdoll().bodies) {
+                const BodyState s = world.bodyState(body);
+                fastestLate = std::max(fastestLate, length(s.linearVelocity) + 0.25 * std::abs(s.angularVelocity));
+            }
+    }
+    const double crept = distance(ragdollCenterOfMass(world, c), settled);
+    INFO("x = " << x << ": crept " << crept * 1000.0 << " mm from 3 s to 10 s; fastest body after 3 s "
+                << fastestLate * 1000.0 << " mm/s; deepest into the ramp " << deepest * 1000.0 << " mm");
+    CHECK(crept < 0.001);
+    CHECK(fastestLate < 0.005);
+    CHECK(deepest < 0.01);
+}
+
+// A hard landing: the stickman goes limp 4 m above flat ground (landing at about 9 m/s),
+// as it stands or hit sideways. Each limb that lands is stopped with the whole ragdoll
+// behind it (its contacts are solved through the joint tree), so none is driven into the
+// ground by the bodies above it: the solver used to let one reach 5-7 cm in for a few frames.
+TEST_CASE("A ragdoll landing at 9 m/s keeps every limb within 1 cm of the ground's surface", "[world][landing]") {
+    const Vec2 impulse = GENERATE(Vec2{}, Vec2{7.0, 2.0}, Vec2{-7.0, 2.0}, Vec2{0.0, -10.0});
+    Scene scene;
+    load(scene, flatLevel());
+    World& world = scene.world();
+    Character& c = scene.character(0);
+    test::run(scene, 30);
+    c.teleport({0.0, 4.0}, true);
+    REQUIRE(c.enterRagdoll(impulse));
+    double deepest = 0.0, fastest = 0.0;
+    for (int i = 1; i <= 240; ++i) {
+        test::run(scene, 1);
+        deepest = std::max(deepest, ragdollDepth(world, c));
+        for (BodyId body : c.ragdoll().bodies) fastest = std::max(fastest, length(world.bodyState(body).linearVelocity));
+    }
+    INFO("impulse (" << impulse.x << ", " << impulse.y << ") N·s: fastest " << fastest << " m/s; deepest into the ground "
+                     << deepest * 1000.0 << " mm");
+    CHECK(fastest > 8.0);  // it did land hard
+    CHECK(deepest < 0.01);
 }

@@ -34,7 +34,9 @@ TEST_CASE("the pile of 100 stickmen after 600 steps has the same state hash in e
     // function whose last bit may vary (see solver/trig.cpp) and contracts nothing into FMAs.
     // If a solver change moves this constant, the change altered the simulation: check that
     // it is meant to, then update the constant from the message below.
-    constexpr std::uint64_t kExpected = 0xc770ce8a581c6800ull;
+    // Last moved by issue 17: a joint tree's contacts with the world and its limits are solved
+    // together through the tree, so every resting and landing ragdoll moves differently.
+    constexpr std::uint64_t kExpected = 0x7112b2f9d8f891b5ull;
     std::uint64_t hash = pileHash(100, 600);
     char text[32];
     std::snprintf(text, sizeof text, "0x%016" PRIx64, hash);

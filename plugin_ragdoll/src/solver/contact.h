@@ -27,6 +27,7 @@ struct ContactPoint {
     Vec2 localAnchorA;  ///< on A's core shape, from A's centre of mass, in A's frame
     Vec2 localAnchorB;
     double lambdaNormal = 0.0;   ///< accumulated this substep
+    double lambdaWarm = 0.0;     ///< a joint tree's last substep's λ_n here (its warm start)
     double normalSpeedBefore = 0.0;  ///< relative normal velocity at the substep start, m/s
     double separation = 0.0;     ///< latest measured, metres
     std::uint32_t id = 0;
@@ -39,10 +40,14 @@ struct Contact {
     int pointCount = 0;
     double radiusA = 0.0, radiusB = 0.0;  ///< the shapes' rounding radii (0 for polygons)
     double lambdaTangent = 0.0;  ///< friction multiplier this substep, signed along perp(normal)
+    double lambdaTangentWarm = 0.0;  ///< a joint tree's last substep's λ_t (its warm start)
     Vec2 frictionCenter;         ///< world point where friction acts this substep
     double slip = 0.0;           ///< tangential motion integration gave B relative to A this substep, m
     double friction = 0.6;
     double restitution = 0.0;
+    /// The direct joint tree that solves this contact (one body in a tree, the other in
+    /// none: terrain, a prop), or -1 for the body-by-body passes. Set once per step.
+    int treeGroup = -1;
 };
 
 /// Finds the manifold of two bodies' shapes; false when there is none within reach.
@@ -53,5 +58,10 @@ bool updateContact(Contact& contact, const Body& a, const BodySim& simA, const B
 void prepareContactSubstep(Contact& contact, const BodySim& a, const BodySim& b, double h);
 void solveContactPositions(Contact& contact, BodySim& a, BodySim& b);
 void solveContactVelocities(Contact& contact, BodySim& a, BodySim& b, double h, double restitutionThreshold);
+
+/// Where the two surfaces meet now (the point both bodies are pushed at).
+Vec2 contactLocation(const Contact& contact, const ContactPoint& p, const BodySim& a, const BodySim& b);
+/// The point's separation now (also stored in p.separation), metres.
+double measureSeparation(const Contact& contact, ContactPoint& p, const BodySim& a, const BodySim& b);
 
 }  // namespace ragdoll

@@ -119,8 +119,6 @@ bool updateContact(Contact& contact, const Body& a, const BodySim& simA, const B
     return true;
 }
 
-namespace {
-
 /// Where the two surfaces meet now. A's surface point is coreA + radiusA·n, B's is
 /// coreB − radiusB·n. A flat face's anchor is a material point that stays where the
 /// contact began, while a rounded shape's surface point follows it as it rolls; so
@@ -142,6 +140,8 @@ double measureSeparation(const Contact& contact, ContactPoint& p, const BodySim&
     p.separation = dot(coreB - coreA, contact.normal) - (contact.radiusA + contact.radiusB);
     return p.separation;
 }
+
+namespace {
 
 /// Solves K·x = rhs for the two points of a manifold along direction n, where
 /// K_ij = w_a + w_b + Iw_a·(r_ai × n)(r_aj × n) + Iw_b·(r_bi × n)(r_bj × n).

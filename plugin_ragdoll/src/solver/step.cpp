@@ -125,6 +125,12 @@ void World::updateContacts(double dt) {
         c.bodyA = a;
         c.bodyB = b;
         if (!updateContact(c, bodies_[size_t(a)], sa, bodies_[size_t(b)], sb, kSpeculativeDistance + closing)) continue;
+        // A joint tree meeting a body outside every tree (terrain, a prop) solves the contact
+        // itself (TreeSolver::solveFreeMotion).
+        if (def_.jointSolver == JointSolver::Direct) {
+            const int ga = bodies_[size_t(a)].jointGroup, gb = bodies_[size_t(b)].jointGroup;
+            if ((ga >= 0) != (gb >= 0)) c.treeGroup = std::max(ga, gb);
+        }
         contacts_.push_back(c);
         // An awake body reaching a sleeping one wakes its island.
         if (sa.active && !sb.active) wakeSlot(b);
@@ -153,6 +159,13 @@ void World::integrate(double h) {
     for (Contact& c : contacts_) prepareContactSubstep(c, sims_[size_t(c.bodyA)], sims_[size_t(c.bodyB)], h);
 }
 
+bool World::solvedByTree(const Contact& c) const {
+    if (c.treeGroup < 0) return false;
+    // A sleeping tree does not solve: then the awake body it touches is pushed alone.
+    const int treeBody = bodies_[size_t(c.bodyA)].jointGroup == c.treeGroup ? c.bodyA : c.bodyB;
+    return sims_[size_t(treeBody)].active;
+}
+
 void World::solvePositions(double h) {
     bool direct = def_.jointSolver == JointSolver::Direct;
     for (Joint& j : joints_) {
@@ -163,7 +176,7 @@ void World::solvePositions(double h) {
         for (Contact& c : contacts_) {
             BodySim& a = sims_[size_t(c.bodyA)];
             BodySim& b = sims_[size_t(c.bodyB)];
-            if (a.active || b.active) solveContactPositions(c, a, b);
+            if ((a.active || b.active) && !solvedByTree(c)) solveContactPositions(c, a, b);
         }
         for (Joint& j : joints_) {
             if (!j.alive || (direct && j.group >= 0)) continue;
@@ -201,16 +214,18 @@ void World::solveVelocities(double h) {
     for (Contact& c : contacts_) {
         BodySim& a = sims_[size_t(c.bodyA)];
         BodySim& b = sims_[size_t(c.bodyB)];
-        if (a.active || b.active) solveContactVelocities(c, a, b, h, threshold);
+        if ((a.active || b.active) && !solvedByTree(c)) solveContactVelocities(c, a, b, h, threshold);
     }
+    if (def_.jointSolver == JointSolver::Direct) treeSolver_.solveContactVelocities(bodies_, sims_, joints_, contacts_, h, threshold);
     for (Joint& j : joints_) {
         if (!j.alive) continue;
         BodySim& a = sims_[size_t(j.bodyA)];
         BodySim& b = sims_[size_t(j.bodyB)];
         if (!a.active && !b.active) continue;
-        solveLimitVelocity(j, a, b);
+        const bool direct = def_.jointSolver == JointSolver::Direct && j.group >= 0;
+        if (!(direct && treeSolver_.solvesLimits(j.group))) solveLimitVelocity(j, a, b);
         // Damping of a joint in a direct tree was applied through the tree (TreeSolver).
-        if (!(def_.jointSolver == JointSolver::Direct && j.group >= 0)) applyJointDamping(j, a, b, h);
+        if (!direct) applyJointDamping(j, a, b, h);
     }
 }
 
@@ -285,8 +300,10 @@ void World::recoverBodies(bool stepStart) {
             if (!b.recovering) ++counters_.recoveredBodies;
             b.recovering = stepStart;
         }
-        if (stepStart || !s.active) continue;
-        if (std::abs(s.center.x) > def_.worldHalfExtent || std::abs(s.center.y) > def_.worldHalfExtent) {
+        if (stepStart) continue;
+        // A body that fell asleep in this step (updateSleep ran first) moved in it too: its
+        // last good pose is where it now sleeps, or a later recovery would move it back.
+        if (s.active && (std::abs(s.center.x) > def_.worldHalfExtent || std::abs(s.center.y) > def_.worldHalfExtent)) {
             b.frozen = true;
             s.linearVelocity = {};
             s.angularVelocity = 0.0;

@@ -9,6 +9,7 @@
 // Joints that would close a loop stay with the Gauss-Seidel pass.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "solver/body.h"
@@ -35,9 +36,12 @@ public:
     /// whole tree the way its joints let it (the articulated effective mass, from the same
     /// factorisation). Call after solve(), with the substep h; leaves second-order joint
     /// errors for the next solve().
-    /// - Static friction of the group's contacts with the world (terrain, props). The
-    ///   contact pass holds a limb's surface still, then the joint solve moves the limb with
-    ///   the rest of the ragdoll: a ragdoll lying on a slope slid down it at 5-15 cm/s.
+    /// - The contacts of the group with bodies outside every tree (terrain, props): normal
+    ///   and static friction rows of a manifold as one block (Contact::treeGroup). Solved
+    ///   body by body before the joints, a light limb was pushed out of the ground on its
+    ///   own mass and pulled back in by the joint solve with the rest of the ragdoll: a
+    ///   ragdoll kneeling on a ramp rocked and crept for seconds and a hard landing drove a
+    ///   limb 5-7 cm into the ground.
     /// - Joint damping, on the relative rotation of each damped joint this substep. As a
     ///   torque pair in the velocity pass it only slowed the two bodies' spin about their
     ///   own centres; the pins turned the swing back into it, and a hanging arm damped at
@@ -45,6 +49,15 @@ public:
     /// True when it moved anything.
     bool solveFreeMotion(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints,
                          std::vector<Contact>& contacts, double h);
+    /// The velocity pass of the contacts solveFreeMotion solved (restitution, the approach
+    /// speed left over, dynamic friction), through the same factorisation, so a limb's
+    /// stop at the ground stops the ragdoll it belongs to instead of the limb alone.
+    void solveContactVelocities(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints,
+                                std::vector<Contact>& contacts, double h, double restitutionThreshold);
+    /// The group's contact system this substep holds its limits (their velocity pass too).
+    bool solvesLimits(int group) const {
+        return group >= 0 && group < int(groupRows_.size()) && groupRows_[size_t(group)].count > 0;
+    }
     /// Newton iterations taken in the last solve, summed over groups.
     int lastIterations() const { return lastIterations_; }
 
@@ -59,6 +72,7 @@ private:
         int firstNode = 0, nodeCount = 0;  ///< into nodes_, ordered leaves first
         int sampleBody = -1;               ///< any body of the group, to test for sleep
         bool unsettled = false;  ///< moved by solveFreeMotion, or left outside tolerance by the last solve
+        bool factoredSinceContacts = false;  ///< solve() factored after solveFreeMotion
     };
     struct Block {
         double m[3][3];  ///< row-major
@@ -86,21 +100,49 @@ private:
     void factor(const Group& group, const std::vector<Body>& bodies);
     /// Solves with the last factorisation and moves the bodies.
     void solveFactored(const Group& group, std::vector<BodySim>& sims, std::vector<Joint>& joints);
-    /// solution_ = K⁻¹·rhs_ with the last factorisation (rhs_ is consumed).
-    void substitute(const Group& group);
-    /// The group's response to a unit push along dir at world point `at` on the contact's
-    /// bodies (B pushed +dir, A −dir): fills solution_ and returns the contact's effective
-    /// inverse mass along dir, counting a body outside the group on its own.
-    double respond(const Group& group, int groupIndex, const std::vector<Body>& bodies, const Contact& contact,
-                   const std::vector<BodySim>& sims, Vec2 at, Vec2 dir);
+    /// solution_ = K⁻¹·rhs_ with the last factorisation (rhs_ is consumed); with `needed`,
+    /// only at those nodes (root first, each with its ancestors).
+    void substitute(const Group& group, const int* needed = nullptr, int neededCount = 0);
     /// The group's response to a unit angular push turning a joint's B against its A: fills
     /// solution_ and returns the relative rotation per unit push.
     double respondTurn(const Group& group, const Joint& joint);
     /// Moves the group's bodies by amount × the last response.
     void applyToGroup(const Group& group, std::vector<BodySim>& sims, double amount);
-    /// Applies amount × the last response (and the matching push to a body outside).
-    void applyResponse(const Group& group, int groupIndex, const std::vector<Body>& bodies, const Contact& contact,
-                       std::vector<BodySim>& sims, Vec2 at, Vec2 dir, double amount);
+    /// One row of a group's contacts with the world: a point's normal, or a manifold's
+    /// friction at its centre. B is pushed +dir at `at`, A −dir.
+    struct ContactRow {
+        int contact = -1;
+        int point = -1;                       ///< the normal's point; -1 for the friction row
+        int normalFirst = 0, normalCount = 0;  ///< friction: the manifold's normal rows (group-relative)
+        int treeBody = -1, otherBody = -1;    ///< a limit row: the joint's A and B
+        double treeSign = 1.0;                ///< −1 when the tree's body is the contact's A
+        Vec2 at, dir;
+        int joint = -1;          ///< a limit row's joint, else -1
+        double limitSide = 0.0;  ///< +1 for the lower bound, −1 for the upper
+        int node[2] = {-1, -1};  ///< the tree's nodes the row acts on, and how (J's blocks)
+        Vec3 jac[2] = {};
+    };
+    struct RowRange {
+        int first = 0, count = 0;  ///< into rows_
+        int delassus = 0;          ///< into delassus_: count × count, row-major
+    };
+    /// The rows of the group's contacts and their Delassus matrix W = J·K⁻¹·Jᵀ.
+    void buildRows(const Group& group, int groupIndex, const std::vector<Body>& bodies, std::vector<BodySim>& sims,
+                   std::vector<Joint>& joints, std::vector<Contact>& contacts, const int* first, const int* last);
+    void rowJacobian(ContactRow& row, const std::vector<BodySim>& sims);
+    /// Pushes every row by amount[i] through the group (a body outside on its own), as a
+    /// move of positions or as an impulse on velocities.
+    void pushRows(const Group& group, const RowRange& range, const std::vector<Body>& bodies, std::vector<BodySim>& sims,
+                  const double* amount, bool velocity);
+    void solveRowPositions(const Group& group, int groupIndex, const std::vector<Body>& bodies,
+                           std::vector<BodySim>& sims, std::vector<Joint>& joints, std::vector<Contact>& contacts);
+    /// Levers and limit rows for the contact passes' factorisation.
+    void prepareContactFactor(const Group& group, const std::vector<BodySim>& sims, std::vector<Joint>& joints);
+    /// W of the group's rows with its current factorisation.
+    void computeDelassus(const Group& group, const RowRange& range, const std::vector<BodySim>& sims);
+    void solveRowVelocities(Group& group, int groupIndex, const std::vector<Body>& bodies,
+                            std::vector<BodySim>& sims, std::vector<Joint>& joints, std::vector<Contact>& contacts, double h,
+                            double restitutionThreshold);
 
     std::vector<Node> nodes_;
     std::vector<Group> groups_;
@@ -114,9 +156,19 @@ private:
     std::vector<Compliance> compliance_;
     std::vector<int> scratchStack_, scratchComponent_;
     std::vector<int> bodyNode_;  ///< per body slot: its node in nodes_, or -1
-    /// Contacts by group (counting sort each substep): group g's are
+    /// Contacts by group (counting sort each substep, by Contact::treeGroup): group g's are
     /// groupContacts_[groupContactStart_[g] … groupContactStart_[g + 1]).
     std::vector<int> groupContactStart_, groupContacts_;
+    // The contact rows of this substep, by group (pooled: no allocation once warm).
+    std::vector<ContactRow> rows_;
+    std::vector<RowRange> groupRows_;
+    std::vector<double> delassus_;
+    std::vector<double> rowLambda_, rowScratch_, rowVelocity_, rowTarget_;
+    std::vector<double> limitWarm_;  ///< per joint slot: its limit row's λ in the last substep
+    std::vector<std::int64_t> limitWarmSubstep_;  ///< per joint slot: the substep limitWarm_ is from
+    std::int64_t substep_ = 0;  ///< solveFreeMotion calls, numbering substeps
+    std::vector<char> nodeMark_;  ///< per node, scratch of computeDelassus (all 0 between calls)
+    std::vector<int> needed_;
     bool dirty_ = true;
     int lastIterations_ = 0;
 };

@@ -117,6 +117,8 @@ private:
     void updateContacts(double dt);
     void integrate(double h);
     void solvePositions(double h);
+    /// The contact is solved through its joint tree this substep, not body by body.
+    bool solvedByTree(const Contact& c) const;
     void updateVelocities(double h);
     void solveVelocities(double h);
     void updateSleep(double dt);
