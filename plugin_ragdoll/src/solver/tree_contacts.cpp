@@ -1,0 +1,468 @@
+// The joint trees' contacts with the world, solved through each tree's factorisation
+// (TreeSolver's second half: the joints alone are in tree_solver.cpp).
+#include "solver/tree_solver.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "solver/constants.h"
+
+namespace ragdoll {
+
+// ---- contacts through the tree ----------------------------------------------------------
+//
+// A push f on the group's bodies moves them by Δq, the body rows of
+//     [ M   Jᵀ ] [ Δq ]   [ f ]
+//     [ J  −Ã  ] [ −λ ] = [ 0 ]
+// (the joints keep their anchors together to first order while the bodies give way), which
+// the factorisation of solve() already inverts. The relative motion of contact row i per
+// unit push along row j is then W_ij = J_i·K⁻¹·J_jᵀ (the Delassus matrix, Baraff 1996 §8),
+// built with one substitution per row; the rows' multipliers are found on that small dense
+// system by projected Gauss-Seidel (λ_n ≥ 0, |λ_t| ≤ μ·Σλ_n per manifold) and applied in
+// one substitution.
+
+double TreeSolver::respondTurn(const Group& group, const Joint& joint) {
+    // A joint to the world (the tree's root) has one body in the group.
+    const int nodeA = bodyNode_[size_t(joint.bodyA)], nodeB = bodyNode_[size_t(joint.bodyB)];
+    for (int n = group.firstNode; n < group.firstNode + group.nodeCount; ++n) rhs_[size_t(n)] = {};
+    if (nodeA >= 0) rhs_[size_t(nodeA)].v[2] = -1.0;
+    if (nodeB >= 0) rhs_[size_t(nodeB)].v[2] = 1.0;
+    substitute(group);
+    return (nodeB >= 0 ? solution_[size_t(nodeB)].v[2] : 0.0) - (nodeA >= 0 ? solution_[size_t(nodeA)].v[2] : 0.0);
+}
+
+void TreeSolver::applyToGroup(const Group& group, std::vector<BodySim>& sims, double amount) {
+    for (int n = group.firstNode; n < group.firstNode + group.nodeCount; ++n) {
+        const Node& node = nodes_[size_t(n)];
+        if (node.isJoint) continue;
+        const Vec3& x = solution_[size_t(n)];
+        BodySim& sim = sims[size_t(node.index)];
+        sim.center += amount * Vec2{x.v[0], x.v[1]};
+        sim.angle += amount * x.v[2];
+        sim.q = integrateRotation(sim.q, amount * x.v[2]);
+    }
+}
+
+namespace {
+
+Vec2 pointVelocity(const BodySim& s, Vec2 at) { return s.linearVelocity + cross(s.angularVelocity, at - s.center); }
+
+/// Where the material point that was at `at` when the substep began is now, less `at`.
+Vec2 movedSince(const BodySim& s, Vec2 at) {
+    const Vec2 local = inverseRotate(makeRot(s.prevAngle), at - s.prevCenter);
+    return s.center + rotate(s.q, local) - at;
+}
+
+}  // namespace
+
+void TreeSolver::buildRows(const Group& group, int groupIndex, const std::vector<Body>& bodies, std::vector<BodySim>& sims,
+                           std::vector<Joint>& joints, std::vector<Contact>& contacts, const int* first, const int* last) {
+    const int begin = int(rows_.size());
+    for (const int* ci = first; ci != last; ++ci) {
+        Contact& c = contacts[size_t(*ci)];
+        const BodySim& a = sims[size_t(c.bodyA)];
+        const BodySim& b = sims[size_t(c.bodyB)];
+        const bool treeIsA = bodies[size_t(c.bodyA)].jointGroup == groupIndex;
+        ContactRow row;
+        row.contact = *ci;
+        row.treeBody = treeIsA ? c.bodyA : c.bodyB;
+        row.otherBody = treeIsA ? c.bodyB : c.bodyA;
+        row.treeSign = treeIsA ? -1.0 : 1.0;
+        const int normalFirst = int(rows_.size()) - begin;
+        int normals = 0;
+        for (int i = 0; i < c.pointCount; ++i) {
+            // Points within the slop of touching: another row's push may close them.
+            if (measureSeparation(c, c.points[i], a, b) + kAllowedPenetration >= kLinearSlop) continue;
+            row.point = i;
+            row.at = contactLocation(c, c.points[i], a, b);
+            row.dir = c.normal;
+            rows_.push_back(row);
+            ++normals;
+        }
+        if (normals == 0 || c.friction <= 0.0) continue;
+        row.point = -1;
+        row.normalFirst = normalFirst;
+        row.normalCount = normals;
+        row.at = c.frictionCenter;
+        row.dir = perp(c.normal);
+        rows_.push_back(row);
+    }
+    // The limits at or near a bound, one-sided like the contacts: a push that bends a limb
+    // past its limit is taken back by the next joint solve, which drove the limb into the
+    // ground; held as rigid rows instead, a limit that had pushed in one substep and not the
+    // next changed the whole tree's answer to the contacts, and a lying arm shook.
+    for (int n = group.firstNode; n < group.firstNode + group.nodeCount; ++n) {
+        if (!nodes_[size_t(n)].isJoint) continue;
+        const Joint& joint = joints[size_t(nodes_[size_t(n)].index)];
+        if (!joint.enableLimit) continue;
+        const double offset = jointLimitOffset(joint, sims[size_t(joint.bodyA)], sims[size_t(joint.bodyB)]);
+        const double side = offset > 0.0 ? -1.0 : 1.0;  // −1: the upper bound, +1: the lower
+        // Every limit that pushed in this substep's joint solve is one too (its velocity
+        // pass is the system's).
+        if (joint.limitHalfWidth + side * offset >= kLimitRowMargin && joint.lambdaLimit == 0.0) continue;
+        ContactRow row;
+        row.joint = nodes_[size_t(n)].index;
+        row.limitSide = side;
+        row.treeBody = joint.bodyA;
+        row.otherBody = joint.bodyB;
+        rows_.push_back(row);
+    }
+    const int count = int(rows_.size()) - begin;
+    groupRows_[size_t(groupIndex)] = {begin, count, int(delassus_.size())};
+    delassus_.resize(delassus_.size() + size_t(count * count));
+    computeDelassus(group, groupRows_[size_t(groupIndex)], sims);
+}
+
+void TreeSolver::rowJacobian(ContactRow& r, const std::vector<BodySim>& sims) {
+    if (r.joint >= 0) {
+        // The relative angle, signed so that a positive push moves it into the range.
+        r.node[0] = bodyNode_[size_t(r.treeBody)];
+        r.node[1] = bodyNode_[size_t(r.otherBody)];
+        r.jac[0] = {{0.0, 0.0, -r.limitSide}};
+        r.jac[1] = {{0.0, 0.0, r.limitSide}};
+        return;
+    }
+    const BodySim& t = sims[size_t(r.treeBody)];
+    r.node[0] = bodyNode_[size_t(r.treeBody)];
+    r.node[1] = -1;
+    r.jac[0] = {{r.treeSign * r.dir.x, r.treeSign * r.dir.y, r.treeSign * cross(r.at - t.center, r.dir)}};
+}
+
+void TreeSolver::computeDelassus(const Group& group, const RowRange& range, const std::vector<BodySim>& sims) {
+    const int count = range.count;
+    double* w = delassus_.data() + range.delassus;
+    for (int i = 0; i < count; ++i) rowJacobian(rows_[size_t(range.first + i)], sims);
+    // The nodes whose answer W reads, with their ancestors, root first.
+    needed_.clear();
+    for (int i = 0; i < count; ++i)
+        for (int n : rows_[size_t(range.first + i)].node)
+            for (; n >= 0 && !nodeMark_[size_t(n)]; n = nodes_[size_t(n)].parent) nodeMark_[size_t(n)] = 1;
+    for (int n = group.firstNode + group.nodeCount - 1; n >= group.firstNode; --n)
+        if (nodeMark_[size_t(n)]) {
+            needed_.push_back(n);
+            nodeMark_[size_t(n)] = 0;
+        }
+    // Column j: every row's relative motion per unit push along row j.
+    for (int j = 0; j < count; ++j) {
+        const ContactRow& rj = rows_[size_t(range.first + j)];
+        for (int n = group.firstNode; n < group.firstNode + group.nodeCount; ++n) rhs_[size_t(n)] = {};
+        for (int e = 0; e < 2; ++e)
+            if (rj.node[e] >= 0)
+                for (int k = 0; k < 3; ++k) rhs_[size_t(rj.node[e])].v[k] += rj.jac[e].v[k];
+        substitute(group, needed_.data(), int(needed_.size()));
+        for (int i = j; i < count; ++i) {
+            const ContactRow& ri = rows_[size_t(range.first + i)];
+            double value = 0.0;
+            for (int e = 0; e < 2; ++e)
+                if (ri.node[e] >= 0) {
+                    const Vec3& x = solution_[size_t(ri.node[e])];
+                    value += ri.jac[e].v[0] * x.v[0] + ri.jac[e].v[1] * x.v[1] + ri.jac[e].v[2] * x.v[2];
+                }
+            if (ri.joint < 0 && rj.joint < 0 && ri.otherBody == rj.otherBody) {  // a body outside answers on its own
+                const BodySim& o = sims[size_t(ri.otherBody)];
+                value += o.invMass * dot(ri.dir, rj.dir) +
+                         o.invInertia * cross(ri.at - o.center, ri.dir) * cross(rj.at - o.center, rj.dir);
+            }
+            w[i * count + j] = w[j * count + i] = value;
+        }
+    }
+}
+
+void TreeSolver::pushRows(const Group& group, const RowRange& range, const std::vector<Body>& bodies,
+                          std::vector<BodySim>& sims, const double* amount, bool velocity) {
+    (void)bodies;
+    for (int n = group.firstNode; n < group.firstNode + group.nodeCount; ++n) rhs_[size_t(n)] = {};
+    for (int i = 0; i < range.count; ++i) {
+        const ContactRow& r = rows_[size_t(range.first + i)];
+        if (amount[i] == 0.0) continue;
+        for (int e = 0; e < 2; ++e)
+            if (r.node[e] >= 0)
+                for (int k = 0; k < 3; ++k) rhs_[size_t(r.node[e])].v[k] += amount[i] * r.jac[e].v[k];
+        if (r.joint >= 0) continue;
+        // A body outside answers on its own, with arms from its centre before the push.
+        BodySim& o = sims[size_t(r.otherBody)];
+        if (o.invMass == 0.0 && o.invInertia == 0.0) continue;
+        const Vec2 impulse = (-r.treeSign * amount[i]) * r.dir;
+        const double turn = o.invInertia * cross(r.at - o.center, impulse);
+        if (velocity) {
+            o.linearVelocity += o.invMass * impulse;
+            o.angularVelocity += turn;
+        } else {
+            o.center += o.invMass * impulse;
+            o.angle += turn;
+            o.q = integrateRotation(o.q, turn);
+        }
+    }
+    substitute(group);
+    for (int n = group.firstNode; n < group.firstNode + group.nodeCount; ++n) {
+        const Node& node = nodes_[size_t(n)];
+        if (node.isJoint) continue;
+        const Vec3& x = solution_[size_t(n)];
+        BodySim& sim = sims[size_t(node.index)];
+        if (velocity) {
+            sim.linearVelocity += Vec2{x.v[0], x.v[1]};
+            sim.angularVelocity += x.v[2];
+        } else {
+            sim.center += Vec2{x.v[0], x.v[1]};
+            sim.angle += x.v[2];
+            sim.q = integrateRotation(sim.q, x.v[2]);
+        }
+    }
+}
+
+void TreeSolver::prepareContactFactor(const Group& group, const std::vector<BodySim>& sims, std::vector<Joint>& joints) {
+    linearise(group, sims, joints);  // levers where the bodies are now
+    // The limits take part as one-sided rows of the contact system (buildRows), not as
+    // rigid rows of the factorisation.
+    for (int n = group.firstNode; n < group.firstNode + group.nodeCount; ++n) nodes_[size_t(n)].limitActive = false;
+}
+
+void TreeSolver::solveRowPositions(const Group& group, int groupIndex, const std::vector<Body>& bodies,
+                                   std::vector<BodySim>& sims, std::vector<Joint>& joints, std::vector<Contact>& contacts) {
+    const RowRange range = groupRows_[size_t(groupIndex)];
+    const int count = range.count;
+    if (count == 0) return;
+    const double* w = delassus_.data() + range.delassus;
+    ContactRow* rows = rows_.data() + range.first;
+    double* lambda = rowLambda_.data() + range.first;
+    double* start = rowScratch_.data() + range.first;
+    double* v = rowVelocity_.data() + range.first;
+    // Warm start (kTreeContactWarmStart says why): each row begins near what it took in the
+    // last substep. Cold, a load two limbs share (the SCENES stickman's left and right legs
+    // lie on each other) was split differently every substep and the limbs scissored at a
+    // few cm/s: five stickmen of a resting pile of 100 stayed awake for 30 s.
+    for (int i = 0; i < count; ++i) {
+        const ContactRow& r = rows[i];
+        if (r.joint >= 0) lambda[i] = limitWarmSubstep_[size_t(r.joint)] == substep_ - 1 ? limitWarm_[size_t(r.joint)] : 0.0;
+        else if (r.point >= 0) lambda[i] = contacts[size_t(r.contact)].points[r.point].lambdaWarm;
+        else lambda[i] = contacts[size_t(r.contact)].lambdaTangentWarm;
+        lambda[i] *= kTreeContactWarmStart;
+    }
+    // Outer steps measure the contacts again where the last push left them (the rows are
+    // linear only to first order); inner sweeps solve the linear model.
+    for (int outer = 0; outer < kTreeContactIterations; ++outer) {
+        for (int i = 0; i < count; ++i) {
+            ContactRow& r = rows[i];
+            if (r.joint >= 0) {
+                const Joint& joint = joints[size_t(r.joint)];
+                v[i] = joint.limitHalfWidth + r.limitSide * jointLimitOffset(joint, sims[size_t(r.treeBody)], sims[size_t(r.otherBody)]);
+                start[i] = lambda[i];
+                continue;
+            }
+            Contact& c = contacts[size_t(r.contact)];
+            const BodySim& a = sims[size_t(c.bodyA)];
+            const BodySim& b = sims[size_t(c.bodyB)];
+            if (r.point >= 0) {
+                v[i] = measureSeparation(c, c.points[r.point], a, b) + kAllowedPenetration;
+            } else {
+                // How far the surfaces at the manifold's centre have slid this substep: the
+                // material points that were there when it began, wherever integration,
+                // pushes and the joints have taken them since (the friction's residual).
+                v[i] = dot(movedSince(b, r.at) - movedSince(a, r.at), r.dir);
+            }
+            start[i] = lambda[i];
+        }
+        if (outer == 0) {
+            // The warm start is a guess, not yet applied: the residuals it predicts.
+            for (int i = 0; i < count; ++i) {
+                start[i] = 0.0;
+                if (lambda[i] != 0.0)
+                    for (int k = 0; k < count; ++k) v[k] += w[i * count + k] * lambda[i];
+            }
+        }
+        for (int sweep = 0; sweep < kTreeContactSweeps; ++sweep) {
+            double largest = 0.0;  // the largest change a row made to its own residual, metres
+            for (int i = 0; i < count; ++i) {
+                const double wii = w[i * count + i];
+                if (!(wii > 0.0)) continue;
+                const ContactRow& r = rows[i];
+                double next = lambda[i] - v[i] / wii;
+                if (r.point >= 0 || r.joint >= 0) {
+                    next = std::max(next, 0.0);
+                } else {
+                    double normal = 0.0;
+                    for (int k = 0; k < r.normalCount; ++k) normal += lambda[r.normalFirst + k];
+                    const double limit = contacts[size_t(r.contact)].friction * normal;
+                    next = std::clamp(next, -limit, limit);
+                }
+                const double delta = next - lambda[i];
+                if (delta == 0.0) continue;
+                lambda[i] = next;
+                largest = std::max(largest, std::abs(delta) * wii);
+                for (int k = 0; k < count; ++k) v[k] += w[i * count + k] * delta;  // W is symmetric: its row is contiguous
+            }
+            if (largest < kTreeContactTolerance) break;
+        }
+        for (int i = 0; i < count; ++i) start[i] = lambda[i] - start[i];
+        pushRows(group, range, bodies, sims, start, false);
+    }
+    for (int i = 0; i < count; ++i) {
+        if (rows[i].joint >= 0) {
+            limitWarm_[size_t(rows[i].joint)] = lambda[i];
+            limitWarmSubstep_[size_t(rows[i].joint)] = substep_;
+            continue;
+        }
+        Contact& c = contacts[size_t(rows[i].contact)];
+        if (rows[i].point >= 0) c.points[rows[i].point].lambdaNormal = c.points[rows[i].point].lambdaWarm = lambda[i];
+        else c.lambdaTangent = c.lambdaTangentWarm = lambda[i];
+    }
+}
+
+void TreeSolver::solveRowVelocities(Group& group, int groupIndex, const std::vector<Body>& bodies,
+                                    std::vector<BodySim>& sims, std::vector<Joint>& joints, std::vector<Contact>& contacts, double h,
+                                    double restitutionThreshold) {
+    const RowRange range = groupRows_[size_t(groupIndex)];
+    const int count = range.count;
+    if (count == 0) return;
+    const double* w = delassus_.data() + range.delassus;
+    const ContactRow* rows = rows_.data() + range.first;
+    const double* lambda = rowLambda_.data() + range.first;
+    double* impulse = rowScratch_.data() + range.first;
+    double* v = rowVelocity_.data() + range.first;
+    double* target = rowTarget_.data() + range.first;
+    bool any = false;
+    for (int i = 0; i < count; ++i) {
+        const ContactRow& r = rows[i];
+        impulse[i] = 0.0;
+        if (r.joint >= 0) {
+            // A limit that pushed: no relative turn past its bound (no bounce, no creep).
+            v[i] = r.limitSide * (sims[size_t(r.otherBody)].angularVelocity - sims[size_t(r.treeBody)].angularVelocity);
+            target[i] = 0.0;
+            any = any || lambda[i] > 0.0 || joints[size_t(r.joint)].lambdaLimit != 0.0;
+            continue;
+        }
+        const Contact& c = contacts[size_t(r.contact)];
+        const BodySim& a = sims[size_t(c.bodyA)];
+        const BodySim& b = sims[size_t(c.bodyB)];
+        v[i] = dot(pointVelocity(b, r.at) - pointVelocity(a, r.at), r.dir);
+        if (r.point >= 0) {
+            // Points that pushed: the approach speed left over goes, then the bounce
+            // (restitution against the speed before the position solve, off below the
+            // threshold, as the body-by-body pass does).
+            const double e = std::abs(v[i]) <= restitutionThreshold || lambda[i] <= 0.0 ? 0.0 : c.restitution;
+            target[i] = std::max(-e * c.points[r.point].normalSpeedBefore, 0.0);
+            any = any || lambda[i] > 0.0;
+        } else {
+            // Dynamic friction (Müller 2020, eq. 30, as an impulse): at most μ·Σλ_n/h of the
+            // substep, less what static friction already spent.
+            double normal = 0.0;
+            for (int k = 0; k < r.normalCount; ++k) normal += lambda[r.normalFirst + k];
+            target[i] = std::max(c.friction * normal - std::abs(lambda[i]), 0.0) / h;
+        }
+    }
+    if (!any) return;
+    // The impulses are found on the position pass's W and applied through the same kind of
+    // factorisation (no limit rows): one with other limit rows (the solve after the
+    // position pass factors those it finds outside their range) gave a resting limb 2 m/s.
+    // When that solve found nothing to do, the position pass's factorisation is still here.
+    if (group.factoredSinceContacts) {
+        prepareContactFactor(group, sims, joints);
+        factor(group, bodies);
+    }
+    for (int sweep = 0; sweep < kTreeContactSweeps; ++sweep) {
+        double largest = 0.0;  // the largest change a row made to its own speed, m/s
+        for (int i = 0; i < count; ++i) {
+            const double wii = w[i * count + i];
+            const ContactRow& r = rows[i];
+            if (!(wii > 0.0)) continue;
+            double next;
+            if (r.joint >= 0) {
+                if (lambda[i] <= 0.0 && joints[size_t(r.joint)].lambdaLimit == 0.0) continue;  // did not push
+                next = std::max(impulse[i] - v[i] / wii, 0.0);
+            } else if (r.point >= 0) {
+                // A point that pushed may take back the speed its push gave (a deep overlap
+                // pushed out does not fly apart), never pull harder. Points that did not
+                // push are left out: holding them too (no approach) kept more stickmen of
+                // the sweep awake.
+                if (lambda[i] <= 0.0) continue;
+                next = std::max(impulse[i] - (v[i] - target[i]) / wii, -lambda[i] / h);
+            } else {
+                next = std::clamp(impulse[i] - v[i] / wii, -target[i], target[i]);
+            }
+            const double delta = next - impulse[i];
+            if (delta == 0.0) continue;
+            impulse[i] = next;
+            largest = std::max(largest, std::abs(delta) * wii);
+            for (int k = 0; k < count; ++k) v[k] += w[i * count + k] * delta;  // W is symmetric: its row is contiguous
+        }
+        if (largest * h < kTreeContactTolerance) break;
+    }
+    pushRows(group, range, bodies, sims, impulse, true);
+}
+
+bool TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints,
+                                 std::vector<Contact>& contacts, double h) {
+    bool moved = false;
+    // Each group's contacts, found once per substep (a pile has thousands of contacts and
+    // groups). Only contacts with bodies outside every tree (Contact::treeGroup): between two
+    // trees the pass body by body is kept — in a pile of ragdolls nearly every contact is
+    // one, and solving them through both trees doubled the step for no visible change.
+    const int groupCount = int(groups_.size());
+    groupContactStart_.assign(size_t(groupCount + 1), 0);
+    for (const Contact& c : contacts)
+        if (c.treeGroup >= 0) ++groupContactStart_[size_t(c.treeGroup + 1)];
+    for (int g = 0; g < groupCount; ++g) groupContactStart_[size_t(g + 1)] += groupContactStart_[size_t(g)];
+    groupContacts_.resize(size_t(groupContactStart_[size_t(groupCount)]));
+    for (int ci = 0; ci < int(contacts.size()); ++ci)
+        if (contacts[size_t(ci)].treeGroup >= 0)
+            groupContacts_[size_t(groupContactStart_[size_t(contacts[size_t(ci)].treeGroup)]++)] = ci;
+    for (int g = groupCount; g > 0; --g) groupContactStart_[size_t(g)] = groupContactStart_[size_t(g - 1)];
+    groupContactStart_[0] = 0;
+    ++substep_;
+    rows_.clear();
+    delassus_.clear();
+    groupRows_.assign(size_t(groupCount), RowRange{});
+
+    for (int g = 0; g < groupCount; ++g) {
+        Group& group = groups_[size_t(g)];
+        if (!sims[size_t(group.sampleBody)].active) continue;
+        const int* first = groupContacts_.data() + groupContactStart_[size_t(g)];
+        const int* last = groupContacts_.data() + groupContactStart_[size_t(g + 1)];
+        bool touching = false;
+        for (const int* ci = first; ci != last && !touching; ++ci) {
+            Contact& c = contacts[size_t(*ci)];
+            for (int i = 0; i < c.pointCount && !touching; ++i)
+                touching = measureSeparation(c, c.points[i], sims[size_t(c.bodyA)], sims[size_t(c.bodyB)]) + kAllowedPenetration < 0.0;
+        }
+        bool damped = false;
+        for (int n = group.firstNode; n < group.firstNode + group.nodeCount && !damped; ++n)
+            damped = nodes_[size_t(n)].isJoint && joints[size_t(nodes_[size_t(n)].index)].angularDamping > 0.0;
+        if (!touching && !damped) continue;
+        moved = true;
+        group.unsettled = true;
+        prepareContactFactor(group, sims, joints);
+        factor(group, bodies);
+        group.factoredSinceContacts = false;
+        // Joint damping: take back the fraction min(h·d, 1) of each joint's relative rotation
+        // this substep, as the velocity-level form would of its relative angular velocity.
+        for (int n = group.firstNode; n < group.firstNode + group.nodeCount && damped; ++n) {
+            if (!nodes_[size_t(n)].isJoint) continue;
+            const Joint& joint = joints[size_t(nodes_[size_t(n)].index)];
+            if (joint.angularDamping <= 0.0) continue;
+            const BodySim& a = sims[size_t(joint.bodyA)];
+            const BodySim& b = sims[size_t(joint.bodyB)];
+            const double turned = (b.angle - b.prevAngle) - (a.angle - a.prevAngle);
+            const double w = respondTurn(group, joint);
+            if (w > 0.0) applyToGroup(group, sims, -std::min(h * joint.angularDamping, 1.0) * turned / w);
+        }
+        if (touching) buildRows(group, g, bodies, sims, joints, contacts, first, last);
+    }
+    rowLambda_.resize(rows_.size());
+    rowScratch_.resize(rows_.size());
+    rowVelocity_.resize(rows_.size());
+    rowTarget_.resize(rows_.size());
+    for (int g = 0; g < groupCount; ++g)
+        if (groupRows_[size_t(g)].count > 0) solveRowPositions(groups_[size_t(g)], g, bodies, sims, joints, contacts);
+    return moved;
+}
+
+void TreeSolver::solveContactVelocities(const std::vector<Body>& bodies, std::vector<BodySim>& sims,
+                                        std::vector<Joint>& joints, std::vector<Contact>& contacts, double h, double restitutionThreshold) {
+    // Each group's factorisation is the last one this substep (solveFreeMotion's, or the
+    // solve's after it): where its bodies are now, to first order.
+    for (int g = 0; g < int(groupRows_.size()); ++g)
+        if (groupRows_[size_t(g)].count > 0)
+            solveRowVelocities(groups_[size_t(g)], g, bodies, sims, joints, contacts, h, restitutionThreshold);
+}
+
+}  // namespace ragdoll
