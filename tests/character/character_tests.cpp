@@ -317,9 +317,9 @@ TEST_CASE("A ragdoll comes to rest on flat ground, the ramp and the stairs, whol
 }
 
 // Across the whole harness (every 0.5 m from x = -2 to 12, standing, mid-walk and hit), how
-// long the stickman takes to come to rest. A known weakness of the solver: kneeling on
-// the ramp it can stay awake for 5-18 s, its supports creeping as the contact pass and the
-// joint tree solve push against each other, and rest up to ~1 cm into the slope.
+// long the stickman takes to come to rest. (Before the contacts went through the joint
+// trees, kneeling on the ramp it could stay awake for 5-18 s, creeping; the bounds below
+// are still the ones set then.)
 TEST_CASE("Switched anywhere along the harness, the stickman comes to rest", "[character][terrain]") {
     int late = 0, total = 0;
     double slowest = 0.0, deepest = 0.0;
