@@ -166,12 +166,12 @@ void Editor::drawJointsPanel() {
 void Editor::drawStatusBar() {
     ImGuiIO& io = ImGui::GetIO();
     const ImGuiStyle& style = ImGui::GetStyle();
-    std::string rig = fs::path(assetPath_).filename().string() + (history_.dirty() ? " *" : "");
+    std::string asset = fs::path(assetPath_).filename().string() + (history_.dirty() ? " *" : "");
     const char* state = simulation_.playing ? "Playing" : "Paused";
     statusText_ = std::string(state) + "  " + message_;
-    // The message wraps beside the rig's name and the state, up to kStatusMaxLines lines; the
+    // The message wraps beside the asset's name and the state, up to kStatusMaxLines lines; the
     // bar grows to hold them, and hovering it shows the whole message.
-    float left = ImGui::CalcTextSize(rig.c_str()).x + ImGui::CalcTextSize(state).x + 2.0f * 24.0f;
+    float left = ImGui::CalcTextSize(asset.c_str()).x + ImGui::CalcTextSize(state).x + 2.0f * 24.0f;
     float wrap = std::max(100.0f, io.DisplaySize.x - left - 2.0f * style.WindowPadding.x);
     float lineHeight = ImGui::GetTextLineHeight();
     float textHeight = ImGui::CalcTextSize(message_.c_str(), message_.c_str() + message_.size(), false, wrap).y;
@@ -182,7 +182,7 @@ void Editor::drawStatusBar() {
     ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                              ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
     if (ImGui::Begin("status", nullptr, flags)) {
-        ImGui::TextUnformatted(rig.c_str(), rig.c_str() + rig.size());
+        ImGui::TextUnformatted(asset.c_str(), asset.c_str() + asset.size());
         ImGui::SameLine(0.0f, 24.0f);
         ImGui::PushStyleColor(ImGuiCol_Text, simulation_.playing ? ImVec4{0.2f, 0.7f, 0.3f, 1.0f}
                                                                  : ImGui::GetStyleColorVec4(ImGuiCol_Text));

@@ -257,7 +257,7 @@ bool Editor::expectState(const ScriptCommand& c, std::string& error) {
     if (w[1] == "reloads") return expectNumber(w, 2, plugin_.status().reloads, 0.0, error);
     if (w[1] == "dirty" || w[1] == "clean") {
         if (history_.dirty() == (w[1] == "dirty")) return true;
-        error = "expect " + w[1] + ": the rig is " + (history_.dirty() ? "dirty (unsaved edits)" : "clean");
+        error = "expect " + w[1] + ": the asset is " + (history_.dirty() ? "dirty (unsaved edits)" : "clean");
         return false;
     }
     if (w[1] == "property") {  // a setting
