@@ -771,5 +771,7 @@ TEST_CASE("the paper doll is drawn from its atlas: every part a quad on its bone
         }
     CHECK(centre.x == Approx(1.0 + 0.01).margin(0.03));  // the spawn's x
     CHECK(centre.y == Approx(1.5 + 0.15).margin(0.02));
+    // The Inspector's read-only list of a body's parts; a stick-drawn bone has none.
+    CHECK(propertyOf(host, "body", objectOf(host, "body", "head").handle, "parts").text == "doll 2 2 120 124, z 6");
     fs::remove_all(copies);
 }

@@ -89,7 +89,9 @@ bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, WidgetTargets&
         state.loadedAt = clockText();
     }
     bool reload = false;
-    ImGui::SetNextWindowPos({10, 490}, ImGuiCond_FirstUseEver);
+    // Bottom left, over the status line, leaving the Inspector above it room to grow.
+    const ImGuiIO& io = ImGui::GetIO();
+    ImGui::SetNextWindowPos({10, io.DisplaySize.y - 40.0f}, ImGuiCond_FirstUseEver, {0.0f, 1.0f});
     ImGui::SetNextWindowCollapsed(false, ImGuiCond_FirstUseEver);
     if (ImGui::Begin("Plugin", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
         if (plugin.loaded()) {
