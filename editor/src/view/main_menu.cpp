@@ -9,6 +9,7 @@
 #include <string_view>
 #include <system_error>
 
+#include "paper/plugin_host.h"
 #include "view/widget_targets.h"
 
 namespace paper::editor {
@@ -19,18 +20,9 @@ namespace {
 
 constexpr const char* kOpenTitle = "Open###open_dialog";
 
-/// Whether name matches one of the patterns ('*' any run of characters).
+/// Whether name matches one of the patterns.
 bool matchesAny(const std::vector<std::string>& patterns, const std::string& name) {
-    auto matches = [](auto&& self, std::string_view pattern, std::string_view text) -> bool {
-        if (pattern.empty()) return text.empty();
-        if (pattern[0] == '*') {
-            for (size_t skip = 0; skip <= text.size(); ++skip)
-                if (self(self, pattern.substr(1), text.substr(skip))) return true;
-            return false;
-        }
-        return !text.empty() && pattern[0] == text[0] && self(self, pattern.substr(1), text.substr(1));
-    };
-    return std::any_of(patterns.begin(), patterns.end(), [&](const std::string& p) { return matches(matches, p, name); });
+    return std::any_of(patterns.begin(), patterns.end(), [&](const std::string& p) { return matchesPattern(p, name); });
 }
 
 /// The files in folder (and its subfolders, to depth levels) whose names match, sorted;

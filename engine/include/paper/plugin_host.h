@@ -84,6 +84,10 @@ struct PluginDeclarations {
 
 PluginDeclarations readDeclarations(const PaperPluginApi& api);
 
+/// Whether a file name matches an asset type's pattern, '*' standing for any run of
+/// characters ("*.puppet.xml").
+bool matchesPattern(std::string_view pattern, std::string_view name);
+
 /// An object as the plugin reported it (strings copied).
 struct ObjectEntry {
     std::uint64_t handle = 0;

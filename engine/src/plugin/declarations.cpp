@@ -24,18 +24,17 @@ std::vector<std::string> splitKeys(const std::string& keys) {
     return out;
 }
 
-/// Whether name matches a pattern with '*' standing for any run of characters.
-bool matches(std::string_view pattern, std::string_view name) {
+}  // namespace
+
+bool matchesPattern(std::string_view pattern, std::string_view name) {
     if (pattern.empty()) return name.empty();
     if (pattern[0] == '*') {
         for (size_t skip = 0; skip <= name.size(); ++skip)
-            if (matches(pattern.substr(1), name.substr(skip))) return true;
+            if (matchesPattern(pattern.substr(1), name.substr(skip))) return true;
         return false;
     }
-    return !name.empty() && pattern[0] == name[0] && matches(pattern.substr(1), name.substr(1));
+    return !name.empty() && pattern[0] == name[0] && matchesPattern(pattern.substr(1), name.substr(1));
 }
-
-}  // namespace
 
 PluginDeclarations readDeclarations(const PaperPluginApi& api) {
     PluginDeclarations d;
@@ -87,7 +86,7 @@ int PluginDeclarations::settingsKind() const {
 int PluginDeclarations::assetTypeOf(const std::string& path) const {
     const std::string name = std::filesystem::path(path).filename().string();
     for (size_t i = 0; i < assetTypes.size(); ++i)
-        if (matches(assetTypes[i].pattern, name)) return int(i);
+        if (matchesPattern(assetTypes[i].pattern, name)) return int(i);
     return -1;
 }
 
