@@ -82,6 +82,14 @@ bool decodePng(const void* data, std::size_t size, PngImage& image, std::string&
     return true;
 }
 
+void premultiplyAlpha(PngImage& image) {
+    std::vector<std::uint8_t>& rgba = image.rgba;
+    for (size_t i = 0; i + 3 < rgba.size(); i += 4) {
+        const unsigned a = rgba[i + 3];
+        for (size_t c = 0; c < 3; ++c) rgba[i + c] = std::uint8_t((rgba[i + c] * a + 127) / 255);
+    }
+}
+
 bool loadPng(const std::string& path, PngImage& image, std::string& error) {
     image = {};
     std::error_code ec;

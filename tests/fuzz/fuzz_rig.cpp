@@ -1,6 +1,9 @@
 // The rig loader on arbitrary text. A rig it accepts must also save (rigToText, the
 // editor's path) to text that loads back, and build into a world that steps. Each input is
-// read as the file art/fuzz.rig.xml, so the images a sprite rig names resolve in art/.
+// read as the file art/fuzz.rig.xml, so the images a sprite rig names resolve in art/ and
+// the cut-out art's reader (rig/rig_art_loader.cpp: <image>, <sprite>) runs on them. The
+// plugin's glue (module/module.cpp) opens a level's rigs and their images through these
+// same readers (and the engine's image store, fuzz_png).
 #include <cmath>
 #include <string>
 #include <string_view>

@@ -1,6 +1,6 @@
-// The plugin's state blob loader (what a hot reload hands the new library) on arbitrary
-// bytes: refused with a reason and the scene left as it was, or taken and stepped on with
-// finite bodies.
+// The plugin's state blob loader (what a hot reload hands the new library through
+// module/module.cpp's loadState) on arbitrary bytes: refused with a reason and the scene
+// left as it was, or taken and stepped on with finite bodies.
 #include <cmath>
 #include <memory>
 #include <string>

@@ -60,6 +60,17 @@ int32_t callForReason(Call&& call, std::string& reason) {
     }
 }
 
+/// Writes a reason into the plugin's buffer as plugin_api.h's "Reasons" says: cut to fit,
+/// and returns the capacity the whole reason needs.
+int32_t writeReason(char* error, size_t capacity, const std::string& reason) {
+    if (error && capacity) {
+        size_t length = std::min(reason.size(), capacity - 1);
+        std::memcpy(error, reason.data(), length);
+        error[length] = '\0';
+    }
+    return int32_t(std::min<size_t>(reason.size() + 1, size_t(INT32_MAX)));
+}
+
 double millisecondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
@@ -118,16 +129,9 @@ PaperEngineServices PluginHost::makeServices(PluginHost* host) {
         std::string why = !host ? "no engine" : !path || !image ? "loadImage: null argument" : "";
         int id = 0;
         if (why.empty() && (id = host->images_.load(path, why)) == 0) why = "image '" + std::string(path) + "': " + why;
-        if (id > 0) {
-            *image = id;
-            return 0;
-        }
-        if (error && capacity) {
-            const size_t length = std::min(why.size(), capacity - 1);
-            std::memcpy(error, why.data(), length);
-            error[length] = '\0';
-        }
-        return int32_t(std::min<size_t>(why.size() + 1, size_t(INT32_MAX)));
+        if (id == 0) return writeReason(error, capacity, why);
+        *image = id;
+        return 0;
     };
     s.drawImage = [](void* context, int32_t image, const PaperVec2* corners, const PaperVec2* uvs, PaperColor tint,
                      int32_t flags) {

@@ -13,13 +13,7 @@ int ImageStore::load(const std::string& path, std::string& error) {
         if (images_[i].key == key) return int(i) + 1;
     Entry entry{key, path, {}};
     if (!loadPng(path, entry.pixels, error)) return 0;
-    // Premultiplied: linear filtering and blending then never bleed a transparent pixel's
-    // colour into the edge of a part (the dark fringe straight alpha gives).
-    std::vector<std::uint8_t>& rgba = entry.pixels.rgba;
-    for (size_t i = 0; i + 3 < rgba.size(); i += 4) {
-        const unsigned a = rgba[i + 3];
-        for (size_t c = 0; c < 3; ++c) rgba[i + c] = std::uint8_t((rgba[i + c] * a + 127) / 255);
-    }
+    premultiplyAlpha(entry.pixels);  // the renderer blends premultiplied
     images_.push_back(std::move(entry));
     return int(images_.size());
 }

@@ -249,7 +249,6 @@ std::int32_t objectCount(PaperPluginInstance* instance, std::int32_t kind) {
 std::int32_t getObject(PaperPluginInstance* instance, std::int32_t kind, std::int32_t index, PaperObjectInfo* info) {
     const Scene& scene = instance->scene;
     if (!info || index < 0 || index >= objectCount(instance, kind)) return 1;
-    info->owner = -1;
     switch (kind) {
     case kSettings:
         *info = {1, "settings", -1};
