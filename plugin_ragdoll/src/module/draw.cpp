@@ -92,7 +92,7 @@ void spriteUvs(const RigSprite& sprite, const RigImage& image, PaperVec2 out[4])
 }
 
 /// A cut-out character: its parts in z order (file order among equals), each on its bone as
-/// posed — the bodies' while limp — tinted by the sprite's colour and the character's wash.
+/// posed — the bodies' while limp — tinted by the sprite's colour, under the character's wash.
 /// With the paper look, every part's shadow first (so no shadow falls on the character's own
 /// parts), then each part over a rim of paper, then a split pin at each joint between parts.
 void drawSprites(const PaperEngineServices* s, const Character& character, float alpha,
@@ -109,6 +109,12 @@ void drawSprites(const PaperEngineServices* s, const Character& character, float
         auto it = images.find(rig.images[size_t(sprite.image)].path);
         return it == images.end() ? 0 : it->second;
     };
+    // The character's wash (limp: part of the way to a pale blue-grey) lies over each part as
+    // its silhouette, so art of any colour turns toward it; a tint multiplying the art would
+    // only darken it.
+    const PaperColor toward = unpack(look.tint);
+    const bool washed = toward.a < 255;
+    const PaperColor wash{toward.r, toward.g, toward.b, std::uint8_t((255 - toward.a) * alpha)};
     PaperVec2 corners[4], uvs[4];
     for (int pass = paper ? 0 : 1; pass < 2; ++pass) {
         for (int i : order) {
@@ -129,8 +135,9 @@ void drawSprites(const PaperEngineServices* s, const Character& character, float
                 s->drawImage(s->context, image, corners, uvs, tinted(kRimColor, look.tint, alpha), PAPER_IMAGE_SILHOUETTE);
             }
             spriteCorners(sprite, pose, mirrored, look.scale, 0.0, {}, corners);
-            const PaperColor own{sprite.color[0], sprite.color[1], sprite.color[2], sprite.color[3]};
-            s->drawImage(s->context, image, corners, uvs, tinted(own, look.tint, alpha), 0);
+            const PaperColor own{sprite.color[0], sprite.color[1], sprite.color[2], std::uint8_t(sprite.color[3] * alpha)};
+            s->drawImage(s->context, image, corners, uvs, own, 0);
+            if (washed) s->drawImage(s->context, image, corners, uvs, wash, PAPER_IMAGE_SILHOUETTE);
         }
     }
     if (!paper) return;
