@@ -13,10 +13,12 @@
 #include "paper/draw_list.h"
 #include "paper/library.h"
 #include "paper/plugin_host.h"
+#include "host_queries.h"
 #include "run_process.h"
 
 namespace fs = std::filesystem;
 using namespace paper;
+using namespace test;
 
 namespace {
 
@@ -59,43 +61,6 @@ struct Sandbox {
     }
 };
 
-// The generic ABI as a test reads it: by the names the plugin declares.
-
-/// The figure called name from the last step.
-double statOf(PluginHost& host, const std::string& name) {
-    const std::vector<PluginDeclarations::Stat>& stats = host.declarations().stats;
-    const std::vector<double> values = host.stats();
-    for (size_t i = 0; i < stats.size(); ++i)
-        if (stats[i].name == name) return i < values.size() ? values[i] : std::nan("");
-    FAIL("no stat " << name);
-    return 0.0;
-}
-
-int kindOf(PluginHost& host, const char* name) {
-    const int kind = host.declarations().kindNamed(name);
-    REQUIRE(kind >= 0);
-    return kind;
-}
-
-/// The object of that kind and name (the first), or a failed test.
-ObjectEntry objectOf(PluginHost& host, const char* kind, const std::string& name) {
-    for (const ObjectEntry& o : host.objects(kindOf(host, kind)))
-        if (o.name == name) return o;
-    FAIL("no " << kind << " " << name);
-    return {};
-}
-
-PropertyValue propertyOf(PluginHost& host, const char* kind, std::uint64_t handle, const char* name) {
-    const std::vector<PropertyValue> all = host.properties(kindOf(host, kind), handle);
-    const PropertyValue* p = findProperty(all, name);
-    if (!p) FAIL("no property " << name);
-    return p ? *p : PropertyValue{};
-}
-
-double valueOf(PluginHost& host, const char* kind, std::uint64_t handle, const char* name) {
-    return propertyOf(host, kind, handle, name).value;
-}
-
 int stepsOf(PluginHost& host) { return int(statOf(host, "steps")); }
 
 /// Lines of /proc/self/maps naming a file under folder, as distinct files.
@@ -108,14 +73,8 @@ size_t mappedFilesUnder(const fs::path& folder) {
     return files.size();
 }
 
-/// The ragdoll plugin as the build puts it beside the player, and the harness level with the
-/// stickman as its player (the tests below compare saved rigs with the stickman's file).
-PluginDescriptor ragdollDescriptor() {
-    DescriptorResult d = loadPluginDescriptor(fs::path(RAGDOLL_PLUGIN_DIR) / "ragdoll.plugin");
-    REQUIRE(d.descriptor);
-    return *d.descriptor;
-}
-
+/// The harness level with the stickman as its player (the tests below compare saved rigs
+/// with the stickman's file).
 paper::Level stickmanLevel() {
     LevelLoadResult level = loadLevelFile(std::string(PAPERDOLL_CONTENT_DIR) + "/levels/stickman.level.xml");
     REQUIRE(level.level);
