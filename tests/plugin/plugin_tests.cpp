@@ -596,7 +596,7 @@ TEST_CASE("the ragdoll plugin's bodies are listed on their bones, and joint and 
         return std::count_if(list.begin(), list.end(), [](const PropertyValue& p) { return !(p.flags & PAPER_PROPERTY_READ_ONLY); });
     };
     CHECK(editable(jointProps) == 5);
-    CHECK(editable(bodyProps) == 5);
+    CHECK(editable(bodyProps) == 6);  // the five the Inspector shows, and the hidden "selected" tools set
     CHECK(value(jointKind, elbow.handle, "upper") == Approx(135.0));
     CHECK(jointProps[size_t(propertyIndex(jointKind, elbow.handle, "upper"))].unit == "°");
     CHECK(value(jointKind, elbow.handle, "damping") == Approx(1.5));
@@ -735,5 +735,34 @@ TEST_CASE("the paper doll is drawn from its atlas: every part a quad on its bone
     CHECK(centre.y == Approx(1.5 + 0.15).margin(0.02));
     // The Inspector's read-only list of a body's parts; a stick-drawn bone has none.
     CHECK(propertyOf(host, "body", objectOf(host, "body", "head").handle, "parts").text == "doll 2 2 120 124, z 6");
+
+    // A tool's selection: the selected body's part, and only it, is washed violet over its own
+    // quad (a silhouette at 40 %); selecting another moves the mark, clearing it removes it.
+    auto violetQuads = [&](Vec2& centre) {
+        list.clear();
+        host.draw(list, PAPER_DRAW_ART);
+        const std::uint32_t violet = packColor({150, 70, 220, 102});
+        int quads = 0;
+        for (size_t v = 0; v + 3 < list.vertices().size(); v += 4)
+            if (list.vertices()[v].rgba == violet && list.vertices()[v].silhouette == 1.0f) {
+                ++quads;
+                centre = 0.5f * (list.vertices()[v].position + list.vertices()[v + 2].position);
+            }
+        return quads;
+    };
+    const std::uint64_t forearm = objectOf(host, "body", "forearm_R").handle, head = objectOf(host, "body", "head").handle;
+    Vec2 marked{};
+    CHECK(violetQuads(marked) == 0);
+    REQUIRE(host.setProperty(kindOf(host, "body"), forearm, "selected", 1.0));
+    CHECK(valueOf(host, "body", forearm, "selected") == 1.0);
+    CHECK(violetQuads(marked) == 1);
+    const Vec2 a = propertyOf(host, "body", forearm, "a").vector, b = propertyOf(host, "body", forearm, "b").vector;
+    CHECK(length(marked - (a + 0.175f * normalize(b - a))) < 0.002f);  // the forearm's part: centred 17.5 cm along it
+    REQUIRE(host.setProperty(kindOf(host, "body"), head, "selected", 1.0));
+    CHECK(valueOf(host, "body", forearm, "selected") == 0.0);
+    CHECK(violetQuads(marked) == 1);
+    CHECK(length(marked - centre) < 0.001f);  // the head's part, found above
+    REQUIRE(host.setProperty(kindOf(host, "body"), head, "selected", 0.0));
+    CHECK(violetQuads(marked) == 0);
     fs::remove_all(copies);
 }

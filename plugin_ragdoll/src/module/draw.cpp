@@ -61,6 +61,8 @@ constexpr Vec2 kShadowOffset{0.012, -0.016};
 constexpr PaperColor kRimColor{250, 247, 238, 255};
 constexpr PaperColor kShadowColor{40, 30, 20, 70};
 constexpr PaperColor kPinColor{196, 160, 84, 255}, kPinHoleColor{96, 72, 36, 255};
+// A selected part is washed with the editor's selection violet, 40 % of the way.
+constexpr PaperColor kHighlightColor{150, 70, 220, 102};
 constexpr float kPinRadius = 0.011f, kPinHoleRadius = 0.004f;
 
 /// Where a sprite's quad is: its rect's top-left, top-right, bottom-right and bottom-left
@@ -96,7 +98,7 @@ void spriteUvs(const RigSprite& sprite, const RigImage& image, PaperVec2 out[4])
 /// With the paper look, every part's shadow first (so no shadow falls on the character's own
 /// parts), then each part over a rim of paper, then a split pin at each joint between parts.
 void drawSprites(const PaperEngineServices* s, const Character& character, float alpha,
-                 const std::map<std::string, std::int32_t>& images, bool paper) {
+                 const std::map<std::string, std::int32_t>& images, bool paper, int highlightedBone) {
     const RigDefinition& rig = character.rig();
     const Appearance& look = character.appearance();
     const std::vector<BonePose>& poses = character.bonePoses();
@@ -138,6 +140,8 @@ void drawSprites(const PaperEngineServices* s, const Character& character, float
             const PaperColor own{sprite.color[0], sprite.color[1], sprite.color[2], std::uint8_t(sprite.color[3] * alpha)};
             s->drawImage(s->context, image, corners, uvs, own, 0);
             if (washed) s->drawImage(s->context, image, corners, uvs, wash, PAPER_IMAGE_SILHOUETTE);
+            if (sprite.bone == highlightedBone)
+                s->drawImage(s->context, image, corners, uvs, kHighlightColor, PAPER_IMAGE_SILHOUETTE);
         }
     }
     if (!paper) return;
@@ -156,11 +160,11 @@ void drawSprites(const PaperEngineServices* s, const Character& character, float
 /// at the bones' poses — the bodies' while limp, so the ragdoll shows where the bones are. A
 /// bone with cut-out parts is drawn by them alone (drawSprites).
 void drawCharacter(const PaperEngineServices* s, const Character& character, float alpha,
-                   const std::map<std::string, std::int32_t>& images, bool paper) {
+                   const std::map<std::string, std::int32_t>& images, bool paper, int highlightedBone = -1) {
     const RigDefinition& rig = character.rig();
     const Appearance& look = character.appearance();
     const std::vector<BonePose>& poses = character.bonePoses();
-    drawSprites(s, character, alpha, images, paper);
+    drawSprites(s, character, alpha, images, paper, highlightedBone);
     std::vector<bool> hasPart(rig.bones.size(), false);
     for (const RigSprite& sprite : rig.sprites) hasPart[size_t(sprite.bone)] = true;
     for (const RigVisual& visual : rig.visuals) {
@@ -220,14 +224,15 @@ void drawBones(const PaperEngineServices* s, const Character& character) {
 }  // namespace
 
 void drawScene(const PaperEngineServices& services, const Scene& scene, const std::map<std::string, std::int32_t>& images,
-               bool art, bool bones) {
+               bool art, bool bones, PartHighlight highlight) {
     const PaperEngineServices* s = &services;
     if (art) {
         for (const Scene::PropView& prop : scene.props()) drawProp(s, prop);
         const bool proxyOnly = scene.netPreview() == NetPreview::ProxyOnly;
         const bool paper = scene.paperLook();
         for (int i = 0; i < scene.characterCount(); ++i)
-            if (!(proxyOnly && i == 0)) drawCharacter(s, scene.character(i), 1.0f, images, paper);
+            if (!(proxyOnly && i == 0))
+                drawCharacter(s, scene.character(i), 1.0f, images, paper, i == highlight.character ? highlight.bone : -1);
         if (const Character* proxy = scene.previewProxy())
             drawCharacter(s, *proxy, proxyOnly ? 1.0f : 0.45f, images, paper);
     }
