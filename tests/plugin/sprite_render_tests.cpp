@@ -37,9 +37,12 @@ struct Rgb {
 constexpr Rgb kTopLeft{220, 30, 30}, kTopRight{30, 180, 60}, kBottomLeft{40, 60, 220}, kBottomRight{230, 200, 40};
 constexpr Rgb kPaper{243, 239, 228};
 
-/// A colour under the limp wash: 115/255 of the way to a pale blue-grey (#b4c4d8).
+/// A colour under the limp wash: 115/255 of the way to a pale blue-grey (#b4c4d8), mixed in
+/// linear light as the renderer blends (the sRGB transfer function, IEC 61966-2-1).
 Rgb washed(Rgb c) {
-    auto mix = [](int own, int toward) { return int(std::lround(own + (toward - own) * 115.0 / 255.0)); };
+    auto decode = [](int v) { const double x = v / 255.0; return x <= 0.04045 ? x / 12.92 : std::pow((x + 0.055) / 1.055, 2.4); };
+    auto encode = [](double x) { return int(std::lround(255.0 * (x <= 0.0031308 ? 12.92 * x : 1.055 * std::pow(x, 1.0 / 2.4) - 0.055))); };
+    auto mix = [&](int own, int toward) { return encode(decode(own) + (decode(toward) - decode(own)) * 115.0 / 255.0); };
     return {mix(c.r, 180), mix(c.g, 196), mix(c.b, 216)};
 }
 
@@ -100,9 +103,13 @@ TEST_CASE("a cut-out part is drawn on its bone in every mode, facing right and l
     if (const char* display = std::getenv("DISPLAY"); !display || !*display) setenv("SDL_VIDEODRIVER", "offscreen", 1);
     const fs::path dir = makeTempDir();
     const Rgb quarters[4] = {kTopLeft, kTopRight, kBottomLeft, kBottomRight};
-    std::vector<std::uint8_t> texels;
-    for (const Rgb& c : quarters) texels.insert(texels.end(), {std::uint8_t(c.r), std::uint8_t(c.g), std::uint8_t(c.b), 255});
-    testpng::writeBytes(dir / "part.png", testpng::encode(2, 2, 4, texels));
+    std::vector<std::uint8_t> texels;  // each quarter 2 × 2 texels: its middle filters its own colour alone
+    for (int y = 0; y < 4; ++y)
+        for (int x = 0; x < 4; ++x) {
+            const Rgb& c = quarters[(y / 2) * 2 + x / 2];
+            texels.insert(texels.end(), {std::uint8_t(c.r), std::uint8_t(c.g), std::uint8_t(c.b), 255});
+        }
+    testpng::writeBytes(dir / "part.png", testpng::encode(4, 4, 4, texels));
     std::ofstream(dir / "one.rig.xml") << oneSpriteRig();
     std::ofstream(dir / "one.level.xml")
         << "<level name=\"one\" format=\"1\" units=\"m\" scale=\"1\">\n"
@@ -168,7 +175,7 @@ TEST_CASE("a cut-out part is drawn on its bone in every mode, facing right and l
         int channels = 0;
         frame.pixels = stbi_load(png.c_str(), &frame.width, &frame.height, &channels, 3);
         REQUIRE(frame.pixels);
-        // Each quarter's middle (a texel's centre: its colour unfiltered).
+        // Each quarter's middle (its own colour, unfiltered).
         const Vec2 across = 0.1f * right, along = 0.15f * up;
         const struct {
             Vec2 at;

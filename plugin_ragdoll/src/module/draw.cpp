@@ -59,7 +59,7 @@ PaperColor farSideShade(PaperColor c) {
 constexpr double kRimMetres = 0.005;
 constexpr Vec2 kShadowOffset{0.012, -0.016};
 constexpr PaperColor kRimColor{250, 247, 238, 255};
-constexpr PaperColor kShadowColor{40, 30, 20, 70};
+constexpr PaperColor kShadowColor{40, 30, 20, 120};  // mixed in linear light: about as dark as 70 in sRGB numbers
 constexpr PaperColor kPinColor{196, 160, 84, 255}, kPinHoleColor{96, 72, 36, 255};
 // A selected part is washed with the editor's selection violet, 40 % of the way.
 constexpr PaperColor kHighlightColor{150, 70, 220, 102};
