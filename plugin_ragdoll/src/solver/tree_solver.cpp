@@ -156,7 +156,7 @@ std::size_t TreeSolver::memoryBytes() const {
             groupContactStart_.capacity() + groupContacts_.capacity()) * sizeof(int) +
            rows_.capacity() * sizeof(ContactRow) + groupRows_.capacity() * sizeof(RowRange) +
            (delassus_.capacity() + rowLambda_.capacity() + rowScratch_.capacity() + rowVelocity_.capacity() +
-            rowTarget_.capacity()) * sizeof(double);
+            rowTarget_.capacity() + rowInvDiagonal_.capacity()) * sizeof(double);
 }
 
 void TreeSolver::solve(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints, bool again) {

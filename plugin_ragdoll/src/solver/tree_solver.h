@@ -164,6 +164,7 @@ private:
     std::vector<RowRange> groupRows_;
     std::vector<double> delassus_;
     std::vector<double> rowLambda_, rowScratch_, rowVelocity_, rowTarget_;
+    std::vector<double> rowInvDiagonal_;  ///< 1 / W_ii per row (0 for a row that moves nothing)
     std::vector<double> limitWarm_;  ///< per joint slot: its limit row's λ in the last substep
     std::vector<std::int64_t> limitWarmSubstep_;  ///< per joint slot: the substep limitWarm_ is from
     std::int64_t substep_ = 0;  ///< solveFreeMotion calls, numbering substeps
