@@ -219,10 +219,10 @@ void World::solvePositions(double h) {
         }
     }
     if (direct) {
-        treeSolver_.solve(bodies_, sims_, joints_);
+        treeSolver_.solve(sims_, joints_);
         counters_.newtonIterations += treeSolver_.lastIterations();
         if (treeSolver_.solveFreeMotion(bodies_, sims_, joints_, contacts_, h)) {
-            treeSolver_.solve(bodies_, sims_, joints_, true);  // the second-order joint error it left
+            treeSolver_.solve(sims_, joints_, true);  // the second-order joint error it left
             counters_.newtonIterations += treeSolver_.lastIterations();
         }
     }

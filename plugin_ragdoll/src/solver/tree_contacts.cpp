@@ -365,7 +365,7 @@ void TreeSolver::solveRowVelocities(Group& group, int groupIndex, const std::vec
     // When that solve found nothing to do, the position pass's factorisation is still here.
     if (group.factoredSinceContacts) {
         prepareContactFactor(group, sims, joints);
-        factor(group, bodies);
+        factor(group);
     }
     for (int sweep = 0; sweep < kTreeContactSweeps; ++sweep) {
         double largest = 0.0;  // the largest change a row made to its own speed, m/s
@@ -439,7 +439,7 @@ bool TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
         moved = true;
         group.unsettled = true;
         prepareContactFactor(group, sims, joints);
-        factor(group, bodies);
+        factor(group);
         group.factoredSinceContacts = false;
         // Joint damping: take back the fraction min(h·d, 1) of each joint's relative rotation
         // this substep, as the velocity-level form would of its relative angular velocity.

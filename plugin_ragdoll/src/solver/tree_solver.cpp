@@ -135,8 +135,13 @@ void TreeSolver::rebuild(std::vector<Body>& bodies, std::vector<Joint>& joints) 
     }
 
     bodyNode_.assign(bodies.size(), -1);
+    bodyMass_.assign(nodes_.size(), BodyMass{});
     for (int n = 0; n < int(nodes_.size()); ++n)
-        if (!nodes_[size_t(n)].isJoint) bodyNode_[size_t(nodes_[size_t(n)].index)] = n;
+        if (!nodes_[size_t(n)].isJoint) {
+            const Body& body = bodies[size_t(nodes_[size_t(n)].index)];
+            bodyNode_[size_t(nodes_[size_t(n)].index)] = n;
+            bodyMass_[size_t(n)] = {body.mass, body.inertia};
+        }
     diag_.resize(nodes_.size());
     inverse_.resize(nodes_.size());
     coupling_.resize(nodes_.size());
@@ -162,7 +167,7 @@ void TreeSolver::rebuild(std::vector<Body>& bodies, std::vector<Joint>& joints) 
 
 std::size_t TreeSolver::memoryBytes() const {
     return nodes_.capacity() * sizeof(Node) + groups_.capacity() * sizeof(Group) +
-           (diag_.capacity() + inverse_.capacity()) * sizeof(Block) + coupling_.capacity() * sizeof(Coupling) +
+           (diag_.capacity() + inverse_.capacity()) * sizeof(Block) + bodyMass_.capacity() * sizeof(BodyMass) + coupling_.capacity() * sizeof(Coupling) +
            lever_.capacity() * sizeof(Lever) + (rhs_.capacity() + solution_.capacity()) * sizeof(Vec3) +
            compliance_.capacity() * sizeof(Compliance) +
            (scratchStack_.capacity() + scratchComponent_.capacity() + bodyNode_.capacity() +
@@ -172,7 +177,7 @@ std::size_t TreeSolver::memoryBytes() const {
             rowTarget_.capacity() + rowInvDiagonal_.capacity()) * sizeof(double);
 }
 
-void TreeSolver::solve(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints, bool again) {
+void TreeSolver::solve(std::vector<BodySim>& sims, std::vector<Joint>& joints, bool again) {
     lastIterations_ = 0;
     for (Group& group : groups_) {
         // A group sleeps and wakes as one island.
@@ -195,7 +200,7 @@ void TreeSolver::solve(const std::vector<Body>& bodies, std::vector<BodySim>& si
                 group.unsettled = false;
                 break;
             }
-            factor(group, bodies);
+            factor(group);
             group.factoredSinceContacts = true;
             solveFactored(group, sims, joints);
             ++lastIterations_;
@@ -295,7 +300,7 @@ void subtractPBPt(const Mat& b, Vec2 s, double l, Mat& d) {
 
 }  // namespace
 
-void TreeSolver::factor(const Group& group, const std::vector<Body>& bodies) {
+void TreeSolver::factor(const Group& group) {
     int begin = group.firstNode, end = group.firstNode + group.nodeCount;
     for (int n = begin; n < end; ++n) {
         const Node& node = nodes_[size_t(n)];
@@ -307,7 +312,7 @@ void TreeSolver::factor(const Group& group, const std::vector<Body>& bodies) {
             d[1][0] = -alpha.k12; d[1][1] = -alpha.k22; d[1][2] = 0.0;
             d[2][0] = 0.0;        d[2][1] = 0.0;        d[2][2] = node.limitActive ? 0.0 : -1.0;
         } else {
-            const Body& body = bodies[size_t(node.index)];
+            const BodyMass& body = bodyMass_[size_t(n)];
             d[0][0] = body.mass; d[0][1] = 0.0;       d[0][2] = 0.0;
             d[1][0] = 0.0;       d[1][1] = body.mass; d[1][2] = 0.0;
             d[2][0] = 0.0;       d[2][1] = 0.0;       d[2][2] = body.inertia;
