@@ -47,6 +47,7 @@ void World::step(double dt) {
     recoverBodies(true);
     clampVelocities();
     updateContacts(dt);
+    if (def_.jointSolver == JointSolver::Direct) treeSolver_.sortContacts(contacts_);
     double h = dt / def_.substeps;
     counters_.newtonIterations = 0;
     for (int s = 0; s < def_.substeps; ++s) {

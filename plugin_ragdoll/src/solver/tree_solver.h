@@ -49,6 +49,9 @@ public:
     /// True when it moved anything.
     bool solveFreeMotion(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints,
                          std::vector<Contact>& contacts, double h);
+    /// Each group's contacts with bodies outside every tree, by Contact::treeGroup: call
+    /// once the step's contacts are found, before solveFreeMotion.
+    void sortContacts(const std::vector<Contact>& contacts);
     /// The velocity pass of the contacts solveFreeMotion solved (restitution, the approach
     /// speed left over, dynamic friction), through the same factorisation, so a limb's
     /// stop at the ground stops the ragdoll it belongs to instead of the limb alone.
@@ -162,7 +165,7 @@ private:
     std::vector<Compliance> compliance_;
     std::vector<int> scratchStack_, scratchComponent_;
     std::vector<int> bodyNode_;  ///< per body slot: its node in nodes_, or -1
-    /// Contacts by group (counting sort each substep, by Contact::treeGroup): group g's are
+    /// Contacts by group (counting sort each step, by Contact::treeGroup): group g's are
     /// groupContacts_[groupContactStart_[g] … groupContactStart_[g + 1]).
     std::vector<int> groupContactStart_, groupContacts_;
     // The contact rows of this substep, by group (pooled: no allocation once warm).
