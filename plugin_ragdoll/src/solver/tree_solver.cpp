@@ -134,6 +134,11 @@ void TreeSolver::rebuild(std::vector<Body>& bodies, std::vector<Joint>& joints) 
         groups_.push_back(Group{int(first), int(count), start});
     }
 
+    // Every joint within a group counts, a loop's Gauss-Seidel joints too.
+    groupCollidesConnected_.assign(groups_.size(), 0);
+    for (const Joint& joint : joints)
+        if (joint.alive && joint.collideConnected && isDynamic(joint.bodyA) && bodies[size_t(joint.bodyA)].jointGroup >= 0)
+            groupCollidesConnected_[size_t(bodies[size_t(joint.bodyA)].jointGroup)] = 1;
     bodyNode_.assign(bodies.size(), -1);
     bodyMass_.assign(nodes_.size(), BodyMass{});
     for (int n = 0; n < int(nodes_.size()); ++n)
@@ -170,6 +175,7 @@ std::size_t TreeSolver::memoryBytes() const {
            (diag_.capacity() + inverse_.capacity()) * sizeof(Block) + bodyMass_.capacity() * sizeof(BodyMass) + coupling_.capacity() * sizeof(Coupling) +
            lever_.capacity() * sizeof(Lever) + (rhs_.capacity() + solution_.capacity()) * sizeof(Vec3) +
            compliance_.capacity() * sizeof(Compliance) +
+           groupCollidesConnected_.capacity() +
            (scratchStack_.capacity() + scratchComponent_.capacity() + bodyNode_.capacity() +
             groupContactStart_.capacity() + groupContacts_.capacity()) * sizeof(int) +
            rows_.capacity() * sizeof(ContactRow) + groupRows_.capacity() * sizeof(RowRange) +

@@ -31,6 +31,8 @@ public:
     /// per substep however often the tree is solved.
     void solve(std::vector<BodySim>& sims, std::vector<Joint>& joints, bool again = false);
     int groupCount() const { return int(groups_.size()); }
+    /// Some joint between two bodies of the group lets them collide (collideConnected).
+    bool collidesConnected(int group) const { return group >= 0 && groupCollidesConnected_[size_t(group)] != 0; }
     std::size_t memoryBytes() const;
     /// What acts on a group's free motion, solved through its joints: each push moves the
     /// whole tree the way its joints let it (the articulated effective mass, from the same
@@ -165,6 +167,7 @@ private:
     std::vector<Compliance> compliance_;
     std::vector<int> scratchStack_, scratchComponent_;
     std::vector<int> bodyNode_;  ///< per body slot: its node in nodes_, or -1
+    std::vector<char> groupCollidesConnected_;  ///< per group: collidesConnected()
     /// Contacts by group (counting sort each step, by Contact::treeGroup): group g's are
     /// groupContacts_[groupContactStart_[g] … groupContactStart_[g + 1]).
     std::vector<int> groupContactStart_, groupContacts_;
