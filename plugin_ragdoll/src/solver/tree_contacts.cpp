@@ -229,10 +229,15 @@ void TreeSolver::solveRowPositions(const Group& group, int groupIndex, const std
     double* v = rowVelocity_.data() + range.first;
     // Each row's own response, inverted once: a division in the sweep's chain of dependent
     // rows was a quarter of the sweeps' time.
+    // What bounds each row, beside it (the sweeps read nothing else of a row or contact).
     double* invDiag = rowInvDiagonal_.data() + range.first;
+    RowBound* bound = rowBounds_.data() + range.first;
     for (int i = 0; i < count; ++i) {
         const double wii = w[i * count + i];
         invDiag[i] = wii > 0.0 ? 1.0 / wii : 0.0;
+        const ContactRow& r = rows[i];
+        if (r.point >= 0 || r.joint >= 0) bound[i] = {0, 0, 0.0};
+        else bound[i] = {r.normalFirst, r.normalCount, contacts[size_t(r.contact)].friction};
     }
     // Warm start (kTreeContactWarmStart says why): each row begins near what it took in the
     // last substep. Cold, a load two limbs share (the SCENES stickman's left and right legs
@@ -282,14 +287,14 @@ void TreeSolver::solveRowPositions(const Group& group, int groupIndex, const std
             for (int i = 0; i < count; ++i) {
                 const double inv = invDiag[i];
                 if (inv == 0.0) continue;
-                const ContactRow& r = rows[i];
+                const RowBound& b = bound[i];
                 double next = lambda[i] - v[i] * inv;
-                if (r.point >= 0 || r.joint >= 0) {
+                if (b.normalCount == 0) {  // a normal or a limit
                     next = std::max(next, 0.0);
                 } else {
                     double normal = 0.0;
-                    for (int k = 0; k < r.normalCount; ++k) normal += lambda[r.normalFirst + k];
-                    const double limit = contacts[size_t(r.contact)].friction * normal;
+                    for (int k = 0; k < b.normalCount; ++k) normal += lambda[b.normalFirst + k];
+                    const double limit = b.friction * normal;
                     next = std::clamp(next, -limit, limit);
                 }
                 const double delta = next - lambda[i];
@@ -446,6 +451,7 @@ bool TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
     rowVelocity_.resize(rows_.size());
     rowTarget_.resize(rows_.size());
     rowInvDiagonal_.resize(rows_.size());
+    rowBounds_.resize(rows_.size());
     for (int g = 0; g < groupCount; ++g)
         if (groupRows_[size_t(g)].count > 0) solveRowPositions(groups_[size_t(g)], g, bodies, sims, joints, contacts);
     return moved;

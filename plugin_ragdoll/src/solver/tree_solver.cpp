@@ -179,6 +179,7 @@ std::size_t TreeSolver::memoryBytes() const {
            (scratchStack_.capacity() + scratchComponent_.capacity() + bodyNode_.capacity() +
             groupContactStart_.capacity() + groupContacts_.capacity()) * sizeof(int) +
            rows_.capacity() * sizeof(ContactRow) + groupRows_.capacity() * sizeof(RowRange) +
+           rowBounds_.capacity() * sizeof(RowBound) +
            (delassus_.capacity() + rowLambda_.capacity() + rowScratch_.capacity() + rowVelocity_.capacity() +
             rowTarget_.capacity() + rowInvDiagonal_.capacity()) * sizeof(double);
 }
@@ -225,6 +226,10 @@ void TreeSolver::prepareGroup(const Group& group, const std::vector<BodySim>& si
         const BodySim& a = sims[size_t(joint.bodyA)];
         const BodySim& b = sims[size_t(joint.bodyB)];
         double scale = complianceScale(joint.stiffness);
+        if (scale == 0.0) {  // rigid, as nearly every ragdoll joint is: no effective mass needed
+            compliance_[size_t(n)] = {0.0, 0.0, 0.0};
+            continue;
+        }
         double k[3];
         pinEffectiveMass(a, rotate(a.q, joint.localAnchorA), b, rotate(b.q, joint.localAnchorB), k);
         compliance_[size_t(n)] = {scale * k[0], scale * k[1], scale * k[2]};

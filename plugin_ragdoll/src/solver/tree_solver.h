@@ -177,6 +177,13 @@ private:
     std::vector<double> delassus_;
     std::vector<double> rowLambda_, rowScratch_, rowVelocity_, rowTarget_;
     std::vector<double> rowInvDiagonal_;  ///< 1 / W_ii per row (0 for a row that moves nothing)
+    /// A row's bounds in the position sweeps: λ ≥ 0 (normalCount 0: a normal or a limit),
+    /// or |λ| ≤ friction·Σ of its manifold's normal rows.
+    struct RowBound {
+        int normalFirst = 0, normalCount = 0;
+        double friction = 0.0;
+    };
+    std::vector<RowBound> rowBounds_;
     std::vector<double> limitWarm_;  ///< per joint slot: its limit row's λ in the last substep
     std::vector<std::int64_t> limitWarmSubstep_;  ///< per joint slot: the substep limitWarm_ is from
     std::int64_t substep_ = 0;  ///< solveFreeMotion calls, numbering substeps
