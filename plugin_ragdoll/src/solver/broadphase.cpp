@@ -81,55 +81,12 @@ void BroadPhase::findPairs(const std::vector<Body>& bodies, std::vector<std::pai
     // Moving against static: advance a window over the sorted statics. A static that
     // starts left of a moving body may still overlap it, so each moving body also scans
     // back over statics whose upper x reaches it; staticReach bounds that scan.
-    widestStatic_ = 0.0;
-    for (const Entry& s : statics_) widestStatic_ = std::max(widestStatic_, s.box.upper.x - s.box.lower.x);
-    widestMoving_ = 0.0;
-    for (const Entry& m : moving_) widestMoving_ = std::max(widestMoving_, m.box.upper.x - m.box.lower.x);
+    double widestStatic = 0.0;
+    for (const Entry& s : statics_) widestStatic = std::max(widestStatic, s.box.upper.x - s.box.lower.x);
     size_t first = 0;
     for (const Entry& a : moving_) {
         if (!a.simulated) continue;
-        while (first < statics_.size() && statics_[first].box.lower.x < a.box.lower.x - widestStatic_) ++first;
-        for (size_t j = first; j < statics_.size(); ++j) {
-            const Entry& s = statics_[j];
-            if (s.box.lower.x > a.box.upper.x) break;
-            if (overlaps(a.box, s.box)) emit(a.slot, s.slot);
-        }
-    }
-}
-
-void BroadPhase::findNewPairs(const std::vector<Body>& bodies, const std::vector<char>& isNew,
-                              std::vector<std::pair<int, int>>& pairs) {
-    pairs.clear();
-    auto emit = [&](int a, int b) { pairs.emplace_back(std::min(a, b), std::max(a, b)); };
-    const size_t count = moving_.size();
-    for (size_t i = 0; i < count; ++i) {
-        Entry& a = moving_[i];
-        if (!isNew[size_t(a.slot)]) continue;
-        a.simulated = isSimulated(bodies[size_t(a.slot)]);
-        a.moving = isMoving(bodies[size_t(a.slot)]);
-    }
-    for (size_t i = 0; i < count; ++i) {
-        const Entry& a = moving_[i];
-        if (!isNew[size_t(a.slot)]) continue;
-        // Ahead on x, as findPairs sweeps; behind, back as far as the widest box reaches,
-        // leaving pairs of two new bodies to the first of them.
-        for (size_t j = i + 1; j < count; ++j) {
-            const Entry& b = moving_[j];
-            if (b.box.lower.x > a.box.upper.x) break;
-            if (a.box.lower.y <= b.box.upper.y && b.box.lower.y <= a.box.upper.y) emit(a.slot, b.slot);
-        }
-        for (size_t j = i; j-- > 0;) {
-            const Entry& b = moving_[j];
-            if (b.box.lower.x < a.box.lower.x - widestMoving_) break;
-            if (isNew[size_t(b.slot)] || b.box.upper.x < a.box.lower.x) continue;
-            if (a.box.lower.y <= b.box.upper.y && b.box.lower.y <= a.box.upper.y) emit(a.slot, b.slot);
-        }
-        if (!a.simulated) continue;
-        // The statics it reaches: the first that may, by bisection on lower x.
-        const double from = a.box.lower.x - widestStatic_;
-        size_t first = size_t(std::partition_point(statics_.begin(), statics_.end(),
-                                                   [&](const Entry& s) { return s.box.lower.x < from; }) -
-                              statics_.begin());
+        while (first < statics_.size() && statics_[first].box.lower.x < a.box.lower.x - widestStatic) ++first;
         for (size_t j = first; j < statics_.size(); ++j) {
             const Entry& s = statics_[j];
             if (s.box.lower.x > a.box.upper.x) break;

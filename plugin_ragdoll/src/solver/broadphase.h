@@ -21,11 +21,6 @@ public:
     /// Pairs of body slots (lower slot first) whose bounds overlap, where at least one
     /// body is dynamic and awake. Bodies' aabb fields must be current.
     void findPairs(const std::vector<Body>& bodies, std::vector<std::pair<int, int>>& pairs);
-    /// After findPairs in the same step, with bounds unchanged: the pairs of the bodies
-    /// that started moving since (isNew[slot] != 0; a contact woke their island) that
-    /// findPairs could not see, each once. Only the new bodies' neighbourhoods are swept.
-    void findNewPairs(const std::vector<Body>& bodies, const std::vector<char>& isNew,
-                      std::vector<std::pair<int, int>>& pairs);
     std::size_t memoryBytes() const {
         return (moving_.capacity() + statics_.capacity()) * sizeof(Entry);
     }
@@ -44,8 +39,6 @@ private:
 
     std::vector<Entry> moving_;   ///< dynamic and kinematic bodies, sorted by (lower x, slot)
     std::vector<Entry> statics_;  ///< static bodies, sorted by (lower x, slot)
-    double widestMoving_ = 0.0;  ///< widest moving box on x at the last findPairs (metres)
-    double widestStatic_ = 0.0;  ///< the same for the statics
     bool dirty_ = true;
 };
 

@@ -124,10 +124,7 @@ void World::updateContacts(double dt) {
     }
     contacts_.clear();
     for (int round = 0;; ++round) {
-        if (round == 0)
-            broadPhase_.findPairs(bodies_, pairs_);
-        else
-            broadPhase_.findNewPairs(bodies_, newlyMoving_, pairs_);
+        broadPhase_.findPairs(bodies_, pairs_);
         bool woke = false;
         for (auto [i, j] : pairs_) {
             // A pair is found in every round once one of its bodies moves; it is new in the
@@ -163,12 +160,9 @@ void World::updateContacts(double dt) {
             }
         }
         if (!woke) break;
-        newlyMoving_.assign(bodies_.size(), 0);
         for (size_t i = 0; i < bodies_.size(); ++i)
-            if (movingSince_[i] == kNever && bodies_[i].type != BodyType::Static && bodies_[i].awake && !bodies_[i].frozen) {
+            if (movingSince_[i] == kNever && bodies_[i].type != BodyType::Static && bodies_[i].awake && !bodies_[i].frozen)
                 movingSince_[i] = round + 1;
-                newlyMoving_[i] = 1;
-            }
     }
 }
 

@@ -141,7 +141,6 @@ private:
     /// Per body slot: the round of this step's pair search from which it moved (0: from
     /// the start; later: woken by a contact of an earlier round; kNever: static or asleep).
     std::vector<int> movingSince_;
-    std::vector<char> newlyMoving_;  ///< per body slot: started moving in this round
     std::vector<int> islandParent_;           ///< union-find over body slots, reused
     std::vector<double> islandSleepTime_;     ///< per island root: its slowest body's time
     std::int64_t nextSleepingIsland_ = 0;
