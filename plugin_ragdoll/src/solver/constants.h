@@ -58,11 +58,6 @@ inline constexpr int kMaxNewtonIterations = 8;
 /// sweeps end early once converged (kTreeContactTolerance), so resting trees pay few.
 inline constexpr int kTreeContactIterations = 2;
 inline constexpr int kTreeContactSweeps = 24;
-/// The sweeps of the later outer steps, which start from the first one's multipliers and
-/// only take up what the rows' curvature left: the first step's sweeps mostly end at their
-/// cap (rows that nearly repeat one another through a tree converge by ~0.95 a sweep), and
-/// 24 more there were a sixth of a resting pile's step for µm-sized changes.
-inline constexpr int kTreeContactSweepsAgain = 8;
 /// The sweeps stop once no row moves its own residual by more than this (metres; for
 /// velocities, this per substep h).
 inline constexpr double kTreeContactTolerance = 1e-7;

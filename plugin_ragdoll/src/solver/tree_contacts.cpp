@@ -282,8 +282,7 @@ void TreeSolver::solveRowPositions(const Group& group, int groupIndex, const std
                     for (int k = 0; k < count; ++k) v[k] += w[i * count + k] * lambda[i];
             }
         }
-        const int sweeps = outer == 0 ? kTreeContactSweeps : kTreeContactSweepsAgain;
-        for (int sweep = 0; sweep < sweeps; ++sweep) {
+        for (int sweep = 0; sweep < kTreeContactSweeps; ++sweep) {
             double largest = 0.0;  // the largest change a row made to its own residual, metres
             for (int i = 0; i < count; ++i) {
                 const double inv = invDiag[i];
