@@ -110,59 +110,32 @@ void World::updateContacts(double dt) {
         box.upper += Vec2{std::max(travel.x, 0.0) + margin, std::max(travel.y, 0.0) + margin};
         b.aabb = box;
     }
-    // The broadphase pairs only what moves: nothing with a sleeping body but an awake one
-    // reaching it. A sleeping island woken by such a contact had no pairs yet with the
-    // ground, nor among its own bodies, so it fell freely for a step, landed with a bump and
-    // woke its neighbours, which woke it again: stickmen of a resting pile kept one another
-    // awake for seconds. So the pairs are searched again while contacts wake islands, each
-    // round keeping only the pairs the earlier rounds could not see.
-    constexpr int kNever = 1 << 30;
-    movingSince_.resize(bodies_.size());
-    for (size_t i = 0; i < bodies_.size(); ++i) {
-        const Body& b = bodies_[i];
-        movingSince_[i] = b.type != BodyType::Static && b.awake && !b.frozen ? 0 : kNever;
-    }
+    broadPhase_.findPairs(bodies_, pairs_);
+
     contacts_.clear();
-    for (int round = 0;; ++round) {
-        broadPhase_.findPairs(bodies_, pairs_);
-        bool woke = false;
-        for (auto [i, j] : pairs_) {
-            // A pair is found in every round once one of its bodies moves; it is new in the
-            // round its first body started moving.
-            if (std::min(movingSince_[size_t(i)], movingSince_[size_t(j)]) != round) continue;
-            if (!shouldCollide(i, j)) continue;
-            // The higher-ranked shape is A (see updateContact).
-            int a = i, b = j;
-            if (int(bodies_[size_t(a)].shape.type) < int(bodies_[size_t(b)].shape.type)) std::swap(a, b);
-            const BodySim& sa = sims_[size_t(a)];
-            const BodySim& sb = sims_[size_t(b)];
-            // Reach: what the pair can close within the step, plus the fixed margin.
-            double closing = length(sb.linearVelocity - sa.linearVelocity) * dt;
-            Contact c;
-            c.bodyA = a;
-            c.bodyB = b;
-            if (!updateContact(c, bodies_[size_t(a)], sa, bodies_[size_t(b)], sb, kSpeculativeDistance + closing)) continue;
-            // A joint tree meeting a body outside every tree (terrain, a prop) solves the
-            // contact itself (TreeSolver::solveFreeMotion).
-            if (def_.jointSolver == JointSolver::Direct) {
-                const int ga = bodies_[size_t(a)].jointGroup, gb = bodies_[size_t(b)].jointGroup;
-                if ((ga >= 0) != (gb >= 0)) c.treeGroup = std::max(ga, gb);
-            }
-            contacts_.push_back(c);
-            // An awake body reaching a sleeping one wakes its island.
-            if (sa.active && !sb.active) {
-                wakeSlot(b);
-                woke = true;
-            }
-            if (sb.active && !sa.active) {
-                wakeSlot(a);
-                woke = true;
-            }
+    for (auto [i, j] : pairs_) {
+        if (!shouldCollide(i, j)) continue;
+        // The higher-ranked shape is A (see updateContact).
+        int a = i, b = j;
+        if (int(bodies_[size_t(a)].shape.type) < int(bodies_[size_t(b)].shape.type)) std::swap(a, b);
+        const BodySim& sa = sims_[size_t(a)];
+        const BodySim& sb = sims_[size_t(b)];
+        // Reach: what the pair can close within the step, plus the fixed margin.
+        double closing = length(sb.linearVelocity - sa.linearVelocity) * dt;
+        Contact c;
+        c.bodyA = a;
+        c.bodyB = b;
+        if (!updateContact(c, bodies_[size_t(a)], sa, bodies_[size_t(b)], sb, kSpeculativeDistance + closing)) continue;
+        // A joint tree meeting a body outside every tree (terrain, a prop) solves the contact
+        // itself (TreeSolver::solveFreeMotion).
+        if (def_.jointSolver == JointSolver::Direct) {
+            const int ga = bodies_[size_t(a)].jointGroup, gb = bodies_[size_t(b)].jointGroup;
+            if ((ga >= 0) != (gb >= 0)) c.treeGroup = std::max(ga, gb);
         }
-        if (!woke) break;
-        for (size_t i = 0; i < bodies_.size(); ++i)
-            if (movingSince_[i] == kNever && bodies_[i].type != BodyType::Static && bodies_[i].awake && !bodies_[i].frozen)
-                movingSince_[i] = round + 1;
+        contacts_.push_back(c);
+        // An awake body reaching a sleeping one wakes its island.
+        if (sa.active && !sb.active) wakeSlot(b);
+        if (sb.active && !sa.active) wakeSlot(a);
     }
 }
 

@@ -138,9 +138,6 @@ private:
     BroadPhase broadPhase_;
     TreeSolver treeSolver_;
     std::vector<std::pair<int, int>> pairs_;  ///< broadphase output, reused
-    /// Per body slot: the round of this step's pair search from which it moved (0: from
-    /// the start; later: woken by a contact of an earlier round; kNever: static or asleep).
-    std::vector<int> movingSince_;
     std::vector<int> islandParent_;           ///< union-find over body slots, reused
     std::vector<double> islandSleepTime_;     ///< per island root: its slowest body's time
     std::int64_t nextSleepingIsland_ = 0;
