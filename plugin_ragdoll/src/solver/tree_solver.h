@@ -31,6 +31,11 @@ public:
     /// per substep however often the tree is solved.
     void solve(std::vector<BodySim>& sims, std::vector<Joint>& joints, bool again = false);
     int groupCount() const { return int(groups_.size()); }
+    /// A body's new mass and inertia (it keeps a copy per tree node: see bodyMass_).
+    void updateMass(int bodySlot, double mass, double inertia) {
+        if (bodySlot >= 0 && size_t(bodySlot) < bodyNode_.size() && bodyNode_[size_t(bodySlot)] >= 0)
+            bodyMass_[size_t(bodyNode_[size_t(bodySlot)])] = {mass, inertia};
+    }
     /// Some joint between two bodies of the group lets them collide (collideConnected).
     bool collidesConnected(int group) const { return group >= 0 && groupCollidesConnected_[size_t(group)] != 0; }
     std::size_t memoryBytes() const;
@@ -152,7 +157,7 @@ private:
     std::vector<Node> nodes_;
     std::vector<Group> groups_;
     // Per-node scratch, sized with nodes_, so solving never allocates.
-    /// A body node's mass and inertia, copied at rebuild(): read from the cold Body record
+    /// A body node's mass and inertia, copied at rebuild() and by updateMass(): read from the cold Body record
     /// (~500 bytes apart), they were half of factor()'s time in cache misses.
     struct BodyMass {
         double mass = 0.0, inertia = 0.0;

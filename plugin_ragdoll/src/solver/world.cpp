@@ -193,7 +193,7 @@ bool World::setShape(BodyId id, const ShapeDef& def, ShapeType type, const Polyg
         b->extent = std::max(b->extent, length(geometry.vertices[i] - b->localCenter) + geometry.radius);
     b->aabb = shapeBounds(*b, sim);
     broadPhase_.markDirty();
-    treeSolver_.markDirty();  // it keeps the masses of its bodies
+    treeSolver_.updateMass(int(id.index1 - 1), b->mass, b->inertia);  // it keeps a copy
     return true;
 }
 
