@@ -11,22 +11,35 @@ namespace {
 
 using Mat = double[3][3];
 
-/// Inverse of a symmetric definite (positive or negative) 3×3 block, by cofactors.
+/// Inverse of a symmetric definite (positive or negative) 3×3 block, by cofactors. Only
+/// the upper triangle is read and written twice: every block of the factorisation is
+/// symmetric, and its six cofactors are two thirds of the nine.
 void invert3(const Mat& in, Mat& out) {
-    double c00 = in[1][1] * in[2][2] - in[1][2] * in[2][1];
-    double c01 = in[1][2] * in[2][0] - in[1][0] * in[2][2];
-    double c02 = in[1][0] * in[2][1] - in[1][1] * in[2][0];
-    double det = in[0][0] * c00 + in[0][1] * c01 + in[0][2] * c02;
-    double inv = det != 0.0 ? 1.0 / det : 0.0;
+    const double a00 = in[0][0], a01 = in[0][1], a02 = in[0][2], a11 = in[1][1], a12 = in[1][2], a22 = in[2][2];
+    const double c00 = a11 * a22 - a12 * a12;
+    const double c01 = a12 * a02 - a01 * a22;
+    const double c02 = a01 * a12 - a11 * a02;
+    const double det = a00 * c00 + a01 * c01 + a02 * c02;
+    const double inv = det != 0.0 ? 1.0 / det : 0.0;
     out[0][0] = c00 * inv;
-    out[1][0] = c01 * inv;
-    out[2][0] = c02 * inv;
-    out[0][1] = (in[0][2] * in[2][1] - in[0][1] * in[2][2]) * inv;
-    out[1][1] = (in[0][0] * in[2][2] - in[0][2] * in[2][0]) * inv;
-    out[2][1] = (in[0][1] * in[2][0] - in[0][0] * in[2][1]) * inv;
-    out[0][2] = (in[0][1] * in[1][2] - in[0][2] * in[1][1]) * inv;
-    out[1][2] = (in[0][2] * in[1][0] - in[0][0] * in[1][2]) * inv;
-    out[2][2] = (in[0][0] * in[1][1] - in[0][1] * in[1][0]) * inv;
+    out[0][1] = out[1][0] = c01 * inv;
+    out[0][2] = out[2][0] = c02 * inv;
+    out[1][1] = (a00 * a22 - a02 * a02) * inv;
+    out[1][2] = out[2][1] = (a02 * a01 - a00 * a12) * inv;
+    out[2][2] = (a00 * a11 - a01 * a01) * inv;
+}
+
+/// The same for a joint block without its limit row, [[A, 0], [0, −1]] with A 2×2: the
+/// dummy row inverts to itself.
+void invertPin(const Mat& in, Mat& out) {
+    const double a00 = in[0][0], a01 = in[0][1], a11 = in[1][1];
+    const double det = a00 * a11 - a01 * a01;
+    const double inv = det != 0.0 ? 1.0 / det : 0.0;
+    out[0][0] = a11 * inv;
+    out[0][1] = out[1][0] = -a01 * inv;
+    out[1][1] = a00 * inv;
+    out[0][2] = out[1][2] = out[2][0] = out[2][1] = 0.0;
+    out[2][2] = -1.0;
 }
 
 }  // namespace
@@ -121,9 +134,19 @@ void TreeSolver::rebuild(std::vector<Body>& bodies, std::vector<Joint>& joints) 
         groups_.push_back(Group{int(first), int(count), start});
     }
 
+    // Every joint within a group counts, a loop's Gauss-Seidel joints too.
+    groupCollidesConnected_.assign(groups_.size(), 0);
+    for (const Joint& joint : joints)
+        if (joint.alive && joint.collideConnected && isDynamic(joint.bodyA) && bodies[size_t(joint.bodyA)].jointGroup >= 0)
+            groupCollidesConnected_[size_t(bodies[size_t(joint.bodyA)].jointGroup)] = 1;
     bodyNode_.assign(bodies.size(), -1);
+    bodyMass_.assign(nodes_.size(), BodyMass{});
     for (int n = 0; n < int(nodes_.size()); ++n)
-        if (!nodes_[size_t(n)].isJoint) bodyNode_[size_t(nodes_[size_t(n)].index)] = n;
+        if (!nodes_[size_t(n)].isJoint) {
+            const Body& body = bodies[size_t(nodes_[size_t(n)].index)];
+            bodyNode_[size_t(nodes_[size_t(n)].index)] = n;
+            bodyMass_[size_t(n)] = {body.mass, body.inertia};
+        }
     diag_.resize(nodes_.size());
     inverse_.resize(nodes_.size());
     coupling_.resize(nodes_.size());
@@ -149,17 +172,19 @@ void TreeSolver::rebuild(std::vector<Body>& bodies, std::vector<Joint>& joints) 
 
 std::size_t TreeSolver::memoryBytes() const {
     return nodes_.capacity() * sizeof(Node) + groups_.capacity() * sizeof(Group) +
-           (diag_.capacity() + inverse_.capacity()) * sizeof(Block) + coupling_.capacity() * sizeof(Coupling) +
+           (diag_.capacity() + inverse_.capacity()) * sizeof(Block) + bodyMass_.capacity() * sizeof(BodyMass) + coupling_.capacity() * sizeof(Coupling) +
            lever_.capacity() * sizeof(Lever) + (rhs_.capacity() + solution_.capacity()) * sizeof(Vec3) +
            compliance_.capacity() * sizeof(Compliance) +
+           groupCollidesConnected_.capacity() +
            (scratchStack_.capacity() + scratchComponent_.capacity() + bodyNode_.capacity() +
             groupContactStart_.capacity() + groupContacts_.capacity()) * sizeof(int) +
            rows_.capacity() * sizeof(ContactRow) + groupRows_.capacity() * sizeof(RowRange) +
+           rowBounds_.capacity() * sizeof(RowBound) +
            (delassus_.capacity() + rowLambda_.capacity() + rowScratch_.capacity() + rowVelocity_.capacity() +
-            rowTarget_.capacity()) * sizeof(double);
+            rowTarget_.capacity() + rowInvDiagonal_.capacity()) * sizeof(double);
 }
 
-void TreeSolver::solve(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints, bool again) {
+void TreeSolver::solve(std::vector<BodySim>& sims, std::vector<Joint>& joints, bool again) {
     lastIterations_ = 0;
     for (Group& group : groups_) {
         // A group sleeps and wakes as one island.
@@ -182,7 +207,7 @@ void TreeSolver::solve(const std::vector<Body>& bodies, std::vector<BodySim>& si
                 group.unsettled = false;
                 break;
             }
-            factor(group, bodies);
+            factor(group);
             group.factoredSinceContacts = true;
             solveFactored(group, sims, joints);
             ++lastIterations_;
@@ -201,6 +226,10 @@ void TreeSolver::prepareGroup(const Group& group, const std::vector<BodySim>& si
         const BodySim& a = sims[size_t(joint.bodyA)];
         const BodySim& b = sims[size_t(joint.bodyB)];
         double scale = complianceScale(joint.stiffness);
+        if (scale == 0.0) {  // rigid, as nearly every ragdoll joint is: no effective mass needed
+            compliance_[size_t(n)] = {0.0, 0.0, 0.0};
+            continue;
+        }
         double k[3];
         pinEffectiveMass(a, rotate(a.q, joint.localAnchorA), b, rotate(b.q, joint.localAnchorB), k);
         compliance_[size_t(n)] = {scale * k[0], scale * k[1], scale * k[2]};
@@ -252,37 +281,37 @@ bool TreeSolver::linearise(const Group& group, const std::vector<BodySim>& sims,
 
 namespace {
 
-/// D −= Pᵀ·J·P (a joint eliminated into its parent body), J symmetric.
+/// D −= Pᵀ·J·P (a joint eliminated into its parent body), J symmetric; D's upper
+/// triangle (the lower one is never read: invert3 mirrors it).
 void subtractPtJP(const Mat& j, Vec2 s, double l, Mat& d) {
-    double m02 = s.x * j[0][0] + s.y * j[0][1] + l * j[0][2];  // (J·P) third column
-    double m12 = s.x * j[1][0] + s.y * j[1][1] + l * j[1][2];
-    double m22 = s.x * j[2][0] + s.y * j[2][1] + l * j[2][2];
-    double m[3][3] = {{j[0][0], j[0][1], m02}, {j[1][0], j[1][1], m12}, {j[2][0], j[2][1], m22}};
-    for (int c = 0; c < 3; ++c) {
-        d[0][c] -= m[0][c];
-        d[1][c] -= m[1][c];
-        d[2][c] -= s.x * m[0][c] + s.y * m[1][c] + l * m[2][c];
-    }
+    const double m02 = s.x * j[0][0] + s.y * j[0][1] + l * j[0][2];  // (J·P) third column
+    const double m12 = s.x * j[1][0] + s.y * j[1][1] + l * j[1][2];
+    const double m22 = s.x * j[2][0] + s.y * j[2][1] + l * j[2][2];
+    d[0][0] -= j[0][0];
+    d[0][1] -= j[0][1];
+    d[0][2] -= m02;
+    d[1][1] -= j[1][1];
+    d[1][2] -= m12;
+    d[2][2] -= s.x * m02 + s.y * m12 + l * m22;
 }
 
-/// D −= P·B·Pᵀ (a body eliminated into its parent joint), B symmetric.
+/// D −= P·B·Pᵀ (a body eliminated into its parent joint), B symmetric; D's upper triangle.
+/// Without the limit row (l = 0) only the pin's 2×2 changes.
 void subtractPBPt(const Mat& b, Vec2 s, double l, Mat& d) {
-    double n[3][3];  // P·B
-    for (int c = 0; c < 3; ++c) {
-        n[0][c] = b[0][c] + s.x * b[2][c];
-        n[1][c] = b[1][c] + s.y * b[2][c];
-        n[2][c] = l * b[2][c];
-    }
-    for (int r = 0; r < 3; ++r) {
-        d[r][0] -= n[r][0] + s.x * n[r][2];
-        d[r][1] -= n[r][1] + s.y * n[r][2];
-        d[r][2] -= l * n[r][2];
-    }
+    const double n00 = b[0][0] + s.x * b[2][0], n01 = b[0][1] + s.x * b[2][1], n02 = b[0][2] + s.x * b[2][2];
+    const double n11 = b[1][1] + s.y * b[2][1], n12 = b[1][2] + s.y * b[2][2];
+    d[0][0] -= n00 + s.x * n02;
+    d[0][1] -= n01 + s.y * n02;
+    d[1][1] -= n11 + s.y * n12;
+    if (l == 0.0) return;
+    d[0][2] -= l * n02;
+    d[1][2] -= l * n12;
+    d[2][2] -= l * l * b[2][2];
 }
 
 }  // namespace
 
-void TreeSolver::factor(const Group& group, const std::vector<Body>& bodies) {
+void TreeSolver::factor(const Group& group) {
     int begin = group.firstNode, end = group.firstNode + group.nodeCount;
     for (int n = begin; n < end; ++n) {
         const Node& node = nodes_[size_t(n)];
@@ -294,7 +323,7 @@ void TreeSolver::factor(const Group& group, const std::vector<Body>& bodies) {
             d[1][0] = -alpha.k12; d[1][1] = -alpha.k22; d[1][2] = 0.0;
             d[2][0] = 0.0;        d[2][1] = 0.0;        d[2][2] = node.limitActive ? 0.0 : -1.0;
         } else {
-            const Body& body = bodies[size_t(node.index)];
+            const BodyMass& body = bodyMass_[size_t(n)];
             d[0][0] = body.mass; d[0][1] = 0.0;       d[0][2] = 0.0;
             d[1][0] = 0.0;       d[1][1] = body.mass; d[1][2] = 0.0;
             d[2][0] = 0.0;       d[2][1] = 0.0;       d[2][2] = body.inertia;
@@ -311,7 +340,10 @@ void TreeSolver::factor(const Group& group, const std::vector<Body>& bodies) {
     for (int n = begin; n < end; ++n) {
         const Node& node = nodes_[size_t(n)];
         Mat& inv = inverse_[size_t(n)].m;
-        invert3(diag_[size_t(n)].m, inv);
+        if (node.isJoint && !node.limitActive)
+            invertPin(diag_[size_t(n)].m, inv);
+        else
+            invert3(diag_[size_t(n)].m, inv);
         if (node.parent < 0) continue;
         const Coupling& g = coupling_[size_t(n)];
         Mat& dp = diag_[size_t(node.parent)].m;

@@ -29,8 +29,15 @@ public:
     /// Newton steps). The first solve of a substep resets the groups' joint multipliers;
     /// a later one (again = true) goes on from them, so a soft joint's compliance acts once
     /// per substep however often the tree is solved.
-    void solve(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints, bool again = false);
+    void solve(std::vector<BodySim>& sims, std::vector<Joint>& joints, bool again = false);
     int groupCount() const { return int(groups_.size()); }
+    /// A body's new mass and inertia (it keeps a copy per tree node: see bodyMass_).
+    void updateMass(int bodySlot, double mass, double inertia) {
+        if (bodySlot >= 0 && size_t(bodySlot) < bodyNode_.size() && bodyNode_[size_t(bodySlot)] >= 0)
+            bodyMass_[size_t(bodyNode_[size_t(bodySlot)])] = {mass, inertia};
+    }
+    /// Some joint between two bodies of the group lets them collide (collideConnected).
+    bool collidesConnected(int group) const { return group >= 0 && groupCollidesConnected_[size_t(group)] != 0; }
     std::size_t memoryBytes() const;
     /// What acts on a group's free motion, solved through its joints: each push moves the
     /// whole tree the way its joints let it (the articulated effective mass, from the same
@@ -49,6 +56,9 @@ public:
     /// True when it moved anything.
     bool solveFreeMotion(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints,
                          std::vector<Contact>& contacts, double h);
+    /// Each group's contacts with bodies outside every tree, by Contact::treeGroup: call
+    /// once the step's contacts are found, before solveFreeMotion.
+    void sortContacts(const std::vector<Contact>& contacts);
     /// The velocity pass of the contacts solveFreeMotion solved (restitution, the approach
     /// speed left over, dynamic friction), through the same factorisation, so a limb's
     /// stop at the ground stops the ragdoll it belongs to instead of the limb alone.
@@ -97,7 +107,7 @@ private:
     /// Measures residuals into rhs_; false when all are within tolerance.
     bool linearise(const Group& group, const std::vector<BodySim>& sims, std::vector<Joint>& joints);
     /// Builds the blocks at the current positions and factors them (LDLᵀ, leaves first).
-    void factor(const Group& group, const std::vector<Body>& bodies);
+    void factor(const Group& group);
     /// Solves with the last factorisation and moves the bodies.
     void solveFactored(const Group& group, std::vector<BodySim>& sims, std::vector<Joint>& joints);
     /// solution_ = K⁻¹·rhs_ with the last factorisation (rhs_ is consumed); with `needed`,
@@ -147,6 +157,12 @@ private:
     std::vector<Node> nodes_;
     std::vector<Group> groups_;
     // Per-node scratch, sized with nodes_, so solving never allocates.
+    /// A body node's mass and inertia, copied at rebuild() and by updateMass(): read from the cold Body record
+    /// (~500 bytes apart), they were half of factor()'s time in cache misses.
+    struct BodyMass {
+        double mass = 0.0, inertia = 0.0;
+    };
+    std::vector<BodyMass> bodyMass_;  ///< per node (body nodes only)
     std::vector<Block> diag_;     ///< D_i, reduced by the children's elimination
     std::vector<Block> inverse_;  ///< D_i⁻¹
     std::vector<Coupling> coupling_;  ///< each node's block with its parent (see factor)
@@ -156,7 +172,8 @@ private:
     std::vector<Compliance> compliance_;
     std::vector<int> scratchStack_, scratchComponent_;
     std::vector<int> bodyNode_;  ///< per body slot: its node in nodes_, or -1
-    /// Contacts by group (counting sort each substep, by Contact::treeGroup): group g's are
+    std::vector<char> groupCollidesConnected_;  ///< per group: collidesConnected()
+    /// Contacts by group (counting sort each step, by Contact::treeGroup): group g's are
     /// groupContacts_[groupContactStart_[g] … groupContactStart_[g + 1]).
     std::vector<int> groupContactStart_, groupContacts_;
     // The contact rows of this substep, by group (pooled: no allocation once warm).
@@ -164,6 +181,14 @@ private:
     std::vector<RowRange> groupRows_;
     std::vector<double> delassus_;
     std::vector<double> rowLambda_, rowScratch_, rowVelocity_, rowTarget_;
+    std::vector<double> rowInvDiagonal_;  ///< 1 / W_ii per row (0 for a row that moves nothing)
+    /// A row's bounds in the position sweeps: λ ≥ 0 (normalCount 0: a normal or a limit),
+    /// or |λ| ≤ friction·Σ of its manifold's normal rows.
+    struct RowBound {
+        int normalFirst = 0, normalCount = 0;
+        double friction = 0.0;
+    };
+    std::vector<RowBound> rowBounds_;
     std::vector<double> limitWarm_;  ///< per joint slot: its limit row's λ in the last substep
     std::vector<std::int64_t> limitWarmSubstep_;  ///< per joint slot: the substep limitWarm_ is from
     std::int64_t substep_ = 0;  ///< solveFreeMotion calls, numbering substeps

@@ -125,6 +125,7 @@ bool World::setJointCollideConnected(JointId id, bool collide) {
     Joint* j = get(id);
     if (!j) return false;
     j->collideConnected = collide;  // contacts are filtered afresh every step
+    treeSolver_.markDirty();         // it knows which groups have such joints
     wakeSlot(j->bodyA);
     return true;
 }
