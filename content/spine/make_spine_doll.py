@@ -192,9 +192,10 @@ def to_38(doc):
     for animation in doc["animations"].values():
         for timelines in animation.get("bones", {}).values():
             for kind, keys in timelines.items():
-                for i, key in enumerate(keys):
+                for key in keys:
                     if kind == "rotate" and "value" in key:
                         key["angle"] = key.pop("value")
+                for i, key in enumerate(keys):
                     curve = key.get("curve")
                     if isinstance(curve, list):
                         nxt = keys[i + 1]

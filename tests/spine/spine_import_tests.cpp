@@ -1,0 +1,325 @@
+// `rig import` end to end: the rig it writes (sprites where the attachments are, bodies
+// and joints from the art), the clips it bakes, the doll's drop, and every error exiting 1
+// with nothing written.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <filesystem>
+
+#include "anim/clip.h"
+#include "anim/pose.h"
+#include "rig/rig_loader.h"
+#include "rig_tools/rig_drop.h"
+#include "spine/spine_json.h"
+#include "spine/spine_pose.h"
+#include "spine_test_support.h"
+
+using namespace ragdoll;
+using namespace spinetest;
+
+namespace {
+
+using Corner = std::array<double, 2>;
+
+/// The four corners of a sprite in rig space, metres.
+std::array<Corner, 4> spriteCorners(const RigDefinition& rig, const RigSprite& s) {
+    const RigBone& bone = rig.bones[size_t(s.bone)];
+    std::array<Corner, 4> out{};
+    int i = 0;
+    for (double u : {-0.5, 0.5})
+        for (double v : {-0.5, 0.5}) {
+            const double lx = s.centre.x + std::cos(s.angle) * u * s.width - std::sin(s.angle) * v * s.height;
+            const double ly = s.centre.y + std::sin(s.angle) * u * s.width + std::cos(s.angle) * v * s.height;
+            out[size_t(i++)] = {bone.origin.x + std::cos(bone.angle) * lx - std::sin(bone.angle) * ly,
+                                bone.origin.y + std::sin(bone.angle) * lx + std::cos(bone.angle) * ly};
+        }
+    return out;
+}
+
+/// The corners of a rectangle [x0, x1] × [y0, y1] of a bone's frame in Spine's world, divided by scale.
+std::array<Corner, 4> spineCorners(const SpineWorld& w, double x0, double x1, double y0, double y1, double rotationDegrees,
+                                   double cx, double cy, double scale) {
+    std::array<Corner, 4> out{};
+    int i = 0;
+    const double r = rotationDegrees * kDegree;
+    for (double x : {x0, x1})
+        for (double y : {y0, y1}) {
+            double wx = 0, wy = 0;
+            w.transform(cx + std::cos(r) * x - std::sin(r) * y, cy + std::sin(r) * x + std::cos(r) * y, wx, wy);
+            out[size_t(i++)] = {wx / scale, wy / scale};
+        }
+    return out;
+}
+
+/// Every corner of a has a corner of b within tolerance.
+bool sameCorners(const std::array<Corner, 4>& a, const std::array<Corner, 4>& b, double tolerance) {
+    for (const Corner& p : a) {
+        bool found = false;
+        for (const Corner& q : b) found = found || std::hypot(p[0] - q[0], p[1] - q[1]) <= tolerance;
+        if (!found) return false;
+    }
+    return true;
+}
+
+std::string describe(const std::vector<Diagnostic>& diagnostics) {
+    std::string out;
+    for (const Diagnostic& d : diagnostics) out += d.format() + "\n";
+    return out;
+}
+
+SpineImportOptions options(const std::string& json, const std::filesystem::path& out) {
+    SpineImportOptions o;
+    o.skeletonPath = json;
+    o.outPath = out.string();
+    return o;
+}
+
+}  // namespace
+
+TEST_CASE("import: sprite quads land where the attachments are (a turned region, a trimmed one)", "[spine][import]") {
+    for (const char* atlas : {"mini.atlas", "mini_old.atlas"}) {
+        const std::filesystem::path folder = freshFolder(std::string("quads_") + atlas);
+        SpineImportOptions o = options(dataPath("mini.json"), folder / "mini.rig.xml");
+        o.atlasPath = dataPath(atlas);
+        o.scale = 10.0;
+        ImportRun run = runImport(o);
+        INFO(run.err);
+        REQUIRE(run.exitCode == 0);
+        RigLoadResult loaded = loadRigFile((folder / "mini.rig.xml").string());
+        REQUIRE(loaded.rig);
+        const RigDefinition& rig = *loaded.rig;
+        REQUIRE(rig.bones.size() == 2);  // the root has no part: no bone, no body
+        REQUIRE(rig.sprites.size() == 2);
+        SpineLoadResult spine = loadSpineJsonFile(dataPath("mini.json"));
+        const std::vector<SpineWorld> w = poseSpineSkeleton(spine.skeleton, nullptr, 0.0);
+        // box: 40 x 20 at (10, 2) turned 15 degrees on the arm; stored turned a quarter in the page.
+        const RigSprite& box = rig.sprites[0];
+        CHECK(box.rect == PixelRect{10, 10, 20, 40});
+        CHECK(sameCorners(spriteCorners(rig, box), spineCorners(w[1], -20, 20, -10, 10, 15, 10, 2, 10.0), 1e-9));
+        CHECK((rig.bones[size_t(box.bone)].angle + box.angle) / kDegree == Approx(30 + 15 - 90).margin(1e-9));
+        // trim: 30 x 10 at x 5 on the forearm (scaleX 1.5); only x in [0, 20] is packed.
+        const RigSprite& trim = rig.sprites[1];
+        CHECK(trim.rect == PixelRect{100, 10, 20, 10});
+        CHECK(sameCorners(spriteCorners(rig, trim), spineCorners(w[2], 0, 20, -5, 5, 0, 0, 0, 10.0), 1e-9));
+        CHECK(int(trim.color[0]) == 255);
+        CHECK(int(trim.color[1]) == 0);
+        CHECK(int(trim.color[3]) == 128);
+    }
+}
+
+TEST_CASE("import: a named skin is the default skin plus its own attachments", "[spine][import]") {
+    const std::filesystem::path folder = freshFolder("skin");
+    SpineImportOptions o = options(dataPath("mini.json"), folder / "mini.rig.xml");
+    o.skin = "blue";
+    o.scale = 10.0;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    RigLoadResult loaded = loadRigFile((folder / "mini.rig.xml").string());
+    REQUIRE(loaded.rig);
+    REQUIRE(loaded.rig->sprites.size() == 2);
+    CHECK(loaded.rig->sprites[0].rect == PixelRect{10, 10, 20, 40});  // the default skin's box
+    CHECK(int(loaded.rig->sprites[1].color[2]) == 0);   // slot red × attachment blue
+    CHECK(int(loaded.rig->sprites[1].color[0]) == 0);
+    CHECK(loaded.rig->sprites[1].centre.x == Approx((6.0 + 5.0) * 1.5 / 10.0 - 0.0).margin(1e-9));
+}
+
+TEST_CASE("import: a Bezier-curved clip is baked within 0.5 degrees of the Spine pose", "[spine][import][bake]") {
+    const std::filesystem::path folder = freshFolder("bake");
+    SpineImportOptions o = options(dataPath("mini.json"), folder / "mini.rig.xml");
+    o.scale = 10.0;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    CHECK(run.out.find("swing -> mini.swing.anim.xml (once,") != std::string::npos);
+    RigLoadResult loaded = loadRigFile((folder / "mini.rig.xml").string());
+    REQUIRE(loaded.rig);
+    ClipLoadResult clip = loadClipFile((folder / "mini.swing.anim.xml").string(), *loaded.rig);
+    REQUIRE(clip.clip);
+    CHECK_FALSE(clip.clip->loop);
+    LocalPose pose;
+    for (double t : {0.05, 0.3, 0.5, 0.71, 0.93}) {
+        sampleClip(*clip.clip, *loaded.rig, t, pose);
+        const double offset = (pose.angles[1] - loaded.rig->bones[1].localAngle) / kDegree;
+        CHECK(offset == Approx(swingByFormula(t)).margin(0.5));
+    }
+}
+
+TEST_CASE("import: the paper doll as Spine 4.2 becomes a rig that passes check and drop", "[spine][import][doll]") {
+    const std::filesystem::path folder = freshFolder("doll");
+    SpineImportOptions o = options(contentPath("spine/paper_doll.json"), folder / "doll.rig.xml");
+    o.scale = 100.0;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    // Unsupported parts are warned about, each by name.
+    CHECK(run.err.find("mesh attachment 'badge' (slot 'badge'): meshes are not imported yet (skipped)") != std::string::npos);
+    CHECK(run.err.find("mesh attachment 'sash' (slot 'sash')") != std::string::npos);
+    CHECK(run.err.find("bounding box attachment 'hitbox'") != std::string::npos);
+    CHECK(run.out.find("jointed to 'torso', the body nearest its helper bone 'hip'") != std::string::npos);
+    CHECK(std::filesystem::exists(folder / "paper_doll.png"));
+
+    RigLoadResult loaded = loadRigFile((folder / "doll.rig.xml").string());
+    INFO(describe(loaded.diagnostics));
+    REQUIRE(loaded.rig);
+    const RigDefinition& rig = *loaded.rig;
+    CHECK(rig.bones.size() == 10);  // root, hip and the foot targets carry no part
+    CHECK(rig.bodies.size() == 10);
+    CHECK(rig.joints.size() == 9);
+    CHECK(rig.sprites.size() == 10);
+    const int torso = rig.findBone("torso"), head = rig.findBone("head"), thigh = rig.findBone("thigh_L");
+    REQUIRE(torso == 0);  // the root: torso-like
+    CHECK(rig.bones[size_t(thigh)].parent == torso);  // over the helper hip
+    // The torso 8 kg and heaviest; the thigh (the median limb's art) 1.5 kg; radii from the art
+    // (1 unit = 1 cm): the torso 24 cm wide, the head 30 x 31.
+    CHECK(rig.bodies[size_t(rig.bodyOfBone(torso))].mass == Approx(8.0));
+    CHECK(rig.bodies[size_t(rig.bodyOfBone(thigh))].mass == Approx(1.5));
+    for (const RigBody& b : rig.bodies)
+        if (b.bone != torso) CHECK(b.mass < 8.0);
+    CHECK(rig.bodies[size_t(rig.bodyOfBone(torso))].radius == Approx(0.12));
+    CHECK(rig.bodies[size_t(rig.bodyOfBone(head))].radius == Approx(0.15));
+    CHECK(rig.bodies[size_t(rig.bodyOfBone(head))].shape == BodyShape::Circle);
+    // Bones where Spine's setup pose puts them: the torso's origin on the hip at 1 m, upright.
+    CHECK(rig.bones[size_t(torso)].origin.x == Approx(0.0).margin(1e-9));
+    CHECK(rig.bones[size_t(torso)].origin.y == Approx(1.0).margin(1e-9));
+    CHECK(rig.bones[size_t(torso)].angle / kDegree == Approx(90.0).margin(1e-9));
+    CHECK(rig.bones[size_t(head)].origin.y == Approx(1.5).margin(1e-9));
+    // The head part's centre: 15 up the head bone and 1 to its right (x 1 cm, y 1.65 m).
+    for (const RigSprite& s : rig.sprites) {
+        if (s.bone != head) continue;
+        const RigBone& bone = rig.bones[size_t(head)];
+        CHECK(bone.origin.x + std::cos(bone.angle) * s.centre.x - std::sin(bone.angle) * s.centre.y == Approx(0.01).margin(1e-9));
+        CHECK(bone.origin.y + std::sin(bone.angle) * s.centre.x + std::cos(bone.angle) * s.centre.y == Approx(1.65).margin(1e-9));
+    }
+    // Elbows open the way the setup pose bends them (8 degrees counter-clockwise), knees the other.
+    for (const RigJoint& j : rig.joints) {
+        if (j.name == "forearm_L") {
+            CHECK(j.lower / kDegree == Approx(-8.0).margin(1e-6));
+            CHECK(j.upper / kDegree == Approx(132.0).margin(1e-6));
+        }
+        if (j.name == "shin_L") CHECK(j.upper <= 0.5);
+    }
+
+    DropReport drop = dropRig(rig, DropOptions{});
+    CHECK(drop.maxStretch <= 0.001);
+    CHECK(drop.maxLimitViolationDegrees <= 1.0);
+    CHECK_FALSE(drop.exploded);
+    CHECK(drop.passed());
+}
+
+TEST_CASE("import: the baked walk matches the Spine pose (IK legs, Bezier arms) within 0.5 degrees", "[spine][import][bake]") {
+    const std::filesystem::path folder = freshFolder("walk");
+    SpineImportOptions o = options(contentPath("spine/paper_doll.json"), folder / "doll.rig.xml");
+    o.scale = 100.0;
+    REQUIRE(runImport(o).exitCode == 0);
+    RigLoadResult loaded = loadRigFile((folder / "doll.rig.xml").string());
+    REQUIRE(loaded.rig);
+    const RigDefinition& rig = *loaded.rig;
+    ClipLoadResult walk = loadClipFile((folder / "doll.walk.anim.xml").string(), rig);
+    REQUIRE(walk.clip);
+    CHECK(walk.clip->loop);
+    CHECK(rootTravel(*walk.clip, 1.0) == Approx(1.0).margin(1e-6));  // the Spine root's 100 units a second
+
+    SpineLoadResult spine = loadSpineJsonFile(contentPath("spine/paper_doll.json"));
+    REQUIRE(spine.ok);
+    const SpineAnimation* animation = nullptr;
+    for (const SpineAnimation& a : spine.skeleton.animations)
+        if (a.name == "walk") animation = &a;
+    REQUIRE(animation);
+    const std::vector<SpineWorld> setup = poseSpineSkeleton(spine.skeleton, nullptr, 0.0);
+    LocalPose pose;
+    for (double t : {0.0, 0.13, 0.25, 0.37, 0.5, 0.61, 0.88}) {
+        const std::vector<SpineWorld> w = poseSpineSkeleton(spine.skeleton, animation, t);
+        sampleClip(*walk.clip, rig, t, pose);
+        for (size_t b = 0; b < rig.bones.size(); ++b) {
+            const int s = spine.skeleton.findBone(rig.bones[b].fileName);
+            const int p = rig.bones[b].parent;
+            const double parentAngle = p < 0 ? 0.0 : w[size_t(spine.skeleton.findBone(rig.bones[size_t(p)].fileName))].angleDegrees();
+            INFO("bone " << rig.bones[b].fileName << " at t=" << t);
+            CHECK(wrapDegrees(pose.angles[b] / kDegree - (w[size_t(s)].angleDegrees() - parentAngle)) == Approx(0.0).margin(0.5));
+        }
+    }
+    // An independent number: at t = 0.25 the right arm's eased swing from -22 to 22 is half-way.
+    sampleClip(*walk.clip, rig, 0.25, pose);
+    const int arm = rig.findBone("upper_arm_R");
+    CHECK((pose.angles[size_t(arm)] - rig.bones[size_t(arm)].localAngle) / kDegree == Approx(0.0).margin(0.5));
+    (void)setup;
+}
+
+TEST_CASE("import: the 3.8 form of the doll gives the same rig and clips as the 4.2 form", "[spine][import]") {
+    const std::filesystem::path a = freshFolder("form42"), b = freshFolder("form38");
+    SpineImportOptions o42 = options(contentPath("spine/paper_doll.json"), a / "doll.rig.xml");
+    SpineImportOptions o38 = options(contentPath("spine/paper_doll_38.json"), b / "doll.rig.xml");
+    ImportRun r42 = runImport(o42), r38 = runImport(o38);
+    INFO(r38.err);
+    REQUIRE(r42.exitCode == 0);
+    REQUIRE(r38.exitCode == 0);
+    RigLoadResult x = loadRigFile((a / "doll.rig.xml").string()), y = loadRigFile((b / "doll.rig.xml").string());
+    REQUIRE(x.rig);
+    REQUIRE(y.rig);
+    CHECK(x.rig->scale == Approx(y.rig->scale));
+    REQUIRE(x.rig->bones.size() == y.rig->bones.size());
+    for (size_t i = 0; i < x.rig->bones.size(); ++i) {
+        CHECK(x.rig->bones[i].origin.x == Approx(y.rig->bones[i].origin.x).margin(1e-9));
+        CHECK(x.rig->bones[i].angle == Approx(y.rig->bones[i].angle).margin(1e-9));
+    }
+    ClipLoadResult cx = loadClipFile((a / "doll.walk.anim.xml").string(), *x.rig);
+    ClipLoadResult cy = loadClipFile((b / "doll.walk.anim.xml").string(), *y.rig);
+    REQUIRE(cx.clip);
+    REQUIRE(cy.clip);
+    LocalPose px, py;
+    for (double t : {0.1, 0.33, 0.6, 0.9}) {
+        sampleClip(*cx.clip, *x.rig, t, px);
+        sampleClip(*cy.clip, *y.rig, t, py);
+        for (size_t i = 0; i < px.angles.size(); ++i) CHECK(px.angles[i] / kDegree == Approx(py.angles[i] / kDegree).margin(0.05));
+    }
+}
+
+TEST_CASE("import: each bad input exits 1 with its file and line, and writes nothing", "[spine][import][errors]") {
+    struct Case {
+        const char* json;
+        const char* atlas;
+        const char* skin;
+        std::string expected;
+    };
+    const std::vector<Case> cases = {
+        {"syntax.json", "mini.atlas", "", dataPath("syntax.json") + ":5:5: error: JSON syntax error"},
+        {"unknown_parent.json", "mini.atlas", "", dataPath("unknown_parent.json") + ":5: error: bone 'arm': parent 'shoulder' is not a bone"},
+        {"cycle.json", "mini.atlas", "", dataPath("cycle.json") + ":5: error: bone 'a' is in a parent cycle"},
+        {"slot_unknown_bone.json", "mini.atlas", "", dataPath("slot_unknown_bone.json") + ":5: error: slot 'hat': bone 'head' is not a bone"},
+        {"missing_region.json", "missing_region.atlas", "",
+         dataPath("missing_region.json") + ":6: error: attachment 'sleeve' (slot 'arm'): no region 'sleeve' in the atlas " +
+             dataPath("missing_region.atlas")},
+        {"missing_page.json", "missing_page.atlas", "", dataPath("missing_page.atlas") + ":1: error: page 'no_such_page.png': cannot read"},
+        {"mini.json", "mini.atlas", "green", dataPath("mini.json") + ": error: --skin 'green': no such skin (the file has 'default', 'blue')"},
+        {"mini.json", "no_such.atlas", "", dataPath("no_such.atlas") + ": error: cannot open the atlas"},
+    };
+    for (const Case& c : cases) {
+        const std::filesystem::path folder = freshFolder("error");
+        SpineImportOptions o = options(dataPath(c.json), folder / "out.rig.xml");
+        o.atlasPath = dataPath(c.atlas);
+        o.skin = c.skin;
+        ImportRun run = runImport(o);
+        INFO(c.json << " / " << c.atlas << ":\n" << run.err);
+        CHECK(run.exitCode == 1);
+        CHECK(run.err.find(c.expected) != std::string::npos);
+        CHECK(run.out.empty());
+        CHECK(filesIn(folder) == 0);
+    }
+}
+
+TEST_CASE("import: an existing OUT is refused without --force and replaced with it", "[spine][import]") {
+    const std::filesystem::path folder = freshFolder("force");
+    SpineImportOptions o = options(dataPath("mini.json"), folder / "mini.rig.xml");
+    o.scale = 10.0;
+    REQUIRE(runImport(o).exitCode == 0);
+    const auto written = std::filesystem::last_write_time(folder / "mini.rig.xml");
+    ImportRun again = runImport(o);
+    CHECK(again.exitCode == 2);
+    CHECK(again.err.find("already exists; pass --force") != std::string::npos);
+    CHECK(std::filesystem::last_write_time(folder / "mini.rig.xml") == written);
+    o.force = true;
+    CHECK(runImport(o).exitCode == 0);
+}
