@@ -91,36 +91,85 @@ void spriteUvs(const RigSprite& sprite, const RigImage& image, PaperVec2 out[4])
     out[3] = {u0, v1};
 }
 
-/// A cut-out character: its parts in z order (file order among equals), each on its bone as
-/// posed — the bodies' while limp — tinted by the sprite's colour and the character's wash.
-/// With the paper look, every part's shadow first (so no shadow falls on the character's own
-/// parts), then each part over a rim of paper, then a split pin at each joint between parts.
+/// A mesh's triangles as drawn (meshVertexPositions), moved by `offset`, with their texture
+/// coordinates beside.
+void meshTriangles(const RigMesh& mesh, const RigImage& image, const std::vector<BonePose>& poses, bool mirrored,
+                   double scale, Vec2 offset, std::vector<PaperVec2>& positions, std::vector<PaperVec2>& uvs) {
+    std::vector<Vec2> placed;
+    meshVertexPositions(mesh, poses, mirrored, scale, placed);
+    positions.clear();
+    uvs.clear();
+    for (int index : mesh.triangles) {
+        const RigMeshVertex& vertex = mesh.vertices[size_t(index)];
+        const Vec2 p = placed[size_t(index)] + offset;
+        positions.push_back({float(p.x), float(p.y)});
+        uvs.push_back({float(vertex.u / image.width), float(vertex.v / image.height)});
+    }
+}
+
+/// Which bones carry a part: a sprite's bone, and a mesh vertex's most-weighted bone.
+std::vector<bool> bonesWithParts(const RigDefinition& rig) {
+    std::vector<bool> hasPart(rig.bones.size(), false);
+    for (const RigSprite& sprite : rig.sprites) hasPart[size_t(sprite.bone)] = true;
+    for (const RigMesh& mesh : rig.meshes)
+        for (const RigMeshVertex& vertex : mesh.vertices) {
+            const RigMeshWeight* most = nullptr;
+            for (const RigMeshWeight& w : vertex.weights)
+                if (!most || w.weight > most->weight) most = &w;
+            if (most) hasPart[size_t(most->bone)] = true;
+        }
+    return hasPart;
+}
+
+/// A cut-out character: its parts (sprites and meshes) in z order (sprites before meshes,
+/// then file order, among equals), each on its bones as posed — the bodies' while limp —
+/// tinted by the part's colour and the character's wash. With the paper look, every part's
+/// shadow first (so no shadow falls on the character's own parts), then each part over a
+/// rim of paper (sprites only: a mesh has no rectangle to grow), then a split pin at each
+/// joint between parts.
 void drawSprites(const PaperEngineServices* s, const Character& character, float alpha,
                  const std::map<std::string, std::int32_t>& images, bool paper) {
     const RigDefinition& rig = character.rig();
     const Appearance& look = character.appearance();
     const std::vector<BonePose>& poses = character.bonePoses();
     const bool mirrored = character.drawnMirrored();
-    std::vector<int> order(rig.sprites.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = int(i);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](int a, int b) { return rig.sprites[size_t(a)].z < rig.sprites[size_t(b)].z; });
-    auto handleOf = [&](const RigSprite& sprite) {
-        auto it = images.find(rig.images[size_t(sprite.image)].path);
+    struct Part {
+        int z;
+        bool mesh;
+        int index;
+    };
+    std::vector<Part> order;
+    for (size_t i = 0; i < rig.sprites.size(); ++i) order.push_back({rig.sprites[i].z, false, int(i)});
+    for (size_t i = 0; i < rig.meshes.size(); ++i) order.push_back({rig.meshes[i].z, true, int(i)});
+    std::stable_sort(order.begin(), order.end(), [](const Part& a, const Part& b) { return a.z < b.z; });
+    auto handleOf = [&](int imageIndex) {
+        auto it = images.find(rig.images[size_t(imageIndex)].path);
         return it == images.end() ? 0 : it->second;
     };
     PaperVec2 corners[4], uvs[4];
+    std::vector<PaperVec2> meshPositions, meshUvs;
+    PaperColor shadow = kShadowColor;
+    shadow.a = std::uint8_t(shadow.a * alpha);
     for (int pass = paper ? 0 : 1; pass < 2; ++pass) {
-        for (int i : order) {
-            const RigSprite& sprite = rig.sprites[size_t(i)];
-            const std::int32_t image = handleOf(sprite);
+        for (const Part& part : order) {
+            if (part.mesh) {
+                const RigMesh& mesh = rig.meshes[size_t(part.index)];
+                const std::int32_t image = handleOf(mesh.image);
+                if (!image || !s->drawTriangles) continue;
+                const RigImage& picture = rig.images[size_t(mesh.image)];
+                meshTriangles(mesh, picture, poses, mirrored, look.scale, pass == 0 ? kShadowOffset : Vec2{}, meshPositions, meshUvs);
+                const PaperColor own{mesh.color[0], mesh.color[1], mesh.color[2], mesh.color[3]};
+                s->drawTriangles(s->context, image, meshPositions.data(), meshUvs.data(), std::int32_t(meshPositions.size()),
+                                 pass == 0 ? shadow : tinted(own, look.tint, alpha), pass == 0 ? PAPER_IMAGE_SILHOUETTE : 0);
+                continue;
+            }
+            const RigSprite& sprite = rig.sprites[size_t(part.index)];
+            const std::int32_t image = handleOf(sprite.image);
             if (!image) continue;
             const BonePose& pose = poses[size_t(sprite.bone)];
             spriteUvs(sprite, rig.images[size_t(sprite.image)], uvs);
             if (pass == 0) {
                 spriteCorners(sprite, pose, mirrored, look.scale, 0.0, kShadowOffset, corners);
-                PaperColor shadow = kShadowColor;
-                shadow.a = std::uint8_t(shadow.a * alpha);
                 s->drawImage(s->context, image, corners, uvs, shadow, PAPER_IMAGE_SILHOUETTE);
                 continue;
             }
@@ -134,8 +183,7 @@ void drawSprites(const PaperEngineServices* s, const Character& character, float
         }
     }
     if (!paper) return;
-    std::vector<bool> hasPart(rig.bones.size(), false);
-    for (const RigSprite& sprite : rig.sprites) hasPart[size_t(sprite.bone)] = true;
+    const std::vector<bool> hasPart = bonesWithParts(rig);
     for (const RigJoint& joint : rig.joints) {
         if (!hasPart[size_t(joint.parent)] || !hasPart[size_t(joint.child)]) continue;
         const Vec2 at = poses[size_t(joint.child)].origin;
@@ -154,8 +202,7 @@ void drawCharacter(const PaperEngineServices* s, const Character& character, flo
     const Appearance& look = character.appearance();
     const std::vector<BonePose>& poses = character.bonePoses();
     drawSprites(s, character, alpha, images, paper);
-    std::vector<bool> hasPart(rig.bones.size(), false);
-    for (const RigSprite& sprite : rig.sprites) hasPart[size_t(sprite.bone)] = true;
+    const std::vector<bool> hasPart = bonesWithParts(rig);
     for (const RigVisual& visual : rig.visuals) {
         if (hasPart[size_t(visual.bone)]) continue;
         const BonePose& pose = poses[size_t(visual.bone)];
