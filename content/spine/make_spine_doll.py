@@ -18,8 +18,9 @@ no third-party art is involved. What the doll exercises, as a Spine artist would
   bending clockwise (bendPositive false): the walk moves the targets, not the legs;
 - `walk` (1 s loop, root motion 1 m/s): Bezier-curved arm swings and hip bob, a stepped
   head nod, the foot targets stepping; `idle` (2 s): a breathing bob; `wave` (script-only);
-- a rigid mesh (a badge on the torso) and a weighted mesh (a sash over torso and hip):
-  meshes are read and warned about, not imported yet;
+- a rigid mesh (a badge on the torso), a mesh weighted between the torso and the hip (a
+  sash: the hip has no body, so it rides on the torso and the sash becomes rigid) and one
+  weighted across the right elbow (a cuff, which bends with the elbow);
 - a `bounding box` attachment (skipped with a warning) and a second skin `pale`, which
   tints the head.
 
@@ -87,7 +88,15 @@ def meshes():
             "vertices": [1, 2, 2, -10, 1,   1, 2, 2, 10, 1,   2, 2, -2, 10, 0.5, 1, -2, 10, 0.5,
                          2, 2, -2, -10, 0.5, 1, -2, -10, 0.5],
             "hull": 4, "width": 24, "height": 60}
-    return badge, sash
+    # A cuff over the right elbow, weighted between the upper arm (bone 9) and the forearm
+    # (bone 10): it bends with the elbow. Vertices in pairs across the arm, shoulder to wrist.
+    cuff_vertices = [1, 9, 22, -4.5, 1,   1, 9, 22, 4.5, 1,
+                     2, 9, 28, -4.5, 0.5, 10, 0, -4.5, 0.5,   2, 9, 28, 4.5, 0.5, 10, 0, 4.5, 0.5,
+                     1, 10, 6, -4.5, 1,   1, 10, 6, 4.5, 1]
+    cuff = {"type": "mesh", "path": "forearm", "uvs": [0.2, 0.0, 0.8, 0.0, 0.2, 0.15, 0.8, 0.15, 0.2, 0.3, 0.8, 0.3],
+            "triangles": [0, 1, 3, 3, 2, 0, 2, 3, 5, 5, 4, 2], "vertices": cuff_vertices, "hull": 6,
+            "width": 12, "height": 39}
+    return badge, sash, cuff
 
 
 def key_curve(t0, v0, t1, v1, ease=0.35):
@@ -157,12 +166,14 @@ def skeleton_42():
             entry["color"] = colour
         slots.append(entry)
         attachments[slot] = {reg: region(reg, x, y, rot)}
-    badge, sash = meshes()
+    badge, sash, cuff = meshes()
     slots += [{"name": "badge", "bone": "torso", "attachment": "badge"},
               {"name": "sash", "bone": "torso", "attachment": "sash"},
-              {"name": "hitbox", "bone": "torso", "attachment": "hitbox"}]
+              {"name": "hitbox", "bone": "torso", "attachment": "hitbox"},
+              {"name": "cuff", "bone": "forearm.R", "attachment": "cuff"}]
     attachments["badge"] = {"badge": badge}
     attachments["sash"] = {"sash": sash}
+    attachments["cuff"] = {"cuff": cuff}
     attachments["hitbox"] = {"hitbox": {"type": "boundingbox", "vertexCount": 4,
                                         "vertices": [0, -12, 50, -12, 50, 12, 0, 12]}}
     pale_head = region("head", 15, -1, -90)

@@ -155,9 +155,8 @@ TEST_CASE("import: the paper doll as Spine 4.2 becomes a rig that passes check a
     INFO(run.err);
     REQUIRE(run.exitCode == 0);
     // Unsupported parts are warned about, each by name.
-    CHECK(run.err.find("mesh attachment 'badge' (slot 'badge'): meshes are not imported yet (skipped)") != std::string::npos);
-    CHECK(run.err.find("mesh attachment 'sash' (slot 'sash')") != std::string::npos);
-    CHECK(run.err.find("bounding box attachment 'hitbox'") != std::string::npos);
+    CHECK(run.err.find("bounding box attachment 'hitbox' (slot 'hitbox'): not drawn by Paperdoll (skipped)") != std::string::npos);
+    CHECK(run.err.find("'events' timelines are not baked (skipped)") != std::string::npos);
     CHECK(run.out.find("jointed to 'torso', the body nearest its helper bone 'hip'") != std::string::npos);
     CHECK(std::filesystem::exists(folder / "paper_doll.png"));
 
@@ -169,6 +168,29 @@ TEST_CASE("import: the paper doll as Spine 4.2 becomes a rig that passes check a
     CHECK(rig.bodies.size() == 10);
     CHECK(rig.joints.size() == 9);
     CHECK(rig.sprites.size() == 10);
+    // The meshes: a rigid badge, a sash whose hip weights ride on the torso (so it is rigid
+    // too), and a cuff weighted across the right elbow (on two rig bones, bending there).
+    REQUIRE(rig.meshes.size() == 3);
+    const int upperArm = rig.findBone("upper_arm_R"), forearm = rig.findBone("forearm_R");
+    for (const RigMesh& mesh : {rig.meshes[0], rig.meshes[1]})
+        for (const RigMeshVertex& vertex : mesh.vertices) {
+            REQUIRE(vertex.weights.size() == 1);
+            CHECK(vertex.weights[0].bone == rig.findBone("torso"));
+        }
+    const RigMesh& cuff = rig.meshes[2];
+    REQUIRE(cuff.vertices.size() == 6);
+    REQUIRE(cuff.vertices[2].weights.size() == 2);
+    CHECK(cuff.vertices[2].weights[0].bone == upperArm);
+    CHECK(cuff.vertices[2].weights[1].bone == forearm);
+    CHECK(cuff.vertices[2].weights[0].weight == Approx(0.5));
+    // Spine's (28, -4.5) on the upper arm and (0, -4.5) on the forearm: 1 unit = 1 cm.
+    CHECK(cuff.vertices[2].weights[0].position.x == Approx(0.28));
+    CHECK(cuff.vertices[2].weights[0].position.y == Approx(-0.045));
+    CHECK(cuff.vertices[2].weights[1].position.x == Approx(0.0).margin(1e-12));
+    // uvs (0.2, 0.15) of the forearm region (278, 2, 48 x 156 px in the page).
+    CHECK(cuff.vertices[2].u == Approx(278 + 0.2 * 48));
+    CHECK(cuff.vertices[2].v == Approx(2 + 0.15 * 156));
+    CHECK(cuff.z == 13);
     const int torso = rig.findBone("torso"), head = rig.findBone("head"), thigh = rig.findBone("thigh_L");
     REQUIRE(torso == 0);  // the root: torso-like
     CHECK(rig.bones[size_t(thigh)].parent == torso);  // over the helper hip

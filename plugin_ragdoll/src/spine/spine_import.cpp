@@ -15,6 +15,7 @@
 #include "rig/rig_saver.h"
 #include "spine/spine_bake.h"
 #include "spine/spine_json.h"
+#include "spine/spine_mesh.h"
 #include "spine/spine_physics.h"
 
 namespace ragdoll {
@@ -56,6 +57,12 @@ std::string brief(double value, int decimals = 3) {
 
 std::uint8_t byteOf(double unit) { return std::uint8_t(std::lround(std::clamp(unit, 0.0, 1.0) * 255.0)); }
 
+/// A length in metres rounded to 1e-9 of the file's units: the setup pose's matrices leave
+/// noise in the last bits (30.000000000000004), which would otherwise be written as is.
+double tidy(double metres, double scale) { return std::round(metres * scale * 1e9) / 1e9 / scale; }
+/// An angle in radians rounded to 1e-9 degree, for the same reason.
+double tidyAngle(double radians) { return std::round(radians / kDegrees * 1e9) / 1e9 * kDegrees; }
+
 /// The region attachment as drawn in the setup pose (see SpinePart), or false (reported).
 bool placePart(const SpineAttachment& a, const AtlasRegion& region, const SpineWorld& bone, SpinePart& part,
                Reporter& report, const std::string& file) {
@@ -87,6 +94,28 @@ bool placePart(const SpineAttachment& a, const AtlasRegion& region, const SpineW
         return false;
     }
     return true;
+}
+
+/// A mesh part's setup-pose bounding box (as its centre and size), area and main bone.
+void placeMesh(const SpineAttachment& source, const AtlasRegion& region, const std::vector<SpineWorld>& setup, int slotBone,
+               size_t boneCount, SpinePart& part) {
+    const std::vector<std::array<double, 2>> world = meshWorldVertices(source, slotBone, setup);
+    double x0 = 1e300, x1 = -1e300, y0 = 1e300, y1 = -1e300;
+    for (const auto& p : world) x0 = std::min(x0, p[0]), x1 = std::max(x1, p[0]), y0 = std::min(y0, p[1]), y1 = std::max(y1, p[1]);
+    part.centreX = 0.5 * (x0 + x1);
+    part.centreY = 0.5 * (y0 + y1);
+    part.width = x1 - x0;
+    part.height = y1 - y0;
+    part.angle = 0.0;
+    part.area = 0.0;
+    for (size_t t = 0; t + 2 < source.triangles.size(); t += 3) {
+        const auto& a = world[size_t(source.triangles[t])];
+        const auto& b = world[size_t(source.triangles[t + 1])];
+        const auto& c = world[size_t(source.triangles[t + 2])];
+        part.area += 0.5 * std::abs((b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1]));
+    }
+    part.bone = meshMainBone(source, slotBone, boneCount);
+    part.region = &region;
 }
 
 /// Corners of a part, for the setup pose's height and a bone's length.
@@ -231,11 +260,10 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
             continue;
         }
         const SpineAttachment& a = *found->second;
-        if (a.type != SpineAttachmentType::Region) {
-            const bool mesh = a.type == SpineAttachmentType::Mesh || a.type == SpineAttachmentType::LinkedMesh;
+        const bool isMesh = a.type == SpineAttachmentType::Mesh || a.type == SpineAttachmentType::LinkedMesh;
+        if (a.type != SpineAttachmentType::Region && !isMesh) {
             report.warning(json, a.line, std::string(attachmentTypeName(a.type)) + " attachment '" + a.name + "' (slot '" +
-                                             slot.name + "'): " + (mesh ? "meshes are not imported yet" : "not drawn by Paperdoll") +
-                                             " (skipped)");
+                                             slot.name + "'): not drawn by Paperdoll (skipped)");
             continue;
         }
         const AtlasRegion* region = atlas.find(a.path);
@@ -248,7 +276,17 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
         part.name = a.name;
         part.slot = int(s);
         part.bone = slot.bone;
-        if (!placePart(a, *region, setup[size_t(slot.bone)], part, report, json)) continue;
+        if (isMesh) {
+            part.mesh = meshSource(skeleton, a, options.skin.empty() ? std::string("default") : options.skin);
+            if (!part.mesh) {
+                report.error(json, a.line, "linked mesh '" + a.name + "' (slot '" + slot.name + "'): its parent mesh '" +
+                                               a.parentMesh + "' is in no skin");
+                continue;
+            }
+            placeMesh(*part.mesh, *region, setup, slot.bone, skeleton.bones.size(), part);
+        } else if (!placePart(a, *region, setup[size_t(slot.bone)], part, report, json)) {
+            continue;
+        }
         for (size_t c = 0; c < 4; ++c) part.color[c] = byteOf(slot.color[c] * a.color[c]);
         parts.push_back(part);
     }
@@ -316,20 +354,22 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
                 reach = std::max(reach, (c[0] - w.x) * std::cos(angle) + (c[1] - w.y) * std::sin(angle));
         }
         if (length < kMinBoneLengthFraction * side) length = std::max(reach, kMinBoneLengthFraction * side);
-        bone.length = length / scale;
+        bone.length = tidy(length / scale, scale);
         if (bone.parent < 0) {
-            bone.localOrigin = {w.x / scale, w.y / scale};
-            bone.localAngle = angle;
+            bone.localOrigin = {tidy(w.x / scale, scale), tidy(w.y / scale, scale)};
+            bone.localAngle = tidyAngle(angle);
         } else {
             const SpineWorld& pw = setup[size_t(map.spineOfRig[size_t(bone.parent)])];
             const double pa = pw.angleDegrees() * kDegrees, dx = w.x - pw.x, dy = w.y - pw.y;
-            bone.localOrigin = {(std::cos(pa) * dx + std::sin(pa) * dy) / scale, (-std::sin(pa) * dx + std::cos(pa) * dy) / scale};
-            bone.localAngle = wrapDegrees((angle - pa) / kDegrees) * kDegrees;
+            bone.localOrigin = {tidy((std::cos(pa) * dx + std::sin(pa) * dy) / scale, scale),
+                                tidy((-std::sin(pa) * dx + std::cos(pa) * dy) / scale, scale)};
+            bone.localAngle = tidyAngle(wrapDegrees((angle - pa) / kDegrees) * kDegrees);
         }
         rig.bones.push_back(bone);
     }
-    // Sprites: each part on the rig bone it rides on, in draw order.
+    // Sprites: each region part on the rig bone it rides on, in draw order.
     for (const SpinePart& p : parts) {
+        if (p.mesh) continue;
         const int r = map.riderOfSpine[size_t(p.bone)];
         const SpineWorld& w = setup[size_t(map.spineOfRig[size_t(r)])];
         const double a = w.angleDegrees() * kDegrees, dx = p.centreX - w.x, dy = p.centreY - w.y;
@@ -337,14 +377,29 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
         sprite.bone = r;
         sprite.image = imageOfPage[size_t(p.region->page)];
         sprite.rect = p.region->pageRect();
-        sprite.centre = {(std::cos(a) * dx + std::sin(a) * dy) / scale, (-std::sin(a) * dx + std::cos(a) * dy) / scale};
-        sprite.angle = wrapDegrees(p.angle - a / kDegrees) * kDegrees;
-        sprite.width = p.width / scale;
-        sprite.height = p.height / scale;
+        sprite.centre = {tidy((std::cos(a) * dx + std::sin(a) * dy) / scale, scale),
+                         tidy((-std::sin(a) * dx + std::cos(a) * dy) / scale, scale)};
+        sprite.angle = tidyAngle(wrapDegrees(p.angle - a / kDegrees) * kDegrees);
+        sprite.width = tidy(p.width / scale, scale);
+        sprite.height = tidy(p.height / scale, scale);
         sprite.z = p.slot;
         sprite.color = p.color;
         sprite.order = int(rig.sprites.size());
         rig.sprites.push_back(sprite);
+    }
+    updateDerived(rig);
+    // Meshes: their weights on the rig bones (placed by the rest pose just derived).
+    for (const SpinePart& p : parts) {
+        if (!p.mesh) continue;
+        rig.meshes.push_back(rigMeshOf(p, *p.mesh, skeleton.slots[size_t(p.slot)].bone, map, setup, rig,
+                                       imageOfPage[size_t(p.region->page)]));
+        rig.meshes.back().order = int(rig.meshes.size()) - 1;
+        for (RigMeshVertex& vertex : rig.meshes.back().vertices) {
+            vertex.u = std::round(vertex.u * 1e6) / 1e6;
+            vertex.v = std::round(vertex.v * 1e6) / 1e6;
+            for (RigMeshWeight& weight : vertex.weights)
+                weight.position = {tidy(weight.position.x, scale), tidy(weight.position.y, scale)};
+        }
     }
     updateDerived(rig);
 
@@ -435,7 +490,7 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
         if (map.rigOfSpine[s] < 0) helpers += (helpers.empty() ? "" : ", ") + skeleton.bones[s].name;
     out << "  " << skeleton.bones.size() << " Spine bones -> " << result.bones.size() << " rig bones with bodies"
         << (helpers.empty() ? std::string() : "; without a part, riding on their nearest body: " + helpers) << "\n";
-    out << "  " << result.sprites.size() << " sprites on " << result.images.size() << " image(s), "
+    out << "  " << result.sprites.size() << " sprites and " << result.meshes.size() << " meshes on " << result.images.size() << " image(s), "
         << brief(result.totalMass(), 2) << " kg, " << result.joints.size() << " joints\n";
     out << "guesses to tune (bodies and joint limits; in the editor, or in the rig file):\n";
     for (const std::string& line : table) out << line << "\n";

@@ -25,6 +25,10 @@ struct SpinePart {
     double width = 0.0, height = 0.0;  ///< drawn size of the packed rect along its x and y
     double area = 0.0;     ///< of the whole attachment (untrimmed), units²
     std::array<std::uint8_t, 4> color{255, 255, 255, 255};
+    /// A mesh attachment (the vertices' source), or nullptr for a region. For a mesh the
+    /// centre and size are its setup-pose bounding box (angle 0), the area its triangles',
+    /// and `bone` the Spine bone that carries most of its weight.
+    const SpineAttachment* mesh = nullptr;
 };
 
 /// How the Spine skeleton becomes the rig's skeleton: only bones with a body are rig bones

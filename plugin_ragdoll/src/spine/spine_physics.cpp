@@ -141,6 +141,24 @@ void addSpinePhysics(RigDefinition& rig, const SpineRigMap& map, const SpineSkel
     // Area of the art riding on each rig bone, in the rig's own units (sprites are its art).
     std::vector<double> area(count, 0.0);
     for (const RigSprite& sprite : rig.sprites) area[size_t(sprite.bone)] += sprite.width * sprite.height;
+    for (const RigMesh& mesh : rig.meshes) {
+        // A mesh's triangles (in the rest pose) count for the rig bone with most of its weight.
+        std::vector<double> weight(count, 0.0);
+        std::vector<Vec2> at(mesh.vertices.size());
+        for (size_t v = 0; v < mesh.vertices.size(); ++v)
+            for (const RigMeshWeight& w : mesh.vertices[v].weights) {
+                const RigBone& bone = rig.bones[size_t(w.bone)];
+                weight[size_t(w.bone)] += w.weight;
+                at[v] = at[v] + w.weight * (bone.origin + Vec2{std::cos(bone.angle) * w.position.x - std::sin(bone.angle) * w.position.y,
+                                                               std::sin(bone.angle) * w.position.x + std::cos(bone.angle) * w.position.y});
+            }
+        double triangles = 0.0;
+        for (size_t t = 0; t + 2 < mesh.triangles.size(); t += 3) {
+            const Vec2 a = at[size_t(mesh.triangles[t])], b = at[size_t(mesh.triangles[t + 1])], c = at[size_t(mesh.triangles[t + 2])];
+            triangles += 0.5 * std::abs((b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y));
+        }
+        area[size_t(std::max_element(weight.begin(), weight.end()) - weight.begin())] += triangles;
+    }
     // The torso's bodies share kHeaviestBodyMass by area (the root's alone when no bone is
     // torso-like); every other body weighs kLimbMass times its area over the median of theirs.
     std::vector<char> torso(count, 0);
