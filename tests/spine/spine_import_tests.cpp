@@ -10,7 +10,11 @@
 
 #include "anim/clip.h"
 #include "anim/pose.h"
+#include <nlohmann/json.hpp>
+#include <sstream>
+
 #include "rig/rig_loader.h"
+#include "rig_tools/rig_commands.h"
 #include "rig_tools/rig_drop.h"
 #include "spine/spine_json.h"
 #include "spine/spine_pose.h"
@@ -344,4 +348,47 @@ TEST_CASE("import: an existing OUT is refused without --force and replaced with 
     CHECK(std::filesystem::last_write_time(folder / "mini.rig.xml") == written);
     o.force = true;
     CHECK(runImport(o).exitCode == 0);
+}
+
+TEST_CASE("rig check --json gives the imported bones, bodies, joints and sprite quads in the world", "[spine][import][json]") {
+    const std::filesystem::path folder = freshFolder("json");
+    SpineImportOptions o = options(dataPath("mini.json"), folder / "mini.rig.xml");
+    o.scale = 10.0;
+    REQUIRE(runImport(o).exitCode == 0);
+    std::ostringstream out, err;
+    REQUIRE(runRigCommand({"rig", "check", "--json", (folder / "mini.rig.xml").string()}, out, err) == 0);
+    const nlohmann::json doc = nlohmann::json::parse(out.str());
+    CHECK(doc["ok"] == true);
+    const nlohmann::json& rig = doc["rigs"][0];
+    REQUIRE(rig["bones"].size() == 2);
+    // arm: from (10, 5) along 30 degrees for 20 units; forearm: from the arm's tip along 75
+    // degrees for 10 units scaled 1.5 (10 units a metre).
+    const nlohmann::json& arm = rig["bones"][0];
+    CHECK(arm["name"] == "arm");
+    CHECK(arm["start"][0].get<double>() == Approx(1.0).margin(1e-9));
+    CHECK(arm["start"][1].get<double>() == Approx(0.5).margin(1e-9));
+    CHECK(arm["end"][0].get<double>() == Approx(1.0 + 2.0 * std::cos(30 * kDegree)).margin(1e-9));
+    CHECK(arm["end"][1].get<double>() == Approx(0.5 + 2.0 * std::sin(30 * kDegree)).margin(1e-9));
+    const nlohmann::json& forearm = rig["bones"][1];
+    CHECK(forearm["start"][0].get<double>() == Approx(1.0 + 2.0 * std::cos(30 * kDegree)).margin(1e-9));
+    CHECK(forearm["end"][0].get<double>() == Approx(1.0 + 2.0 * std::cos(30 * kDegree) + 1.5 * std::cos(75 * kDegree)).margin(1e-9));
+    CHECK(forearm["end"][1].get<double>() == Approx(0.5 + 2.0 * std::sin(30 * kDegree) + 1.5 * std::sin(75 * kDegree)).margin(1e-9));
+    REQUIRE(rig["bodies"].size() == 2);
+    REQUIRE(rig["joints"].size() == 1);
+    CHECK(rig["joints"][0]["parent"] == "arm");
+    CHECK(rig["joints"][0]["anchor"][0] == forearm["start"][0]);
+    // The box's quad is where the attachment is.
+    SpineLoadResult spine = loadSpineJsonFile(dataPath("mini.json"));
+    const std::vector<SpineWorld> w = poseSpineSkeleton(spine.skeleton, nullptr, 0.0);
+    std::array<Corner, 4> quad{};
+    for (size_t i = 0; i < 4; ++i) quad[i] = {rig["sprites"][0]["quad"][i][0].get<double>(), rig["sprites"][0]["quad"][i][1].get<double>()};
+    CHECK(sameCorners(quad, spineCorners(w[1], -20, 20, -10, 10, 15, 10, 2, 10.0), 1e-9));
+    CHECK(rig["sprites"][0]["rect"] == nlohmann::json::array({10, 10, 20, 40}));
+
+    // A file that does not load: its errors in the document, and exit 1.
+    std::ostringstream badOut, badErr;
+    CHECK(runRigCommand({"rig", "check", "--json", dataPath("mini.json")}, badOut, badErr) == 1);
+    const nlohmann::json bad = nlohmann::json::parse(badOut.str());
+    CHECK(bad["ok"] == false);
+    CHECK(bad["rigs"][0]["errors"].size() >= 1);
 }

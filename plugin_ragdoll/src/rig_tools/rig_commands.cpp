@@ -7,6 +7,7 @@
 #include <optional>
 #include <system_error>
 
+#include "rig_tools/rig_check_json.h"
 #include "rig_tools/rig_drop.h"
 #include "rig_tools/rig_generator.h"
 #include "rig/rig_loader.h"
@@ -29,14 +30,16 @@ constexpr int kMaxFrames = 100000;
 constexpr double kMaxPush = 50.0;
 
 constexpr const char* kUsage =
-    "usage: paperdoll rig check FILE...\n"
+    "usage: paperdoll rig check FILE... [--json]\n"
     "       paperdoll rig drop FILE [--frames N] [--push M/S] [--json]\n"
     "       paperdoll rig generate IN OUT [--force]\n"
     "       paperdoll rig import SKELETON.json OUT.rig.xml [--atlas FILE] [--skin NAME]\n"
     "                            [--scale UNITS_PER_METRE] [--force] [--loop NAME...]\n"
     "\n"
     "  check      validate rig files: every error with FILE:LINE, or one summary line per rig\n"
-    "             (bones, bodies, joints, mass, images, sprites), then each image's size\n"
+    "             (bones, bodies, joints, mass, images, sprites), then each image's size; --json:\n"
+    "             one JSON document with every bone's world start and end at rest, every body\n"
+    "             and joint, every sprite's world quad and every mesh's world vertices\n"
     "  drop       drop the rig from 1 m onto flat ground with a sideways push (default 1 m/s),\n"
     "             step N frames at 1/60 s (default 300) and report joint stretch, limit\n"
     "             violation, frames until at rest and explosions\n"
@@ -141,20 +144,28 @@ std::string imageLines(const RigDefinition& rig) {
 }
 
 int runCheck(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    std::vector<std::string> rest;
+    bool json = false, optionsDone = false;
+    for (const std::string& arg : args) {
+        optionsDone = optionsDone || arg == "--";
+        if (!optionsDone && arg == "--json") json = true;
+        else rest.push_back(arg);
+    }
     std::string bad;
-    std::vector<std::string> files = positionals(args, 1, bad);
+    std::vector<std::string> files = positionals(rest, 1, bad);
     if (!bad.empty()) return usageError(err, "unknown option '" + bad + "' for 'rig check'");
     if (files.empty()) return usageError(err, "'rig check' needs at least one FILE");
     int failed = 0;
-    for (const std::string& file : files) {
+    if (json) out << "{\"rigs\":[";
+    for (size_t i = 0; i < files.size(); ++i) {
+        const std::string& file = files[i];
         RigLoadResult result = loadRigFile(file);
         printDiagnostics(err, result.diagnostics);
-        if (result.rig) {
-            out << summaryLine(file, *result.rig) << "\n" << imageLines(*result.rig);
-        } else {
-            ++failed;
-        }
+        if (json) out << (i == 0 ? "" : ",") << (result.rig ? rigCheckJson(file, *result.rig) : rigCheckErrorJson(file, result.diagnostics));
+        else if (result.rig) out << summaryLine(file, *result.rig) << "\n" << imageLines(*result.rig);
+        if (!result.rig) ++failed;
     }
+    if (json) out << "],\"ok\":" << (failed == 0 ? "true" : "false") << "}\n";
     if (failed > 0) {
         err << "paperdoll rig: " << failed << " of " << files.size() << " rig file" << (files.size() == 1 ? "" : "s")
             << " failed the check\n";
