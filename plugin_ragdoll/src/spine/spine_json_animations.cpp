@@ -11,6 +11,9 @@ namespace {
 using Json = nlohmann::json;
 
 constexpr double kMaxSpineNumber = 1e7;  // as spine_json.cpp: a bigger number is a mistake
+/// Longest animation read: baking samples it at up to 240 Hz, so a stray huge time would
+/// otherwise mean billions of poses.
+constexpr double kMaxAnimationSeconds = 3600.0;
 
 struct Context {
     std::string_view text;
@@ -190,6 +193,11 @@ void readSpineAnimations(const Json& root, std::string_view text, const std::str
             continue;
         }
         animation.duration = latestTime(entry);
+        if (animation.duration > kMaxAnimationSeconds) {
+            c.error(animation.line, "animation '" + name + "' lasts " + Json(animation.duration).dump() +
+                                        " s, more than an hour: a time is wrong");
+            continue;
+        }
         for (auto& [section, content] : entry.items()) {
             const std::string what = "animation '" + name + "'";
             if (section == "bones" && content.is_object()) {
