@@ -16,6 +16,7 @@
 #include "rig/rig_loader.h"
 #include "rig_tools/rig_commands.h"
 #include "rig_tools/rig_drop.h"
+#include "spine/spine_bake.h"
 #include "spine/spine_json.h"
 #include "spine/spine_pose.h"
 #include "spine_test_support.h"
@@ -391,4 +392,68 @@ TEST_CASE("rig check --json gives the imported bones, bodies, joints and sprite 
     const nlohmann::json bad = nlohmann::json::parse(badOut.str());
     CHECK(bad["ok"] == false);
     CHECK(bad["rigs"][0]["errors"].size() >= 1);
+}
+
+TEST_CASE("import: a linked mesh takes its parent's vertices and its own region", "[spine][import][mesh]") {
+    const std::filesystem::path folder = freshFolder("linked");
+    SpineImportOptions o = options(dataPath("linked.json"), folder / "linked.rig.xml");
+    o.atlasPath = dataPath("mini.atlas");
+    o.scale = 10.0;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    RigLoadResult loaded = loadRigFile((folder / "linked.rig.xml").string());
+    REQUIRE(loaded.rig);
+    REQUIRE(loaded.rig->meshes.size() == 1);
+    const RigMesh& mesh = loaded.rig->meshes[0];
+    REQUIRE(mesh.vertices.size() == 4);
+    CHECK(mesh.triangles == std::vector<int>{0, 1, 3, 1, 2, 3});
+    // uv (0.5, 0.5) of 'trim' (30 x 10 originally, the packed 20 x 10 from x 10): pixel (15, 5)
+    // of the original is (5, 5) of the packed pixels, at (100, 10) in the page.
+    CHECK(mesh.vertices[3].u == Approx(105.0));
+    CHECK(mesh.vertices[3].v == Approx(15.0));
+    // The vertex (10, 0) on the arm (pointing up from the origin): 1 m up, 10 units a metre.
+    const RigBone& arm = loaded.rig->bones[size_t(mesh.vertices[3].weights[0].bone)];
+    const Vec2 p = arm.origin + rotate(makeRot(arm.angle), mesh.vertices[3].weights[0].position);
+    CHECK(p.x == Approx(0.0).margin(1e-9));
+    CHECK(p.y == Approx(1.0).margin(1e-9));
+}
+
+TEST_CASE("pose: a transform constraint moves and turns its bone to the target's, plus offsets", "[spine][pose]") {
+    SpineLoadResult r = loadSpineJsonFile(dataPath("transform.json"));
+    REQUIRE(r.ok);
+    std::vector<SpineWorld> w = poseSpineSkeleton(r.skeleton, nullptr, 0.0);
+    CHECK(w[1].angleDegrees() == Approx(45.0).margin(1e-9));
+    CHECK(w[1].x == Approx(3.0 * std::cos(40 * kDegree)).margin(1e-9));
+    CHECK(w[1].y == Approx(20.0 + 3.0 * std::sin(40 * kDegree)).margin(1e-9));
+    // Half the mixes: half way there.
+    r.skeleton.transforms[0].mixRotate = 0.5;
+    r.skeleton.transforms[0].mixX = r.skeleton.transforms[0].mixY = 0.5;
+    w = poseSpineSkeleton(r.skeleton, nullptr, 0.0);
+    CHECK(w[1].angleDegrees() == Approx(22.5).margin(1e-9));
+    CHECK(w[1].x == Approx(0.5 * (10.0 + 3.0 * std::cos(40 * kDegree))).margin(1e-9));
+}
+
+TEST_CASE("import: --loop names the clips that loop; the default loops idle, walk and run", "[spine][import][bake]") {
+    CHECK(loopsByDefault("idle"));
+    CHECK(loopsByDefault("Walk_fast"));
+    CHECK(loopsByDefault("run"));
+    CHECK_FALSE(loopsByDefault("jump"));
+    CHECK(clipRoleOf("hero-getUp") == "get_up");
+    CHECK(clipRoleOf("idle2") == "idle");
+    CHECK(clipRoleOf("attack") == "");
+    const std::filesystem::path folder = freshFolder("loop");
+    SpineImportOptions o = options(dataPath("mini.json"), folder / "mini.rig.xml");
+    o.scale = 10.0;
+    o.loops = std::vector<std::string>{"swing"};
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    RigLoadResult loaded = loadRigFile((folder / "mini.rig.xml").string());
+    REQUIRE(loaded.rig);
+    ClipLoadResult clip = loadClipFile((folder / "mini.swing.anim.xml").string(), *loaded.rig);
+    REQUIRE(clip.clip);
+    CHECK(clip.clip->loop);
+    // Not a role: listed in the rig under its own name, for scripts.
+    CHECK(loaded.rig->findClip("swing") != nullptr);
 }
