@@ -321,7 +321,7 @@ TEST_CASE("import: each bad input exits 1 with its file and line, and writes not
              dataPath("missing_region.atlas")},
         {"missing_page.json", "missing_page.atlas", "", dataPath("missing_page.atlas") + ":1: error: page 'no_such_page.png': cannot read"},
         {"mini.json", "mini.atlas", "green", dataPath("mini.json") + ": error: --skin 'green': no such skin (the file has 'default', 'blue')"},
-        {"mini.json", "no_such.atlas", "", dataPath("no_such.atlas") + ": error: cannot open the atlas"},
+        {"mini.json", "no_such.atlas", "", dataPath("no_such.atlas") + ": error: cannot open atlas: file not found"},
     };
     for (const Case& c : cases) {
         const std::filesystem::path folder = freshFolder("error");

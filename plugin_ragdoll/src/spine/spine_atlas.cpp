@@ -1,8 +1,9 @@
 #include "spine/spine_atlas.h"
 
 #include <charconv>
-#include <fstream>
-#include <sstream>
+#include <optional>
+
+#include "paper/xml_reader.h"
 
 namespace ragdoll {
 
@@ -210,15 +211,13 @@ AtlasLoadResult parseAtlas(std::string_view text, const std::string& fileName) {
 }
 
 AtlasLoadResult loadAtlasFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        AtlasLoadResult result;
-        result.diagnostics.push_back({Severity::Error, path, 0, "cannot open the atlas (no such file, or not readable)"});
-        return result;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseAtlas(text.str(), path);
+    // The user's file through the one reader every loader uses: a directory, a device
+    // (/dev/zero would never end) or a missing file is refused with the cause.
+    AtlasLoadResult result;
+    paper::Reporter report(path, result.diagnostics);
+    std::optional<std::string> text = paper::readUserFile(path, "atlas", report);
+    if (!text) return result;
+    return parseAtlas(*text, path);
 }
 
 }  // namespace ragdoll

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
-#include <sstream>
+#include <optional>
 
+#include "paper/xml_reader.h"
 #include "spine/spine_json_animations.h"
 
 namespace ragdoll {
@@ -464,15 +464,13 @@ SpineLoadResult parseSpineJson(std::string_view text, const std::string& fileNam
 }
 
 SpineLoadResult loadSpineJsonFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        SpineLoadResult result;
-        result.diagnostics.push_back({Severity::Error, path, 0, "cannot open the skeleton (no such file, or not readable)"});
-        return result;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseSpineJson(text.str(), path);
+    // The user's file through the one reader every loader uses: a directory, a device
+    // (/dev/zero would never end) or a missing file is refused with the cause.
+    SpineLoadResult result;
+    paper::Reporter report(path, result.diagnostics);
+    std::optional<std::string> text = paper::readUserFile(path, "skeleton", report);
+    if (!text) return result;
+    return parseSpineJson(*text, path);
 }
 
 const char* attachmentTypeName(SpineAttachmentType type) {
