@@ -75,7 +75,7 @@ RigLoadResult loadArm(const TempDir& dir, const std::string& text = kArm) {
 
 }  // namespace
 
-TEST_CASE("meshes load, rigid and weighted, in metres; a mesh sizes its bone's body", "[rig][mesh]") {
+TEST_CASE("meshes load, rigid and weighted, in metres, and a mesh sizes its bone's body", "[rig][mesh]") {
     TempDir dir;
     const RigLoadResult r = loadArm(dir);
     INFO(describe(r.diagnostics));

@@ -436,7 +436,7 @@ TEST_CASE("pose: a transform constraint moves and turns its bone to the target's
     CHECK(w[1].x == Approx(0.5 * (10.0 + 3.0 * std::cos(40 * kDegree))).margin(1e-9));
 }
 
-TEST_CASE("import: --loop names the clips that loop; the default loops idle, walk and run", "[spine][import][bake]") {
+TEST_CASE("import: --loop names the clips that loop, and by default idle, walk and run loop idle, walk and run", "[spine][import][bake]") {
     CHECK(loopsByDefault("idle"));
     CHECK(loopsByDefault("Walk_fast"));
     CHECK(loopsByDefault("run"));

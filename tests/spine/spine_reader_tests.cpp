@@ -52,7 +52,7 @@ TEST_CASE("atlas: the old libGDX form reads to the same regions", "[spine][atlas
     CHECK(old.atlas.pages[0].format == "RGBA8888");
 }
 
-TEST_CASE("atlas: bad values are errors on their line; odd turns and overflowing regions refused", "[spine][atlas]") {
+TEST_CASE("atlas: bad values are errors on their line, odd turns and overflowing regions refused", "[spine][atlas]") {
     AtlasLoadResult r = parseAtlas("page.png\nsize: 64, 64\nhead\n  bounds: 0, 0, x, 8\n", "a.atlas");
     CHECK_FALSE(r.ok);
     REQUIRE(!r.diagnostics.empty());
@@ -77,7 +77,7 @@ TEST_CASE("JSON: a syntax error is reported at its line and column", "[spine][js
     CHECK(r.diagnostics[0].format().find("syntax.json:5:5: error: JSON syntax error") != std::string::npos);
 }
 
-TEST_CASE("JSON: bones, slots and skins read in both skin forms; versions told apart", "[spine][json]") {
+TEST_CASE("JSON: bones, slots and skins read in both skin forms, versions told apart", "[spine][json]") {
     SpineLoadResult r4 = loadSpineJsonFile(dataPath("mini.json"));
     SpineLoadResult r3 = loadSpineJsonFile(dataPath("mini_38.json"));
     REQUIRE(r4.ok);
