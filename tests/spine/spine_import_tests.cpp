@@ -481,3 +481,20 @@ TEST_CASE("content/spine/imported is what rig import makes of content/spine/pape
     }
     CHECK(compared == 5);  // the rig, three clips and the page
 }
+
+TEST_CASE("import: an animation moving a bone off its place on its parent is warned about", "[spine][import][bake]") {
+    const std::filesystem::path folder = freshFolder("drift");
+    SpineImportOptions o = options(dataPath("drift.json"), folder / "drift.rig.xml");
+    o.atlasPath = dataPath("mini.atlas");
+    o.scale = 10.0;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    CHECK(run.err.find(dataPath("drift.json") + ":17: warning: animation 'stretch': bone 'forearm' moves up to 8 units off its "
+                                                "place on 'arm'") != std::string::npos);
+    // The doll's walk moves nothing off its place (its hip bobs with the torso on it).
+    const std::filesystem::path doll = freshFolder("drift_doll");
+    ImportRun walk = runImport(options(contentPath("spine/paper_doll.json"), doll / "doll.rig.xml"));
+    REQUIRE(walk.exitCode == 0);
+    CHECK(walk.err.find("off its place") == std::string::npos);
+}

@@ -54,10 +54,12 @@ std::string xmlEscape(const std::string& text) {
 struct Sample {
     std::vector<double> angles;
     double rootX = 0.0, rootY = 0.0;  ///< Spine units
+    /// Per rig bone: how far its origin is from where the rig keeps it on its parent, units.
+    std::vector<double> drift;
 };
 
 Sample sampleAt(const SpineSkeleton& skeleton, const SpineRigMap& map, const std::vector<double>& restLocal,
-                const SpineAnimation& animation, double time) {
+                const std::vector<Vec2>& rest, const SpineAnimation& animation, double time) {
     const std::vector<SpineWorld> world = poseSpineSkeleton(skeleton, &animation, time);
     Sample s;
     s.angles.resize(map.spineOfRig.size());
@@ -66,6 +68,16 @@ Sample sampleAt(const SpineSkeleton& skeleton, const SpineRigMap& map, const std
         const int parent = map.rigParent[i];
         const double local = parent < 0 ? own : own - world[size_t(map.spineOfRig[size_t(parent)])].angleDegrees();
         s.angles[i] = wrapDegrees(local - restLocal[i]);
+    }
+    s.drift.assign(map.spineOfRig.size(), 0.0);
+    for (size_t i = 0; i < map.spineOfRig.size(); ++i) {
+        const int parent = map.rigParent[i];
+        if (parent < 0) continue;
+        const SpineWorld& own = world[size_t(map.spineOfRig[i])];
+        const SpineWorld& up = world[size_t(map.spineOfRig[size_t(parent)])];
+        const double a = up.angleDegrees() * kPi / 180.0, dx = own.x - up.x, dy = own.y - up.y;
+        const Vec2 local{std::cos(a) * dx + std::sin(a) * dy, -std::sin(a) * dx + std::cos(a) * dy};
+        s.drift[i] = length(local - map.scale * rest[i]);
     }
     const SpineWorld& root = world[size_t(map.spineOfRig[0])];
     s.rootX = root.x;
@@ -96,7 +108,11 @@ BakeResult bakeSpineClips(const SpineSkeleton& skeleton, const SpineRigMap& map,
     const size_t count = rig.bones.size();
     result.ranges.assign(count, AngleRange{});
     std::vector<double> restLocal(count);
-    for (size_t i = 0; i < count; ++i) restLocal[i] = rig.bones[i].localAngle * 180.0 / kPi;
+    std::vector<Vec2> restOrigin(count);
+    for (size_t i = 0; i < count; ++i) {
+        restLocal[i] = rig.bones[i].localAngle * 180.0 / kPi;
+        restOrigin[i] = rig.bones[i].localOrigin;
+    }
     const std::vector<SpineWorld> setup = poseSpineSkeleton(skeleton, nullptr, 0.0);
     const double restRootY = setup[size_t(map.spineOfRig[0])].y;
 
@@ -153,11 +169,11 @@ BakeResult bakeSpineClips(const SpineSkeleton& skeleton, const SpineRigMap& map,
                 if (times.empty() || t - times.back() > 1e-5) times.push_back(t);
             if (duration - times.back() <= 1e-5) times.back() = duration;
             samples.clear();
-            for (double t : times) samples.push_back(sampleAt(skeleton, map, restLocal, animation, still ? 0.0 : t));
+            for (double t : times) samples.push_back(sampleAt(skeleton, map, restLocal, restOrigin, animation, still ? 0.0 : t));
             double worst = 0.0;
             for (size_t i = 0; i + 1 < times.size(); ++i) {
                 if (times[i + 1] - times[i] <= 2.0 * kJumpLead) continue;  // a jump: no half-way to match
-                const Sample mid = sampleAt(skeleton, map, restLocal, animation, still ? 0.0 : 0.5 * (times[i] + times[i + 1]));
+                const Sample mid = sampleAt(skeleton, map, restLocal, restOrigin, animation, still ? 0.0 : 0.5 * (times[i] + times[i + 1]));
                 for (size_t b = 0; b < count; ++b) {
                     const double halfway = samples[i].angles[b] + 0.5 * wrapDegrees(samples[i + 1].angles[b] - samples[i].angles[b]);
                     worst = std::max(worst, std::abs(wrapDegrees(mid.angles[b] - halfway)));
@@ -167,6 +183,19 @@ BakeResult bakeSpineClips(const SpineSkeleton& skeleton, const SpineRigMap& map,
             clip.maxError = worst;
             if (worst <= kBakeTolerance || rate >= kBakeMaxRate) break;
         }
+        // Bones keep their place on their parents in a clip (only angles and the root move):
+        // say where the animation moves one off it.
+        for (size_t b = 0; b < count; ++b) {
+            double worst = 0.0;
+            for (const Sample& sample : samples) worst = std::max(worst, sample.drift[b]);
+            if (worst > kDriftWarning * std::max(1.0, rig.bones[b].length * map.scale))
+                result.warnings.push_back({animation.line, "animation '" + animation.name + "': bone '" + rig.bones[b].fileName +
+                                                               "' moves up to " + number(worst, 2) +
+                                                               " units off its place on '" +
+                                                               rig.bones[size_t(rig.bones[b].parent)].fileName +
+                                                               "' (translate, scale or helper bones); the clip keeps it there and bakes its angle only"});
+        }
+
         // A looping clip's key at the end must repeat its first: bone tracks leave it out.
         // The root keeps it: root x's change over the loop is one cycle's travel.
         const size_t boneKeys = clip.loop && times.size() > 1 ? times.size() - 1 : times.size();

@@ -5,7 +5,9 @@
 // at every Spine key and on a uniform grid, made finer (30, 60, 120, 240 Hz) until the
 // clip, read back linearly, is within kBakeTolerance of the Spine pose halfway between
 // any two samples; a stepped key becomes a jump of kJumpLead. The rig root's origin becomes the root track: x its travel since the
-// clip's start (root motion), y its offset from the rest height.
+// clip's start (root motion), y its offset from the rest height. Only angles and the root
+// move: an animation that moves a bone off its place on its parent (a translate or scale
+// timeline, a helper bone turning between two bodies) is warned about.
 #pragma once
 
 #include <string>
@@ -35,9 +37,19 @@ struct BakedClip {
     double maxError = 0.0;           ///< degrees, at the half-way checks
 };
 
+/// A bone an animation moves off its place on its parent by more than this fraction of its
+/// length: the clip cannot follow (rig bones keep their places), which is warned about.
+inline constexpr double kDriftWarning = 0.05;
+
+struct BakeWarning {
+    int line = 0;  ///< of the animation in the JSON
+    std::string message;
+};
+
 struct BakeResult {
     std::vector<BakedClip> clips;
     std::vector<AngleRange> ranges;  ///< per rig bone, over every clip
+    std::vector<BakeWarning> warnings;
 };
 
 /// The role name an animation is wired to ("walk", "get_up"…), or "" for a script-only clip.

@@ -326,6 +326,7 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
     BakeResult baked = bakeSpineClips(skeleton, map, rig, input.options.loops ? &*input.options.loops : nullptr, clipStem,
                                       fs::path(input.jsonPath).filename().string());
     std::vector<std::string> table;
+    for (const BakeWarning& w : baked.warnings) report.warning(input.jsonPath, w.line, w.message);
     addSpinePhysics(rig, map, skeleton, baked.ranges, table);
 
     // The rig's text, checked as if it sat beside the page images; then the clip entries.
