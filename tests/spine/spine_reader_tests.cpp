@@ -173,3 +173,18 @@ TEST_CASE("pose: a two-bone IK constraint matches the law of cosines to 0.1 degr
     CHECK(other[1].angleDegrees() == Approx(toTarget - spread).margin(0.1));
     CHECK(other[2].angleDegrees() == Approx(toTarget + spread).margin(0.1));
 }
+
+TEST_CASE("JSON: path and physics constraints are read past with a warning each", "[spine][json]") {
+    const SpineLoadResult r = parseSpineJson(R"({
+  "skeleton": { "spine": "4.2.22" },
+  "bones": [ { "name": "root" } ],
+  "path": [ { "name": "rail", "bones": [ "root" ], "target": "track" } ],
+  "physics": [ { "name": "hair", "bone": "root" }, { "name": "cape", "bone": "root" } ]
+})", "p.json");
+    REQUIRE(r.ok);
+    REQUIRE(r.diagnostics.size() == 2);
+    CHECK(r.diagnostics[0].format() == "p.json:4: warning: 1 path constraint(s) not baked (skipped): the clips hold what bone "
+                                       "timelines, IK and transform constraints make");
+    CHECK(r.diagnostics[1].line == 5);
+    CHECK(r.diagnostics[1].message.starts_with("2 physics constraint(s) not baked"));
+}

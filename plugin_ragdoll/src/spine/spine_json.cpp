@@ -358,6 +358,11 @@ public:
     }
 
     void readConstraints(const Json& root) {
+        for (const char* kind : {"path", "physics"})
+            if (auto it = root.find(kind); it != root.end() && it->is_array() && !it->empty())
+                warning(lineOfKey(0, kind), std::to_string(it->size()) + " " + kind +
+                                                " constraint(s) not baked (skipped): the clips hold what bone timelines, IK "
+                                                "and transform constraints make");
         if (auto it = root.find("ik"); it != root.end() && it->is_array())
             for (const Json& entry : *it) {
                 if (!entry.is_object()) continue;
