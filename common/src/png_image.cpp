@@ -2,6 +2,7 @@
 
 #include <png.h>
 
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -82,11 +83,23 @@ bool decodePng(const void* data, std::size_t size, PngImage& image, std::string&
     return true;
 }
 
+namespace {
+
+// The sRGB transfer function (IEC 61966-2-1): encoded 0..1 to linear light and back.
+double srgbToLinear(double c) { return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); }
+double linearToSrgb(double c) { return c <= 0.0031308 ? 12.92 * c : 1.055 * std::pow(c, 1.0 / 2.4) - 0.055; }
+
+}  // namespace
+
 void premultiplyAlpha(PngImage& image) {
+    double linear[256];
+    for (int v = 0; v < 256; ++v) linear[v] = srgbToLinear(v / 255.0);
     std::vector<std::uint8_t>& rgba = image.rgba;
     for (size_t i = 0; i + 3 < rgba.size(); i += 4) {
         const unsigned a = rgba[i + 3];
-        for (size_t c = 0; c < 3; ++c) rgba[i + c] = std::uint8_t((rgba[i + c] * a + 127) / 255);
+        if (a == 255) continue;
+        for (size_t c = 0; c < 3; ++c)
+            rgba[i + c] = std::uint8_t(std::lround(255.0 * linearToSrgb(linear[rgba[i + c]] * a / 255.0)));
     }
 }
 

@@ -237,6 +237,19 @@ TEST_CASE("a body clicked in the viewport is inspected: its mass typed, undone, 
     CHECK(fs::exists(copy.dir / "inspector_joint.png"));
 }
 
+TEST_CASE("a body selected in the editor has its cut-out part marked by the plugin, and only while selected",
+          "[editor][e2e][inspector][sprites]") {
+    const fs::path dir = test::makeTempDir();
+    fs::path script = scriptInto(dir, "select_part.script");
+    const fs::path rig = kContent / "rigs" / "paper_doll.rig.xml";
+    const std::string before = readText(rig);
+    test::ProcessResult r = test::runProcess({kEditor, "--rig", rig.string(), "--script", script.string()}, editorEnv());
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);  // the expects: each click moves the plugin's flag with the selection
+    CHECK(readText(rig) == before);
+    fs::remove_all(dir);
+}
+
 TEST_CASE("quitting with unsaved edits asks: Cancel keeps running, Discard quits without writing",
           "[editor][e2e][unsaved]") {
     RigCopy copy;

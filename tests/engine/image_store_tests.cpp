@@ -26,7 +26,9 @@ TEST_CASE("an image is decoded once per file, premultiplied, and a bad one is re
     const PngImage* image = store.image(id);
     REQUIRE(image);
     CHECK((image->width == 2 && image->height == 1));
-    CHECK(std::vector<int>(image->rgba.begin(), image->rgba.end()) == std::vector<int>{200, 100, 50, 255, 40, 20, 10, 51});
+    // Premultiplied in linear light, sRGB encoded again: 200 is 0.578 linear, times 0.2 is
+    // 0.116, encoded 95 (in sRGB numbers, 200 × 0.2 would be 40: too dark once decoded).
+    CHECK(std::vector<int>(image->rgba.begin(), image->rgba.end()) == std::vector<int>{200, 100, 50, 255, 95, 44, 19, 51});
     CHECK(store.path(id) == file);
     CHECK(store.image(2) == nullptr);
 

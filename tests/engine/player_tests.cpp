@@ -173,11 +173,16 @@ TEST_CASE("realtime mode paces a headless run at 60 steps per second", "[player]
 TEST_CASE("a plugin's image is drawn where its quad is, premultiplied (no colour bleeds from a clear texel), and its silhouette",
           "[player][display][image]") {
     ScriptRun run;  // the test plugin draws its first spawn's PNG as a 1 m square at the spawn
-    // Top row: opaque red, then clear green (a colour no pixel should show); bottom row:
-    // opaque blue, then white at half opacity.
-    const unsigned char texels[16] = {255, 0, 0, 255, 0, 255, 0, 0, 0, 0, 255, 255, 255, 255, 255, 128};
+    // Four quarters of 2 × 2 texels (so a quarter's middle filters only its own colour). Top:
+    // opaque red, then clear green (a colour no pixel should show); bottom: opaque blue, then
+    // white at half opacity.
+    const unsigned char quarters[4][4] = {{255, 0, 0, 255}, {0, 255, 0, 0}, {0, 0, 255, 255}, {255, 255, 255, 128}};
+    unsigned char texels[64];
+    for (int y = 0; y < 4; ++y)
+        for (int x = 0; x < 4; ++x)
+            for (int c = 0; c < 4; ++c) texels[(y * 4 + x) * 4 + c] = quarters[(y / 2) * 2 + x / 2][c];
     const std::string image = run.dir + "/art.png", level = run.dir + "/image.level.xml", png = run.dir + "/shot.png";
-    REQUIRE(stbi_write_png(image.c_str(), 2, 2, 4, texels, 8));
+    REQUIRE(stbi_write_png(image.c_str(), 4, 4, 4, texels, 16));
     // 800 px for 4 m: 200 px a metre; the square spans x 400..600, y 200..400 in the picture,
     // its silhouette y 500..700.
     std::ofstream(level) << "<level name=\"image\" format=\"1\">\n  <camera x=\"0\" y=\"0\" height=\"4\"/>\n"
@@ -198,18 +203,21 @@ TEST_CASE("a plugin's image is drawn where its quad is, premultiplied (no colour
         CHECK(std::abs(p[1] - green) <= tolerance);
         CHECK(std::abs(p[2] - blue) <= tolerance);
     };
-    near(450, 250, 255, 0, 0, 2);    // the red texel's centre
-    near(550, 250, 243, 239, 228, 2);  // the clear texel: the paper behind, untinted
+    // Mixed in linear light (the window's framebuffer is sRGB): the paper (243, 239, 228) is
+    // (0.896, 0.863, 0.776) linear.
+    near(450, 250, 255, 0, 0, 2);    // the red quarter's middle
+    near(550, 250, 243, 239, 228, 2);  // the clear quarter: the paper behind, untinted
     near(450, 350, 0, 0, 255, 2);    // blue
-    near(550, 350, 249, 247, 242, 3);  // white at 128/255 over the paper
-    // Half way between red and the clear texel, filtering mixes them: half red over the paper
-    // (premultiplied); straight alpha would mix in the clear texel's green.
-    near(500, 250, 249, 119, 114, 8);
+    near(550, 350, 249, 247, 242, 3);  // white at 128/255 over the paper: 0.502 + 0.498 × paper
+    // Where red meets the clear quarter, filtering mixes them: half red over the paper,
+    // (0.5 + 0.5 × 0.896, 0.5 × 0.863, 0.5 × 0.776) linear (premultiplied: straight alpha
+    // would mix in the clear texel's green; blended in sRGB numbers it would read 249 119 114).
+    near(500, 250, 249, 176, 167, 8);
     // The silhouette: black as opaque as each texel.
     near(450, 550, 0, 0, 0, 2);
     near(550, 550, 243, 239, 228, 2);
     near(450, 650, 0, 0, 0, 2);
-    near(550, 650, 121, 119, 114, 3);
+    near(550, 650, 178, 175, 167, 3);  // 0.498 × paper: half black over it (121 119 114 in sRGB numbers)
     stbi_image_free(pixels);
 
     // A spawn naming an image that is not a PNG: the plugin's load refuses the level with the

@@ -5,12 +5,14 @@
 #include <SDL_keycode.h>
 
 #include <filesystem>
+#include <cmath>
 #include <fstream>
 
 #include "paper/player_input.h"
 #include "paper/plugin_host.h"
 #include "paper/script.h"
 #include "paper/camera.h"
+#include "paper/level.h"
 #include "run_process.h"
 
 namespace fs = std::filesystem;
@@ -159,8 +161,13 @@ TEST_CASE("script errors name their line and what is wrong", "[script]") {
         {"key press\n", 1, "key press needs a key name (SDL key names: Left, Right, Space, R, 1, Tab, Left Shift, ...)"},
         {"key down Lefty\n", 1, "unknown key name 'Lefty' (SDL key names: Left, Right, Space, R, 1, Tab, Left Shift, ...)"},
         {"key down Space Space\n", 1, "unknown key name 'Space Space' (SDL key names: Left, Right, Space, R, 1, Tab, Left Shift, ...)"},
-        {"mouse\n", 1, "mouse needs move, down or up (e.g. mouse move world 1.5 0.8, mouse down left)"},
-        {"mouse click left\n", 1, "mouse needs move, down or up (e.g. mouse move world 1.5 0.8, mouse down left)"},
+        {"mouse\n", 1, "mouse needs move, down, up or wheel (e.g. mouse move world 1.5 0.8, mouse down left, mouse wheel 3)"},
+        {"mouse click left\n", 1,
+         "mouse needs move, down, up or wheel (e.g. mouse move world 1.5 0.8, mouse down left, mouse wheel 3)"},
+        {"mouse wheel\n", 1, "mouse wheel takes one number of notches, got 0 arguments"},
+        {"mouse wheel 1 2\n", 1, "mouse wheel takes one number of notches, got 2 arguments"},
+        {"mouse wheel up\n", 1, "mouse wheel: 'up' is not a number"},
+        {"mouse wheel -101\n", 1, "mouse wheel: -101 is out of range (at most 100 notches either way)"},
         {"mouse move 1 2\n", 1, "mouse move needs world (metres) or screen (pixels), then X Y"},
         {"mouse move world 1\n", 1, "mouse move world takes X and Y, got 1 number"},
         {"mouse move screen 1 2 3\n", 1, "mouse move screen takes X and Y, got 3 numbers"},
@@ -319,6 +326,27 @@ TEST_CASE("script mouse positions go through the camera, world and screen alike"
     CHECK(in.mouseWorld.x == Approx(0.0f).margin(1e-6));  // the middle of the view is its centre
     CHECK(in.mouseWorld.y == Approx(1.0f));
     CHECK(in.mouseDown == 4);
+}
+
+TEST_CASE("a script's wheel zooms the player's view at the cursor, as the mouse wheel does", "[script]") {
+    Script s = parseOk("mouse move world 2 1.5\nmouse wheel 5\nwait_frames 1\nmouse wheel -5\n");
+    InputMap input;
+    PlayerBindings bindings = boundPlayer(input);
+    Camera camera = headlessCamera();
+    const CameraView home{{0.0f, 1.0f}, 6.0f};
+    ScriptRunner runner(s);
+
+    runner.applyInput(0, input, camera);
+    updateCamera(camera, input, bindings, home);
+    CHECK(camera.pixelsPerMetre == Approx(120.0f * std::pow(1.15f, 5.0f)));  // 241 px/m
+    const Vec2 cursor = camera.worldToScreen({2.0f, 1.5f});  // the point under the cursor stays put
+    CHECK(cursor.x == Approx(640.0f + 2.0f * 120.0f));
+    CHECK(cursor.y == Approx(360.0f - 0.5f * 120.0f));
+    input.endFrame();
+
+    runner.applyInput(1, input, camera);
+    updateCamera(camera, input, bindings, home);
+    CHECK(camera.pixelsPerMetre == Approx(120.0f));
 }
 
 TEST_CASE("screenshots and quit come back once, at the boundary after their steps", "[script]") {

@@ -13,10 +13,12 @@
 #include "paper/draw_list.h"
 #include "paper/library.h"
 #include "paper/plugin_host.h"
+#include "host_queries.h"
 #include "run_process.h"
 
 namespace fs = std::filesystem;
 using namespace paper;
+using namespace test;
 
 namespace {
 
@@ -59,43 +61,6 @@ struct Sandbox {
     }
 };
 
-// The generic ABI as a test reads it: by the names the plugin declares.
-
-/// The figure called name from the last step.
-double statOf(PluginHost& host, const std::string& name) {
-    const std::vector<PluginDeclarations::Stat>& stats = host.declarations().stats;
-    const std::vector<double> values = host.stats();
-    for (size_t i = 0; i < stats.size(); ++i)
-        if (stats[i].name == name) return i < values.size() ? values[i] : std::nan("");
-    FAIL("no stat " << name);
-    return 0.0;
-}
-
-int kindOf(PluginHost& host, const char* name) {
-    const int kind = host.declarations().kindNamed(name);
-    REQUIRE(kind >= 0);
-    return kind;
-}
-
-/// The object of that kind and name (the first), or a failed test.
-ObjectEntry objectOf(PluginHost& host, const char* kind, const std::string& name) {
-    for (const ObjectEntry& o : host.objects(kindOf(host, kind)))
-        if (o.name == name) return o;
-    FAIL("no " << kind << " " << name);
-    return {};
-}
-
-PropertyValue propertyOf(PluginHost& host, const char* kind, std::uint64_t handle, const char* name) {
-    const std::vector<PropertyValue> all = host.properties(kindOf(host, kind), handle);
-    const PropertyValue* p = findProperty(all, name);
-    if (!p) FAIL("no property " << name);
-    return p ? *p : PropertyValue{};
-}
-
-double valueOf(PluginHost& host, const char* kind, std::uint64_t handle, const char* name) {
-    return propertyOf(host, kind, handle, name).value;
-}
-
 int stepsOf(PluginHost& host) { return int(statOf(host, "steps")); }
 
 /// Lines of /proc/self/maps naming a file under folder, as distinct files.
@@ -108,15 +73,10 @@ size_t mappedFilesUnder(const fs::path& folder) {
     return files.size();
 }
 
-/// The ragdoll plugin as the build puts it beside the player, and the harness level.
-PluginDescriptor ragdollDescriptor() {
-    DescriptorResult d = loadPluginDescriptor(fs::path(RAGDOLL_PLUGIN_DIR) / "ragdoll.plugin");
-    REQUIRE(d.descriptor);
-    return *d.descriptor;
-}
-
-paper::Level harnessLevel() {
-    LevelLoadResult level = loadLevelFile(std::string(PAPERDOLL_CONTENT_DIR) + "/levels/harness.level.xml");
+/// The harness level with the stickman as its player (the tests below compare saved rigs
+/// with the stickman's file).
+paper::Level stickmanLevel() {
+    LevelLoadResult level = loadLevelFile(std::string(PAPERDOLL_CONTENT_DIR) + "/levels/stickman.level.xml");
     REQUIRE(level.level);
     return *level.level;
 }
@@ -518,7 +478,7 @@ TEST_CASE("plugin descriptors are validated with file and line", "[plugin][descr
 }
 
 TEST_CASE("the ragdoll plugin's joints are edited live, kept across a reload and saved into the rig file", "[plugin][ragdoll]") {
-    const paper::Level level = harnessLevel();
+    const paper::Level level = stickmanLevel();
     fs::path dir = test::makeTempDir();
     PluginHost host(dir / "copies", nullptr);
     REQUIRE(host.load(ragdollDescriptor()));
@@ -542,7 +502,9 @@ TEST_CASE("the ragdoll plugin's joints are edited live, kept across a reload and
     const fs::path copy = dir / "stickman.rig.xml";
     std::string error;
     const std::string rigFile = level.spawns.front().asset;
-    REQUIRE(host.saveAsset(rigFile, copy.string(), error));
+    bool ok = host.saveAsset(rigFile, copy.string(), error);
+    INFO(error);
+    REQUIRE(ok);
     auto read = [](const fs::path& p) {
         std::ifstream in(p);
         return std::string(std::istreambuf_iterator<char>(in), {});
@@ -583,7 +545,7 @@ TEST_CASE("the ragdoll plugin's joints are edited live, kept across a reload and
 TEST_CASE("the ragdoll plugin's bodies are listed on their bones, and joint and body properties are edited live, kept "
           "across a reload and saved",
           "[plugin][ragdoll]") {
-    const paper::Level level = harnessLevel();
+    const paper::Level level = stickmanLevel();
     fs::path dir = test::makeTempDir();
     PluginHost host(dir / "copies", nullptr);
     REQUIRE(host.load(ragdollDescriptor()));
@@ -634,7 +596,7 @@ TEST_CASE("the ragdoll plugin's bodies are listed on their bones, and joint and 
         return std::count_if(list.begin(), list.end(), [](const PropertyValue& p) { return !(p.flags & PAPER_PROPERTY_READ_ONLY); });
     };
     CHECK(editable(jointProps) == 5);
-    CHECK(editable(bodyProps) == 5);
+    CHECK(editable(bodyProps) == 6);  // the five the Inspector shows, and the hidden "selected" tools set
     CHECK(value(jointKind, elbow.handle, "upper") == Approx(135.0));
     CHECK(jointProps[size_t(propertyIndex(jointKind, elbow.handle, "upper"))].unit == "°");
     CHECK(value(jointKind, elbow.handle, "damping") == Approx(1.5));
@@ -692,7 +654,7 @@ TEST_CASE("a rig with 40 errors at a 2000-character path reaches the host and th
     std::vector<int> lines = writeRigWithErrors(rig, 40);
 
     SECTION("through the plugin host: the refused level's reason") {
-        paper::Level level = harnessLevel();
+        paper::Level level = stickmanLevel();
         level.spawns.front().asset = rig.string();
         std::vector<std::string> log;
         PluginHost host(dir / "copies", [&](PaperLogLevel, const std::string& m) { log.push_back(m); });
@@ -740,7 +702,7 @@ TEST_CASE("a reason from a plugin built before the length rule is read whole too
 
 TEST_CASE("the paper doll is drawn from its atlas: every part a quad on its bone, with the paper look's shadow and rim",
           "[plugin][ragdoll][sprites]") {
-    LevelLoadResult level = loadLevelFile(std::string(PAPERDOLL_CONTENT_DIR) + "/levels/paper_doll.level.xml");
+    LevelLoadResult level = loadLevelFile(std::string(PAPERDOLL_CONTENT_DIR) + "/levels/harness.level.xml");
     REQUIRE(level.level);
     fs::path copies = test::makeTempDir();
     PluginHost host(copies, nullptr);
@@ -773,5 +735,34 @@ TEST_CASE("the paper doll is drawn from its atlas: every part a quad on its bone
     CHECK(centre.y == Approx(1.5 + 0.15).margin(0.02));
     // The Inspector's read-only list of a body's parts; a stick-drawn bone has none.
     CHECK(propertyOf(host, "body", objectOf(host, "body", "head").handle, "parts").text == "doll 2 2 120 124, z 6");
+
+    // A tool's selection: the selected body's part, and only it, is washed violet over its own
+    // quad (a silhouette at 40 %); selecting another moves the mark, clearing it removes it.
+    auto violetQuads = [&](Vec2& centre) {
+        list.clear();
+        host.draw(list, PAPER_DRAW_ART);
+        const std::uint32_t violet = packColor({150, 70, 220, 102});
+        int quads = 0;
+        for (size_t v = 0; v + 3 < list.vertices().size(); v += 4)
+            if (list.vertices()[v].rgba == violet && list.vertices()[v].silhouette == 1.0f) {
+                ++quads;
+                centre = 0.5f * (list.vertices()[v].position + list.vertices()[v + 2].position);
+            }
+        return quads;
+    };
+    const std::uint64_t forearm = objectOf(host, "body", "forearm_R").handle, head = objectOf(host, "body", "head").handle;
+    Vec2 marked{};
+    CHECK(violetQuads(marked) == 0);
+    REQUIRE(host.setProperty(kindOf(host, "body"), forearm, "selected", 1.0));
+    CHECK(valueOf(host, "body", forearm, "selected") == 1.0);
+    CHECK(violetQuads(marked) == 1);
+    const Vec2 a = propertyOf(host, "body", forearm, "a").vector, b = propertyOf(host, "body", forearm, "b").vector;
+    CHECK(length(marked - (a + 0.175f * normalize(b - a))) < 0.002f);  // the forearm's part: centred 17.5 cm along it
+    REQUIRE(host.setProperty(kindOf(host, "body"), head, "selected", 1.0));
+    CHECK(valueOf(host, "body", forearm, "selected") == 0.0);
+    CHECK(violetQuads(marked) == 1);
+    CHECK(length(marked - centre) < 0.001f);  // the head's part, found above
+    REQUIRE(host.setProperty(kindOf(host, "body"), head, "selected", 0.0));
+    CHECK(violetQuads(marked) == 0);
     fs::remove_all(copies);
 }

@@ -25,8 +25,10 @@ struct PngImage {
 /// "8200 x 100 pixels: larger than 8192 a side", libpng's reason); image is then empty.
 bool decodePng(const void* data, std::size_t size, PngImage& image, std::string& error);
 
-/// Multiplies each pixel's colour by its alpha (what filtering and blending want: no dark
-/// fringe from a clear pixel's colour at the edge of a part).
+/// Multiplies each pixel's colour by its alpha in linear light, and stores the result sRGB
+/// encoded again: a renderer sampling it as an sRGB texture gets colour × alpha in linear
+/// light, what filtering and blending there want (no dark fringe from a clear pixel's
+/// colour at the edge of a part, no darkened half-covered edge).
 void premultiplyAlpha(PngImage& image);
 
 /// Reads and decodes a file. False with the cause (a missing file, a directory, or what

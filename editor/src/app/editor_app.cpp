@@ -384,6 +384,8 @@ int Editor::run() {
         }
         joints_ = readJoints(plugin_);
         bodies_ = readBodies(plugin_);
+        const bool bodySelected = selection_.kind == ObjectKind::Body;
+        markSelectedBody(plugin_, bodies_, bodySelected ? selection_.character : -1, bodySelected ? selection_.name : "");
         if (view_.follow && simulation_.playing) keepInView(camera_, firstCharacterBox(), insets());
 
         // Back to front: the level with its spawn markers and their labels, then what the

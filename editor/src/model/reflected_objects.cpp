@@ -79,9 +79,22 @@ std::vector<BodyView> readBodies(PluginHost& plugin) {
         info.a = vector(p, "a");
         info.b = vector(p, "b");
         info.radius = number(p, "radius");
+        for (size_t i = 0; i < p.size(); ++i)
+            if (p[i].name == "selected" && !(p[i].flags & PAPER_PROPERTY_READ_ONLY)) {
+                info.selectedProperty = int(i);
+                info.selected = p[i].value != 0.0;
+            }
         out.push_back({object.name, info});
     });
     return out;
+}
+
+void markSelectedBody(PluginHost& plugin, const std::vector<BodyView>& bodies, int character, const std::string& name) {
+    for (const BodyView& body : bodies) {
+        const bool wanted = body.info.character == character && body.name == name;
+        if (body.info.selectedProperty >= 0 && body.info.selected != wanted)
+            plugin.setProperty(body.info.kind, body.info.handle, body.info.selectedProperty, wanted ? 1.0 : 0.0);
+    }
 }
 
 bool setJointLimits(PluginHost& plugin, const JointInfo& joint, JointLimits limits) {

@@ -2,7 +2,8 @@
 // the conventions plugin_api.h states: an object whose properties include "pivot", "lower",
 // "upper", "angle", "parent_angle", "rest_offset" and "mirrored" has angle limits the gizmo
 // edits (a "joint" in the editor's words); one with "a", "b", "radius" and "shape" has an
-// outline to draw and pick (a "body"). The kinds are the plugin's: nothing here names one.
+// outline to draw and pick (a "body"), and a writable "selected" flag when the plugin marks
+// a selected body's art. The kinds are the plugin's: nothing here names one.
 #pragma once
 
 #include <cstdint>
@@ -41,6 +42,8 @@ struct BodyInfo {
     OutlineShape shape = OutlineShape::Capsule;
     Vec2 a, b;            ///< world metres: the centre line (a circle's centre twice)
     double radius = 0.0;  ///< metres; a box's half thickness
+    int selectedProperty = -1;  ///< index of its writable "selected" flag, or -1 (the plugin marks none)
+    bool selected = false;      ///< that flag as read
 };
 
 struct JointView {
@@ -57,6 +60,11 @@ struct BodyView {
 std::vector<JointView> readJoints(PluginHost& plugin);
 /// Every object of every kind that has an outline.
 std::vector<BodyView> readBodies(PluginHost& plugin);
+
+/// Tells the plugin which body is selected, through each body's "selected" flag (the
+/// plugin's art marks that body's parts): set on `selected` (a body's name and owner, or
+/// none), cleared on the others. Only flags that differ are written.
+void markSelectedBody(PluginHost& plugin, const std::vector<BodyView>& bodies, int character, const std::string& name);
 
 /// Sets an object's limits (radians, as the gizmo has them) through its "lower" and "upper"
 /// properties in degrees, in the order that keeps lower ≤ upper on the way. Degrees are

@@ -1,14 +1,10 @@
 #include "view/viewport.h"
 
-#include <cmath>
 
 #include "paper/input.h"
 #include "paper/camera.h"
 
 namespace paper::editor {
-
-/// Zoom factor per wheel notch: 10 %, as in the player.
-constexpr float kZoomPerNotch = 1.1f;
 
 ViewportInput updateViewport(Camera& camera, const InputMap& input, bool mouseFree, bool spaceHeld) {
     const MouseState& mouse = input.mouse();
@@ -19,7 +15,7 @@ ViewportInput updateViewport(Camera& camera, const InputMap& input, bool mouseFr
         result.panning = true;
         if (mouse.dragDelta.x != 0.0f || mouse.dragDelta.y != 0.0f) camera.panPixels(mouse.dragDelta);
     }
-    if (mouseFree && mouse.wheel != 0.0f) camera.zoomAt(mouse.position, std::pow(kZoomPerNotch, mouse.wheel));
+    if (mouseFree && mouse.wheel != 0.0f) camera.zoomByWheel(mouse.position, mouse.wheel);
     return result;
 }
 

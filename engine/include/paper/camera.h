@@ -12,6 +12,7 @@ struct Camera {
 
     static constexpr float kMinPixelsPerMetre = 2.0f;
     static constexpr float kMaxPixelsPerMetre = 5000.0f;
+    static constexpr float kZoomPerWheelNotch = 1.15f;  ///< 15 % per notch of the mouse wheel
 
     /// Fits viewHeight metres of world vertically into the viewport, centred on center.
     void frame(Vec2 newCenter, float viewHeight);
@@ -21,6 +22,9 @@ struct Camera {
     void panPixels(Vec2 deltaPixels);
     /// Multiplies the zoom by factor, keeping the world point under screenPoint fixed.
     void zoomAt(Vec2 screenPoint, float factor);
+    /// Zooms by whole or fractional wheel notches (> 0 in) at screenPoint: the player's and
+    /// the editor's wheel alike.
+    void zoomByWheel(Vec2 screenPoint, float notches);
     /// The visible world rectangle.
     Rect visibleWorld() const;
     /// Column-major 4x4 matrix taking world metres to OpenGL clip space.

@@ -1,6 +1,12 @@
 // OpenGL 3.3 core backend for the DrawList: one shader, one dynamic vertex and index
 // buffer, one draw call per batch (a run of triangles on one image). Images become
 // textures the first time they are drawn. Needs a current GL context (platform/window).
+//
+// Colour is blended in linear light when the framebuffer is sRGB encoded (the window asks
+// for one): vertex colours and images are sRGB, decoded before they are mixed and encoded
+// again as they are written, so a half-covered edge or a translucent shadow has the
+// brightness it should. Without an sRGB framebuffer it blends the encoded values, as
+// most 2D renderers do.
 #pragma once
 
 #include <string>
@@ -26,15 +32,18 @@ public:
     void draw(const DrawList& list, const Camera& camera, const ImageStore* images = nullptr);
     /// Waits until everything drawn so far has been rendered (to time it).
     void finish();
+    /// Whether it blends in linear light (the framebuffer is sRGB encoded); known after init.
+    bool linearBlending() const { return srgb_; }
 
 private:
     /// The texture of an image id (uploaded now if it is new); image 0 is one white texel.
     unsigned texture(int image, const ImageStore* images);
 
     unsigned program_ = 0, vao_ = 0, vbo_ = 0, ibo_ = 0;
-    int matrixLocation_ = -1, imageLocation_ = -1;
+    int matrixLocation_ = -1, imageLocation_ = -1, linearLightLocation_ = -1;
     std::vector<unsigned> textures_;  ///< by image id; 0 until uploaded
     size_t vboBytes_ = 0, iboBytes_ = 0;
+    bool srgb_ = false;
 };
 
 /// Reads the current framebuffer (before swap) and writes it as a PNG; false with a

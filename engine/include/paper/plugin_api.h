@@ -119,7 +119,9 @@ typedef struct PaperStatDesc {
      gizmo can drag. The world direction of angle a is parent_angle + rest_offset + a, or
      parent_angle − rest_offset − a when mirrored;
    - a kind whose properties include "a", "b" (vec2, world metres), "radius" (metres) and
-     "shape" ("capsule", "circle" or "box") has an outline a tool can draw and pick. */
+     "shape" ("capsule", "circle" or "box") has an outline a tool can draw and pick;
+   - such an object with a writable "selected" (bool) is told when a tool selects it
+     (1) and when the selection moves on (0), so the plugin can mark what it draws of it. */
 enum { PAPER_KIND_SETTINGS = 1 }; /* one object: the plugin's settings */
 
 typedef struct PaperObjectKindDesc {

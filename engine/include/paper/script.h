@@ -43,6 +43,7 @@ enum class ScriptOp {
     MouseMoveScreen,  ///< position in pixels
     MouseDown,
     MouseUp,
+    MouseWheel,       ///< wheel notches: positive away from the user (zooms in at the cursor)
     Screenshot,       ///< file
     Quit,
     Extension,        ///< claimed by the caller's hook; words as written
@@ -56,6 +57,7 @@ struct ScriptCommand {
     std::string action;               ///< `action …`: the plugin's action, pressed by its first key
     MouseButton button = MouseButton::Left;
     Vec2 position;                    ///< MouseMove*: metres (world) or pixels (screen)
+    float wheel = 0.0f;               ///< MouseWheel: notches
     std::string file;                 ///< Screenshot
     std::vector<std::string> words;   ///< the command's words as written (all commands)
 };
@@ -78,6 +80,7 @@ public:
     static constexpr std::int64_t kMaxSteps = 1'000'000'000;
     /// Largest coordinate a mouse command accepts, metres or pixels.
     static constexpr double kMaxCoordinate = 1.0e6;
+    static constexpr double kMaxWheelNotches = 100.0;
 
     /// Parses a script's text. Every error is collected (not just the first), with its
     /// line; the script is usable only when errors is empty.

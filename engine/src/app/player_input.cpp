@@ -2,7 +2,6 @@
 
 #include <SDL_keyboard.h>
 
-#include <cmath>
 
 #include "paper/camera.h"
 #include "paper/level.h"
@@ -66,7 +65,7 @@ PaperInput makePaperInput(const InputMap& input, const PlayerBindings& bindings,
 void updateCamera(Camera& camera, const InputMap& input, const PlayerBindings& bindings, const CameraView& home) {
     const MouseState& mouse = input.mouse();
     if (mouse.down[int(MouseButton::Right)] || mouse.down[int(MouseButton::Middle)]) camera.panPixels(mouse.dragDelta);
-    if (mouse.wheel != 0.0f) camera.zoomAt(mouse.position, std::pow(1.15f, mouse.wheel));
+    if (mouse.wheel != 0.0f) camera.zoomByWheel(mouse.position, mouse.wheel);
     if (input.pressed(bindings.resetView)) camera.frame(home.center, home.viewHeight);
 }
 

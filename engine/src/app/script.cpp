@@ -135,8 +135,18 @@ std::string parseCommand(const Words& line, ScriptCommand& command, std::int64_t
         return {};
     }
     if (name == "mouse") {
-        if (args == 0 || (w[1] != "move" && w[1] != "down" && w[1] != "up"))
-            return "mouse needs move, down or up (e.g. mouse move world 1.5 0.8, mouse down left)";
+        if (args == 0 || (w[1] != "move" && w[1] != "down" && w[1] != "up" && w[1] != "wheel"))
+            return "mouse needs move, down, up or wheel (e.g. mouse move world 1.5 0.8, mouse down left, mouse wheel 3)";
+        if (w[1] == "wheel") {
+            double notches = 0.0;
+            if (args != 2) return "mouse wheel takes one number of notches, got " + plural(args - 1, "argument");
+            if (!parseNumber(w[2], notches)) return "mouse wheel: '" + w[2] + "' is not a number";
+            if (std::abs(notches) > Script::kMaxWheelNotches)
+                return "mouse wheel: " + w[2] + " is out of range (at most 100 notches either way)";
+            command.op = ScriptOp::MouseWheel;
+            command.wheel = float(notches);
+            return {};
+        }
         if (w[1] == "move") {
             if (args < 2 || (w[2] != "world" && w[2] != "screen"))
                 return "mouse move needs world (metres) or screen (pixels), then X Y";
@@ -293,6 +303,7 @@ bool applyInputCommand(const ScriptCommand& c, InputMap& input, const Camera& ca
     case ScriptOp::MouseMoveScreen: input.mouseMove(c.position); return true;
     case ScriptOp::MouseDown: input.mouseButton(c.button, true); return true;
     case ScriptOp::MouseUp: input.mouseButton(c.button, false); return true;
+    case ScriptOp::MouseWheel: input.mouseWheel(c.wheel); return true;
     case ScriptOp::Screenshot:
     case ScriptOp::Quit:
     case ScriptOp::Extension: return false;

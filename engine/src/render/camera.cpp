@@ -1,6 +1,7 @@
 #include "paper/camera.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace paper {
 
@@ -30,6 +31,8 @@ void Camera::zoomAt(Vec2 screenPoint, float factor) {
     // Shift so the anchor lands back under the cursor.
     center += anchor - screenToWorld(screenPoint);
 }
+
+void Camera::zoomByWheel(Vec2 screenPoint, float notches) { zoomAt(screenPoint, std::pow(kZoomPerWheelNotch, notches)); }
 
 Rect Camera::visibleWorld() const {
     Vec2 half = Vec2{viewportSize.x, viewportSize.y} * (0.5f / pixelsPerMetre);

@@ -17,12 +17,16 @@ layout(location = 1) in vec4 color;
 layout(location = 2) in vec2 uv;
 layout(location = 3) in float silhouette;
 uniform mat4 worldToClip;
+uniform bool linearLight;  // decode the sRGB colours: the framebuffer blends in linear light
 out vec4 vColor;
 out vec2 vUv;
 out float vSilhouette;
 void main() {
     gl_Position = worldToClip * vec4(position, 0.0, 1.0);
-    vColor = vec4(color.rgb * color.a, color.a);  // premultiplied, as the images are
+    vec3 rgb = color.rgb;
+    if (linearLight)  // the sRGB transfer function, IEC 61966-2-1
+        rgb = mix(rgb / 12.92, pow((rgb + 0.055) / 1.055, vec3(2.4)), step(vec3(0.04045), rgb));
+    vColor = vec4(rgb * color.a, color.a);  // premultiplied, as the images are
     vUv = uv;
     vSilhouette = silhouette;
 }
@@ -44,13 +48,14 @@ void main() {
 )";
 
 /// A texture from RGBA8 premultiplied pixels, linear filtering with mipmaps (parts are drawn
-/// much smaller than their art when zoomed out).
-GLuint makeTexture(int width, int height, const std::uint8_t* rgba) {
+/// much smaller than their art when zoomed out). An sRGB texture is decoded to linear light
+/// before it is filtered, so its mipmaps and edges average light, not encoded numbers.
+GLuint makeTexture(int width, int height, const std::uint8_t* rgba, bool srgb) {
     GLuint texture = 0;
     glGenTextures(1, &texture);
     glBindTexture(GL_TEXTURE_2D, texture);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    glTexImage2D(GL_TEXTURE_2D, 0, srgb ? GL_SRGB8_ALPHA8 : GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
     glGenerateMipmap(GL_TEXTURE_2D);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
@@ -108,6 +113,11 @@ bool GlRenderer::init(std::string& error) {
     }
     matrixLocation_ = glGetUniformLocation(program_, "worldToClip");
     imageLocation_ = glGetUniformLocation(program_, "image");
+    linearLightLocation_ = glGetUniformLocation(program_, "linearLight");
+    GLint encoding = GL_LINEAR;
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glGetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_BACK_LEFT, GL_FRAMEBUFFER_ATTACHMENT_COLOR_ENCODING, &encoding);
+    srgb_ = encoding == GL_SRGB;
 
     glGenVertexArrays(1, &vao_);
     glGenBuffers(1, &vbo_);
@@ -125,7 +135,7 @@ bool GlRenderer::init(std::string& error) {
     glVertexAttribPointer(3, 1, GL_FLOAT, GL_FALSE, sizeof(DrawVertex), (void*)offsetof(DrawVertex, silhouette));
     glBindVertexArray(0);
     const std::uint8_t white[4] = {255, 255, 255, 255};
-    textures_.assign(1, makeTexture(1, 1, white));
+    textures_.assign(1, makeTexture(1, 1, white, srgb_));
     return true;
 }
 
@@ -141,7 +151,7 @@ unsigned GlRenderer::texture(int image, const ImageStore* images) {
     if (!textures_[size_t(image)]) {
         const PngImage* pixels = images->image(image);
         if (!pixels) return textures_[0];
-        textures_[size_t(image)] = makeTexture(pixels->width, pixels->height, pixels->rgba.data());
+        textures_[size_t(image)] = makeTexture(pixels->width, pixels->height, pixels->rgba.data(), srgb_);
     }
     return textures_[size_t(image)];
 }
@@ -156,6 +166,8 @@ void GlRenderer::draw(const DrawList& list, const Camera& camera, const ImageSto
     camera.worldToClipMatrix(matrix);
     glUniformMatrix4fv(matrixLocation_, 1, GL_FALSE, matrix);
     glUniform1i(imageLocation_, 0);
+    glUniform1i(linearLightLocation_, srgb_ ? 1 : 0);
+    if (srgb_) glEnable(GL_FRAMEBUFFER_SRGB);  // off again below: the UI drawn after blends as it always has
     glEnable(GL_BLEND);
     glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);  // premultiplied (the shader and the images)
     glDisable(GL_DEPTH_TEST);
@@ -180,6 +192,7 @@ void GlRenderer::draw(const DrawList& list, const Camera& camera, const ImageSto
     glBindTexture(GL_TEXTURE_2D, 0);
     glBindVertexArray(0);
     glUseProgram(0);
+    glDisable(GL_FRAMEBUFFER_SRGB);
 }
 
 void GlRenderer::finish() { glFinish(); }

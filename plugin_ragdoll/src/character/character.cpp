@@ -106,10 +106,9 @@ void Character::postStep(double dt) {
 bool Character::enterRagdoll(Vec2 impulse) {
     if (role_ == NetRole::Proxy || mode_ == CharacterMode::Ragdoll) return false;
     if (!buildBodies()) return false;
-    if (mode_ == CharacterMode::Animated || mode_ == CharacterMode::GettingUp) {
-        savedAppearance_ = appearance_;
-        appearance_.tint = tuning::kDazedTint;
-    }
+    // Blending saved the appearance already; limp is washed however it was entered.
+    if (mode_ == CharacterMode::Animated || mode_ == CharacterMode::GettingUp) savedAppearance_ = appearance_;
+    appearance_.tint = tuning::kDazedTint;
     mode_ = CharacterMode::Ragdoll;
     if (impulse.x != 0.0 || impulse.y != 0.0)
         for (BodyId body : ragdoll_.bodies) world_->applyLinearImpulse(body, impulse, world_->worldCenterOfMass(body));

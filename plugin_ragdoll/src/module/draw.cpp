@@ -59,8 +59,10 @@ PaperColor farSideShade(PaperColor c) {
 constexpr double kRimMetres = 0.005;
 constexpr Vec2 kShadowOffset{0.012, -0.016};
 constexpr PaperColor kRimColor{250, 247, 238, 255};
-constexpr PaperColor kShadowColor{40, 30, 20, 70};
+constexpr PaperColor kShadowColor{40, 30, 20, 120};  // mixed in linear light: about as dark as 70 in sRGB numbers
 constexpr PaperColor kPinColor{196, 160, 84, 255}, kPinHoleColor{96, 72, 36, 255};
+// A selected part is washed with the editor's selection violet, 40 % of the way.
+constexpr PaperColor kHighlightColor{150, 70, 220, 102};
 constexpr float kPinRadius = 0.011f, kPinHoleRadius = 0.004f;
 
 /// Where a sprite's quad is: its rect's top-left, top-right, bottom-right and bottom-left
@@ -91,11 +93,11 @@ void spriteUvs(const RigSprite& sprite, const RigImage& image, PaperVec2 out[4])
     out[3] = {u0, v1};
 }
 
-/// A mesh's triangles as drawn (meshVertexPositions), moved by `offset`, with their texture
-/// coordinates beside.
+/// A mesh's triangles as drawn (meshVertexPositions, into `placed`), moved by `offset`, with
+/// their texture coordinates beside. The three vectors are the caller's, reused frame to frame.
 void meshTriangles(const RigMesh& mesh, const RigImage& image, const std::vector<BonePose>& poses, bool mirrored,
-                   double scale, Vec2 offset, std::vector<PaperVec2>& positions, std::vector<PaperVec2>& uvs) {
-    std::vector<Vec2> placed;
+                   double scale, Vec2 offset, std::vector<Vec2>& placed, std::vector<PaperVec2>& positions,
+                   std::vector<PaperVec2>& uvs) {
     meshVertexPositions(mesh, poses, mirrored, scale, placed);
     positions.clear();
     uvs.clear();
@@ -107,28 +109,43 @@ void meshTriangles(const RigMesh& mesh, const RigImage& image, const std::vector
     }
 }
 
+/// The bone a mesh vertex follows most (-1 when it has no weights).
+int mainBone(const RigMeshVertex& vertex) {
+    const RigMeshWeight* most = nullptr;
+    for (const RigMeshWeight& w : vertex.weights)
+        if (!most || w.weight > most->weight) most = &w;
+    return most ? most->bone : -1;
+}
+
+/// Whether a mesh is (partly) the part of `bone`: some vertex follows that bone most. A
+/// weighted mesh bending at a joint is a part of both bones, so selecting either body
+/// highlights all of it (its triangles are not split between the bodies).
+bool meshOnBone(const RigMesh& mesh, int bone) {
+    if (bone < 0) return false;
+    for (const RigMeshVertex& vertex : mesh.vertices)
+        if (mainBone(vertex) == bone) return true;
+    return false;
+}
+
 /// Which bones carry a part: a sprite's bone, and a mesh vertex's most-weighted bone.
 std::vector<bool> bonesWithParts(const RigDefinition& rig) {
     std::vector<bool> hasPart(rig.bones.size(), false);
     for (const RigSprite& sprite : rig.sprites) hasPart[size_t(sprite.bone)] = true;
     for (const RigMesh& mesh : rig.meshes)
-        for (const RigMeshVertex& vertex : mesh.vertices) {
-            const RigMeshWeight* most = nullptr;
-            for (const RigMeshWeight& w : vertex.weights)
-                if (!most || w.weight > most->weight) most = &w;
-            if (most) hasPart[size_t(most->bone)] = true;
-        }
+        for (const RigMeshVertex& vertex : mesh.vertices)
+            if (const int bone = mainBone(vertex); bone >= 0) hasPart[size_t(bone)] = true;
     return hasPart;
 }
 
 /// A cut-out character: its parts (sprites and meshes) in z order (sprites before meshes,
 /// then file order, among equals), each on its bones as posed — the bodies' while limp —
-/// tinted by the part's colour and the character's wash. With the paper look, every part's
-/// shadow first (so no shadow falls on the character's own parts), then each part over a
-/// rim of paper (sprites only: a mesh has no rectangle to grow), then a split pin at each
-/// joint between parts.
+/// tinted by the part's colour, under the character's wash and the selection's violet. With
+/// the paper look, every part's shadow first (so no shadow falls on the character's own
+/// parts), then each part over a rim of paper (sprites only: a mesh has no rectangle to
+/// grow), then a split pin at each joint between parts.
 void drawSprites(const PaperEngineServices* s, const Character& character, float alpha,
-                 const std::map<std::string, std::int32_t>& images, bool paper) {
+                 const std::map<std::string, std::int32_t>& images, bool paper, int highlightedBone,
+                 const std::vector<bool>& hasPart) {
     const RigDefinition& rig = character.rig();
     const Appearance& look = character.appearance();
     const std::vector<BonePose>& poses = character.bonePoses();
@@ -146,21 +163,38 @@ void drawSprites(const PaperEngineServices* s, const Character& character, float
         auto it = images.find(rig.images[size_t(imageIndex)].path);
         return it == images.end() ? 0 : it->second;
     };
+    // The character's wash (limp: part of the way to a pale blue-grey) lies over each part as
+    // its silhouette, so art of any colour turns toward it; a tint multiplying the art would
+    // only darken it.
+    const PaperColor toward = unpack(look.tint);
+    const bool washed = toward.a < 255;
+    const PaperColor wash{toward.r, toward.g, toward.b, std::uint8_t((255 - toward.a) * alpha)};
     PaperVec2 corners[4], uvs[4];
+    std::vector<Vec2> meshPlaced;
     std::vector<PaperVec2> meshPositions, meshUvs;
     PaperColor shadow = kShadowColor;
     shadow.a = std::uint8_t(shadow.a * alpha);
     for (int pass = paper ? 0 : 1; pass < 2; ++pass) {
         for (const Part& part : order) {
             if (part.mesh) {
+                // The same layers as a sprite's below (shadow; own colour; wash; selection),
+                // but no rim: a mesh has no rectangle to grow.
                 const RigMesh& mesh = rig.meshes[size_t(part.index)];
                 const std::int32_t image = handleOf(mesh.image);
                 if (!image || !s->drawTriangles) continue;
-                const RigImage& picture = rig.images[size_t(mesh.image)];
-                meshTriangles(mesh, picture, poses, mirrored, look.scale, pass == 0 ? kShadowOffset : Vec2{}, meshPositions, meshUvs);
-                const PaperColor own{mesh.color[0], mesh.color[1], mesh.color[2], mesh.color[3]};
-                s->drawTriangles(s->context, image, meshPositions.data(), meshUvs.data(), std::int32_t(meshPositions.size()),
-                                 pass == 0 ? shadow : tinted(own, look.tint, alpha), pass == 0 ? PAPER_IMAGE_SILHOUETTE : 0);
+                meshTriangles(mesh, rig.images[size_t(mesh.image)], poses, mirrored, look.scale,
+                              pass == 0 ? kShadowOffset : Vec2{}, meshPlaced, meshPositions, meshUvs);
+                auto drawMesh = [&](PaperColor color, std::int32_t flags) {
+                    s->drawTriangles(s->context, image, meshPositions.data(), meshUvs.data(),
+                                     std::int32_t(meshPositions.size()), color, flags);
+                };
+                if (pass == 0) {
+                    drawMesh(shadow, PAPER_IMAGE_SILHOUETTE);
+                    continue;
+                }
+                drawMesh({mesh.color[0], mesh.color[1], mesh.color[2], std::uint8_t(mesh.color[3] * alpha)}, 0);
+                if (washed) drawMesh(wash, PAPER_IMAGE_SILHOUETTE);
+                if (meshOnBone(mesh, highlightedBone)) drawMesh(kHighlightColor, PAPER_IMAGE_SILHOUETTE);
                 continue;
             }
             const RigSprite& sprite = rig.sprites[size_t(part.index)];
@@ -178,12 +212,14 @@ void drawSprites(const PaperEngineServices* s, const Character& character, float
                 s->drawImage(s->context, image, corners, uvs, tinted(kRimColor, look.tint, alpha), PAPER_IMAGE_SILHOUETTE);
             }
             spriteCorners(sprite, pose, mirrored, look.scale, 0.0, {}, corners);
-            const PaperColor own{sprite.color[0], sprite.color[1], sprite.color[2], sprite.color[3]};
-            s->drawImage(s->context, image, corners, uvs, tinted(own, look.tint, alpha), 0);
+            const PaperColor own{sprite.color[0], sprite.color[1], sprite.color[2], std::uint8_t(sprite.color[3] * alpha)};
+            s->drawImage(s->context, image, corners, uvs, own, 0);
+            if (washed) s->drawImage(s->context, image, corners, uvs, wash, PAPER_IMAGE_SILHOUETTE);
+            if (sprite.bone == highlightedBone)
+                s->drawImage(s->context, image, corners, uvs, kHighlightColor, PAPER_IMAGE_SILHOUETTE);
         }
     }
     if (!paper) return;
-    const std::vector<bool> hasPart = bonesWithParts(rig);
     for (const RigJoint& joint : rig.joints) {
         if (!hasPart[size_t(joint.parent)] || !hasPart[size_t(joint.child)]) continue;
         const Vec2 at = poses[size_t(joint.child)].origin;
@@ -197,12 +233,12 @@ void drawSprites(const PaperEngineServices* s, const Character& character, float
 /// at the bones' poses — the bodies' while limp, so the ragdoll shows where the bones are. A
 /// bone with cut-out parts is drawn by them alone (drawSprites).
 void drawCharacter(const PaperEngineServices* s, const Character& character, float alpha,
-                   const std::map<std::string, std::int32_t>& images, bool paper) {
+                   const std::map<std::string, std::int32_t>& images, bool paper, int highlightedBone = -1) {
     const RigDefinition& rig = character.rig();
     const Appearance& look = character.appearance();
     const std::vector<BonePose>& poses = character.bonePoses();
-    drawSprites(s, character, alpha, images, paper);
     const std::vector<bool> hasPart = bonesWithParts(rig);
+    drawSprites(s, character, alpha, images, paper, highlightedBone, hasPart);
     for (const RigVisual& visual : rig.visuals) {
         if (hasPart[size_t(visual.bone)]) continue;
         const BonePose& pose = poses[size_t(visual.bone)];
@@ -260,14 +296,15 @@ void drawBones(const PaperEngineServices* s, const Character& character) {
 }  // namespace
 
 void drawScene(const PaperEngineServices& services, const Scene& scene, const std::map<std::string, std::int32_t>& images,
-               bool art, bool bones) {
+               bool art, bool bones, PartHighlight highlight) {
     const PaperEngineServices* s = &services;
     if (art) {
         for (const Scene::PropView& prop : scene.props()) drawProp(s, prop);
         const bool proxyOnly = scene.netPreview() == NetPreview::ProxyOnly;
         const bool paper = scene.paperLook();
         for (int i = 0; i < scene.characterCount(); ++i)
-            if (!(proxyOnly && i == 0)) drawCharacter(s, scene.character(i), 1.0f, images, paper);
+            if (!(proxyOnly && i == 0))
+                drawCharacter(s, scene.character(i), 1.0f, images, paper, i == highlight.character ? highlight.bone : -1);
         if (const Character* proxy = scene.previewProxy())
             drawCharacter(s, *proxy, proxyOnly ? 1.0f : 0.45f, images, paper);
     }

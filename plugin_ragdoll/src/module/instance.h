@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "module/draw.h"
 #include "paper/plugin_api.h"
 #include "scene/scene.h"
 
@@ -14,6 +15,8 @@ struct PaperPluginInstance {
     std::string text;  ///< a string property's value, valid until the next call (plugin_api.h)
     /// The engine's handle of each rig image, by its resolved path (loaded with the level).
     std::map<std::string, std::int32_t> images;
+    /// The body a tool has selected (its "selected" property), drawn with its parts marked.
+    ragdoll::PartHighlight selected;
 };
 
 namespace ragdoll {

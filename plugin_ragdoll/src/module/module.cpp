@@ -102,6 +102,7 @@ int32_t loadLevel(PaperPluginInstance* instance, const PaperLevelDesc* desc, cha
             return refuse(error, capacity, why);
         }
         loadImages(*instance);
+        instance->selected = {};
     } catch (const std::exception& e) {  // no exception may cross the C boundary
         return refuse(error, capacity, e.what());
     }
@@ -126,7 +127,7 @@ void tick(PaperPluginInstance* instance, double dt, const PaperInput* input) {
 
 void draw(PaperPluginInstance* instance, uint32_t layers) {
     drawScene(*instance->services, instance->scene, instance->images, (layers & PAPER_DRAW_ART) != 0,
-              (layers & PAPER_DRAW_BONES) != 0);
+              (layers & PAPER_DRAW_BONES) != 0, instance->selected);
 }
 
 size_t saveState(PaperPluginInstance* instance, void* buffer, size_t capacity) {

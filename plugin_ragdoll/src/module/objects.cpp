@@ -42,6 +42,17 @@ Character* partOwner(PaperPluginInstance* instance, std::int32_t kind, std::uint
     return size_t(index) < count ? &character : nullptr;
 }
 
+/// The character's index in the scene (its handle's upper half, less one).
+int characterIndex(const PaperPluginInstance* instance, const Character& c) {
+    for (int i = 0; i < instance->scene.characterCount(); ++i)
+        if (&instance->scene.character(i) == &c) return i;
+    return -1;
+}
+
+bool isSelected(const PaperPluginInstance* instance, const Character& c, int bone) {
+    return instance->selected.bone == bone && instance->selected.character == characterIndex(instance, c);
+}
+
 // Joints and bodies are each one list over every character, in character then rig order.
 int partCount(const Character& c, std::int32_t kind) {
     return int(kind == kJoint ? c.rig().joints.size() : c.rig().bodies.size());
@@ -80,13 +91,14 @@ constexpr Property kJointGizmo[kJointGizmoCount] = {
     {"rest_offset", "Rest offset", "\xC2\xB0", PAPER_PROPERTY_FLOAT, kGizmo, -360, 360},
     {"mirrored", "Mirrored", "", PAPER_PROPERTY_BOOL, kGizmo, 0, 1},
 };
-enum BodyOutlineProperty { kShape, kEndA, kEndB, kSimulated, kParts, kBodyOutlineCount };
+enum BodyOutlineProperty { kShape, kEndA, kEndB, kSimulated, kParts, kSelected, kBodyOutlineCount };
 constexpr Property kBodyOutline[kBodyOutlineCount] = {
     {"shape", "Shape", "", PAPER_PROPERTY_STRING, kShown, 0, 0},
     {"a", "End A", "m", PAPER_PROPERTY_VEC2, kGizmo, 0, 0},
     {"b", "End B", "m", PAPER_PROPERTY_VEC2, kGizmo, 0, 0},
     {"simulated", "Simulated", "", PAPER_PROPERTY_BOOL, kShown, 0, 1},
     {"parts", "Cut-out parts", "", PAPER_PROPERTY_STRING, kShown | PAPER_PROPERTY_NOT_IN_STATS, 0, 0},
+    {"selected", "Selected", "", PAPER_PROPERTY_BOOL, PAPER_PROPERTY_HIDDEN | PAPER_PROPERTY_NOT_IN_STATS, 0, 1},
 };
 enum PropProperty { kPropPosition, kPropAngle, kPropAwake, kPropPropertyCount };
 constexpr Property kPropProperties[kPropPropertyCount] = {
@@ -212,6 +224,7 @@ std::int32_t bodyProperty(PaperPluginInstance* instance, const Character& c, int
         instance->text = partsText(rig, b.bone);
         info.text = instance->text.c_str();
         break;
+    case kSelected: info.value = isSelected(instance, c, b.bone) ? 1.0 : 0.0; break;
     case kBodyOutlineCount: return 1;
     }
     return 0;
@@ -328,7 +341,15 @@ std::int32_t setProperty(PaperPluginInstance* instance, std::int32_t kind, std::
     switch (kind) {
     case kSettings: return handle == 1 && instance->scene.setProperty(index, value) ? 0 : 1;
     case kJoint: return c && c->setJointProperty(part, index, value) ? 0 : 1;  // refuses the read-only ones
-    case kBody: return c && c->setBodyProperty(part, index, value) ? 0 : 1;
+    case kBody: {
+        if (!c) return 1;
+        const std::int32_t selected = std::int32_t(bodyProperties().size()) + kSelected;
+        if (index != selected) return c->setBodyProperty(part, index, value) ? 0 : 1;
+        const int bone = c->rig().bodies[size_t(part)].bone;
+        if (value != 0.0) instance->selected = {characterIndex(instance, *c), bone};
+        else if (isSelected(instance, *c, bone)) instance->selected = {};
+        return 0;
+    }
     default: return 1;  // characters and props are read only
     }
 }
