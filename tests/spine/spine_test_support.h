@@ -1,6 +1,8 @@
 // Helpers shared by the Spine test files.
 #pragma once
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -17,9 +19,11 @@ inline constexpr double kDegree = kPi / 180.0;
 inline std::string dataPath(const std::string& name) { return std::string(PAPERDOLL_SPINE_TEST_DATA_DIR) + "/" + name; }
 inline std::string contentPath(const std::string& name) { return std::string(PAPERDOLL_CONTENT_DIR) + "/" + name; }
 
-/// A fresh, empty folder for one test's output.
+/// A fresh, empty folder for one test's output, named for the process too: the same test run
+/// at once by two builds (or two test processes) must not share it.
 inline std::filesystem::path freshFolder(const std::string& name) {
-    std::filesystem::path folder = std::filesystem::temp_directory_path() / ("paperdoll_spine_" + name);
+    std::filesystem::path folder =
+        std::filesystem::temp_directory_path() / ("paperdoll_spine_" + name + "_" + std::to_string(::getpid()));
     std::filesystem::remove_all(folder);
     std::filesystem::create_directories(folder);
     return folder;
