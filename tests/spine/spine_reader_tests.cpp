@@ -188,3 +188,26 @@ TEST_CASE("JSON: path and physics constraints are read past with a warning each"
     CHECK(r.diagnostics[1].line == 5);
     CHECK(r.diagnostics[1].message.starts_with("2 physics constraint(s) not baked"));
 }
+
+TEST_CASE("JSON: a 4.x IK key's curve of mix and softness (8 numbers) reads, the mix following its Bezier",
+          "[spine][json][ik]") {
+    const SpineLoadResult r = parseSpineJson(R"({
+  "skeleton": { "spine": "4.2.22" },
+  "bones": [ { "name": "root" }, { "name": "upper", "parent": "root", "length": 10 },
+             { "name": "lower", "parent": "upper", "x": 10, "length": 10 }, { "name": "target", "parent": "root", "x": 12, "y": -5 } ],
+  "ik": [ { "name": "limb", "bones": [ "upper", "lower" ], "target": "target" } ],
+  "animations": { "reach": { "ik": { "limb": [
+    { "time": 0, "mix": 0, "curve": [ 0.25, 0, 0.75, 1, 0.25, 0, 0.75, 0 ] },
+    { "time": 1, "mix": 1 }
+  ] } } }
+})", "ik8.json");
+    INFO((r.diagnostics.empty() ? std::string() : r.diagnostics[0].format()));
+    REQUIRE(r.ok);
+    const SpineTimeline& t = r.skeleton.animations.at(0).timelines.at(0);
+    REQUIRE(t.kind == SpineTimelineKind::Ik);
+    REQUIRE(t.keys[0].curve == SpineCurveType::Bezier);
+    // The curve's control points (0.25, 0) and (0.75, 1) are symmetric about the middle, and
+    // ease in: slower than the straight line early on.
+    CHECK(sampleSpineTimeline(t, 0, 0.5, 1.0) == Approx(0.5).margin(1e-9));
+    CHECK(sampleSpineTimeline(t, 0, 0.1, 1.0) < 0.1 - 0.02);
+}

@@ -125,7 +125,11 @@ bool readKeys(Context& c, const Json& keys, const KindInfo& info, int major, int
         } else if (curve->is_array() && curve->size() == 4 && major < 4) {
             for (size_t j = 0; j < 4; ++j) normalised[j] = (*curve)[j].is_number() ? (*curve)[j].get<double>() : 0.0;
             isNormalised = true;
-        } else if (curve->is_array() && curve->size() == size_t(4 * values)) {
+        } else if (curve->is_array() &&
+                   (curve->size() == size_t(4 * values) ||
+                    // 4.x curves an IK key's mix and softness: the first four are the mix's
+                    // (softness is not baked).
+                    (info.kind == SpineTimelineKind::Ik && major >= 4 && curve->size() == 8))) {
             k.curve = SpineCurveType::Bezier;
             for (int v = 0; v < values; ++v)
                 for (int j = 0; j < 4; ++j) {
@@ -138,7 +142,9 @@ bool readKeys(Context& c, const Json& keys, const KindInfo& info, int major, int
                 }
         } else {
             c.error(line, what + ": a curve must be \"stepped\", a number (3.8) or " + std::to_string(4 * values) +
-                              " numbers (4.x), got " + curve->dump());
+                              " numbers (4.x)" +
+                              (info.kind == SpineTimelineKind::Ik ? std::string(" or 8 (4.x IK: mix and softness)") : std::string()) +
+                              ", got " + curve->dump());
             return false;
         }
         if (isNormalised) {
