@@ -88,8 +88,9 @@ RigMesh rigMeshOf(const SpinePart& part, const SpineAttachment& source, int slot
         mesh.vertices[v].v = at[1];
     }
     // A weight on a Spine bone becomes one on the rig bone it rides on, placed in that
-    // bone's frame from its setup-pose world position; two Spine bones riding on one rig
-    // bone merge (their points coincide in the setup pose).
+    // bone's frame from its setup-pose world position. Two Spine bones riding on one rig
+    // bone merge into one weight at their weighted mean: one rigid frame moves both points,
+    // so Σ wᵢ·pose(pᵢ) = (Σ wᵢ)·pose(mean) exactly, whether or not the points coincide.
     auto addWeight = [&](size_t v, int spineBone, double wx, double wy, double w) {
         const int r = map.riderOfSpine[size_t(spineBone)];
         const RigBone& bone = rig.bones[size_t(r)];
@@ -97,7 +98,9 @@ RigMesh rigMeshOf(const SpinePart& part, const SpineAttachment& source, int slot
         const Vec2 local{std::cos(bone.angle) * dx + std::sin(bone.angle) * dy, -std::sin(bone.angle) * dx + std::cos(bone.angle) * dy};
         for (RigMeshWeight& existing : mesh.vertices[v].weights)
             if (existing.bone == r) {
-                existing.weight += w;
+                const double total = existing.weight + w;
+                existing.position = (existing.weight / total) * existing.position + (w / total) * local;
+                existing.weight = total;
                 return;
             }
         mesh.vertices[v].weights.push_back({r, local, w});
