@@ -404,25 +404,25 @@ int runImport(const std::vector<std::string>& args, std::ostream& out, std::ostr
             continue;
         }
         Option option = splitOption(arg);
-        auto value = [&](const char* what, std::string& into) {
+        // An option's value: after '=' or the next argument.
+        auto value = [&](std::string& into) {
             if (option.hasValue) {
                 into = option.value;
                 return true;
             }
             if (i + 1 >= args.size()) return false;
             into = args[++i];
-            (void)what;
             return true;
         };
         if (option.name == "--force" && !option.hasValue) {
             options.force = true;
         } else if (option.name == "--atlas") {
-            if (!value("FILE", options.atlasPath)) return usageError(err, "--atlas needs a FILE");
+            if (!value(options.atlasPath)) return usageError(err, "--atlas needs a FILE");
         } else if (option.name == "--skin") {
-            if (!value("NAME", options.skin) || options.skin.empty()) return usageError(err, "--skin needs a NAME");
+            if (!value(options.skin) || options.skin.empty()) return usageError(err, "--skin needs a NAME");
         } else if (option.name == "--scale") {
             std::string text;
-            if (!value("UNITS", text)) return usageError(err, "--scale needs a number of units per metre");
+            if (!value(text)) return usageError(err, "--scale needs a number of units per metre");
             std::optional<double> scale = parseDouble(text);
             if (!scale || *scale <= 0.0 || *scale > 1e6)
                 return usageError(err, "--scale must be a number of units per metre above 0 (and at most 1e6), got '" + text + "'");
