@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <set>
 
+#include "rig/rig_xml.h"
+
 namespace ragdoll {
 
 namespace {
@@ -16,37 +18,10 @@ std::string lowercase(const std::string& text) {
     return out;
 }
 
-/// Up to `decimals` decimals without trailing zeros.
-std::string number(double value, int decimals) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    std::string text = buffer;
-    if (text.find('.') != std::string::npos) {
-        while (text.back() == '0') text.pop_back();
-        if (text.back() == '.') text.pop_back();
-    }
-    return text == "-0" ? "0" : text;
-}
-
 std::string fileSafe(const std::string& name) {
     std::string out = name;
     for (char& c : out)
         if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
-    return out;
-}
-
-std::string xmlEscape(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&apos;"; break;
-            default: out += c;
-        }
-    }
     return out;
 }
 
@@ -190,7 +165,7 @@ BakeResult bakeSpineClips(const SpineSkeleton& skeleton, const SpineRigMap& map,
             for (const Sample& sample : samples) worst = std::max(worst, sample.drift[b]);
             if (worst > kDriftWarning * std::max(1.0, rig.bones[b].length * map.scale))
                 result.warnings.push_back({animation.line, "animation '" + animation.name + "': bone '" + rig.bones[b].fileName +
-                                                               "' moves up to " + number(worst, 2) +
+                                                               "' moves up to " + shortNumber(worst, 2) +
                                                                " units off its place on '" +
                                                                rig.bones[size_t(rig.bones[b].parent)].fileName +
                                                                "' (translate, scale or helper bones); the clip keeps it there and bakes its angle only"});
@@ -202,10 +177,10 @@ BakeResult bakeSpineClips(const SpineSkeleton& skeleton, const SpineRigMap& map,
         clip.keys = int(boneKeys);
 
         std::string text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- Baked by `paperdoll rig import` from animation '" +
-                           xmlEscape(animation.name) + "' of " + xmlEscape(source) + ", sampled at " + number(clip.rate, 0) +
-                           " Hz (linear between keys, within " + number(clip.maxError, 3) +
+                           rigxml::escapeAttribute(animation.name) + "' of " + rigxml::escapeAttribute(source) + ", sampled at " + shortNumber(clip.rate, 0) +
+                           " Hz (linear between keys, within " + shortNumber(clip.maxError, 3) +
                            " degrees of the Spine pose half-way). -->\n";
-        text += "<clip name=\"" + xmlEscape(clip.roles[0]) + "\" format=\"1\" duration=\"" + number(duration, 6) +
+        text += "<clip name=\"" + rigxml::escapeAttribute(clip.roles[0]) + "\" format=\"1\" duration=\"" + shortNumber(duration, 6) +
                 "\" loop=\"" + (clip.loop ? "true" : "false") + "\" interpolation=\"linear\">\n";
         for (size_t b = 0; b < count; ++b) {
             // Unwrapped across samples so a turn through 180° does not jump back.
@@ -221,9 +196,9 @@ BakeResult bakeSpineClips(const SpineSkeleton& skeleton, const SpineRigMap& map,
                 range.high = std::max(range.high, unwrapped[i]);
             }
             if (!moves) continue;
-            text += "  <track bone=\"" + xmlEscape(rig.bones[b].fileName) + "\">";
+            text += "  <track bone=\"" + rigxml::escapeAttribute(rig.bones[b].fileName) + "\">";
             for (size_t i = 0; i < boneKeys; ++i)
-                text += " <key t=\"" + number(times[i], 6) + "\" angle=\"" + number(unwrapped[i], 4) + "\"/>";
+                text += " <key t=\"" + shortNumber(times[i], 6) + "\" angle=\"" + shortNumber(unwrapped[i], 4) + "\"/>";
             text += " </track>\n";
         }
         bool rootMoves = false;
@@ -234,8 +209,8 @@ BakeResult bakeSpineClips(const SpineSkeleton& skeleton, const SpineRigMap& map,
         if (rootMoves) {
             text += "  <root>";
             for (size_t i = 0; i < samples.size(); ++i)
-                text += " <key t=\"" + number(times[i], 6) + "\" x=\"" + number(samples[i].rootX - samples[0].rootX, 4) +
-                        "\" y=\"" + number((closing(i) ? samples[0].rootY : samples[i].rootY) - restRootY, 4) + "\"/>";
+                text += " <key t=\"" + shortNumber(times[i], 6) + "\" x=\"" + shortNumber(samples[i].rootX - samples[0].rootX, 4) +
+                        "\" y=\"" + shortNumber((closing(i) ? samples[0].rootY : samples[i].rootY) - restRootY, 4) + "\"/>";
             text += " </root>\n";
         }
         clip.text = text + "</clip>\n";

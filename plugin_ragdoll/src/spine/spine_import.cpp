@@ -38,17 +38,6 @@ struct Reporter {
     }
 };
 
-std::string brief(double value, int decimals = 3) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    std::string text = buffer;
-    if (text.find('.') != std::string::npos) {
-        while (text.back() == '0') text.pop_back();
-        if (text.back() == '.') text.pop_back();
-    }
-    return text;
-}
-
 bool readFile(const fs::path& path, std::string& bytes) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return false;
@@ -195,17 +184,17 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
     const RigDefinition& result = *final.rig;
     out << "imported " << json << " (Spine " << skeleton.version << ", skin '"
         << (options.skin.empty() ? std::string("default") : options.skin) << "') into " << options.outPath << "\n";
-    out << "  scale: " << brief(build.scale, 4) << " units per metre"
+    out << "  scale: " << shortNumber(build.scale, 4) << " units per metre"
         << (options.scale ? std::string(" (--scale)")
-                          : " (the setup pose is " + brief(build.height, 2) + " units tall, taken as " +
-                                brief(kImportHeightMetres, 2) + " m)")
+                          : " (the setup pose is " + shortNumber(build.height, 2) + " units tall, taken as " +
+                                shortNumber(kImportHeightMetres, 2) + " m)")
         << "\n";
     std::string helpers;
     for (const std::string& name : build.helpers) helpers += (helpers.empty() ? "" : ", ") + name;
     out << "  " << skeleton.bones.size() << " Spine bones -> " << result.bones.size() << " rig bones with bodies"
         << (helpers.empty() ? std::string() : "; without a part, riding on their nearest body: " + helpers) << "\n";
     out << "  " << result.sprites.size() << " sprites and " << result.meshes.size() << " meshes on " << result.images.size() << " image(s), "
-        << brief(result.totalMass(), 2) << " kg, " << result.joints.size() << " joints\n";
+        << shortNumber(result.totalMass(), 2) << " kg, " << result.joints.size() << " joints\n";
     out << "guesses to tune (bodies and joint limits; in the editor, or in the rig file):\n";
     for (const std::string& line : build.table) out << line << "\n";
     out << "clips:\n";
@@ -213,7 +202,7 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
         std::string roles;
         for (const std::string& role : clip.roles) roles += (roles.empty() ? "" : ", ") + role;
         out << "  " << clip.animation << " -> " << clip.file << " (" << (clip.loop ? "loop" : "once") << ", " << clip.keys
-            << " keys at " << brief(clip.rate, 0) << " Hz, within " << brief(clip.maxError, 3) << " deg; as '" << roles << "')\n";
+            << " keys at " << shortNumber(clip.rate, 0) << " Hz, within " << shortNumber(clip.maxError, 3) << " deg; as '" << roles << "')\n";
     }
     return kExitOk;
 }

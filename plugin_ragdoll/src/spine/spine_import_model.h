@@ -4,6 +4,7 @@
 // spine_bake.cpp).
 #pragma once
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,19 @@ struct SpineRigMap {
     std::vector<std::string> jointNote;  ///< per rig bone: how its parent was chosen (for the table)
     std::vector<double> partArea;      ///< per Spine bone: area of its own parts, units²
 };
+
+/// A number with up to `decimals` decimals and no trailing zeros ("-0" as "0"), as the
+/// importer writes figures into clips and its report.
+inline std::string shortNumber(double value, int decimals) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    std::string text = buffer;
+    if (text.find('.') != std::string::npos) {
+        while (text.back() == '0') text.pop_back();
+        if (text.back() == '.') text.pop_back();
+    }
+    return text == "-0" ? "0" : text;
+}
 
 /// World angle of a Spine bone's +x in the setup pose, degrees; its origin.
 inline double spineAngle(const std::vector<SpineWorld>& world, int bone) { return world[size_t(bone)].angleDegrees(); }

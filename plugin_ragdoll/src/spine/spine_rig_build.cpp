@@ -38,17 +38,6 @@ struct Reporter {
     }
 };
 
-std::string brief(double value, int decimals) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    std::string text = buffer;
-    if (text.find('.') != std::string::npos) {
-        while (text.back() == '0') text.pop_back();
-        if (text.back() == '.') text.pop_back();
-    }
-    return text;
-}
-
 std::uint8_t byteOf(double unit) { return std::uint8_t(std::lround(std::clamp(unit, 0.0, 1.0) * 255.0)); }
 
 /// A length in metres rounded to 1e-9 of the file's units: the setup pose's matrices leave
@@ -339,7 +328,7 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
     rigText.insert(firstLine, "<!-- Imported by `paperdoll rig import` from " + fs::path(input.jsonPath).filename().string() +
                                   " (Spine " + (skeleton.version.empty() ? std::string("?") : skeleton.version) + ", skin '" +
                                   (input.options.skin.empty() ? std::string("default") : input.options.skin) + "') and " +
-                                  fs::path(input.atlasPath).filename().string() + " at " + brief(scale, 4) +
+                                  fs::path(input.atlasPath).filename().string() + " at " + shortNumber(scale, 4) +
                                   " units per metre. The bodies and joint limits are guesses to tune. -->\n");
     std::string clipLines = "\n";
     for (const BakedClip& clip : baked.clips)
