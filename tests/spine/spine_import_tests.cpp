@@ -460,6 +460,28 @@ TEST_CASE("import: --loop names the clips that loop, and by default idle, walk a
     CHECK(loaded.rig->findClip("swing") != nullptr);
 }
 
+TEST_CASE("import: an animation named with dashes bakes a clip file that loads (no '--' in its comment)",
+          "[spine][import][bake]") {
+    const std::filesystem::path folder = freshFolder("dashes");
+    std::ifstream in(dataPath("mini.json"));
+    std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t at = json.find("\"swing\"");
+    REQUIRE(at != std::string::npos);
+    json.replace(at, 7, "\"swing--fast-\"");
+    std::ofstream(folder / "dashed--doll-.json") << json;
+    SpineImportOptions o = options((folder / "dashed--doll-.json").string(), folder / "dashed.rig.xml");
+    o.atlasPath = dataPath("mini.atlas");
+    o.scale = 10.0;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    RigLoadResult loaded = loadRigFile((folder / "dashed.rig.xml").string());
+    REQUIRE(loaded.rig);
+    ClipLoadResult clip = loadClipFile((folder / "dashed.swing--fast-.anim.xml").string(), *loaded.rig);
+    INFO(describe(clip.diagnostics));
+    CHECK(clip.clip);
+}
+
 TEST_CASE("content/spine/imported is what rig import makes of content/spine/paper_doll.json", "[spine][import][content]") {
     // The committed import stays in step with the importer and the generator's output:
     // re-run `paperdoll rig import content/spine/paper_doll.json

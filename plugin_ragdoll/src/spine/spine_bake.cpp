@@ -18,6 +18,19 @@ std::string lowercase(const std::string& text) {
     return out;
 }
 
+/// Text for inside an XML comment, which may hold no "--" and may not end in '-' (a name
+/// like "run--fast" would otherwise break the clip file): a space goes between such dashes.
+/// Entities are not read in a comment, so nothing else is escaped.
+std::string commentText(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        if (c == '-' && !out.empty() && out.back() == '-') out += ' ';
+        out += c;
+    }
+    if (!out.empty() && out.back() == '-') out += ' ';
+    return out;
+}
+
 std::string fileSafe(const std::string& name) {
     std::string out = name;
     for (char& c : out)
@@ -177,7 +190,7 @@ BakeResult bakeSpineClips(const SpineSkeleton& skeleton, const SpineRigMap& map,
         clip.keys = int(boneKeys);
 
         std::string text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- Baked by `paperdoll rig import` from animation '" +
-                           rigxml::escapeAttribute(animation.name) + "' of " + rigxml::escapeAttribute(source) + ", sampled at " + shortNumber(clip.rate, 0) +
+                           commentText(animation.name) + "' of " + commentText(source) + ", sampled at " + shortNumber(clip.rate, 0) +
                            " Hz (linear between keys, within " + shortNumber(clip.maxError, 3) +
                            " degrees of the Spine pose half-way). -->\n";
         text += "<clip name=\"" + rigxml::escapeAttribute(clip.roles[0]) + "\" format=\"1\" duration=\"" + shortNumber(duration, 6) +
