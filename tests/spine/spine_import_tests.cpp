@@ -322,6 +322,10 @@ TEST_CASE("import: each bad input exits 1 with its file and line, and writes not
          dataPath("missing_region.json") + ":6: error: attachment 'sleeve' (slot 'arm'): no region 'sleeve' in the atlas " +
              dataPath("missing_region.atlas")},
         {"missing_page.json", "missing_page.atlas", "", dataPath("missing_page.atlas") + ":1: error: page 'no_such_page.png': cannot read"},
+        {"mini.json", "two_pages.atlas", "",
+         dataPath("two_pages.atlas") + ":7: error: two pages share the file name 'paper_doll.png'"},
+        {"mini.json", "outside_page.atlas", "",
+         dataPath("outside_page.atlas") + ":4: error: region 'box' reaches outside its page image (512 x 256)"},
         {"mini.json", "mini.atlas", "green", dataPath("mini.json") + ": error: --skin 'green': no such skin (the file has 'default', 'blue')"},
         {"mini.json", "no_such.atlas", "", dataPath("no_such.atlas") + ": error: cannot open atlas: file not found"},
     };

@@ -125,6 +125,8 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
             report.error(atlasPath, region.line, "region '" + region.name + "' reaches outside its page image (" +
                                                      std::to_string(image.width) + " x " + std::to_string(image.height) + ")");
     }
+    // A page unreadable or named twice, a region off its page: nothing is built or written.
+    if (report.errors > 0) return kExitBadFile;
     SpineBuildInput input;
     input.skeleton = &skeleton;
     input.atlas = &atlas;
