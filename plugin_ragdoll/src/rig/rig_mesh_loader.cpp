@@ -16,9 +16,6 @@ using paper::Need;
 using paper::Range;
 using tinyxml2::XMLElement;
 
-/// The largest |z|, as for sprites.
-constexpr int kMaxZ = 1000000;
-
 std::string show(double value) { return rigxml::formatNumber(value, rigxml::Quantity::Plain, 1.0); }
 
 }  // namespace
@@ -31,7 +28,7 @@ void MeshParser::readMesh(const XMLElement& element, int ordinal) {
     mesh.element = ordinal;
     mesh.order = int(rig_.meshes.size());
     record.imageName = in.text("image", Need::Required);
-    mesh.z = in.wholeNumber("z", Need::Optional, -kMaxZ, kMaxZ, 0);
+    mesh.z = in.wholeNumber("z", Need::Optional, -kMaxPartZ, kMaxPartZ, 0);
     const std::string color = in.color("color");
     if (!color.empty()) mesh.color = *paper::parseHexColor(color);
     in.warnUnknownAttributes();
