@@ -343,6 +343,37 @@ TEST_CASE("import: each bad input exits 1 with its file and line, and writes not
     }
 }
 
+TEST_CASE("import: a thigh listed before the torso, both under a helper hip, is jointed to the torso and drops",
+          "[spine][import]") {
+    // The rig bones keep Spine's order, so here the child comes before its new parent.
+    const std::filesystem::path folder = freshFolder("helper_hip");
+    SpineImportOptions o = options(dataPath("helper_hip.json"), folder / "hip.rig.xml");
+    o.atlasPath = dataPath("mini.atlas");
+    o.scale = 100.0;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    CHECK(run.out.find("jointed to 'torso', the body nearest its helper bone 'hip'") != std::string::npos);
+    RigLoadResult loaded = loadRigFile((folder / "hip.rig.xml").string());
+    REQUIRE(loaded.rig);
+    const RigDefinition& rig = *loaded.rig;
+    REQUIRE(rig.bones.size() == 2);
+    const int thigh = rig.findBone("thigh"), torso = rig.findBone("torso");
+    REQUIRE(thigh == 0);
+    REQUIRE(torso == 1);
+    CHECK(rig.bones[size_t(thigh)].parent == torso);
+    // Both hang from the hip's point, (0, 1) m: the thigh pointing down, the torso up.
+    CHECK(rig.bones[size_t(thigh)].origin.x == Approx(0.0).margin(1e-9));
+    CHECK(rig.bones[size_t(thigh)].origin.y == Approx(1.0).margin(1e-9));
+    CHECK(rig.bones[size_t(thigh)].tip().y == Approx(0.6).margin(1e-9));
+    CHECK(rig.bones[size_t(torso)].tip().y == Approx(1.4).margin(1e-9));
+    REQUIRE(rig.joints.size() == 1);
+    CHECK(rig.joints[0].parent == torso);
+    CHECK(rig.joints[0].child == thigh);
+    const DropReport drop = dropRig(rig, DropOptions{});
+    CHECK(drop.passed());
+}
+
 TEST_CASE("import: an existing OUT is refused without --force and replaced with it", "[spine][import]") {
     const std::filesystem::path folder = freshFolder("force");
     SpineImportOptions o = options(dataPath("mini.json"), folder / "mini.rig.xml");

@@ -109,7 +109,8 @@ SpineRigMap mapSpineSkeleton(const SpineSkeleton& skeleton, const std::vector<Sp
         spread();
     }
 
-    // Rig bones in Spine's (parent-first) order, which keeps every rig parent first too.
+    // Rig bones in Spine's order. A bone jointed over helper bones may come before its new
+    // parent (a thigh listed before the torso under a hip helper): rigs allow any order.
     for (size_t i = 0; i < count; ++i) {
         if (!bodied[i]) continue;
         map.rigOfSpine[i] = int(map.spineOfRig.size());
