@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <sstream>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "spine/spine_import.h"
@@ -19,6 +20,22 @@ inline constexpr double kDegree = kPi / 180.0;
 inline std::string dataPath(const std::string& name) { return std::string(PAPERDOLL_SPINE_TEST_DATA_DIR) + "/" + name; }
 inline std::string contentPath(const std::string& name) { return std::string(PAPERDOLL_CONTENT_DIR) + "/" + name; }
 
+/// The folders freshFolder made, removed when the test program ends (named per process,
+/// they would otherwise pile up in the temporary folder run after run).
+struct FolderCleanup {
+    std::vector<std::filesystem::path> folders;
+    ~FolderCleanup() {
+        for (const std::filesystem::path& folder : folders) {
+            std::error_code ignored;
+            std::filesystem::remove_all(folder, ignored);
+        }
+    }
+};
+inline FolderCleanup& folderCleanup() {
+    static FolderCleanup cleanup;
+    return cleanup;
+}
+
 /// A fresh, empty folder for one test's output, named for the process too: the same test run
 /// at once by two builds (or two test processes) must not share it.
 inline std::filesystem::path freshFolder(const std::string& name) {
@@ -26,6 +43,7 @@ inline std::filesystem::path freshFolder(const std::string& name) {
         std::filesystem::temp_directory_path() / ("paperdoll_spine_" + name + "_" + std::to_string(::getpid()));
     std::filesystem::remove_all(folder);
     std::filesystem::create_directories(folder);
+    folderCleanup().folders.push_back(folder);
     return folder;
 }
 
