@@ -69,8 +69,7 @@ int countColour(const std::string& png, int r, int g, int b, int tolerance) {
 }  // namespace
 
 TEST_CASE("the puppet, a rig naming no clips, opens and stands in the editor", "[editor][e2e]") {
-    const fs::path dir = fs::temp_directory_path() / "paperdoll_editor_puppet";
-    fs::create_directories(dir);
+    const fs::path dir = test::makeTempDir();  // a folder of its own: parallel runs cannot collide
     const std::string png = (dir / "puppet.png").string();
     test::ProcessResult r = test::runProcess({kEditor, "--rig", (kContent / "rigs" / "paper_puppet.rig.xml").string(),
                                               "--frames", "30", "--screenshot", png},

@@ -157,3 +157,25 @@ TEST_CASE("image quads and shapes keep their order in batches, one per run of an
     list.clear();
     CHECK(list.batches().empty());
 }
+
+TEST_CASE("image triangles join their image's batch, three indices per triangle, with their uvs and tint", "[draw]") {
+    DrawList list;
+    const Vec2 corners[4] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
+    const Vec2 uvs[4] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+    const Vec2 positions[7] = {{0, 0}, {2, 0}, {2, 1}, {2, 1}, {0, 1}, {0, 0}, {9, 9}};
+    const Vec2 texels[7] = {{0, 0}, {0.5f, 0}, {0.5f, 0.25f}, {0.5f, 0.25f}, {0, 0.25f}, {0, 0}, {1, 1}};
+    list.imageQuad(3, corners, uvs, {255, 255, 255, 255});
+    list.imageTriangles(3, positions, texels, 7, {10, 20, 30, 40}, true);  // the seventh vertex: no whole triangle
+    list.imageTriangles(0, positions, texels, 6, {255, 255, 255, 255});     // no image: nothing drawn
+    list.imageTriangles(4, positions, texels, 2, {255, 255, 255, 255});     // no triangle: nothing drawn
+    REQUIRE(list.batches().size() == 1);
+    CHECK(list.batches()[0].indexCount == 6 + 6);
+    REQUIRE(list.vertices().size() == 4 + 6);
+    const DrawVertex& v = list.vertices()[list.indices()[6 + 2]];
+    CHECK(v.position.x == 2.0f);
+    CHECK(v.position.y == 1.0f);
+    CHECK(v.uv.x == 0.5f);
+    CHECK(v.uv.y == 0.25f);
+    CHECK(v.rgba == packColor({10, 20, 30, 40}));
+    CHECK(v.silhouette == 1.0f);
+}

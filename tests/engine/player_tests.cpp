@@ -228,6 +228,61 @@ TEST_CASE("a plugin's image is drawn where its quad is, premultiplied (no colour
     CHECK_THAT(r.err, Catch::Contains("image '" + image + "': not a PNG file"));
 }
 
+TEST_CASE("a rig's weighted mesh is drawn where its weights put it", "[player][display][mesh]") {
+    // Two bones along +x at 1 m (resting 5 cm over the ground once the feet are put down),
+    // a red mesh from x 0.25 to 0.75 and 0.1 to 0.3 above them, its middle vertices weighted
+    // half on each bone. 800 px for 1 m, centred on (0.5, 0.25): the mesh spans x 200..600,
+    // y 320..480 in the picture.
+    std::string dir = test::makeTempDir();
+    const unsigned char red[16] = {220, 20, 20, 255, 220, 20, 20, 255, 220, 20, 20, 255, 220, 20, 20, 255};
+    REQUIRE(stbi_write_png((dir + "/red.png").c_str(), 2, 2, 4, red, 8));
+    std::ofstream(dir + "/cuff.rig.xml") << R"(<rig name="cuff" format="1" units="m">
+  <image name="red" file="red.png"/>
+  <bone name="upper" x="0" y="1" angle="0" length="0.5"/>
+  <bone name="lower" parent="upper" length="0.5"/>
+  <body bone="upper" mass="2" radius="0.05"/>
+  <body bone="lower" mass="1" radius="0.05"/>
+  <joint parent="upper" child="lower" lower="-120" upper="120"/>
+  <mesh image="red">
+    <vertex u="0" v="0"> <weight bone="upper" x="0.25" y="0.3"/> </vertex>
+    <vertex u="0" v="2"> <weight bone="upper" x="0.25" y="0.1"/> </vertex>
+    <vertex u="1" v="0"> <weight bone="upper" x="0.5" y="0.3" w="0.5"/> <weight bone="lower" x="0" y="0.3" w="0.5"/> </vertex>
+    <vertex u="1" v="2"> <weight bone="upper" x="0.5" y="0.1" w="0.5"/> <weight bone="lower" x="0" y="0.1" w="0.5"/> </vertex>
+    <vertex u="2" v="0"> <weight bone="lower" x="0.25" y="0.3"/> </vertex>
+    <vertex u="2" v="2"> <weight bone="lower" x="0.25" y="0.1"/> </vertex>
+    <triangles>0 1 3  3 2 0  2 3 5  5 4 2</triangles>
+  </mesh>
+</rig>
+)";
+    std::ofstream(dir + "/cuff.level.xml") << R"(<level name="cuff" format="1" units="m" scale="1">
+  <camera x="0.5" y="0.25" height="1"/>
+  <box x="0" y="-0.5" width="10" height="1"/>
+  <spawn name="cuff" asset="cuff.rig.xml" x="0" y="0" facing="right"/>
+</level>
+)";
+    const std::string png = dir + "/shot.png";
+    test::ProcessResult r = test::runProcess(
+        {kPlayer, dir + "/cuff.level.xml", "--frames", "2", "--window", "800x800", "--screenshot", png}, test::displayEnv());
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    int w = 0, h = 0, channels = 0;
+    unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &channels, 3);
+    REQUIRE(pixels);
+    auto isRed = [&](int x, int y) {
+        const unsigned char* p = pixels + (size_t(y) * size_t(w) + size_t(x)) * 3;
+        INFO("pixel (" << x << ", " << y << ") is " << int(p[0]) << " " << int(p[1]) << " " << int(p[2]));
+        return std::abs(p[0] - 220) <= 3 && std::abs(p[1] - 20) <= 3 && std::abs(p[2] - 20) <= 3;
+    };
+    CHECK(isRed(400, 400));  // across the joint, where the half-and-half vertices are
+    CHECK(isRed(210, 330));  // near the shoulder-side corner (0.2625, 0.3375)
+    CHECK(isRed(590, 470));  // near the wrist-side corner (0.7375, 0.1625)
+    CHECK_FALSE(isRed(400, 300));  // above it (y 0.375)
+    CHECK_FALSE(isRed(190, 400));  // before it (x 0.2375)
+    CHECK_FALSE(isRed(400, 500));  // under it (y 0.125)
+    stbi_image_free(pixels);
+    fs::remove_all(dir);
+}
+
 TEST_CASE("a windowed run saves a screenshot of the harness", "[player][display]") {
     std::string dir = test::makeTempDir();
     std::string png = dir + "/shot.png";

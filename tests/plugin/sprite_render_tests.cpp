@@ -1,7 +1,7 @@
-// Cut-out parts as a player sees them: the ragdoll plugin draws a one-sprite character
-// through the engine's services, the engine renders the frame with OpenGL (a window on the
-// test's display), and the picture's pixels are checked where the part must be — in every
-// mode, facing right and left, and on its body while limp.
+// Cut-out parts as a player sees them: the ragdoll plugin draws a one-part character (a
+// sprite, then a mesh) through the engine's services, the engine renders the frame with
+// OpenGL (a window on the test's display), and the picture's pixels are checked where the
+// part must be — in every mode, facing right and left, and on its body while limp.
 #include <catch2/catch.hpp>
 
 #include <stb_image.h>
@@ -55,16 +55,29 @@ std::string readText(const fs::path& path) {
 
 /// The paper doll's rig with one cut-out part left: `part.png` on the torso, 40 × 60 cm,
 /// centred half way up the 50 cm bone and upright along it (the image's top towards the
-/// neck, its right towards the character's front). Its clips are the shipped ones.
-std::string oneSpriteRig() {
+/// neck, its right towards the character's front), as a sprite or as a rigid mesh of the
+/// same four corners (two triangles, drawn through drawTriangles). Its clips are the
+/// shipped ones.
+std::string onePartRig(bool mesh) {
     const fs::path content = PAPERDOLL_CONTENT_DIR;
     std::istringstream doll(readText(content / "rigs" / "paper_doll.rig.xml"));
     std::string rig, line;
     while (std::getline(doll, line)) {
         if (line.find("<sprite ") != std::string::npos) continue;
         if (line.find("<image ") != std::string::npos) {
-            rig += "  <image name=\"part\" file=\"part.png\"/>\n"
-                   "  <sprite bone=\"torso\" image=\"part\" x=\"25\" angle=\"-90\" width=\"40\" height=\"60\"/>\n";
+            rig += "  <image name=\"part\" file=\"part.png\"/>\n";
+            if (!mesh) {
+                rig += "  <sprite bone=\"torso\" image=\"part\" x=\"25\" angle=\"-90\" width=\"40\" height=\"60\"/>\n";
+                continue;
+            }
+            // The sprite's corners in the torso's frame: its rect turned -90° about (25, 0).
+            rig += "  <mesh image=\"part\">\n"
+                   "    <vertex u=\"0\" v=\"0\"> <weight bone=\"torso\" x=\"55\" y=\"20\"/> </vertex>\n"
+                   "    <vertex u=\"4\" v=\"0\"> <weight bone=\"torso\" x=\"55\" y=\"-20\"/> </vertex>\n"
+                   "    <vertex u=\"4\" v=\"4\"> <weight bone=\"torso\" x=\"-5\" y=\"-20\"/> </vertex>\n"
+                   "    <vertex u=\"0\" v=\"4\"> <weight bone=\"torso\" x=\"-5\" y=\"20\"/> </vertex>\n"
+                   "    <triangles>0 1 2  0 2 3</triangles>\n"
+                   "  </mesh>\n";
             continue;
         }
         const std::string anims = "file=\"../anims/";
@@ -99,7 +112,11 @@ bool near(Rgb a, Rgb b, int tolerance = 12) {
 }  // namespace
 
 TEST_CASE("a cut-out part is drawn on its bone in every mode, facing right and left, and on its body while limp",
-          "[plugin][ragdoll][sprites][display]") {
+          "[plugin][ragdoll][sprites][mesh][display]") {
+    // The same checks for a sprite and for a mesh: both follow the renderer's linear-light,
+    // premultiplied conventions and get the limp wash.
+    const bool mesh = GENERATE(false, true);
+    INFO((mesh ? "the part as a mesh" : "the part as a sprite"));
     if (const char* display = std::getenv("DISPLAY"); !display || !*display) setenv("SDL_VIDEODRIVER", "offscreen", 1);
     const fs::path dir = makeTempDir();
     const Rgb quarters[4] = {kTopLeft, kTopRight, kBottomLeft, kBottomRight};
@@ -110,7 +127,7 @@ TEST_CASE("a cut-out part is drawn on its bone in every mode, facing right and l
             texels.insert(texels.end(), {std::uint8_t(c.r), std::uint8_t(c.g), std::uint8_t(c.b), 255});
         }
     testpng::writeBytes(dir / "part.png", testpng::encode(4, 4, 4, texels));
-    std::ofstream(dir / "one.rig.xml") << oneSpriteRig();
+    std::ofstream(dir / "one.rig.xml") << onePartRig(mesh);
     std::ofstream(dir / "one.level.xml")
         << "<level name=\"one\" format=\"1\" units=\"m\" scale=\"1\">\n"
            "  <box x=\"0\" y=\"-0.5\" width=\"40\" height=\"1\" friction=\"0.7\" color=\"#4a5361\"/>\n"

@@ -17,8 +17,10 @@ struct Diagnostic {
     std::string file;                     ///< the path as the user gave it
     int line = 0;         ///< 1-based; 0 when the problem is about the file as a whole
     std::string message;  ///< "<element>: what is wrong" when about an element
+    int column = 0;       ///< 1-based, in bytes; 0 when not known (only JSON readers give one)
 
-    /// "FILE:LINE: error: message" (or "FILE: error: message" when line is 0).
+    /// "FILE:LINE: error: message" ("FILE:LINE:COLUMN: ..." with a column, "FILE: ..." when
+    /// line is 0).
     std::string format() const {
         std::string out = file;
         // Appended piece by piece: g++ 12 at -O3 warns falsely (-Wrestrict) about
@@ -26,6 +28,10 @@ struct Diagnostic {
         if (line > 0) {
             out += ':';
             out += std::to_string(line);
+            if (column > 0) {
+                out += ':';
+                out += std::to_string(column);
+            }
         }
         out += severity == Severity::Error ? ": error: " : ": warning: ";
         out += message;

@@ -60,6 +60,9 @@ public:
     /// texture coordinates, tinted (the image's colour times tint); a silhouette is the tint
     /// alone, as opaque as the image.
     void imageQuad(int image, const Vec2 corners[4], const Vec2 uvs[4], Color tint, bool silhouette = false);
+    /// Triangles of image: `count` vertices (a multiple of 3), three per triangle, each with
+    /// its texture coordinates; tint and silhouette as for imageQuad.
+    void imageTriangles(int image, const Vec2* positions, const Vec2* uvs, int count, Color tint, bool silhouette = false);
 
     const std::vector<DrawVertex>& vertices() const { return vertices_; }
     const std::vector<std::uint32_t>& indices() const { return indices_; }

@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define PAPER_PLUGIN_ABI_VERSION 6u
+#define PAPER_PLUGIN_ABI_VERSION 7u
 #define PAPER_PLUGIN_ENTRY_SYMBOL "paperGetPluginApi"
 
 #if defined(_WIN32)
@@ -185,6 +185,7 @@ typedef struct PaperAssetTypeDesc {
 /* ---- the engine's services, handed to the plugin ---------------------------------- */
 
 enum { PAPER_IMAGE_SILHOUETTE = 1 }; /* drawImage: the tint where the image is opaque */
+#define PAPER_MAX_TRIANGLE_VERTICES 196608 /* drawTriangles: 65536 triangles a call at most */
 
 /* What draw draws: the world as a player sees it (art), and a view of its skeleton for
    tools (bones: thin lines and joint dots over the art). */
@@ -213,6 +214,12 @@ typedef struct PaperEngineServices {
     int32_t (*loadImage)(void* context, const char* path, int32_t* image, char* error, size_t errorCapacity);
     void (*drawImage)(void* context, int32_t image, const PaperVec2* corners, const PaperVec2* uvs, PaperColor tint,
                       int32_t flags);
+    /* Textured triangles of an image for the current frame (only inside draw): vertexCount
+       vertices (a multiple of 3, at most PAPER_MAX_TRIANGLE_VERTICES), three per triangle,
+       each a position in world metres with its texture coordinates (0..1 from the image's
+       top-left); tint and flags as for drawImage. For art that deforms (meshes). */
+    void (*drawTriangles)(void* context, int32_t image, const PaperVec2* positions, const PaperVec2* uvs,
+                          int32_t vertexCount, PaperColor tint, int32_t flags);
     /* Seconds since the engine started, monotonic. */
     double (*timeSeconds)(void* context);
     /* Text for the user: stream 1 = standard output (results), 2 = standard error. */

@@ -213,6 +213,7 @@ private:
     int generation_ = 0;
     ImageStore images_;
     DrawList* drawTarget_ = nullptr;  ///< set only while the plugin draws
+    std::vector<Vec2> triangleScratch_;  ///< drawTriangles' converted positions and uvs, reused
     PluginStatus status_;
 };
 

@@ -141,6 +141,18 @@ PaperEngineServices PluginHost::makeServices(PluginHost* host) {
         const Vec2 uv[4] = {toVec(uvs[0]), toVec(uvs[1]), toVec(uvs[2]), toVec(uvs[3])};
         d->imageQuad(image, at, uv, toColor(tint), (flags & PAPER_IMAGE_SILHOUETTE) != 0);
     };
+    s.drawTriangles = [](void* context, int32_t image, const PaperVec2* positions, const PaperVec2* uvs, int32_t count,
+                         PaperColor tint, int32_t flags) {
+        DrawList* d = context ? static_cast<PluginHost*>(context)->drawTarget_ : nullptr;
+        if (!d || !positions || !uvs || count < 3 || count > PAPER_MAX_TRIANGLE_VERTICES) return;
+        std::vector<Vec2>& at = static_cast<PluginHost*>(context)->triangleScratch_;
+        at.resize(2 * size_t(count));
+        for (int32_t i = 0; i < count; ++i) {
+            at[size_t(i)] = toVec(positions[i]);
+            at[size_t(count + i)] = toVec(uvs[i]);
+        }
+        d->imageTriangles(image, at.data(), at.data() + count, count, toColor(tint), (flags & PAPER_IMAGE_SILHOUETTE) != 0);
+    };
     s.timeSeconds = [](void*) {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - startTime()).count();
     };

@@ -40,6 +40,16 @@ void DrawList::imageQuad(int image, const Vec2 corners[4], const Vec2 uvs[4], Co
     indices_.insert(indices_.end(), {base, base + 1, base + 2, base, base + 2, base + 3});
 }
 
+void DrawList::imageTriangles(int image, const Vec2* positions, const Vec2* uvs, int count, Color tint, bool silhouette) {
+    if (image <= 0 || count < 3) return;
+    count -= count % 3;
+    auto base = std::uint32_t(vertices_.size());
+    std::uint32_t rgba = packColor(tint);
+    for (int i = 0; i < count; ++i) vertices_.push_back({positions[i], rgba, uvs[i], silhouette ? 1.0f : 0.0f});
+    addToBatch(image, std::uint32_t(count));
+    for (int i = 0; i < count; ++i) indices_.push_back(base + std::uint32_t(i));
+}
+
 void DrawList::capsulePoints(Vec2 a, Vec2 b, float radius, std::vector<Vec2>& out) const {
     out.clear();
     Vec2 axis = b - a;

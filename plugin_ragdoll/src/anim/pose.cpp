@@ -75,4 +75,16 @@ void blendLocalPoses(const LocalPose& a, const LocalPose& b, double t, LocalPose
     out.rootOffset = lerp(a.rootOffset, b.rootOffset, t);
 }
 
+void meshVertexPositions(const RigMesh& mesh, const std::vector<BonePose>& poses, bool mirrored, double scale,
+                         std::vector<Vec2>& out) {
+    out.assign(mesh.vertices.size(), Vec2{});
+    for (size_t v = 0; v < mesh.vertices.size(); ++v)
+        for (const RigMeshWeight& w : mesh.vertices[v].weights) {
+            Vec2 q = w.position;
+            if (mirrored) q.y = -q.y;
+            const BonePose& pose = poses[size_t(w.bone)];
+            out[v] = out[v] + w.weight * (pose.origin + rotate(makeRot(pose.angle), scale * q));
+        }
+}
+
 }  // namespace ragdoll

@@ -32,6 +32,12 @@ LocalPose restLocalPose(const RigDefinition& rig);
 /// their localOrigin in the parent's frame (which rotates with the parent's angle).
 void computeBonePoses(const RigDefinition& rig, const LocalPose& pose, std::vector<BonePose>& out);
 
+/// Where a mesh's vertices are drawn on bones posed as `poses`: Σ w · (bone pose ·
+/// position), the positions scaled by `scale` and, for a mirrored character, flipped across
+/// their bones (as its sprites are).
+void meshVertexPositions(const RigMesh& mesh, const std::vector<BonePose>& poses, bool mirrored, double scale,
+                         std::vector<Vec2>& out);
+
 /// a + t (b − a), angles along the shorter arc; both poses of the same rig.
 void blendLocalPoses(const LocalPose& a, const LocalPose& b, double t, LocalPose& out);
 

@@ -93,22 +93,74 @@ void spriteUvs(const RigSprite& sprite, const RigImage& image, PaperVec2 out[4])
     out[3] = {u0, v1};
 }
 
-/// A cut-out character: its parts in z order (file order among equals), each on its bone as
-/// posed — the bodies' while limp — tinted by the sprite's colour, under the character's wash.
-/// With the paper look, every part's shadow first (so no shadow falls on the character's own
-/// parts), then each part over a rim of paper, then a split pin at each joint between parts.
+/// A mesh's triangles as drawn (meshVertexPositions, into `placed`), moved by `offset`, with
+/// their texture coordinates beside. The three vectors are the caller's, reused frame to frame.
+void meshTriangles(const RigMesh& mesh, const RigImage& image, const std::vector<BonePose>& poses, bool mirrored,
+                   double scale, Vec2 offset, std::vector<Vec2>& placed, std::vector<PaperVec2>& positions,
+                   std::vector<PaperVec2>& uvs) {
+    meshVertexPositions(mesh, poses, mirrored, scale, placed);
+    positions.clear();
+    uvs.clear();
+    for (int index : mesh.triangles) {
+        const RigMeshVertex& vertex = mesh.vertices[size_t(index)];
+        const Vec2 p = placed[size_t(index)] + offset;
+        positions.push_back({float(p.x), float(p.y)});
+        uvs.push_back({float(vertex.u / image.width), float(vertex.v / image.height)});
+    }
+}
+
+/// The bone a mesh vertex follows most (-1 when it has no weights).
+int mainBone(const RigMeshVertex& vertex) {
+    const RigMeshWeight* most = nullptr;
+    for (const RigMeshWeight& w : vertex.weights)
+        if (!most || w.weight > most->weight) most = &w;
+    return most ? most->bone : -1;
+}
+
+/// Whether a mesh is (partly) the part of `bone`: some vertex follows that bone most. A
+/// weighted mesh bending at a joint is a part of both bones, so selecting either body
+/// highlights all of it (its triangles are not split between the bodies).
+bool meshOnBone(const RigMesh& mesh, int bone) {
+    if (bone < 0) return false;
+    for (const RigMeshVertex& vertex : mesh.vertices)
+        if (mainBone(vertex) == bone) return true;
+    return false;
+}
+
+/// Which bones carry a part: a sprite's bone, and a mesh vertex's most-weighted bone.
+std::vector<bool> bonesWithParts(const RigDefinition& rig) {
+    std::vector<bool> hasPart(rig.bones.size(), false);
+    for (const RigSprite& sprite : rig.sprites) hasPart[size_t(sprite.bone)] = true;
+    for (const RigMesh& mesh : rig.meshes)
+        for (const RigMeshVertex& vertex : mesh.vertices)
+            if (const int bone = mainBone(vertex); bone >= 0) hasPart[size_t(bone)] = true;
+    return hasPart;
+}
+
+/// A cut-out character: its parts (sprites and meshes) in z order (sprites before meshes,
+/// then file order, among equals), each on its bones as posed — the bodies' while limp —
+/// tinted by the part's colour, under the character's wash and the selection's violet. With
+/// the paper look, every part's shadow first (so no shadow falls on the character's own
+/// parts), then each part over a rim of paper (sprites only: a mesh has no rectangle to
+/// grow), then a split pin at each joint between parts.
 void drawSprites(const PaperEngineServices* s, const Character& character, float alpha,
-                 const std::map<std::string, std::int32_t>& images, bool paper, int highlightedBone) {
+                 const std::map<std::string, std::int32_t>& images, bool paper, int highlightedBone,
+                 const std::vector<bool>& hasPart) {
     const RigDefinition& rig = character.rig();
     const Appearance& look = character.appearance();
     const std::vector<BonePose>& poses = character.bonePoses();
     const bool mirrored = character.drawnMirrored();
-    std::vector<int> order(rig.sprites.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = int(i);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](int a, int b) { return rig.sprites[size_t(a)].z < rig.sprites[size_t(b)].z; });
-    auto handleOf = [&](const RigSprite& sprite) {
-        auto it = images.find(rig.images[size_t(sprite.image)].path);
+    struct Part {
+        int z;
+        bool mesh;
+        int index;
+    };
+    std::vector<Part> order;
+    for (size_t i = 0; i < rig.sprites.size(); ++i) order.push_back({rig.sprites[i].z, false, int(i)});
+    for (size_t i = 0; i < rig.meshes.size(); ++i) order.push_back({rig.meshes[i].z, true, int(i)});
+    std::stable_sort(order.begin(), order.end(), [](const Part& a, const Part& b) { return a.z < b.z; });
+    auto handleOf = [&](int imageIndex) {
+        auto it = images.find(rig.images[size_t(imageIndex)].path);
         return it == images.end() ? 0 : it->second;
     };
     // The character's wash (limp: part of the way to a pale blue-grey) lies over each part as
@@ -118,17 +170,40 @@ void drawSprites(const PaperEngineServices* s, const Character& character, float
     const bool washed = toward.a < 255;
     const PaperColor wash{toward.r, toward.g, toward.b, std::uint8_t((255 - toward.a) * alpha)};
     PaperVec2 corners[4], uvs[4];
+    std::vector<Vec2> meshPlaced;
+    std::vector<PaperVec2> meshPositions, meshUvs;
+    PaperColor shadow = kShadowColor;
+    shadow.a = std::uint8_t(shadow.a * alpha);
     for (int pass = paper ? 0 : 1; pass < 2; ++pass) {
-        for (int i : order) {
-            const RigSprite& sprite = rig.sprites[size_t(i)];
-            const std::int32_t image = handleOf(sprite);
+        for (const Part& part : order) {
+            if (part.mesh) {
+                // The same layers as a sprite's below (shadow; own colour; wash; selection),
+                // but no rim: a mesh has no rectangle to grow.
+                const RigMesh& mesh = rig.meshes[size_t(part.index)];
+                const std::int32_t image = handleOf(mesh.image);
+                if (!image || !s->drawTriangles) continue;
+                meshTriangles(mesh, rig.images[size_t(mesh.image)], poses, mirrored, look.scale,
+                              pass == 0 ? kShadowOffset : Vec2{}, meshPlaced, meshPositions, meshUvs);
+                auto drawMesh = [&](PaperColor color, std::int32_t flags) {
+                    s->drawTriangles(s->context, image, meshPositions.data(), meshUvs.data(),
+                                     std::int32_t(meshPositions.size()), color, flags);
+                };
+                if (pass == 0) {
+                    drawMesh(shadow, PAPER_IMAGE_SILHOUETTE);
+                    continue;
+                }
+                drawMesh({mesh.color[0], mesh.color[1], mesh.color[2], std::uint8_t(mesh.color[3] * alpha)}, 0);
+                if (washed) drawMesh(wash, PAPER_IMAGE_SILHOUETTE);
+                if (meshOnBone(mesh, highlightedBone)) drawMesh(kHighlightColor, PAPER_IMAGE_SILHOUETTE);
+                continue;
+            }
+            const RigSprite& sprite = rig.sprites[size_t(part.index)];
+            const std::int32_t image = handleOf(sprite.image);
             if (!image) continue;
             const BonePose& pose = poses[size_t(sprite.bone)];
             spriteUvs(sprite, rig.images[size_t(sprite.image)], uvs);
             if (pass == 0) {
                 spriteCorners(sprite, pose, mirrored, look.scale, 0.0, kShadowOffset, corners);
-                PaperColor shadow = kShadowColor;
-                shadow.a = std::uint8_t(shadow.a * alpha);
                 s->drawImage(s->context, image, corners, uvs, shadow, PAPER_IMAGE_SILHOUETTE);
                 continue;
             }
@@ -145,8 +220,6 @@ void drawSprites(const PaperEngineServices* s, const Character& character, float
         }
     }
     if (!paper) return;
-    std::vector<bool> hasPart(rig.bones.size(), false);
-    for (const RigSprite& sprite : rig.sprites) hasPart[size_t(sprite.bone)] = true;
     for (const RigJoint& joint : rig.joints) {
         if (!hasPart[size_t(joint.parent)] || !hasPart[size_t(joint.child)]) continue;
         const Vec2 at = poses[size_t(joint.child)].origin;
@@ -164,9 +237,8 @@ void drawCharacter(const PaperEngineServices* s, const Character& character, flo
     const RigDefinition& rig = character.rig();
     const Appearance& look = character.appearance();
     const std::vector<BonePose>& poses = character.bonePoses();
-    drawSprites(s, character, alpha, images, paper, highlightedBone);
-    std::vector<bool> hasPart(rig.bones.size(), false);
-    for (const RigSprite& sprite : rig.sprites) hasPart[size_t(sprite.bone)] = true;
+    const std::vector<bool> hasPart = bonesWithParts(rig);
+    drawSprites(s, character, alpha, images, paper, highlightedBone, hasPart);
     for (const RigVisual& visual : rig.visuals) {
         if (hasPart[size_t(visual.bone)]) continue;
         const BonePose& pose = poses[size_t(visual.bone)];

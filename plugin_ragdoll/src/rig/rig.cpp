@@ -74,7 +74,22 @@ double artRadius(const RigDefinition& rig, int bone) {
         if (std::abs(wrapAngle(sprite.angle)) <= kSpriteAlongBone) alongHeight = std::max(alongHeight, sprite.height);
         smallerSide = std::max(smallerSide, std::min(sprite.width, sprite.height));
     }
-    return 0.5 * (alongHeight > 0.0 ? alongHeight : smallerSide);
+    // A mesh's vertices that follow this bone most: their spread across it is a thickness,
+    // which the body takes when it is thicker than what the sprites say.
+    double meshThickness = 0.0;
+    for (const RigMesh& mesh : rig.meshes) {
+        double low = 1e300, high = -1e300;
+        for (const RigMeshVertex& vertex : mesh.vertices) {
+            const RigMeshWeight* most = nullptr;
+            for (const RigMeshWeight& w : vertex.weights)
+                if (!most || w.weight > most->weight) most = &w;
+            if (!most || most->bone != bone) continue;
+            low = std::min(low, most->position.y);
+            high = std::max(high, most->position.y);
+        }
+        if (high > low) meshThickness = std::max(meshThickness, high - low);
+    }
+    return 0.5 * std::max(meshThickness, alongHeight > 0.0 ? alongHeight : smallerSide);
 }
 
 const RigClip* RigDefinition::findClip(std::string_view name) const {

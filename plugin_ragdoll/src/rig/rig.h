@@ -108,6 +108,34 @@ struct RigSprite {
     int element = -1;
 };
 
+/// One bone's pull on a mesh vertex: the vertex's place in that bone's frame and how much
+/// of it follows that bone.
+struct RigMeshWeight {
+    int bone = -1;      ///< index in RigDefinition::bones
+    Vec2 position;      ///< in the bone's frame, metres
+    double weight = 1.0;  ///< > 0; a vertex's weights sum to 1
+};
+
+struct RigMeshVertex {
+    double u = 0.0, v = 0.0;  ///< texture position in image pixels (origin top-left)
+    std::vector<RigMeshWeight> weights;  ///< at least one
+    int line = 0;
+};
+
+/// A cut-out part drawn as textured triangles (Spine's mesh attachment): rigid when every
+/// vertex has one weight on one bone, weighted (bending at a joint) otherwise. Drawn where
+/// its weights put it: Σ w · (bone pose · position), in z order with the sprites.
+struct RigMesh {
+    int image = -1;
+    int z = 0;
+    std::array<std::uint8_t, 4> color{255, 255, 255, 255};
+    std::vector<RigMeshVertex> vertices;
+    std::vector<int> triangles;  ///< vertex indices, three per triangle
+    int order = 0;               ///< position among the rig's meshes in the file
+    int line = 0;
+    int element = -1;
+};
+
 enum class BodyShape {
     Capsule,  ///< the bone's segment (origin to tip) swept by the radius
     Circle,   ///< centred at the bone's midpoint
@@ -201,6 +229,7 @@ struct RigDefinition {
     std::vector<RigVisual> visuals;
     std::vector<RigImage> images;    ///< file order; unique names
     std::vector<RigSprite> sprites;  ///< file order (RigSprite::order is the index here)
+    std::vector<RigMesh> meshes;     ///< file order
     std::vector<RigBody> bodies;     ///< at most one per bone
     std::vector<RigJoint> joints;
     std::vector<RigClip> clips;
@@ -232,6 +261,8 @@ inline constexpr double kSpriteAlongBone = 30.0 * (kPi / 180.0);
 /// sprite whose angle is within kSpriteAlongBone of the bone; else half the largest of the
 /// sprites' smaller sides (a part turned across the bone: its thinner side is the best
 /// guess at its thickness).
+/// Meshes count too: half the thickness across the bone (the spread of y) of the vertices
+/// whose largest weight is on it, when that is more than the sprites give.
 double artRadius(const RigDefinition& rig, int bone);
 
 /// Recomputes what is derived: the rest pose in rig space, body radii from fractions and

@@ -18,9 +18,6 @@ using paper::Need;
 using paper::Range;
 using tinyxml2::XMLElement;
 
-/// The largest |z|: like other plain numbers, anything bigger is a typo.
-constexpr int kMaxZ = 1000000;
-
 /// "x y w h": four whole numbers separated by spaces, x and y >= 0, w and h > 0. The
 /// bounds against the image are checked once the image is known.
 std::optional<PixelRect> parseRect(std::string_view text) {
@@ -113,7 +110,7 @@ void ArtParser::readSprite(const XMLElement& element, int ordinal) {
     sprite.angle = readAngle(in, "angle", Range::Any, 0.0);
     sprite.width = in.length("width", Need::Required, Range::Positive, 0.0);
     sprite.height = in.length("height", Need::Required, Range::Positive, 0.0);
-    sprite.z = in.wholeNumber("z", Need::Optional, -kMaxZ, kMaxZ, 0);
+    sprite.z = in.wholeNumber("z", Need::Optional, -kMaxPartZ, kMaxPartZ, 0);
     const std::string color = in.color("color");
     if (!color.empty()) sprite.color = *paper::parseHexColor(color);
     in.warnUnknownAttributes();

@@ -22,6 +22,10 @@ namespace ragdoll::rigload {
 inline constexpr paper::AttributeRules kRigRules{1.0e4, "is too large (more than 1e4 m; are the units right?)",
                                                  " (kept on save)"};
 
+/// The largest |z| of a part (sprite or mesh): like other plain numbers, anything bigger
+/// is a typo.
+inline constexpr int kMaxPartZ = 1000000;
+
 /// Degrees in the file, radians returned (fallback when absent or invalid). Bounded by
 /// their range only, unlike other numbers.
 double readAngle(paper::AttributeReader& in, const char* name, paper::Range range, double fallback);

@@ -9,6 +9,7 @@
 // that what refers to it does not pile up follow-on errors. Rejected: stopping at the
 // first error (one edit-reload cycle per typo) and exceptions (they carry one problem).
 //
+// <mesh> (textured triangles on weighted vertices) is read by rig_mesh_loader.cpp.
 // <image> and <sprite> (the cut-out art) are read and resolved by rig_art_loader.cpp, which
 // also decodes each image to check it; their references resolve before the bodies', since
 // a body may take its radius from its bone's sprites.
@@ -26,6 +27,7 @@
 
 #include "paper/xml_reader.h"
 #include "rig/rig_art_loader.h"
+#include "rig/rig_mesh_loader.h"
 #include "rig/rig_xml.h"
 
 namespace ragdoll {
@@ -79,7 +81,8 @@ struct JointRecord {
 
 class RigParser {
 public:
-    RigParser(Reporter& report, RigDefinition& rig) : report_(report), rig_(rig), art_(report, rig) {}
+    RigParser(Reporter& report, RigDefinition& rig)
+        : report_(report), rig_(rig), art_(report, rig), meshes_(report, rig) {}
 
     void parse(const XMLElement& root) {
         if (!readHeader(root)) return;
@@ -95,11 +98,13 @@ public:
             else if (name == "drive") readDrive(*e, ordinal);
             else if (name == "image") art_.readImage(*e, ordinal);
             else if (name == "sprite") art_.readSprite(*e, ordinal);
+            else if (name == "mesh") meshes_.readMesh(*e, ordinal);
             else report_.warning(e->GetLineNum(), "unknown element '" + std::string(name) + "' ignored (kept on save)");
         }
         resolveBones(root);
         resolveVisuals();
         art_.resolve(boneIndex_);
+        meshes_.resolve(boneIndex_);
         resolveBodies();
         resolveJoints();
         if (report_.errorCount() == 0) {
@@ -530,6 +535,7 @@ private:
     std::vector<JointRecord> jointRecords_;
     std::map<std::string, int> boneIndex_;  ///< sanitised name → bone
     rigload::ArtParser art_;                ///< <image> and <sprite>
+    rigload::MeshParser meshes_;            ///< <mesh>
 };
 
 }  // namespace

@@ -205,6 +205,35 @@ std::string elementText(Kind kind, const Attributes& attributes) {
     return out + "/>";
 }
 
+/// A mesh as a fresh file writes it: one line per vertex, then its triangles. Meshes are
+/// not edited (no tool changes them), so a patched save keeps their text as it was.
+std::string meshText(const RigDefinition& rig, const RigMesh& mesh) {
+    auto plain = [](double v) { return rigxml::formatNumber(v, Quantity::Plain, 1.0); };
+    auto length = [&](double v) { return rigxml::formatNumber(v, Quantity::Length, rig.scale); };
+    std::string out = "  <mesh image=\"" + rigxml::escapeAttribute(rig.images[size_t(mesh.image)].name) + "\"";
+    if (mesh.z != 0) out += " z=\"" + std::to_string(mesh.z) + "\"";
+    const std::array<std::uint8_t, 4>& c = mesh.color;
+    if (c != std::array<std::uint8_t, 4>{255, 255, 255, 255}) {
+        char hex[16];
+        std::snprintf(hex, sizeof hex, c[3] == 255 ? "#%02x%02x%02x" : "#%02x%02x%02x%02x", c[0], c[1], c[2], c[3]);
+        out += " color=\"" + std::string(hex) + "\"";
+    }
+    out += ">\n";
+    for (const RigMeshVertex& vertex : mesh.vertices) {
+        out += "    <vertex u=\"" + plain(vertex.u) + "\" v=\"" + plain(vertex.v) + "\">";
+        for (const RigMeshWeight& w : vertex.weights) {
+            out += " <weight bone=\"" + rigxml::escapeAttribute(rig.bones[size_t(w.bone)].fileName) + "\" x=\"" +
+                   length(w.position.x) + "\" y=\"" + length(w.position.y) + "\"";
+            if (vertex.weights.size() > 1) out += " w=\"" + plain(w.weight) + "\"";
+            out += "/>";
+        }
+        out += " </vertex>\n";
+    }
+    out += "    <triangles>";
+    for (size_t i = 0; i < mesh.triangles.size(); ++i) out += (i == 0 ? "" : i % 3 == 0 ? "  " : " ") + std::to_string(mesh.triangles[i]);
+    return out + "</triangles>\n  </mesh>\n";
+}
+
 std::string freshText(const RigDefinition& rig) {
     Emitter emit(rig);
     std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rig";
@@ -217,6 +246,8 @@ std::string freshText(const RigDefinition& rig) {
         lastKind = int(item.kind);
         out += "  " + elementText(item.kind, emit.of(item.kind, item.index)) + "\n";
     }
+    if (!rig.meshes.empty()) out += "\n";
+    for (const RigMesh& mesh : rig.meshes) out += meshText(rig, mesh);
     return out + "</rig>\n";
 }
 

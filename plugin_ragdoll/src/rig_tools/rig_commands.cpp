@@ -7,10 +7,12 @@
 #include <optional>
 #include <system_error>
 
+#include "rig_tools/rig_check_json.h"
 #include "rig_tools/rig_drop.h"
 #include "rig_tools/rig_generator.h"
 #include "rig/rig_loader.h"
 #include "rig/rig_saver.h"
+#include "spine/spine_import.h"
 
 namespace ragdoll {
 
@@ -28,17 +30,25 @@ constexpr int kMaxFrames = 100000;
 constexpr double kMaxPush = 50.0;
 
 constexpr const char* kUsage =
-    "usage: paperdoll rig check FILE...\n"
+    "usage: paperdoll rig check FILE... [--json]\n"
     "       paperdoll rig drop FILE [--frames N] [--push M/S] [--json]\n"
     "       paperdoll rig generate IN OUT [--force]\n"
+    "       paperdoll rig import SKELETON.json OUT.rig.xml [--atlas FILE] [--skin NAME]\n"
+    "                            [--scale UNITS_PER_METRE] [--force] [--loop NAME...]\n"
     "\n"
     "  check      validate rig files: every error with FILE:LINE, or one summary line per rig\n"
-    "             (bones, bodies, joints, mass, images, sprites), then each image's size\n"
+    "             (bones, bodies, joints, mass, images, sprites), then each image's size; --json:\n"
+    "             one JSON document with every bone's world start and end at rest, every body\n"
+    "             and joint, every sprite's world quad and every mesh's world vertices\n"
     "  drop       drop the rig from 1 m onto flat ground with a sideways push (default 1 m/s),\n"
     "             step N frames at 1/60 s (default 300) and report joint stretch, limit\n"
     "             violation, frames until at rest and explosions\n"
     "  generate   add bodies and joints to a rig that has only bones; writes OUT (never IN;\n"
     "             an existing OUT only with --force)\n"
+    "  import     make a rig from a Spine skeleton (JSON 3.8 or 4.0-4.2, its .atlas and page PNGs):\n"
+    "             sprites, one clip per animation, bodies and joints guessed (a table of them is\n"
+    "             printed); without --scale the setup pose is taken as 1.8 m tall; --loop names\n"
+    "             the animations to loop (default: names with idle, walk or run)\n"
     "\n"
     "exit status: 0 ok, 1 bad or unreadable file, 2 bad usage, 3 drop outside the limits\n";
 
@@ -134,20 +144,28 @@ std::string imageLines(const RigDefinition& rig) {
 }
 
 int runCheck(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    std::vector<std::string> rest;
+    bool json = false, optionsDone = false;
+    for (const std::string& arg : args) {
+        optionsDone = optionsDone || arg == "--";
+        if (!optionsDone && arg == "--json") json = true;
+        else rest.push_back(arg);
+    }
     std::string bad;
-    std::vector<std::string> files = positionals(args, 1, bad);
+    std::vector<std::string> files = positionals(rest, 1, bad);
     if (!bad.empty()) return usageError(err, "unknown option '" + bad + "' for 'rig check'");
     if (files.empty()) return usageError(err, "'rig check' needs at least one FILE");
     int failed = 0;
-    for (const std::string& file : files) {
+    if (json) out << "{\"rigs\":[";
+    for (size_t i = 0; i < files.size(); ++i) {
+        const std::string& file = files[i];
         RigLoadResult result = loadRigFile(file);
         printDiagnostics(err, result.diagnostics);
-        if (result.rig) {
-            out << summaryLine(file, *result.rig) << "\n" << imageLines(*result.rig);
-        } else {
-            ++failed;
-        }
+        if (json) out << (i == 0 ? "" : ",") << (result.rig ? rigCheckJson(file, *result.rig) : rigCheckErrorJson(file, result.diagnostics));
+        else if (result.rig) out << summaryLine(file, *result.rig) << "\n" << imageLines(*result.rig);
+        if (!result.rig) ++failed;
     }
+    if (json) out << "],\"ok\":" << (failed == 0 ? "true" : "false") << "}\n";
     if (failed > 0) {
         err << "paperdoll rig: " << failed << " of " << files.size() << " rig file" << (files.size() == 1 ? "" : "s")
             << " failed the check\n";
@@ -368,6 +386,65 @@ int runGenerate(const std::vector<std::string>& args, std::ostream& out, std::os
     return kExitOk;
 }
 
+int runImport(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    SpineImportOptions options;
+    std::vector<std::string> files;
+    bool optionsDone = false, inLoop = false;
+    for (size_t i = 1; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        const bool isOption = !optionsDone && arg.size() > 1 && arg[0] == '-';
+        if (!isOption) {
+            if (inLoop) options.loops->push_back(arg);
+            else files.push_back(arg);
+            continue;
+        }
+        inLoop = false;
+        if (arg == "--") {
+            optionsDone = true;
+            continue;
+        }
+        Option option = splitOption(arg);
+        // An option's value: after '=' or the next argument.
+        auto value = [&](std::string& into) {
+            if (option.hasValue) {
+                into = option.value;
+                return true;
+            }
+            if (i + 1 >= args.size()) return false;
+            into = args[++i];
+            return true;
+        };
+        if (option.name == "--force" && !option.hasValue) {
+            options.force = true;
+        } else if (option.name == "--atlas") {
+            if (!value(options.atlasPath)) return usageError(err, "--atlas needs a FILE");
+        } else if (option.name == "--skin") {
+            if (!value(options.skin) || options.skin.empty()) return usageError(err, "--skin needs a NAME");
+        } else if (option.name == "--scale") {
+            std::string text;
+            if (!value(text)) return usageError(err, "--scale needs a number of units per metre");
+            std::optional<double> scale = parseDouble(text);
+            if (!scale || *scale <= 0.0 || *scale > 1e6)
+                return usageError(err, "--scale must be a number of units per metre above 0 (and at most 1e6), got '" + text + "'");
+            options.scale = *scale;
+        } else if (option.name == "--loop") {
+            if (!options.loops) options.loops.emplace();
+            if (option.hasValue) options.loops->push_back(option.value);
+            inLoop = true;
+        } else {
+            return usageError(err, "unknown option '" + arg + "' for 'rig import'");
+        }
+    }
+    if (files.size() != 2)
+        return usageError(err, "'rig import' needs SKELETON.json and OUT.rig.xml, got " + std::to_string(files.size()) +
+                                   " argument" + (files.size() == 1 ? "" : "s"));
+    options.skeletonPath = files[0];
+    options.outPath = files[1];
+    if (sameFile(options.skeletonPath, options.outPath))
+        return usageError(err, "OUT '" + options.outPath + "' is the skeleton file");
+    return runSpineImport(options, out, err);
+}
+
 }  // namespace
 
 int runRigCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -382,6 +459,7 @@ int runRigCommand(const std::vector<std::string>& args, std::ostream& out, std::
     if (command == "check") return runCheck(words, out, err);
     if (command == "drop") return runDrop(words, out, err);
     if (command == "generate") return runGenerate(words, out, err);
+    if (command == "import") return runImport(words, out, err);
     return usageError(err, "unknown command '" + command + "'");
 }
 

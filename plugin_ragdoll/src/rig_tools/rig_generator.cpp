@@ -29,14 +29,9 @@ constexpr Keyword kKeywords[] = {
     {"trunk", BoneKind::Torso},        {"arm", BoneKind::UpperArm},      {"leg", BoneKind::Shin},
 };
 
-struct KindRecipe {
-    double radiusFraction;  ///< of the bone's length (s&box)
-    double mass;            ///< kg; for the torso, the whole torso's
-    double lowerDegrees, upperDegrees;  ///< of the joint to its parent
-    const char* jointName;
-};
+}  // namespace
 
-KindRecipe recipe(BoneKind kind) {
+BoneRecipe boneRecipe(BoneKind kind) {
     switch (kind) {
         case BoneKind::Torso: return {0.9, 8.0, -30.0, 30.0, "spine"};
         case BoneKind::Neck: return {0.6, 0.5, -30.0, 30.0, "neck"};
@@ -53,6 +48,8 @@ KindRecipe recipe(BoneKind kind) {
     }
     return {0.2, 1.0, -45.0, 45.0, nullptr};
 }
+
+namespace {
 
 /// A capsule wider than its bone is long no longer reads as that bone (see the header).
 constexpr double kMaxCapsuleRadiusFraction = 0.5;
@@ -77,7 +74,7 @@ const Keyword* matchKeyword(std::string_view name, size_t& at) {
 
 /// "shoulder" + the side suffix of "upper_arm.L" (".L"), or the child's name.
 std::string jointNameFor(const RigBone& child, BoneKind kind, BoneKind parentKind) {
-    const char* base = recipe(kind).jointName;
+    const char* base = boneRecipe(kind).jointName;
     if (kind == BoneKind::Head && parentKind == BoneKind::Neck) base = "head";
     size_t at = 0;
     const Keyword* keyword = matchKeyword(child.fileName, at);
@@ -129,7 +126,7 @@ GeneratedRig generateBodiesAndJoints(const RigDefinition& input) {
     for (int i = 0; i < count; ++i) {
         const RigBone& bone = rig.bones[size_t(i)];
         const BoneKind kind = kinds[size_t(i)];
-        const KindRecipe r = recipe(kind);
+        const BoneRecipe r = boneRecipe(kind);
         RigBody body;
         body.bone = i;
         body.shape = kind == BoneKind::Head ? BodyShape::Circle : BodyShape::Capsule;
@@ -152,7 +149,7 @@ GeneratedRig generateBodiesAndJoints(const RigDefinition& input) {
         const RigBone& bone = rig.bones[size_t(i)];
         if (bone.parent < 0) continue;
         const BoneKind kind = kinds[size_t(i)];
-        const KindRecipe r = recipe(kind);
+        const BoneRecipe r = boneRecipe(kind);
         RigJoint joint;
         joint.parent = bone.parent;
         joint.child = i;

@@ -29,6 +29,15 @@ namespace ragdoll {
 
 enum class BoneKind { Torso, Neck, Head, UpperArm, Forearm, Hand, Thigh, Shin, Foot, Other };
 
+/// What the recipe above gives a bone of one kind.
+struct BoneRecipe {
+    double radiusFraction;  ///< of the bone's length (s&box)
+    double mass;            ///< kg; for the torso, the whole torso's
+    double lowerDegrees, upperDegrees;  ///< of the joint to its parent, from the rest pose
+    const char* jointName;  ///< "elbow", "knee", …; nullptr for Other
+};
+BoneRecipe boneRecipe(BoneKind kind);
+
 /// The kind a bone's name suggests ("upper_arm.L" → UpperArm), case-insensitive.
 BoneKind classifyBone(std::string_view name);
 const char* boneKindName(BoneKind kind);

@@ -1,0 +1,99 @@
+#include "rig_tools/rig_check_json.h"
+
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "anim/pose.h"
+
+namespace ragdoll {
+
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr double kDegrees = 180.0 / kPi;
+
+Json point(Vec2 p) { return Json::array({p.x, p.y}); }
+
+}  // namespace
+
+std::string rigCheckJson(const std::string& file, const RigDefinition& rig) {
+    Json out;
+    out["file"] = file;
+    out["rig"] = rig.name;
+    out["units"] = unitsName(rig.units);
+    out["scale"] = rig.scale;
+    out["mass_kg"] = rig.totalMass();
+    Json bones = Json::array();
+    for (const RigBone& bone : rig.bones)
+        bones.push_back({{"name", bone.fileName},
+                         {"parent", bone.parent < 0 ? Json() : Json(rig.bones[size_t(bone.parent)].fileName)},
+                         {"start", point(bone.origin)},
+                         {"end", point(bone.tip())},
+                         {"angle_deg", bone.angle * kDegrees},
+                         {"length_m", bone.length}});
+    out["bones"] = bones;
+    Json bodies = Json::array();
+    for (const RigBody& body : rig.bodies)
+        bodies.push_back({{"bone", rig.bones[size_t(body.bone)].fileName},
+                          {"shape", shapeName(body.shape)},
+                          {"radius_m", body.radius},
+                          {"mass_kg", body.mass}});
+    out["bodies"] = bodies;
+    Json joints = Json::array();
+    for (const RigJoint& joint : rig.joints) {
+        Json j = {{"name", joint.fileName.empty() ? Json() : Json(joint.fileName)},
+                  {"parent", rig.bones[size_t(joint.parent)].fileName},
+                  {"child", rig.bones[size_t(joint.child)].fileName},
+                  {"anchor", point(rig.bones[size_t(joint.child)].origin)},
+                  {"limited", joint.limited}};
+        if (joint.limited) {
+            j["lower_deg"] = joint.lower * kDegrees;
+            j["upper_deg"] = joint.upper * kDegrees;
+        }
+        joints.push_back(j);
+    }
+    out["joints"] = joints;
+    // Quads as the renderer draws them: the rect's top-left, top-right, bottom-right,
+    // bottom-left corners (the rect's top is the part's +y).
+    Json sprites = Json::array();
+    for (const RigSprite& sprite : rig.sprites) {
+        const RigBone& bone = rig.bones[size_t(sprite.bone)];
+        const double hw = 0.5 * sprite.width, hh = 0.5 * sprite.height;
+        const Vec2 local[4] = {{-hw, hh}, {hw, hh}, {hw, -hh}, {-hw, -hh}};
+        Json quad = Json::array();
+        for (const Vec2& corner : local)
+            quad.push_back(point(bone.origin + rotate(makeRot(bone.angle), sprite.centre + rotate(makeRot(sprite.angle), corner))));
+        sprites.push_back({{"bone", bone.fileName},
+                           {"image", rig.images[size_t(sprite.image)].name},
+                           {"rect", {sprite.rect.x, sprite.rect.y, sprite.rect.width, sprite.rect.height}},
+                           {"z", sprite.z},
+                           {"quad", quad}});
+    }
+    out["sprites"] = sprites;
+    Json meshes = Json::array();
+    std::vector<BonePose> rest;
+    for (const RigBone& bone : rig.bones) rest.push_back({bone.origin, bone.angle});
+    for (const RigMesh& mesh : rig.meshes) {
+        std::vector<Vec2> at;
+        meshVertexPositions(mesh, rest, false, 1.0, at);
+        Json vertices = Json::array();
+        for (const Vec2& p : at) vertices.push_back(point(p));
+        meshes.push_back({{"image", rig.images[size_t(mesh.image)].name},
+                          {"z", mesh.z},
+                          {"vertices", vertices},
+                          {"triangles", mesh.triangles}});
+    }
+    out["meshes"] = meshes;
+    return out.dump();
+}
+
+std::string rigCheckErrorJson(const std::string& file, const std::vector<Diagnostic>& diagnostics) {
+    Json errors = Json::array();
+    for (const Diagnostic& d : diagnostics)
+        if (d.severity == Severity::Error) errors.push_back(d.format());
+    return Json{{"file", file}, {"errors", errors}}.dump();
+}
+
+}  // namespace ragdoll

@@ -1,0 +1,18 @@
+// `paperdoll rig check --json`: a rig's rest pose as data for tests and tools — every
+// bone's world start and end, every body and joint, every sprite's world quad and every
+// mesh's world vertices, in rig space (metres, y up), angles in degrees.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "rig/rig.h"
+
+namespace ragdoll {
+
+/// The JSON object for a rig that loaded (one line, no trailing newline).
+std::string rigCheckJson(const std::string& file, const RigDefinition& rig);
+/// The JSON object for a file that did not load: its errors, as formatted diagnostics.
+std::string rigCheckErrorJson(const std::string& file, const std::vector<Diagnostic>& diagnostics);
+
+}  // namespace ragdoll

@@ -1,0 +1,40 @@
+// `paperdoll rig import SKELETON.json OUT.rig.xml [--atlas FILE] [--skin NAME]
+// [--scale UNITS_PER_METRE] [--force] [--loop NAME...]`: a Spine skeleton (JSON + libGDX
+// atlas + page PNGs) becomes a rig with sprites on the atlas pages, one clip file per
+// animation and a generated physics skeleton whose guesses are printed as a table.
+//
+// Order of work: read and check everything, build the rig and the clips in memory, check
+// that they load, and only then write: the page PNGs (copied beside OUT), the clips, the
+// rig last (through a temporary file renamed over OUT). Any error stops before the first
+// write, so a failed import leaves nothing behind.
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace ragdoll {
+
+/// How tall the setup pose is taken to be without --scale, metres.
+inline constexpr double kImportHeightMetres = 1.8;
+/// A bone shorter than this fraction of its part's larger side takes its length from the
+/// part (Spine bones of length 0 are common: a head bone that only places the head).
+inline constexpr double kMinBoneLengthFraction = 0.25;
+
+struct SpineImportOptions {
+    std::string skeletonPath;  ///< the .json
+    std::string outPath;       ///< the .rig.xml to write
+    std::string atlasPath;     ///< empty: the skeleton's name with .atlas
+    std::string skin;          ///< empty: the default skin
+    std::optional<double> scale;  ///< Spine units per metre; empty: from the setup pose's height
+    bool force = false;        ///< overwrite OUT (and files beside it)
+    std::optional<std::vector<std::string>> loops;  ///< animations to loop; empty: idle, walk, run
+};
+
+/// Runs the import: the summary and the table of guesses on out, diagnostics on err.
+/// Returns 0 when written, 1 for a bad or unreadable input (nothing written), 2 for OUT
+/// existing without --force.
+int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace ragdoll

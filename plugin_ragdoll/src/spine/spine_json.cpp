@@ -1,0 +1,511 @@
+#include "spine/spine_json.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+
+#include "paper/xml_reader.h"
+#include "spine/spine_json_animations.h"
+
+namespace ragdoll {
+
+namespace {
+
+using Json = nlohmann::json;
+
+/// Biggest magnitude a coordinate, angle or time may have: past it a number is a mistake
+/// (and its squares would overflow in the pose maths).
+constexpr double kMaxSpineNumber = 1e7;
+
+class SpineReader {
+public:
+    SpineReader(std::string_view text, const std::string& file, SpineLoadResult& result)
+        : text_(text), file_(file), result_(result), skeleton_(result.skeleton) {}
+
+    void error(int line, const std::string& message) { result_.diagnostics.push_back({Severity::Error, file_, line, message}); }
+    void warning(int line, const std::string& message) {
+        result_.diagnostics.push_back({Severity::Warning, file_, line, message});
+    }
+
+    /// "\"text\"", built piece by piece: g++ 12 warns falsely (-Wstringop-overflow) about
+    /// "\"" + std::string(text).
+    static std::string quoted(std::string_view text) {
+        std::string out = "\"";
+        out += text;
+        out += '"';
+        return out;
+    }
+
+    /// The line of the entry `"name": "NAME"` first found after the key `section`, or 0.
+    int lineOf(std::string_view section, const std::string& name) const {
+        size_t from = text_.find(quoted(section));
+        if (from == std::string_view::npos) return 0;
+        const std::string quoted = "\"" + name + "\"";
+        for (size_t at = text_.find(quoted, from); at != std::string_view::npos; at = text_.find(quoted, at + 1)) {
+            size_t back = at;
+            while (back > 0 && std::isspace(static_cast<unsigned char>(text_[back - 1]))) --back;
+            if (back == 0 || text_[back - 1] != ':') continue;
+            --back;
+            while (back > 0 && std::isspace(static_cast<unsigned char>(text_[back - 1]))) --back;
+            if (back >= 6 && text_.substr(back - 6, 6) == "\"name\"") return lineAt(at);
+        }
+        return lineOfKey(from, name);
+    }
+    /// The line of the key `"KEY":` first found after `from`, or the line of `from`.
+    int lineOfKey(size_t from, const std::string& key) const {
+        size_t at = text_.find("\"" + key + "\"", from);
+        return lineAt(at == std::string_view::npos ? from : at);
+    }
+    int lineOfKey(std::string_view section, const std::string& key) const {
+        size_t from = text_.find(quoted(section));
+        return from == std::string_view::npos ? 0 : lineOfKey(from, key);
+    }
+    int lineAt(size_t offset) const {
+        int line = 0, column = 0;
+        lineAndColumn(text_, offset, line, column);
+        return line;
+    }
+
+    double number(const Json& object, const char* key, double fallback, int line, const std::string& what) {
+        auto it = object.find(key);
+        if (it == object.end() || it->is_null()) return fallback;
+        if (!it->is_number() || !std::isfinite(it->get<double>()) || std::abs(it->get<double>()) > kMaxSpineNumber) {
+            error(line, what + ": '" + key + "' must be a number of magnitude at most 1e7, got " + it->dump());
+            return fallback;
+        }
+        return it->get<double>();
+    }
+    std::string string(const Json& object, const char* key, const std::string& fallback, int line, const std::string& what) {
+        auto it = object.find(key);
+        if (it == object.end() || it->is_null()) return fallback;
+        if (!it->is_string()) {
+            error(line, what + ": '" + key + "' must be a string, got " + it->dump());
+            return fallback;
+        }
+        return it->get<std::string>();
+    }
+    bool boolean(const Json& object, const char* key, bool fallback, int line, const std::string& what) {
+        auto it = object.find(key);
+        if (it == object.end() || it->is_null()) return fallback;
+        if (!it->is_boolean()) {
+            error(line, what + ": '" + key + "' must be true or false, got " + it->dump());
+            return fallback;
+        }
+        return it->get<bool>();
+    }
+    /// "rrggbbaa" (or "rrggbb") as Spine writes colours.
+    SpineColor color(const Json& object, const char* key, int line, const std::string& what) {
+        SpineColor out{1, 1, 1, 1};
+        const std::string text = string(object, key, "", line, what);
+        if (text.empty()) return out;
+        if ((text.size() != 8 && text.size() != 6) || text.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) {
+            error(line, what + ": '" + key + "' must be a colour rrggbbaa, got '" + text + "'");
+            return out;
+        }
+        for (size_t i = 0; i < text.size() / 2; ++i) out[i] = double(std::stoi(text.substr(2 * i, 2), nullptr, 16)) / 255.0;
+        return out;
+    }
+
+    void readVersion(const Json& root) {
+        auto it = root.find("skeleton");
+        if (it != root.end() && it->is_object()) skeleton_.version = string(*it, "spine", "", lineOfKey("skeleton", "spine"), "skeleton");
+        if (skeleton_.version.empty()) {
+            warning(0, "skeleton: no 'spine' version; read as 4.2");
+            return;
+        }
+        int major = 0, minor = 0;
+        if (std::sscanf(skeleton_.version.c_str(), "%d.%d", &major, &minor) != 2 || major < 3 || major > 4 ||
+            (major == 3 && minor < 8)) {
+            warning(lineOfKey("skeleton", "spine"), "skeleton: version '" + skeleton_.version +
+                                                        "' is not 3.8 or 4.0-4.2; read as the nearest of those");
+            major = std::clamp(major, 3, 4);
+            minor = major == 3 ? 8 : std::clamp(minor, 0, 2);
+        }
+        skeleton_.major = major;
+        skeleton_.minor = minor;
+    }
+
+    void readBones(const Json& root) {
+        auto it = root.find("bones");
+        if (it == root.end() || !it->is_array() || it->empty()) {
+            error(0, "no bones: a Spine skeleton's 'bones' is an array with at least the root");
+            return;
+        }
+        std::vector<std::string> parents;
+        for (const Json& entry : *it) {
+            SpineBone bone;
+            if (!entry.is_object()) {
+                error(lineOfKey("bones", "name"), "bones: every entry must be an object");
+                continue;
+            }
+            bone.name = string(entry, "name", "", 0, "bone");
+            bone.line = lineOf("bones", bone.name);
+            const std::string what = "bone '" + bone.name + "'";
+            if (bone.name.empty()) error(bone.line, "bones: an entry has no name");
+            if (skeleton_.findBone(bone.name) >= 0) error(bone.line, what + " is defined twice");
+            parents.push_back(string(entry, "parent", "", bone.line, what));
+            bone.length = number(entry, "length", 0.0, bone.line, what);
+            bone.x = number(entry, "x", 0.0, bone.line, what);
+            bone.y = number(entry, "y", 0.0, bone.line, what);
+            bone.rotation = number(entry, "rotation", 0.0, bone.line, what);
+            bone.scaleX = number(entry, "scaleX", 1.0, bone.line, what);
+            bone.scaleY = number(entry, "scaleY", 1.0, bone.line, what);
+            bone.shearX = number(entry, "shearX", 0.0, bone.line, what);
+            bone.shearY = number(entry, "shearY", 0.0, bone.line, what);
+            const std::string inherit = string(entry, entry.contains("inherit") ? "inherit" : "transform", "normal", bone.line, what);
+            static const std::map<std::string, SpineInherit> kInherit = {
+                {"normal", SpineInherit::Normal},
+                {"onlyTranslation", SpineInherit::OnlyTranslation},
+                {"noRotationOrReflection", SpineInherit::NoRotationOrReflection},
+                {"noScale", SpineInherit::NoScale},
+                {"noScaleOrReflection", SpineInherit::NoScaleOrReflection}};
+            auto mode = kInherit.find(inherit);
+            if (mode == kInherit.end()) error(bone.line, what + ": unknown inherit mode '" + inherit + "'");
+            else bone.inherit = mode->second;
+            skeleton_.bones.push_back(bone);
+        }
+        for (size_t i = 0; i < skeleton_.bones.size(); ++i) {
+            SpineBone& bone = skeleton_.bones[i];
+            if (parents[i].empty()) continue;
+            bone.parent = skeleton_.findBone(parents[i]);
+            if (bone.parent < 0) error(bone.line, "bone '" + bone.name + "': parent '" + parents[i] + "' is not a bone");
+        }
+        // A cycle: walking up from a bone takes more steps than there are bones.
+        for (size_t i = 0; i < skeleton_.bones.size(); ++i) {
+            int at = int(i);
+            size_t steps = 0;
+            while (at >= 0 && steps <= skeleton_.bones.size()) at = skeleton_.bones[size_t(at)].parent, ++steps;
+            if (at >= 0) {
+                error(skeleton_.bones[i].line, "bone '" + skeleton_.bones[i].name + "' is in a parent cycle");
+                for (SpineBone& bone : skeleton_.bones) bone.parent = -1;  // so nothing later loops
+                return;
+            }
+        }
+        sortParentsFirst();
+    }
+
+    /// Spine lists a parent before its children; a file that does not is read in that order.
+    void sortParentsFirst() {
+        std::vector<SpineBone>& bones = skeleton_.bones;
+        bool ordered = true;
+        for (size_t i = 0; i < bones.size(); ++i) ordered = ordered && bones[i].parent < int(i);
+        if (ordered) return;
+        std::vector<int> order, newIndex(bones.size(), -1);
+        while (order.size() < bones.size())
+            for (size_t i = 0; i < bones.size(); ++i)
+                if (newIndex[i] < 0 && (bones[i].parent < 0 || newIndex[size_t(bones[i].parent)] >= 0)) {
+                    newIndex[i] = int(order.size());
+                    order.push_back(int(i));
+                }
+        std::vector<SpineBone> sorted;
+        for (int i : order) {
+            sorted.push_back(bones[size_t(i)]);
+            if (sorted.back().parent >= 0) sorted.back().parent = newIndex[size_t(sorted.back().parent)];
+        }
+        bones = std::move(sorted);
+    }
+
+    int boneRef(const Json& object, const char* key, int line, const std::string& what) {
+        const std::string name = string(object, key, "", line, what);
+        const int bone = skeleton_.findBone(name);
+        if (bone < 0) error(line, what + ": " + key + " '" + name + "' is not a bone");
+        return bone;
+    }
+
+    void readSlots(const Json& root) {
+        auto it = root.find("slots");
+        if (it == root.end()) return;
+        if (!it->is_array()) return error(lineOfKey(0, "slots"), "'slots' must be an array");
+        for (const Json& entry : *it) {
+            if (!entry.is_object()) continue;
+            SpineSlot slot;
+            slot.name = string(entry, "name", "", 0, "slot");
+            slot.line = lineOf("slots", slot.name);
+            const std::string what = "slot '" + slot.name + "'";
+            if (skeleton_.findSlot(slot.name) >= 0) error(slot.line, what + " is defined twice");
+            slot.bone = boneRef(entry, "bone", slot.line, what);
+            slot.color = color(entry, "color", slot.line, what);
+            slot.attachment = string(entry, "attachment", "", slot.line, what);
+            skeleton_.slots.push_back(slot);
+        }
+    }
+
+    void readAttachment(SpineSkin& skin, int slot, const std::string& name, const Json& entry) {
+        SpineAttachment a;
+        a.slot = slot;
+        a.name = name;
+        a.line = lineOfKey(size_t(text_.find("\"skins\"")), name);
+        const std::string what = "attachment '" + name + "' (skin '" + skin.name + "', slot '" +
+                                 skeleton_.slots[size_t(slot)].name + "')";
+        if (!entry.is_object()) return error(a.line, what + " must be an object");
+        a.path = string(entry, "path", string(entry, "name", name, a.line, what), a.line, what);
+        a.typeText = string(entry, "type", "region", a.line, what);
+        static const std::map<std::string, SpineAttachmentType> kTypes = {
+            {"region", SpineAttachmentType::Region},       {"mesh", SpineAttachmentType::Mesh},
+            {"linkedmesh", SpineAttachmentType::LinkedMesh}, {"boundingbox", SpineAttachmentType::BoundingBox},
+            {"path", SpineAttachmentType::Path},           {"point", SpineAttachmentType::Point},
+            {"clipping", SpineAttachmentType::Clipping}};
+        auto type = kTypes.find(a.typeText);
+        a.type = type == kTypes.end() ? SpineAttachmentType::Other : type->second;
+        a.x = number(entry, "x", 0.0, a.line, what);
+        a.y = number(entry, "y", 0.0, a.line, what);
+        a.rotation = number(entry, "rotation", 0.0, a.line, what);
+        a.scaleX = number(entry, "scaleX", 1.0, a.line, what);
+        a.scaleY = number(entry, "scaleY", 1.0, a.line, what);
+        a.width = number(entry, "width", 0.0, a.line, what);
+        a.height = number(entry, "height", 0.0, a.line, what);
+        a.color = color(entry, "color", a.line, what);
+        if (a.type == SpineAttachmentType::Mesh) readMesh(a, entry, what);
+        if (a.type == SpineAttachmentType::LinkedMesh) {
+            a.parentMesh = string(entry, "parent", "", a.line, what);
+            a.parentSkin = string(entry, "skin", "", a.line, what);
+            if (a.parentMesh.empty()) error(a.line, what + ": a linked mesh needs a 'parent'");
+        }
+        if (a.type == SpineAttachmentType::Region && (a.width <= 0.0 || a.height <= 0.0))
+            error(a.line, what + ": a region attachment needs a width and height > 0");
+        skin.attachments.push_back(std::move(a));
+    }
+
+    bool numbers(const Json& entry, const char* key, std::vector<double>& out, int line, const std::string& what) {
+        auto it = entry.find(key);
+        if (it == entry.end() || !it->is_array()) {
+            error(line, what + ": a mesh needs '" + key + "' (an array of numbers)");
+            return false;
+        }
+        for (const Json& v : *it) {
+            if (!v.is_number() || !std::isfinite(v.get<double>()) || std::abs(v.get<double>()) > kMaxSpineNumber) {
+                error(line, what + ": '" + key + "' holds " + v.dump() + ", not a number");
+                return false;
+            }
+            out.push_back(v.get<double>());
+        }
+        return true;
+    }
+
+    void readMesh(SpineAttachment& a, const Json& entry, const std::string& what) {
+        std::vector<double> triangles;
+        if (!numbers(entry, "uvs", a.uvs, a.line, what) || !numbers(entry, "vertices", a.vertices, a.line, what) ||
+            !numbers(entry, "triangles", triangles, a.line, what))
+            return;
+        if (a.uvs.size() % 2 != 0 || a.uvs.empty()) return error(a.line, what + ": 'uvs' must hold u, v pairs");
+        const size_t count = a.uvs.size() / 2;
+        if (triangles.size() % 3 != 0) return error(a.line, what + ": 'triangles' must hold three indices per triangle");
+        for (double t : triangles) {
+            if (t < 0 || t >= double(count) || t != std::floor(t))
+                return error(a.line, what + ": triangle index " + Json(t).dump() + " is not one of the " +
+                                         std::to_string(count) + " vertices");
+            a.triangles.push_back(int(t));
+        }
+        a.weighted = a.vertices.size() != a.uvs.size();
+        if (!a.weighted) return;
+        // Weighted: per vertex, a bone count, then bone index, x, y, weight per bone.
+        size_t at = 0;
+        for (size_t v = 0; v < count; ++v) {
+            if (at >= a.vertices.size()) return error(a.line, what + ": 'vertices' ends before vertex " + std::to_string(v));
+            const double bones = a.vertices[at++];
+            if (bones < 1 || bones != std::floor(bones) || at + size_t(bones) * 4 > a.vertices.size())
+                return error(a.line, what + ": vertex " + std::to_string(v) + " has a bad bone count " + Json(bones).dump());
+            double sum = 0.0;
+            for (size_t b = 0; b < size_t(bones); ++b, at += 4) {
+                const double bone = a.vertices[at];
+                if (bone < 0 || bone >= double(skeleton_.bones.size()) || bone != std::floor(bone))
+                    return error(a.line, what + ": vertex " + std::to_string(v) + " names bone index " + Json(bone).dump() +
+                                             " of " + std::to_string(skeleton_.bones.size()));
+                sum += a.vertices[at + 3];
+            }
+            if (std::abs(sum - 1.0) > 1e-3)
+                return error(a.line, what + ": the weights of vertex " + std::to_string(v) + " sum to " + Json(sum).dump() +
+                                         ", not 1");
+        }
+        if (at != a.vertices.size()) error(a.line, what + ": 'vertices' holds more than its " + std::to_string(count) + " vertices");
+    }
+
+    void readSkin(const std::string& name, const Json& attachments, int line) {
+        SpineSkin skin;
+        skin.name = name;
+        skin.line = line;
+        if (!attachments.is_object()) return error(line, "skin '" + name + "': its attachments must be an object");
+        for (auto& [slotName, entries] : attachments.items()) {
+            const int slot = skeleton_.findSlot(slotName);
+            if (slot < 0) {
+                error(lineOfKey(size_t(text_.find("\"skins\"")), slotName), "skin '" + name + "': '" + slotName + "' is not a slot");
+                continue;
+            }
+            if (!entries.is_object()) continue;
+            for (auto& [attachmentName, entry] : entries.items()) readAttachment(skin, slot, attachmentName, entry);
+        }
+        skeleton_.skins.push_back(std::move(skin));
+    }
+
+    /// 4.x and 3.8 exports: an array of {name, attachments}; before 3.8: an object by name.
+    void readSkins(const Json& root) {
+        auto it = root.find("skins");
+        if (it == root.end()) return;
+        if (it->is_array()) {
+            for (const Json& entry : *it) {
+                if (!entry.is_object()) continue;
+                const std::string name = string(entry, "name", "", 0, "skin");
+                auto attachments = entry.find("attachments");
+                if (attachments != entry.end()) readSkin(name, *attachments, lineOf("skins", name));
+                else skeleton_.skins.push_back({name, {}, lineOf("skins", name)});
+            }
+        } else if (it->is_object()) {
+            for (auto& [name, attachments] : it->items()) readSkin(name, attachments, lineOfKey("skins", name));
+        } else {
+            error(lineOfKey(0, "skins"), "'skins' must be an array or an object");
+        }
+    }
+
+    void readConstraints(const Json& root) {
+        for (const char* kind : {"path", "physics"})
+            if (auto it = root.find(kind); it != root.end() && it->is_array() && !it->empty())
+                warning(lineOfKey(0, kind), std::to_string(it->size()) + " " + kind +
+                                                " constraint(s) not baked (skipped): the clips hold what bone timelines, IK "
+                                                "and transform constraints make");
+        if (auto it = root.find("ik"); it != root.end() && it->is_array())
+            for (const Json& entry : *it) {
+                if (!entry.is_object()) continue;
+                SpineIk ik;
+                ik.name = string(entry, "name", "", 0, "ik");
+                ik.line = lineOf("ik", ik.name);
+                const std::string what = "IK constraint '" + ik.name + "'";
+                if (auto bones = entry.find("bones"); bones != entry.end() && bones->is_array())
+                    for (const Json& bone : *bones) {
+                        ik.bones.push_back(bone.is_string() ? skeleton_.findBone(bone.get<std::string>()) : -1);
+                        if (ik.bones.back() < 0) error(ik.line, what + ": " + bone.dump() + " is not a bone");
+                    }
+                if (ik.bones.empty() || ik.bones.size() > 2) error(ik.line, what + ": needs one or two bones");
+                ik.target = boneRef(entry, "target", ik.line, what);
+                ik.mix = number(entry, "mix", 1.0, ik.line, what);
+                ik.bendPositive = boolean(entry, "bendPositive", true, ik.line, what);
+                ik.order = int(number(entry, "order", 0.0, ik.line, what));
+                if (number(entry, "softness", 0.0, ik.line, what) != 0.0 || boolean(entry, "stretch", false, ik.line, what) ||
+                    boolean(entry, "compress", false, ik.line, what))
+                    warning(ik.line, what + ": softness, stretch and compress are not baked (the bones keep their lengths)");
+                skeleton_.ik.push_back(ik);
+            }
+        if (auto it = root.find("transform"); it != root.end() && it->is_array())
+            for (const Json& entry : *it) {
+                if (!entry.is_object()) continue;
+                SpineTransformConstraint t;
+                t.name = string(entry, "name", "", 0, "transform");
+                t.line = lineOf("transform", t.name);
+                const std::string what = "transform constraint '" + t.name + "'";
+                if (auto bones = entry.find("bones"); bones != entry.end() && bones->is_array())
+                    for (const Json& bone : *bones) {
+                        t.bones.push_back(bone.is_string() ? skeleton_.findBone(bone.get<std::string>()) : -1);
+                        if (t.bones.back() < 0) error(t.line, what + ": " + bone.dump() + " is not a bone");
+                    }
+                t.target = boneRef(entry, "target", t.line, what);
+                t.offsetRotation = number(entry, "rotation", 0.0, t.line, what);
+                t.offsetX = number(entry, "x", 0.0, t.line, what);
+                t.offsetY = number(entry, "y", 0.0, t.line, what);
+                // 4.x: mixRotate, mixX, mixY; 3.8: rotateMix, translateMix.
+                t.mixRotate = number(entry, "mixRotate", number(entry, "rotateMix", 1.0, t.line, what), t.line, what);
+                t.mixX = number(entry, "mixX", number(entry, "translateMix", 1.0, t.line, what), t.line, what);
+                t.mixY = number(entry, "mixY", t.mixX, t.line, what);
+                t.local = boolean(entry, "local", false, t.line, what);
+                t.relative = boolean(entry, "relative", false, t.line, what);
+                t.order = int(number(entry, "order", 0.0, t.line, what));
+                skeleton_.transforms.push_back(t);
+            }
+    }
+
+private:
+    std::string_view text_;
+    const std::string& file_;
+    SpineLoadResult& result_;
+    SpineSkeleton& skeleton_;
+};
+
+}  // namespace
+
+void lineAndColumn(std::string_view text, size_t offset, int& line, int& column) {
+    line = 1;
+    column = 1;
+    for (size_t i = 0; i < offset && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+}
+
+SpineLoadResult parseSpineJson(std::string_view text, const std::string& fileName) {
+    SpineLoadResult result;
+    result.skeleton.path = fileName;
+    Json root;
+    try {
+        root = Json::parse(text.begin(), text.end());
+    } catch (const Json::parse_error& e) {
+        // nlohmann counts the byte it stopped at from 1.
+        int line = 0, column = 0;
+        lineAndColumn(text, e.byte > 0 ? e.byte - 1 : 0, line, column);
+        std::string message = e.what();
+        const size_t detail = message.find("syntax error");
+        Diagnostic d{Severity::Error, fileName, line, "JSON " + (detail == std::string::npos ? message : message.substr(detail))};
+        d.column = column;
+        result.diagnostics.push_back(d);
+        return result;
+    }
+    if (!root.is_object()) {
+        result.diagnostics.push_back({Severity::Error, fileName, 1, "a Spine skeleton is a JSON object"});
+        return result;
+    }
+    SpineReader reader(text, fileName, result);
+    reader.readVersion(root);
+    reader.readBones(root);
+    if (!hasErrors(result.diagnostics)) {
+        reader.readSlots(root);
+        reader.readSkins(root);
+        reader.readConstraints(root);
+        if (!hasErrors(result.diagnostics)) readSpineAnimations(root, text, fileName, result);
+    }
+    result.ok = !hasErrors(result.diagnostics);
+    return result;
+}
+
+SpineLoadResult loadSpineJsonFile(const std::string& path) {
+    // The user's file through the one reader every loader uses: a directory, a device
+    // (/dev/zero would never end) or a missing file is refused with the cause.
+    SpineLoadResult result;
+    paper::Reporter report(path, result.diagnostics);
+    std::optional<std::string> text = paper::readUserFile(path, "skeleton", report);
+    if (!text) return result;
+    return parseSpineJson(*text, path);
+}
+
+const char* attachmentTypeName(SpineAttachmentType type) {
+    switch (type) {
+        case SpineAttachmentType::Region: return "region";
+        case SpineAttachmentType::Mesh: return "mesh";
+        case SpineAttachmentType::LinkedMesh: return "linked mesh";
+        case SpineAttachmentType::BoundingBox: return "bounding box";
+        case SpineAttachmentType::Path: return "path";
+        case SpineAttachmentType::Point: return "point";
+        case SpineAttachmentType::Clipping: return "clipping";
+        case SpineAttachmentType::Other: return "unknown";
+    }
+    return "unknown";
+}
+
+int SpineSkeleton::findBone(const std::string& name) const {
+    for (size_t i = 0; i < bones.size(); ++i)
+        if (bones[i].name == name) return int(i);
+    return -1;
+}
+int SpineSkeleton::findSlot(const std::string& name) const {
+    for (size_t i = 0; i < slots.size(); ++i)
+        if (slots[i].name == name) return int(i);
+    return -1;
+}
+const SpineSkin* SpineSkeleton::findSkin(const std::string& name) const {
+    for (const SpineSkin& skin : skins)
+        if (skin.name == name) return &skin;
+    return nullptr;
+}
+
+}  // namespace ragdoll

@@ -1,0 +1,29 @@
+// Spine mesh attachments (rigid, weighted and linked) as rig <mesh> elements: each vertex's
+// texture position from the mesh's uvs through its atlas region (trimmed and turned as the
+// region is stored), and its weights re-expressed on the rig bones the Spine bones ride on.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "spine/spine_import_model.h"
+
+namespace ragdoll {
+
+/// The mesh a (linked) mesh attachment takes its vertices from: itself, or its parent in
+/// the named skin (the linked mesh's own skin, else the default); nullptr if none.
+const SpineAttachment* meshSource(const SpineSkeleton& skeleton, const SpineAttachment& attachment,
+                                  const std::string& skinName);
+
+/// Each vertex of a mesh in Spine's world, in the setup pose.
+std::vector<std::array<double, 2>> meshWorldVertices(const SpineAttachment& source, int slotBone,
+                                                     const std::vector<SpineWorld>& setup);
+
+/// The Spine bone that carries most of a mesh's weight (the slot's bone for a rigid mesh).
+int meshMainBone(const SpineAttachment& source, int slotBone, size_t boneCount);
+
+/// The rig mesh of a part: texture positions in page pixels, weights on rig bones (metres).
+RigMesh rigMeshOf(const SpinePart& part, const SpineAttachment& source, int slotBone, const SpineRigMap& map,
+                  const std::vector<SpineWorld>& setup, const RigDefinition& rig, int image);
+
+}  // namespace ragdoll

@@ -1,0 +1,247 @@
+#include "spine/spine_physics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "rig_tools/rig_generator.h"
+
+namespace ragdoll {
+
+namespace {
+
+constexpr double kLinearDamping = 0.05;   // 1/s, as the paper doll
+constexpr double kAngularDamping = 0.5;   // 1/s
+constexpr double kJointDamping = 1.5;     // 1/s: a swinging limb settles in a couple of seconds
+
+/// Distance from a point to a bone's segment in the setup pose, Spine units.
+double distanceToBone(const SpineSkeleton& skeleton, const std::vector<SpineWorld>& setup, int bone, double x, double y) {
+    const SpineWorld& w = setup[size_t(bone)];
+    double tipX = 0.0, tipY = 0.0;
+    w.transform(skeleton.bones[size_t(bone)].length, 0.0, tipX, tipY);
+    const double dx = tipX - w.x, dy = tipY - w.y, lengthSquared = dx * dx + dy * dy;
+    double t = lengthSquared > 0.0 ? ((x - w.x) * dx + (y - w.y) * dy) / lengthSquared : 0.0;
+    t = std::clamp(t, 0.0, 1.0);
+    return std::hypot(x - (w.x + t * dx), y - (w.y + t * dy));
+}
+
+int nearestBodiedAncestor(const SpineSkeleton& skeleton, const std::vector<char>& bodied, int bone) {
+    for (int at = skeleton.bones[size_t(bone)].parent; at >= 0; at = skeleton.bones[size_t(at)].parent)
+        if (bodied[size_t(at)]) return at;
+    return -1;
+}
+
+std::string degrees(double value) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.0f", value);
+    return buffer;
+}
+
+}  // namespace
+
+SpineRigMap mapSpineSkeleton(const SpineSkeleton& skeleton, const std::vector<SpineWorld>& setup,
+                             const std::vector<SpinePart>& parts) {
+    const size_t count = skeleton.bones.size();
+    SpineRigMap map;
+    map.partArea.assign(count, 0.0);
+    map.rigOfSpine.assign(count, -1);
+    map.riderOfSpine.assign(count, -1);
+    double largest = 0.0;
+    for (const SpinePart& part : parts) {
+        map.partArea[size_t(part.bone)] += part.area;
+        largest = std::max(largest, part.area);
+    }
+    std::vector<char> bodied(count, 0);
+    for (size_t i = 0; i < count; ++i) bodied[i] = largest > 0.0 && map.partArea[i] >= kMeaningfulPartFraction * largest;
+
+    // The root: among bones with no bodied ancestor, a torso-like one, else the most art.
+    int root = -1;
+    auto better = [&](int a, int b) {
+        const bool torsoA = classifyBone(skeleton.bones[size_t(a)].name) == BoneKind::Torso;
+        const bool torsoB = classifyBone(skeleton.bones[size_t(b)].name) == BoneKind::Torso;
+        if (torsoA != torsoB) return torsoA;
+        return map.partArea[size_t(a)] > map.partArea[size_t(b)];
+    };
+    for (size_t i = 0; i < count; ++i)
+        if (bodied[i] && nearestBodiedAncestor(skeleton, bodied, int(i)) < 0 && (root < 0 || better(int(i), root)))
+            root = int(i);
+    if (root < 0) return map;  // no art at all: the importer reports it
+
+    // Parents: the nearest bodied ancestor; orphans join the connected tree one at a time,
+    // the closest first, at the body nearest their helper bone.
+    std::vector<int> parentOf(count, -1);
+    std::vector<std::string> note(count);
+    std::vector<char> connected(count, 0);
+    connected[size_t(root)] = 1;
+    std::vector<int> orphans;
+    for (size_t i = 0; i < count; ++i) {
+        if (!bodied[i] || int(i) == root) continue;
+        parentOf[i] = nearestBodiedAncestor(skeleton, bodied, int(i));
+        if (parentOf[i] < 0) orphans.push_back(int(i));
+        else if (parentOf[i] != skeleton.bones[i].parent)
+            note[i] = "joined over helper bones to '" + skeleton.bones[size_t(parentOf[i])].name + "'";
+    }
+    auto spread = [&]() {  // bones whose parent is connected become connected (parent-first order)
+        for (size_t i = 0; i < count; ++i)
+            if (bodied[i] && parentOf[i] >= 0 && connected[size_t(parentOf[i])]) connected[i] = 1;
+    };
+    spread();
+    while (!orphans.empty()) {
+        double best = 1e300;
+        size_t bestOrphan = 0;
+        int bestParent = -1;
+        for (size_t o = 0; o < orphans.size(); ++o) {
+            const int orphan = orphans[o];
+            const int helper = skeleton.bones[size_t(orphan)].parent >= 0 ? skeleton.bones[size_t(orphan)].parent : orphan;
+            for (size_t c = 0; c < count; ++c) {
+                if (!connected[c]) continue;
+                const double d = distanceToBone(skeleton, setup, int(c), setup[size_t(helper)].x, setup[size_t(helper)].y);
+                if (d < best) best = d, bestOrphan = o, bestParent = int(c);
+            }
+        }
+        const int orphan = orphans[bestOrphan];
+        parentOf[size_t(orphan)] = bestParent;
+        const int helper = skeleton.bones[size_t(orphan)].parent;
+        note[size_t(orphan)] = "jointed to '" + skeleton.bones[size_t(bestParent)].name + "', the body nearest its helper bone '" +
+                               (helper >= 0 ? skeleton.bones[size_t(helper)].name : std::string("(none)")) + "'";
+        connected[size_t(orphan)] = 1;
+        orphans.erase(orphans.begin() + long(bestOrphan));
+        spread();
+    }
+
+    // Rig bones in Spine's order. A bone jointed over helper bones may come before its new
+    // parent (a thigh listed before the torso under a hip helper): rigs allow any order.
+    for (size_t i = 0; i < count; ++i) {
+        if (!bodied[i]) continue;
+        map.rigOfSpine[i] = int(map.spineOfRig.size());
+        map.spineOfRig.push_back(int(i));
+    }
+    for (int spine : map.spineOfRig) {
+        const int parent = parentOf[size_t(spine)];
+        map.rigParent.push_back(parent >= 0 ? map.rigOfSpine[size_t(parent)] : -1);
+        map.jointNote.push_back(note[size_t(spine)]);
+    }
+    // A bone without a body rides on its nearest bodied ancestor, else on the body nearest it.
+    for (size_t i = 0; i < count; ++i) {
+        int rider = bodied[i] ? int(i) : nearestBodiedAncestor(skeleton, bodied, int(i));
+        if (rider < 0) {
+            double best = 1e300;
+            for (int spine : map.spineOfRig) {
+                const double d = distanceToBone(skeleton, setup, spine, setup[i].x, setup[i].y);
+                if (d < best) best = d, rider = spine;
+            }
+        }
+        map.riderOfSpine[i] = map.rigOfSpine[size_t(rider)];
+    }
+    return map;
+}
+
+void addSpinePhysics(RigDefinition& rig, const SpineRigMap& map, const SpineSkeleton& skeleton,
+                     const std::vector<AngleRange>& clipRanges, std::vector<std::string>& table) {
+    const size_t count = rig.bones.size();
+    // Area of the art riding on each rig bone, in the rig's own units (sprites are its art).
+    std::vector<double> area(count, 0.0);
+    for (const RigSprite& sprite : rig.sprites) area[size_t(sprite.bone)] += sprite.width * sprite.height;
+    for (const RigMesh& mesh : rig.meshes) {
+        // A mesh's triangles (in the rest pose) count for the rig bone with most of its weight.
+        std::vector<double> weight(count, 0.0);
+        std::vector<Vec2> at(mesh.vertices.size());
+        for (size_t v = 0; v < mesh.vertices.size(); ++v)
+            for (const RigMeshWeight& w : mesh.vertices[v].weights) {
+                const RigBone& bone = rig.bones[size_t(w.bone)];
+                weight[size_t(w.bone)] += w.weight;
+                at[v] = at[v] + w.weight * (bone.origin + Vec2{std::cos(bone.angle) * w.position.x - std::sin(bone.angle) * w.position.y,
+                                                               std::sin(bone.angle) * w.position.x + std::cos(bone.angle) * w.position.y});
+            }
+        double triangles = 0.0;
+        for (size_t t = 0; t + 2 < mesh.triangles.size(); t += 3) {
+            const Vec2 a = at[size_t(mesh.triangles[t])], b = at[size_t(mesh.triangles[t + 1])], c = at[size_t(mesh.triangles[t + 2])];
+            triangles += 0.5 * std::abs((b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y));
+        }
+        area[size_t(std::max_element(weight.begin(), weight.end()) - weight.begin())] += triangles;
+    }
+    // The torso's bodies share kHeaviestBodyMass by area (the root's alone when no bone is
+    // torso-like); every other body weighs kLimbMass times its area over the median of theirs.
+    std::vector<char> torso(count, 0);
+    bool anyTorso = false;
+    for (size_t i = 0; i < count; ++i)
+        anyTorso |= (torso[i] = classifyBone(rig.bones[i].fileName) == BoneKind::Torso) != 0;
+    if (!anyTorso) torso[0] = 1;
+    double torsoArea = 0.0;
+    std::vector<double> limbAreas;
+    for (size_t i = 0; i < count; ++i) {
+        if (torso[i]) torsoArea += area[i];
+        else limbAreas.push_back(area[i]);
+    }
+    std::sort(limbAreas.begin(), limbAreas.end());
+    const double median = limbAreas.empty() ? 1.0 : limbAreas[limbAreas.size() / 2];
+    for (size_t i = 0; i < count; ++i) {
+        RigBody body;
+        body.bone = int(i);
+        const BoneKind kind = classifyBone(skeleton.bones[size_t(map.spineOfRig[i])].name);
+        body.shape = kind == BoneKind::Head ? BodyShape::Circle : BodyShape::Capsule;
+        body.radiusSource = RadiusSource::Visual;
+        body.mass = torso[i] ? kHeaviestBodyMass * area[i] / torsoArea
+                             : std::clamp(kLimbMass * area[i] / median, kLightestBodyMass, kMaxLimbFraction * kHeaviestBodyMass);
+        body.linearDamping = kLinearDamping;
+        body.angularDamping = kAngularDamping;
+        rig.bodies.push_back(body);
+    }
+    updateDerived(rig);
+    char line[256];
+    std::snprintf(line, sizeof line, "  %-16s %-10s %-8s %10s %8s  %-16s %-14s %s", "bone", "role", "shape", "radius", "mass",
+                  "joint to", "limits (deg)", "why");
+    table.push_back(line);
+    for (size_t i = 0; i < count; ++i) {
+        const RigBone& bone = rig.bones[i];
+        const BoneKind kind = classifyBone(bone.fileName);
+        const BoneRecipe recipe = boneRecipe(kind);
+        std::string why = std::string("role from the name ('") + boneKindName(kind) + "')";
+        std::string limits = "-";
+        if (bone.parent >= 0) {
+            RigJoint joint;
+            joint.parent = bone.parent;
+            joint.child = int(i);
+            joint.fileName = bone.fileName;
+            joint.name = bone.name;
+            joint.limited = true;
+            joint.damping = kJointDamping;
+            double lower = recipe.lowerDegrees, upper = recipe.upperDegrees;
+            const bool hinge = kind == BoneKind::Forearm || kind == BoneKind::Shin;
+            if (hinge) {
+                // Bent in the setup pose: the hinge opens that way, measured from straight.
+                const double bend = wrapDegrees(bone.localAngle * 180.0 / kPi);
+                const bool positive = std::abs(bend) > kHingeBendDegrees ? bend > 0.0 : recipe.upperDegrees > 0.0;
+                const double reach = std::max(std::abs(recipe.lowerDegrees), std::abs(recipe.upperDegrees));
+                lower = positive ? -bend : -reach - bend;
+                upper = positive ? reach - bend : -bend;
+                if (std::abs(bend) > kHingeBendDegrees)
+                    why += ", one-way, bending " + std::string(positive ? "counter-clockwise" : "clockwise") +
+                           " as in the setup pose";
+            }
+            const AngleRange& range = clipRanges[i];
+            if (range.low - kClipLimitMargin < lower || range.high + kClipLimitMargin > upper) {
+                lower = std::max(-180.0, std::min(lower, range.low - kClipLimitMargin));
+                upper = std::min(180.0, std::max(upper, range.high + kClipLimitMargin));
+                why += ", widened to hold clip '" + range.clip + "'";
+            }
+            joint.lower = lower * kPi / 180.0;
+            joint.upper = upper * kPi / 180.0;
+            rig.joints.push_back(joint);
+            limits = "[";
+            limits += degrees(lower);
+            limits += ", ";
+            limits += degrees(upper);
+            limits += "]";
+            if (!map.jointNote[i].empty()) why += "; " + map.jointNote[i];
+        }
+        const RigBody& body = rig.bodies[i];
+        std::snprintf(line, sizeof line, "  %-16s %-10s %-8s %7.3f m %5.2f kg  %-16s %-14s ", bone.fileName.c_str(),
+                      boneKindName(kind), shapeName(body.shape), body.radius, body.mass,
+                      bone.parent >= 0 ? rig.bones[size_t(bone.parent)].fileName.c_str() : "(root)", limits.c_str());
+        table.push_back(line + why);
+    }
+    updateDerived(rig);
+}
+
+}  // namespace ragdoll

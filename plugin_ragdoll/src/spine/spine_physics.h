@@ -1,0 +1,54 @@
+// The physics skeleton of an imported Spine character (the s&box recipe, seed 001, with
+// the masses of the Godot plan, seed 000):
+//
+// - Bodies: a Spine bone gets one when it carries a visible part of meaningful size (at
+//   least kMeaningfulPartFraction of the largest part's area). Helper, IK-target and
+//   control bones carry none; their parts and their motion ride on the nearest ancestor
+//   with a body.
+// - The rig keeps only the bones with bodies (a character needs a body per bone). A bodied
+//   bone's rig parent is its nearest bodied ancestor. Where a bone's chain has none (legs
+//   hanging off a hip helper with no part), it is jointed to the body nearest the helper,
+//   usually the torso; the table says so. The root is the torso-like bone, else the one
+//   with the most art.
+// - Radius from the art (the rig's own rule: the thickness across the bone of its parts).
+//   Mass from the area of the parts riding on the bone, the torso heaviest (seed 000: torso
+//   8 kg : limb 1.5 kg): the torso-like bones share kHeaviestBodyMass by area, any other
+//   body weighs kLimbMass × its area / the median limb's, between kLightestBodyMass and
+//   kMaxLimbFraction of the torso.
+// - Joints: limits from the bone's role guessed from its name (elbow, knee one-way; neck,
+//   shoulder, hip wide: rig_generator.h's recipe); a one-way hinge bends the way its setup
+//   pose is bent; then every range is widened to hold the angles the clips reach, so a
+//   character going limp mid-clip starts inside its limits.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "spine/spine_import_model.h"
+
+namespace ragdoll {
+
+inline constexpr double kMeaningfulPartFraction = 0.02;  ///< of the largest part's area
+inline constexpr double kHeaviestBodyMass = 8.0;         ///< kg: the torso, all of it
+inline constexpr double kLimbMass = 1.5;                 ///< kg: a limb with the median limb's art
+inline constexpr double kMaxLimbFraction = 0.5;          ///< of the torso's mass, at most
+inline constexpr double kLightestBodyMass = 0.3;         ///< kg
+inline constexpr double kHingeBendDegrees = 5.0;         ///< a setup bend that sets a hinge's side
+inline constexpr double kClipLimitMargin = 5.0;          ///< degrees beyond what the clips reach
+
+/// Which Spine bones become rig bones, their rig parents, and what every other bone rides on.
+SpineRigMap mapSpineSkeleton(const SpineSkeleton& skeleton, const std::vector<SpineWorld>& setup,
+                             const std::vector<SpinePart>& parts);
+
+/// The angles (degrees from rest, relative to the rig parent) a rig bone reaches in the clips.
+struct AngleRange {
+    double low = 0.0, high = 0.0;
+    std::string clip;  ///< the clip reaching furthest outside the guess, for the table
+};
+
+/// Adds a body per rig bone and a joint per rig parent–child pair to a rig whose bones and
+/// sprites are in place, and the table of guesses (one line per body and joint) to `table`.
+void addSpinePhysics(RigDefinition& rig, const SpineRigMap& map, const SpineSkeleton& skeleton,
+                     const std::vector<AngleRange>& clipRanges, std::vector<std::string>& table);
+
+}  // namespace ragdoll

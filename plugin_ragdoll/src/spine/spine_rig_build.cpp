@@ -1,0 +1,360 @@
+#include "spine/spine_rig_build.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+#include "anim/clip.h"
+#include "rig/rig_loader.h"
+#include "rig/rig_saver.h"
+#include "spine/spine_mesh.h"
+#include "spine/spine_physics.h"
+
+namespace ragdoll {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr double kDegrees = kPi / 180.0;
+
+/// Collects the build's diagnostics.
+struct Reporter {
+    std::vector<Diagnostic>& out;
+    int errors = 0;
+    void print(const std::vector<Diagnostic>& diagnostics) {
+        for (const Diagnostic& d : diagnostics) {
+            out.push_back(d);
+            errors += d.severity == Severity::Error;
+        }
+    }
+    void error(const std::string& file, int line, const std::string& message) {
+        print({{Severity::Error, file, line, message}});
+    }
+    void warning(const std::string& file, int line, const std::string& message) {
+        print({{Severity::Warning, file, line, message}});
+    }
+};
+
+std::uint8_t byteOf(double unit) { return std::uint8_t(std::lround(std::clamp(unit, 0.0, 1.0) * 255.0)); }
+
+/// A length in metres rounded to 1e-9 of the file's units: the setup pose's matrices leave
+/// noise in the last bits (30.000000000000004), which would otherwise be written as is.
+double tidy(double metres, double scale) { return std::round(metres * scale * 1e9) / 1e9 / scale; }
+/// An angle in radians rounded to 1e-9 degree, for the same reason.
+double tidyAngle(double radians) { return std::round(radians / kDegrees * 1e9) / 1e9 * kDegrees; }
+
+/// The region attachment as drawn in the setup pose (see SpinePart), or false (reported).
+bool placePart(const SpineAttachment& a, const AtlasRegion& region, const SpineWorld& bone, SpinePart& part,
+               Reporter& report, const std::string& file) {
+    const double w = a.width * a.scaleX, h = a.height * a.scaleY;
+    if (a.scaleX < 0.0 || a.scaleY < 0.0)
+        report.warning(file, a.line, "attachment '" + a.name + "' is flipped (negative scale); drawn unflipped");
+    // The packed pixels inside the original image (atlas whitespace stripping), y up.
+    const double ow = region.originalWidth, oh = region.originalHeight;
+    const double fx0 = region.offsetX / ow, fx1 = (region.offsetX + region.width) / ow;
+    const double fy0 = region.offsetY / oh, fy1 = (region.offsetY + region.height) / oh;
+    const double cx = ((fx0 + fx1) * 0.5 - 0.5) * std::abs(w), cy = ((fy0 + fy1) * 0.5 - 0.5) * std::abs(h);
+    const double r = a.rotation * kDegrees;
+    const double lx = a.x + std::cos(r) * cx - std::sin(r) * cy, ly = a.y + std::sin(r) * cx + std::cos(r) * cy;
+    bone.transform(lx, ly, part.centreX, part.centreY);
+    // The attachment's axes through the bone's world matrix: direction and stretch.
+    const double ax = bone.a * std::cos(r) + bone.b * std::sin(r), ay = bone.c * std::cos(r) + bone.d * std::sin(r);
+    const double bx = -bone.a * std::sin(r) + bone.b * std::cos(r), by = -bone.c * std::sin(r) + bone.d * std::cos(r);
+    const double stretchX = std::hypot(ax, ay), stretchY = std::hypot(bx, by);
+    part.width = (fx1 - fx0) * std::abs(w) * stretchX;
+    part.height = (fy1 - fy0) * std::abs(h) * stretchY;
+    part.area = std::abs(w * h) * stretchX * stretchY;
+    // Stored turned in the page (counter-clockwise): the page rect's +x is the image's
+    // direction turned back, and its sides swap for a quarter turn.
+    part.angle = std::atan2(ay, ax) / kDegrees - region.degrees;
+    if (region.degrees == 90 || region.degrees == 270) std::swap(part.width, part.height);
+    part.region = &region;
+    if (part.width <= 0.0 || part.height <= 0.0) {
+        report.error(file, a.line, "attachment '" + a.name + "' has no size in the setup pose");
+        return false;
+    }
+    return true;
+}
+
+/// A mesh part's setup-pose bounding box (as its centre and size), area and main bone.
+void placeMesh(const SpineAttachment& source, const AtlasRegion& region, const std::vector<SpineWorld>& setup, int slotBone,
+               size_t boneCount, SpinePart& part) {
+    const std::vector<std::array<double, 2>> world = meshWorldVertices(source, slotBone, setup);
+    double x0 = 1e300, x1 = -1e300, y0 = 1e300, y1 = -1e300;
+    for (const auto& p : world) x0 = std::min(x0, p[0]), x1 = std::max(x1, p[0]), y0 = std::min(y0, p[1]), y1 = std::max(y1, p[1]);
+    part.centreX = 0.5 * (x0 + x1);
+    part.centreY = 0.5 * (y0 + y1);
+    part.width = x1 - x0;
+    part.height = y1 - y0;
+    part.angle = 0.0;
+    part.area = 0.0;
+    for (size_t t = 0; t + 2 < source.triangles.size(); t += 3) {
+        const auto& a = world[size_t(source.triangles[t])];
+        const auto& b = world[size_t(source.triangles[t + 1])];
+        const auto& c = world[size_t(source.triangles[t + 2])];
+        part.area += 0.5 * std::abs((b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1]));
+    }
+    part.bone = meshMainBone(source, slotBone, boneCount);
+    part.region = &region;
+}
+
+/// Corners of a part, for the setup pose's height and a bone's length.
+std::array<std::array<double, 2>, 4> corners(const SpinePart& p) {
+    const double c = std::cos(p.angle * kDegrees), s = std::sin(p.angle * kDegrees);
+    std::array<std::array<double, 2>, 4> out{};
+    int i = 0;
+    for (double u : {-0.5, 0.5})
+        for (double v : {-0.5, 0.5})
+            out[size_t(i++)] = {p.centreX + c * u * p.width - s * v * p.height, p.centreY + s * u * p.width + c * v * p.height};
+    return out;
+}
+
+}  // namespace
+
+SpineBuild buildSpineRig(const SpineBuildInput& input) {
+    SpineBuild build;
+    Reporter report{build.diagnostics};
+    const SpineSkeleton& skeleton = *input.skeleton;
+    const SpineAtlas& atlas = *input.atlas;
+    const fs::path outPath(input.outPath);
+    // The skin: the default skin's attachments, then the named skin's over them.
+    const SpineSkin* defaultSkin = skeleton.findSkin("default");
+    const SpineSkin* namedSkin = nullptr;
+    if (!input.options.skin.empty()) {
+        namedSkin = skeleton.findSkin(input.options.skin);
+        if (!namedSkin) {
+            std::string names;
+            for (const SpineSkin& s : skeleton.skins) names += (names.empty() ? "'" : ", '") + s.name + "'";
+            report.error(input.jsonPath, 0, "--skin '" + input.options.skin + "': no such skin (the file has " +
+                                      (names.empty() ? std::string("none") : names) + ")");
+        }
+    }
+    std::map<std::pair<int, std::string>, const SpineAttachment*> shown;
+    int notShown = 0;
+    for (const SpineSkin* skin : {defaultSkin, namedSkin})
+        if (skin)
+            for (const SpineAttachment& a : skin->attachments) shown[{a.slot, a.name}] = &a;
+    for (const auto& [key, a] : shown) notShown += skeleton.slots[size_t(key.first)].attachment != key.second;
+
+    for (const SpineBone& bone : skeleton.bones) {
+        if (bone.inherit != SpineInherit::Normal)
+            report.warning(input.jsonPath, bone.line, "bone '" + bone.name + "': inherit mode other than normal is approximated");
+        if (bone.shearX != 0.0 || bone.shearY != 0.0)
+            report.warning(input.jsonPath, bone.line, "bone '" + bone.name + "': shear is approximated (parts keep right angles)");
+    }
+    for (const SpineTransformConstraint& t : skeleton.transforms)
+        if (t.local || t.relative)
+            report.warning(input.jsonPath, t.line, "transform constraint '" + t.name + "': local and relative forms are baked as absolute");
+
+    // The parts: each slot's setup attachment, in draw order.
+    const std::vector<SpineWorld> setup = poseSpineSkeleton(skeleton, nullptr, 0.0);
+    std::vector<SpinePart> parts;
+    std::vector<SpineColor> partTint;
+    for (size_t s = 0; s < skeleton.slots.size(); ++s) {
+        const SpineSlot& slot = skeleton.slots[s];
+        if (slot.attachment.empty()) continue;
+        auto found = shown.find({int(s), slot.attachment});
+        if (found == shown.end()) {
+            report.warning(input.jsonPath, slot.line, "slot '" + slot.name + "': its attachment '" + slot.attachment +
+                                                "' is in no skin imported; nothing drawn");
+            continue;
+        }
+        const SpineAttachment& a = *found->second;
+        const bool isMesh = a.type == SpineAttachmentType::Mesh || a.type == SpineAttachmentType::LinkedMesh;
+        if (a.type != SpineAttachmentType::Region && !isMesh) {
+            report.warning(input.jsonPath, a.line, std::string(attachmentTypeName(a.type)) + " attachment '" + a.name + "' (slot '" +
+                                             slot.name + "'): not drawn by Paperdoll (skipped)");
+            continue;
+        }
+        const AtlasRegion* region = atlas.find(a.path);
+        if (!region) {
+            report.error(input.jsonPath, a.line, "attachment '" + a.name + "' (slot '" + slot.name + "'): no region '" + a.path +
+                                           "' in the atlas " + input.atlasPath);
+            continue;
+        }
+        SpinePart part;
+        part.name = a.name;
+        part.slot = int(s);
+        part.bone = slot.bone;
+        if (isMesh) {
+            part.mesh = meshSource(skeleton, a, input.options.skin.empty() ? std::string("default") : input.options.skin);
+            if (!part.mesh) {
+                report.error(input.jsonPath, a.line, "linked mesh '" + a.name + "' (slot '" + slot.name + "'): its parent mesh '" +
+                                               a.parentMesh + "' is in no skin");
+                continue;
+            }
+            placeMesh(*part.mesh, *region, setup, slot.bone, skeleton.bones.size(), part);
+        } else if (!placePart(a, *region, setup[size_t(slot.bone)], part, report, input.jsonPath)) {
+            continue;
+        }
+        for (size_t c = 0; c < 4; ++c) part.color[c] = byteOf(slot.color[c] * a.color[c]);
+        parts.push_back(part);
+    }
+    if (notShown > 0)
+        report.warning(input.jsonPath, 0, std::to_string(notShown) +
+                                    " attachment(s) not shown in the setup pose are not imported (attachment swaps are not baked)");
+    if (report.errors > 0) return build;
+    if (parts.empty()) {
+        report.error(input.jsonPath, 0, "no region attachment is shown in the setup pose: nothing to draw or to give bodies to");
+        return build;
+    }
+
+    // Scale: given, or the setup pose's height as kImportHeightMetres.
+    double low = 1e300, high = -1e300;
+    for (const SpinePart& p : parts)
+        for (const auto& c : corners(p)) low = std::min(low, c[1]), high = std::max(high, c[1]);
+    const double scale = input.options.scale ? *input.options.scale : (high - low) / kImportHeightMetres;
+    if (!(scale > 0.0) || !std::isfinite(scale)) {
+        report.error(input.jsonPath, 0, "the setup pose has no height; pass --scale UNITS_PER_METRE");
+        return build;
+    }
+
+    SpineRigMap map = mapSpineSkeleton(skeleton, setup, parts);
+    if (map.spineOfRig.empty()) {
+        report.error(input.jsonPath, 0, "no part is large enough to carry a body");
+        return build;
+    }
+    map.scale = scale;
+    RigDefinition rig;
+    std::string stem = outPath.filename().string();
+    for (const char* suffix : {".rig.xml", ".xml"})
+        if (stem.size() > std::string(suffix).size() && stem.ends_with(suffix)) {
+            stem.resize(stem.size() - std::string(suffix).size());
+            break;
+        }
+    rig.name = stem;
+    rig.units = RigUnits::Pixels;
+    rig.scale = scale;
+    rig.path = input.outPath;
+    std::vector<int> imageOfPage(atlas.pages.size(), -1);
+    for (const SpinePart& p : parts) {
+        int& image = imageOfPage[size_t(p.region->page)];
+        if (image >= 0) continue;
+        const AtlasPage& page = atlas.pages[size_t(p.region->page)];
+        RigImage ri;
+        ri.name = fs::path(page.file).stem().string();
+        ri.file = fs::path(page.file).filename().string();
+        ri.width = input.pageSizes[size_t(p.region->page)][0];
+        ri.height = input.pageSizes[size_t(p.region->page)][1];
+        image = int(rig.images.size());
+        rig.images.push_back(ri);
+    }
+
+    // Bones: the bodied Spine bones, placed relative to their rig parents in the setup pose.
+    for (size_t r = 0; r < map.spineOfRig.size(); ++r) {
+        const int s = map.spineOfRig[r];
+        const SpineWorld& w = setup[size_t(s)];
+        RigBone bone;
+        bone.fileName = skeleton.bones[size_t(s)].name;
+        bone.name = sanitiseName(bone.fileName);
+        bone.parent = map.rigParent[r];
+        double length = skeleton.bones[size_t(s)].length * std::hypot(w.a, w.c);
+        double reach = 0.0, side = 0.0;
+        const double angle = w.angleDegrees() * kDegrees;
+        for (const SpinePart& p : parts) {
+            if (p.bone != s) continue;
+            side = std::max({side, p.width, p.height});
+            for (const auto& c : corners(p))
+                reach = std::max(reach, (c[0] - w.x) * std::cos(angle) + (c[1] - w.y) * std::sin(angle));
+        }
+        if (length < kMinBoneLengthFraction * side) length = std::max(reach, kMinBoneLengthFraction * side);
+        bone.length = tidy(length / scale, scale);
+        if (bone.parent < 0) {
+            bone.localOrigin = {tidy(w.x / scale, scale), tidy(w.y / scale, scale)};
+            bone.localAngle = tidyAngle(angle);
+        } else {
+            const SpineWorld& pw = setup[size_t(map.spineOfRig[size_t(bone.parent)])];
+            const double pa = pw.angleDegrees() * kDegrees, dx = w.x - pw.x, dy = w.y - pw.y;
+            bone.localOrigin = {tidy((std::cos(pa) * dx + std::sin(pa) * dy) / scale, scale),
+                                tidy((-std::sin(pa) * dx + std::cos(pa) * dy) / scale, scale)};
+            bone.localAngle = tidyAngle(wrapDegrees((angle - pa) / kDegrees) * kDegrees);
+        }
+        rig.bones.push_back(bone);
+    }
+    // Sprites: each region part on the rig bone it rides on, in draw order.
+    for (const SpinePart& p : parts) {
+        if (p.mesh) continue;
+        const int r = map.riderOfSpine[size_t(p.bone)];
+        const SpineWorld& w = setup[size_t(map.spineOfRig[size_t(r)])];
+        const double a = w.angleDegrees() * kDegrees, dx = p.centreX - w.x, dy = p.centreY - w.y;
+        RigSprite sprite;
+        sprite.bone = r;
+        sprite.image = imageOfPage[size_t(p.region->page)];
+        sprite.rect = p.region->pageRect();
+        sprite.centre = {tidy((std::cos(a) * dx + std::sin(a) * dy) / scale, scale),
+                         tidy((-std::sin(a) * dx + std::cos(a) * dy) / scale, scale)};
+        sprite.angle = tidyAngle(wrapDegrees(p.angle - a / kDegrees) * kDegrees);
+        sprite.width = tidy(p.width / scale, scale);
+        sprite.height = tidy(p.height / scale, scale);
+        sprite.z = p.slot;
+        sprite.color = p.color;
+        sprite.order = int(rig.sprites.size());
+        rig.sprites.push_back(sprite);
+    }
+    updateDerived(rig);
+    // Meshes: their weights on the rig bones (placed by the rest pose just derived).
+    for (const SpinePart& p : parts) {
+        if (!p.mesh) continue;
+        rig.meshes.push_back(rigMeshOf(p, *p.mesh, skeleton.slots[size_t(p.slot)].bone, map, setup, rig,
+                                       imageOfPage[size_t(p.region->page)]));
+        rig.meshes.back().order = int(rig.meshes.size()) - 1;
+        for (RigMeshVertex& vertex : rig.meshes.back().vertices) {
+            vertex.u = std::round(vertex.u * 1e6) / 1e6;
+            vertex.v = std::round(vertex.v * 1e6) / 1e6;
+            for (RigMeshWeight& weight : vertex.weights)
+                weight.position = {tidy(weight.position.x, scale), tidy(weight.position.y, scale)};
+        }
+    }
+    updateDerived(rig);
+
+    // Clips, then the bodies and joints (whose limits hold what the clips reach).
+    const std::string clipStem = stem;
+    BakeResult baked = bakeSpineClips(skeleton, map, rig, input.options.loops ? &*input.options.loops : nullptr, clipStem,
+                                      fs::path(input.jsonPath).filename().string());
+    std::vector<std::string> table;
+    for (const BakeWarning& w : baked.warnings) report.warning(input.jsonPath, w.line, w.message);
+    addSpinePhysics(rig, map, skeleton, baked.ranges, table);
+
+    // The rig's text, checked as if it sat beside the page images; then the clip entries.
+    const fs::path pageDir = fs::path(input.atlasDir) / fs::path(atlas.pages[0].file).parent_path();
+    RigTextResult text = rigToText(rig, (pageDir / outPath.filename()).string());
+    report.print(text.diagnostics);
+    if (!text.ok) return build;
+    std::string rigText = text.text;
+    const size_t firstLine = rigText.find('\n') + 1;
+    rigText.insert(firstLine, "<!-- Imported by `paperdoll rig import` from " + fs::path(input.jsonPath).filename().string() +
+                                  " (Spine " + (skeleton.version.empty() ? std::string("?") : skeleton.version) + ", skin '" +
+                                  (input.options.skin.empty() ? std::string("default") : input.options.skin) + "') and " +
+                                  fs::path(input.atlasPath).filename().string() + " at " + shortNumber(scale, 4) +
+                                  " units per metre. The bodies and joint limits are guesses to tune. -->\n");
+    std::string clipLines = "\n";
+    for (const BakedClip& clip : baked.clips)
+        for (const std::string& role : clip.roles) clipLines += "  <clip name=\"" + role + "\" file=\"" + clip.file + "\"/>\n";
+    rigText.insert(rigText.rfind("</rig>"), clipLines);
+    RigLoadResult check = loadRigFromText(rigText, (pageDir / outPath.filename()).string());
+    report.print(check.diagnostics);
+    if (!check.rig) return build;
+    for (const BakedClip& clip : baked.clips) {
+        ClipLoadResult clipCheck = loadClipFromText(clip.text, clip.file, *check.rig);
+        report.print(clipCheck.diagnostics);
+        if (!clipCheck.clip) return build;
+    }
+
+
+    build.ok = report.errors == 0;
+    build.rig = std::move(rig);
+    build.rigText = std::move(rigText);
+    build.clips = std::move(baked.clips);
+    build.table = std::move(table);
+    build.imageOfPage = std::move(imageOfPage);
+    for (size_t s = 0; s < skeleton.bones.size(); ++s)
+        if (map.rigOfSpine[s] < 0) build.helpers.push_back(skeleton.bones[s].name);
+    build.scale = scale;
+    build.height = high - low;
+    return build;
+}
+
+}  // namespace ragdoll

@@ -1,0 +1,570 @@
+// `rig import` end to end: the rig it writes (sprites where the attachments are, bodies
+// and joints from the art), the clips it bakes, the doll's drop, and every error exiting 1
+// with nothing written.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "anim/clip.h"
+#include "anim/pose.h"
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "rig/rig_loader.h"
+#include "rig_tools/rig_commands.h"
+#include "rig_tools/rig_drop.h"
+#include "spine/spine_bake.h"
+#include "spine/spine_json.h"
+#include "spine/spine_pose.h"
+#include "spine_test_support.h"
+
+using namespace ragdoll;
+using namespace spinetest;
+
+namespace {
+
+using Corner = std::array<double, 2>;
+
+/// The four corners of a sprite in rig space, metres.
+std::array<Corner, 4> spriteCorners(const RigDefinition& rig, const RigSprite& s) {
+    const RigBone& bone = rig.bones[size_t(s.bone)];
+    std::array<Corner, 4> out{};
+    int i = 0;
+    for (double u : {-0.5, 0.5})
+        for (double v : {-0.5, 0.5}) {
+            const double lx = s.centre.x + std::cos(s.angle) * u * s.width - std::sin(s.angle) * v * s.height;
+            const double ly = s.centre.y + std::sin(s.angle) * u * s.width + std::cos(s.angle) * v * s.height;
+            out[size_t(i++)] = {bone.origin.x + std::cos(bone.angle) * lx - std::sin(bone.angle) * ly,
+                                bone.origin.y + std::sin(bone.angle) * lx + std::cos(bone.angle) * ly};
+        }
+    return out;
+}
+
+/// The corners of a rectangle [x0, x1] × [y0, y1] of a bone's frame in Spine's world, divided by scale.
+std::array<Corner, 4> spineCorners(const SpineWorld& w, double x0, double x1, double y0, double y1, double rotationDegrees,
+                                   double cx, double cy, double scale) {
+    std::array<Corner, 4> out{};
+    int i = 0;
+    const double r = rotationDegrees * kDegree;
+    for (double x : {x0, x1})
+        for (double y : {y0, y1}) {
+            double wx = 0, wy = 0;
+            w.transform(cx + std::cos(r) * x - std::sin(r) * y, cy + std::sin(r) * x + std::cos(r) * y, wx, wy);
+            out[size_t(i++)] = {wx / scale, wy / scale};
+        }
+    return out;
+}
+
+/// Every corner of a has a corner of b within tolerance.
+bool sameCorners(const std::array<Corner, 4>& a, const std::array<Corner, 4>& b, double tolerance) {
+    for (const Corner& p : a) {
+        bool found = false;
+        for (const Corner& q : b) found = found || std::hypot(p[0] - q[0], p[1] - q[1]) <= tolerance;
+        if (!found) return false;
+    }
+    return true;
+}
+
+std::string describe(const std::vector<Diagnostic>& diagnostics) {
+    std::string out;
+    for (const Diagnostic& d : diagnostics) out += d.format() + "\n";
+    return out;
+}
+
+SpineImportOptions options(const std::string& json, const std::filesystem::path& out) {
+    SpineImportOptions o;
+    o.skeletonPath = json;
+    o.outPath = out.string();
+    return o;
+}
+
+}  // namespace
+
+TEST_CASE("import: sprite quads land where the attachments are (a turned region, a trimmed one)", "[spine][import]") {
+    for (const char* atlas : {"mini.atlas", "mini_old.atlas"}) {
+        const std::filesystem::path folder = freshFolder(std::string("quads_") + atlas);
+        SpineImportOptions o = options(dataPath("mini.json"), folder / "mini.rig.xml");
+        o.atlasPath = dataPath(atlas);
+        o.scale = 10.0;
+        ImportRun run = runImport(o);
+        INFO(run.err);
+        REQUIRE(run.exitCode == 0);
+        RigLoadResult loaded = loadRigFile((folder / "mini.rig.xml").string());
+        REQUIRE(loaded.rig);
+        const RigDefinition& rig = *loaded.rig;
+        REQUIRE(rig.bones.size() == 2);  // the root has no part: no bone, no body
+        REQUIRE(rig.sprites.size() == 2);
+        SpineLoadResult spine = loadSpineJsonFile(dataPath("mini.json"));
+        const std::vector<SpineWorld> w = poseSpineSkeleton(spine.skeleton, nullptr, 0.0);
+        // box: 40 x 20 at (10, 2) turned 15 degrees on the arm; stored turned a quarter in the page.
+        const RigSprite& box = rig.sprites[0];
+        CHECK(box.rect == PixelRect{10, 10, 20, 40});
+        CHECK(sameCorners(spriteCorners(rig, box), spineCorners(w[1], -20, 20, -10, 10, 15, 10, 2, 10.0), 1e-9));
+        CHECK((rig.bones[size_t(box.bone)].angle + box.angle) / kDegree == Approx(30 + 15 - 90).margin(1e-9));
+        // trim: 30 x 10 at x 5 on the forearm (scaleX 1.5); only x in [0, 20] is packed.
+        const RigSprite& trim = rig.sprites[1];
+        CHECK(trim.rect == PixelRect{100, 10, 20, 10});
+        CHECK(sameCorners(spriteCorners(rig, trim), spineCorners(w[2], 0, 20, -5, 5, 0, 0, 0, 10.0), 1e-9));
+        CHECK(int(trim.color[0]) == 255);
+        CHECK(int(trim.color[1]) == 0);
+        CHECK(int(trim.color[3]) == 128);
+    }
+}
+
+TEST_CASE("import: a named skin is the default skin plus its own attachments", "[spine][import]") {
+    const std::filesystem::path folder = freshFolder("skin");
+    SpineImportOptions o = options(dataPath("mini.json"), folder / "mini.rig.xml");
+    o.skin = "blue";
+    o.scale = 10.0;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    RigLoadResult loaded = loadRigFile((folder / "mini.rig.xml").string());
+    REQUIRE(loaded.rig);
+    REQUIRE(loaded.rig->sprites.size() == 2);
+    CHECK(loaded.rig->sprites[0].rect == PixelRect{10, 10, 20, 40});  // the default skin's box
+    CHECK(int(loaded.rig->sprites[1].color[2]) == 0);   // slot red × attachment blue
+    CHECK(int(loaded.rig->sprites[1].color[0]) == 0);
+    CHECK(loaded.rig->sprites[1].centre.x == Approx((6.0 + 5.0) * 1.5 / 10.0 - 0.0).margin(1e-9));
+}
+
+TEST_CASE("import: a Bezier-curved clip is baked within 0.5 degrees of the Spine pose", "[spine][import][bake]") {
+    const std::filesystem::path folder = freshFolder("bake");
+    SpineImportOptions o = options(dataPath("mini.json"), folder / "mini.rig.xml");
+    o.scale = 10.0;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    CHECK(run.out.find("swing -> mini.swing.anim.xml (once,") != std::string::npos);
+    RigLoadResult loaded = loadRigFile((folder / "mini.rig.xml").string());
+    REQUIRE(loaded.rig);
+    ClipLoadResult clip = loadClipFile((folder / "mini.swing.anim.xml").string(), *loaded.rig);
+    REQUIRE(clip.clip);
+    CHECK_FALSE(clip.clip->loop);
+    LocalPose pose;
+    for (double t : {0.05, 0.3, 0.5, 0.71, 0.93}) {
+        sampleClip(*clip.clip, *loaded.rig, t, pose);
+        const double offset = (pose.angles[1] - loaded.rig->bones[1].localAngle) / kDegree;
+        CHECK(offset == Approx(swingByFormula(t)).margin(0.5));
+    }
+}
+
+TEST_CASE("import: the paper doll as Spine 4.2 becomes a rig that passes check and drop", "[spine][import][doll]") {
+    const std::filesystem::path folder = freshFolder("doll");
+    SpineImportOptions o = options(contentPath("spine/paper_doll.json"), folder / "doll.rig.xml");
+    o.scale = 100.0;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    // Unsupported parts are warned about, each by name.
+    CHECK(run.err.find("bounding box attachment 'hitbox' (slot 'hitbox'): not drawn by Paperdoll (skipped)") != std::string::npos);
+    CHECK(run.err.find("'events' timelines are not baked (skipped)") != std::string::npos);
+    CHECK(run.out.find("jointed to 'torso', the body nearest its helper bone 'hip'") != std::string::npos);
+    CHECK(std::filesystem::exists(folder / "paper_doll.png"));
+
+    RigLoadResult loaded = loadRigFile((folder / "doll.rig.xml").string());
+    INFO(describe(loaded.diagnostics));
+    REQUIRE(loaded.rig);
+    const RigDefinition& rig = *loaded.rig;
+    CHECK(rig.bones.size() == 10);  // root, hip and the foot targets carry no part
+    CHECK(rig.bodies.size() == 10);
+    CHECK(rig.joints.size() == 9);
+    CHECK(rig.sprites.size() == 10);
+    // The meshes: a rigid badge, a sash whose hip weights ride on the torso (so it is rigid
+    // too), and a cuff weighted across the right elbow (on two rig bones, bending there).
+    REQUIRE(rig.meshes.size() == 3);
+    const int upperArm = rig.findBone("upper_arm_R"), forearm = rig.findBone("forearm_R");
+    for (const RigMesh& mesh : {rig.meshes[0], rig.meshes[1]})
+        for (const RigMeshVertex& vertex : mesh.vertices) {
+            REQUIRE(vertex.weights.size() == 1);
+            CHECK(vertex.weights[0].bone == rig.findBone("torso"));
+        }
+    const RigMesh& cuff = rig.meshes[2];
+    REQUIRE(cuff.vertices.size() == 6);
+    REQUIRE(cuff.vertices[2].weights.size() == 2);
+    CHECK(cuff.vertices[2].weights[0].bone == upperArm);
+    CHECK(cuff.vertices[2].weights[1].bone == forearm);
+    CHECK(cuff.vertices[2].weights[0].weight == Approx(0.5));
+    // Spine's (28, -4.5) on the upper arm and (0, -4.5) on the forearm: 1 unit = 1 cm.
+    CHECK(cuff.vertices[2].weights[0].position.x == Approx(0.28));
+    CHECK(cuff.vertices[2].weights[0].position.y == Approx(-0.045));
+    CHECK(cuff.vertices[2].weights[1].position.x == Approx(0.0).margin(1e-12));
+    // uvs (0.2, 0.15) of the forearm region (278, 2, 48 x 156 px in the page).
+    CHECK(cuff.vertices[2].u == Approx(278 + 0.2 * 48));
+    CHECK(cuff.vertices[2].v == Approx(2 + 0.15 * 156));
+    CHECK(cuff.z == 13);
+    const int torso = rig.findBone("torso"), head = rig.findBone("head"), thigh = rig.findBone("thigh_L");
+    REQUIRE(torso == 0);  // the root: torso-like
+    CHECK(rig.bones[size_t(thigh)].parent == torso);  // over the helper hip
+    // The torso 8 kg and heaviest; the thigh (the median limb's art) 1.5 kg; radii from the art
+    // (1 unit = 1 cm): the torso 24 cm wide, the head 30 x 31.
+    CHECK(rig.bodies[size_t(rig.bodyOfBone(torso))].mass == Approx(8.0));
+    CHECK(rig.bodies[size_t(rig.bodyOfBone(thigh))].mass == Approx(1.5));
+    for (const RigBody& b : rig.bodies)
+        if (b.bone != torso) CHECK(b.mass < 8.0);
+    CHECK(rig.bodies[size_t(rig.bodyOfBone(torso))].radius == Approx(0.12));
+    CHECK(rig.bodies[size_t(rig.bodyOfBone(head))].radius == Approx(0.15));
+    CHECK(rig.bodies[size_t(rig.bodyOfBone(head))].shape == BodyShape::Circle);
+    // Bones where Spine's setup pose puts them: the torso's origin on the hip at 1 m, upright.
+    CHECK(rig.bones[size_t(torso)].origin.x == Approx(0.0).margin(1e-9));
+    CHECK(rig.bones[size_t(torso)].origin.y == Approx(1.0).margin(1e-9));
+    CHECK(rig.bones[size_t(torso)].angle / kDegree == Approx(90.0).margin(1e-9));
+    CHECK(rig.bones[size_t(head)].origin.y == Approx(1.5).margin(1e-9));
+    // The head part's centre: 15 up the head bone and 1 to its right (x 1 cm, y 1.65 m).
+    for (const RigSprite& s : rig.sprites) {
+        if (s.bone != head) continue;
+        const RigBone& bone = rig.bones[size_t(head)];
+        CHECK(bone.origin.x + std::cos(bone.angle) * s.centre.x - std::sin(bone.angle) * s.centre.y == Approx(0.01).margin(1e-9));
+        CHECK(bone.origin.y + std::sin(bone.angle) * s.centre.x + std::cos(bone.angle) * s.centre.y == Approx(1.65).margin(1e-9));
+    }
+    // Elbows open the way the setup pose bends them (8 degrees counter-clockwise), knees the other.
+    for (const RigJoint& j : rig.joints) {
+        if (j.name == "forearm_L") {
+            CHECK(j.lower / kDegree == Approx(-8.0).margin(1e-6));
+            CHECK(j.upper / kDegree == Approx(132.0).margin(1e-6));
+        }
+        if (j.name == "shin_L") CHECK(j.upper <= 0.5);
+    }
+
+    DropReport drop = dropRig(rig, DropOptions{});
+    CHECK(drop.maxStretch <= 0.001);
+    CHECK(drop.maxLimitViolationDegrees <= 1.0);
+    CHECK_FALSE(drop.exploded);
+    CHECK(drop.passed());
+}
+
+TEST_CASE("import: the baked walk matches the Spine pose (IK legs, Bezier arms) within 0.5 degrees", "[spine][import][bake]") {
+    const std::filesystem::path folder = freshFolder("walk");
+    SpineImportOptions o = options(contentPath("spine/paper_doll.json"), folder / "doll.rig.xml");
+    o.scale = 100.0;
+    REQUIRE(runImport(o).exitCode == 0);
+    RigLoadResult loaded = loadRigFile((folder / "doll.rig.xml").string());
+    REQUIRE(loaded.rig);
+    const RigDefinition& rig = *loaded.rig;
+    ClipLoadResult walk = loadClipFile((folder / "doll.walk.anim.xml").string(), rig);
+    REQUIRE(walk.clip);
+    CHECK(walk.clip->loop);
+    CHECK(rootTravel(*walk.clip, 1.0) == Approx(1.0).margin(1e-6));  // the Spine root's 100 units a second
+
+    SpineLoadResult spine = loadSpineJsonFile(contentPath("spine/paper_doll.json"));
+    REQUIRE(spine.ok);
+    const SpineAnimation* animation = nullptr;
+    for (const SpineAnimation& a : spine.skeleton.animations)
+        if (a.name == "walk") animation = &a;
+    REQUIRE(animation);
+    const std::vector<SpineWorld> setup = poseSpineSkeleton(spine.skeleton, nullptr, 0.0);
+    LocalPose pose;
+    for (double t : {0.0, 0.13, 0.25, 0.37, 0.5, 0.61, 0.88}) {
+        const std::vector<SpineWorld> w = poseSpineSkeleton(spine.skeleton, animation, t);
+        sampleClip(*walk.clip, rig, t, pose);
+        for (size_t b = 0; b < rig.bones.size(); ++b) {
+            const int s = spine.skeleton.findBone(rig.bones[b].fileName);
+            const int p = rig.bones[b].parent;
+            const double parentAngle = p < 0 ? 0.0 : w[size_t(spine.skeleton.findBone(rig.bones[size_t(p)].fileName))].angleDegrees();
+            INFO("bone " << rig.bones[b].fileName << " at t=" << t);
+            CHECK(wrapDegrees(pose.angles[b] / kDegree - (w[size_t(s)].angleDegrees() - parentAngle)) == Approx(0.0).margin(0.5));
+        }
+    }
+    // An independent number: at t = 0.25 the right arm's eased swing from -22 to 22 is half-way.
+    sampleClip(*walk.clip, rig, 0.25, pose);
+    const int arm = rig.findBone("upper_arm_R");
+    CHECK((pose.angles[size_t(arm)] - rig.bones[size_t(arm)].localAngle) / kDegree == Approx(0.0).margin(0.5));
+    (void)setup;
+}
+
+TEST_CASE("import: the 3.8 form of the doll gives the same rig and clips as the 4.2 form", "[spine][import]") {
+    const std::filesystem::path a = freshFolder("form42"), b = freshFolder("form38");
+    SpineImportOptions o42 = options(contentPath("spine/paper_doll.json"), a / "doll.rig.xml");
+    SpineImportOptions o38 = options(contentPath("spine/paper_doll_38.json"), b / "doll.rig.xml");
+    ImportRun r42 = runImport(o42), r38 = runImport(o38);
+    INFO(r38.err);
+    REQUIRE(r42.exitCode == 0);
+    REQUIRE(r38.exitCode == 0);
+    RigLoadResult x = loadRigFile((a / "doll.rig.xml").string()), y = loadRigFile((b / "doll.rig.xml").string());
+    REQUIRE(x.rig);
+    REQUIRE(y.rig);
+    CHECK(x.rig->scale == Approx(y.rig->scale));
+    REQUIRE(x.rig->bones.size() == y.rig->bones.size());
+    for (size_t i = 0; i < x.rig->bones.size(); ++i) {
+        CHECK(x.rig->bones[i].origin.x == Approx(y.rig->bones[i].origin.x).margin(1e-9));
+        CHECK(x.rig->bones[i].angle == Approx(y.rig->bones[i].angle).margin(1e-9));
+    }
+    ClipLoadResult cx = loadClipFile((a / "doll.walk.anim.xml").string(), *x.rig);
+    ClipLoadResult cy = loadClipFile((b / "doll.walk.anim.xml").string(), *y.rig);
+    REQUIRE(cx.clip);
+    REQUIRE(cy.clip);
+    LocalPose px, py;
+    for (double t : {0.1, 0.33, 0.6, 0.9}) {
+        sampleClip(*cx.clip, *x.rig, t, px);
+        sampleClip(*cy.clip, *y.rig, t, py);
+        for (size_t i = 0; i < px.angles.size(); ++i) CHECK(px.angles[i] / kDegree == Approx(py.angles[i] / kDegree).margin(0.05));
+    }
+}
+
+TEST_CASE("import: each bad input exits 1 with its file and line, and writes nothing", "[spine][import][errors]") {
+    struct Case {
+        const char* json;
+        const char* atlas;
+        const char* skin;
+        std::string expected;
+    };
+    const std::vector<Case> cases = {
+        {"syntax.json", "mini.atlas", "", dataPath("syntax.json") + ":5:5: error: JSON syntax error"},
+        {"unknown_parent.json", "mini.atlas", "", dataPath("unknown_parent.json") + ":5: error: bone 'arm': parent 'shoulder' is not a bone"},
+        {"cycle.json", "mini.atlas", "", dataPath("cycle.json") + ":5: error: bone 'a' is in a parent cycle"},
+        {"slot_unknown_bone.json", "mini.atlas", "", dataPath("slot_unknown_bone.json") + ":5: error: slot 'hat': bone 'head' is not a bone"},
+        {"missing_region.json", "missing_region.atlas", "",
+         dataPath("missing_region.json") + ":6: error: attachment 'sleeve' (slot 'arm'): no region 'sleeve' in the atlas " +
+             dataPath("missing_region.atlas")},
+        {"missing_page.json", "missing_page.atlas", "", dataPath("missing_page.atlas") + ":1: error: page 'no_such_page.png': cannot read"},
+        {"mini.json", "two_pages.atlas", "",
+         dataPath("two_pages.atlas") + ":7: error: two pages share the file name 'paper_doll.png'"},
+        {"mini.json", "outside_page.atlas", "",
+         dataPath("outside_page.atlas") + ":4: error: region 'box' reaches outside its page image (512 x 256)"},
+        {"mini.json", "mini.atlas", "green", dataPath("mini.json") + ": error: --skin 'green': no such skin (the file has 'default', 'blue')"},
+        {"mini.json", "no_such.atlas", "", dataPath("no_such.atlas") + ": error: cannot open atlas: file not found"},
+    };
+    for (const Case& c : cases) {
+        const std::filesystem::path folder = freshFolder("error");
+        SpineImportOptions o = options(dataPath(c.json), folder / "out.rig.xml");
+        o.atlasPath = dataPath(c.atlas);
+        o.skin = c.skin;
+        ImportRun run = runImport(o);
+        INFO(c.json << " / " << c.atlas << ":\n" << run.err);
+        CHECK(run.exitCode == 1);
+        CHECK(run.err.find(c.expected) != std::string::npos);
+        CHECK(run.out.empty());
+        CHECK(filesIn(folder) == 0);
+    }
+}
+
+TEST_CASE("import: a thigh listed before the torso, both under a helper hip, is jointed to the torso and drops",
+          "[spine][import]") {
+    // The rig bones keep Spine's order, so here the child comes before its new parent.
+    const std::filesystem::path folder = freshFolder("helper_hip");
+    SpineImportOptions o = options(dataPath("helper_hip.json"), folder / "hip.rig.xml");
+    o.atlasPath = dataPath("mini.atlas");
+    o.scale = 100.0;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    CHECK(run.out.find("jointed to 'torso', the body nearest its helper bone 'hip'") != std::string::npos);
+    RigLoadResult loaded = loadRigFile((folder / "hip.rig.xml").string());
+    REQUIRE(loaded.rig);
+    const RigDefinition& rig = *loaded.rig;
+    REQUIRE(rig.bones.size() == 2);
+    const int thigh = rig.findBone("thigh"), torso = rig.findBone("torso");
+    REQUIRE(thigh == 0);
+    REQUIRE(torso == 1);
+    CHECK(rig.bones[size_t(thigh)].parent == torso);
+    // Both hang from the hip's point, (0, 1) m: the thigh pointing down, the torso up.
+    CHECK(rig.bones[size_t(thigh)].origin.x == Approx(0.0).margin(1e-9));
+    CHECK(rig.bones[size_t(thigh)].origin.y == Approx(1.0).margin(1e-9));
+    CHECK(rig.bones[size_t(thigh)].tip().y == Approx(0.6).margin(1e-9));
+    CHECK(rig.bones[size_t(torso)].tip().y == Approx(1.4).margin(1e-9));
+    REQUIRE(rig.joints.size() == 1);
+    CHECK(rig.joints[0].parent == torso);
+    CHECK(rig.joints[0].child == thigh);
+    const DropReport drop = dropRig(rig, DropOptions{});
+    CHECK(drop.passed());
+}
+
+TEST_CASE("import: an existing OUT is refused without --force and replaced with it", "[spine][import]") {
+    const std::filesystem::path folder = freshFolder("force");
+    SpineImportOptions o = options(dataPath("mini.json"), folder / "mini.rig.xml");
+    o.scale = 10.0;
+    REQUIRE(runImport(o).exitCode == 0);
+    const auto written = std::filesystem::last_write_time(folder / "mini.rig.xml");
+    ImportRun again = runImport(o);
+    CHECK(again.exitCode == 2);
+    CHECK(again.err.find("already exists; pass --force") != std::string::npos);
+    CHECK(std::filesystem::last_write_time(folder / "mini.rig.xml") == written);
+    o.force = true;
+    CHECK(runImport(o).exitCode == 0);
+}
+
+TEST_CASE("rig check --json gives the imported bones, bodies, joints and sprite quads in the world", "[spine][import][json]") {
+    const std::filesystem::path folder = freshFolder("json");
+    SpineImportOptions o = options(dataPath("mini.json"), folder / "mini.rig.xml");
+    o.scale = 10.0;
+    REQUIRE(runImport(o).exitCode == 0);
+    std::ostringstream out, err;
+    REQUIRE(runRigCommand({"rig", "check", "--json", (folder / "mini.rig.xml").string()}, out, err) == 0);
+    const nlohmann::json doc = nlohmann::json::parse(out.str());
+    CHECK(doc["ok"] == true);
+    const nlohmann::json& rig = doc["rigs"][0];
+    REQUIRE(rig["bones"].size() == 2);
+    // arm: from (10, 5) along 30 degrees for 20 units; forearm: from the arm's tip along 75
+    // degrees for 10 units scaled 1.5 (10 units a metre).
+    const nlohmann::json& arm = rig["bones"][0];
+    CHECK(arm["name"] == "arm");
+    CHECK(arm["start"][0].get<double>() == Approx(1.0).margin(1e-9));
+    CHECK(arm["start"][1].get<double>() == Approx(0.5).margin(1e-9));
+    CHECK(arm["end"][0].get<double>() == Approx(1.0 + 2.0 * std::cos(30 * kDegree)).margin(1e-9));
+    CHECK(arm["end"][1].get<double>() == Approx(0.5 + 2.0 * std::sin(30 * kDegree)).margin(1e-9));
+    const nlohmann::json& forearm = rig["bones"][1];
+    CHECK(forearm["start"][0].get<double>() == Approx(1.0 + 2.0 * std::cos(30 * kDegree)).margin(1e-9));
+    CHECK(forearm["end"][0].get<double>() == Approx(1.0 + 2.0 * std::cos(30 * kDegree) + 1.5 * std::cos(75 * kDegree)).margin(1e-9));
+    CHECK(forearm["end"][1].get<double>() == Approx(0.5 + 2.0 * std::sin(30 * kDegree) + 1.5 * std::sin(75 * kDegree)).margin(1e-9));
+    REQUIRE(rig["bodies"].size() == 2);
+    REQUIRE(rig["joints"].size() == 1);
+    CHECK(rig["joints"][0]["parent"] == "arm");
+    CHECK(rig["joints"][0]["anchor"][0] == forearm["start"][0]);
+    // The box's quad is where the attachment is.
+    SpineLoadResult spine = loadSpineJsonFile(dataPath("mini.json"));
+    const std::vector<SpineWorld> w = poseSpineSkeleton(spine.skeleton, nullptr, 0.0);
+    std::array<Corner, 4> quad{};
+    for (size_t i = 0; i < 4; ++i) quad[i] = {rig["sprites"][0]["quad"][i][0].get<double>(), rig["sprites"][0]["quad"][i][1].get<double>()};
+    CHECK(sameCorners(quad, spineCorners(w[1], -20, 20, -10, 10, 15, 10, 2, 10.0), 1e-9));
+    CHECK(rig["sprites"][0]["rect"] == nlohmann::json::array({10, 10, 20, 40}));
+
+    // A file that does not load: its errors in the document, and exit 1.
+    std::ostringstream badOut, badErr;
+    CHECK(runRigCommand({"rig", "check", "--json", dataPath("mini.json")}, badOut, badErr) == 1);
+    const nlohmann::json bad = nlohmann::json::parse(badOut.str());
+    CHECK(bad["ok"] == false);
+    CHECK(bad["rigs"][0]["errors"].size() >= 1);
+}
+
+TEST_CASE("import: a linked mesh takes its parent's vertices and its own region", "[spine][import][mesh]") {
+    const std::filesystem::path folder = freshFolder("linked");
+    SpineImportOptions o = options(dataPath("linked.json"), folder / "linked.rig.xml");
+    o.atlasPath = dataPath("mini.atlas");
+    o.scale = 10.0;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    RigLoadResult loaded = loadRigFile((folder / "linked.rig.xml").string());
+    REQUIRE(loaded.rig);
+    REQUIRE(loaded.rig->meshes.size() == 1);
+    const RigMesh& mesh = loaded.rig->meshes[0];
+    REQUIRE(mesh.vertices.size() == 4);
+    CHECK(mesh.triangles == std::vector<int>{0, 1, 3, 1, 2, 3});
+    // uv (0.5, 0.5) of 'trim' (30 x 10 originally, the packed 20 x 10 from x 10): pixel (15, 5)
+    // of the original is (5, 5) of the packed pixels, at (100, 10) in the page.
+    CHECK(mesh.vertices[3].u == Approx(105.0));
+    CHECK(mesh.vertices[3].v == Approx(15.0));
+    // The vertex (10, 0) on the arm (pointing up from the origin): 1 m up, 10 units a metre.
+    const RigBone& arm = loaded.rig->bones[size_t(mesh.vertices[3].weights[0].bone)];
+    const Vec2 p = arm.origin + rotate(makeRot(arm.angle), mesh.vertices[3].weights[0].position);
+    CHECK(p.x == Approx(0.0).margin(1e-9));
+    CHECK(p.y == Approx(1.0).margin(1e-9));
+}
+
+TEST_CASE("pose: a transform constraint moves and turns its bone to the target's, plus offsets", "[spine][pose]") {
+    SpineLoadResult r = loadSpineJsonFile(dataPath("transform.json"));
+    REQUIRE(r.ok);
+    std::vector<SpineWorld> w = poseSpineSkeleton(r.skeleton, nullptr, 0.0);
+    CHECK(w[1].angleDegrees() == Approx(45.0).margin(1e-9));
+    CHECK(w[1].x == Approx(3.0 * std::cos(40 * kDegree)).margin(1e-9));
+    CHECK(w[1].y == Approx(20.0 + 3.0 * std::sin(40 * kDegree)).margin(1e-9));
+    // Half the mixes: half way there.
+    r.skeleton.transforms[0].mixRotate = 0.5;
+    r.skeleton.transforms[0].mixX = r.skeleton.transforms[0].mixY = 0.5;
+    w = poseSpineSkeleton(r.skeleton, nullptr, 0.0);
+    CHECK(w[1].angleDegrees() == Approx(22.5).margin(1e-9));
+    CHECK(w[1].x == Approx(0.5 * (10.0 + 3.0 * std::cos(40 * kDegree))).margin(1e-9));
+}
+
+TEST_CASE("import: --loop names the clips that loop, and by default idle, walk and run loop idle, walk and run", "[spine][import][bake]") {
+    CHECK(loopsByDefault("idle"));
+    CHECK(loopsByDefault("Walk_fast"));
+    CHECK(loopsByDefault("run"));
+    CHECK_FALSE(loopsByDefault("jump"));
+    CHECK(clipRoleOf("hero-getUp") == "get_up");
+    CHECK(clipRoleOf("idle2") == "idle");
+    CHECK(clipRoleOf("attack") == "");
+    const std::filesystem::path folder = freshFolder("loop");
+    SpineImportOptions o = options(dataPath("mini.json"), folder / "mini.rig.xml");
+    o.scale = 10.0;
+    o.loops = std::vector<std::string>{"swing"};
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    RigLoadResult loaded = loadRigFile((folder / "mini.rig.xml").string());
+    REQUIRE(loaded.rig);
+    ClipLoadResult clip = loadClipFile((folder / "mini.swing.anim.xml").string(), *loaded.rig);
+    REQUIRE(clip.clip);
+    CHECK(clip.clip->loop);
+    // Not a role: listed in the rig under its own name, for scripts.
+    CHECK(loaded.rig->findClip("swing") != nullptr);
+}
+
+TEST_CASE("import: an animation named with dashes and '>' bakes a clip file that loads (its comment stays one comment)",
+          "[spine][import][bake]") {
+    const std::filesystem::path folder = freshFolder("dashes");
+    std::ifstream in(dataPath("mini.json"));
+    std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t at = json.find("\"swing\"");
+    REQUIRE(at != std::string::npos);
+    json.replace(at, 7, "\"swing-->fast-\"");
+    std::ofstream(folder / "dashed--doll-.json") << json;
+    SpineImportOptions o = options((folder / "dashed--doll-.json").string(), folder / "dashed.rig.xml");
+    o.atlasPath = dataPath("mini.atlas");
+    o.scale = 10.0;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    RigLoadResult loaded = loadRigFile((folder / "dashed.rig.xml").string());
+    REQUIRE(loaded.rig);
+    const std::filesystem::path clipFile = folder / "dashed.swing--_fast-.anim.xml";
+    ClipLoadResult clip = loadClipFile(clipFile.string(), *loaded.rig);
+    INFO(describe(clip.diagnostics));
+    CHECK(clip.clip);
+    // Well-formed XML (tinyxml2 is lenient here, other readers are not): the comment runs to
+    // its own end, with no "--" inside it.
+    std::ifstream in2(clipFile);
+    const std::string text((std::istreambuf_iterator<char>(in2)), std::istreambuf_iterator<char>());
+    const size_t open = text.find("<!--");
+    REQUIRE(open != std::string::npos);
+    const size_t close = text.find("-->", open + 4);
+    REQUIRE(close != std::string::npos);
+    const std::string body = text.substr(open + 4, close - open - 4);
+    INFO(body);
+    CHECK(body.find("--") == std::string::npos);
+    CHECK(body.find("sampled at") != std::string::npos);
+}
+
+TEST_CASE("content/spine/imported is what rig import makes of content/spine/paper_doll.json", "[spine][import][content]") {
+    // The committed import stays in step with the importer and the generator's output:
+    // re-run `paperdoll rig import content/spine/paper_doll.json
+    // content/spine/imported/spine_doll.rig.xml --scale 100 --force` when this fails.
+    const std::filesystem::path folder = freshFolder("content");
+    SpineImportOptions o = options(contentPath("spine/paper_doll.json"), folder / "spine_doll.rig.xml");
+    o.scale = 100.0;
+    REQUIRE(runImport(o).exitCode == 0);
+    size_t compared = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+        const std::filesystem::path committed = std::filesystem::path(contentPath("spine/imported")) / entry.path().filename();
+        INFO(entry.path().filename().string());
+        REQUIRE(std::filesystem::exists(committed));
+        std::ifstream a(entry.path(), std::ios::binary), b(committed, std::ios::binary);
+        const std::string made((std::istreambuf_iterator<char>(a)), std::istreambuf_iterator<char>());
+        const std::string kept((std::istreambuf_iterator<char>(b)), std::istreambuf_iterator<char>());
+        CHECK(made == kept);
+        ++compared;
+    }
+    CHECK(compared == 5);  // the rig, three clips and the page
+}
+
+TEST_CASE("import: an animation moving a bone off its place on its parent is warned about", "[spine][import][bake]") {
+    const std::filesystem::path folder = freshFolder("drift");
+    SpineImportOptions o = options(dataPath("drift.json"), folder / "drift.rig.xml");
+    o.atlasPath = dataPath("mini.atlas");
+    o.scale = 10.0;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    CHECK(run.err.find(dataPath("drift.json") + ":17: warning: animation 'stretch': bone 'forearm' moves up to 8 units off its "
+                                                "place on 'arm'") != std::string::npos);
+    // The doll's walk moves nothing off its place (its hip bobs with the torso on it).
+    const std::filesystem::path doll = freshFolder("drift_doll");
+    ImportRun walk = runImport(options(contentPath("spine/paper_doll.json"), doll / "doll.rig.xml"));
+    REQUIRE(walk.exitCode == 0);
+    CHECK(walk.err.find("off its place") == std::string::npos);
+}

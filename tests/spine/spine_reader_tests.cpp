@@ -1,0 +1,213 @@
+// The atlas and JSON readers and the pose maths, against hand-written files and the
+// formulas of Spine's format documentation.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "spine/spine_atlas.h"
+#include "spine/spine_json.h"
+#include "spine/spine_pose.h"
+#include "spine_test_support.h"
+
+using namespace ragdoll;
+using namespace spinetest;
+
+TEST_CASE("atlas: the 4.x form: bounds, offsets, a quarter-turned region, page properties", "[spine][atlas]") {
+    AtlasLoadResult r = loadAtlasFile(dataPath("mini.atlas"));
+    REQUIRE(r.ok);
+    REQUIRE(r.atlas.pages.size() == 1);
+    CHECK(r.atlas.pages[0].file == "../../../content/art/paper_doll.png");
+    CHECK(r.atlas.pages[0].width == 512);
+    CHECK(r.atlas.pages[0].height == 256);
+    CHECK(r.atlas.pages[0].filter == "Linear, Linear");
+    const AtlasRegion* box = r.atlas.find("box");
+    REQUIRE(box);
+    CHECK(box->degrees == 90);
+    CHECK(box->line == 4);
+    CHECK(box->pageRect() == PixelRect{10, 10, 20, 40});  // stored turned: the sides swap
+    const AtlasRegion* trim = r.atlas.find("trim");
+    REQUIRE(trim);
+    CHECK(trim->degrees == 0);
+    CHECK(trim->offsetX == 10);
+    CHECK(trim->offsetY == 0);
+    CHECK(trim->originalWidth == 30);
+    CHECK(trim->originalHeight == 10);
+}
+
+TEST_CASE("atlas: the old libGDX form reads to the same regions", "[spine][atlas]") {
+    AtlasLoadResult fresh = loadAtlasFile(dataPath("mini.atlas"));
+    AtlasLoadResult old = loadAtlasFile(dataPath("mini_old.atlas"));
+    REQUIRE(old.ok);
+    REQUIRE(old.atlas.regions.size() == fresh.atlas.regions.size());
+    for (size_t i = 0; i < old.atlas.regions.size(); ++i) {
+        const AtlasRegion& a = old.atlas.regions[i];
+        const AtlasRegion& b = fresh.atlas.regions[i];
+        CHECK(a.name == b.name);
+        CHECK(a.pageRect() == b.pageRect());
+        CHECK(a.degrees == b.degrees);
+        CHECK(a.offsetX == b.offsetX);
+        CHECK(a.originalWidth == b.originalWidth);
+        CHECK(a.originalHeight == b.originalHeight);
+    }
+    CHECK(old.atlas.pages[0].format == "RGBA8888");
+}
+
+TEST_CASE("atlas: bad values are errors on their line, odd turns and overflowing regions refused", "[spine][atlas]") {
+    AtlasLoadResult r = parseAtlas("page.png\nsize: 64, 64\nhead\n  bounds: 0, 0, x, 8\n", "a.atlas");
+    CHECK_FALSE(r.ok);
+    REQUIRE(!r.diagnostics.empty());
+    CHECK(r.diagnostics[0].format() == "a.atlas:4: error: bounds: 'x' is not a whole number from 0 to 65536");
+    r = parseAtlas("page.png\nsize: 64, 64\nhead\n  bounds: 0, 0, 8, 8\n  rotate: 45\n", "a.atlas");
+    CHECK_FALSE(r.ok);
+    CHECK(r.diagnostics[0].line == 5);
+    r = parseAtlas("page.png\nsize: 64, 64\nhead\n  bounds: 60, 0, 8, 8\n", "a.atlas");
+    CHECK_FALSE(r.ok);
+    CHECK(r.diagnostics[0].line == 3);
+    CHECK(r.diagnostics[0].message.find("reaches outside page 'page.png' (64 x 64)") != std::string::npos);
+    r = parseAtlas("", "a.atlas");
+    CHECK_FALSE(r.ok);
+}
+
+TEST_CASE("JSON: a syntax error is reported at its line and column", "[spine][json]") {
+    SpineLoadResult r = loadSpineJsonFile(dataPath("syntax.json"));
+    CHECK_FALSE(r.ok);
+    REQUIRE(r.diagnostics.size() == 1);
+    CHECK(r.diagnostics[0].line == 5);
+    CHECK(r.diagnostics[0].column == 5);
+    CHECK(r.diagnostics[0].format().find("syntax.json:5:5: error: JSON syntax error") != std::string::npos);
+}
+
+TEST_CASE("JSON: bones, slots and skins read in both skin forms, versions told apart", "[spine][json]") {
+    SpineLoadResult r4 = loadSpineJsonFile(dataPath("mini.json"));
+    SpineLoadResult r3 = loadSpineJsonFile(dataPath("mini_38.json"));
+    REQUIRE(r4.ok);
+    REQUIRE(r3.ok);
+    CHECK(r4.skeleton.major == 4);
+    CHECK(r3.skeleton.major == 3);
+    CHECK(r3.skeleton.minor == 8);
+    for (const SpineSkeleton* s : {&r4.skeleton, &r3.skeleton}) {
+        REQUIRE(s->bones.size() == 3);
+        CHECK(s->bones[2].parent == 1);
+        CHECK(s->bones[2].scaleX == 1.5);
+        REQUIRE(s->slots.size() == 2);
+        CHECK(s->slots[1].color[3] == Approx(128.0 / 255.0));
+        const SpineSkin* skin = s->findSkin("default");
+        REQUIRE(skin);
+        REQUIRE(skin->attachments.size() == 2);
+        CHECK(skin->attachments[0].width == 40);
+        CHECK(skin->attachments[0].rotation == 15);
+    }
+    CHECK(r4.skeleton.findSkin("blue") != nullptr);
+}
+
+TEST_CASE("JSON: structural errors name the file and the entry's line", "[spine][json]") {
+    SpineLoadResult r = loadSpineJsonFile(dataPath("unknown_parent.json"));
+    CHECK_FALSE(r.ok);
+    CHECK(r.diagnostics.at(0).format() == dataPath("unknown_parent.json") + ":5: error: bone 'arm': parent 'shoulder' is not a bone");
+    r = loadSpineJsonFile(dataPath("cycle.json"));
+    CHECK_FALSE(r.ok);
+    CHECK(r.diagnostics.at(0).format() == dataPath("cycle.json") + ":5: error: bone 'a' is in a parent cycle");
+    r = loadSpineJsonFile(dataPath("slot_unknown_bone.json"));
+    CHECK_FALSE(r.ok);
+    CHECK(r.diagnostics.at(0).format() == dataPath("slot_unknown_bone.json") + ":5: error: slot 'hat': bone 'head' is not a bone");
+}
+
+TEST_CASE("pose: setup world transforms equal the format's formulas to 1e-6", "[spine][pose]") {
+    SpineLoadResult r = loadSpineJsonFile(dataPath("mini.json"));
+    REQUIRE(r.ok);
+    const std::vector<SpineWorld> w = poseSpineSkeleton(r.skeleton, nullptr, 0.0);
+    // arm: x 10, y 5, rotation 30 under an identity root.
+    CHECK(w[1].x == Approx(10.0).margin(1e-6));
+    CHECK(w[1].y == Approx(5.0).margin(1e-6));
+    CHECK(w[1].a == Approx(std::cos(30 * kDegree)).margin(1e-6));
+    CHECK(w[1].b == Approx(std::cos(120 * kDegree)).margin(1e-6));
+    CHECK(w[1].c == Approx(std::sin(30 * kDegree)).margin(1e-6));
+    CHECK(w[1].d == Approx(std::sin(120 * kDegree)).margin(1e-6));
+    // forearm: x 20 in the arm's frame, rotation 45, scaleX 1.5: world = arm · local.
+    const double la = std::cos(45 * kDegree) * 1.5, lb = std::cos(135 * kDegree), lc = std::sin(45 * kDegree) * 1.5,
+                 ld = std::sin(135 * kDegree);
+    const double pa = std::cos(30 * kDegree), pb = std::cos(120 * kDegree), pc = std::sin(30 * kDegree), pd = std::sin(120 * kDegree);
+    CHECK(w[2].x == Approx(10.0 + pa * 20.0).margin(1e-6));
+    CHECK(w[2].y == Approx(5.0 + pc * 20.0).margin(1e-6));
+    CHECK(w[2].a == Approx(pa * la + pb * lc).margin(1e-6));
+    CHECK(w[2].b == Approx(pa * lb + pb * ld).margin(1e-6));
+    CHECK(w[2].c == Approx(pc * la + pd * lc).margin(1e-6));
+    CHECK(w[2].d == Approx(pc * lb + pd * ld).margin(1e-6));
+    CHECK(w[2].angleDegrees() == Approx(75.0).margin(1e-9));
+}
+
+TEST_CASE("pose: a Bezier-curved rotate timeline follows the curve's formula (4.x and 3.8 spellings)", "[spine][pose]") {
+    SpineLoadResult r4 = loadSpineJsonFile(dataPath("mini.json"));
+    SpineLoadResult r3 = loadSpineJsonFile(dataPath("mini_38.json"));
+    REQUIRE(r4.ok);
+    REQUIRE(r3.ok);
+    const SpineTimeline& t4 = r4.skeleton.animations.at(0).timelines.at(0);
+    const SpineTimeline& t3 = r3.skeleton.animations.at(0).timelines.at(0);
+    REQUIRE(t4.keys[0].curve == SpineCurveType::Bezier);
+    REQUIRE(t3.keys[0].curve == SpineCurveType::Bezier);
+    for (double t : {0.0, 0.1, 0.3, 0.5, 0.77, 1.0}) {
+        CHECK(sampleSpineTimeline(t4, 0, t, 0.0) == Approx(swingByFormula(t)).margin(1e-9));
+        CHECK(sampleSpineTimeline(t3, 0, t, 0.0) == Approx(swingByFormula(t)).margin(1e-9));
+    }
+    // Not the straight line: the ease holds the start back.
+    CHECK(swingByFormula(0.3) < 0.3 * 90.0 - 5.0);
+    const std::vector<SpineWorld> w = poseSpineSkeleton(r4.skeleton, &r4.skeleton.animations[0], 0.3);
+    CHECK(w[2].angleDegrees() == Approx(75.0 + swingByFormula(0.3)).margin(1e-9));
+}
+
+TEST_CASE("pose: a two-bone IK constraint matches the law of cosines to 0.1 degree", "[spine][pose][ik]") {
+    SpineLoadResult r = loadSpineJsonFile(dataPath("ik.json"));
+    REQUIRE(r.ok);
+    const std::vector<SpineWorld> w = poseSpineSkeleton(r.skeleton, nullptr, 0.0);
+    // Equal bones of 10 to a target 13 away at atan2(-5, 12), bending clockwise (bendPositive false).
+    const double toTarget = std::atan2(-5.0, 12.0) / kDegree, spread = std::acos(13.0 / 20.0) / kDegree;
+    CHECK(w[1].angleDegrees() == Approx(toTarget + spread).margin(0.1));
+    CHECK(w[2].angleDegrees() == Approx(toTarget - spread).margin(0.1));
+    double tipX = 0, tipY = 0;
+    w[2].transform(10.0, 0.0, tipX, tipY);
+    CHECK(tipX == Approx(12.0).margin(1e-6));
+    CHECK(tipY == Approx(-5.0).margin(1e-6));
+    // Bending the other way mirrors the middle joint across the line to the target.
+    r.skeleton.ik[0].bendPositive = true;
+    const std::vector<SpineWorld> other = poseSpineSkeleton(r.skeleton, nullptr, 0.0);
+    CHECK(other[1].angleDegrees() == Approx(toTarget - spread).margin(0.1));
+    CHECK(other[2].angleDegrees() == Approx(toTarget + spread).margin(0.1));
+}
+
+TEST_CASE("JSON: path and physics constraints are read past with a warning each", "[spine][json]") {
+    const SpineLoadResult r = parseSpineJson(R"({
+  "skeleton": { "spine": "4.2.22" },
+  "bones": [ { "name": "root" } ],
+  "path": [ { "name": "rail", "bones": [ "root" ], "target": "track" } ],
+  "physics": [ { "name": "hair", "bone": "root" }, { "name": "cape", "bone": "root" } ]
+})", "p.json");
+    REQUIRE(r.ok);
+    REQUIRE(r.diagnostics.size() == 2);
+    CHECK(r.diagnostics[0].format() == "p.json:4: warning: 1 path constraint(s) not baked (skipped): the clips hold what bone "
+                                       "timelines, IK and transform constraints make");
+    CHECK(r.diagnostics[1].line == 5);
+    CHECK(r.diagnostics[1].message.starts_with("2 physics constraint(s) not baked"));
+}
+
+TEST_CASE("JSON: a 4.x IK key's curve of mix and softness (8 numbers) reads, the mix following its Bezier",
+          "[spine][json][ik]") {
+    const SpineLoadResult r = parseSpineJson(R"({
+  "skeleton": { "spine": "4.2.22" },
+  "bones": [ { "name": "root" }, { "name": "upper", "parent": "root", "length": 10 },
+             { "name": "lower", "parent": "upper", "x": 10, "length": 10 }, { "name": "target", "parent": "root", "x": 12, "y": -5 } ],
+  "ik": [ { "name": "limb", "bones": [ "upper", "lower" ], "target": "target" } ],
+  "animations": { "reach": { "ik": { "limb": [
+    { "time": 0, "mix": 0, "curve": [ 0.25, 0, 0.75, 1, 0.25, 0, 0.75, 0 ] },
+    { "time": 1, "mix": 1 }
+  ] } } }
+})", "ik8.json");
+    INFO((r.diagnostics.empty() ? std::string() : r.diagnostics[0].format()));
+    REQUIRE(r.ok);
+    const SpineTimeline& t = r.skeleton.animations.at(0).timelines.at(0);
+    REQUIRE(t.kind == SpineTimelineKind::Ik);
+    REQUIRE(t.keys[0].curve == SpineCurveType::Bezier);
+    // The curve's control points (0.25, 0) and (0.75, 1) are symmetric about the middle, and
+    // ease in: slower than the straight line early on.
+    CHECK(sampleSpineTimeline(t, 0, 0.5, 1.0) == Approx(0.5).margin(1e-9));
+    CHECK(sampleSpineTimeline(t, 0, 0.1, 1.0) < 0.1 - 0.02);
+}
