@@ -66,6 +66,12 @@ inline constexpr double kTreeContactTolerance = 1e-7;
 /// went wrong cold). In full, a stale multiplier after a mass change or a teleport (the reliability soak) pushed
 /// a 0.08 kg limb half a metre into a wall before the sweeps could take it back.
 inline constexpr double kTreeContactWarmStart = 0.9;
+/// A damped joint of a tree touching the world is a soft row of its contact system, made
+/// as soft as takes back the fraction h·d of its turn with the limits near their bounds
+/// held; the limits' estimated share is capped so the response used stays at least this
+/// fraction of the free tree's (the estimate adds limits up one by one, and two limits on
+/// one limb would otherwise count twice and weld the joint).
+inline constexpr double kDampingRowMinResponse = 0.2;
 /// A joint limit within this of its bound (radians) joins its tree's contact system.
 inline constexpr double kLimitRowMargin = 0.02;
 
