@@ -19,6 +19,11 @@ inline constexpr double kLinearSlop = 0.005;
 /// close in one step, so a 50 m/s limb is caught by 0.1 m ground (metres).
 inline constexpr double kSpeculativeDistance = 4.0 * kLinearSlop;
 
+/// Contact searches per step at most: after the first, each searches again the pairs of the
+/// islands a contact woke in the one before (an island woken with none of its own contacts
+/// falls for a step). Three cover a body waking a pile two islands deep.
+inline constexpr int kContactSearchPasses = 3;
+
 /// Broadphase boxes are grown by this beyond the swept motion of a step (metres).
 inline constexpr double kAabbMargin = 0.02;
 
