@@ -57,12 +57,12 @@ Vec2 movedSince(const BodySim& s, Vec2 at) {
 
 void TreeSolver::buildRows(const Group& group, int groupIndex, const std::vector<Body>& bodies, std::vector<BodySim>& sims,
                            std::vector<Joint>& joints, std::vector<Contact>& contacts, const int* first, const int* last,
-                           double h) {
+                           bool damped, double h) {
     const int begin = int(rows_.size());
     // The damped joints first: the sweeps then end each pass on the contacts and limits,
     // which hold where the damping only slows (swept last, the damping rows left a hard
     // landing's limb 3 cm in the ground when the sweeps reached their cap).
-    for (int n = group.firstNode; n < group.firstNode + group.nodeCount; ++n) {
+    for (int n = group.firstNode; n < group.firstNode + group.nodeCount && damped; ++n) {
         if (!nodes_[size_t(n)].isJoint) continue;
         const Joint& joint = joints[size_t(nodes_[size_t(n)].index)];
         if (joint.angularDamping > 0.0) {
@@ -504,7 +504,7 @@ bool TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
             const double w = respondTurn(group, joint);
             if (w > 0.0) applyToGroup(group, sims, -std::min(h * joint.angularDamping, 1.0) * turned / w);
         }
-        if (touching) buildRows(group, g, bodies, sims, joints, contacts, first, last, h);
+        if (touching) buildRows(group, g, bodies, sims, joints, contacts, first, last, damped, h);
     }
     rowLambda_.resize(rows_.size());
     rowScratch_.resize(rows_.size());

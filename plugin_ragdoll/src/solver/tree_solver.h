@@ -139,10 +139,11 @@ private:
         int first = 0, count = 0;  ///< into rows_
         int delassus = 0;          ///< into delassus_: count × count, row-major
     };
-    /// The rows of the group's contacts and their Delassus matrix W = J·K⁻¹·Jᵀ.
+    /// The rows of the group's contacts and their Delassus matrix W = J·K⁻¹·Jᵀ; with
+    /// `damped` (some joint of the group is), a damping row per damped joint first.
     void buildRows(const Group& group, int groupIndex, const std::vector<Body>& bodies, std::vector<BodySim>& sims,
                    std::vector<Joint>& joints, std::vector<Contact>& contacts, const int* first, const int* last,
-                   double h);
+                   bool damped, double h);
     void rowJacobian(ContactRow& row, const std::vector<BodySim>& sims);
     /// Pushes every row by amount[i] through the group (a body outside on its own), as a
     /// move of positions or as an impulse on velocities.
