@@ -19,6 +19,11 @@ inline constexpr double kLinearSlop = 0.005;
 /// close in one step, so a 50 m/s limb is caught by 0.1 m ground (metres).
 inline constexpr double kSpeculativeDistance = 4.0 * kLinearSlop;
 
+/// Contact searches per step at most: after the first, each searches again the pairs of the
+/// islands a contact woke in the one before (an island woken with none of its own contacts
+/// falls for a step). Three cover a body waking a pile two islands deep.
+inline constexpr int kContactSearchPasses = 3;
+
 /// Broadphase boxes are grown by this beyond the swept motion of a step (metres).
 inline constexpr double kAabbMargin = 0.02;
 
@@ -66,6 +71,12 @@ inline constexpr double kTreeContactTolerance = 1e-7;
 /// went wrong cold). In full, a stale multiplier after a mass change or a teleport (the reliability soak) pushed
 /// a 0.08 kg limb half a metre into a wall before the sweeps could take it back.
 inline constexpr double kTreeContactWarmStart = 0.9;
+/// A damped joint of a tree touching the world is a soft row of its contact system, made
+/// as soft as takes back the fraction h·d of its turn with the limits near their bounds
+/// held; the limits' estimated share is capped so the response used stays at least this
+/// fraction of the free tree's (the estimate adds limits up one by one, and two limits on
+/// one limb would otherwise count twice and weld the joint).
+inline constexpr double kDampingRowMinResponse = 0.2;
 /// A joint limit within this of its bound (radians) joins its tree's contact system.
 inline constexpr double kLimitRowMargin = 0.02;
 

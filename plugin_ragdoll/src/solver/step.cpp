@@ -46,7 +46,12 @@ void World::step(double dt) {
     // body it shares a joint tree or a contact with.
     recoverBodies(true);
     clampVelocities();
-    updateContacts(dt);
+    // An island a contact wakes was not moving when the pairs were found, so it has no
+    // contacts of its own (the ground under it) in this step and would fall for a whole
+    // step (g·dt = 0.16 m/s, 1.4 mm into the ground): its pairs are searched again.
+    wokenInPass_.assign(bodies_.size(), 0);
+    for (int pass = 1; updateContacts(dt, pass) && pass < kContactSearchPasses; ++pass) {
+    }
     if (def_.jointSolver == JointSolver::Direct) treeSolver_.sortContacts(contacts_);
     double h = dt / def_.substeps;
     counters_.newtonIterations = 0;
@@ -96,9 +101,10 @@ void World::clampVelocities() {
         if (s.active) clampVelocity(s);
 }
 
-void World::updateContacts(double dt) {
-    // Bounds swept over the step's motion so the broadphase sees where bodies will be.
-    for (size_t i = 0; i < bodies_.size(); ++i) {
+bool World::updateContacts(double dt, int pass) {
+    // Bounds swept over the step's motion so the broadphase sees where bodies will be
+    // (sleeping bodies too: a later pass may find them woken).
+    for (size_t i = 0; i < bodies_.size() && pass == 1; ++i) {
         Body& b = bodies_[i];
         const BodySim& s = sims_[i];
         if (!b.alive || !b.hasShape || b.type == BodyType::Static) continue;
@@ -112,8 +118,19 @@ void World::updateContacts(double dt) {
     }
     broadPhase_.findPairs(bodies_, pairs_);
 
-    contacts_.clear();
+    if (pass == 1) contacts_.clear();
+    contactPass_ = pass;
+    bool woke = false;
+    // The pass in which a body first moved in this search: 1 when awake from the start,
+    // k + 1 when a contact woke it in pass k. A pair was searched in the pass its first
+    // moving body began to move.
+    auto movingFrom = [&](int slot) {
+        const Body& b = bodies_[size_t(slot)];
+        if (b.type == BodyType::Static || !b.awake) return kContactSearchPasses + 1;
+        return wokenInPass_[size_t(slot)] + 1;
+    };
     for (auto [i, j] : pairs_) {
+        if (pass > 1 && std::min(movingFrom(i), movingFrom(j)) != pass) continue;
         if (!shouldCollide(i, j)) continue;
         // The higher-ranked shape is A (see updateContact).
         int a = i, b = j;
@@ -134,9 +151,14 @@ void World::updateContacts(double dt) {
         }
         contacts_.push_back(c);
         // An awake body reaching a sleeping one wakes its island.
+        const bool asleepA = !sa.active && bodies_[size_t(a)].type != BodyType::Static && !bodies_[size_t(a)].awake;
+        const bool asleepB = !sb.active && bodies_[size_t(b)].type != BodyType::Static && !bodies_[size_t(b)].awake;
         if (sa.active && !sb.active) wakeSlot(b);
         if (sb.active && !sa.active) wakeSlot(a);
+        woke = woke || (sa.active && asleepB) || (sb.active && asleepA);
     }
+    contactPass_ = 0;
+    return woke;
 }
 
 void World::integrate(double h) {

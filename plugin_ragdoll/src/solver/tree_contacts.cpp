@@ -56,8 +56,29 @@ Vec2 movedSince(const BodySim& s, Vec2 at) {
 }  // namespace
 
 void TreeSolver::buildRows(const Group& group, int groupIndex, const std::vector<Body>& bodies, std::vector<BodySim>& sims,
-                           std::vector<Joint>& joints, std::vector<Contact>& contacts, const int* first, const int* last) {
+                           std::vector<Joint>& joints, std::vector<Contact>& contacts, const int* first, const int* last,
+                           bool damped, double h) {
     const int begin = int(rows_.size());
+    // The damped joints first: the sweeps then end each pass on the contacts and limits,
+    // which hold where the damping only slows (swept last, the damping rows left a hard
+    // landing's limb 3 cm in the ground when the sweeps reached their cap).
+    for (int n = group.firstNode; n < group.firstNode + group.nodeCount && damped; ++n) {
+        if (!nodes_[size_t(n)].isJoint) continue;
+        const Joint& joint = joints[size_t(nodes_[size_t(n)].index)];
+        if (joint.angularDamping > 0.0) {
+            // Joint damping of a tree held by the world is a row of the system too: pushed
+            // alone through the free tree, each push turned the torso against the limb, the
+            // contacts then held the torso and took that share back, and a lying ragdoll's
+            // arm, damped at 1.5/s, swung for 10 s with ±5° left.
+            ContactRow row;
+            row.joint = nodes_[size_t(n)].index;
+            row.limitSide = 1.0;  // the relative turn of B against A
+            row.damping = std::min(h * joint.angularDamping, 1.0);
+            row.treeBody = joint.bodyA;
+            row.otherBody = joint.bodyB;
+            rows_.push_back(row);
+        }
+    }
     for (const int* ci = first; ci != last; ++ci) {
         Contact& c = contacts[size_t(*ci)];
         const BodySim& a = sims[size_t(c.bodyA)];
@@ -236,8 +257,27 @@ void TreeSolver::solveRowPositions(const Group& group, int groupIndex, const std
         const double wii = w[i * count + i];
         invDiag[i] = wii > 0.0 ? 1.0 / wii : 0.0;
         const ContactRow& r = rows[i];
-        if (r.point >= 0 || r.joint >= 0) bound[i] = {0, 0, 0.0};
-        else bound[i] = {r.normalFirst, r.normalCount, contacts[size_t(r.contact)].friction};
+        if (r.damping > 0.0) {
+            // Compliance W'·(1 − f)/f: alone, the row takes back the fraction f of its turn
+            // (as a joint's stiffness does, joint.h). W' is the joint's response with the
+            // limits near their bounds held (each one's Schur complement, W_ii − W_il²/W_ll):
+            // from the free tree's W_ii, a straight arm hanging on its elbow's limit took
+            // back only a third of f (the push bent the elbow, and the limit undid it). Its
+            // own limit is left out: on its bound it would leave no response, and the stiff
+            // damping row then held the joint to the limit.
+            double held = wii;
+            for (int l = 0; l < count; ++l)
+                if (rows[l].joint >= 0 && rows[l].joint != r.joint && rows[l].damping == 0.0 && w[l * count + l] > 0.0)
+                    held -= w[i * count + l] * w[i * count + l] / w[l * count + l];
+            held = std::max(held, kDampingRowMinResponse * wii);
+            const double compliance = held * (1.0 - r.damping) / r.damping;
+            bound[i] = {0, 0, 0.0, compliance};
+            invDiag[i] = wii > 0.0 ? 1.0 / (wii + compliance) : 0.0;
+        } else if (r.point >= 0 || r.joint >= 0) {
+            bound[i] = {0, 0, 0.0, 0.0};
+        } else {
+            bound[i] = {r.normalFirst, r.normalCount, contacts[size_t(r.contact)].friction, 0.0};
+        }
     }
     // Warm start (kTreeContactWarmStart says why): each row begins near what it took in the
     // last substep. Cold, a load two limbs share (the SCENES stickman's left and right legs
@@ -245,7 +285,8 @@ void TreeSolver::solveRowPositions(const Group& group, int groupIndex, const std
     // few cm/s: five stickmen of a resting pile of 100 stayed awake for 30 s.
     for (int i = 0; i < count; ++i) {
         const ContactRow& r = rows[i];
-        if (r.joint >= 0) lambda[i] = limitWarmSubstep_[size_t(r.joint)] == substep_ - 1 ? limitWarm_[size_t(r.joint)] : 0.0;
+        if (r.damping > 0.0) lambda[i] = 0.0;  // proportional to this substep's turn: no guess
+        else if (r.joint >= 0) lambda[i] = limitWarmSubstep_[size_t(r.joint)] == substep_ - 1 ? limitWarm_[size_t(r.joint)] : 0.0;
         else if (r.point >= 0) lambda[i] = contacts[size_t(r.contact)].points[r.point].lambdaWarm;
         else lambda[i] = contacts[size_t(r.contact)].lambdaTangentWarm;
         lambda[i] *= kTreeContactWarmStart;
@@ -255,6 +296,16 @@ void TreeSolver::solveRowPositions(const Group& group, int groupIndex, const std
     for (int outer = 0; outer < kTreeContactIterations; ++outer) {
         for (int i = 0; i < count; ++i) {
             ContactRow& r = rows[i];
+            if (r.damping > 0.0) {
+                // The joint's relative turn this substep, where the bodies are now (a body
+                // outside the tree, the world at the root, does not turn).
+                const int na = bodyNode_[size_t(r.treeBody)], nb = bodyNode_[size_t(r.otherBody)];
+                const BodySim& a = sims[size_t(r.treeBody)];
+                const BodySim& b = sims[size_t(r.otherBody)];
+                v[i] = (nb >= 0 ? b.angle - b.prevAngle : 0.0) - (na >= 0 ? a.angle - a.prevAngle : 0.0);
+                start[i] = lambda[i];
+                continue;
+            }
             if (r.joint >= 0) {
                 const Joint& joint = joints[size_t(r.joint)];
                 v[i] = joint.limitHalfWidth + r.limitSide * jointLimitOffset(joint, sims[size_t(r.treeBody)], sims[size_t(r.otherBody)]);
@@ -288,8 +339,10 @@ void TreeSolver::solveRowPositions(const Group& group, int groupIndex, const std
                 const double inv = invDiag[i];
                 if (inv == 0.0) continue;
                 const RowBound& b = bound[i];
-                double next = lambda[i] - v[i] * inv;
-                if (b.normalCount == 0) {  // a normal or a limit
+                double next = lambda[i] - (v[i] + b.compliance * lambda[i]) * inv;
+                if (b.compliance > 0.0) {
+                    // a damping row: unbounded
+                } else if (b.normalCount == 0) {  // a normal or a limit
                     next = std::max(next, 0.0);
                 } else {
                     double normal = 0.0;
@@ -309,6 +362,7 @@ void TreeSolver::solveRowPositions(const Group& group, int groupIndex, const std
         pushRows(group, range, bodies, sims, start, false);
     }
     for (int i = 0; i < count; ++i) {
+        if (rows[i].damping > 0.0) continue;
         if (rows[i].joint >= 0) {
             limitWarm_[size_t(rows[i].joint)] = lambda[i];
             limitWarmSubstep_[size_t(rows[i].joint)] = substep_;
@@ -337,6 +391,10 @@ void TreeSolver::solveRowVelocities(Group& group, int groupIndex, const std::vec
     for (int i = 0; i < count; ++i) {
         const ContactRow& r = rows[i];
         impulse[i] = 0.0;
+        if (r.damping > 0.0) {  // a position row only
+            v[i] = target[i] = 0.0;
+            continue;
+        }
         if (r.joint >= 0) {
             // A limit that pushed: no relative turn past its bound (no bounce, no creep).
             v[i] = r.limitSide * (sims[size_t(r.otherBody)].angularVelocity - sims[size_t(r.treeBody)].angularVelocity);
@@ -379,6 +437,7 @@ void TreeSolver::solveRowVelocities(Group& group, int groupIndex, const std::vec
             const ContactRow& r = rows[i];
             if (inv == 0.0) continue;
             double next;
+            if (r.damping > 0.0) continue;
             if (r.joint >= 0) {
                 if (lambda[i] <= 0.0 && joints[size_t(r.joint)].lambdaLimit == 0.0) continue;  // did not push
                 next = std::max(impulse[i] - v[i] * inv, 0.0);
@@ -434,7 +493,8 @@ bool TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
         group.factoredSinceContacts = false;
         // Joint damping: take back the fraction min(h·d, 1) of each joint's relative rotation
         // this substep, as the velocity-level form would of its relative angular velocity.
-        for (int n = group.firstNode; n < group.firstNode + group.nodeCount && damped; ++n) {
+        // A tree touching the world damps its joints in its contact system (buildRows).
+        for (int n = group.firstNode; n < group.firstNode + group.nodeCount && damped && !touching; ++n) {
             if (!nodes_[size_t(n)].isJoint) continue;
             const Joint& joint = joints[size_t(nodes_[size_t(n)].index)];
             if (joint.angularDamping <= 0.0) continue;
@@ -444,7 +504,7 @@ bool TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
             const double w = respondTurn(group, joint);
             if (w > 0.0) applyToGroup(group, sims, -std::min(h * joint.angularDamping, 1.0) * turned / w);
         }
-        if (touching) buildRows(group, g, bodies, sims, joints, contacts, first, last);
+        if (touching) buildRows(group, g, bodies, sims, joints, contacts, first, last, damped, h);
     }
     rowLambda_.resize(rows_.size());
     rowScratch_.resize(rows_.size());

@@ -129,6 +129,9 @@ private:
         Vec2 at, dir;
         int joint = -1;          ///< a limit row's joint, else -1
         double limitSide = 0.0;  ///< +1 for the lower bound, −1 for the upper
+        /// A damping row (of a damped joint, on its relative turn): the fraction of the turn
+        /// it takes back, min(h·d, 1); 0 for every other row.
+        double damping = 0.0;
         int node[2] = {-1, -1};  ///< the tree's nodes the row acts on, and how (J's blocks)
         Vec3 jac[2] = {};
     };
@@ -136,9 +139,11 @@ private:
         int first = 0, count = 0;  ///< into rows_
         int delassus = 0;          ///< into delassus_: count × count, row-major
     };
-    /// The rows of the group's contacts and their Delassus matrix W = J·K⁻¹·Jᵀ.
+    /// The rows of the group's contacts and their Delassus matrix W = J·K⁻¹·Jᵀ; with
+    /// `damped` (some joint of the group is), a damping row per damped joint first.
     void buildRows(const Group& group, int groupIndex, const std::vector<Body>& bodies, std::vector<BodySim>& sims,
-                   std::vector<Joint>& joints, std::vector<Contact>& contacts, const int* first, const int* last);
+                   std::vector<Joint>& joints, std::vector<Contact>& contacts, const int* first, const int* last,
+                   bool damped, double h);
     void rowJacobian(ContactRow& row, const std::vector<BodySim>& sims);
     /// Pushes every row by amount[i] through the group (a body outside on its own), as a
     /// move of positions or as an impulse on velocities.
@@ -183,10 +188,12 @@ private:
     std::vector<double> rowLambda_, rowScratch_, rowVelocity_, rowTarget_;
     std::vector<double> rowInvDiagonal_;  ///< 1 / W_ii per row (0 for a row that moves nothing)
     /// A row's bounds in the position sweeps: λ ≥ 0 (normalCount 0: a normal or a limit),
-    /// or |λ| ≤ friction·Σ of its manifold's normal rows.
+    /// or |λ| ≤ friction·Σ of its manifold's normal rows; a damping row is unbounded and
+    /// soft (compliance > 0: its residual is C + compliance·λ, and 1/W_ii is 1/(W_ii + compliance)).
     struct RowBound {
         int normalFirst = 0, normalCount = 0;
         double friction = 0.0;
+        double compliance = 0.0;
     };
     std::vector<RowBound> rowBounds_;
     std::vector<double> limitWarm_;  ///< per joint slot: its limit row's λ in the last substep

@@ -375,6 +375,7 @@ void World::wakeSlot(int slot) {
             other.sleepTime = 0.0;
             other.sleepingIsland = -1;
             refreshActive(i);
+            if (contactPass_ > 0) wokenInPass_[size_t(i)] = contactPass_;
         }
     }
 }

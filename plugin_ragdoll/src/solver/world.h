@@ -114,7 +114,10 @@ private:
     // Stages of step(), in order (step.cpp).
     void clampVelocities();
     void clampVelocity(BodySim& sim);  ///< to kMaxLinearSpeed / kMaxAngularSpeed, counted
-    void updateContacts(double dt);
+    /// One search for contacts: pass 1 finds every pair with a moving body; a later pass
+    /// only the pairs of bodies a contact woke in the pass before (wokenInPass_). True when
+    /// this pass woke a sleeping island.
+    bool updateContacts(double dt, int pass);
     void integrate(double h);
     void solvePositions(double h);
     /// The contact is solved through its joint tree this substep, not body by body.
@@ -138,6 +141,10 @@ private:
     BroadPhase broadPhase_;
     TreeSolver treeSolver_;
     std::vector<std::pair<int, int>> pairs_;  ///< broadphase output, reused
+    /// Per body slot: the contact search pass of this step that woke it (0: none), and the
+    /// pass now running (0 outside updateContacts), so wakeSlot can mark what it wakes.
+    std::vector<int> wokenInPass_;
+    int contactPass_ = 0;
     std::vector<int> islandParent_;           ///< union-find over body slots, reused
     std::vector<double> islandSleepTime_;     ///< per island root: its slowest body's time
     std::int64_t nextSleepingIsland_ = 0;
