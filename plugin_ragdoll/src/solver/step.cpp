@@ -18,6 +18,11 @@ namespace ragdoll {
 
 namespace {
 
+/// Pairs per range of the narrow-phase task: a pair is a few hundred nanoseconds.
+constexpr int kPairsPerRange = 64;
+/// Bodies or contacts per range of the per-substep loops over them.
+constexpr int kItemsPerRange = 256;
+
 int findRoot(std::vector<int>& parent, int i) {
     while (parent[size_t(i)] != i) {
         parent[size_t(i)] = parent[size_t(parent[size_t(i)])];
@@ -40,6 +45,7 @@ void World::step(double dt) {
     if (!(dt > 0.0) || !std::isfinite(dt)) return;
     // Joint groups are kept in both modes: the filter uses them to skip joint lookups.
     if (treeSolver_.dirty()) treeSolver_.rebuild(bodies_, joints_);
+    treeSolver_.setTasks(&def_.tasks);
 
     // A body corrupted since the last step (NaN or inf, e.g. a finite impulse too large for
     // its mass) is reset before anything reads it: within the step its NaN would reach every
@@ -112,8 +118,18 @@ void World::updateContacts(double dt) {
     }
     broadPhase_.findPairs(bodies_, pairs_);
 
-    contacts_.clear();
-    for (auto [i, j] : pairs_) {
+    // The narrow phase as a task (tasks.h): each pair into its own slot, pointCount 0 when
+    // it makes no contact. It reads bodies and writes nothing else, so it can run before
+    // the wakes below (a wake changes no pose or speed).
+    // As many slots as the pairs' buffer holds, so the contacts grow only when the pairs
+    // do (no allocation once warm).
+    if (contacts_.capacity() < pairs_.capacity()) contacts_.reserve(pairs_.capacity());
+    contacts_.resize(pairs_.size());
+    runTask(def_.tasks, int(pairs_.size()), kPairsPerRange, [&](int begin, int end, int) {
+    for (int k = begin; k < end; ++k) {
+        auto [i, j] = pairs_[size_t(k)];
+        Contact& c = contacts_[size_t(k)];
+        c.pointCount = 0;
         if (!shouldCollide(i, j)) continue;
         // The higher-ranked shape is A (see updateContact).
         int a = i, b = j;
@@ -122,26 +138,40 @@ void World::updateContacts(double dt) {
         const BodySim& sb = sims_[size_t(b)];
         // Reach: what the pair can close within the step, plus the fixed margin.
         double closing = length(sb.linearVelocity - sa.linearVelocity) * dt;
-        Contact c;
+        c = Contact{};
         c.bodyA = a;
         c.bodyB = b;
-        if (!updateContact(c, bodies_[size_t(a)], sa, bodies_[size_t(b)], sb, kSpeculativeDistance + closing)) continue;
+        updateContact(c, bodies_[size_t(a)], sa, bodies_[size_t(b)], sb, kSpeculativeDistance + closing);
+    }
+    });
+    // The contacts made, kept in pair order, here on one thread.
+    size_t kept = 0;
+    for (size_t k = 0; k < contacts_.size(); ++k) {
+        if (contacts_[k].pointCount == 0) continue;
+        if (kept != k) contacts_[kept] = contacts_[k];
+        Contact& c = contacts_[kept++];
+        const int a = c.bodyA, b = c.bodyB;
         // A joint tree meeting a body outside every tree (terrain, a prop) solves the contact
         // itself (TreeSolver::solveFreeMotion).
         if (def_.jointSolver == JointSolver::Direct) {
             const int ga = bodies_[size_t(a)].jointGroup, gb = bodies_[size_t(b)].jointGroup;
             if ((ga >= 0) != (gb >= 0)) c.treeGroup = std::max(ga, gb);
         }
-        contacts_.push_back(c);
         // An awake body reaching a sleeping one wakes its island.
+        const BodySim& sa = sims_[size_t(a)];
+        const BodySim& sb = sims_[size_t(b)];
         if (sa.active && !sb.active) wakeSlot(b);
         if (sb.active && !sa.active) wakeSlot(a);
     }
+    contacts_.resize(kept);
 }
 
 void World::integrate(double h) {
     Vec2 gravity = def_.gravity;
-    for (BodySim& s : sims_) {
+    // Body by body, then contact by contact: each item writes only itself (two tasks).
+    runTask(def_.tasks, int(sims_.size()), kItemsPerRange, [&](int begin, int end, int) {
+    for (int i = begin; i < end; ++i) {
+        BodySim& s = sims_[size_t(i)];
         if (!s.active) continue;
         s.prevCenter = s.center;
         s.prevAngle = s.angle;
@@ -157,7 +187,13 @@ void World::integrate(double h) {
         // its end); cos and sin of the angle here were 3% of the SCENES pile's step.
         s.q = integrateRotation(s.q, h * s.angularVelocity);
     }
-    for (Contact& c : contacts_) prepareContactSubstep(c, sims_[size_t(c.bodyA)], sims_[size_t(c.bodyB)], h);
+    });
+    runTask(def_.tasks, int(contacts_.size()), kItemsPerRange, [&](int begin, int end, int) {
+        for (int i = begin; i < end; ++i) {
+            Contact& c = contacts_[size_t(i)];
+            prepareContactSubstep(c, sims_[size_t(c.bodyA)], sims_[size_t(c.bodyB)], h);
+        }
+    });
 }
 
 bool World::solvedByTree(const Contact& c) const {

@@ -16,6 +16,7 @@ ShapeDef defaultShapeDef() { return ShapeDef{}; }
 JointDef defaultJointDef() { return JointDef{}; }
 
 World::World(const WorldDef& def) : def_(def) {
+    setTaskSystem(def.tasks);
     setSubsteps(def.substeps);
     setIterations(def.iterations);
 }
@@ -23,6 +24,11 @@ World::World(const WorldDef& def) : def_(def) {
 void World::setSubsteps(int substeps) { def_.substeps = std::clamp(substeps, 1, 64); }
 void World::setIterations(int iterations) { def_.iterations = std::clamp(iterations, 1, 64); }
 void World::setJointSolver(JointSolver solver) { def_.jointSolver = solver; }
+void World::setTaskSystem(const TaskSystem& tasks) {
+    def_.tasks = tasks;
+    def_.tasks.workerCount = std::clamp(tasks.workerCount, 1, kMaxWorkers);
+    if (!tasks.enqueueTask || !tasks.finishTask) def_.tasks.workerCount = 1;
+}
 void World::enableSleep(bool enable) {
     def_.enableSleep = enable;
     if (!enable)

@@ -27,6 +27,9 @@ public:
     void setIterations(int iterations);
     void setJointSolver(JointSolver solver);
     void enableSleep(bool enable);
+    /// The threads the step's independent work runs on (tasks.h); workerCount is held to
+    /// 1..kMaxWorkers, and without both callbacks the step runs on the caller's thread.
+    void setTaskSystem(const TaskSystem& tasks);
 
     BodyId createBody(const BodyDef& def);
     /// Removes the body, its joints and its contacts. Stale ids are ignored (false).
