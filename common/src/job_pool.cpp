@@ -68,9 +68,9 @@ void* JobPool::enqueue(JobFn* fn, int itemCount, int minRange, void* context) {
     if (!fn || itemCount <= 0) return nullptr;
     minRange = std::max(minRange, 1);
     const int wanted = std::min({(itemCount + minRange - 1) / minRange, workerCount_ * kRangesPerWorker, kMaxRanges});
-    // Not worth a hand-over, or the pool is busy with another thread's task (tasks do not
-    // queue: the caller would only wait): run it here.
-    if (wanted <= 1 || !enqueueMutex_.try_lock()) {
+    // Not worth a hand-over, no thread to hand it to, or the pool is busy with another
+    // thread's task (tasks do not queue: the caller would only wait): run it here.
+    if (wanted <= 1 || workerCount_ == 1 || !enqueueMutex_.try_lock()) {
         fn(0, itemCount, tWorker, context);
         return nullptr;
     }

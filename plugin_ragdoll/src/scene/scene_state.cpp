@@ -334,11 +334,11 @@ std::vector<std::uint8_t> Scene::saveState() const {
     section = w.beginSection("DEPF");
     w.put(run_.visualDepth);
     w.endSection(section);
-    section = w.beginSection("LOOK");
-    w.put(std::int32_t(paperLook_ ? 1 : 0));
-    w.endSection(section);
     section = w.beginSection("THRD");
     w.put(std::int32_t(threads_));
+    w.endSection(section);
+    section = w.beginSection("LOOK");
+    w.put(std::int32_t(paperLook_ ? 1 : 0));
     w.endSection(section);
     return w.bytes;
 }
