@@ -14,7 +14,7 @@ thread_local int tWorker = 0;
 constexpr int kMaxRanges = 0xffff;
 /// Ranges per worker: a few, so that a worker the system delays leaves its share to the
 /// others, and few enough that taking one stays cheap next to running it.
-constexpr int kRangesPerWorker = 4;
+constexpr int kRangesPerWorker = 16;
 /// How long an idle worker watches for the next task before it sleeps. The step hands out
 /// tasks a few hundred microseconds apart; waking a sleeping thread costs tens of them.
 constexpr auto kSpinTime = std::chrono::microseconds(100);
@@ -23,12 +23,16 @@ std::uint64_t makeWord(std::uint32_t generation, int count, int next) {
     return (std::uint64_t(generation) << 32) | (std::uint64_t(count) << 16) | std::uint64_t(next);
 }
 
-void relax() {
+/// One turn of a wait: a pause for the first few, then the core to whoever needs it.
+void relax(int turn) {
 #if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#else
-    std::this_thread::yield();
+    if (turn < 64) {
+        __builtin_ia32_pause();
+        return;
+    }
 #endif
+    (void)turn;
+    std::this_thread::yield();
 }
 
 }  // namespace
@@ -94,7 +98,9 @@ void JobPool::finish(void* handle) {
     if (handle != &task_) return;
     while (runOne(tWorker)) {
     }
-    while (task_.done.load(std::memory_order_acquire) < task_.rangeCount) relax();
+    // The last ranges are the workers': short waits. Past a few spins, give the core away:
+    // on a loaded machine the worker may be waiting for it.
+    for (int i = 0; task_.done.load(std::memory_order_acquire) < task_.rangeCount; ++i) relax(i);
     enqueueMutex_.unlock();
 }
 
@@ -123,7 +129,7 @@ void JobPool::workerLoop(int worker) {
         for (int i = 0; !found; ++i) {
             found = claimable(claim_.load(std::memory_order_relaxed)) || stop_.load(std::memory_order_relaxed);
             if (!found && (i & 63) == 63 && std::chrono::steady_clock::now() > until) break;
-            relax();
+            relax(i);
         }
         if (found) continue;
         std::unique_lock<std::mutex> lock(sleepMutex_);

@@ -118,18 +118,19 @@ void World::updateContacts(double dt) {
     }
     broadPhase_.findPairs(bodies_, pairs_);
 
-    // The narrow phase as a task (tasks.h): each pair into its own slot, pointCount 0 when
-    // it makes no contact. It reads bodies and writes nothing else, so it can run before
-    // the wakes below (a wake changes no pose or speed).
+    // The narrow phase as a task (tasks.h): each pair that makes a contact writes it into
+    // the pair's own slot and marks the pair. It reads bodies and writes nothing else, so it
+    // can run before the wakes below (a wake changes no pose or speed).
     // As many slots as the pairs' buffer holds, so the contacts grow only when the pairs
     // do (no allocation once warm).
     if (contacts_.capacity() < pairs_.capacity()) contacts_.reserve(pairs_.capacity());
+    if (pairMade_.capacity() < pairs_.capacity()) pairMade_.reserve(pairs_.capacity());
     contacts_.resize(pairs_.size());
+    pairMade_.resize(pairs_.size());
     runTask(def_.tasks, int(pairs_.size()), kPairsPerRange, [&](int begin, int end, int) {
     for (int k = begin; k < end; ++k) {
         auto [i, j] = pairs_[size_t(k)];
-        Contact& c = contacts_[size_t(k)];
-        c.pointCount = 0;
+        pairMade_[size_t(k)] = 0;
         if (!shouldCollide(i, j)) continue;
         // The higher-ranked shape is A (see updateContact).
         int a = i, b = j;
@@ -138,16 +139,19 @@ void World::updateContacts(double dt) {
         const BodySim& sb = sims_[size_t(b)];
         // Reach: what the pair can close within the step, plus the fixed margin.
         double closing = length(sb.linearVelocity - sa.linearVelocity) * dt;
-        c = Contact{};
+        // Made on the stack and copied only when kept: most pairs make none.
+        Contact c;
         c.bodyA = a;
         c.bodyB = b;
-        updateContact(c, bodies_[size_t(a)], sa, bodies_[size_t(b)], sb, kSpeculativeDistance + closing);
+        if (!updateContact(c, bodies_[size_t(a)], sa, bodies_[size_t(b)], sb, kSpeculativeDistance + closing)) continue;
+        contacts_[size_t(k)] = c;
+        pairMade_[size_t(k)] = 1;
     }
     });
     // The contacts made, kept in pair order, here on one thread.
     size_t kept = 0;
-    for (size_t k = 0; k < contacts_.size(); ++k) {
-        if (contacts_[k].pointCount == 0) continue;
+    for (size_t k = 0; k < pairMade_.size(); ++k) {
+        if (!pairMade_[k]) continue;
         if (kept != k) contacts_[kept] = contacts_[k];
         Contact& c = contacts_[kept++];
         const int a = c.bodyA, b = c.bodyB;

@@ -452,7 +452,7 @@ WorldStats World::stats() const {
     }
     s.memoryBytes = bodies_.capacity() * sizeof(Body) + sims_.capacity() * sizeof(BodySim) +
                     joints_.capacity() * sizeof(Joint) + contacts_.capacity() * sizeof(Contact) +
-                    pairs_.capacity() * sizeof(pairs_[0]) + islandParent_.capacity() * sizeof(int) +
+                    pairs_.capacity() * sizeof(pairs_[0]) + pairMade_.capacity() + islandParent_.capacity() * sizeof(int) +
                     islandSleepTime_.capacity() * sizeof(double) + broadPhase_.memoryBytes() +
                     treeSolver_.memoryBytes();
     return s;

@@ -141,6 +141,7 @@ private:
     BroadPhase broadPhase_;
     TreeSolver treeSolver_;
     std::vector<std::pair<int, int>> pairs_;  ///< broadphase output, reused
+    std::vector<unsigned char> pairMade_;     ///< per pair: the narrow phase made a contact
     std::vector<int> islandParent_;           ///< union-find over body slots, reused
     std::vector<double> islandSleepTime_;     ///< per island root: its slowest body's time
     std::int64_t nextSleepingIsland_ = 0;
