@@ -15,11 +15,13 @@ namespace {
 struct Marks {
     std::vector<std::atomic<int>> runs;  ///< per item: how often it ran
     std::vector<int> worker;             ///< per item: the worker that ran it
+    std::atomic<int> ranges{0};          ///< calls, one per range
     explicit Marks(int n) : runs(size_t(n)), worker(size_t(n), -1) {}
 };
 
 void mark(int begin, int end, int worker, void* context) {
     auto* marks = static_cast<Marks*>(context);
+    marks->ranges.fetch_add(1);
     for (int i = begin; i < end; ++i) {
         marks->runs[size_t(i)].fetch_add(1);
         marks->worker[size_t(i)] = worker;
@@ -31,17 +33,21 @@ void mark(int begin, int end, int worker, void* context) {
 TEST_CASE("the job pool runs every item of a task once, on its workers", "[common][jobs]") {
     JobPool pool(2);
     CHECK(pool.workerCount() == 2);
+    long ranges = 0;
     for (int task = 0; task < 200; ++task) {
         Marks marks(1000);
         void* handle = pool.enqueue(&mark, 1000, 16, &marks);
         REQUIRE(handle != nullptr);
         pool.finish(handle);
+        ranges += marks.ranges.load();
+        REQUIRE(marks.ranges.load() > 1);  // split, in ranges of at least 16 items
+        REQUIRE(marks.ranges.load() <= 1000 / 16 + 1);
         for (int i = 0; i < 1000; ++i) {
             REQUIRE(marks.runs[size_t(i)].load() == 1);
             REQUIRE((marks.worker[size_t(i)] == 0 || marks.worker[size_t(i)] == 1));
         }
     }
-    CHECK(pool.rangesRun(0) + pool.rangesRun(1) == 200 * 8);  // 8 ranges of 125 items each
+    CHECK(pool.rangesRun(0) + pool.rangesRun(1) == ranges);  // each range counted on the worker that ran it
 
     // Two ranges that each wait for the other to begin: they end only if they run at once,
     // on two workers (the caller in finish() and the pool's thread). A pool that ran them
