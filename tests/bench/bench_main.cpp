@@ -48,8 +48,10 @@ Options:
   --horizontal         Start the chain straight out to the right of the pin instead of
                        hanging down (it swings down: the hard case). Chain only.
   --no-sleep           Keep every body awake (default: the engines sleep resting bodies).
-  --threads T          Worker threads of our solver, 1 (default; the solver steps on
-                       the calling thread, and T is recorded).
+  --threads T          Threads our solver's step is split across, 1 to 64 (default 1:
+                       the calling thread alone). The joint trees, the narrow phase and
+                       the per-body loops run as tasks on a pool of T threads; the results
+                       (state_hash) are the same whatever T. The sweep uses them too.
   --peer box2d         Also run the scene in Box2D 2.4.1 (8 velocity / 3 position
                        iterations, continuous collision off) and report it too.
   --json               Print one JSON object instead of the table.
@@ -169,7 +171,7 @@ ParseResult parseCommandLine(const std::vector<std::string>& args) {
             if (!o.levelPath.empty()) return fail("--level is given twice");
             o.levelPath = v;
         } else if (arg == "--threads") {
-            if (auto e = integer("a number of threads", 1, 1, o.threads)) return fail(*e);
+            if (auto e = integer("a number of threads", 1, 64, o.threads)) return fail(*e);
         } else if (arg == "--n") {
             if (auto e = integer("a number of stickmen", 1, 10000, o.stickmen)) return fail(*e);
         } else if (arg == "--steps") {
@@ -258,6 +260,7 @@ int runSweepScene(const BenchOptions& o) {
         options.levelPath = (*content / "levels" / "harness.level.xml").string();
     }
     options.substeps = o.substepsOrDefault();
+    options.threads = o.threadsOrDefault();
     bench::SweepResult r;
     std::string error;
     if (!bench::runSweep(options, r, error)) {
@@ -379,7 +382,7 @@ int runSceneWithPeer(const BenchOptions& o) {
 
     std::vector<scenes::BenchResult> rows;
     rows.push_back(bench::runOurs(scene, steps, o.substepsOrDefault(), o.sleeping, o.iterationsOrDefault(),
-                                  o.iterativeJoints));
+                                  o.iterativeJoints, o.threadsOrDefault()));
     if (o.peerBox2D) rows.push_back(bench::runBox2D(scene, steps, o.substepsOrDefault(), o.sleeping));
 
     if (o.json) {

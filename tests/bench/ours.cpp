@@ -5,14 +5,17 @@
 
 #include "build_world.h"
 #include "measure.h"
+#include "pool_tasks.h"
 
 namespace bench {
 
 using namespace ragdoll;
 
 scenes::BenchResult runOurs(const scenes::SceneSpec& scene, int steps, int substeps, bool sleeping, int iterations,
-                            bool iterativeJoints) {
+                            bool iterativeJoints, int threads) {
+    paper::JobPool pool(threads);
     WorldDef def = defaultWorldDef();
+    def.tasks = scenes::poolTasks(pool);
     def.gravity = scene.gravity;
     def.substeps = substeps;
     def.iterations = iterations;

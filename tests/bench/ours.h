@@ -9,6 +9,6 @@ namespace bench {
 /// substeps, sleeping on or off, measuring what SCENES.md asks (helpers in measure.h).
 /// Sets result.engine to our engine's name.
 scenes::BenchResult runOurs(const scenes::SceneSpec& scene, int steps, int substeps, bool sleeping, int iterations = 1,
-                            bool iterativeJoints = false);
+                            bool iterativeJoints = false, int threads = 1);
 
 }  // namespace bench

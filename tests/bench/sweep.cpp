@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "measure.h"
+#include "pool_tasks.h"
 #include "scene/scene.h"
 #include "solver/collide.h"
 #include "paper/level.h"
@@ -62,9 +63,12 @@ struct Run {
     std::uint64_t hash = 0;
 };
 
-Run runSwitch(const SceneLevel& level, double x, Kind kind, bool sleeping, int substeps, std::vector<double>& stepMs) {
+Run runSwitch(const SceneLevel& level, double x, Kind kind, bool sleeping, int substeps, const TaskSystem& tasks,
+              std::vector<double>& stepMs) {
     Run r;
     Scene scene;
+    scene.setTaskSystem(tasks);
+    scene.setThreads(tasks.workerCount);
     std::string error;
     if (!scene.loadLevel(level, error) || scene.characterCount() == 0) return r;
     World& world = scene.world();
@@ -125,6 +129,8 @@ bool runSweep(const SweepOptions& options, SweepResult& result, std::string& err
         return false;
     }
     const SceneLevel level = test::toSceneLevel(*loaded.level);
+    paper::JobPool pool(options.threads);
+    const TaskSystem tasks = scenes::poolTasks(pool);
     {
         Scene probe;
         if (!probe.loadLevel(level, error)) return false;
@@ -140,12 +146,12 @@ bool runSweep(const SweepOptions& options, SweepResult& result, std::string& err
     for (int p = 0; p < places; ++p) {
         const double x = options.fromX + 0.5 * p;
         for (Kind kind : {Kind::Standing, Kind::MidWalk, Kind::MidRun, Kind::Hit}) {
-            const Run resting = runSwitch(level, x, kind, true, options.substeps, stepMs);
+            const Run resting = runSwitch(level, x, kind, true, options.substeps, tasks, stepMs);
             if (!resting.stood) {
                 ++result.skipped;
                 continue;
             }
-            const Run awake = runSwitch(level, x, kind, false, options.substeps, stepMs);
+            const Run awake = runSwitch(level, x, kind, false, options.substeps, tasks, stepMs);
             ++result.switches;
             if (resting.restAt >= 0.0 && resting.restAt <= 2.0) ++result.restedWithin2s;
             if (awake.stood && awake.stopped) ++result.stoppedWithin3s;

@@ -795,3 +795,39 @@ TEST_CASE("The paper look is a setting that travels with the state, and is on fo
     REQUIRE(c.loadState(older.data(), older.size(), error));
     CHECK(c.paperLook());
 }
+
+TEST_CASE("The solver's threads are a setting that travels with the state; a state from before it keeps the scene's",
+          "[character][state][threads]") {
+    const auto& list = Scene::propertyList();
+    int threads = -1;
+    for (size_t i = 0; i < list.size(); ++i)
+        if (std::string(list[i].name) == "solver.threads") threads = int(i);
+    REQUIRE(threads >= 0);
+    CHECK(list[size_t(threads)].kind == SceneProperty::Int);
+    Scene a;
+    test::loadHarness(a);
+    CHECK(a.property(threads) == 1.0);  // without a job service: the calling thread
+    CHECK(a.world().def().tasks.workerCount == 1);
+    REQUIRE(a.setProperty(threads, 3.0));
+    CHECK(a.property(threads) == 3.0);
+    CHECK(a.world().def().tasks.workerCount == 1);  // asked for 3, but no job service offers any
+    CHECK_FALSE(a.setProperty(threads, 0.0));
+    const std::vector<std::uint8_t> blob = a.saveState();
+    Scene b;
+    test::loadHarness(b);
+    std::string error;
+    REQUIRE(b.loadState(blob.data(), blob.size(), error));
+    CHECK(b.property(threads) == 3.0);
+    // Without its THRD and LOOK sections (its last two: tag, length, one int32 each), as a
+    // plugin built before either wrote it: the scene keeps its own setting.
+    std::vector<std::uint8_t> older(blob.begin(), blob.end() - 24);
+    std::uint32_t sections = 0;
+    std::memcpy(&sections, older.data() + 8, 4);
+    sections -= 2;
+    std::memcpy(older.data() + 8, &sections, 4);
+    Scene c;
+    test::loadHarness(c);
+    REQUIRE(c.setProperty(threads, 2.0));
+    REQUIRE(c.loadState(older.data(), older.size(), error));
+    CHECK(c.property(threads) == 2.0);
+}

@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define PAPER_PLUGIN_ABI_VERSION 7u
+#define PAPER_PLUGIN_ABI_VERSION 8u
 #define PAPER_PLUGIN_ENTRY_SYMBOL "paperGetPluginApi"
 
 #if defined(_WIN32)
@@ -187,6 +187,10 @@ typedef struct PaperAssetTypeDesc {
 enum { PAPER_IMAGE_SILHOUETTE = 1 }; /* drawImage: the tint where the image is opaque */
 #define PAPER_MAX_TRIANGLE_VERTICES 196608 /* drawTriangles: 65536 triangles a call at most */
 
+/* A range of a job-service task (enqueueTask): runs items [begin, end) on worker `worker`,
+   0 <= worker < jobWorkerCount; two ranges running at once have different workers. */
+typedef void (*PaperTaskFn)(int32_t begin, int32_t end, int32_t worker, void* taskContext);
+
 /* What draw draws: the world as a player sees it (art), and a view of its skeleton for
    tools (bones: thin lines and joint dots over the art). */
 enum { PAPER_DRAW_ART = 1, PAPER_DRAW_BONES = 2 };
@@ -224,6 +228,19 @@ typedef struct PaperEngineServices {
     double (*timeSeconds)(void* context);
     /* Text for the user: stream 1 = standard output (results), 2 = standard error. */
     void (*print)(void* context, int32_t stream, const char* text);
+    /* The job service: the engine's worker threads, for work that splits into independent
+       ranges (Box2D v3's enqueue/finish task callbacks). jobWorkerCount is how many threads
+       a task may run on, the caller's included (1: none beside it). enqueueTask splits
+       itemCount items into ranges of at least minRange items, starts them on the workers and
+       returns a handle for finishTask, or NULL when it ran the whole task before returning.
+       finishTask runs ranges on the calling thread too and returns once every range has
+       run. Call both from the thread the engine called the plugin on; tasks must not call
+       services. A crash inside a range on a worker thread ends the process (the crash guard
+       covers the calling thread only). All three are NULL where the engine offers no job
+       service (commandlets): the plugin then runs its work on the calling thread. */
+    int32_t (*jobWorkerCount)(void* context);
+    void* (*enqueueTask)(void* context, PaperTaskFn task, int32_t itemCount, int32_t minRange, void* taskContext);
+    void (*finishTask)(void* context, void* task);
 } PaperEngineServices;
 
 /* ---- the plugin's table ------------------------------------------------------------ */

@@ -22,6 +22,7 @@
 #include "paper/descriptor.h"
 #include "paper/file_watch.h"
 #include "paper/image_store.h"
+#include "paper/job_pool.h"
 #include "paper/library.h"
 #include "paper/level.h"
 
@@ -191,6 +192,7 @@ private:
 
     std::filesystem::path copyFolder_;
     LogFn log_;
+    paper::JobPool jobs_;  ///< the job service's threads (one per core, started when first used)
     PaperEngineServices services_;
     PluginDescriptor descriptor_;
     Generation current_;

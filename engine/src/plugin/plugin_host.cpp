@@ -159,11 +159,20 @@ PaperEngineServices PluginHost::makeServices(PluginHost* host) {
     s.print = [](void*, int32_t stream, const char* text) {
         if (text) std::fputs(text, stream == 2 ? stderr : stdout);
     };
+    // The job service, where there is a host to own the pool (commandlets run without).
+    if (host) {
+        s.jobWorkerCount = [](void* context) -> int32_t { return static_cast<PluginHost*>(context)->jobs_.workerCount(); };
+        s.enqueueTask = [](void* context, PaperTaskFn task, int32_t itemCount, int32_t minRange, void* taskContext) {
+            return static_cast<PluginHost*>(context)->jobs_.enqueue(task, itemCount, minRange, taskContext);
+        };
+        s.finishTask = [](void* context, void* task) { static_cast<PluginHost*>(context)->jobs_.finish(task); };
+    }
     return s;
 }
 
 PluginHost::PluginHost(fs::path copyFolder, LogFn log)
-    : copyFolder_(std::move(copyFolder)), log_(std::move(log)), services_(makeServices(this)) {
+    : copyFolder_(std::move(copyFolder)), log_(std::move(log)), jobs_(paper::JobPool::machineWorkers()),
+      services_(makeServices(this)) {
     startTime();
 }
 

@@ -35,6 +35,24 @@ namespace {
 using ragdoll::refuse;
 using ragdoll::Scene;
 
+/// The engine's job service as the solver's task system (solver/tasks.h); none (one
+/// worker: the calling thread) where the engine has no job service.
+ragdoll::TaskSystem engineTasks(const PaperEngineServices* services) {
+    ragdoll::TaskSystem tasks;
+    if (!services->jobWorkerCount || !services->enqueueTask || !services->finishTask) return tasks;
+    tasks.workerCount = std::max(1, int(services->jobWorkerCount(services->context)));
+    tasks.enqueueTask = [](ragdoll::TaskFn* task, int itemCount, int minRange, void* taskContext, void* user) -> void* {
+        const auto* s = static_cast<const PaperEngineServices*>(user);
+        return s->enqueueTask(s->context, task, itemCount, minRange, taskContext);
+    };
+    tasks.finishTask = [](void* handle, void* user) {
+        const auto* s = static_cast<const PaperEngineServices*>(user);
+        s->finishTask(s->context, handle);
+    };
+    tasks.userContext = const_cast<PaperEngineServices*>(services);
+    return tasks;
+}
+
 PaperPluginInstance* create(const PaperEngineServices* services, char* error, size_t capacity) {
     if (!services || services->abiVersion != PAPER_PLUGIN_ABI_VERSION || services->structSize != sizeof(PaperEngineServices)) {
         refuse(error, capacity,
@@ -48,6 +66,11 @@ PaperPluginInstance* create(const PaperEngineServices* services, char* error, si
         return nullptr;
     }
     instance->services = services;
+    // Every worker the engine has, to begin with: the simulation is the same whatever the
+    // setting, only its time changes (a state blob brings its own setting back).
+    const ragdoll::TaskSystem tasks = engineTasks(services);
+    instance->scene.setTaskSystem(tasks);
+    instance->scene.setThreads(tasks.workerCount);
     return instance;
 }
 

@@ -18,6 +18,7 @@ const std::vector<SceneProperty> kProperties = {
     {"solver.direct_joints", "Direct joint solver", "", SceneProperty::Bool, 0, 1},
     {"solver.sleep", "Sleeping", "", SceneProperty::Bool, 0, 1},
     {"view.paper_look", "Paper look", "", SceneProperty::Bool, 0, 1},
+    {"solver.threads", "Threads", "", SceneProperty::Int, 1, kMaxWorkers},
 };
 
 /// How far p is outside the body's shape (≤ 0 inside), metres.
@@ -320,6 +321,19 @@ std::vector<Scene::PropView> Scene::props() const {
 
 const std::vector<SceneProperty>& Scene::propertyList() { return kProperties; }
 
+void Scene::setTaskSystem(const TaskSystem& available) {
+    available_ = available;
+    setThreads(threads_);
+}
+
+void Scene::setThreads(int threads) {
+    threads_ = std::clamp(threads, 1, kMaxWorkers);
+    // The setting asks; the host's workers are what there is (one without a job service).
+    TaskSystem tasks = available_;
+    tasks.workerCount = std::min(threads_, available_.enqueueTask ? available_.workerCount : 1);
+    world_.setTaskSystem(tasks);
+}
+
 double Scene::property(int index) const {
     const WorldDef& d = world_.def();
     switch (index) {
@@ -329,6 +343,7 @@ double Scene::property(int index) const {
     case 3: return d.jointSolver == JointSolver::Direct ? 1.0 : 0.0;
     case 4: return d.enableSleep ? 1.0 : 0.0;
     case 5: return paperLook_ ? 1.0 : 0.0;
+    case 6: return threads_;
     default: return 0.0;
     }
 }
@@ -344,6 +359,7 @@ bool Scene::setProperty(int index, double value) {
     case 3: world_.setJointSolver(value != 0.0 ? JointSolver::Direct : JointSolver::Iterative); break;
     case 4: world_.enableSleep(value != 0.0); break;
     case 5: paperLook_ = value != 0.0; break;
+    case 6: setThreads(int(std::lround(value))); break;
     }
     return true;
 }

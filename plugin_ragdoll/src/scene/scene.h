@@ -110,6 +110,13 @@ public:
     Figures lastFigures() const { return last_; }
     Figures runFigures() const { return run_; }
 
+    /// The threads the host offers the solver (its job service; tasks.h), of which the
+    /// "solver.threads" setting uses up to its value. None by default: the step runs on the
+    /// caller's thread. Either way the simulation is the same to the bit.
+    void setTaskSystem(const TaskSystem& available);
+    void setThreads(int threads);
+    int threads() const { return threads_; }
+
     // Reflection: properties by index.
     static const std::vector<SceneProperty>& propertyList();
     double property(int index) const;
@@ -136,7 +143,9 @@ private:
     std::vector<std::unique_ptr<Character>> characters_;
     std::unique_ptr<Character> previewProxy_;
     NetPreview netPreview_ = NetPreview::Off;
-    bool paperLook_ = true;  ///< cut-out parts drawn with a rim, a drop shadow and split pins
+    bool paperLook_ = true;
+    TaskSystem available_;  ///< the host's workers (setTaskSystem)
+    int threads_ = 1;       ///< the "solver.threads" setting  ///< cut-out parts drawn with a rim, a drop shadow and split pins
 
     BodyId grabBody_, grabAnchor_;
     JointId grabJoint_;

@@ -20,7 +20,8 @@ namespace {
 // level order, "CHAR" every character (its mode, animation, poses, its rig's tuning and its
 // own bodies), "PREV" the net-role preview and its proxy, "RUNF" the run's joint figures,
 // "DEPF" the run's deepest drawn overlap (format 4), "LOOK" how the scene is drawn (the
-// paper look on or off; absent: on).
+// paper look on or off; absent: on), "THRD" the solver's threads setting (absent: the
+// scene keeps its own; threads change no result, only the time a step takes).
 // A reader skips sections it does not know and refuses a blob missing one it needs, so
 // adding a section is compatible and changing one takes a new tag or format.
 constexpr char kMagic[4] = {'P', 'D', 'R', 'S'};
@@ -291,7 +292,7 @@ std::vector<std::uint8_t> Scene::saveState() const {
     Writer w;
     w.append(kMagic, 4);
     w.put(kFormatVersion);
-    w.put(std::uint32_t(7));  // sections
+    w.put(std::uint32_t(8));  // sections
 
     size_t section = w.beginSection("WRLD");
     const WorldDef& d = world_.def();
@@ -333,6 +334,9 @@ std::vector<std::uint8_t> Scene::saveState() const {
     section = w.beginSection("DEPF");
     w.put(run_.visualDepth);
     w.endSection(section);
+    section = w.beginSection("THRD");
+    w.put(std::int32_t(threads_));
+    w.endSection(section);
     section = w.beginSection("LOOK");
     w.put(std::int32_t(paperLook_ ? 1 : 0));
     w.endSection(section);
@@ -362,6 +366,7 @@ bool Scene::loadState(const std::uint8_t* data, std::size_t size, std::string& e
     Character::SavedState previewState;
     Figures run;
     bool paperLook = true;
+    int threads = threads_;
     for (std::uint32_t i = 0; i < sections && r.ok; ++i) {
         char tag[4] = {};
         if (r.offset + 8 > size) {
@@ -405,6 +410,9 @@ bool Scene::loadState(const std::uint8_t* data, std::size_t size, std::string& e
             run.visualDepth = section.get<double>();
         } else if (std::memcmp(tag, "LOOK", 4) == 0) {
             paperLook = section.get<std::int32_t>() != 0;
+        } else if (std::memcmp(tag, "THRD", 4) == 0) {
+            threads = section.get<std::int32_t>();
+            if (threads < 1 || threads > kMaxWorkers) section.ok = false;
         }
         if (!section.ok) r.ok = false;
         r.offset = end;  // unknown sections are skipped
@@ -467,6 +475,7 @@ bool Scene::loadState(const std::uint8_t* data, std::size_t size, std::string& e
     }
     run_ = run;
     paperLook_ = paperLook;
+    setThreads(threads);
     return true;
 }
 

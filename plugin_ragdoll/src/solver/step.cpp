@@ -18,6 +18,11 @@ namespace ragdoll {
 
 namespace {
 
+/// Pairs per range of the narrow-phase task: a pair is a few hundred nanoseconds.
+constexpr int kPairsPerRange = 64;
+/// Bodies or contacts per range of the per-substep loops over them.
+constexpr int kItemsPerRange = 256;
+
 int findRoot(std::vector<int>& parent, int i) {
     while (parent[size_t(i)] != i) {
         parent[size_t(i)] = parent[size_t(parent[size_t(i)])];
@@ -40,6 +45,7 @@ void World::step(double dt) {
     if (!(dt > 0.0) || !std::isfinite(dt)) return;
     // Joint groups are kept in both modes: the filter uses them to skip joint lookups.
     if (treeSolver_.dirty()) treeSolver_.rebuild(bodies_, joints_);
+    treeSolver_.setTasks(&def_.tasks);
 
     // A body corrupted since the last step (NaN or inf, e.g. a finite impulse too large for
     // its mass) is reset before anything reads it: within the step its NaN would reach every
@@ -118,18 +124,30 @@ bool World::updateContacts(double dt, int pass) {
     }
     broadPhase_.findPairs(bodies_, pairs_);
 
-    if (pass == 1) contacts_.clear();
-    contactPass_ = pass;
-    bool woke = false;
     // The pass in which a body first moved in this search: 1 when awake from the start,
-    // k + 1 when a contact woke it in pass k. A pair was searched in the pass its first
-    // moving body began to move.
+    // k + 1 when a contact woke it in pass k. A later pass searches only the pairs whose
+    // first moving body began to move in it (the others were searched before). Read in the
+    // narrow phase before this pass wakes anything: a body woken now counts as k + 1 or
+    // as asleep, and neither is k.
     auto movingFrom = [&](int slot) {
         const Body& b = bodies_[size_t(slot)];
         if (b.type == BodyType::Static || !b.awake) return kContactSearchPasses + 1;
         return wokenInPass_[size_t(slot)] + 1;
     };
-    for (auto [i, j] : pairs_) {
+    // The narrow phase as a task (tasks.h): each pair that makes a contact writes it into
+    // the pair's own slot after the contacts of earlier passes and marks the pair. It reads
+    // bodies and writes nothing else, so it can run before the wakes below (a wake changes
+    // no pose or speed). The slots grow only when the pairs do (no allocation once warm;
+    // a pass after a wake may grow them once more).
+    const size_t base = pass == 1 ? 0 : contacts_.size();
+    if (contacts_.capacity() < base + pairs_.capacity()) contacts_.reserve(base + pairs_.capacity());
+    if (pairMade_.capacity() < pairs_.capacity()) pairMade_.reserve(pairs_.capacity());
+    contacts_.resize(base + pairs_.size());
+    pairMade_.resize(pairs_.size());
+    runTask(def_.tasks, int(pairs_.size()), kPairsPerRange, [&](int begin, int end, int) {
+    for (int k = begin; k < end; ++k) {
+        auto [i, j] = pairs_[size_t(k)];
+        pairMade_[size_t(k)] = 0;
         if (pass > 1 && std::min(movingFrom(i), movingFrom(j)) != pass) continue;
         if (!shouldCollide(i, j)) continue;
         // The higher-ranked shape is A (see updateContact).
@@ -139,31 +157,50 @@ bool World::updateContacts(double dt, int pass) {
         const BodySim& sb = sims_[size_t(b)];
         // Reach: what the pair can close within the step, plus the fixed margin.
         double closing = length(sb.linearVelocity - sa.linearVelocity) * dt;
+        // Made on the stack and copied only when kept: most pairs make none.
         Contact c;
         c.bodyA = a;
         c.bodyB = b;
         if (!updateContact(c, bodies_[size_t(a)], sa, bodies_[size_t(b)], sb, kSpeculativeDistance + closing)) continue;
+        contacts_[base + size_t(k)] = c;
+        pairMade_[size_t(k)] = 1;
+    }
+    });
+    // The contacts made, kept in pair order, here on one thread.
+    contactPass_ = pass;
+    bool woke = false;
+    size_t kept = base;
+    for (size_t k = 0; k < pairMade_.size(); ++k) {
+        if (!pairMade_[k]) continue;
+        if (kept != base + k) contacts_[kept] = contacts_[base + k];
+        Contact& c = contacts_[kept++];
+        const int a = c.bodyA, b = c.bodyB;
         // A joint tree meeting a body outside every tree (terrain, a prop) solves the contact
         // itself (TreeSolver::solveFreeMotion).
         if (def_.jointSolver == JointSolver::Direct) {
             const int ga = bodies_[size_t(a)].jointGroup, gb = bodies_[size_t(b)].jointGroup;
             if ((ga >= 0) != (gb >= 0)) c.treeGroup = std::max(ga, gb);
         }
-        contacts_.push_back(c);
         // An awake body reaching a sleeping one wakes its island.
+        const BodySim& sa = sims_[size_t(a)];
+        const BodySim& sb = sims_[size_t(b)];
         const bool asleepA = !sa.active && bodies_[size_t(a)].type != BodyType::Static && !bodies_[size_t(a)].awake;
         const bool asleepB = !sb.active && bodies_[size_t(b)].type != BodyType::Static && !bodies_[size_t(b)].awake;
         if (sa.active && !sb.active) wakeSlot(b);
         if (sb.active && !sa.active) wakeSlot(a);
         woke = woke || (sa.active && asleepB) || (sb.active && asleepA);
     }
+    contacts_.resize(kept);
     contactPass_ = 0;
     return woke;
 }
 
 void World::integrate(double h) {
     Vec2 gravity = def_.gravity;
-    for (BodySim& s : sims_) {
+    // Body by body, then contact by contact: each item writes only itself (two tasks).
+    runTask(def_.tasks, int(sims_.size()), kItemsPerRange, [&](int begin, int end, int) {
+    for (int i = begin; i < end; ++i) {
+        BodySim& s = sims_[size_t(i)];
         if (!s.active) continue;
         s.prevCenter = s.center;
         s.prevAngle = s.angle;
@@ -179,7 +216,13 @@ void World::integrate(double h) {
         // its end); cos and sin of the angle here were 3% of the SCENES pile's step.
         s.q = integrateRotation(s.q, h * s.angularVelocity);
     }
-    for (Contact& c : contacts_) prepareContactSubstep(c, sims_[size_t(c.bodyA)], sims_[size_t(c.bodyB)], h);
+    });
+    runTask(def_.tasks, int(contacts_.size()), kItemsPerRange, [&](int begin, int end, int) {
+        for (int i = begin; i < end; ++i) {
+            Contact& c = contacts_[size_t(i)];
+            prepareContactSubstep(c, sims_[size_t(c.bodyA)], sims_[size_t(c.bodyB)], h);
+        }
+    });
 }
 
 bool World::solvedByTree(const Contact& c) const {

@@ -131,7 +131,7 @@ void TreeSolver::buildRows(const Group& group, int groupIndex, const std::vector
     const int count = int(rows_.size()) - begin;
     groupRows_[size_t(groupIndex)] = {begin, count, int(delassus_.size())};
     delassus_.resize(delassus_.size() + size_t(count * count));
-    computeDelassus(group, groupRows_[size_t(groupIndex)], sims);
+    // W is computed by solveFreeMotion, every group's at once (a task).
 }
 
 void TreeSolver::rowJacobian(ContactRow& r, const std::vector<BodySim>& sims) {
@@ -153,14 +153,16 @@ void TreeSolver::computeDelassus(const Group& group, const RowRange& range, cons
     const int count = range.count;
     double* w = delassus_.data() + range.delassus;
     for (int i = 0; i < count; ++i) rowJacobian(rows_[size_t(range.first + i)], sims);
-    // The nodes whose answer W reads, with their ancestors, root first.
-    needed_.clear();
+    // The nodes whose answer W reads, with their ancestors, root first; listed in the
+    // group's own part of needed_ (at most its node count), as groups run at once.
+    int* needed = needed_.data() + group.firstNode;
+    int neededCount = 0;
     for (int i = 0; i < count; ++i)
         for (int n : rows_[size_t(range.first + i)].node)
             for (; n >= 0 && !nodeMark_[size_t(n)]; n = nodes_[size_t(n)].parent) nodeMark_[size_t(n)] = 1;
     for (int n = group.firstNode + group.nodeCount - 1; n >= group.firstNode; --n)
         if (nodeMark_[size_t(n)]) {
-            needed_.push_back(n);
+            needed[neededCount++] = n;
             nodeMark_[size_t(n)] = 0;
         }
     // Column j: every row's relative motion per unit push along row j.
@@ -170,7 +172,7 @@ void TreeSolver::computeDelassus(const Group& group, const RowRange& range, cons
         for (int e = 0; e < 2; ++e)
             if (rj.node[e] >= 0)
                 for (int k = 0; k < 3; ++k) rhs_[size_t(rj.node[e])].v[k] += rj.jac[e].v[k];
-        substitute(group, needed_.data(), int(needed_.size()));
+        substitute(group, needed, neededCount);
         for (int i = j; i < count; ++i) {
             const ContactRow& ri = rows_[size_t(range.first + i)];
             double value = 0.0;
@@ -462,17 +464,45 @@ void TreeSolver::solveRowVelocities(Group& group, int groupIndex, const std::vec
     pushRows(group, range, bodies, sims, impulse, true);
 }
 
+bool TreeSolver::pushesOthers(const RowRange& range, const std::vector<BodySim>& sims) const {
+    for (int i = 0; i < range.count; ++i) {
+        const ContactRow& r = rows_[size_t(range.first + i)];
+        const BodySim& o = sims[size_t(r.otherBody)];
+        if (r.joint < 0 && (o.invMass != 0.0 || o.invInertia != 0.0)) return true;
+    }
+    return false;
+}
+
+template <class Fn>
+void TreeSolver::forEachRowGroup(const Fn& fn) {
+    // A group whose rows push a body outside every tree (a prop) may share it with another
+    // group: those run after the rest, one after another in group order. The rest touch
+    // only their own bodies and static or kinematic ones (read only), so they run as a task,
+    // and the two sets move disjoint bodies: the same result as one loop in group order.
+    const int groupCount = int(groupRows_.size());
+    runTask(*tasks_, groupCount, kGroupsPerRange, [&](int begin, int end, int) {
+        for (int g = begin; g < end; ++g)
+            if (groupRows_[size_t(g)].count > 0 && !groupRows_[size_t(g)].pushesOthers) fn(g);
+    });
+    for (int g = 0; g < groupCount; ++g)
+        if (groupRows_[size_t(g)].count > 0 && groupRows_[size_t(g)].pushesOthers) fn(g);
+}
+
 bool TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints,
                                  std::vector<Contact>& contacts, double h) {
-    bool moved = false;
     const int groupCount = int(groups_.size());
     ++substep_;
     rows_.clear();
     delassus_.clear();
     groupRows_.assign(size_t(groupCount), RowRange{});
 
-    for (int g = 0; g < groupCount; ++g) {
+    // In stages, each a task over the groups where groups are independent (tasks.h); the
+    // order of what one group does is the serial one, so the results are too.
+    // 1. Each touching or damped group: its factorisation, its joint damping.
+    runTask(*tasks_, groupCount, kGroupsPerRange, [&](int rangeBegin, int rangeEnd, int) {
+    for (int g = rangeBegin; g < rangeEnd; ++g) {
         Group& group = groups_[size_t(g)];
+        group.contactPass = Group::None;
         if (!sims[size_t(group.sampleBody)].active) continue;
         const int* first = groupContacts_.data() + groupContactStart_[size_t(g)];
         const int* last = groupContacts_.data() + groupContactStart_[size_t(g + 1)];
@@ -485,8 +515,9 @@ bool TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
         bool damped = false;
         for (int n = group.firstNode; n < group.firstNode + group.nodeCount && !damped; ++n)
             damped = nodes_[size_t(n)].isJoint && joints[size_t(nodes_[size_t(n)].index)].angularDamping > 0.0;
+        group.damped = damped;
         if (!touching && !damped) continue;
-        moved = true;
+        group.contactPass = touching ? Group::Rows : Group::Damped;
         group.unsettled = true;
         prepareContactFactor(group, sims, joints);
         factor(group);
@@ -504,16 +535,31 @@ bool TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
             const double w = respondTurn(group, joint);
             if (w > 0.0) applyToGroup(group, sims, -std::min(h * joint.angularDamping, 1.0) * turned / w);
         }
-        if (touching) buildRows(group, g, bodies, sims, joints, contacts, first, last, damped, h);
     }
+    });
+    // 2. The rows, appended to the shared pools in group order (here, on one thread).
+    bool moved = false;
+    for (int g = 0; g < groupCount; ++g) {
+        const Group& group = groups_[size_t(g)];
+        moved = moved || group.contactPass != Group::None;
+        if (group.contactPass != Group::Rows) continue;
+        buildRows(group, g, bodies, sims, joints, contacts, groupContacts_.data() + groupContactStart_[size_t(g)],
+                  groupContacts_.data() + groupContactStart_[size_t(g + 1)], group.damped, h);
+        groupRows_[size_t(g)].pushesOthers = pushesOthers(groupRows_[size_t(g)], sims);
+    }
+    // 3. Every group's W (reads positions, moves nothing).
+    runTask(*tasks_, groupCount, kGroupsPerRange, [&](int rangeBegin, int rangeEnd, int) {
+        for (int g = rangeBegin; g < rangeEnd; ++g)
+            if (groupRows_[size_t(g)].count > 0) computeDelassus(groups_[size_t(g)], groupRows_[size_t(g)], sims);
+    });
     rowLambda_.resize(rows_.size());
     rowScratch_.resize(rows_.size());
     rowVelocity_.resize(rows_.size());
     rowTarget_.resize(rows_.size());
     rowInvDiagonal_.resize(rows_.size());
     rowBounds_.resize(rows_.size());
-    for (int g = 0; g < groupCount; ++g)
-        if (groupRows_[size_t(g)].count > 0) solveRowPositions(groups_[size_t(g)], g, bodies, sims, joints, contacts);
+    // 4. The rows' solve.
+    forEachRowGroup([&](int g) { solveRowPositions(groups_[size_t(g)], g, bodies, sims, joints, contacts); });
     return moved;
 }
 
@@ -540,9 +586,9 @@ void TreeSolver::solveContactVelocities(const std::vector<Body>& bodies, std::ve
                                         std::vector<Joint>& joints, std::vector<Contact>& contacts, double h, double restitutionThreshold) {
     // Each group's factorisation is the last one this substep (solveFreeMotion's, or the
     // solve's after it): where its bodies are now, to first order.
-    for (int g = 0; g < int(groupRows_.size()); ++g)
-        if (groupRows_[size_t(g)].count > 0)
-            solveRowVelocities(groups_[size_t(g)], g, bodies, sims, joints, contacts, h, restitutionThreshold);
+    forEachRowGroup([&](int g) {
+        solveRowVelocities(groups_[size_t(g)], g, bodies, sims, joints, contacts, h, restitutionThreshold);
+    });
 }
 
 }  // namespace ragdoll

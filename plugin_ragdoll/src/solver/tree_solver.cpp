@@ -156,7 +156,7 @@ void TreeSolver::rebuild(std::vector<Body>& bodies, std::vector<Joint>& joints) 
     nodeMark_.assign(nodes_.size(), 0);
     limitWarm_.assign(joints.size(), 0.0);
     limitWarmSubstep_.assign(joints.size(), -1);
-    needed_.reserve(nodes_.size());
+    needed_.resize(nodes_.size());
     compliance_.resize(nodes_.size());
     // Each node's block with its parent is fixed but for the lever: which joint, which of
     // its bodies (A: −1, B: +1).
@@ -185,8 +185,12 @@ std::size_t TreeSolver::memoryBytes() const {
 }
 
 void TreeSolver::solve(std::vector<BodySim>& sims, std::vector<Joint>& joints, bool again) {
-    lastIterations_ = 0;
-    for (Group& group : groups_) {
+    // Each group owns its bodies, joints and node scratch: the groups are solved as a task
+    // (tasks.h), and their iteration counts summed afterwards.
+    runTask(*tasks_, int(groups_.size()), kGroupsPerRange, [&](int begin, int end, int) {
+    for (int g = begin; g < end; ++g) {
+        Group& group = groups_[size_t(g)];
+        group.iterations = 0;
         // A group sleeps and wakes as one island.
         if (!sims[size_t(group.sampleBody)].active) continue;
         // Solving again every group (not only the unsettled ones) was half of the SCENES
@@ -210,9 +214,12 @@ void TreeSolver::solve(std::vector<BodySim>& sims, std::vector<Joint>& joints, b
             factor(group);
             group.factoredSinceContacts = true;
             solveFactored(group, sims, joints);
-            ++lastIterations_;
+            ++group.iterations;
         }
     }
+    });
+    lastIterations_ = 0;
+    for (const Group& group : groups_) lastIterations_ += group.iterations;
 }
 
 void TreeSolver::prepareGroup(const Group& group, const std::vector<BodySim>& sims, std::vector<Joint>& joints) {

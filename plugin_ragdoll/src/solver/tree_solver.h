@@ -15,6 +15,7 @@
 #include "solver/body.h"
 #include "solver/contact.h"
 #include "solver/joint.h"
+#include "solver/tasks.h"
 
 namespace ragdoll {
 
@@ -22,6 +23,8 @@ class TreeSolver {
 public:
     /// Regroups joints into trees; call after joints or bodies were added or removed.
     void markDirty() { dirty_ = true; }
+    /// Where the per-group loops run (tasks.h); the world sets it before each step.
+    void setTasks(const TaskSystem* tasks) { tasks_ = tasks; }
     bool dirty() const { return dirty_; }
     void rebuild(std::vector<Body>& bodies, std::vector<Joint>& joints);
 
@@ -83,6 +86,10 @@ private:
         int sampleBody = -1;               ///< any body of the group, to test for sleep
         bool unsettled = false;  ///< moved by solveFreeMotion, or left outside tolerance by the last solve
         bool factoredSinceContacts = false;  ///< solve() factored after solveFreeMotion
+        int iterations = 0;  ///< Newton iterations of the last solve()
+        bool damped = false;  ///< some joint of the group is damped (set by solveFreeMotion)
+        /// What solveFreeMotion does with the group this substep.
+        enum ContactPass : unsigned char { None, Damped, Rows } contactPass = None;
     };
     struct Block {
         double m[3][3];  ///< row-major
@@ -138,7 +145,12 @@ private:
     struct RowRange {
         int first = 0, count = 0;  ///< into rows_
         int delassus = 0;          ///< into delassus_: count × count, row-major
+        bool pushesOthers = false;  ///< a row pushes a movable body outside every tree
     };
+    bool pushesOthers(const RowRange& range, const std::vector<BodySim>& sims) const;
+    /// fn(group) for every group with rows, as a task where groups share no movable body.
+    template <class Fn>
+    void forEachRowGroup(const Fn& fn);
     /// The rows of the group's contacts and their Delassus matrix W = J·K⁻¹·Jᵀ; with
     /// `damped` (some joint of the group is), a damping row per damped joint first.
     void buildRows(const Group& group, int groupIndex, const std::vector<Body>& bodies, std::vector<BodySim>& sims,
@@ -200,7 +212,12 @@ private:
     std::vector<std::int64_t> limitWarmSubstep_;  ///< per joint slot: the substep limitWarm_ is from
     std::int64_t substep_ = 0;  ///< solveFreeMotion calls, numbering substeps
     std::vector<char> nodeMark_;  ///< per node, scratch of computeDelassus (all 0 between calls)
-    std::vector<int> needed_;
+    std::vector<int> needed_;  ///< per node: computeDelassus's list, in each group's own part
+    /// Groups per range of a task: a ragdoll's solve is a few microseconds, so a range holds
+    /// several to keep the hand-over small next to the work.
+    static constexpr int kGroupsPerRange = 4;
+    static constexpr TaskSystem kSerial{};
+    const TaskSystem* tasks_ = &kSerial;
     bool dirty_ = true;
     int lastIterations_ = 0;
 };

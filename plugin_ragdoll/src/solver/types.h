@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "solver/geometry.h"
+#include "solver/tasks.h"
 
 namespace ragdoll {
 
@@ -44,6 +45,9 @@ struct WorldDef {
     /// Bodies beyond this distance from the origin are considered lost: they are
     /// reported and frozen in place (metres).
     double worldHalfExtent = 1000.0;
+    /// Threads to split the step across (tasks.h); the default runs it on the caller's.
+    /// Whatever it holds, the step's results are the same to the bit.
+    TaskSystem tasks;
 };
 WorldDef defaultWorldDef();
 

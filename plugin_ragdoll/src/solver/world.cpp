@@ -16,6 +16,7 @@ ShapeDef defaultShapeDef() { return ShapeDef{}; }
 JointDef defaultJointDef() { return JointDef{}; }
 
 World::World(const WorldDef& def) : def_(def) {
+    setTaskSystem(def.tasks);
     setSubsteps(def.substeps);
     setIterations(def.iterations);
 }
@@ -23,6 +24,11 @@ World::World(const WorldDef& def) : def_(def) {
 void World::setSubsteps(int substeps) { def_.substeps = std::clamp(substeps, 1, 64); }
 void World::setIterations(int iterations) { def_.iterations = std::clamp(iterations, 1, 64); }
 void World::setJointSolver(JointSolver solver) { def_.jointSolver = solver; }
+void World::setTaskSystem(const TaskSystem& tasks) {
+    def_.tasks = tasks;
+    def_.tasks.workerCount = std::clamp(tasks.workerCount, 1, kMaxWorkers);
+    if (!tasks.enqueueTask || !tasks.finishTask) def_.tasks.workerCount = 1;
+}
 void World::enableSleep(bool enable) {
     def_.enableSleep = enable;
     if (!enable)
@@ -447,7 +453,7 @@ WorldStats World::stats() const {
     }
     s.memoryBytes = bodies_.capacity() * sizeof(Body) + sims_.capacity() * sizeof(BodySim) +
                     joints_.capacity() * sizeof(Joint) + contacts_.capacity() * sizeof(Contact) +
-                    pairs_.capacity() * sizeof(pairs_[0]) + islandParent_.capacity() * sizeof(int) +
+                    pairs_.capacity() * sizeof(pairs_[0]) + pairMade_.capacity() + islandParent_.capacity() * sizeof(int) +
                     islandSleepTime_.capacity() * sizeof(double) + broadPhase_.memoryBytes() +
                     treeSolver_.memoryBytes();
     return s;

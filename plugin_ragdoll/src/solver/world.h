@@ -27,6 +27,9 @@ public:
     void setIterations(int iterations);
     void setJointSolver(JointSolver solver);
     void enableSleep(bool enable);
+    /// The threads the step's independent work runs on (tasks.h); workerCount is held to
+    /// 1..kMaxWorkers, and without both callbacks the step runs on the caller's thread.
+    void setTaskSystem(const TaskSystem& tasks);
 
     BodyId createBody(const BodyDef& def);
     /// Removes the body, its joints and its contacts. Stale ids are ignored (false).
@@ -145,6 +148,7 @@ private:
     /// pass now running (0 outside updateContacts), so wakeSlot can mark what it wakes.
     std::vector<int> wokenInPass_;
     int contactPass_ = 0;
+    std::vector<unsigned char> pairMade_;     ///< per pair: the narrow phase made a contact
     std::vector<int> islandParent_;           ///< union-find over body slots, reused
     std::vector<double> islandSleepTime_;     ///< per island root: its slowest body's time
     std::int64_t nextSleepingIsland_ = 0;
