@@ -5,9 +5,13 @@
 // animation at its start, middle and end; and a skeleton and atlas both read whole go
 // through the whole in-memory import (spine_rig_build.cpp: parts, meshes, the physics
 // skeleton, baking, the rig's text checked by loading it back), which either refuses with
-// an error or gives a rig that loads and clips that load against it. Page images are read
-// as if the atlas were in content/spine (so the doll's seed finds content/art/paper_doll.png);
-// others are missing, which the load-back check reports.
+// an error or gives a rig that loads and clips that load against it. Before the build, the
+// import's check of the atlas against its page images (spine_import.cpp, checkAtlasPages)
+// runs on the sizes the atlas declares (a fixed size where it declares none): it passes
+// only an atlas whose regions all lie on their pages, and only such an atlas is built, as
+// in the import. Page images are read as if the atlas were in content/spine (so the doll's
+// seed finds content/art/paper_doll.png); others are missing, which the load-back check reports.
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -17,6 +21,7 @@
 #include "fuzz_target.h"
 #include "rig/rig_loader.h"
 #include "spine/spine_atlas.h"
+#include "spine/spine_import.h"
 #include "spine/spine_json.h"
 #include "spine/spine_pose.h"
 #include "spine/spine_rig_build.h"
@@ -30,7 +35,7 @@ constexpr size_t kMaxPosedBones = 2000;
 /// samples at up to 240 Hz, and a fuzzer should spend its time on many inputs.
 constexpr size_t kMaxImportedBones = 64;
 constexpr double kMaxImportedSeconds = 5.0;
-/// Page sizes the fuzzer's pages are taken to have (their PNGs are not read here).
+/// The size of a page whose atlas entry declares none (the PNGs are not read here).
 constexpr int kPageSide = 4096;
 
 void checkFinite(const std::vector<SpineWorld>& world) {
@@ -46,7 +51,15 @@ void import(const SpineSkeleton& skeleton, const SpineAtlas& atlas) {
     SpineBuildInput input;
     input.skeleton = &skeleton;
     input.atlas = &atlas;
-    input.pageSizes.assign(atlas.pages.size(), {kPageSide, kPageSide});
+    for (const AtlasPage& page : atlas.pages)
+        input.pageSizes.push_back(page.width > 0 ? std::array<int, 2>{page.width, page.height} : std::array<int, 2>{kPageSide, kPageSide});
+    const std::vector<Diagnostic> pageCheck = checkAtlasPages(atlas, input.pageSizes, "fuzz.atlas");
+    if (hasErrors(pageCheck)) return;
+    for (const AtlasRegion& r : atlas.regions) {
+        const PixelRect rect = r.pageRect();
+        const auto [width, height] = input.pageSizes[size_t(r.page)];
+        FUZZ_CHECK(rect.x + rect.width <= width && rect.y + rect.height <= height);
+    }
     input.jsonPath = "fuzz.json";
     input.atlasPath = "fuzz.atlas";
     input.atlasDir = std::string(PAPERDOLL_CONTENT_DIR) + "/spine";

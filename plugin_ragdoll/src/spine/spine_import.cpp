@@ -1,14 +1,16 @@
 #include "spine/spine_import.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <optional>
 #include <system_error>
 
 #include "paper/png_image.h"
+#include "paper/xml_reader.h"
 #include "rig/rig_loader.h"
 #include "spine/spine_json.h"
 #include "spine/spine_rig_build.h"
@@ -33,18 +35,13 @@ struct Reporter {
     void error(const std::string& file, int line, const std::string& message) {
         print({{Severity::Error, file, line, message}});
     }
-    void warning(const std::string& file, int line, const std::string& message) {
-        print({{Severity::Warning, file, line, message}});
-    }
 };
 
-bool readFile(const fs::path& path, std::string& bytes) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return false;
-    std::ostringstream text;
-    text << in.rdbuf();
-    bytes = text.str();
-    return true;
+/// A page image's bytes, to copy or compare (the loaders' file reader; why it failed is not needed here).
+std::optional<std::string> readPageBytes(const fs::path& path) {
+    std::vector<Diagnostic> ignored;
+    paper::Reporter report(path.string(), ignored);
+    return paper::readUserFile(path.string(), "page image", report);
 }
 
 /// Writes through a temporary file beside the target, renamed over it.
@@ -77,6 +74,35 @@ bool writeFile(const fs::path& path, const std::string& bytes, std::string& erro
 
 }  // namespace
 
+std::vector<Diagnostic> checkAtlasPages(const SpineAtlas& atlas, const std::vector<std::array<int, 2>>& pageSizes,
+                                        const std::string& atlasPath) {
+    std::vector<Diagnostic> found;
+    auto error = [&](int line, const std::string& message) { found.push_back({Severity::Error, atlasPath, line, message}); };
+    auto warning = [&](int line, const std::string& message) { found.push_back({Severity::Warning, atlasPath, line, message}); };
+    for (size_t p = 0; p < atlas.pages.size(); ++p) {
+        const AtlasPage& page = atlas.pages[p];
+        const auto [width, height] = pageSizes[p];
+        if (width <= 0) continue;  // not read: the reader said why
+        if (page.width > 0 && (page.width != width || page.height != height))
+            warning(page.line, "page '" + page.file + "' says " + std::to_string(page.width) + " x " + std::to_string(page.height) +
+                                   " but the PNG is " + std::to_string(width) + " x " + std::to_string(height) +
+                                   " (the PNG's size is used)");
+        if (page.pma) warning(page.line, "page '" + page.file + "' is premultiplied (pma); drawn as straight alpha");
+        for (size_t q = 0; q < p; ++q)
+            if (fs::path(atlas.pages[q].file).filename() == fs::path(page.file).filename())
+                error(page.line, "two pages share the file name '" + fs::path(page.file).filename().string() +
+                                     "' (the pages are copied beside OUT by name)");
+    }
+    for (const AtlasRegion& region : atlas.regions) {
+        const PixelRect r = region.pageRect();
+        const auto [width, height] = pageSizes[size_t(region.page)];
+        if (width > 0 && (r.x + r.width > width || r.y + r.height > height))
+            error(region.line, "region '" + region.name + "' reaches outside its page image (" + std::to_string(width) + " x " +
+                                   std::to_string(height) + ")");
+    }
+    return found;
+}
+
 int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::ostream& err) {
     Reporter report{err};
     std::error_code status;
@@ -100,37 +126,22 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
     const SpineAtlas& atlas = atlasLoaded.atlas;
     const fs::path atlasDir = fs::path(atlasPath).parent_path();
     std::vector<paper::PngImage> pageImages(atlas.pages.size());
+    std::vector<std::array<int, 2>> pageSizes(atlas.pages.size(), {0, 0});
     for (size_t p = 0; p < atlas.pages.size(); ++p) {
         const AtlasPage& page = atlas.pages[p];
         std::string why;
-        if (!paper::loadPng((atlasDir / page.file).string(), pageImages[p], why)) {
+        if (!paper::loadPng((atlasDir / page.file).string(), pageImages[p], why))
             report.error(atlasPath, page.line, "page '" + page.file + "': cannot read " + (atlasDir / page.file).string() + ": " + why);
-            continue;
-        }
-        if (page.width > 0 && (page.width != pageImages[p].width || page.height != pageImages[p].height))
-            report.warning(atlasPath, page.line, "page '" + page.file + "' says " + std::to_string(page.width) + " x " +
-                                                     std::to_string(page.height) + " but the PNG is " +
-                                                     std::to_string(pageImages[p].width) + " x " +
-                                                     std::to_string(pageImages[p].height) + " (the PNG's size is used)");
-        if (page.pma) report.warning(atlasPath, page.line, "page '" + page.file + "' is premultiplied (pma); drawn as straight alpha");
-        for (size_t q = 0; q < p; ++q)
-            if (fs::path(atlas.pages[q].file).filename() == fs::path(page.file).filename())
-                report.error(atlasPath, page.line, "two pages share the file name '" + fs::path(page.file).filename().string() +
-                                                       "' (the pages are copied beside OUT by name)");
+        else
+            pageSizes[p] = {pageImages[p].width, pageImages[p].height};
     }
-    for (const AtlasRegion& region : atlas.regions) {
-        const PixelRect r = region.pageRect();
-        const paper::PngImage& image = pageImages[size_t(region.page)];
-        if (image.width > 0 && (r.x + r.width > image.width || r.y + r.height > image.height))
-            report.error(atlasPath, region.line, "region '" + region.name + "' reaches outside its page image (" +
-                                                     std::to_string(image.width) + " x " + std::to_string(image.height) + ")");
-    }
+    report.print(checkAtlasPages(atlas, pageSizes, atlasPath));
     // A page unreadable or named twice, a region off its page: nothing is built or written.
     if (report.errors > 0) return kExitBadFile;
     SpineBuildInput input;
     input.skeleton = &skeleton;
     input.atlas = &atlas;
-    for (const paper::PngImage& image : pageImages) input.pageSizes.push_back({image.width, image.height});
+    input.pageSizes = pageSizes;
     input.jsonPath = json;
     input.atlasPath = atlasPath;
     input.atlasDir = atlasDir.string();
@@ -147,17 +158,17 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
     for (size_t p = 0; p < atlas.pages.size(); ++p) {
         if (imageOfPage[p] < 0) continue;
         const fs::path from = atlasDir / atlas.pages[p].file, to = outDir / fs::path(atlas.pages[p].file).filename();
-        std::string bytes, existing;
-        if (!readFile(from, bytes)) {
+        std::optional<std::string> bytes = readPageBytes(from);
+        if (!bytes) {
             report.error(atlasPath, atlas.pages[p].line, "cannot read " + from.string());
             return kExitBadFile;
         }
-        if (fs::exists(to, status) && readFile(to, existing) && existing == bytes) continue;
+        if (fs::exists(to, status) && readPageBytes(to) == bytes) continue;
         if (fs::exists(to, status) && !options.force) {
             err << "paperdoll rig: error: '" << to.string() << "' exists and is not the atlas page; pass --force to overwrite it\n";
             return kExitUsage;
         }
-        writes.emplace_back(to, std::move(bytes));
+        writes.emplace_back(to, std::move(*bytes));
     }
     for (const BakedClip& clip : build.clips) {
         const fs::path to = outDir / clip.file;

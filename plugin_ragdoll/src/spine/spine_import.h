@@ -9,10 +9,13 @@
 // write, so a failed import leaves nothing behind.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
+
+#include "spine/spine_atlas.h"
 
 namespace ragdoll {
 
@@ -31,6 +34,14 @@ struct SpineImportOptions {
     bool force = false;        ///< overwrite OUT (and files beside it)
     std::optional<std::vector<std::string>> loops;  ///< animations to loop; empty: idle, walk, run
 };
+
+/// The atlas against the sizes of its page images as read (per page: width and height in
+/// pixels; 0 × 0 for a page that could not be read, whose error is the reader's): a size
+/// differing from the atlas's and a premultiplied page are warnings; two pages of one file
+/// name (they are copied beside OUT by name) and a region reaching outside its page image
+/// are errors.
+std::vector<Diagnostic> checkAtlasPages(const SpineAtlas& atlas, const std::vector<std::array<int, 2>>& pageSizes,
+                                        const std::string& atlasPath);
 
 /// Runs the import: the summary and the table of guesses on out, diagnostics on err.
 /// Returns 0 when written, 1 for a bad or unreadable input (nothing written), 2 for OUT
