@@ -111,9 +111,7 @@ void meshTriangles(const RigMesh& mesh, const RigImage& image, const std::vector
 
 /// The bone a mesh vertex follows most (-1 when it has no weights).
 int mainBone(const RigMeshVertex& vertex) {
-    const RigMeshWeight* most = nullptr;
-    for (const RigMeshWeight& w : vertex.weights)
-        if (!most || w.weight > most->weight) most = &w;
+    const RigMeshWeight* most = mainWeight(vertex);
     return most ? most->bone : -1;
 }
 

@@ -61,6 +61,13 @@ int RigDefinition::findImage(std::string_view imageName) const {
     return -1;
 }
 
+const RigMeshWeight* mainWeight(const RigMeshVertex& vertex) {
+    const RigMeshWeight* most = nullptr;
+    for (const RigMeshWeight& w : vertex.weights)
+        if (!most || w.weight > most->weight) most = &w;
+    return most;
+}
+
 double artRadius(const RigDefinition& rig, int bone) {
     const int v = rig.visualOfBone(bone);
     if (v >= 0) {
@@ -80,9 +87,7 @@ double artRadius(const RigDefinition& rig, int bone) {
     for (const RigMesh& mesh : rig.meshes) {
         double low = 1e300, high = -1e300;
         for (const RigMeshVertex& vertex : mesh.vertices) {
-            const RigMeshWeight* most = nullptr;
-            for (const RigMeshWeight& w : vertex.weights)
-                if (!most || w.weight > most->weight) most = &w;
+            const RigMeshWeight* most = mainWeight(vertex);
             if (!most || most->bone != bone) continue;
             low = std::min(low, most->position.y);
             high = std::max(high, most->position.y);

@@ -122,6 +122,9 @@ struct RigMeshVertex {
     int line = 0;
 };
 
+/// The weight a mesh vertex follows most (the first of equal ones; null without weights).
+const RigMeshWeight* mainWeight(const RigMeshVertex& vertex);
+
 /// A cut-out part drawn as textured triangles (Spine's mesh attachment): rigid when every
 /// vertex has one weight on one bone, weighted (bending at a joint) otherwise. Drawn where
 /// its weights put it: Σ w · (bone pose · position), in z order with the sprites.

@@ -12,7 +12,7 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr double kDegrees = 180.0 / kPi;
+constexpr double kDegreesPerRadian = 180.0 / kPi;
 
 Json point(Vec2 p) { return Json::array({p.x, p.y}); }
 
@@ -31,7 +31,7 @@ std::string rigCheckJson(const std::string& file, const RigDefinition& rig) {
                          {"parent", bone.parent < 0 ? Json() : Json(rig.bones[size_t(bone.parent)].fileName)},
                          {"start", point(bone.origin)},
                          {"end", point(bone.tip())},
-                         {"angle_deg", bone.angle * kDegrees},
+                         {"angle_deg", bone.angle * kDegreesPerRadian},
                          {"length_m", bone.length}});
     out["bones"] = bones;
     Json bodies = Json::array();
@@ -49,8 +49,8 @@ std::string rigCheckJson(const std::string& file, const RigDefinition& rig) {
                   {"anchor", point(rig.bones[size_t(joint.child)].origin)},
                   {"limited", joint.limited}};
         if (joint.limited) {
-            j["lower_deg"] = joint.lower * kDegrees;
-            j["upper_deg"] = joint.upper * kDegrees;
+            j["lower_deg"] = joint.lower * kDegreesPerRadian;
+            j["upper_deg"] = joint.upper * kDegreesPerRadian;
         }
         joints.push_back(j);
     }

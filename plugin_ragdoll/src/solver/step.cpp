@@ -135,15 +135,13 @@ bool World::updateContacts(double dt, int pass) {
         return wokenInPass_[size_t(slot)] + 1;
     };
     // The narrow phase as a task (tasks.h): each pair that makes a contact writes it into
-    // the pair's own slot after the contacts of earlier passes and marks the pair. It reads
-    // bodies and writes nothing else, so it can run before the wakes below (a wake changes
-    // no pose or speed). The slots grow only when the pairs do (no allocation once warm;
-    // a pass after a wake may grow them once more).
-    const size_t base = pass == 1 ? 0 : contacts_.size();
-    if (contacts_.capacity() < base + pairs_.capacity()) contacts_.reserve(base + pairs_.capacity());
-    if (pairMade_.capacity() < pairs_.capacity()) pairMade_.reserve(pairs_.capacity());
-    contacts_.resize(base + pairs_.size());
-    pairMade_.resize(pairs_.size());
+    // the pair's own slot and marks the pair. It reads bodies and writes nothing else, so it
+    // can run before the wakes below (a wake changes no pose or speed). The slots only grow,
+    // with the pairs (no allocation once warm).
+    if (pairContacts_.size() < pairs_.size()) {
+        pairContacts_.resize(pairs_.capacity());
+        pairMade_.resize(pairs_.capacity());
+    }
     runTask(def_.tasks, int(pairs_.size()), kPairsPerRange, [&](int begin, int end, int) {
     for (int k = begin; k < end; ++k) {
         auto [i, j] = pairs_[size_t(k)];
@@ -162,18 +160,17 @@ bool World::updateContacts(double dt, int pass) {
         c.bodyA = a;
         c.bodyB = b;
         if (!updateContact(c, bodies_[size_t(a)], sa, bodies_[size_t(b)], sb, kSpeculativeDistance + closing)) continue;
-        contacts_[base + size_t(k)] = c;
+        pairContacts_[size_t(k)] = c;
         pairMade_[size_t(k)] = 1;
     }
     });
-    // The contacts made, kept in pair order, here on one thread.
+    // The contacts made, kept in pair order after those of earlier passes, here on one thread.
+    if (pass == 1) contacts_.clear();
     contactPass_ = pass;
     bool woke = false;
-    size_t kept = base;
-    for (size_t k = 0; k < pairMade_.size(); ++k) {
+    for (size_t k = 0; k < pairs_.size(); ++k) {
         if (!pairMade_[k]) continue;
-        if (kept != base + k) contacts_[kept] = contacts_[base + k];
-        Contact& c = contacts_[kept++];
+        Contact& c = contacts_.emplace_back(pairContacts_[k]);
         const int a = c.bodyA, b = c.bodyB;
         // A joint tree meeting a body outside every tree (terrain, a prop) solves the contact
         // itself (TreeSolver::solveFreeMotion).
@@ -184,13 +181,9 @@ bool World::updateContacts(double dt, int pass) {
         // An awake body reaching a sleeping one wakes its island.
         const BodySim& sa = sims_[size_t(a)];
         const BodySim& sb = sims_[size_t(b)];
-        const bool asleepA = !sa.active && bodies_[size_t(a)].type != BodyType::Static && !bodies_[size_t(a)].awake;
-        const bool asleepB = !sb.active && bodies_[size_t(b)].type != BodyType::Static && !bodies_[size_t(b)].awake;
-        if (sa.active && !sb.active) wakeSlot(b);
-        if (sb.active && !sa.active) wakeSlot(a);
-        woke = woke || (sa.active && asleepB) || (sb.active && asleepA);
+        if (sa.active && !sb.active) woke = wakeSlot(b) || woke;
+        else if (sb.active && !sa.active) woke = wakeSlot(a) || woke;
     }
-    contacts_.resize(kept);
     contactPass_ = 0;
     return woke;
 }

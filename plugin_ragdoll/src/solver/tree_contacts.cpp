@@ -57,12 +57,12 @@ Vec2 movedSince(const BodySim& s, Vec2 at) {
 
 void TreeSolver::buildRows(const Group& group, int groupIndex, const std::vector<Body>& bodies, std::vector<BodySim>& sims,
                            std::vector<Joint>& joints, std::vector<Contact>& contacts, const int* first, const int* last,
-                           bool damped, double h) {
+                           double h) {
     const int begin = int(rows_.size());
     // The damped joints first: the sweeps then end each pass on the contacts and limits,
     // which hold where the damping only slows (swept last, the damping rows left a hard
     // landing's limb 3 cm in the ground when the sweeps reached their cap).
-    for (int n = group.firstNode; n < group.firstNode + group.nodeCount && damped; ++n) {
+    for (int n = group.firstNode; n < group.firstNode + group.nodeCount; ++n) {
         if (!nodes_[size_t(n)].isJoint) continue;
         const Joint& joint = joints[size_t(nodes_[size_t(n)].index)];
         if (joint.angularDamping > 0.0) {
@@ -515,7 +515,6 @@ bool TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
         bool damped = false;
         for (int n = group.firstNode; n < group.firstNode + group.nodeCount && !damped; ++n)
             damped = nodes_[size_t(n)].isJoint && joints[size_t(nodes_[size_t(n)].index)].angularDamping > 0.0;
-        group.damped = damped;
         if (!touching && !damped) continue;
         group.contactPass = touching ? Group::Rows : Group::Damped;
         group.unsettled = true;
@@ -544,7 +543,7 @@ bool TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
         moved = moved || group.contactPass != Group::None;
         if (group.contactPass != Group::Rows) continue;
         buildRows(group, g, bodies, sims, joints, contacts, groupContacts_.data() + groupContactStart_[size_t(g)],
-                  groupContacts_.data() + groupContactStart_[size_t(g + 1)], group.damped, h);
+                  groupContacts_.data() + groupContactStart_[size_t(g + 1)], h);
         groupRows_[size_t(g)].pushesOthers = pushesOthers(groupRows_[size_t(g)], sims);
     }
     // 3. Every group's W (reads positions, moves nothing).

@@ -87,7 +87,6 @@ private:
         bool unsettled = false;  ///< moved by solveFreeMotion, or left outside tolerance by the last solve
         bool factoredSinceContacts = false;  ///< solve() factored after solveFreeMotion
         int iterations = 0;  ///< Newton iterations of the last solve()
-        bool damped = false;  ///< some joint of the group is damped (set by solveFreeMotion)
         /// What solveFreeMotion does with the group this substep.
         enum ContactPass : unsigned char { None, Damped, Rows } contactPass = None;
     };
@@ -151,11 +150,11 @@ private:
     /// fn(group) for every group with rows, as a task where groups share no movable body.
     template <class Fn>
     void forEachRowGroup(const Fn& fn);
-    /// The rows of the group's contacts and their Delassus matrix W = J·K⁻¹·Jᵀ; with
-    /// `damped` (some joint of the group is), a damping row per damped joint first.
+    /// The rows of the group's contacts, a damping row per damped joint first, and the
+    /// limits near their bounds (their Delassus matrix W = J·K⁻¹·Jᵀ is computeDelassus's).
     void buildRows(const Group& group, int groupIndex, const std::vector<Body>& bodies, std::vector<BodySim>& sims,
                    std::vector<Joint>& joints, std::vector<Contact>& contacts, const int* first, const int* last,
-                   bool damped, double h);
+                   double h);
     void rowJacobian(ContactRow& row, const std::vector<BodySim>& sims);
     /// Pushes every row by amount[i] through the group (a body outside on its own), as a
     /// move of positions or as an impulse on velocities.

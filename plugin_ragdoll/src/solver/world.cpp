@@ -367,11 +367,11 @@ void World::wake(BodyId id) {
     if (get(id)) wakeSlot(id.index1 - 1);
 }
 
-void World::wakeSlot(int slot) {
+bool World::wakeSlot(int slot) {
     Body& b = bodies_[size_t(slot)];
-    if (!b.alive || b.type == BodyType::Static) return;
+    if (!b.alive || b.type == BodyType::Static) return false;
     b.sleepTime = 0.0;
-    if (b.awake) return;
+    if (b.awake) return false;
     // Wake the whole island it fell asleep with: a rare event, so a scan is fine.
     std::int64_t island = b.sleepingIsland;
     for (int i = 0; i < int(bodies_.size()); ++i) {
@@ -384,6 +384,7 @@ void World::wakeSlot(int slot) {
             if (contactPass_ > 0) wokenInPass_[size_t(i)] = contactPass_;
         }
     }
+    return true;
 }
 
 bool World::shouldCollide(int a, int b) const {
@@ -453,7 +454,7 @@ WorldStats World::stats() const {
     }
     s.memoryBytes = bodies_.capacity() * sizeof(Body) + sims_.capacity() * sizeof(BodySim) +
                     joints_.capacity() * sizeof(Joint) + contacts_.capacity() * sizeof(Contact) +
-                    pairs_.capacity() * sizeof(pairs_[0]) + pairMade_.capacity() + islandParent_.capacity() * sizeof(int) +
+                    pairs_.capacity() * sizeof(pairs_[0]) + pairContacts_.capacity() * sizeof(Contact) + pairMade_.capacity() + islandParent_.capacity() * sizeof(int) +
                     islandSleepTime_.capacity() * sizeof(double) + broadPhase_.memoryBytes() +
                     treeSolver_.memoryBytes();
     return s;

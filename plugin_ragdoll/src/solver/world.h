@@ -109,7 +109,8 @@ private:
     Joint* get(JointId id);
     const Joint* get(JointId id) const;
     bool setShape(BodyId id, const ShapeDef& def, ShapeType type, const Polygon& geometry, const MassData& unitMass);
-    void wakeSlot(int slot);
+    /// Wakes the body's sleeping island; false when there was none to wake (awake, static or gone).
+    bool wakeSlot(int slot);
     /// Recomputes sims_[slot].active/dynamic from the body's flags.
     void refreshActive(int slot);
     bool shouldCollide(int a, int b) const;
@@ -148,6 +149,7 @@ private:
     /// pass now running (0 outside updateContacts), so wakeSlot can mark what it wakes.
     std::vector<int> wokenInPass_;
     int contactPass_ = 0;
+    std::vector<Contact> pairContacts_;       ///< per pair: the narrow phase's contact, when made
     std::vector<unsigned char> pairMade_;     ///< per pair: the narrow phase made a contact
     std::vector<int> islandParent_;           ///< union-find over body slots, reused
     std::vector<double> islandSleepTime_;     ///< per island root: its slowest body's time
