@@ -4,10 +4,12 @@
 #pragma once
 
 #include <cmath>
+#include <limits>
 
 namespace ragdoll {
 
 inline constexpr double kPi = 3.14159265358979323846;
+inline constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 struct Vec2 {
     double x = 0.0;

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "solver/constants.h"
+#include "solver/row_system.h"
 
 namespace ragdoll {
 
@@ -240,6 +241,17 @@ void TreeSolver::prepareContactFactor(const Group& group, const std::vector<Body
     for (int n = group.firstNode; n < group.firstNode + group.nodeCount; ++n) nodes_[size_t(n)].limitActive = false;
 }
 
+RowSystem TreeSolver::rowSystem(const RowRange& range, std::vector<double>& multipliers) {
+    RowSystem s;
+    s.count = range.count;
+    s.w = delassus_.data() + range.delassus;
+    s.invDiagonal = rowInvDiagonal_.data() + range.first;
+    s.bounds = rowBounds_.data() + range.first;
+    s.lambda = multipliers.data() + range.first;
+    s.residual = rowVelocity_.data() + range.first;
+    return s;
+}
+
 void TreeSolver::solveRowPositions(const Group& group, int groupIndex, const std::vector<Body>& bodies,
                                    std::vector<BodySim>& sims, std::vector<Joint>& joints, std::vector<Contact>& contacts) {
     const RowRange range = groupRows_[size_t(groupIndex)];
@@ -273,12 +285,12 @@ void TreeSolver::solveRowPositions(const Group& group, int groupIndex, const std
                     held -= w[i * count + l] * w[i * count + l] / w[l * count + l];
             held = std::max(held, kDampingRowMinResponse * wii);
             const double compliance = held * (1.0 - r.damping) / r.damping;
-            bound[i] = {0, 0, 0.0, compliance};
+            bound[i] = {-kInfinity, kInfinity, 0, 0, 0.0, compliance};
             invDiag[i] = wii > 0.0 ? 1.0 / (wii + compliance) : 0.0;
         } else if (r.point >= 0 || r.joint >= 0) {
-            bound[i] = {0, 0, 0.0, 0.0};
+            bound[i] = {0.0, kInfinity, 0, 0, 0.0, 0.0};
         } else {
-            bound[i] = {r.normalFirst, r.normalCount, contacts[size_t(r.contact)].friction, 0.0};
+            bound[i] = {0.0, 0.0, r.normalFirst, r.normalCount, contacts[size_t(r.contact)].friction, 0.0};
         }
     }
     // Warm start (kTreeContactWarmStart says why): each row begins near what it took in the
@@ -293,6 +305,7 @@ void TreeSolver::solveRowPositions(const Group& group, int groupIndex, const std
         else lambda[i] = contacts[size_t(r.contact)].lambdaTangentWarm;
         lambda[i] *= kTreeContactWarmStart;
     }
+    const RowSystem system = rowSystem(range, rowLambda_);
     // Outer steps measure the contacts again where the last push left them (the rows are
     // linear only to first order); inner sweeps solve the linear model.
     for (int outer = 0; outer < kTreeContactIterations; ++outer) {
@@ -335,31 +348,7 @@ void TreeSolver::solveRowPositions(const Group& group, int groupIndex, const std
                     for (int k = 0; k < count; ++k) v[k] += w[i * count + k] * lambda[i];
             }
         }
-        for (int sweep = 0; sweep < kTreeContactSweeps; ++sweep) {
-            double largest = 0.0;  // the largest change a row made to its own residual, metres
-            for (int i = 0; i < count; ++i) {
-                const double inv = invDiag[i];
-                if (inv == 0.0) continue;
-                const RowBound& b = bound[i];
-                double next = lambda[i] - (v[i] + b.compliance * lambda[i]) * inv;
-                if (b.compliance > 0.0) {
-                    // a damping row: unbounded
-                } else if (b.normalCount == 0) {  // a normal or a limit
-                    next = std::max(next, 0.0);
-                } else {
-                    double normal = 0.0;
-                    for (int k = 0; k < b.normalCount; ++k) normal += lambda[b.normalFirst + k];
-                    const double limit = b.friction * normal;
-                    next = std::clamp(next, -limit, limit);
-                }
-                const double delta = next - lambda[i];
-                if (delta == 0.0) continue;
-                lambda[i] = next;
-                largest = std::max(largest, std::abs(delta) * w[i * count + i]);
-                for (int k = 0; k < count; ++k) v[k] += w[i * count + k] * delta;  // W is symmetric: its row is contiguous
-            }
-            if (largest < kTreeContactTolerance) break;
-        }
+        solveRowSystem(system, kTreeContactSweeps, kTreeContactTolerance);
         for (int i = 0; i < count; ++i) start[i] = lambda[i] - start[i];
         pushRows(group, range, bodies, sims, start, false);
     }
@@ -382,26 +371,28 @@ void TreeSolver::solveRowVelocities(Group& group, int groupIndex, const std::vec
     const RowRange range = groupRows_[size_t(groupIndex)];
     const int count = range.count;
     if (count == 0) return;
-    const double* w = delassus_.data() + range.delassus;
     const ContactRow* rows = rows_.data() + range.first;
     const double* lambda = rowLambda_.data() + range.first;
-    double* impulse = rowScratch_.data() + range.first;
-    double* v = rowVelocity_.data() + range.first;
-    double* target = rowTarget_.data() + range.first;
-    const double* invDiag = rowInvDiagonal_.data() + range.first;
+    const RowSystem system = rowSystem(range, rowScratch_);
+    double* impulse = system.lambda;
+    double* v = system.residual;
+    RowBound* bound = rowBounds_.data() + range.first;  // the position pass's are spent
     bool any = false;
     for (int i = 0; i < count; ++i) {
         const ContactRow& r = rows[i];
         impulse[i] = 0.0;
+        bound[i] = {};  // left out unless said below
         if (r.damping > 0.0) {  // a position row only
-            v[i] = target[i] = 0.0;
+            v[i] = 0.0;
             continue;
         }
         if (r.joint >= 0) {
             // A limit that pushed: no relative turn past its bound (no bounce, no creep).
             v[i] = r.limitSide * (sims[size_t(r.otherBody)].angularVelocity - sims[size_t(r.treeBody)].angularVelocity);
-            target[i] = 0.0;
-            any = any || lambda[i] > 0.0 || joints[size_t(r.joint)].lambdaLimit != 0.0;
+            if (lambda[i] > 0.0 || joints[size_t(r.joint)].lambdaLimit != 0.0) {
+                bound[i] = {0.0, kInfinity};
+                any = true;
+            }
             continue;
         }
         const Contact& c = contacts[size_t(r.contact)];
@@ -409,18 +400,24 @@ void TreeSolver::solveRowVelocities(Group& group, int groupIndex, const std::vec
         const BodySim& b = sims[size_t(c.bodyB)];
         v[i] = dot(pointVelocity(b, r.at) - pointVelocity(a, r.at), r.dir);
         if (r.point >= 0) {
-            // Points that pushed: the approach speed left over goes, then the bounce
+            // A point that pushed: the approach speed left over goes, then the bounce
             // (restitution against the speed before the position solve, off below the
-            // threshold, as the body-by-body pass does).
-            const double e = std::abs(v[i]) <= restitutionThreshold || lambda[i] <= 0.0 ? 0.0 : c.restitution;
-            target[i] = std::max(-e * c.points[r.point].normalSpeedBefore, 0.0);
-            any = any || lambda[i] > 0.0;
+            // threshold, as the body-by-body pass does). It may take back the speed its push
+            // gave (a deep overlap pushed out does not fly apart), never pull harder. Points
+            // that did not push are left out: holding them too (no approach) kept more
+            // stickmen of the sweep awake.
+            if (lambda[i] <= 0.0) continue;
+            const double e = std::abs(v[i]) <= restitutionThreshold ? 0.0 : c.restitution;
+            v[i] -= std::max(-e * c.points[r.point].normalSpeedBefore, 0.0);
+            bound[i] = {-lambda[i] / h, kInfinity};
+            any = true;
         } else {
             // Dynamic friction (Müller 2020, eq. 30, as an impulse): at most μ·Σλ_n/h of the
             // substep, less what static friction already spent.
             double normal = 0.0;
             for (int k = 0; k < r.normalCount; ++k) normal += lambda[r.normalFirst + k];
-            target[i] = std::max(c.friction * normal - std::abs(lambda[i]), 0.0) / h;
+            const double most = std::max(c.friction * normal - std::abs(lambda[i]), 0.0) / h;
+            bound[i] = {-most, most};
         }
     }
     if (!any) return;
@@ -432,35 +429,7 @@ void TreeSolver::solveRowVelocities(Group& group, int groupIndex, const std::vec
         prepareContactFactor(group, sims, joints);
         factor(group);
     }
-    for (int sweep = 0; sweep < kTreeContactSweeps; ++sweep) {
-        double largest = 0.0;  // the largest change a row made to its own speed, m/s
-        for (int i = 0; i < count; ++i) {
-            const double inv = invDiag[i];
-            const ContactRow& r = rows[i];
-            if (inv == 0.0) continue;
-            double next;
-            if (r.damping > 0.0) continue;
-            if (r.joint >= 0) {
-                if (lambda[i] <= 0.0 && joints[size_t(r.joint)].lambdaLimit == 0.0) continue;  // did not push
-                next = std::max(impulse[i] - v[i] * inv, 0.0);
-            } else if (r.point >= 0) {
-                // A point that pushed may take back the speed its push gave (a deep overlap
-                // pushed out does not fly apart), never pull harder. Points that did not
-                // push are left out: holding them too (no approach) kept more stickmen of
-                // the sweep awake.
-                if (lambda[i] <= 0.0) continue;
-                next = std::max(impulse[i] - (v[i] - target[i]) * inv, -lambda[i] / h);
-            } else {
-                next = std::clamp(impulse[i] - v[i] * inv, -target[i], target[i]);
-            }
-            const double delta = next - impulse[i];
-            if (delta == 0.0) continue;
-            impulse[i] = next;
-            largest = std::max(largest, std::abs(delta) * w[i * count + i]);
-            for (int k = 0; k < count; ++k) v[k] += w[i * count + k] * delta;  // W is symmetric: its row is contiguous
-        }
-        if (largest * h < kTreeContactTolerance) break;
-    }
+    solveRowSystem(system, kTreeContactSweeps, kTreeContactTolerance / h);
     pushRows(group, range, bodies, sims, impulse, true);
 }
 
@@ -554,7 +523,6 @@ bool TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
     rowLambda_.resize(rows_.size());
     rowScratch_.resize(rows_.size());
     rowVelocity_.resize(rows_.size());
-    rowTarget_.resize(rows_.size());
     rowInvDiagonal_.resize(rows_.size());
     rowBounds_.resize(rows_.size());
     // 4. The rows' solve.

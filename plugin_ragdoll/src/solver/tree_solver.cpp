@@ -181,7 +181,7 @@ std::size_t TreeSolver::memoryBytes() const {
            rows_.capacity() * sizeof(ContactRow) + groupRows_.capacity() * sizeof(RowRange) +
            rowBounds_.capacity() * sizeof(RowBound) +
            (delassus_.capacity() + rowLambda_.capacity() + rowScratch_.capacity() + rowVelocity_.capacity() +
-            rowTarget_.capacity() + rowInvDiagonal_.capacity()) * sizeof(double);
+            rowInvDiagonal_.capacity()) * sizeof(double);
 }
 
 void TreeSolver::solve(std::vector<BodySim>& sims, std::vector<Joint>& joints, bool again) {

@@ -15,6 +15,7 @@
 #include "solver/body.h"
 #include "solver/contact.h"
 #include "solver/joint.h"
+#include "solver/row_system.h"
 #include "solver/tasks.h"
 
 namespace ragdoll {
@@ -160,6 +161,8 @@ private:
     /// move of positions or as an impulse on velocities.
     void pushRows(const Group& group, const RowRange& range, const std::vector<Body>& bodies, std::vector<BodySim>& sims,
                   const double* amount, bool velocity);
+    /// The group's rows as a row system, solving for `multipliers` (by row).
+    RowSystem rowSystem(const RowRange& range, std::vector<double>& multipliers);
     void solveRowPositions(const Group& group, int groupIndex, const std::vector<Body>& bodies,
                            std::vector<BodySim>& sims, std::vector<Joint>& joints, std::vector<Contact>& contacts);
     /// Levers and limit rows for the contact passes' factorisation.
@@ -196,16 +199,10 @@ private:
     std::vector<ContactRow> rows_;
     std::vector<RowRange> groupRows_;
     std::vector<double> delassus_;
-    std::vector<double> rowLambda_, rowScratch_, rowVelocity_, rowTarget_;
+    std::vector<double> rowLambda_, rowScratch_, rowVelocity_;
     std::vector<double> rowInvDiagonal_;  ///< 1 / W_ii per row (0 for a row that moves nothing)
-    /// A row's bounds in the position sweeps: λ ≥ 0 (normalCount 0: a normal or a limit),
-    /// or |λ| ≤ friction·Σ of its manifold's normal rows; a damping row is unbounded and
-    /// soft (compliance > 0: its residual is C + compliance·λ, and 1/W_ii is 1/(W_ii + compliance)).
-    struct RowBound {
-        int normalFirst = 0, normalCount = 0;
-        double friction = 0.0;
-        double compliance = 0.0;
-    };
+    /// The rows' bounds, the position pass's (a damping row unbounded and soft), then the
+    /// velocity pass's.
     std::vector<RowBound> rowBounds_;
     std::vector<double> limitWarm_;  ///< per joint slot: its limit row's λ in the last substep
     std::vector<std::int64_t> limitWarmSubstep_;  ///< per joint slot: the substep limitWarm_ is from

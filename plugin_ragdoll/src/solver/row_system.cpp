@@ -1,0 +1,43 @@
+#include "solver/row_system.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ragdoll {
+
+namespace {
+
+/// One sweep; the largest change a row made to its own residual.
+double sweep(const RowSystem& s) {
+    const int n = s.count;
+    double largest = 0.0;
+    for (int i = 0; i < n; ++i) {
+        const RowBound& b = s.bounds[i];
+        if (s.invDiagonal[i] == 0.0 || (b.normalCount == 0 && b.lower == 0.0 && b.upper == 0.0)) continue;
+        double lower = b.lower, upper = b.upper;
+        if (b.normalCount > 0) {
+            double normal = 0.0;
+            for (int k = 0; k < b.normalCount; ++k) normal += s.lambda[b.normalFirst + k];
+            upper = b.friction * normal;
+            lower = -upper;
+        }
+        const double next = std::clamp(s.lambda[i] - (s.residual[i] + b.compliance * s.lambda[i]) * s.invDiagonal[i], lower, upper);
+        const double delta = next - s.lambda[i];
+        if (delta == 0.0) continue;
+        s.lambda[i] = next;
+        largest = std::max(largest, std::abs(delta) * s.w[i * n + i]);
+        const double* column = s.w + i * n;  // W is symmetric: its column i is row i, contiguous
+        for (int k = 0; k < n; ++k) s.residual[k] += column[k] * delta;
+    }
+    return largest;
+}
+
+}  // namespace
+
+int solveRowSystem(const RowSystem& system, int maxSweeps, double tolerance) {
+    for (int done = 1; done <= maxSweeps; ++done)
+        if (sweep(system) < tolerance) return done;
+    return maxSweeps;
+}
+
+}  // namespace ragdoll
