@@ -59,8 +59,10 @@ inline constexpr int kMaxNewtonIterations = 8;
 /// limbs, which the tree couples: with a single sweep, each limb's push undid part of the
 /// others' and a resting stickman kept twitching at 1 cm/s. One outer step left the sweep's
 /// limits at 0.12° instead of 0.02°; 16 sweeps left a dropped generated rig sitting with an
-/// arm swinging (the drop test), 24 settle it and stop 5 more of the sweep's switches; the
-/// sweeps end early once converged (kTreeContactTolerance), so resting trees pay few.
+/// arm swinging (the drop test), 24 settle it and stop 5 more of the sweep's switches. The
+/// sweeps end early once converged (kTreeContactTolerance), but rows that repeat one
+/// another through a tree converge slowly: over half of a resting pile's solves reach the
+/// cap (NOTES.md, "Speed").
 inline constexpr int kTreeContactIterations = 2;
 inline constexpr int kTreeContactSweeps = 24;
 /// The sweeps stop once no row moves its own residual by more than this (metres; for
