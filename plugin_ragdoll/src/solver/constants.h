@@ -19,6 +19,12 @@ inline constexpr double kLinearSlop = 0.005;
 /// close in one step, so a 50 m/s limb is caught by 0.1 m ground (metres).
 inline constexpr double kSpeculativeDistance = 4.0 * kLinearSlop;
 
+/// A contact is found again at a substep when its bodies' far ends (|ω|·extent) can sweep
+/// more than this in it (metres): the closest features found at the step's start may no
+/// longer be the ones that meet. 2.5 slops: at 2 the harness sweep left two ragdolls
+/// awake instead of one, at 4 a forearm at 25 rad/s still went 10 mm into a ramp's corner.
+inline constexpr double kContactRefreshTravel = 2.5 * kLinearSlop;
+
 /// Contact searches per step at most: after the first, each searches again the pairs of the
 /// islands a contact woke in the one before (an island woken with none of its own contacts
 /// falls for a step). Three cover a body waking a pile two islands deep.
@@ -79,7 +85,14 @@ inline constexpr double kTreeContactWarmStart = 0.9;
 /// fraction of the free tree's (the estimate adds limits up one by one, and two limits on
 /// one limb would otherwise count twice and weld the joint).
 inline constexpr double kDampingRowMinResponse = 0.2;
-/// A joint limit within this of its bound (radians) joins its tree's contact system.
+/// A joint limit within this of its bound (radians) joins its tree's contact system, and
+/// its damping rows count it as held.
 inline constexpr double kLimitRowMargin = 0.02;
+/// A joint limit within this of its bound (radians) joins its tree's contact system too, as
+/// a row that acts only if the contacts' push would turn it past the bound: a running
+/// ragdoll's landing limb was pushed out of the ground past a limit left out, and the joint
+/// solve after the push turned it back 10 mm into the ground. The sweeps' pushes stay
+/// within this (a reach of 10 rad, every limit, gave the same figures).
+inline constexpr double kLimitRowReach = 0.1;
 
 }  // namespace ragdoll

@@ -1,5 +1,6 @@
 // The joint trees' contacts with the world, solved through each tree's factorisation
-// (TreeSolver's second half: the joints alone are in tree_solver.cpp).
+// (TreeSolver's second half: the joints alone are in tree_solver.cpp, the velocity pass of
+// these rows in tree_contact_velocities.cpp).
 #include "solver/tree_solver.h"
 
 #include <algorithm>
@@ -45,8 +46,6 @@ void TreeSolver::applyToGroup(const Group& group, std::vector<BodySim>& sims, do
 }
 
 namespace {
-
-Vec2 pointVelocity(const BodySim& s, Vec2 at) { return s.linearVelocity + cross(s.angularVelocity, at - s.center); }
 
 /// Where the material point that was at `at` when the substep began is now, less `at`.
 Vec2 movedSince(const BodySim& s, Vec2 at) {
@@ -121,8 +120,11 @@ void TreeSolver::buildRows(const Group& group, int groupIndex, const std::vector
         const double side = offset > 0.0 ? -1.0 : 1.0;  // −1: the upper bound, +1: the lower
         // Every limit that pushed in this substep's joint solve is one too (its velocity
         // pass is the system's).
-        if (joint.limitHalfWidth + side * offset >= kLimitRowMargin && joint.lambdaLimit == 0.0) continue;
+        const double room = joint.limitHalfWidth + side * offset;
+        const bool held = room < kLimitRowMargin || joint.lambdaLimit != 0.0;
+        if (!held && room >= kLimitRowReach) continue;
         ContactRow row;
+        row.held = held;
         row.joint = nodes_[size_t(n)].index;
         row.limitSide = side;
         row.treeBody = joint.bodyA;
@@ -281,7 +283,7 @@ void TreeSolver::solveRowPositions(const Group& group, int groupIndex, const std
             // damping row then held the joint to the limit.
             double held = wii;
             for (int l = 0; l < count; ++l)
-                if (rows[l].joint >= 0 && rows[l].joint != r.joint && rows[l].damping == 0.0 && w[l * count + l] > 0.0)
+                if (rows[l].held && rows[l].joint != r.joint && w[l * count + l] > 0.0)
                     held -= w[i * count + l] * w[i * count + l] / w[l * count + l];
             held = std::max(held, kDampingRowMinResponse * wii);
             const double compliance = held * (1.0 - r.damping) / r.damping;
@@ -363,74 +365,6 @@ void TreeSolver::solveRowPositions(const Group& group, int groupIndex, const std
         if (rows[i].point >= 0) c.points[rows[i].point].lambdaNormal = c.points[rows[i].point].lambdaWarm = lambda[i];
         else c.lambdaTangent = c.lambdaTangentWarm = lambda[i];
     }
-}
-
-void TreeSolver::solveRowVelocities(Group& group, int groupIndex, const std::vector<Body>& bodies,
-                                    std::vector<BodySim>& sims, std::vector<Joint>& joints, std::vector<Contact>& contacts, double h,
-                                    double restitutionThreshold) {
-    const RowRange range = groupRows_[size_t(groupIndex)];
-    const int count = range.count;
-    if (count == 0) return;
-    const ContactRow* rows = rows_.data() + range.first;
-    const double* lambda = rowLambda_.data() + range.first;
-    const RowSystem system = rowSystem(range, rowScratch_);
-    double* impulse = system.lambda;
-    double* v = system.residual;
-    RowBound* bound = rowBounds_.data() + range.first;  // the position pass's are spent
-    bool any = false;
-    for (int i = 0; i < count; ++i) {
-        const ContactRow& r = rows[i];
-        impulse[i] = 0.0;
-        bound[i] = {};  // left out unless said below
-        if (r.damping > 0.0) {  // a position row only
-            v[i] = 0.0;
-            continue;
-        }
-        if (r.joint >= 0) {
-            // A limit that pushed: no relative turn past its bound (no bounce, no creep).
-            v[i] = r.limitSide * (sims[size_t(r.otherBody)].angularVelocity - sims[size_t(r.treeBody)].angularVelocity);
-            if (lambda[i] > 0.0 || joints[size_t(r.joint)].lambdaLimit != 0.0) {
-                bound[i] = {0.0, kInfinity};
-                any = true;
-            }
-            continue;
-        }
-        const Contact& c = contacts[size_t(r.contact)];
-        const BodySim& a = sims[size_t(c.bodyA)];
-        const BodySim& b = sims[size_t(c.bodyB)];
-        v[i] = dot(pointVelocity(b, r.at) - pointVelocity(a, r.at), r.dir);
-        if (r.point >= 0) {
-            // A point that pushed: the approach speed left over goes, then the bounce
-            // (restitution against the speed before the position solve, off below the
-            // threshold, as the body-by-body pass does). It may take back the speed its push
-            // gave (a deep overlap pushed out does not fly apart), never pull harder. Points
-            // that did not push are left out: holding them too (no approach) kept more
-            // stickmen of the sweep awake.
-            if (lambda[i] <= 0.0) continue;
-            const double e = std::abs(v[i]) <= restitutionThreshold ? 0.0 : c.restitution;
-            v[i] -= std::max(-e * c.points[r.point].normalSpeedBefore, 0.0);
-            bound[i] = {-lambda[i] / h, kInfinity};
-            any = true;
-        } else {
-            // Dynamic friction (Müller 2020, eq. 30, as an impulse): at most μ·Σλ_n/h of the
-            // substep, less what static friction already spent.
-            double normal = 0.0;
-            for (int k = 0; k < r.normalCount; ++k) normal += lambda[r.normalFirst + k];
-            const double most = std::max(c.friction * normal - std::abs(lambda[i]), 0.0) / h;
-            bound[i] = {-most, most};
-        }
-    }
-    if (!any) return;
-    // The impulses are found on the position pass's W and applied through the same kind of
-    // factorisation (no limit rows): one with other limit rows (the solve after the
-    // position pass factors those it finds outside their range) gave a resting limb 2 m/s.
-    // When that solve found nothing to do, the position pass's factorisation is still here.
-    if (group.factoredSinceContacts) {
-        prepareContactFactor(group, sims, joints);
-        factor(group);
-    }
-    solveRowSystem(system, kTreeContactSweeps, kTreeContactTolerance / h);
-    pushRows(group, range, bodies, sims, impulse, true);
 }
 
 bool TreeSolver::pushesOthers(const RowRange& range, const std::vector<BodySim>& sims) const {

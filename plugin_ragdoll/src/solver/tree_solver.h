@@ -136,6 +136,9 @@ private:
         Vec2 at, dir;
         int joint = -1;          ///< a limit row's joint, else -1
         double limitSide = 0.0;  ///< +1 for the lower bound, −1 for the upper
+        /// A limit row near its bound or pushing (kLimitRowMargin), which the damping rows
+        /// count as held; the others only stop a push past the bound (kLimitRowReach).
+        bool held = false;
         /// A damping row (of a damped joint, on its relative turn): the fraction of the turn
         /// it takes back, min(h·d, 1); 0 for every other row.
         double damping = 0.0;
@@ -152,7 +155,8 @@ private:
     template <class Fn>
     void forEachRowGroup(const Fn& fn);
     /// The rows of the group's contacts, a damping row per damped joint first, and the
-    /// limits near their bounds (their Delassus matrix W = J·K⁻¹·Jᵀ is computeDelassus's).
+    /// limits within kLimitRowReach of their bounds (their Delassus matrix W = J·K⁻¹·Jᵀ is
+    /// computeDelassus's).
     void buildRows(const Group& group, int groupIndex, const std::vector<Body>& bodies, std::vector<BodySim>& sims,
                    std::vector<Joint>& joints, std::vector<Contact>& contacts, const int* first, const int* last,
                    double h);

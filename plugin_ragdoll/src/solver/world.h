@@ -122,7 +122,13 @@ private:
     /// only the pairs of bodies a contact woke in the pass before (wokenInPass_). True when
     /// this pass woke a sleeping island.
     bool updateContacts(double dt, int pass);
-    void integrate(double h);
+    /// After the step's first substep finds again the manifolds of fast-turning bodies
+    /// (refreshTurningContact), then moves the bodies by their velocities and readies the
+    /// contacts for the substep (substepsLeft counts this one).
+    void integrate(double h, int substepsLeft);
+    /// Finds a contact's manifold again where its bodies are now, when one of them turns
+    /// fast enough that the features found at the step's start may no longer be closest.
+    void refreshTurningContact(Contact& contact, double h, int substepsLeft);
     void solvePositions(double h);
     /// The contact is solved through its joint tree this substep, not body by body.
     bool solvedByTree(const Contact& c) const;
