@@ -39,6 +39,7 @@ struct Contact {
     ContactPoint points[2];
     int pointCount = 0;
     double radiusA = 0.0, radiusB = 0.0;  ///< the shapes' rounding radii (0 for polygons)
+    double extentA = 0.0, extentB = 0.0;  ///< the bodies' Body::extent (read every substep)
     double lambdaTangent = 0.0;  ///< friction multiplier this substep, signed along perp(normal)
     double lambdaTangentWarm = 0.0;  ///< a joint tree's last substep's λ_t (its warm start)
     Vec2 frictionCenter;         ///< world point where friction acts this substep

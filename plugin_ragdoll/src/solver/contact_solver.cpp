@@ -103,6 +103,8 @@ bool updateContact(Contact& contact, const Body& a, const BodySim& simA, const B
     double radiusA = a.shape.geometry.radius, radiusB = b.shape.geometry.radius;
     contact.radiusA = radiusA;
     contact.radiusB = radiusB;
+    contact.extentA = a.extent;
+    contact.extentB = b.extent;
     for (int i = 0; i < m.pointCount; ++i) {
         ContactPoint& p = contact.points[i];
         Vec2 coreA = m.points[i].pointA - radiusA * m.normal;
