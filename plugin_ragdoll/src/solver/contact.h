@@ -51,7 +51,12 @@ struct Contact {
     int treeGroup = -1;
 };
 
-/// Finds the manifold of two bodies' shapes; false when there is none within reach.
+/// The manifold of two bodies' shapes within reach (no points: none).
+Manifold collideBodies(const Body& a, const BodySim& simA, const Body& b, const BodySim& simB, double speculativeDistance);
+/// The contact's points, normal and material from a manifold of its bodies; its
+/// multipliers this substep reset.
+void setManifold(Contact& contact, const Manifold& m, const Body& a, const BodySim& simA, const Body& b, const BodySim& simB);
+/// Both: false when there is no manifold within reach.
 bool updateContact(Contact& contact, const Body& a, const BodySim& simA, const Body& b, const BodySim& simB,
                    double speculativeDistance);
 

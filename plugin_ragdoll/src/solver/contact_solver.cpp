@@ -75,8 +75,7 @@ bool solveStickingBlock(Contact& contact, BodySim& a, BodySim& b, const Vec2 ra[
 
 }  // namespace
 
-bool updateContact(Contact& contact, const Body& a, const BodySim& simA, const Body& b, const BodySim& simB,
-                   double speculativeDistance) {
+Manifold collideBodies(const Body& a, const BodySim& simA, const Body& b, const BodySim& simB, double speculativeDistance) {
     // Contacts are made with the higher-ranked shape as A (polygon > capsule > circle), so
     // each pair of kinds has exactly one narrow-phase function.
     Transform xa = bodyFrame(a, simA), xb = bodyFrame(b, simB);
@@ -97,8 +96,11 @@ bool updateContact(Contact& contact, const Body& a, const BodySim& simA, const B
         m = collideCircles(asCircle(ga), xa, asCircle(gb), xb, speculativeDistance);
         break;
     }
+    return m;
+}
+
+void setManifold(Contact& contact, const Manifold& m, const Body& a, const BodySim& simA, const Body& b, const BodySim& simB) {
     contact.pointCount = m.pointCount;
-    if (m.pointCount == 0) return false;
     contact.normal = m.normal;
     double radiusA = a.shape.geometry.radius, radiusB = b.shape.geometry.radius;
     contact.radiusA = radiusA;
@@ -118,6 +120,14 @@ bool updateContact(Contact& contact, const Body& a, const BodySim& simA, const B
     contact.lambdaTangent = 0.0;
     contact.friction = std::sqrt(a.shape.friction * b.shape.friction);
     contact.restitution = std::max(a.shape.restitution, b.shape.restitution);
+}
+
+bool updateContact(Contact& contact, const Body& a, const BodySim& simA, const Body& b, const BodySim& simB,
+                   double speculativeDistance) {
+    const Manifold m = collideBodies(a, simA, b, simB, speculativeDistance);
+    contact.pointCount = m.pointCount;
+    if (m.pointCount == 0) return false;
+    setManifold(contact, m, a, simA, b, simB);
     return true;
 }
 
