@@ -40,7 +40,7 @@ using ragdoll::Scene;
 ragdoll::TaskSystem engineTasks(const PaperEngineServices* services) {
     ragdoll::TaskSystem tasks;
     if (!services->jobWorkerCount || !services->enqueueTask || !services->finishTask) return tasks;
-    tasks.workerCount = std::max(1, int(services->jobWorkerCount(services->context)));
+    tasks.workerCount = int(services->jobWorkerCount(services->context));  // held to 1..kMaxWorkers by the world
     tasks.enqueueTask = [](ragdoll::TaskFn* task, int itemCount, int minRange, void* taskContext, void* user) -> void* {
         const auto* s = static_cast<const PaperEngineServices*>(user);
         return s->enqueueTask(s->context, task, itemCount, minRange, taskContext);

@@ -328,9 +328,10 @@ void Scene::setTaskSystem(const TaskSystem& available) {
 
 void Scene::setThreads(int threads) {
     threads_ = std::clamp(threads, 1, kMaxWorkers);
-    // The setting asks; the host's workers are what there is (one without a job service).
+    // The setting asks; the host's workers are what there is (the world runs one without
+    // a job service's callbacks).
     TaskSystem tasks = available_;
-    tasks.workerCount = std::min(threads_, available_.enqueueTask ? available_.workerCount : 1);
+    tasks.workerCount = std::min(threads_, available_.workerCount);
     world_.setTaskSystem(tasks);
 }
 

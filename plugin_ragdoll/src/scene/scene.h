@@ -143,9 +143,9 @@ private:
     std::vector<std::unique_ptr<Character>> characters_;
     std::unique_ptr<Character> previewProxy_;
     NetPreview netPreview_ = NetPreview::Off;
-    bool paperLook_ = true;
-    TaskSystem available_;  ///< the host's workers (setTaskSystem)
-    int threads_ = 1;       ///< the "solver.threads" setting  ///< cut-out parts drawn with a rim, a drop shadow and split pins
+    bool paperLook_ = true;  ///< cut-out parts drawn with a rim, a drop shadow and split pins
+    TaskSystem available_;   ///< the host's workers (setTaskSystem)
+    int threads_ = 1;        ///< the "solver.threads" setting
 
     BodyId grabBody_, grabAnchor_;
     JointId grabJoint_;

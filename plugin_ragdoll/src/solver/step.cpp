@@ -24,9 +24,9 @@ constexpr int kPairsPerRange = 64;
 /// Bodies or contacts per range of the per-substep loops over them.
 constexpr int kItemsPerRange = 256;
 
-/// How fast the point of the body's shape farthest from its centre of mass can move
-/// about that centre, m/s.
-double farEndSpeed(const Body& b, const BodySim& s) { return std::abs(s.angularVelocity) * b.extent; }
+/// How fast the point of a body's shape farthest from its centre of mass (`extent` away,
+/// Body::extent) moves about that centre, m/s.
+double farEndSpeed(const BodySim& s, double extent) { return std::abs(s.angularVelocity) * extent; }
 
 int findRoot(std::vector<int>& parent, int i) {
     while (parent[size_t(i)] != i) {
@@ -114,19 +114,20 @@ void World::clampVelocities() {
 
 bool World::updateContacts(double dt, int pass) {
     // Bounds swept over the step's motion so the broadphase sees where bodies will be
-    // (sleeping bodies too: a later pass may find them woken).
-    for (size_t i = 0; i < bodies_.size() && pass == 1; ++i) {
-        Body& b = bodies_[i];
-        const BodySim& s = sims_[i];
-        if (!b.alive || !b.hasShape || b.type == BodyType::Static) continue;
-        AABB box = shapeBounds(b, s);
-        Vec2 travel = dt * s.linearVelocity;
-        double margin = kAabbMargin + std::abs(s.angularVelocity) * dt * 0.5 *
-                                          std::max(box.upper.x - box.lower.x, box.upper.y - box.lower.y);
-        box.lower += Vec2{std::min(travel.x, 0.0) - margin, std::min(travel.y, 0.0) - margin};
-        box.upper += Vec2{std::max(travel.x, 0.0) + margin, std::max(travel.y, 0.0) + margin};
-        b.aabb = box;
-    }
+    // (sleeping bodies too: a later pass may find them woken), once: a later pass reuses them.
+    if (pass == 1)
+        for (size_t i = 0; i < bodies_.size(); ++i) {
+            Body& b = bodies_[i];
+            const BodySim& s = sims_[i];
+            if (!b.alive || !b.hasShape || b.type == BodyType::Static) continue;
+            AABB box = shapeBounds(b, s);
+            Vec2 travel = dt * s.linearVelocity;
+            double margin = kAabbMargin + std::abs(s.angularVelocity) * dt * 0.5 *
+                                              std::max(box.upper.x - box.lower.x, box.upper.y - box.lower.y);
+            box.lower += Vec2{std::min(travel.x, 0.0) - margin, std::min(travel.y, 0.0) - margin};
+            box.upper += Vec2{std::max(travel.x, 0.0) + margin, std::max(travel.y, 0.0) + margin};
+            b.aabb = box;
+        }
     broadPhase_.findPairs(bodies_, pairs_);
 
     // The pass in which a body first moved in this search: 1 when awake from the start,
@@ -162,8 +163,8 @@ bool World::updateContacts(double dt, int pass) {
         // body's far end closes faster than its centre: counting the centres alone, a
         // forearm landing at 29 rad/s was out of reach when the step began and ended it
         // 12 mm in the ground with no contact.
-        const double closing = (length(sb.linearVelocity - sa.linearVelocity) + farEndSpeed(bodies_[size_t(a)], sa) +
-                                farEndSpeed(bodies_[size_t(b)], sb)) *
+        const double closing = (length(sb.linearVelocity - sa.linearVelocity) + farEndSpeed(sa, bodies_[size_t(a)].extent) +
+                                farEndSpeed(sb, bodies_[size_t(b)].extent)) *
                                dt;
         const Manifold m = collideBodies(bodies_[size_t(a)], sa, bodies_[size_t(b)], sb, kSpeculativeDistance + closing);
         if (m.pointCount == 0) continue;
@@ -249,7 +250,7 @@ void World::refreshTurningContact(Contact& c, double h, int substepsLeft) {
     const BodySim& sb = sims_[size_t(c.bodyB)];
     // The extents kept in the contact: read from the cold Body records, every contact every
     // substep, this test was a twentieth of the N=1000 pile's step.
-    const double turn = std::abs(sa.angularVelocity) * c.extentA + std::abs(sb.angularVelocity) * c.extentB;
+    const double turn = farEndSpeed(sa, c.extentA) + farEndSpeed(sb, c.extentB);
     if (turn * h <= kContactRefreshTravel || (!sa.active && !sb.active)) return;
     const Body& a = bodies_[size_t(c.bodyA)];
     const Body& b = bodies_[size_t(c.bodyB)];

@@ -204,7 +204,7 @@ private:
     std::vector<RowRange> groupRows_;
     std::vector<double> delassus_;
     std::vector<double> rowLambda_, rowScratch_, rowVelocity_;
-    std::vector<double> rowInvDiagonal_;  ///< 1 / W_ii per row (0 for a row that moves nothing)
+    std::vector<double> rowInvDiagonal_;  ///< 1 / (W_ii + compliance) per row (0 for a row that moves nothing)
     /// The rows' bounds, the position pass's (a damping row unbounded and soft), then the
     /// velocity pass's.
     std::vector<RowBound> rowBounds_;
