@@ -75,7 +75,9 @@ JSON keys: scene, n (null for the chain), horizontal, steps, substeps, iteration
 joint_solver, sleeping, threads, ms_per_step_median, ms_per_step_mean, ms_total, bodies,
 joints, contacts, awake, max_stretch_m, max_stretch_end_m, max_limit_violation_deg,
 max_limit_violation_end_deg, exploded, state_hash (the world's hash after the last step,
-hexadecimal; ours only), memory_bytes (and memory_bytes_per_ragdoll for the pile) when the
+hexadecimal; ours only), contact_lanes and crossing_contacts (ours only: the last step's
+lanes of contacts between bodies that threads sweep at once, and the contacts left to the
+calling thread), memory_bytes (and memory_bytes_per_ragdoll for the pile) when the
 engine reports it; with --peer, "peer" holds the same keys and "engine".
 
 The sweep reports (table and JSON): scene, level, substeps, threads, switches (made; a
@@ -329,6 +331,10 @@ nlohmann::json toJson(const BenchOptions& o, const scenes::BenchResult& r) {
     j["max_limit_violation_end_deg"] = r.maxLimitViolationEndDeg;
     j["exploded"] = r.exploded;
     j["state_hash"] = r.stateHash.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.stateHash);
+    if (r.contactLanes >= 0) {
+        j["contact_lanes"] = r.contactLanes;
+        j["crossing_contacts"] = r.crossingContacts;
+    }
     if (r.memoryBytes > 0) {
         j["memory_bytes"] = r.memoryBytes;
         if (o.scene == Scene::Pile) j["memory_bytes_per_ragdoll"] = double(r.memoryBytes) / o.stickmenOrDefault();

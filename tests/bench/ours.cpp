@@ -53,6 +53,8 @@ scenes::BenchResult runOurs(const scenes::SceneSpec& scene, int steps, int subst
     result.contacts = stats.contacts;
     result.awake = stats.awakeBodies;
     result.memoryBytes = stats.memoryBytes;
+    result.contactLanes = stats.contactLanes;
+    result.crossingContacts = stats.crossingContacts;
     char hash[24];
     std::snprintf(hash, sizeof hash, "0x%016llx", static_cast<unsigned long long>(world.stateHash()));
     result.stateHash = hash;

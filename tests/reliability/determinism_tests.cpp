@@ -3,6 +3,7 @@
 // state hash those builds agree on.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -96,6 +97,60 @@ TEST_CASE("the pile's state hash is the same whatever the number of threads", "[
     CHECK(pileHash(60, 300, scenes::poolTasks(pool), true) == serial);
     paper::JobPool three(3);  // more threads than this machine may have cores: the same bits
     CHECK(pileHash(60, 300, scenes::poolTasks(three), true) == serial);
+}
+
+TEST_CASE("contacts between ragdolls swept in lanes give the same bits whatever the number of threads",
+          "[reliability][determinism][threads]") {
+    // A pile of 200 stickmen has enough contacts between ragdolls to cut them into lanes
+    // that two threads sweep at once (ContactLanes). Under it, a 100 m plank with crates on
+    // it: one body whose contacts with the crates reach across many lanes, swept after them.
+    auto run = [](const TaskSystem& tasks, bool plank, int& mostLanes, int& mostCrossing) {
+        WorldDef def = defaultWorldDef();
+        def.gravity = {0.0, -10.0};
+        def.tasks = tasks;
+        World world(def);
+        scenes::SceneSpec scene = scenes::makePile(200);
+        if (plank) {
+            for (scenes::BodySpec& b : scene.bodies)
+                if (!b.isStatic) b.p0.y += 0.7, b.p1.y += 0.7;
+            scenes::BodySpec board;
+            board.name = "plank";
+            board.shape = scenes::ShapeKind::Box;
+            board.p0 = {0.0, 0.2};
+            board.halfExtents = {50.0, 0.2};
+            board.mass = 1000.0;
+            scene.bodies.push_back(board);
+            for (int i = 0; i < 50; ++i) {
+                scenes::BodySpec crate = board;
+                crate.name = "crate" + std::to_string(i);
+                crate.p0 = {-49.0 + 2.0 * i, 0.55};
+                crate.halfExtents = {0.3, 0.15};
+                crate.mass = 10.0;
+                scene.bodies.push_back(crate);
+            }
+        }
+        scenes::buildWorld(world, scene);
+        mostLanes = mostCrossing = 0;
+        for (int i = 0; i < 60; ++i) {
+            world.step(1.0 / 60.0);
+            mostLanes = std::max(mostLanes, world.stats().contactLanes);
+            mostCrossing = std::max(mostCrossing, world.stats().crossingContacts);
+        }
+        return world.stateHash();
+    };
+    paper::JobPool two(2), three(3);
+    for (bool plank : {false, true}) {
+        CAPTURE(plank);
+        int lanes = 0, crossing = 0, lanes2 = 0, crossing2 = 0, lanes3 = 0, crossing3 = 0;
+        const std::uint64_t serial = run({}, plank, lanes, crossing);
+        CAPTURE(hexHash(serial), lanes, crossing);
+        CHECK(lanes >= 4);
+        if (plank) CHECK(crossing >= 10);
+        CHECK(run(scenes::poolTasks(two), plank, lanes2, crossing2) == serial);
+        CHECK(run(scenes::poolTasks(three), plank, lanes3, crossing3) == serial);
+        CHECK(lanes2 == lanes);
+        CHECK(crossing3 == crossing);
+    }
 }
 
 TEST_CASE("without both task callbacks the step runs on the calling thread", "[reliability][determinism][threads]") {

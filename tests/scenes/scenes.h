@@ -66,6 +66,9 @@ struct BenchResult {
     bool exploded = false;
     std::size_t memoryBytes = 0;  ///< the world's heap at the end; 0 when the engine cannot tell
     std::string stateHash;        ///< the world's state hash after the last step, hex; empty when the engine has none
+    /// The last step's lanes of body-by-body contacts and the contacts crossing them
+    /// (WorldStats); -1 when the engine has none.
+    int contactLanes = -1, crossingContacts = -1;
 };
 
 }  // namespace scenes

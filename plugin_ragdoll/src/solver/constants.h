@@ -30,6 +30,15 @@ inline constexpr double kContactRefreshTravel = 2.5 * kLinearSlop;
 /// falls for a step). Three cover a body waking a pile two islands deep.
 inline constexpr int kContactSearchPasses = 3;
 
+/// The body-by-body contacts are swept in lanes along x (ContactLanes), two threads at a
+/// time: a lane gets about this many contacts at least (a lane is a task: a few µs to hand
+/// over against ~0.1 µs a contact), the x range at most kMaxLanes of them (enough for 8
+/// workers at once), each at least kLaneWidth wide (metres: a contact's bodies then lie in
+/// one slab or two neighbouring ones unless one is longer than a slab).
+inline constexpr int kLaneContacts = 256;
+inline constexpr int kMaxLanes = 16;
+inline constexpr double kLaneWidth = 2.0;
+
 /// Broadphase boxes are grown by this beyond the swept motion of a step (metres).
 inline constexpr double kAabbMargin = 0.02;
 

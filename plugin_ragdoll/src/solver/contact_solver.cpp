@@ -11,7 +11,10 @@ namespace {
 Circle asCircle(const Polygon& g) { return {g.vertices[0], g.radius}; }
 Capsule asCapsule(const Polygon& g) { return {g.vertices[0], g.vertices[1], g.radius}; }
 
+// A static or kinematic body takes nothing (its inverse mass is 0) and is not written:
+// contacts in lanes that run at once may share it (ContactLanes).
 void applyPositionImpulse(BodySim& body, Vec2 r, Vec2 impulse, double sign) {
+    if (!body.dynamic) return;
     body.center += (sign * body.invMass) * impulse;
     double dAngle = sign * body.invInertia * cross(r, impulse);
     body.angle += dAngle;
@@ -19,6 +22,7 @@ void applyPositionImpulse(BodySim& body, Vec2 r, Vec2 impulse, double sign) {
 }
 
 void applyVelocityImpulse(BodySim& body, Vec2 r, Vec2 impulse, double sign) {
+    if (!body.dynamic) return;
     body.linearVelocity += (sign * body.invMass) * impulse;
     body.angularVelocity += sign * body.invInertia * cross(r, impulse);
 }

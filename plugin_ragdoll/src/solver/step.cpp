@@ -64,6 +64,7 @@ void World::step(double dt) {
     for (int pass = 1; updateContacts(dt, pass) && pass < kContactSearchPasses; ++pass) {
     }
     if (def_.jointSolver == JointSolver::Direct) treeSolver_.sortContacts(contacts_);
+    laneBodyContacts();
     double h = dt / def_.substeps;
     counters_.newtonIterations = 0;
     for (int s = 0; s < def_.substeps; ++s) {
@@ -273,6 +274,17 @@ bool World::solvedByTree(const Contact& c) const {
     return sims_[size_t(treeBody)].active;
 }
 
+void World::laneBodyContacts() {
+    // Which body moves, and which tree solves, holds for the whole step: nothing wakes or
+    // sleeps between its substeps.
+    bodyContacts_.clear();
+    for (int ci = 0; ci < int(contacts_.size()); ++ci) {
+        const Contact& c = contacts_[size_t(ci)];
+        if ((sims_[size_t(c.bodyA)].active || sims_[size_t(c.bodyB)].active) && !solvedByTree(c)) bodyContacts_.push_back(ci);
+    }
+    contactLanes_.build(bodyContacts_, contacts_, sims_);
+}
+
 void World::solvePositions(double h) {
     bool direct = def_.jointSolver == JointSolver::Direct;
     for (Joint& j : joints_) {
@@ -280,11 +292,10 @@ void World::solvePositions(double h) {
         j.lambdaLimit = 0.0;
     }
     for (int iteration = 0; iteration < def_.iterations; ++iteration) {
-        for (Contact& c : contacts_) {
-            BodySim& a = sims_[size_t(c.bodyA)];
-            BodySim& b = sims_[size_t(c.bodyB)];
-            if ((a.active || b.active) && !solvedByTree(c)) solveContactPositions(c, a, b);
-        }
+        contactLanes_.sweep(def_.tasks, [&](int ci) {
+            Contact& c = contacts_[size_t(ci)];
+            solveContactPositions(c, sims_[size_t(c.bodyA)], sims_[size_t(c.bodyB)]);
+        });
         for (Joint& j : joints_) {
             if (!j.alive || (direct && j.group >= 0)) continue;
             BodySim& a = sims_[size_t(j.bodyA)];
@@ -318,11 +329,10 @@ void World::updateVelocities(double h) {
 
 void World::solveVelocities(double h) {
     double threshold = kRestitutionThresholdFactor * length(def_.gravity) * h;
-    for (Contact& c : contacts_) {
-        BodySim& a = sims_[size_t(c.bodyA)];
-        BodySim& b = sims_[size_t(c.bodyB)];
-        if ((a.active || b.active) && !solvedByTree(c)) solveContactVelocities(c, a, b, h, threshold);
-    }
+    contactLanes_.sweep(def_.tasks, [&](int ci) {
+        Contact& c = contacts_[size_t(ci)];
+        solveContactVelocities(c, sims_[size_t(c.bodyA)], sims_[size_t(c.bodyB)], h, threshold);
+    });
     if (def_.jointSolver == JointSolver::Direct) treeSolver_.solveContactVelocities(bodies_, sims_, joints_, contacts_, h, threshold);
     for (Joint& j : joints_) {
         if (!j.alive) continue;

@@ -150,6 +150,9 @@ struct WorldStats {
     int contactPoints = 0;
     int islands = 0, sleepingIslands = 0;
     int directJointGroups = 0;   ///< joint trees solved directly
+    /// The last step's body-by-body contacts: the lanes threads swept at once, and the
+    /// contacts crossing lanes, swept on the calling thread (ContactLanes).
+    int contactLanes = 0, crossingContacts = 0;
     double maxJointSeparation = 0.0;      ///< metres, at the end of the last step
     double maxLimitViolation = 0.0;       ///< radians, at the end of the last step
     int recoveredBodies = 0;     ///< bodies reset after NaN/inf, in total

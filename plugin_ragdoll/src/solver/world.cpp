@@ -445,6 +445,8 @@ WorldStats World::stats() const {
         s.maxJointSeparation = std::max(s.maxJointSeparation, jointSeparation(j, a, b));
         s.maxLimitViolation = std::max(s.maxLimitViolation, std::abs(jointLimitError(j, a, b)));
     }
+    s.contactLanes = contactLanes_.laneCount();
+    s.crossingContacts = contactLanes_.crossingCount();
     s.contacts = s.contactPoints = 0;
     for (const Contact& c : contacts_) {
         int touching = 0;
@@ -455,7 +457,8 @@ WorldStats World::stats() const {
     s.memoryBytes = bodies_.capacity() * sizeof(Body) + sims_.capacity() * sizeof(BodySim) +
                     joints_.capacity() * sizeof(Joint) + contacts_.capacity() * sizeof(Contact) +
                     pairs_.capacity() * sizeof(pairs_[0]) + pairContacts_.capacity() * sizeof(Contact) + pairMade_.capacity() + islandParent_.capacity() * sizeof(int) +
-                    islandSleepTime_.capacity() * sizeof(double) + broadPhase_.memoryBytes() +
+                    islandSleepTime_.capacity() * sizeof(double) + bodyContacts_.capacity() * sizeof(int) +
+                    contactLanes_.memoryBytes() + broadPhase_.memoryBytes() +
                     treeSolver_.memoryBytes();
     return s;
 }

@@ -7,6 +7,7 @@
 
 #include "solver/body.h"
 #include "solver/broadphase.h"
+#include "solver/contact_lanes.h"
 #include "solver/contact.h"
 #include "solver/joint.h"
 #include "solver/tree_solver.h"
@@ -130,8 +131,10 @@ private:
     /// fast enough that the features found at the step's start may no longer be closest.
     void refreshTurningContact(Contact& contact, double h, int substepsLeft);
     void solvePositions(double h);
-    /// The contact is solved through its joint tree this substep, not body by body.
+    /// The contact is solved through its joint tree this step, not body by body.
     bool solvedByTree(const Contact& c) const;
+    /// Lists the contacts solved body by body (bodyContacts_) and cuts them into lanes.
+    void laneBodyContacts();
     void updateVelocities(double h);
     void solveVelocities(double h);
     void updateSleep(double dt);
@@ -148,6 +151,8 @@ private:
     int freeJoint_ = -1;
     int jointCount_ = 0;
     std::vector<Contact> contacts_;
+    std::vector<int> bodyContacts_;  ///< the contacts solved body by body this step, in order
+    ContactLanes contactLanes_;      ///< bodyContacts_ in lanes that threads sweep at once
     BroadPhase broadPhase_;
     TreeSolver treeSolver_;
     std::vector<std::pair<int, int>> pairs_;  ///< broadphase output, reused

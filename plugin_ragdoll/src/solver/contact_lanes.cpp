@@ -1,0 +1,75 @@
+#include "solver/contact_lanes.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "solver/constants.h"
+
+namespace ragdoll {
+
+int ContactLanes::slabOf(double x) const {
+    const double bin = std::floor((x - lowestX_) / binWidth_);
+    return binSlab_[size_t(std::clamp(bin, 0.0, double(kBins - 1)))];
+}
+
+void ContactLanes::build(const std::vector<int>& order, const std::vector<Contact>& contacts,
+                         const std::vector<BodySim>& sims) {
+    const int count = int(order.size());
+    // Where a contact is counted: the centre of a body of it that can move.
+    auto placeOf = [&](const Contact& c) {
+        const BodySim& a = sims[size_t(c.bodyA)];
+        return a.dynamic ? a.center.x : sims[size_t(c.bodyB)].center.x;
+    };
+    double lowest = kInfinity, highest = -kInfinity;
+    for (int ci : order) {
+        const double x = placeOf(contacts[size_t(ci)]);
+        lowest = std::min(lowest, x);
+        highest = std::max(highest, x);
+    }
+    // As many slabs as keep kLaneContacts in each, and each at least kLaneWidth wide; a
+    // small scene is one lane, swept as it always was.
+    int slabs = std::clamp(count / kLaneContacts, 1, kMaxLanes);
+    if (count > 0) slabs = std::min(slabs, std::max(1, int((highest - lowest) / kLaneWidth)));
+    lowestX_ = count > 0 ? lowest : 0.0;
+    binWidth_ = count > 0 && highest > lowest ? (highest - lowest) / kBins * (1.0 + 1e-9) : 1.0;
+
+    // Slabs cut where the running count of contacts passes each share (the contacts'
+    // histogram along x), but never narrower than kLaneWidth.
+    std::array<int, kBins> histogram{};
+    for (int ci : order) ++histogram[size_t(std::clamp(int(std::floor((placeOf(contacts[size_t(ci)]) - lowestX_) / binWidth_)), 0, kBins - 1))];
+    int slab = 0, seen = 0, slabFirstBin = 0;
+    for (int bin = 0; bin < kBins; ++bin) {
+        binSlab_[size_t(bin)] = slab;
+        seen += histogram[size_t(bin)];
+        const bool wideEnough = (bin + 1 - slabFirstBin) * binWidth_ >= kLaneWidth;
+        if (slab + 1 < slabs && wideEnough && seen * std::int64_t(slabs) >= std::int64_t(count) * (slab + 1)) {
+            ++slab;
+            slabFirstBin = bin + 1;
+        }
+    }
+    laneCount_ = slab + 1;
+
+    // Each contact to the lane of its lower slab, or to the crossing lane (laneCount_);
+    // then a counting sort keeps the given order within each lane.
+    laneStart_.assign(size_t(laneCount_) + 2, 0);
+    laneOf_.resize(size_t(count));
+    for (int k = 0; k < count; ++k) {
+        const Contact& c = contacts[size_t(order[size_t(k)])];
+        const BodySim& a = sims[size_t(c.bodyA)];
+        const BodySim& b = sims[size_t(c.bodyB)];
+        const int slabA = a.dynamic ? slabOf(a.center.x) : -1;
+        const int slabB = b.dynamic ? slabOf(b.center.x) : -1;
+        const int lower = slabA < 0 ? slabB : slabB < 0 ? slabA : std::min(slabA, slabB);
+        const int lane = std::abs(slabA - slabB) <= 1 || slabA < 0 || slabB < 0 ? lower : laneCount_;
+        laneOf_[size_t(k)] = lane;
+        ++laneStart_[size_t(lane) + 1];
+    }
+    for (int lane = 0; lane <= laneCount_; ++lane) laneStart_[size_t(lane) + 1] += laneStart_[size_t(lane)];
+    contacts_.resize(size_t(count));
+    for (int k = 0; k < count; ++k) contacts_[size_t(laneStart_[size_t(laneOf_[size_t(k)])]++)] = order[size_t(k)];
+    for (int lane = laneCount_ + 1; lane > 0; --lane) laneStart_[size_t(lane)] = laneStart_[size_t(lane) - 1];
+    laneStart_[0] = 0;
+}
+
+}  // namespace ragdoll
