@@ -8,6 +8,7 @@
 //   once per step:   sleep, NaN recovery, bounds
 // Joints are solved after contacts so they are exact at the end of every substep.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <numeric>
@@ -27,6 +28,41 @@ constexpr int kItemsPerRange = 256;
 /// How fast the point of a body's shape farthest from its centre of mass (`extent` away,
 /// Body::extent) moves about that centre, m/s.
 double farEndSpeed(const BodySim& s, double extent) { return std::abs(s.angularVelocity) * extent; }
+
+/// Runs fn(i, counts) for every i in [0, count) as a task; fn adds to counts what it
+/// reports (speeds clamped, bodies recovered), and the sums are returned.
+template <int N, class Fn>
+std::array<int, N> countOver(const TaskSystem& tasks, int count, const Fn& fn) {
+    std::array<std::array<int, N>, kMaxWorkers> perWorker{};
+    runTask(tasks, count, kItemsPerRange, [&](int begin, int end, int worker) {
+        for (int i = begin; i < end; ++i) fn(i, perWorker[size_t(worker)]);
+    });
+    std::array<int, N> total{};
+    for (const std::array<int, N>& counts : perWorker)
+        for (int k = 0; k < N; ++k) total[size_t(k)] += counts[size_t(k)];
+    return total;
+}
+
+/// Holds the speeds to kMaxLinearSpeed and kMaxAngularSpeed; returns how many it clamped.
+int clampVelocity(BodySim& s) {
+    int clamped = 0;
+    double speed = length(s.linearVelocity);
+    if (speed > kMaxLinearSpeed) {
+        // Finite components can still square to infinity: then measure the direction
+        // scaled down (scaling by kMaxLinearSpeed / ∞ would stop the body dead instead).
+        if (std::isinf(speed)) {
+            s.linearVelocity *= 1.0 / std::max(std::abs(s.linearVelocity.x), std::abs(s.linearVelocity.y));
+            speed = length(s.linearVelocity);
+        }
+        s.linearVelocity *= kMaxLinearSpeed / speed;
+        ++clamped;
+    }
+    if (std::abs(s.angularVelocity) > kMaxAngularSpeed) {
+        s.angularVelocity = std::copysign(kMaxAngularSpeed, s.angularVelocity);
+        ++clamped;
+    }
+    return clamped;
+}
 
 int findRoot(std::vector<int>& parent, int i) {
     while (parent[size_t(i)] != i) {
@@ -56,7 +92,9 @@ void World::step(double dt) {
     // its mass) is reset before anything reads it: within the step its NaN would reach every
     // body it shares a joint tree or a contact with.
     recoverBodies(true);
-    clampVelocities();
+    // Before anything moves: a runaway velocity (a user's impulse, a blow-up) is clamped and
+    // counted rather than allowed to fling a body out of the world in one step.
+    clampVelocities(false);
     // An island a contact wakes was not moving when the pairs were found, so it has no
     // contacts of its own (the ground under it) in this step and would fall for a whole
     // step (g·dt = 0.16 m/s, 1.4 mm into the ground): its pairs are searched again.
@@ -78,48 +116,34 @@ void World::step(double dt) {
     // substep. Between steps both are made one again from q (the angle keeps its winding), so
     // everything a caller reads (and a saved state restores) is a function of (centre, angle)
     // and a restored world goes on bit for bit.
-    for (BodySim& s : sims_)
-        if (s.active) {
+    runTask(def_.tasks, int(sims_.size()), kItemsPerRange, [&](int begin, int end, int) {
+        for (int i = begin; i < end; ++i) {
+            BodySim& s = sims_[size_t(i)];
+            if (!s.active) continue;
             s.angle += wrapAngle(angleOf({s.q.c, s.q.s}) - s.angle);
             s.q = makeRot(s.angle);
         }
+    });
     updateSleep(dt);
     recoverBodies(false);
     counters_.stepMilliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-void World::clampVelocity(BodySim& s) {
-    double speed = length(s.linearVelocity);
-    if (speed > kMaxLinearSpeed) {
-        // Finite components can still square to infinity: then measure the direction
-        // scaled down (scaling by kMaxLinearSpeed / ∞ would stop the body dead instead).
-        if (std::isinf(speed)) {
-            s.linearVelocity *= 1.0 / std::max(std::abs(s.linearVelocity.x), std::abs(s.linearVelocity.y));
-            speed = length(s.linearVelocity);
-        }
-        s.linearVelocity *= kMaxLinearSpeed / speed;
-        ++counters_.clampedVelocities;
-    }
-    if (std::abs(s.angularVelocity) > kMaxAngularSpeed) {
-        s.angularVelocity = std::copysign(kMaxAngularSpeed, s.angularVelocity);
-        ++counters_.clampedVelocities;
-    }
-}
-
-void World::clampVelocities() {
-    // Before anything moves: a runaway velocity (a user's impulse, a blow-up) is clamped and
-    // counted rather than allowed to fling a body out of the world in one step.
-    for (BodySim& s : sims_)
-        if (s.active) clampVelocity(s);
+void World::clampVelocities(bool dynamicOnly) {
+    counters_.clampedVelocities += countOver<1>(def_.tasks, int(sims_.size()), [&](int i, std::array<int, 1>& clamped) {
+        BodySim& s = sims_[size_t(i)];
+        if (s.active && (s.dynamic || !dynamicOnly)) clamped[0] += clampVelocity(s);
+    })[0];
 }
 
 bool World::updateContacts(double dt, int pass) {
     // Bounds swept over the step's motion so the broadphase sees where bodies will be
     // (sleeping bodies too: a later pass may find them woken), once: a later pass reuses them.
     if (pass == 1)
-        for (size_t i = 0; i < bodies_.size(); ++i) {
-            Body& b = bodies_[i];
-            const BodySim& s = sims_[i];
+        runTask(def_.tasks, int(bodies_.size()), kItemsPerRange, [&](int begin, int end, int) {
+        for (int i = begin; i < end; ++i) {
+            Body& b = bodies_[size_t(i)];
+            const BodySim& s = sims_[size_t(i)];
             if (!b.alive || !b.hasShape || b.type == BodyType::Static) continue;
             AABB box = shapeBounds(b, s);
             Vec2 travel = dt * s.linearVelocity;
@@ -129,6 +153,7 @@ bool World::updateContacts(double dt, int pass) {
             box.upper += Vec2{std::max(travel.x, 0.0) + margin, std::max(travel.y, 0.0) + margin};
             b.aabb = box;
         }
+        });
     broadPhase_.findPairs(bodies_, pairs_);
 
     // The pass in which a body first moved in this search: 1 when awake from the start,
@@ -176,28 +201,46 @@ bool World::updateContacts(double dt, int pass) {
         c.bodyA = a;
         c.bodyB = b;
         setManifold(c, m, bodies_[size_t(a)], sa, bodies_[size_t(b)], sb);
-        pairMade_[size_t(k)] = 1;
-    }
-    });
-    // The contacts made, kept in pair order after those of earlier passes, here on one thread.
-    if (pass == 1) contacts_.clear();
-    contactPass_ = pass;
-    bool woke = false;
-    for (size_t k = 0; k < pairs_.size(); ++k) {
-        if (!pairMade_[k]) continue;
-        Contact& c = contacts_.emplace_back(pairContacts_[k]);
-        const int a = c.bodyA, b = c.bodyB;
         // A joint tree meeting a body outside every tree (terrain, a prop) solves the contact
         // itself (TreeSolver::solveFreeMotion).
         if (def_.jointSolver == JointSolver::Direct) {
             const int ga = bodies_[size_t(a)].jointGroup, gb = bodies_[size_t(b)].jointGroup;
             if ((ga >= 0) != (gb >= 0)) c.treeGroup = std::max(ga, gb);
         }
-        // An awake body reaching a sleeping one wakes its island.
-        const BodySim& sa = sims_[size_t(a)];
-        const BodySim& sb = sims_[size_t(b)];
-        if (sa.active && !sb.active) woke = wakeSlot(b) || woke;
-        else if (sb.active && !sa.active) woke = wakeSlot(a) || woke;
+        // 2: one body is asleep, and the other may wake it below.
+        pairMade_[size_t(k)] = sa.active == sb.active ? 1 : 2;
+    }
+    });
+    // The contacts made are kept in pair order after those of earlier passes: where each
+    // block of pairs starts among them (on this thread, a byte a pair), then copied block by
+    // block as a task. contacts_ keeps its size between steps, so resizing it rarely builds
+    // new elements to copy over.
+    const int blocks = (int(pairs_.size()) + kPairsPerRange - 1) / kPairsPerRange;
+    pairBlockStart_.resize(size_t(blocks) + 1);
+    pairBlockStart_[0] = pass == 1 ? 0 : int(contacts_.size());
+    for (int block = 0; block < blocks; ++block) {
+        const size_t end = std::min(pairs_.size(), size_t(block + 1) * kPairsPerRange);
+        int made = 0;
+        for (size_t k = size_t(block) * kPairsPerRange; k < end; ++k) made += pairMade_[k] != 0;
+        pairBlockStart_[size_t(block) + 1] = pairBlockStart_[size_t(block)] + made;
+    }
+    contacts_.resize(size_t(pairBlockStart_[size_t(blocks)]));
+    runTask(def_.tasks, blocks, 1, [&](int begin, int end, int) {
+        for (int block = begin; block < end; ++block) {
+            int at = pairBlockStart_[size_t(block)];
+            const size_t last = std::min(pairs_.size(), size_t(block + 1) * kPairsPerRange);
+            for (size_t k = size_t(block) * kPairsPerRange; k < last; ++k)
+                if (pairMade_[k]) contacts_[size_t(at++)] = pairContacts_[k];
+        }
+    });
+    // An awake body reaching a sleeping one wakes its island, in pair order.
+    contactPass_ = pass;
+    bool woke = false;
+    for (size_t k = 0; k < pairs_.size(); ++k) {
+        if (pairMade_[k] != 2) continue;
+        const int a = pairContacts_[k].bodyA, b = pairContacts_[k].bodyB;
+        if (sims_[size_t(a)].active && !sims_[size_t(b)].active) woke = wakeSlot(b) || woke;
+        else if (sims_[size_t(b)].active && !sims_[size_t(a)].active) woke = wakeSlot(a) || woke;
     }
     contactPass_ = 0;
     return woke;
@@ -315,16 +358,17 @@ void World::solvePositions(double h) {
 
 void World::updateVelocities(double h) {
     double inv = 1.0 / h;
-    for (BodySim& s : sims_) {
-        if (!s.active || !s.dynamic) continue;
+    counters_.clampedVelocities += countOver<1>(def_.tasks, int(sims_.size()), [&](int i, std::array<int, 1>& clamped) {
+        BodySim& s = sims_[size_t(i)];
+        if (!s.active || !s.dynamic) return;
         s.linearVelocity = inv * (s.center - s.prevCenter);
         s.angularVelocity = inv * (s.angle - s.prevAngle);
         // The limits hold within the step too: a projection that moves a body far in one
         // substep (a joint closing on a limb torn off by a teleport, a light limb crushed
         // between heavy bodies) must not become a velocity that carries it on through the
         // rest of the step, past contacts found for the step's starting speeds.
-        clampVelocity(s);
-    }
+        clamped[0] += clampVelocity(s);
+    })[0];
 }
 
 void World::solveVelocities(double h) {
@@ -348,8 +392,7 @@ void World::solveVelocities(double h) {
     // substep's push old it can hand a 0.08 kg limb of an 80 kg ragdoll more than it took
     // (the reliability soak, 1:1000 masses: a limb 4× past the clamp's energy at a step's
     // end), so the speeds are held to the clamp here too.
-    for (BodySim& s : sims_)
-        if (s.active && s.dynamic) clampVelocity(s);
+    clampVelocities(true);
 }
 
 void World::updateSleep(double dt) {
@@ -403,11 +446,12 @@ void World::updateSleep(double dt) {
 }
 
 void World::recoverBodies(bool stepStart) {
-    for (size_t i = 0; i < bodies_.size(); ++i) {
-        BodySim& s = sims_[i];
-        Body& b = bodies_[i];
+    // Body by body as a task, counting [recovered, frozen].
+    const std::array<int, 2> counts = countOver<2>(def_.tasks, int(bodies_.size()), [&](int i, std::array<int, 2>& count) {
+        BodySim& s = sims_[size_t(i)];
+        Body& b = bodies_[size_t(i)];
         // Sleeping bodies too: one corrupted while asleep would spread its NaN when woken.
-        if (!b.alive || b.type == BodyType::Static) continue;
+        if (!b.alive || b.type == BodyType::Static) return;
         bool finiteState = isFinite(s.center) && std::isfinite(s.angle) && isFinite(s.linearVelocity) &&
                            std::isfinite(s.angularVelocity);
         if (!finiteState || b.recovering) {
@@ -420,10 +464,10 @@ void World::recoverBodies(bool stepStart) {
             s.q = makeRot(s.angle);
             s.linearVelocity = {};
             s.angularVelocity = 0.0;
-            if (!b.recovering) ++counters_.recoveredBodies;
+            if (!b.recovering) ++count[0];
             b.recovering = stepStart;
         }
-        if (stepStart) continue;
+        if (stepStart) return;
         // A body that fell asleep in this step (updateSleep ran first) moved in it too: its
         // last good pose is where it now sleeps, or a later recovery would move it back.
         if (s.active && (std::abs(s.center.x) > def_.worldHalfExtent || std::abs(s.center.y) > def_.worldHalfExtent)) {
@@ -431,11 +475,13 @@ void World::recoverBodies(bool stepStart) {
             s.linearVelocity = {};
             s.angularVelocity = 0.0;
             s.active = false;
-            ++counters_.frozenBodies;
+            ++count[1];
         }
         b.lastGoodCenter = s.center;
         b.lastGoodAngle = s.angle;
-    }
+    });
+    counters_.recoveredBodies += counts[0];
+    counters_.frozenBodies += counts[1];
 }
 
 }  // namespace ragdoll

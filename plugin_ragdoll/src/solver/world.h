@@ -117,8 +117,9 @@ private:
     bool shouldCollide(int a, int b) const;
 
     // Stages of step(), in order (step.cpp).
-    void clampVelocities();
-    void clampVelocity(BodySim& sim);  ///< to kMaxLinearSpeed / kMaxAngularSpeed, counted
+    /// Holds every active body's speeds (dynamic ones only, if asked) to kMaxLinearSpeed and
+    /// kMaxAngularSpeed, counted.
+    void clampVelocities(bool dynamicOnly);
     /// One search for contacts: pass 1 finds every pair with a moving body; a later pass
     /// only the pairs of bodies a contact woke in the pass before (wokenInPass_). True when
     /// this pass woke a sleeping island.
@@ -161,7 +162,8 @@ private:
     std::vector<int> wokenInPass_;
     int contactPass_ = 0;
     std::vector<Contact> pairContacts_;       ///< per pair: the narrow phase's contact, when made
-    std::vector<unsigned char> pairMade_;     ///< per pair: the narrow phase made a contact
+    std::vector<unsigned char> pairMade_;     ///< per pair: no contact 0, a contact 1, one reaching a sleeping body 2
+    std::vector<int> pairBlockStart_;         ///< per block of pairs: its first contact in contacts_
     std::vector<int> islandParent_;           ///< union-find over body slots, reused
     std::vector<double> islandSleepTime_;     ///< per island root: its slowest body's time
     std::int64_t nextSleepingIsland_ = 0;
