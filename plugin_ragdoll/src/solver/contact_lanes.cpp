@@ -3,30 +3,38 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include "solver/constants.h"
 
 namespace ragdoll {
 
-int ContactLanes::slabOf(double x) const {
-    const double bin = std::floor((x - lowestX_) / binWidth_);
-    return binSlab_[size_t(std::clamp(bin, 0.0, double(kBins - 1)))];
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+}  // namespace
+
+int ContactLanes::binOf(double x) const {
+    return int(std::clamp(std::floor((x - lowestX_) / binWidth_), 0.0, double(kBins - 1)));
 }
 
 void ContactLanes::build(const std::vector<int>& order, const std::vector<Contact>& contacts,
                          const std::vector<BodySim>& sims) {
     const int count = int(order.size());
-    // Where a contact is counted: the centre of a body of it that can move.
-    auto placeOf = [&](const Contact& c) {
-        const BodySim& a = sims[size_t(c.bodyA)];
-        return a.dynamic ? a.center.x : sims[size_t(c.bodyB)].center.x;
-    };
+    // Each contact's bodies' x, read once (NaN for a body that cannot move, which belongs
+    // to no slab), and where the contact is counted: at a body of it that can move.
+    places_.resize(size_t(count));
     double lowest = kInfinity, highest = -kInfinity;
-    for (int ci : order) {
-        const double x = placeOf(contacts[size_t(ci)]);
+    for (int k = 0; k < count; ++k) {
+        const Contact& c = contacts[size_t(order[size_t(k)])];
+        const BodySim& a = sims[size_t(c.bodyA)];
+        const BodySim& b = sims[size_t(c.bodyB)];
+        Vec2& place = places_[size_t(k)];
+        place = {a.dynamic ? a.center.x : kNaN, b.dynamic ? b.center.x : kNaN};
+        const double x = a.dynamic ? place.x : place.y;
         lowest = std::min(lowest, x);
         highest = std::max(highest, x);
     }
+    auto placeOf = [&](int k) { return std::isnan(places_[size_t(k)].x) ? places_[size_t(k)].y : places_[size_t(k)].x; };
     // As many slabs as keep kLaneContacts in each, and each at least kLaneWidth wide; a
     // small scene is one lane, swept as it always was.
     int slabs = std::clamp(count / kLaneContacts, 1, kMaxLanes);
@@ -37,7 +45,7 @@ void ContactLanes::build(const std::vector<int>& order, const std::vector<Contac
     // Slabs cut where the running count of contacts passes each share (the contacts'
     // histogram along x), but never narrower than kLaneWidth.
     std::array<int, kBins> histogram{};
-    for (int ci : order) ++histogram[size_t(std::clamp(int(std::floor((placeOf(contacts[size_t(ci)]) - lowestX_) / binWidth_)), 0, kBins - 1))];
+    for (int k = 0; k < count; ++k) ++histogram[size_t(binOf(placeOf(k)))];
     int slab = 0, seen = 0, slabFirstBin = 0;
     for (int bin = 0; bin < kBins; ++bin) {
         binSlab_[size_t(bin)] = slab;
@@ -55,11 +63,9 @@ void ContactLanes::build(const std::vector<int>& order, const std::vector<Contac
     laneStart_.assign(size_t(laneCount_) + 2, 0);
     laneOf_.resize(size_t(count));
     for (int k = 0; k < count; ++k) {
-        const Contact& c = contacts[size_t(order[size_t(k)])];
-        const BodySim& a = sims[size_t(c.bodyA)];
-        const BodySim& b = sims[size_t(c.bodyB)];
-        const int slabA = a.dynamic ? slabOf(a.center.x) : -1;
-        const int slabB = b.dynamic ? slabOf(b.center.x) : -1;
+        const Vec2 place = places_[size_t(k)];
+        const int slabA = std::isnan(place.x) ? -1 : binSlab_[size_t(binOf(place.x))];
+        const int slabB = std::isnan(place.y) ? -1 : binSlab_[size_t(binOf(place.y))];
         const int lower = slabA < 0 ? slabB : slabB < 0 ? slabA : std::min(slabA, slabB);
         const int lane = std::abs(slabA - slabB) <= 1 || slabA < 0 || slabB < 0 ? lower : laneCount_;
         laneOf_[size_t(k)] = lane;

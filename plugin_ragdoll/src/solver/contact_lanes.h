@@ -44,19 +44,22 @@ public:
         lane(laneCount_);
     }
 
-    std::size_t memoryBytes() const { return (contacts_.capacity() + laneStart_.capacity() + laneOf_.capacity()) * sizeof(int); }
+    std::size_t memoryBytes() const {
+        return (contacts_.capacity() + laneStart_.capacity() + laneOf_.capacity()) * sizeof(int) + places_.capacity() * sizeof(Vec2);
+    }
     int laneCount() const { return laneCount_; }
     /// Contacts in the last lane, swept on the calling thread.
     int crossingCount() const { return laneStart_[size_t(laneCount_) + 1] - laneStart_[size_t(laneCount_)]; }
 
 private:
     static constexpr int kBins = 256;
-    int slabOf(double x) const;
+    int binOf(double x) const;
 
     int laneCount_ = 0;
     std::vector<int> contacts_;   ///< contact indices, lane by lane, each lane in the given order
     std::vector<int> laneStart_{0, 0};  ///< per lane, and the crossing lane, where it starts in contacts_
     std::vector<int> laneOf_;     ///< per given contact, scratch
+    std::vector<Vec2> places_;    ///< per given contact, scratch: its bodies' x (NaN: cannot move)
     double lowestX_ = 0.0, binWidth_ = 1.0;
     std::array<int, kBins> binSlab_{};  ///< the slab of each histogram bin of x
 };
