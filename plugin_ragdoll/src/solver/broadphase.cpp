@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "solver/arrays.h"
+
 namespace ragdoll {
 
 namespace {
@@ -50,49 +52,93 @@ void BroadPhase::rebuild(const std::vector<Body>& bodies) {
     dirty_ = false;
 }
 
-void BroadPhase::findPairs(const std::vector<Body>& bodies, std::vector<std::pair<int, int>>& pairs) {
-    pairs.clear();
-    if (dirty_) rebuild(bodies);
-    // Fresh bounds in last step's order, then an insertion sort: that order is almost right.
-    for (Entry& e : moving_) {
-        const Body& b = bodies[size_t(e.slot)];
-        e.box = b.aabb;
-        e.simulated = isSimulated(b);
-        e.moving = isMoving(b);
+void BroadPhase::findPairs(const std::vector<Body>& bodies, std::vector<std::pair<int, int>>& pairs,
+                           const TaskSystem& tasks) {
+    if (dirty_) {
+        rebuild(bodies);
+        // Room for the pairs a pile makes (3–5 a body) when bodies come or go, so the pairs
+        // of a world that settles or spreads do not outgrow the array step after step.
+        pairs.reserve(kPairsPerBodyReserved * moving_.size());
     }
+    // Fresh bounds in last step's order, then an insertion sort: that order is almost right.
+    runTask(tasks, int(moving_.size()), kEntriesPerChunk, [&](int begin, int end, int) {
+        for (int i = begin; i < end; ++i) {
+            Entry& e = moving_[size_t(i)];
+            const Body& b = bodies[size_t(e.slot)];
+            e.box = b.aabb;
+            e.simulated = isSimulated(b);
+            e.moving = isMoving(b);
+        }
+    });
     for (Entry& e : statics_) e.box = bodies[size_t(e.slot)].aabb;
     resort(moving_);
     resort(statics_);  // statics only move when a user teleports one
 
-    auto emit = [&](int a, int b) { pairs.emplace_back(std::min(a, b), std::max(a, b)); };
-
-    // Moving against moving.
-    const size_t count = moving_.size();
-    for (size_t i = 0; i < count; ++i) {
-        const Entry& a = moving_[i];
-        for (size_t j = i + 1; j < count; ++j) {
-            const Entry& b = moving_[j];
-            if (b.box.lower.x > a.box.upper.x) break;
-            if (a.box.lower.y <= b.box.upper.y && b.box.lower.y <= a.box.upper.y && (a.moving || b.moving))
-                emit(a.slot, b.slot);
-        }
-    }
-
-    // Moving against static: advance a window over the sorted statics. A static that
-    // starts left of a moving body may still overlap it, so each moving body also scans
-    // back over statics whose upper x reaches it; staticReach bounds that scan.
     double widestStatic = 0.0;
     for (const Entry& s : statics_) widestStatic = std::max(widestStatic, s.box.upper.x - s.box.lower.x);
-    size_t first = 0;
-    for (const Entry& a : moving_) {
-        if (!a.simulated) continue;
-        while (first < statics_.size() && statics_[first].box.lower.x < a.box.lower.x - widestStatic) ++first;
-        for (size_t j = first; j < statics_.size(); ++j) {
-            const Entry& s = statics_[j];
-            if (s.box.lower.x > a.box.upper.x) break;
-            if (overlaps(a.box, s.box)) emit(a.slot, s.slot);
+
+    // The sweep, chunk by chunk of the sorted moving list as a task: each chunk lists the
+    // pairs its bodies start, moving against moving and moving against static, and the
+    // lists are joined in chunk order: every moving pair first, then every static one, as
+    // one sweep would list them. Chunks have a fixed size, so the order does not depend on
+    // the worker count.
+    const int count = int(moving_.size());
+    const int chunks = (count + kEntriesPerChunk - 1) / kEntriesPerChunk;
+    if (int(chunks_.size()) < chunks) chunks_.resize(size_t(chunks));
+    runTask(tasks, chunks, 1, [&](int chunkBegin, int chunkEnd, int) {
+        for (int chunk = chunkBegin; chunk < chunkEnd; ++chunk) {
+            Chunk& out = chunks_[size_t(chunk)];
+            out.pairs.clear();
+            auto emit = [&](int a, int b) { out.pairs.emplace_back(std::min(a, b), std::max(a, b)); };
+            const int begin = chunk * kEntriesPerChunk, end = std::min(count, begin + kEntriesPerChunk);
+            for (int i = begin; i < end; ++i) {
+                const Entry& a = moving_[size_t(i)];
+                for (int j = i + 1; j < count; ++j) {
+                    const Entry& b = moving_[size_t(j)];
+                    if (b.box.lower.x > a.box.upper.x) break;
+                    if (a.box.lower.y <= b.box.upper.y && b.box.lower.y <= a.box.upper.y && (a.moving || b.moving))
+                        emit(a.slot, b.slot);
+                }
+            }
+            out.movingCount = int(out.pairs.size());
+            // Moving against static: a window over the sorted statics. A static that starts
+            // left of a moving body may still overlap it, so the window begins at the first
+            // static starting within widestStatic to its left.
+            size_t first = 0;
+            if (begin < end) {
+                const double from = moving_[size_t(begin)].box.lower.x - widestStatic;
+                first = size_t(std::partition_point(statics_.begin(), statics_.end(),
+                                                    [&](const Entry& s) { return s.box.lower.x < from; }) -
+                               statics_.begin());
+            }
+            for (int i = begin; i < end; ++i) {
+                const Entry& a = moving_[size_t(i)];
+                if (!a.simulated) continue;
+                while (first < statics_.size() && statics_[first].box.lower.x < a.box.lower.x - widestStatic) ++first;
+                for (size_t j = first; j < statics_.size(); ++j) {
+                    const Entry& s = statics_[j];
+                    if (s.box.lower.x > a.box.upper.x) break;
+                    if (overlaps(a.box, s.box)) emit(a.slot, s.slot);
+                }
+            }
         }
+    });
+    // Where each chunk's lists go, then copied there as a task.
+    chunkStart_.resize(size_t(2 * chunks) + 1);
+    chunkStart_[0] = 0;
+    for (int k = 0; k < 2 * chunks; ++k) {
+        const Chunk& c = chunks_[size_t(k % chunks)];
+        chunkStart_[size_t(k) + 1] = chunkStart_[size_t(k)] + (k < chunks ? c.movingCount : int(c.pairs.size()) - c.movingCount);
     }
+    resizeWithHeadroom(pairs, size_t(chunkStart_[size_t(2 * chunks)]));
+    runTask(tasks, 2 * chunks, 1, [&](int begin, int end, int) {
+        for (int k = begin; k < end; ++k) {
+            const Chunk& c = chunks_[size_t(k % chunks)];
+            const auto from = c.pairs.begin() + (k < chunks ? 0 : c.movingCount);
+            const auto to = k < chunks ? c.pairs.begin() + c.movingCount : c.pairs.end();
+            std::copy(from, to, pairs.begin() + chunkStart_[size_t(k)]);
+        }
+    });
 }
 
 }  // namespace ragdoll

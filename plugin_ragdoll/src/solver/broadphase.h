@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "solver/body.h"
+#include "solver/tasks.h"
 
 namespace ragdoll {
 
@@ -20,9 +21,13 @@ public:
     void markDirty() { dirty_ = true; }
     /// Pairs of body slots (lower slot first) whose bounds overlap, where at least one
     /// body is dynamic and awake. Bodies' aabb fields must be current.
-    void findPairs(const std::vector<Body>& bodies, std::vector<std::pair<int, int>>& pairs);
+    /// The sweep runs as tasks (tasks.h); the pairs come in the same order whatever the
+    /// worker count.
+    void findPairs(const std::vector<Body>& bodies, std::vector<std::pair<int, int>>& pairs, const TaskSystem& tasks);
     std::size_t memoryBytes() const {
-        return (moving_.capacity() + statics_.capacity()) * sizeof(Entry);
+        std::size_t bytes = (moving_.capacity() + statics_.capacity()) * sizeof(Entry) + chunkStart_.capacity() * sizeof(int);
+        for (const Chunk& c : chunks_) bytes += c.pairs.capacity() * sizeof(std::pair<int, int>);
+        return bytes;
     }
 
 private:
@@ -36,6 +41,19 @@ private:
         bool moving;     ///< simulated, or an awake kinematic body: a pair needs one such side
     };
     void rebuild(const std::vector<Body>& bodies);
+
+    /// Moving bodies per chunk of the sweep (a task's item).
+    static constexpr int kEntriesPerChunk = 512;
+    static constexpr std::size_t kPairsPerBodyReserved = 8;
+    /// The pairs one chunk of the sorted moving list starts, moving against moving first,
+    /// then against static; kept between steps (one list: the split between the two shifts
+    /// as bodies settle, and two lists would each grow again).
+    struct Chunk {
+        std::vector<std::pair<int, int>> pairs;
+        int movingCount = 0;
+    };
+    std::vector<Chunk> chunks_;
+    std::vector<int> chunkStart_;  ///< where each chunk's moving, then static, pairs go
 
     std::vector<Entry> moving_;   ///< dynamic and kinematic bodies, sorted by (lower x, slot)
     std::vector<Entry> statics_;  ///< static bodies, sorted by (lower x, slot)

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "solver/arrays.h"
 #include "solver/constants.h"
 #include "solver/world.h"
 
@@ -154,7 +155,7 @@ bool World::updateContacts(double dt, int pass) {
             b.aabb = box;
         }
         });
-    broadPhase_.findPairs(bodies_, pairs_);
+    broadPhase_.findPairs(bodies_, pairs_, def_.tasks);
 
     // The pass in which a body first moved in this search: 1 when awake from the start,
     // k + 1 when a contact woke it in pass k. A later pass searches only the pairs whose
@@ -224,7 +225,7 @@ bool World::updateContacts(double dt, int pass) {
         for (size_t k = size_t(block) * kPairsPerRange; k < end; ++k) made += pairMade_[k] != 0;
         pairBlockStart_[size_t(block) + 1] = pairBlockStart_[size_t(block)] + made;
     }
-    contacts_.resize(size_t(pairBlockStart_[size_t(blocks)]));
+    resizeWithHeadroom(contacts_, size_t(pairBlockStart_[size_t(blocks)]));
     runTask(def_.tasks, blocks, 1, [&](int begin, int end, int) {
         for (int block = begin; block < end; ++block) {
             int at = pairBlockStart_[size_t(block)];
@@ -401,12 +402,15 @@ void World::updateSleep(double dt) {
     islandParent_.resize(n);
     islandSleepTime_.resize(n);
     std::iota(islandParent_.begin(), islandParent_.end(), 0);
-    for (size_t i = 0; i < n; ++i) {
-        const BodySim& s = sims_[i];
-        if (!s.active) continue;
-        bool slow = length(s.linearVelocity) + std::abs(s.angularVelocity) * bodies_[i].extent < kSleepSpeed;
-        bodies_[i].sleepTime = slow ? bodies_[i].sleepTime + dt : 0.0;
-    }
+    runTask(def_.tasks, int(n), kItemsPerRange, [&](int begin, int end, int) {
+        for (int i = begin; i < end; ++i) {
+            const BodySim& s = sims_[size_t(i)];
+            if (!s.active) continue;
+            Body& b = bodies_[size_t(i)];
+            const bool slow = length(s.linearVelocity) + std::abs(s.angularVelocity) * b.extent < kSleepSpeed;
+            b.sleepTime = slow ? b.sleepTime + dt : 0.0;
+        }
+    });
     auto unite = [&](int a, int b) {
         if (!sims_[size_t(a)].active || !sims_[size_t(b)].active) return;
         int ra = findRoot(islandParent_, a), rb = findRoot(islandParent_, b);
