@@ -23,18 +23,16 @@ void ContactLanes::build(const std::vector<int>& order, const std::vector<Contac
     // Each contact's bodies' x, read once (NaN for a body that cannot move, which belongs
     // to no slab), and where the contact is counted: at a body of it that can move.
     places_.resize(size_t(count));
+    auto placeOf = [&](int k) { return std::isnan(places_[size_t(k)].x) ? places_[size_t(k)].y : places_[size_t(k)].x; };
     double lowest = kInfinity, highest = -kInfinity;
     for (int k = 0; k < count; ++k) {
         const Contact& c = contacts[size_t(order[size_t(k)])];
         const BodySim& a = sims[size_t(c.bodyA)];
         const BodySim& b = sims[size_t(c.bodyB)];
-        Vec2& place = places_[size_t(k)];
-        place = {a.dynamic ? a.center.x : kNaN, b.dynamic ? b.center.x : kNaN};
-        const double x = a.dynamic ? place.x : place.y;
-        lowest = std::min(lowest, x);
-        highest = std::max(highest, x);
+        places_[size_t(k)] = {a.dynamic ? a.center.x : kNaN, b.dynamic ? b.center.x : kNaN};
+        lowest = std::min(lowest, placeOf(k));
+        highest = std::max(highest, placeOf(k));
     }
-    auto placeOf = [&](int k) { return std::isnan(places_[size_t(k)].x) ? places_[size_t(k)].y : places_[size_t(k)].x; };
     // As many slabs as keep kLaneContacts in each, and each at least kLaneWidth wide; a
     // small scene is one lane, swept as it always was.
     int slabs = std::clamp(count / kLaneContacts, 1, kMaxLanes);

@@ -217,20 +217,20 @@ bool World::updateContacts(double dt, int pass) {
     // block as a task. contacts_ keeps its size between steps, so resizing it rarely builds
     // new elements to copy over.
     const int blocks = (int(pairs_.size()) + kPairsPerRange - 1) / kPairsPerRange;
+    auto firstPair = [](int block) { return size_t(block) * kPairsPerRange; };
+    auto endPair = [&](int block) { return std::min(pairs_.size(), firstPair(block + 1)); };
     pairBlockStart_.resize(size_t(blocks) + 1);
     pairBlockStart_[0] = pass == 1 ? 0 : int(contacts_.size());
     for (int block = 0; block < blocks; ++block) {
-        const size_t end = std::min(pairs_.size(), size_t(block + 1) * kPairsPerRange);
         int made = 0;
-        for (size_t k = size_t(block) * kPairsPerRange; k < end; ++k) made += pairMade_[k] != 0;
+        for (size_t k = firstPair(block); k < endPair(block); ++k) made += pairMade_[k] != 0;
         pairBlockStart_[size_t(block) + 1] = pairBlockStart_[size_t(block)] + made;
     }
     resizeWithHeadroom(contacts_, size_t(pairBlockStart_[size_t(blocks)]));
     runTask(def_.tasks, blocks, 1, [&](int begin, int end, int) {
         for (int block = begin; block < end; ++block) {
             int at = pairBlockStart_[size_t(block)];
-            const size_t last = std::min(pairs_.size(), size_t(block + 1) * kPairsPerRange);
-            for (size_t k = size_t(block) * kPairsPerRange; k < last; ++k)
+            for (size_t k = firstPair(block); k < endPair(block); ++k)
                 if (pairMade_[k]) contacts_[size_t(at++)] = pairContacts_[k];
         }
     });
