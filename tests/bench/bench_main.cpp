@@ -90,7 +90,9 @@ sleeping on), max_depth_m (deepest any body went
 into terrain at any step of any run), max_rest_depth_m (deepest once at rest),
 run_max_visual_depth_m (deepest any drawn part reached into terrain or props, standing,
 walking and limp: the player's figure), max_stretch_m, max_limit_violation_deg, ms_per_step_median, ms_per_step_mean (the scene's
-whole step), state_hash (after the last run).
+whole step), state_hash (after the last run); in JSON also runs: each switch's x, kind,
+rest_s (when it came to rest for good, sleeping on; null if never) and moving_until_s
+(sleeping off: the last time a body was faster than 5 mm/s).
 
 Exit status: 0 on success, 1 when --peer box2d is asked of a build without Box2D, the
 sweep's level does not load or the results cannot be written, 2 for a bad command line.
@@ -289,6 +291,13 @@ int runSweepScene(const BenchOptions& o) {
         j["ms_per_step_median"] = r.msPerStepMedian;
         j["ms_per_step_mean"] = r.msPerStepMean;
         j["state_hash"] = hex(r.stateHash);
+        nlohmann::json runs = nlohmann::json::array();
+        for (const bench::SweepSwitch& s : r.runs)
+            runs.push_back({{"x", s.x},
+                            {"kind", s.kind},
+                            {"rest_s", s.restSeconds < 0.0 ? nlohmann::json() : nlohmann::json(s.restSeconds)},
+                            {"moving_until_s", s.movingUntilSeconds}});
+        j["runs"] = runs;
         std::cout << j.dump(2) << '\n';
     } else {
         std::printf("scene sweep, %s, x from %.1f to %.1f m every 0.5 m, %d substeps\n\n", options.levelPath.c_str(),

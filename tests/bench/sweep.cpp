@@ -22,6 +22,16 @@ constexpr double kDt = 1.0 / 60.0;
 
 enum class Kind { Standing, MidWalk, MidRun, Hit };
 
+const char* kindName(Kind kind) {
+    switch (kind) {
+        case Kind::Standing: return "standing";
+        case Kind::MidWalk: return "mid-walk";
+        case Kind::MidRun: return "mid-run";
+        case Kind::Hit: return "hit";
+    }
+    return "";
+}
+
 SceneInput held(std::uint64_t bits) {
     SceneInput in;
     in.held = bits;
@@ -58,6 +68,7 @@ struct Run {
     bool stood = false;
     double restAt = -1.0;       ///< s after the switch when every body was asleep for good
     bool stopped = true;        ///< every body slower than kStoppedSpeed from 3 s on
+    double movingUntil = 0.0;   ///< s after the switch when a body was last faster than kStoppedSpeed
     double maxDepth = 0.0, maxRestDepth = 0.0, maxStretch = 0.0, maxLimit = 0.0;
     double visualDepth = 0.0;  ///< the scene's run_max_visual_depth_m, standing, walking and limp
     std::uint64_t hash = 0;
@@ -112,6 +123,7 @@ Run runSwitch(const SceneLevel& level, double x, Kind kind, bool sleeping, int s
         else if (r.restAt < 0.0) r.restAt = t;
         if (r.restAt >= 0.0) r.maxRestDepth = std::max(r.maxRestDepth, depth);
         else r.maxRestDepth = 0.0;  // only the depth of the rest that lasted counts
+        if (!slow) r.movingUntil = t;
         if (t >= 3.0 && !slow) r.stopped = false;
     }
     r.hash = world.stateHash();
@@ -163,6 +175,7 @@ bool runSweep(const SweepOptions& options, SweepResult& result, std::string& err
             result.maxStretch = std::max({result.maxStretch, resting.maxStretch, awake.maxStretch});
             result.maxLimitViolationDeg = std::max({result.maxLimitViolationDeg, resting.maxLimit, awake.maxLimit});
             result.stateHash = awake.hash;
+            result.runs.push_back({x, kindName(kind), resting.restAt, awake.movingUntil});
         }
     }
     if (!stepMs.empty()) {

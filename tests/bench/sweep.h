@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace bench {
 
@@ -14,6 +15,14 @@ struct SweepOptions {
     double fromX = -2.0, toX = 12.0;  ///< metres; switches every 0.5 m in between
     int substeps = 4;
     int threads = 1;  ///< the solver's (Scene::setThreads), from a job pool of the bench's
+};
+
+/// One switch of the sweep, as its two runs ended.
+struct SweepSwitch {
+    double x = 0.0;            ///< metres along the level
+    const char* kind = "";     ///< standing, mid-walk, mid-run or hit
+    double restSeconds = -1.0;    ///< sleeping on: when every body was asleep for good, −1 never
+    double movingUntilSeconds = 0.0;  ///< sleeping off: the last time a body was faster than kStoppedSpeed
 };
 
 struct SweepResult {
@@ -32,6 +41,7 @@ struct SweepResult {
     double maxLimitViolationDeg = 0.0;
     double msPerStepMedian = 0.0, msPerStepMean = 0.0;  ///< the whole scene's step, every run
     std::uint64_t stateHash = 0;  ///< the world's hash after the last step of the last run
+    std::vector<SweepSwitch> runs;  ///< every switch made, in the sweep's order
 };
 
 /// Below this a body counts as stopped: its centre of mass, and its ends turning about it, m/s.

@@ -595,11 +595,13 @@ TEST_CASE("the ragdoll plugin's bodies are listed on their bones, and joint and 
     auto editable = [](const std::vector<PropertyValue>& list) {
         return std::count_if(list.begin(), list.end(), [](const PropertyValue& p) { return !(p.flags & PAPER_PROPERTY_READ_ONLY); });
     };
-    CHECK(editable(jointProps) == 5);
+    CHECK(editable(jointProps) == 6);
     CHECK(editable(bodyProps) == 6);  // the five the Inspector shows, and the hidden "selected" tools set
     CHECK(value(jointKind, elbow.handle, "upper") == Approx(135.0));
     CHECK(jointProps[size_t(propertyIndex(jointKind, elbow.handle, "upper"))].unit == "°");
     CHECK(value(jointKind, elbow.handle, "damping") == Approx(1.5));
+    CHECK(value(jointKind, elbow.handle, "friction") == Approx(1.0));
+    CHECK(jointProps[size_t(propertyIndex(jointKind, elbow.handle, "friction"))].unit == "N·m");
     CHECK(value(bodyKind, forearm.handle, "mass") == Approx(1.5));
     CHECK(value(bodyKind, forearm.handle, "angular_damping") == Approx(0.5));
     CHECK(host.properties(bodyKind, elbow.handle | 0xffff).empty());  // no such body
@@ -621,12 +623,14 @@ TEST_CASE("the ragdoll plugin's bodies are listed on their bones, and joint and 
     REQUIRE(host.setProperty(jointKind, elbow.handle, "stiffness", 0.8));
     REQUIRE(host.setProperty(jointKind, elbow.handle, "collide", 1.0));
     REQUIRE(host.setProperty(jointKind, elbow.handle, "upper", 100.0));
+    REQUIRE(host.setProperty(jointKind, elbow.handle, "friction", 0.4));
     REQUIRE(host.reload());
     CHECK(value(bodyKind, forearm.handle, "mass") == 2.5);
     CHECK(value(bodyKind, forearm.handle, "radius") == 0.05);
     CHECK(value(jointKind, elbow.handle, "stiffness") == 0.8);
     CHECK(value(jointKind, elbow.handle, "collide") == 1.0);
     CHECK(value(jointKind, elbow.handle, "upper") == Approx(100.0).epsilon(1e-12));
+    CHECK(value(jointKind, elbow.handle, "friction") == 0.4);
 
     // Saved into a copy of the rig: the forearm's body and the elbow's joint lines change, nothing else.
     const fs::path copy = dir / "stickman.rig.xml";
@@ -642,7 +646,7 @@ TEST_CASE("the ragdoll plugin's bodies are listed on their bones, and joint and 
     CHECK(changed[0].second ==
           "  <body bone=\"forearm.L\" mass=\"2.5\" linear_damping=\"0.05\" angular_damping=\"0.5\" radius=\"5\"/>");
     CHECK(changed[1].second == "  <joint name=\"elbow_L\" parent=\"upper_arm.L\" child=\"forearm.L\" lower=\"0\" "
-                               "upper=\"100\" damping=\"1.5\" stiffness=\"0.8\" collide=\"true\"/>");
+                               "upper=\"100\" damping=\"1.5\" friction=\"0.4\" stiffness=\"0.8\" collide=\"true\"/>");
     fs::remove_all(dir);
 }
 

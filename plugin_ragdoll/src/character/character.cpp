@@ -275,6 +275,7 @@ void Character::applyJointLive(int joint) {
     world_->setJointLimits(id, j.limited, ragdollMirrored_ ? -j.upper : j.lower, ragdollMirrored_ ? -j.lower : j.upper);
     world_->setJointStiffness(id, j.stiffness);
     world_->setJointDamping(id, j.damping);
+    world_->setJointFriction(id, j.friction);
     world_->setJointCollideConnected(id, j.collide);
 }
 

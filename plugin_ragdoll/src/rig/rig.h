@@ -189,6 +189,7 @@ struct RigJoint {
     double upper = 0.0;    ///< radians, <= π
     double stiffness = 1.0;  ///< (0, 1]; 1 = rigid, independent of the iteration count
     double damping = 0.0;    ///< relative angular velocity damping, 1/s
+    double friction = 0.0;   ///< joint friction, the torque it resists turning with, N·m
     bool collide = false;    ///< the two bodies may collide with each other
     int line = 0;
     int element = -1;

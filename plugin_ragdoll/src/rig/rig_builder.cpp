@@ -130,6 +130,7 @@ Ragdoll buildRagdoll(World& world, const RigDefinition& rig, const RagdollDef& d
         jointDef.upperAngle = def.mirrored ? -joint.lower : joint.upper;
         jointDef.stiffness = joint.stiffness;
         jointDef.angularDamping = joint.damping;
+        jointDef.frictionTorque = joint.friction;
         jointDef.collideConnected = joint.collide;
         JointId id = world.createJoint(jointDef);
         if (isNull(id)) {

@@ -285,6 +285,7 @@ private:
                                        "': give both limits, or neither for a free joint");
         joint.stiffness = in.plain("stiffness", Need::Optional, Range::StiffnessRange, 1.0);
         joint.damping = in.plain("damping", Need::Optional, Range::NonNegative, 0.0);
+        joint.friction = in.plain("friction", Need::Optional, Range::NonNegative, 0.0);  // N·m whatever the units
         joint.collide = readBoolean(in, "collide", false);
         in.warnUnknownAttributes();
         warnChildElements(element);

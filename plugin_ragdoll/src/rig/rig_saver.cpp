@@ -148,6 +148,7 @@ public:
                 {"upper", limit(j.upper), false},
                 {"stiffness", plain(j.stiffness), j.stiffness == 1.0},
                 {"damping", plain(j.damping), j.damping == 0.0},
+                {"friction", plain(j.friction), j.friction == 0.0},
                 {"collide", std::string(j.collide ? "true" : "false"), !j.collide}};
     }
 

@@ -8,7 +8,8 @@ namespace {
 
 constexpr double kDegrees = 180.0 / kPi;
 
-enum JointIndex { JointLower, JointUpper, JointStiffness, JointDamping, JointCollide };
+// New properties go last: the plugin ABI and the editor number them.
+enum JointIndex { JointLower, JointUpper, JointStiffness, JointDamping, JointCollide, JointFriction };
 enum BodyIndex { BodyMass, BodyRadius, BodyLinearDamping, BodyAngularDamping, BodyFriction };
 
 // Ranges are the loader's (a saved rig must load back), capped where a larger value is a
@@ -19,6 +20,7 @@ const std::vector<TuningProperty> kJointProperties = {
     {"stiffness", "Stiffness", "", TuningProperty::Float, 0.001, 1.0},
     {"damping", "Damping", "1/s", TuningProperty::Float, 0.0, 100.0},
     {"collide", "Bodies collide", "", TuningProperty::Bool, 0.0, 1.0},
+    {"friction", "Friction", "N·m", TuningProperty::Float, 0.0, 100.0},
 };
 
 const std::vector<TuningProperty> kBodyProperties = {
@@ -47,6 +49,7 @@ double jointProperty(const RigJoint& joint, int index) {
     case JointUpper: return upperLimit(joint) * kDegrees;
     case JointStiffness: return joint.stiffness;
     case JointDamping: return joint.damping;
+    case JointFriction: return joint.friction;
     case JointCollide: return joint.collide ? 1.0 : 0.0;
     }
     return 0.0;
@@ -81,6 +84,7 @@ bool setJointProperty(RigJoint& joint, int index, double value) {
     case JointUpper: return setJointLimits(joint, lowerLimit(joint), value * (kPi / 180.0));
     case JointStiffness: joint.stiffness = value; return true;
     case JointDamping: joint.damping = value; return true;
+    case JointFriction: joint.friction = value; return true;
     case JointCollide: joint.collide = value != 0.0; return true;
     }
     return false;
@@ -104,7 +108,7 @@ bool setBodyProperty(RigBody& body, int index, double value) {
 
 RigTuning tuningOf(const RigDefinition& rig) {
     RigTuning t;
-    for (const RigJoint& j : rig.joints) t.joints.push_back({j.limited, j.lower, j.upper, j.stiffness, j.damping, j.collide});
+    for (const RigJoint& j : rig.joints) t.joints.push_back({j.limited, j.lower, j.upper, j.stiffness, j.damping, j.friction, j.collide});
     for (const RigBody& b : rig.bodies)
         t.bodies.push_back({b.radiusSource, b.radius, b.radiusFraction, b.mass, b.linearDamping, b.angularDamping, b.friction});
     return t;
@@ -124,7 +128,7 @@ bool applyTuning(RigDefinition& rig, const RigTuning& tuning, std::string& error
         const JointTuning& t = tuning.joints[i];
         RigJoint probe;
         if ((t.limited && !setJointLimits(probe, t.lower, t.upper)) || !(t.stiffness > 0.0 && t.stiffness <= 1.0) ||
-            !nonNegative(t.damping)) {
+            !nonNegative(t.damping) || !nonNegative(t.friction)) {
             error = "joint '" + rig.joints[i].name + "': a tuned value is out of range";
             return false;
         }
@@ -147,6 +151,7 @@ bool applyTuning(RigDefinition& rig, const RigTuning& tuning, std::string& error
         j.upper = t.upper;
         j.stiffness = t.stiffness;
         j.damping = t.damping;
+        j.friction = t.friction;
         j.collide = t.collide;
     }
     for (size_t i = 0; i < tuning.bodies.size(); ++i) {

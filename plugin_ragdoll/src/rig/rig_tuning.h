@@ -17,12 +17,12 @@ namespace ragdoll {
 struct TuningProperty {
     const char* name;   ///< stable identifier, e.g. "mass"
     const char* label;  ///< for humans
-    const char* unit;   ///< "°", "kg", "m", "1/s" or ""
+    const char* unit;   ///< "°", "kg", "m", "1/s", "N·m" or ""
     enum Kind { Float, Bool } kind;
     double minValue, maxValue;
 };
 
-/// lower, upper (degrees, rest-relative), stiffness, damping, collide.
+/// lower, upper (degrees, rest-relative), stiffness, damping, collide, friction.
 const std::vector<TuningProperty>& jointProperties();
 /// mass, radius, linear_damping, angular_damping, friction.
 const std::vector<TuningProperty>& bodyProperties();
@@ -47,7 +47,7 @@ bool setJointLimits(RigJoint& joint, double lower, double upper);
 struct JointTuning {
     bool limited = false;
     double lower = 0.0, upper = 0.0;  ///< radians
-    double stiffness = 1.0, damping = 0.0;
+    double stiffness = 1.0, damping = 0.0, friction = 0.0;
     bool collide = false;
 };
 struct BodyTuning {

@@ -25,9 +25,9 @@ namespace {
 // A reader skips sections it does not know and refuses a blob missing one it needs, so
 // adding a section is compatible and changing one takes a new tag or format.
 constexpr char kMagic[4] = {'P', 'D', 'R', 'S'};
-constexpr std::uint32_t kFormatVersion = 4;
+constexpr std::uint32_t kFormatVersion = 5;
 /// 2: the characters' tuning was their joint limits only; 2 and 3: one proxy box per
-/// character where 4 has a body per rig body following the bones.
+/// character where 4 has a body per rig body following the bones; up to 4, no joint friction.
 constexpr std::uint32_t kOldestFormatRead = 2;
 
 struct Writer {
@@ -155,7 +155,7 @@ void putTuning(Writer& w, const RigTuning& t) {
     w.put(std::uint32_t(t.joints.size()));
     for (const JointTuning& j : t.joints) {
         w.put(std::uint8_t(j.limited));
-        for (double v : {j.lower, j.upper, j.stiffness, j.damping}) w.put(v);
+        for (double v : {j.lower, j.upper, j.stiffness, j.damping, j.friction}) w.put(v);
         w.put(std::uint8_t(j.collide));
     }
     w.put(std::uint32_t(t.bodies.size()));
@@ -178,10 +178,13 @@ RigTuning getTuning(Reader& r, std::uint32_t version) {
         }
         return t;
     }
-    t.joints.resize(r.getCount(2 + 4 * sizeof(double)));
+    // Format 5 added the joints' friction; an older plugin ran without it (0).
+    const bool friction = version >= 5;
+    t.joints.resize(r.getCount(2 + (friction ? 5 : 4) * sizeof(double)));
     for (JointTuning& j : t.joints) {
         j.limited = r.get<std::uint8_t>() != 0;
         for (double* v : {&j.lower, &j.upper, &j.stiffness, &j.damping}) *v = r.get<double>();
+        if (friction) j.friction = r.get<double>();
         j.collide = r.get<std::uint8_t>() != 0;
     }
     t.bodies.resize(r.getCount(1 + 6 * sizeof(double)));

@@ -42,7 +42,7 @@ static void applyAngle(BodySim& body, double delta) {
     body.q = integrateRotation(body.q, delta);
 }
 
-void solveJointGaussSeidel(Joint& joint, BodySim& a, BodySim& b) {
+void solveJointGaussSeidel(Joint& joint, BodySim& a, BodySim& b, double h) {
     // Pin: one 2×2 block solve of (K + α̃)·Δλ = −C − α̃·λ with α̃ = scale·K (joint.h).
     Vec2 ra = rotate(a.q, joint.localAnchorA);
     Vec2 rb = rotate(b.q, joint.localAnchorB);
@@ -65,19 +65,30 @@ void solveJointGaussSeidel(Joint& joint, BodySim& a, BodySim& b) {
         applyAngle(b, b.invInertia * dot(sb, dl));
     }
 
-    if (!joint.enableLimit) return;
-    double error = jointLimitError(joint, a, b);
-    if (error == 0.0) return;
-    double w = a.invInertia + b.invInertia;
+    const double w = a.invInertia + b.invInertia;
     if (w <= 0.0) return;
-    // One-sided: the accumulated multiplier may only push back into the range.
-    double dl = -error / w;
-    double total = joint.lambdaLimit + dl;
-    total = error > 0.0 ? std::min(total, 0.0) : std::max(total, 0.0);
-    dl = total - joint.lambdaLimit;
-    joint.lambdaLimit = total;
-    applyAngle(a, -a.invInertia * dl);
-    applyAngle(b, b.invInertia * dl);
+    if (double error = joint.enableLimit ? jointLimitError(joint, a, b) : 0.0; error != 0.0) {
+        // One-sided: the accumulated multiplier may only push back into the range.
+        double dl = -error / w;
+        double total = joint.lambdaLimit + dl;
+        total = error > 0.0 ? std::min(total, 0.0) : std::max(total, 0.0);
+        dl = total - joint.lambdaLimit;
+        joint.lambdaLimit = total;
+        applyAngle(a, -a.invInertia * dl);
+        applyAngle(b, b.invInertia * dl);
+    }
+    if (joint.frictionTorque > 0.0) {
+        // Friction: take back this substep's relative turn, with at most τ·h² in all (a
+        // position-level multiplier; at the velocity level the pin turned the swing back
+        // into the limb and a forearm held by more than its weight's torque still fell).
+        const double turned = (b.angle - b.prevAngle) - (a.angle - a.prevAngle);
+        const double most = joint.frictionTorque * h * h;
+        const double total = std::clamp(joint.lambdaFriction - turned / w, -most, most);
+        const double dl = total - joint.lambdaFriction;
+        joint.lambdaFriction = total;
+        applyAngle(a, -a.invInertia * dl);
+        applyAngle(b, b.invInertia * dl);
+    }
 }
 
 void solveLimitVelocity(const Joint& joint, BodySim& a, BodySim& b) {
@@ -95,6 +106,13 @@ void solveLimitVelocity(const Joint& joint, BodySim& a, BodySim& b) {
     double impulse = -relative / w;
     a.angularVelocity -= a.invInertia * impulse;
     b.angularVelocity += b.invInertia * impulse;
+}
+
+double frictionDampingMultiplier(double r0, double w, double compliance, double stick) {
+    const double rigid = -r0 / w;
+    if (std::abs(rigid) <= stick) return rigid;
+    const double side = rigid > 0.0 ? 1.0 : -1.0;
+    return (compliance * stick * side - r0) / (w + compliance);
 }
 
 void applyJointDamping(const Joint& joint, BodySim& a, BodySim& b, double h) {

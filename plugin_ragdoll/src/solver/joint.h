@@ -30,12 +30,14 @@ struct Joint {
     double lowerAngle = 0.0, upperAngle = 0.0;       ///< as given, for queries
     double stiffness = 1.0;
     double angularDamping = 0.0;
+    double frictionTorque = 0.0;  ///< N·m
     bool collideConnected = false;
 
     int nextA = -1, nextB = -1;  ///< next joint in bodyA's / bodyB's joint list
     int group = -1;              ///< direct-solve group, -1 = Gauss-Seidel
     Vec2 lambdaPin;              ///< accumulated pin multiplier this substep (XPBD)
     double lambdaLimit = 0.0;    ///< accumulated limit multiplier this substep
+    double lambdaFriction = 0.0;  ///< accumulated friction multiplier this substep (Gauss-Seidel)
 
     std::uint16_t generation = 0;
     bool alive = false;
@@ -49,12 +51,17 @@ double jointLimitError(const Joint& joint, const BodySim& a, const BodySim& b);
 /// Anchor separation |p_b − p_a| in metres.
 double jointSeparation(const Joint& joint, const BodySim& a, const BodySim& b);
 
-/// One Gauss-Seidel pass over a joint: pin block, then the limit. h is the substep.
-void solveJointGaussSeidel(Joint& joint, BodySim& a, BodySim& b);
+/// One Gauss-Seidel pass over a joint: pin block, the limit, then the friction. h is the substep.
+void solveJointGaussSeidel(Joint& joint, BodySim& a, BodySim& b, double h);
 /// Velocity pass of a limit that acted this substep: no relative speed past the bound.
 void solveLimitVelocity(const Joint& joint, BodySim& a, BodySim& b);
 /// Relative angular velocity damping in the velocity pass.
 void applyJointDamping(const Joint& joint, BodySim& a, BodySim& b, double h);
+/// The multiplier λ of a row on a joint's relative turn with friction and damping:
+/// r0 + w·λ + compliance·(λ − clamp(λ, −stick, stick)) = 0, r0 the row's residual at
+/// λ = 0 and w its response. It holds rigidly while |λ| ≤ stick (the friction's budget),
+/// beyond that the compliance (the damping) takes the rest.
+double frictionDampingMultiplier(double r0, double w, double compliance, double stick);
 /// (1 − k)/k: α̃ = scale·K (0 when rigid).
 double complianceScale(double stiffness);
 /// The pin's K = J·M⁻¹·Jᵀ as {k11, k12, k22}, for world lever arms ra, rb.

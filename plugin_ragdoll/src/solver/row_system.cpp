@@ -1,5 +1,7 @@
 #include "solver/row_system.h"
 
+#include "solver/joint.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -21,7 +23,10 @@ double sweep(const RowSystem& s) {
             upper = b.friction * normal;
             lower = -upper;
         }
-        const double next = std::clamp(s.lambda[i] - (s.residual[i] + b.compliance * s.lambda[i]) * s.invDiagonal[i], lower, upper);
+        const double next =
+            b.stick > 0.0 && b.compliance > 0.0
+                ? frictionDampingMultiplier(s.residual[i] - s.w[i * n + i] * s.lambda[i], s.w[i * n + i], b.compliance, b.stick)
+                : std::clamp(s.lambda[i] - (s.residual[i] + b.compliance * s.lambda[i]) * s.invDiagonal[i], lower, upper);
         const double delta = next - s.lambda[i];
         if (delta == 0.0) continue;
         s.lambda[i] = next;

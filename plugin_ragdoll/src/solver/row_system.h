@@ -11,12 +11,15 @@ namespace ragdoll {
 
 /// What bounds a row: lower ≤ λ ≤ upper, or for a friction row (normalCount > 0)
 /// |λ| ≤ friction · Σ of its manifold's normal rows' λ. A row with lower = upper = 0 is
-/// left out (it keeps λ = 0). A soft row has compliance > 0 (its residual is v + c·λ).
+/// left out (it keeps λ = 0). A soft row has compliance > 0 (its residual is v + c·λ);
+/// with stick > 0 too it is rigid while |λ| ≤ stick and soft beyond (a joint's friction
+/// and damping: the compliance then acts on λ − clamp(λ, −stick, stick), unbounded).
 struct RowBound {
     double lower = 0.0, upper = 0.0;
     int normalFirst = 0, normalCount = 0;  ///< a friction row's normals, as row indices
     double friction = 0.0;
     double compliance = 0.0;
+    double stick = 0.0;
 };
 
 /// One group's rows; the arrays are the caller's, `count` long (w: count × count,

@@ -334,6 +334,7 @@ void World::solvePositions(double h) {
     for (Joint& j : joints_) {
         j.lambdaPin = {};
         j.lambdaLimit = 0.0;
+        j.lambdaFriction = 0.0;
     }
     for (int iteration = 0; iteration < def_.iterations; ++iteration) {
         contactLanes_.sweep(def_.tasks, [&](int ci) {
@@ -344,7 +345,7 @@ void World::solvePositions(double h) {
             if (!j.alive || (direct && j.group >= 0)) continue;
             BodySim& a = sims_[size_t(j.bodyA)];
             BodySim& b = sims_[size_t(j.bodyB)];
-            if (a.active || b.active) solveJointGaussSeidel(j, a, b);
+            if (a.active || b.active) solveJointGaussSeidel(j, a, b, h);
         }
     }
     if (direct) {

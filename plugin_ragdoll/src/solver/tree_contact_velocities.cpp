@@ -34,7 +34,7 @@ void TreeSolver::solveRowVelocities(Group& group, int groupIndex, const std::vec
         const ContactRow& r = rows[i];
         impulse[i] = 0.0;
         bound[i] = {};  // left out unless said below
-        if (r.damping > 0.0) {  // a position row only
+        if (r.turn) {  // a position row only
             v[i] = 0.0;
             continue;
         }

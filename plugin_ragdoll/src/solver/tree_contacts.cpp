@@ -65,7 +65,7 @@ void TreeSolver::buildRows(const Group& group, int groupIndex, const std::vector
     for (int n = group.firstNode; n < group.firstNode + group.nodeCount; ++n) {
         if (!nodes_[size_t(n)].isJoint) continue;
         const Joint& joint = joints[size_t(nodes_[size_t(n)].index)];
-        if (joint.angularDamping > 0.0) {
+        if (joint.angularDamping > 0.0 || joint.frictionTorque > 0.0) {
             // Joint damping of a tree held by the world is a row of the system too: pushed
             // alone through the free tree, each push turned the torso against the limb, the
             // contacts then held the torso and took that share back, and a lying ragdoll's
@@ -73,7 +73,9 @@ void TreeSolver::buildRows(const Group& group, int groupIndex, const std::vector
             ContactRow row;
             row.joint = nodes_[size_t(n)].index;
             row.limitSide = 1.0;  // the relative turn of B against A
+            row.turn = true;
             row.damping = std::min(h * joint.angularDamping, 1.0);
+            row.friction = joint.frictionTorque * h * h;
             row.treeBody = joint.bodyA;
             row.otherBody = joint.bodyB;
             rows_.push_back(row);
@@ -269,11 +271,16 @@ void TreeSolver::solveRowPositions(const Group& group, int groupIndex, const std
     // What bounds each row, beside it (the sweeps read nothing else of a row or contact).
     double* invDiag = rowInvDiagonal_.data() + range.first;
     RowBound* bound = rowBounds_.data() + range.first;
+    int sweeps = kTreeContactSweeps;
     for (int i = 0; i < count; ++i) {
         const double wii = w[i * count + i];
         invDiag[i] = wii > 0.0 ? 1.0 / wii : 0.0;
         const ContactRow& r = rows[i];
-        if (r.damping > 0.0) {
+        if (r.friction > 0.0) sweeps = kTreeContactSweepsWithFriction;
+        if (r.turn && r.damping == 0.0) {
+            // Friction alone: rigid within its budget.
+            bound[i] = {-r.friction, r.friction, 0, 0, 0.0, 0.0};
+        } else if (r.turn) {
             // Compliance W'·(1 − f)/f: alone, the row takes back the fraction f of its turn
             // (as a joint's stiffness does, joint.h). W' is the joint's response with the
             // limits near their bounds held (each one's Schur complement, W_ii − W_il²/W_ll):
@@ -287,7 +294,7 @@ void TreeSolver::solveRowPositions(const Group& group, int groupIndex, const std
                     held -= w[i * count + l] * w[i * count + l] / w[l * count + l];
             held = std::max(held, kDampingRowMinResponse * wii);
             const double compliance = held * (1.0 - r.damping) / r.damping;
-            bound[i] = {-kInfinity, kInfinity, 0, 0, 0.0, compliance};
+            bound[i] = {-kInfinity, kInfinity, 0, 0, 0.0, compliance, r.friction};
             invDiag[i] = wii > 0.0 ? 1.0 / (wii + compliance) : 0.0;
         } else if (r.point >= 0 || r.joint >= 0) {
             bound[i] = {0.0, kInfinity, 0, 0, 0.0, 0.0};
@@ -301,7 +308,7 @@ void TreeSolver::solveRowPositions(const Group& group, int groupIndex, const std
     // few cm/s: five stickmen of a resting pile of 100 stayed awake for 30 s.
     for (int i = 0; i < count; ++i) {
         const ContactRow& r = rows[i];
-        if (r.damping > 0.0) lambda[i] = 0.0;  // proportional to this substep's turn: no guess
+        if (r.turn) lambda[i] = 0.0;  // proportional to this substep's turn: no guess
         else if (r.joint >= 0) lambda[i] = limitWarmSubstep_[size_t(r.joint)] == substep_ - 1 ? limitWarm_[size_t(r.joint)] : 0.0;
         else if (r.point >= 0) lambda[i] = contacts[size_t(r.contact)].points[r.point].lambdaWarm;
         else lambda[i] = contacts[size_t(r.contact)].lambdaTangentWarm;
@@ -313,7 +320,7 @@ void TreeSolver::solveRowPositions(const Group& group, int groupIndex, const std
     for (int outer = 0; outer < kTreeContactIterations; ++outer) {
         for (int i = 0; i < count; ++i) {
             ContactRow& r = rows[i];
-            if (r.damping > 0.0) {
+            if (r.turn) {
                 // The joint's relative turn this substep, where the bodies are now (a body
                 // outside the tree, the world at the root, does not turn).
                 const int na = bodyNode_[size_t(r.treeBody)], nb = bodyNode_[size_t(r.otherBody)];
@@ -350,12 +357,12 @@ void TreeSolver::solveRowPositions(const Group& group, int groupIndex, const std
                     for (int k = 0; k < count; ++k) v[k] += w[i * count + k] * lambda[i];
             }
         }
-        solveRowSystem(system, kTreeContactSweeps, kTreeContactTolerance);
+        solveRowSystem(system, sweeps, kTreeContactTolerance);
         for (int i = 0; i < count; ++i) start[i] = lambda[i] - start[i];
         pushRows(group, range, bodies, sims, start, false);
     }
     for (int i = 0; i < count; ++i) {
-        if (rows[i].damping > 0.0) continue;
+        if (rows[i].turn) continue;
         if (rows[i].joint >= 0) {
             limitWarm_[size_t(rows[i].joint)] = lambda[i];
             limitWarmSubstep_[size_t(rows[i].joint)] = substep_;
@@ -417,7 +424,8 @@ bool TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
         }
         bool damped = false;
         for (int n = group.firstNode; n < group.firstNode + group.nodeCount && !damped; ++n)
-            damped = nodes_[size_t(n)].isJoint && joints[size_t(nodes_[size_t(n)].index)].angularDamping > 0.0;
+            damped = nodes_[size_t(n)].isJoint && (joints[size_t(nodes_[size_t(n)].index)].angularDamping > 0.0 ||
+                                                   joints[size_t(nodes_[size_t(n)].index)].frictionTorque > 0.0);
         if (!touching && !damped) continue;
         group.contactPass = touching ? Group::Rows : Group::Damped;
         group.unsettled = true;
@@ -430,12 +438,17 @@ bool TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
         for (int n = group.firstNode; n < group.firstNode + group.nodeCount && damped && !touching; ++n) {
             if (!nodes_[size_t(n)].isJoint) continue;
             const Joint& joint = joints[size_t(nodes_[size_t(n)].index)];
-            if (joint.angularDamping <= 0.0) continue;
+            if (joint.angularDamping <= 0.0 && joint.frictionTorque <= 0.0) continue;
             const BodySim& a = sims[size_t(joint.bodyA)];
             const BodySim& b = sims[size_t(joint.bodyB)];
             const double turned = (b.angle - b.prevAngle) - (a.angle - a.prevAngle);
             const double w = respondTurn(group, joint);
-            if (w > 0.0) applyToGroup(group, sims, -std::min(h * joint.angularDamping, 1.0) * turned / w);
+            if (w <= 0.0) continue;
+            const double f = std::min(h * joint.angularDamping, 1.0);
+            const double stick = joint.frictionTorque * h * h;
+            if (stick == 0.0) applyToGroup(group, sims, -f * turned / w);
+            else if (f == 0.0) applyToGroup(group, sims, std::clamp(-turned / w, -stick, stick));
+            else applyToGroup(group, sims, frictionDampingMultiplier(turned, w, w * (1.0 - f) / f, stick));
         }
     }
     });

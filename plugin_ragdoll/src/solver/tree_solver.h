@@ -53,7 +53,7 @@ public:
     ///   own mass and pulled back in by the joint solve with the rest of the ragdoll: a
     ///   ragdoll kneeling on a ramp rocked and crept for seconds and a hard landing drove a
     ///   limb 5-7 cm into the ground.
-    /// - Joint damping, on the relative rotation of each damped joint this substep. As a
+    /// - Joint damping and friction, on the relative rotation of each such joint this substep. As a
     ///   torque pair in the velocity pass it only slowed the two bodies' spin about their
     ///   own centres; the pins turned the swing back into it, and a hanging arm damped at
     ///   1.5/s still swung ±25° after seconds.
@@ -136,12 +136,14 @@ private:
         Vec2 at, dir;
         int joint = -1;          ///< a limit row's joint, else -1
         double limitSide = 0.0;  ///< +1 for the lower bound, −1 for the upper
-        /// A limit row near its bound or pushing (kLimitRowMargin), which the damping rows
+        /// A limit row near its bound or pushing (kLimitRowMargin), which the turn rows
         /// count as held; the others only stop a push past the bound (kLimitRowReach).
         bool held = false;
-        /// A damping row (of a damped joint, on its relative turn): the fraction of the turn
-        /// it takes back, min(h·d, 1); 0 for every other row.
-        double damping = 0.0;
+        /// A turn row: a damped or rubbing joint's row on its relative turn this substep.
+        bool turn = false;
+        /// A turn row's damping, the fraction of the turn it takes back, min(h·d, 1); and its
+        /// friction, the most it may take alone, τ·h² (a position-level multiplier).
+        double damping = 0.0, friction = 0.0;
         int node[2] = {-1, -1};  ///< the tree's nodes the row acts on, and how (J's blocks)
         Vec3 jac[2] = {};
     };
@@ -154,7 +156,7 @@ private:
     /// fn(group) for every group with rows, as a task where groups share no movable body.
     template <class Fn>
     void forEachRowGroup(const Fn& fn);
-    /// The rows of the group's contacts, a damping row per damped joint first, and the
+    /// The rows of the group's contacts, a turn row per damped or rubbing joint first, and the
     /// limits within kLimitRowReach of their bounds (their Delassus matrix W = J·K⁻¹·Jᵀ is
     /// computeDelassus's).
     void buildRows(const Group& group, int groupIndex, const std::vector<Body>& bodies, std::vector<BodySim>& sims,
@@ -205,7 +207,7 @@ private:
     std::vector<double> delassus_;
     std::vector<double> rowLambda_, rowScratch_, rowVelocity_;
     std::vector<double> rowInvDiagonal_;  ///< 1 / (W_ii + compliance) per row (0 for a row that moves nothing)
-    /// The rows' bounds, the position pass's (a damping row unbounded and soft), then the
+    /// The rows' bounds, the position pass's (a turn row soft beyond its friction), then the
     /// velocity pass's.
     std::vector<RowBound> rowBounds_;
     std::vector<double> limitWarm_;  ///< per joint slot: its limit row's λ in the last substep

@@ -108,6 +108,11 @@ struct JointDef {
     double stiffness = 1.0;
     /// Relative angular velocity damping, 1/s (0 = none).
     double angularDamping = 0.0;
+    /// Joint friction, N·m (0 = none): the largest torque with which the joint resists
+    /// turning. Below it the joint holds its angle (a limb lying still stays still); above
+    /// it, it turns against this torque. Box2D's ragdolls stop limbs with the same thing
+    /// (a motor of speed 0 and this maximum torque).
+    double frictionTorque = 0.0;
     /// Let A and B collide with each other (default: they don't).
     bool collideConnected = false;
 };

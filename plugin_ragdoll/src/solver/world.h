@@ -47,6 +47,7 @@ public:
     bool setJointLimits(JointId id, bool enable, double lower, double upper);
     bool setJointStiffness(JointId id, double stiffness);
     bool setJointDamping(JointId id, double angularDamping);  ///< 1/s, >= 0
+    bool setJointFriction(JointId id, double frictionTorque);  ///< N·m, >= 0
     bool setJointCollideConnected(JointId id, bool collide);
 
     // Body queries and commands. Invalid ids give a default value and change nothing.

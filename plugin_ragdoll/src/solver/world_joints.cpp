@@ -45,6 +45,7 @@ JointId World::createJoint(const JointDef& def) {
     j.referenceAngle = def.referenceAngle;
     j.stiffness = std::clamp(def.stiffness, 0.0, 1.0);
     j.angularDamping = std::max(def.angularDamping, 0.0);
+    j.frictionTorque = std::isfinite(def.frictionTorque) ? std::max(def.frictionTorque, 0.0) : 0.0;
     j.collideConnected = def.collideConnected;
     j.nextA = a->firstJoint;
     a->firstJoint = slot;
@@ -121,6 +122,14 @@ bool World::setJointDamping(JointId id, double angularDamping) {
     return true;
 }
 
+bool World::setJointFriction(JointId id, double frictionTorque) {
+    Joint* j = get(id);
+    if (!j || !std::isfinite(frictionTorque) || frictionTorque < 0.0) return false;
+    j->frictionTorque = frictionTorque;
+    wakeSlot(j->bodyA);
+    return true;
+}
+
 bool World::setJointCollideConnected(JointId id, bool collide) {
     Joint* j = get(id);
     if (!j) return false;
@@ -156,6 +165,7 @@ JointDef World::jointDef(JointId id) const {
     def.upperAngle = j->upperAngle;
     def.stiffness = j->stiffness;
     def.angularDamping = j->angularDamping;
+    def.frictionTorque = j->frictionTorque;
     def.collideConnected = j->collideConnected;
     return def;
 }
