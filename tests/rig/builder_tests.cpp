@@ -98,7 +98,7 @@ TEST_CASE("a box body spans its bone and is twice the radius thick", "[rig][buil
     CHECK(maxY == Approx(0.06));
 }
 
-TEST_CASE("joints sit at the child's origin with the rig's limits, stiffness and damping", "[rig][builder]") {
+TEST_CASE("joints sit at the child's origin with the rig's limits, stiffness, damping and friction", "[rig][builder]") {
     RigLoadResult result = loadRigFromText(R"(<rig name="j" format="1" units="m">
   <bone name="torso" angle="90" length="0.5"/>
   <bone name="arm" parent="torso" x="0.4" angle="150" length="0.3"/>
@@ -106,7 +106,7 @@ TEST_CASE("joints sit at the child's origin with the rig's limits, stiffness and
   <body bone="torso" radius="0.1" mass="8"/>
   <body bone="arm" radius="0.04" mass="1"/>
   <body bone="hand" radius="0.03" mass="0.5"/>
-  <joint parent="torso" child="arm" lower="-30" upper="60" stiffness="0.5" damping="2" collide="true"/>
+  <joint parent="torso" child="arm" lower="-30" upper="60" stiffness="0.5" damping="2" friction="0.8" collide="true"/>
   <joint parent="arm" child="hand"/>
 </rig>)", "joints.rig.xml");
     REQUIRE(result.rig);
@@ -131,10 +131,12 @@ TEST_CASE("joints sit at the child's origin with the rig's limits, stiffness and
     CHECK(shoulder.upperAngle == Approx(60.0 * kPi / 180.0));
     CHECK(shoulder.stiffness == 0.5);
     CHECK(shoulder.angularDamping == 2.0);
+    CHECK(shoulder.frictionTorque == 0.8);  // N·m, though the rig is in metres or pixels alike
     CHECK(shoulder.collideConnected);
 
     JointDef wrist = world.jointDef(ragdoll.joints[1]);
     CHECK_FALSE(wrist.enableLimit);
+    CHECK(wrist.frictionTorque == 0.0);
     CHECK(wrist.stiffness == 1.0);
     CHECK_FALSE(wrist.collideConnected);
     for (JointId joint : ragdoll.joints) {

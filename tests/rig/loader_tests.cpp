@@ -293,6 +293,8 @@ TEST_CASE("limits must be ordered, within a half turn, and given in pairs", "[ri
                  "joint: attribute 'lower' must be between -180 and 180 degrees, got -200");
     requireError(loadBody(rig + "<joint parent=\"torso\" child=\"head\" lower=\"0\" upper=\"180.5\"/>"), 6,
                  "joint: attribute 'upper' must be between -180 and 180 degrees, got 180.5");
+    requireError(loadBody(rig + "<joint parent=\"torso\" child=\"head\" friction=\"-0.5\"/>"), 6,
+                 "joint: attribute 'friction' must be >= 0, got -0.5");
     requireError(loadBody(rig + "<joint parent=\"torso\" child=\"head\" lower=\"-10\"/>"), 6,
                  "joint: attribute 'lower' given without 'upper': give both limits, or neither for a free joint");
     // ±180 itself is allowed, and no limits at all is a free joint.

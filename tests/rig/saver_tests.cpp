@@ -124,6 +124,7 @@ void requireSameDefinition(const RigDefinition& a, const RigDefinition& b) {
         CHECK(x.upper == y.upper);
         CHECK(x.stiffness == y.stiffness);
         CHECK(x.damping == y.damping);
+        CHECK(x.friction == y.friction);
         CHECK(x.collide == y.collide);
     }
 }
@@ -165,13 +166,14 @@ TEST_CASE("edits round-trip exactly and change only the edited attributes", "[ri
     TempDir dir;
     auto original = load(std::string(PAPERDOLL_CONTENT_DIR) + "/rigs/paper_puppet.rig.xml");
     RigDefinition edited = *original;
-    // What the editor changes: limits, stiffness, masses, radii, solver settings.
+    // What the editor changes: limits, stiffness, damping, friction, masses, radii, solver settings.
     RigJoint& elbow = edited.joints[size_t(4)];
     REQUIRE(elbow.fileName == "elbow.L");
     elbow.lower = 5.0 * kDegree;
     elbow.upper = 0.123456789;  // radians that are no round number of degrees
     elbow.stiffness = 0.75;
     elbow.damping = 1.5;
+    elbow.friction = 0.25;
     edited.bodies[0].mass = 3.25;
     edited.bodies[1].radiusSource = RadiusSource::Explicit;  // a radius instead of the fraction
     edited.bodies[1].radius = 0.0875;
@@ -197,7 +199,7 @@ TEST_CASE("edits round-trip exactly and change only the edited attributes", "[ri
                          "  <body bone=\"pelvis\" radius_fraction=\"0.6\" mass=\"3.25\" linear_damping=\"0.1\" angular_damping=\"0.5\"/>",
                          "  <body bone=\"torso\" mass=\"8\" linear_damping=\"0.1\" angular_damping=\"0.5\" radius=\"8.75\"/>",
                          "  <joint name=\"elbow.L\" parent=\"upper_arm.L\" child=\"forearm.L\" lower=\"5\" "
-                         "upper=\"7.073552961937127\" stiffness=\"0.75\" damping=\"1.5\"/>",
+                         "upper=\"7.073552961937127\" stiffness=\"0.75\" damping=\"1.5\" friction=\"0.25\"/>",
                      });
 }
 
