@@ -13,6 +13,10 @@ namespace {
 constexpr double kLinearDamping = 0.05;   // 1/s, as the paper doll
 constexpr double kAngularDamping = 0.5;   // 1/s
 constexpr double kJointDamping = 1.5;     // 1/s: a swinging limb settles in a couple of seconds
+/// Joint friction, as a share of the torque of the child's weight held level about the
+/// joint (the paper doll's 1 N·m is about half its forearm's): a limb at rest stays put, a
+/// standing figure still folds, whatever the figure's size.
+constexpr double kJointFrictionShare = 0.5;
 
 /// Distance from a point to a bone's segment in the setup pose, Spine units.
 double distanceToBone(const SpineSkeleton& skeleton, const std::vector<SpineWorld>& setup, int bone, double x, double y) {
@@ -206,6 +210,8 @@ void addSpinePhysics(RigDefinition& rig, const SpineRigMap& map, const SpineSkel
             joint.name = bone.name;
             joint.limited = true;
             joint.damping = kJointDamping;
+            const double weightTorque = rig.bodies[i].mass * std::abs(rig.solver.gravity) * 0.5 * bone.length;
+            joint.friction = std::round(100.0 * kJointFrictionShare * weightTorque) / 100.0;  // N·m, to the hundredth
             double lower = recipe.lowerDegrees, upper = recipe.upperDegrees;
             const bool hinge = kind == BoneKind::Forearm || kind == BoneKind::Shin;
             if (hinge) {
