@@ -116,13 +116,22 @@ double frictionDampingMultiplier(double r0, double w, double compliance, double 
 }
 
 void applyJointDamping(const Joint& joint, BodySim& a, BodySim& b, double h) {
-    if (joint.angularDamping <= 0.0) return;
+    if (joint.angularDamping <= 0.0 && joint.frictionTorque <= 0.0) return;
     double w = a.invInertia + b.invInertia;
     if (w <= 0.0) return;
-    double relative = b.angularVelocity - a.angularVelocity;
-    double impulse = -relative * std::min(h * joint.angularDamping, 1.0) / w;
-    a.angularVelocity -= a.invInertia * impulse;
-    b.angularVelocity += b.invInertia * impulse;
+    if (joint.angularDamping > 0.0) {
+        double relative = b.angularVelocity - a.angularVelocity;
+        double impulse = -relative * std::min(h * joint.angularDamping, 1.0) / w;
+        a.angularVelocity -= a.invInertia * impulse;
+        b.angularVelocity += b.invInertia * impulse;
+    }
+    // The friction holds the relative turn rate with what its position row left of its
+    // budget τ·h² (as the contacts' dynamic friction does).
+    if (const double most = std::max(joint.frictionTorque * h * h - std::abs(joint.lambdaFriction), 0.0) / h; most > 0.0) {
+        const double impulse = std::clamp(-(b.angularVelocity - a.angularVelocity) / w, -most, most);
+        a.angularVelocity -= a.invInertia * impulse;
+        b.angularVelocity += b.invInertia * impulse;
+    }
 }
 
 }  // namespace ragdoll

@@ -55,7 +55,8 @@ double jointSeparation(const Joint& joint, const BodySim& a, const BodySim& b);
 void solveJointGaussSeidel(Joint& joint, BodySim& a, BodySim& b, double h);
 /// Velocity pass of a limit that acted this substep: no relative speed past the bound.
 void solveLimitVelocity(const Joint& joint, BodySim& a, BodySim& b);
-/// Relative angular velocity damping in the velocity pass.
+/// Relative angular velocity damping in the velocity pass, and the joint friction's hold
+/// on the relative turn rate with what its position row left of its budget.
 void applyJointDamping(const Joint& joint, BodySim& a, BodySim& b, double h);
 /// The multiplier λ of a row on a joint's relative turn with friction and damping:
 /// r0 + w·λ + compliance·(λ − clamp(λ, −stick, stick)) = 0, r0 the row's residual at

@@ -34,8 +34,17 @@ void TreeSolver::solveRowVelocities(Group& group, int groupIndex, const std::vec
         const ContactRow& r = rows[i];
         impulse[i] = 0.0;
         bound[i] = {};  // left out unless said below
-        if (r.turn) {  // a position row only
-            v[i] = 0.0;
+        if (r.turn) {
+            // The damping is a position row only. The friction holds the relative turn rate
+            // too, with what its position row left of its budget (as the contacts' dynamic
+            // friction): else the contacts' pass below turned a resting limb a little every
+            // substep, which the next position pass took back, and the limb never slept.
+            v[i] = sims[size_t(r.otherBody)].angularVelocity - sims[size_t(r.treeBody)].angularVelocity;
+            const double most = std::max(r.friction - std::abs(lambda[i]), 0.0) / h;
+            if (most > 0.0) {
+                bound[i] = {-most, most};
+                any = true;
+            }
             continue;
         }
         if (r.joint >= 0) {
