@@ -20,7 +20,7 @@ const std::vector<TuningProperty> kJointProperties = {
     {"stiffness", "Stiffness", "", TuningProperty::Float, 0.001, 1.0},
     {"damping", "Damping", "1/s", TuningProperty::Float, 0.0, 100.0},
     {"collide", "Bodies collide", "", TuningProperty::Bool, 0.0, 1.0},
-    {"friction", "Friction", "N·m", TuningProperty::Float, 0.0, 100.0},
+    {"friction", "Friction", "N·m", TuningProperty::Float, 0.0, 20.0},  // 20 N·m holds a level arm
 };
 
 const std::vector<TuningProperty> kBodyProperties = {
