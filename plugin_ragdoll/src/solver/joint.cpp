@@ -108,15 +108,8 @@ void solveLimitVelocity(const Joint& joint, BodySim& a, BodySim& b) {
     b.angularVelocity += b.invInertia * impulse;
 }
 
-double frictionDampingMultiplier(double r0, double w, double compliance, double stick) {
-    const double rigid = -r0 / w;
-    if (std::abs(rigid) <= stick) return rigid;
-    const double side = rigid > 0.0 ? 1.0 : -1.0;
-    return (compliance * stick * side - r0) / (w + compliance);
-}
-
 void applyJointDamping(const Joint& joint, BodySim& a, BodySim& b, double h) {
-    if (joint.angularDamping <= 0.0 && joint.frictionTorque <= 0.0) return;
+    if (!resistsTurning(joint)) return;
     double w = a.invInertia + b.invInertia;
     if (w <= 0.0) return;
     if (joint.angularDamping > 0.0) {

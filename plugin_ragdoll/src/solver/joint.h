@@ -48,6 +48,8 @@ struct Joint {
 double jointLimitOffset(const Joint& joint, const BodySim& a, const BodySim& b);
 /// The limit's C (0 when inside the range or without a limit).
 double jointLimitError(const Joint& joint, const BodySim& a, const BodySim& b);
+/// The joint resists its bodies' relative turn (damping or friction).
+inline bool resistsTurning(const Joint& joint) { return joint.angularDamping > 0.0 || joint.frictionTorque > 0.0; }
 /// Anchor separation |p_b − p_a| in metres.
 double jointSeparation(const Joint& joint, const BodySim& a, const BodySim& b);
 
@@ -58,11 +60,6 @@ void solveLimitVelocity(const Joint& joint, BodySim& a, BodySim& b);
 /// Relative angular velocity damping in the velocity pass, and the joint friction's hold
 /// on the relative turn rate with what its position row left of its budget.
 void applyJointDamping(const Joint& joint, BodySim& a, BodySim& b, double h);
-/// The multiplier λ of a row on a joint's relative turn with friction and damping:
-/// r0 + w·λ + compliance·(λ − clamp(λ, −stick, stick)) = 0, r0 the row's residual at
-/// λ = 0 and w its response. It holds rigidly while |λ| ≤ stick (the friction's budget),
-/// beyond that the compliance (the damping) takes the rest.
-double frictionDampingMultiplier(double r0, double w, double compliance, double stick);
 /// (1 − k)/k: α̃ = scale·K (0 when rigid).
 double complianceScale(double stiffness);
 /// The pin's K = J·M⁻¹·Jᵀ as {k11, k12, k22}, for world lever arms ra, rb.

@@ -1,7 +1,5 @@
 #include "solver/row_system.h"
 
-#include "solver/joint.h"
-
 #include <algorithm>
 #include <cmath>
 
@@ -25,7 +23,7 @@ double sweep(const RowSystem& s) {
         }
         const double next =
             b.stick > 0.0 && b.compliance > 0.0
-                ? frictionDampingMultiplier(s.residual[i] - s.w[i * n + i] * s.lambda[i], s.w[i * n + i], b.compliance, b.stick)
+                ? stickThenSoftMultiplier(s.residual[i] - s.w[i * n + i] * s.lambda[i], s.w[i * n + i], b.compliance, b.stick)
                 : std::clamp(s.lambda[i] - (s.residual[i] + b.compliance * s.lambda[i]) * s.invDiagonal[i], lower, upper);
         const double delta = next - s.lambda[i];
         if (delta == 0.0) continue;
@@ -38,6 +36,13 @@ double sweep(const RowSystem& s) {
 }
 
 }  // namespace
+
+double stickThenSoftMultiplier(double r0, double w, double compliance, double stick) {
+    const double rigid = -r0 / w;
+    if (std::abs(rigid) <= stick) return rigid;
+    const double side = rigid > 0.0 ? 1.0 : -1.0;
+    return (compliance * stick * side - r0) / (w + compliance);
+}
 
 int solveRowSystem(const RowSystem& system, int maxSweeps, double tolerance) {
     for (int done = 1; done <= maxSweeps; ++done)

@@ -33,6 +33,11 @@ struct RowSystem {
     double* residual = nullptr;  ///< in: v + W·λ for the starting λ; out: for the answer
 };
 
+/// The multiplier λ of a soft row with a stick budget (a joint's friction and damping):
+/// r0 + w·λ + compliance·(λ − clamp(λ, −stick, stick)) = 0, r0 the row's residual at
+/// λ = 0 and w its response: rigid while |λ| ≤ stick, the compliance taking the rest.
+double stickThenSoftMultiplier(double r0, double w, double compliance, double stick);
+
 /// Sweeps until no row moves its own residual by more than `tolerance` (its change in λ
 /// times W_ii) or `maxSweeps` are done. Returns the sweeps taken.
 int solveRowSystem(const RowSystem& system, int maxSweeps, double tolerance);

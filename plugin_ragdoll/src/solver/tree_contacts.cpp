@@ -65,7 +65,7 @@ void TreeSolver::buildRows(const Group& group, int groupIndex, const std::vector
     for (int n = group.firstNode; n < group.firstNode + group.nodeCount; ++n) {
         if (!nodes_[size_t(n)].isJoint) continue;
         const Joint& joint = joints[size_t(nodes_[size_t(n)].index)];
-        if (joint.angularDamping > 0.0 || joint.frictionTorque > 0.0) {
+        if (resistsTurning(joint)) {
             // Joint damping of a tree held by the world is a row of the system too: pushed
             // alone through the free tree, each push turned the torso against the limb, the
             // contacts then held the torso and took that share back, and a lying ragdoll's
@@ -424,8 +424,7 @@ bool TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
         }
         bool damped = false;
         for (int n = group.firstNode; n < group.firstNode + group.nodeCount && !damped; ++n)
-            damped = nodes_[size_t(n)].isJoint && (joints[size_t(nodes_[size_t(n)].index)].angularDamping > 0.0 ||
-                                                   joints[size_t(nodes_[size_t(n)].index)].frictionTorque > 0.0);
+            damped = nodes_[size_t(n)].isJoint && resistsTurning(joints[size_t(nodes_[size_t(n)].index)]);
         if (!touching && !damped) continue;
         group.contactPass = touching ? Group::Rows : Group::Damped;
         group.unsettled = true;
@@ -433,12 +432,13 @@ bool TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
         factor(group);
         group.factoredSinceContacts = false;
         // Joint damping: take back the fraction min(h·d, 1) of each joint's relative rotation
-        // this substep, as the velocity-level form would of its relative angular velocity.
-        // A tree touching the world damps its joints in its contact system (buildRows).
+        // this substep, as the velocity-level form would of its relative angular velocity;
+        // joint friction: all of it while its budget τ·h² lasts. A tree touching the world
+        // does both in its contact system (buildRows).
         for (int n = group.firstNode; n < group.firstNode + group.nodeCount && damped && !touching; ++n) {
             if (!nodes_[size_t(n)].isJoint) continue;
             const Joint& joint = joints[size_t(nodes_[size_t(n)].index)];
-            if (joint.angularDamping <= 0.0 && joint.frictionTorque <= 0.0) continue;
+            if (!resistsTurning(joint)) continue;
             const BodySim& a = sims[size_t(joint.bodyA)];
             const BodySim& b = sims[size_t(joint.bodyB)];
             const double turned = (b.angle - b.prevAngle) - (a.angle - a.prevAngle);
@@ -448,7 +448,7 @@ bool TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
             const double stick = joint.frictionTorque * h * h;
             if (stick == 0.0) applyToGroup(group, sims, -f * turned / w);
             else if (f == 0.0) applyToGroup(group, sims, std::clamp(-turned / w, -stick, stick));
-            else applyToGroup(group, sims, frictionDampingMultiplier(turned, w, w * (1.0 - f) / f, stick));
+            else applyToGroup(group, sims, stickThenSoftMultiplier(turned, w, w * (1.0 - f) / f, stick));
         }
     }
     });
