@@ -713,6 +713,7 @@ TEST_CASE("Tuning a body or a joint reaches the simulated ragdoll at once, mirro
     REQUIRE(c.setJointProperty(elbow, 2, 0.5));    // stiffness
     REQUIRE(c.setJointProperty(elbow, 3, 4.0));    // damping
     REQUIRE(c.setJointProperty(elbow, 4, 1.0));    // collide
+    REQUIRE(c.setJointProperty(elbow, 5, 0.3));    // friction, N·m
     const JointDef def = world.jointDef(joint);
     // A ragdoll facing left is built mirrored: [l, u] becomes [−u, −l].
     CHECK(def.lowerAngle == Approx(facingRight ? 10.0 / kDeg : -90.0 / kDeg));
@@ -720,6 +721,7 @@ TEST_CASE("Tuning a body or a joint reaches the simulated ragdoll at once, mirro
     CHECK(def.enableLimit);
     CHECK(def.stiffness == 0.5);
     CHECK(def.angularDamping == 4.0);
+    CHECK(def.frictionTorque == 0.3);
     CHECK(def.collideConnected);
     CHECK_FALSE(c.setJointProperty(elbow, 0, 95.0));  // would cross the upper limit
     CHECK(world.jointDef(joint).lowerAngle == def.lowerAngle);
@@ -739,6 +741,7 @@ TEST_CASE("Tuning a body or a joint reaches the simulated ragdoll at once, mirro
     REQUIRE(c.enterRagdoll());
     CHECK(world.bodyMass(c.ragdoll().bodies[size_t(forearm)]) == Approx(3.0).epsilon(1e-12));
     CHECK(world.jointDef(c.ragdoll().joints[size_t(elbow)]).stiffness == 0.5);
+    CHECK(world.jointDef(c.ragdoll().joints[size_t(elbow)]).frictionTorque == 0.3);
 }
 
 TEST_CASE("A state blob from the previous format (joint limits only) still loads", "[character][state]") {
