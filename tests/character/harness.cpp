@@ -7,8 +7,10 @@
 
 namespace test {
 
-ragdoll::SceneLevel harnessLevel() {
-    paper::LevelLoadResult loaded = paper::loadLevelFile(std::string(PAPERDOLL_CONTENT_DIR) + "/levels/harness.level.xml");
+ragdoll::SceneLevel harnessLevel() { return contentLevel("harness.level.xml"); }
+
+ragdoll::SceneLevel contentLevel(const std::string& fileName) {
+    paper::LevelLoadResult loaded = paper::loadLevelFile(std::string(PAPERDOLL_CONTENT_DIR) + "/levels/" + fileName);
     REQUIRE(loaded.level);
     return toSceneLevel(*loaded.level);
 }

@@ -11,6 +11,8 @@ namespace test {
 /// The harness level read by the engine's loader and handed over as the plugin does
 /// (floats widened to doubles); the spawn optionally moved.
 ragdoll::SceneLevel harnessLevel();
+/// Another of content/levels the same way, by file name ("puppet.level.xml").
+ragdoll::SceneLevel contentLevel(const std::string& fileName);
 
 /// A scene with the harness loaded (REQUIREs success).
 void loadHarness(ragdoll::Scene& scene);

@@ -72,6 +72,13 @@ public:
     bool solvesLimits(int group) const {
         return group >= 0 && group < int(groupRows_.size()) && groupRows_[size_t(group)].count > 0;
     }
+    /// A group the last solve left outside tolerance (at its cap of Newton steps) or that
+    /// solveFreeMotion moved since.
+    bool anyUnsettled() const {
+        for (const Group& group : groups_)
+            if (group.unsettled) return true;
+        return false;
+    }
     /// Newton iterations taken in the last solve, summed over groups.
     int lastIterations() const { return lastIterations_; }
 
