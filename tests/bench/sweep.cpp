@@ -67,7 +67,6 @@ double deepestPenetration(const World& world, const Character& c) {
 struct Run {
     bool stood = false;
     double restAt = -1.0;       ///< s after the switch when every body was asleep for good
-    bool stopped = true;        ///< every body slower than kStoppedSpeed from 3 s on
     double movingUntil = 0.0;   ///< s after the switch when a body was last faster than kStoppedSpeed
     double maxDepth = 0.0, maxRestDepth = 0.0, maxStretch = 0.0, maxLimit = 0.0;
     double visualDepth = 0.0;  ///< the scene's run_max_visual_depth_m, standing, walking and limp
@@ -124,7 +123,6 @@ Run runSwitch(const SceneLevel& level, double x, Kind kind, bool sleeping, int s
         if (r.restAt >= 0.0) r.maxRestDepth = std::max(r.maxRestDepth, depth);
         else r.maxRestDepth = 0.0;  // only the depth of the rest that lasted counts
         if (!slow) r.movingUntil = t;
-        if (t >= 3.0 && !slow) r.stopped = false;
     }
     r.hash = world.stateHash();
     r.visualDepth = scene.runFigures().visualDepth;
@@ -166,7 +164,7 @@ bool runSweep(const SweepOptions& options, SweepResult& result, std::string& err
             const Run awake = runSwitch(level, x, kind, false, options.substeps, tasks, stepMs);
             ++result.switches;
             if (resting.restAt >= 0.0 && resting.restAt <= 2.0) ++result.restedWithin2s;
-            if (awake.stood && awake.stopped) ++result.stoppedWithin3s;
+            if (awake.stood && awake.movingUntil < 3.0) ++result.stoppedWithin3s;  // slower from 3 s on
             if (resting.restAt < 0.0) ++result.neverRested;
             else result.slowestRestSeconds = std::max(result.slowestRestSeconds, resting.restAt);
             result.maxDepth = std::max({result.maxDepth, resting.maxDepth, awake.maxDepth});

@@ -108,7 +108,7 @@ void solveLimitVelocity(const Joint& joint, BodySim& a, BodySim& b) {
     b.angularVelocity += b.invInertia * impulse;
 }
 
-void applyJointDamping(const Joint& joint, BodySim& a, BodySim& b, double h) {
+void applyJointDampingAndFriction(const Joint& joint, BodySim& a, BodySim& b, double h) {
     if (!resistsTurning(joint)) return;
     double w = a.invInertia + b.invInertia;
     if (w <= 0.0) return;

@@ -59,7 +59,7 @@ void solveJointGaussSeidel(Joint& joint, BodySim& a, BodySim& b, double h);
 void solveLimitVelocity(const Joint& joint, BodySim& a, BodySim& b);
 /// Relative angular velocity damping in the velocity pass, and the joint friction's hold
 /// on the relative turn rate with what its position row left of its budget.
-void applyJointDamping(const Joint& joint, BodySim& a, BodySim& b, double h);
+void applyJointDampingAndFriction(const Joint& joint, BodySim& a, BodySim& b, double h);
 /// (1 − k)/k: α̃ = scale·K (0 when rigid).
 double complianceScale(double stiffness);
 /// The pin's K = J·M⁻¹·Jᵀ as {k11, k12, k22}, for world lever arms ra, rb.

@@ -351,11 +351,11 @@ void World::solvePositions(double h) {
     if (direct) {
         treeSolver_.solve(sims_, joints_);
         counters_.newtonIterations += treeSolver_.lastIterations();
+        treeSolver_.solveFreeMotion(bodies_, sims_, joints_, contacts_, h);
         // Again for the second-order joint error the free motion left, and for a tree the
         // first solve left at its cap: a hit cut-out puppet, flying free, kept its neck 2.6°
         // past its limit for a step when only the free motion's trees were solved again.
-        const bool moved = treeSolver_.solveFreeMotion(bodies_, sims_, joints_, contacts_, h);
-        if (moved || treeSolver_.anyUnsettled()) {
+        if (treeSolver_.anyUnsettled()) {
             treeSolver_.solve(sims_, joints_, true);
             counters_.newtonIterations += treeSolver_.lastIterations();
         }
@@ -392,7 +392,7 @@ void World::solveVelocities(double h) {
         const bool direct = def_.jointSolver == JointSolver::Direct && j.group >= 0;
         if (!(direct && treeSolver_.solvesLimits(j.group))) solveLimitVelocity(j, a, b);
         // Damping of a joint in a direct tree was applied through the tree (TreeSolver).
-        if (!direct) applyJointDamping(j, a, b, h);
+        if (!direct) applyJointDampingAndFriction(j, a, b, h);
     }
     // The velocity pass exchanges momentum, but through a tree whose factorisation is a
     // substep's push old it can hand a 0.08 kg limb of an 80 kg ragdoll more than it took

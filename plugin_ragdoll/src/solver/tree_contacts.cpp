@@ -398,7 +398,7 @@ void TreeSolver::forEachRowGroup(const Fn& fn) {
         if (groupRows_[size_t(g)].count > 0 && groupRows_[size_t(g)].pushesOthers) fn(g);
 }
 
-bool TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints,
+void TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints,
                                  std::vector<Contact>& contacts, double h) {
     const int groupCount = int(groups_.size());
     ++substep_;
@@ -453,10 +453,8 @@ bool TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
     }
     });
     // 2. The rows, appended to the shared pools in group order (here, on one thread).
-    bool moved = false;
     for (int g = 0; g < groupCount; ++g) {
         const Group& group = groups_[size_t(g)];
-        moved = moved || group.contactPass != Group::None;
         if (group.contactPass != Group::Rows) continue;
         buildRows(group, g, bodies, sims, joints, contacts, groupContacts_.data() + groupContactStart_[size_t(g)],
                   groupContacts_.data() + groupContactStart_[size_t(g + 1)], h);
@@ -474,7 +472,6 @@ bool TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
     rowBounds_.resize(rows_.size());
     // 4. The rows' solve.
     forEachRowGroup([&](int g) { solveRowPositions(groups_[size_t(g)], g, bodies, sims, joints, contacts); });
-    return moved;
 }
 
 void TreeSolver::sortContacts(const std::vector<Contact>& contacts) {

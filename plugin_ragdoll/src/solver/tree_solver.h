@@ -57,8 +57,8 @@ public:
     ///   torque pair in the velocity pass it only slowed the two bodies' spin about their
     ///   own centres; the pins turned the swing back into it, and a hanging arm damped at
     ///   1.5/s still swung ±25° after seconds.
-    /// True when it moved anything.
-    bool solveFreeMotion(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints,
+    /// A group it moves is unsettled (anyUnsettled) until solved again.
+    void solveFreeMotion(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints,
                          std::vector<Contact>& contacts, double h);
     /// Each group's contacts with bodies outside every tree, by Contact::treeGroup: call
     /// once the step's contacts are found, before solveFreeMotion.
