@@ -167,81 +167,83 @@ bool World::updateContacts(double dt, int pass) {
         if (b.type == BodyType::Static || !b.awake) return kContactSearchPasses + 1;
         return wokenInPass_[size_t(slot)] + 1;
     };
-    // The narrow phase as a task (tasks.h): each pair that makes a contact writes it into
-    // the pair's own slot and marks the pair. It reads bodies and writes nothing else, so it
-    // can run before the wakes below (a wake changes no pose or speed). The slots only grow,
-    // with the pairs (no allocation once warm).
-    if (pairContacts_.size() < pairs_.size()) {
-        pairContacts_.resize(pairs_.capacity());
-        pairMade_.resize(pairs_.capacity());
-    }
-    runTask(def_.tasks, int(pairs_.size()), kPairsPerRange, [&](int begin, int end, int) {
-    for (int k = begin; k < end; ++k) {
-        auto [i, j] = pairs_[size_t(k)];
-        pairMade_[size_t(k)] = 0;
-        if (pass > 1 && std::min(movingFrom(i), movingFrom(j)) != pass) continue;
-        if (!shouldCollide(i, j)) continue;
-        // The higher-ranked shape is A (see updateContact).
-        int a = i, b = j;
-        if (int(bodies_[size_t(a)].shape.type) < int(bodies_[size_t(b)].shape.type)) std::swap(a, b);
-        const BodySim& sa = sims_[size_t(a)];
-        const BodySim& sb = sims_[size_t(b)];
-        // Reach: what the pair can close within the step, plus the fixed margin. A turning
-        // body's far end closes faster than its centre: counting the centres alone, a
-        // forearm landing at 29 rad/s was out of reach when the step began and ended it
-        // 12 mm in the ground with no contact.
-        const double closing = (length(sb.linearVelocity - sa.linearVelocity) + farEndSpeed(sa, bodies_[size_t(a)].extent) +
-                                farEndSpeed(sb, bodies_[size_t(b)].extent)) *
-                               dt;
-        const Manifold m = collideBodies(bodies_[size_t(a)], sa, bodies_[size_t(b)], sb, kSpeculativeDistance + closing);
-        if (m.pointCount == 0) continue;
-        // Built only for a pair that makes one (most make none: building each on the
-        // stack and copying the kept ones was a few % of the N=1000 pile's step).
-        Contact& c = pairContacts_[size_t(k)];
-        c = Contact{};
-        c.bodyA = a;
-        c.bodyB = b;
-        setManifold(c, m, bodies_[size_t(a)], sa, bodies_[size_t(b)], sb);
-        // A joint tree meeting a body outside every tree (terrain, a prop) solves the contact
-        // itself (TreeSolver::solveFreeMotion).
-        if (def_.jointSolver == JointSolver::Direct) {
-            const int ga = bodies_[size_t(a)].jointGroup, gb = bodies_[size_t(b)].jointGroup;
-            if ((ga >= 0) != (gb >= 0)) c.treeGroup = std::max(ga, gb);
-        }
-        // 2: one body is asleep, and the other may wake it below.
-        pairMade_[size_t(k)] = sa.active == sb.active ? 1 : 2;
-    }
-    });
-    // The contacts made are kept in pair order after those of earlier passes: where each
-    // block of pairs starts among them (on this thread, a byte a pair), then copied block by
-    // block as a task. contacts_ keeps its size between steps, so resizing it rarely builds
-    // new elements to copy over.
+    // The narrow phase as a task over blocks of pairs (tasks.h): each block keeps the
+    // manifolds its pairs make, in pair order, packed from the block's first slot. It reads
+    // bodies and writes nothing else, so it can run before the wakes below (a wake changes no
+    // pose or speed). The slots only grow, with the pairs (no allocation once warm). A full
+    // contact per pair, each copied again into contacts_, was most of this function's time
+    // in the N=1000 pile: four pairs in five make none, and the copies missed the cache.
     const int blocks = (int(pairs_.size()) + kPairsPerRange - 1) / kPairsPerRange;
     auto firstPair = [](int block) { return size_t(block) * kPairsPerRange; };
     auto endPair = [&](int block) { return std::min(pairs_.size(), firstPair(block + 1)); };
+    if (pairManifolds_.size() < pairs_.size()) pairManifolds_.resize(pairs_.capacity());
     pairBlockStart_.resize(size_t(blocks) + 1);
-    pairBlockStart_[0] = pass == 1 ? 0 : int(contacts_.size());
-    for (int block = 0; block < blocks; ++block) {
-        int made = 0;
-        for (size_t k = firstPair(block); k < endPair(block); ++k) made += pairMade_[k] != 0;
-        pairBlockStart_[size_t(block) + 1] = pairBlockStart_[size_t(block)] + made;
+    runTask(def_.tasks, blocks, 1, [&](int blockBegin, int blockEnd, int) {
+    for (int block = blockBegin; block < blockEnd; ++block) {
+        size_t made = firstPair(block);
+        for (size_t k = firstPair(block); k < endPair(block); ++k) {
+            auto [i, j] = pairs_[k];
+            if (pass > 1 && std::min(movingFrom(i), movingFrom(j)) != pass) continue;
+            if (!shouldCollide(i, j)) continue;
+            // The higher-ranked shape is A (see updateContact).
+            int a = i, b = j;
+            if (int(bodies_[size_t(a)].shape.type) < int(bodies_[size_t(b)].shape.type)) std::swap(a, b);
+            const BodySim& sa = sims_[size_t(a)];
+            const BodySim& sb = sims_[size_t(b)];
+            // Reach: what the pair can close within the step, plus the fixed margin. A turning
+            // body's far end closes faster than its centre: counting the centres alone, a
+            // forearm landing at 29 rad/s was out of reach when the step began and ended it
+            // 12 mm in the ground with no contact.
+            const double closing = (length(sb.linearVelocity - sa.linearVelocity) + farEndSpeed(sa, bodies_[size_t(a)].extent) +
+                                    farEndSpeed(sb, bodies_[size_t(b)].extent)) *
+                                   dt;
+            PairManifold& found = pairManifolds_[made];
+            found.manifold = collideBodies(bodies_[size_t(a)], sa, bodies_[size_t(b)], sb, kSpeculativeDistance + closing);
+            if (found.manifold.pointCount == 0) continue;
+            found.bodyA = a;
+            found.bodyB = b;
+            found.wakes = sa.active != sb.active;  // one body is asleep; the other may wake it below
+            ++made;
+        }
+        pairBlockStart_[size_t(block) + 1] = int(made - firstPair(block));
     }
+    });
+    // The contacts are kept in pair order after those of earlier passes: where each block's
+    // start among them (on this thread), then built block by block as a task. contacts_
+    // keeps its size between steps, so resizing it rarely builds new elements.
+    pairBlockStart_[0] = pass == 1 ? 0 : int(contacts_.size());
+    for (int block = 0; block < blocks; ++block) pairBlockStart_[size_t(block) + 1] += pairBlockStart_[size_t(block)];
     resizeWithHeadroom(contacts_, size_t(pairBlockStart_[size_t(blocks)]));
-    runTask(def_.tasks, blocks, 1, [&](int begin, int end, int) {
-        for (int block = begin; block < end; ++block) {
-            int at = pairBlockStart_[size_t(block)];
-            for (size_t k = firstPair(block); k < endPair(block); ++k)
-                if (pairMade_[k]) contacts_[size_t(at++)] = pairContacts_[k];
+    runTask(def_.tasks, blocks, 1, [&](int blockBegin, int blockEnd, int) {
+        for (int block = blockBegin; block < blockEnd; ++block) {
+            const PairManifold* found = pairManifolds_.data() + firstPair(block);
+            for (int at = pairBlockStart_[size_t(block)]; at < pairBlockStart_[size_t(block) + 1]; ++at, ++found) {
+                const int a = found->bodyA, b = found->bodyB;
+                Contact& c = contacts_[size_t(at)];
+                c = Contact{};
+                c.bodyA = a;
+                c.bodyB = b;
+                setManifold(c, found->manifold, bodies_[size_t(a)], sims_[size_t(a)], bodies_[size_t(b)], sims_[size_t(b)]);
+                // A joint tree meeting a body outside every tree (terrain, a prop) solves the
+                // contact itself (TreeSolver::solveFreeMotion).
+                if (def_.jointSolver == JointSolver::Direct) {
+                    const int ga = bodies_[size_t(a)].jointGroup, gb = bodies_[size_t(b)].jointGroup;
+                    if ((ga >= 0) != (gb >= 0)) c.treeGroup = std::max(ga, gb);
+                }
+            }
         }
     });
     // An awake body reaching a sleeping one wakes its island, in pair order.
     contactPass_ = pass;
     bool woke = false;
-    for (size_t k = 0; k < pairs_.size(); ++k) {
-        if (pairMade_[k] != 2) continue;
-        const int a = pairContacts_[k].bodyA, b = pairContacts_[k].bodyB;
-        if (sims_[size_t(a)].active && !sims_[size_t(b)].active) woke = wakeSlot(b) || woke;
-        else if (sims_[size_t(b)].active && !sims_[size_t(a)].active) woke = wakeSlot(a) || woke;
+    for (int block = 0; block < blocks; ++block) {
+        const PairManifold* found = pairManifolds_.data() + firstPair(block);
+        for (int at = pairBlockStart_[size_t(block)]; at < pairBlockStart_[size_t(block) + 1]; ++at, ++found) {
+            if (!found->wakes) continue;
+            const int a = found->bodyA, b = found->bodyB;
+            if (sims_[size_t(a)].active && !sims_[size_t(b)].active) woke = wakeSlot(b) || woke;
+            else if (sims_[size_t(b)].active && !sims_[size_t(a)].active) woke = wakeSlot(a) || woke;
+        }
     }
     contactPass_ = 0;
     return woke;

@@ -456,7 +456,7 @@ WorldStats World::stats() const {
     }
     s.memoryBytes = bodies_.capacity() * sizeof(Body) + sims_.capacity() * sizeof(BodySim) +
                     joints_.capacity() * sizeof(Joint) + contacts_.capacity() * sizeof(Contact) +
-                    pairs_.capacity() * sizeof(pairs_[0]) + pairContacts_.capacity() * sizeof(Contact) + pairMade_.capacity() +
+                    pairs_.capacity() * sizeof(pairs_[0]) + pairManifolds_.capacity() * sizeof(PairManifold) +
                     pairBlockStart_.capacity() * sizeof(int) + islandParent_.capacity() * sizeof(int) +
                     islandSleepTime_.capacity() * sizeof(double) + bodyContacts_.capacity() * sizeof(int) +
                     contactLanes_.memoryBytes() + broadPhase_.memoryBytes() +

@@ -162,9 +162,15 @@ private:
     /// pass now running (0 outside updateContacts), so wakeSlot can mark what it wakes.
     std::vector<int> wokenInPass_;
     int contactPass_ = 0;
-    std::vector<Contact> pairContacts_;       ///< per pair: the narrow phase's contact, when made
-    std::vector<unsigned char> pairMade_;     ///< per pair: no contact 0, a contact 1, one reaching a sleeping body 2
-    std::vector<int> pairBlockStart_;         ///< per block of pairs: its first contact in contacts_
+    /// A manifold the narrow phase found: its bodies (A the higher-ranked shape) and whether
+    /// one of them sleeps.
+    struct PairManifold {
+        int bodyA = -1, bodyB = -1;
+        bool wakes = false;
+        Manifold manifold;
+    };
+    std::vector<PairManifold> pairManifolds_;  ///< per block of pairs: its manifolds, packed from its first pair's slot
+    std::vector<int> pairBlockStart_;          ///< per block of pairs: its first contact in contacts_
     std::vector<int> islandParent_;           ///< union-find over body slots, reused
     std::vector<double> islandSleepTime_;     ///< per island root: its slowest body's time
     std::int64_t nextSleepingIsland_ = 0;
