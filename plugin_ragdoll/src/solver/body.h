@@ -45,6 +45,11 @@ struct Body {
     Shape shape;
     bool hasShape = false;
     AABB aabb;  ///< fattened bounds for the broadphase
+    /// Set with aabb: the body's joint group when its shape filter's group is negative and
+    /// no joint of the group lets its bodies collide, else -1. Two bodies with the same
+    /// value and filter group never collide (World::shouldCollide), so the broadphase does
+    /// not pair them.
+    int apartInGroup = -1;
 
     bool awake = true;
     double sleepTime = 0.0;     ///< seconds spent slow enough to sleep

@@ -146,6 +146,10 @@ bool World::updateContacts(double dt, int pass) {
             Body& b = bodies_[size_t(i)];
             const BodySim& s = sims_[size_t(i)];
             if (!b.alive || !b.hasShape || b.type == BodyType::Static) continue;
+            b.apartInGroup = b.isDynamic() && b.jointGroup >= 0 && b.shape.filter.group < 0 &&
+                                     !treeSolver_.collidesConnected(b.jointGroup)
+                                 ? b.jointGroup
+                                 : -1;
             AABB box = shapeBounds(b, s);
             Vec2 travel = dt * s.linearVelocity;
             double margin = kAabbMargin + std::abs(s.angularVelocity) * dt * 0.5 *
