@@ -153,10 +153,8 @@ void TreeSolver::rebuild(std::vector<Body>& bodies, std::vector<Joint>& joints) 
     lever_.resize(nodes_.size());
     rhs_.resize(nodes_.size());
     solution_.resize(nodes_.size());
-    nodeMark_.assign(nodes_.size(), 0);
     limitWarm_.assign(joints.size(), 0.0);
     limitWarmSubstep_.assign(joints.size(), -1);
-    needed_.resize(nodes_.size());
     compliance_.resize(nodes_.size());
     // Each node's block with its parent is fixed but for the lever: which joint, which of
     // its bodies (A: −1, B: +1).
@@ -179,6 +177,7 @@ std::size_t TreeSolver::memoryBytes() const {
            (scratchStack_.capacity() + scratchComponent_.capacity() + bodyNode_.capacity() +
             groupContactStart_.capacity() + groupContacts_.capacity()) * sizeof(int) +
            rows_.capacity() * sizeof(ContactRow) + groupRows_.capacity() * sizeof(RowRange) +
+           rowPaths_.capacity() * sizeof(PathNode) +
            rowBounds_.capacity() * sizeof(RowBound) +
            (delassus_.capacity() + rowLambda_.capacity() + rowScratch_.capacity() + rowVelocity_.capacity() +
             rowInvDiagonal_.capacity()) * sizeof(double);
@@ -380,40 +379,43 @@ void TreeSolver::solveFactored(const Group& group, std::vector<BodySim>& sims, s
     }
 }
 
-void TreeSolver::substitute(const Group& group, const int* needed, int neededCount) {
+// Forward, leaves first: z_i = D_i⁻¹·y_i, then y_p −= H_pi·z_i, where H_pi = Gᵀ when i is
+// the joint and G when i is the body. y_i is then (L⁻¹·y)_i for K = L·D·Lᵀ, the factor's
+// L_pi = H_pi·D_i⁻¹. Only this file calls it (inline, for substitute's loop).
+inline void TreeSolver::eliminate(int n, const Vec3& y, Vec3& z, Vec3* yParent) {
+    const Mat& inv = inverse_[size_t(n)].m;
+    for (int r = 0; r < 3; ++r) z.v[r] = inv[r][0] * y.v[0] + inv[r][1] * y.v[1] + inv[r][2] * y.v[2];
+    if (nodes_[size_t(n)].parent < 0) return;
+    const Coupling& g = coupling_[size_t(n)];
+    Vec3& yp = *yParent;
+    if (nodes_[size_t(n)].isJoint) {  // Gᵀ·z
+        yp.v[0] -= g.sign * z.v[0];
+        yp.v[1] -= g.sign * z.v[1];
+        yp.v[2] -= g.sign * (g.s.x * z.v[0] + g.s.y * z.v[1] + g.l * z.v[2]);
+    } else {  // G·z
+        yp.v[0] -= g.sign * (z.v[0] + g.s.x * z.v[2]);
+        yp.v[1] -= g.sign * (z.v[1] + g.s.y * z.v[2]);
+        yp.v[2] -= g.sign * g.l * z.v[2];
+    }
+}
+
+void TreeSolver::substitute(const Group& group) {
     int begin = group.firstNode, end = group.firstNode + group.nodeCount;
-    // Forward, leaves first: z_i = D_i⁻¹·y_i, then y_p −= H_pi·z_i, where H_pi = Gᵀ when i is
-    // the joint and G when i is the body. A zero y_i gives a zero z_i and changes nothing
-    // upward: a push on one body (a contact row) costs only its way to the root.
+    // Forward (eliminate). A zero y_i gives a zero z_i and changes nothing upward: a push on
+    // one body (a contact row) costs only its way to the root.
     for (int n = begin; n < end; ++n) {
-        const Node& node = nodes_[size_t(n)];
         Vec3& z = solution_[size_t(n)];
         const Vec3& y = rhs_[size_t(n)];
         if (y.v[0] == 0.0 && y.v[1] == 0.0 && y.v[2] == 0.0) {
             z = {};
             continue;
         }
-        const Mat& inv = inverse_[size_t(n)].m;
-        for (int r = 0; r < 3; ++r) z.v[r] = inv[r][0] * y.v[0] + inv[r][1] * y.v[1] + inv[r][2] * y.v[2];
-        if (node.parent < 0) continue;
-        const Coupling& g = coupling_[size_t(n)];
-        Vec3& yp = rhs_[size_t(node.parent)];
-        if (node.isJoint) {  // Gᵀ·z
-            yp.v[0] -= g.sign * z.v[0];
-            yp.v[1] -= g.sign * z.v[1];
-            yp.v[2] -= g.sign * (g.s.x * z.v[0] + g.s.y * z.v[1] + g.l * z.v[2]);
-        } else {  // G·z
-            yp.v[0] -= g.sign * (z.v[0] + g.s.x * z.v[2]);
-            yp.v[1] -= g.sign * (z.v[1] + g.s.y * z.v[2]);
-            yp.v[2] -= g.sign * g.l * z.v[2];
-        }
+        const int parent = nodes_[size_t(n)].parent;
+        eliminate(n, y, z, parent >= 0 ? &rhs_[size_t(parent)] : nullptr);
     }
 
-    // Back, root first: x_i = z_i − D_i⁻¹·H_ip·x_p, with H_ip = H_piᵀ. Only the needed
-    // nodes when given (root first, each with its ancestors): the others keep z.
-    const int backCount = needed ? neededCount : end - begin;
-    for (int k = 0; k < backCount; ++k) {
-        const int n = needed ? needed[k] : end - 1 - k;
+    // Back, root first: x_i = z_i − D_i⁻¹·H_ip·x_p, with H_ip = H_piᵀ.
+    for (int n = end - 1; n >= begin; --n) {
         const Node& node = nodes_[size_t(n)];
         if (node.parent < 0) continue;
         const Vec3& xp = solution_[size_t(node.parent)];
@@ -432,6 +434,29 @@ void TreeSolver::substitute(const Group& group, const int* needed, int neededCou
         Vec3& x = solution_[size_t(n)];
         for (int r = 0; r < 3; ++r) x.v[r] -= inv[r][0] * hx[0] + inv[r][1] * hx[1] + inv[r][2] * hx[2];
     }
+}
+
+int TreeSolver::forwardAlong(int a, const Vec3& ya, int b, const Vec3& yb, PathNode* path) {
+    // Up from the lower of the two (children come before their parents), meeting the other
+    // on the way. On one path a node's y is only what its child passes up and its own push.
+    const Vec3* lowY = &ya;
+    const Vec3* highY = &yb;
+    if (a < 0 || (b >= 0 && b < a)) {
+        std::swap(a, b);
+        std::swap(lowY, highY);
+    }
+    Vec3 y = *lowY;
+    int count = 0;
+    for (int n = a; n >= 0; n = nodes_[size_t(n)].parent) {
+        if (n == b)
+            for (int k = 0; k < 3; ++k) y.v[k] += highY->v[k];
+        PathNode& p = path[count++];
+        p.node = n;
+        p.u = y;
+        y = {};
+        eliminate(n, p.u, p.z, &y);
+    }
+    return count;
 }
 
 }  // namespace ragdoll

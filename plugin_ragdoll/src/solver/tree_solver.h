@@ -124,9 +124,20 @@ private:
     void factor(const Group& group);
     /// Solves with the last factorisation and moves the bodies.
     void solveFactored(const Group& group, std::vector<BodySim>& sims, std::vector<Joint>& joints);
-    /// solution_ = K⁻¹·rhs_ with the last factorisation (rhs_ is consumed); with `needed`,
-    /// only at those nodes (root first, each with its ancestors).
-    void substitute(const Group& group, const int* needed = nullptr, int neededCount = 0);
+    /// solution_ = K⁻¹·rhs_ with the last factorisation (rhs_ is consumed).
+    void substitute(const Group& group);
+    /// One node of the forward pass: z = D_n⁻¹·y, and y_p −= H_pn·z for its parent p
+    /// (yParent: y_p; unused at the root).
+    void eliminate(int n, const Vec3& y, Vec3& z, Vec3* yParent);
+    /// A node on a row's path to the root: the row's u = L⁻¹·Jᵀ there, and z = D⁻¹·u.
+    struct PathNode {
+        int node;
+        Vec3 u, z;
+    };
+    /// The forward pass alone for a right-hand side y_a at node a and y_b at node b, one
+    /// on the other's path to the root (b may be -1: none; so may a): only along that path,
+    /// which it returns leaves first (the count).
+    int forwardAlong(int a, const Vec3& ya, int b, const Vec3& yb, PathNode* path);
     /// The group's response to a unit angular push turning a joint's B against its A: fills
     /// solution_ and returns the relative rotation per unit push.
     double respondTurn(const Group& group, const Joint& joint);
@@ -153,6 +164,7 @@ private:
         double damping = 0.0, friction = 0.0;
         int node[2] = {-1, -1};  ///< the tree's nodes the row acts on, and how (J's blocks)
         Vec3 jac[2] = {};
+        int pathFirst = 0, pathCount = 0;  ///< into rowPaths_: computeDelassus's forward pass
     };
     struct RowRange {
         int first = 0, count = 0;  ///< into rows_
@@ -181,7 +193,7 @@ private:
     /// Levers and limit rows for the contact passes' factorisation.
     void prepareContactFactor(const Group& group, const std::vector<BodySim>& sims, std::vector<Joint>& joints);
     /// W of the group's rows with its current factorisation.
-    void computeDelassus(const Group& group, const RowRange& range, const std::vector<BodySim>& sims);
+    void computeDelassus(const RowRange& range, const std::vector<BodySim>& sims);
     void solveRowVelocities(Group& group, int groupIndex, const std::vector<Body>& bodies,
                             std::vector<BodySim>& sims, std::vector<Joint>& joints, std::vector<Contact>& contacts, double h,
                             double restitutionThreshold);
@@ -220,8 +232,8 @@ private:
     std::vector<double> limitWarm_;  ///< per joint slot: its limit row's λ in the last substep
     std::vector<std::int64_t> limitWarmSubstep_;  ///< per joint slot: the substep limitWarm_ is from
     std::int64_t substep_ = 0;  ///< solveFreeMotion calls, numbering substeps
-    std::vector<char> nodeMark_;  ///< per node, scratch of computeDelassus (all 0 between calls)
-    std::vector<int> needed_;  ///< per node: computeDelassus's list, in each group's own part
+    /// Each row's path to the root (ContactRow::pathFirst), as computeDelassus found it.
+    std::vector<PathNode> rowPaths_;
     /// Groups per range of a task: a ragdoll's solve is a few microseconds, so a range holds
     /// several to keep the hand-over small next to the work.
     static constexpr int kGroupsPerRange = 4;
