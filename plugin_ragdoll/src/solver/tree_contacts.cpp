@@ -182,10 +182,13 @@ void TreeSolver::computeDelassus(const RowRange& range, const std::vector<BodySi
             double value = 0.0;
             for (int a = ri.pathCount - 1, b = rj.pathCount - 1; a >= 0 && b >= 0 && pi[a].node == pj[b].node; --a, --b)
                 value += pi[a].z.v[0] * pj[b].u.v[0] + pi[a].z.v[1] * pj[b].u.v[1] + pi[a].z.v[2] * pj[b].u.v[2];
-            if (ri.joint < 0 && rj.joint < 0 && ri.otherBody == rj.otherBody) {  // a body outside answers on its own
+            if (ri.joint < 0 && rj.joint < 0 && ri.otherBody == rj.otherBody) {
+                // A body outside answers on its own: its part of row i is −treeSign_i·dir_i
+                // (the tree may be A in one contact and B in the other).
                 const BodySim& o = sims[size_t(ri.otherBody)];
-                value += o.invMass * dot(ri.dir, rj.dir) +
-                         o.invInertia * cross(ri.at - o.center, ri.dir) * cross(rj.at - o.center, rj.dir);
+                value += ri.treeSign * rj.treeSign *
+                         (o.invMass * dot(ri.dir, rj.dir) +
+                          o.invInertia * cross(ri.at - o.center, ri.dir) * cross(rj.at - o.center, rj.dir));
             }
             w[i * count + j] = w[j * count + i] = value;
         }
