@@ -90,7 +90,8 @@ sleeping on), max_depth_m (deepest any body went
 into terrain at any step of any run), max_rest_depth_m (deepest once at rest),
 run_max_visual_depth_m (deepest any drawn part reached into terrain or props, standing,
 walking and limp: the player's figure), max_stretch_m, max_limit_violation_deg, ms_per_step_median, ms_per_step_mean (the scene's
-whole step), state_hash (after the last run); in JSON also runs: each switch's x, kind,
+whole step), state_hash (after the last run), runs_hash (every run's last hash folded in
+order: the same only when every switch ends the same); in JSON also runs: each switch's x, kind,
 rest_s (when it came to rest for good, sleeping on; null if never) and moving_until_s
 (sleeping off: the last time a body was faster than 5 mm/s).
 
@@ -291,6 +292,7 @@ int runSweepScene(const BenchOptions& o) {
         j["ms_per_step_median"] = r.msPerStepMedian;
         j["ms_per_step_mean"] = r.msPerStepMean;
         j["state_hash"] = hex(r.stateHash);
+        j["runs_hash"] = hex(r.runsHash);
         nlohmann::json runs = nlohmann::json::array();
         for (const bench::SweepSwitch& s : r.runs)
             runs.push_back({{"x", s.x},
@@ -312,6 +314,7 @@ int runSweepScene(const BenchOptions& o) {
         std::printf("max limit violation      %.3f deg\n", r.maxLimitViolationDeg);
         std::printf("ms/step median, mean     %.3f, %.3f\n", r.msPerStepMedian, r.msPerStepMean);
         std::printf("state hash               %s\n", hex(r.stateHash).c_str());
+        std::printf("runs hash                %s (every switch)\n", hex(r.runsHash).c_str());
     }
     return 0;
 }

@@ -151,6 +151,7 @@ bool runSweep(const SweepOptions& options, SweepResult& result, std::string& err
     }
 
     result = {};
+    result.runsHash = 0xcbf29ce484222325ull;  // FNV-1a's offset basis
     std::vector<double> stepMs;
     const int places = int(std::floor((options.toX - options.fromX) / 0.5 + 1e-9)) + 1;
     for (int p = 0; p < places; ++p) {
@@ -173,6 +174,8 @@ bool runSweep(const SweepOptions& options, SweepResult& result, std::string& err
             result.maxStretch = std::max({result.maxStretch, resting.maxStretch, awake.maxStretch});
             result.maxLimitViolationDeg = std::max({result.maxLimitViolationDeg, resting.maxLimit, awake.maxLimit});
             result.stateHash = awake.hash;
+            for (const std::uint64_t hash : {resting.hash, awake.hash})
+                result.runsHash = (result.runsHash ^ hash) * 0x100000001b3ull;  // FNV-1a's step, a word at a time
             result.runs.push_back({x, kindName(kind), resting.restAt, awake.movingUntil});
         }
     }

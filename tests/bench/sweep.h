@@ -41,6 +41,9 @@ struct SweepResult {
     double maxLimitViolationDeg = 0.0;
     double msPerStepMedian = 0.0, msPerStepMean = 0.0;  ///< the whole scene's step, every run
     std::uint64_t stateHash = 0;  ///< the world's hash after the last step of the last run
+    /// Every run's last-step hash (sleeping on, then off, switch by switch) folded in the
+    /// sweep's order: equal across two builds only when every switch ends the same.
+    std::uint64_t runsHash = 0;
     std::vector<SweepSwitch> runs;  ///< every switch made, in the sweep's order
 };
 
