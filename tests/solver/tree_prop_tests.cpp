@@ -14,6 +14,19 @@ namespace {
 
 constexpr double kDt = 1.0 / 60.0;
 
+/// A dynamic body at `position` of the given mass, its shape a horizontal capsule of the
+/// given half-length (0: a circle) and radius.
+BodyId addBody(World& world, Vec2 position, double mass, double halfLength, double radius) {
+    BodyDef def = defaultBodyDef();
+    def.position = position;
+    const BodyId id = world.createBody(def);
+    ShapeDef shape = defaultShapeDef();
+    shape.mass = mass;
+    if (halfLength > 0.0) world.setCapsule(id, shape, Capsule{{-halfLength, 0.0}, {halfLength, 0.0}, radius});
+    else world.setCircle(id, shape, Circle{{0.0, 0.0}, radius});
+    return id;
+}
+
 }  // namespace
 
 TEST_CASE("a plank lying across a tree's capsule and circle settles on both", "[solver][contacts][trees]") {
@@ -27,18 +40,8 @@ TEST_CASE("a plank lying across a tree's capsule and circle settles on both", "[
     world.setPolygon(ground, defaultShapeDef(), makeBox(3.0, 0.5));
 
     // A limb lying on the ground and a head joined to its end: one tree.
-    BodyDef limbDef = defaultBodyDef();
-    limbDef.position = {0.2, 0.04};
-    const BodyId limb = world.createBody(limbDef);
-    ShapeDef limbShape = defaultShapeDef();
-    limbShape.mass = 1.5;
-    world.setCapsule(limb, limbShape, Capsule{{-0.2, 0.0}, {0.2, 0.0}, 0.04});
-    BodyDef headDef = defaultBodyDef();
-    headDef.position = {0.55, 0.1};
-    const BodyId head = world.createBody(headDef);
-    ShapeDef headShape = defaultShapeDef();
-    headShape.mass = 4.0;
-    world.setCircle(head, headShape, Circle{{0.0, 0.0}, 0.1});
+    const BodyId limb = addBody(world, {0.2, 0.04}, 1.5, 0.2, 0.04);
+    const BodyId head = addBody(world, {0.55, 0.1}, 4.0, 0.0, 0.1);
     JointDef neck = makeRevoluteJointDef(world, limb, head, {0.45, 0.07});
     neck.enableLimit = true;
     neck.lowerAngle = -0.3;
@@ -48,12 +51,7 @@ TEST_CASE("a plank lying across a tree's capsule and circle settles on both", "[
     // A plank dropped across both. Made after the limb, it is B against the limb (a capsule
     // too, of a lower slot) and A against the head (a circle ranks below a capsule): the
     // tree is A in one contact and B in the other.
-    BodyDef plankDef = defaultBodyDef();
-    plankDef.position = {0.35, 0.3};
-    const BodyId plank = world.createBody(plankDef);
-    ShapeDef plankShape = defaultShapeDef();
-    plankShape.mass = 2.0;
-    world.setCapsule(plank, plankShape, Capsule{{-0.3, 0.0}, {0.3, 0.0}, 0.03});
+    const BodyId plank = addBody(world, {0.35, 0.3}, 2.0, 0.3, 0.03);
 
     const int plankSlot = plank.index1 - 1, limbSlot = limb.index1 - 1, headSlot = head.index1 - 1;
     double deepest = 0.0, fastest = 0.0;
