@@ -21,8 +21,9 @@ namespace ragdoll {
 
 namespace {
 
-/// Pairs per range of the narrow-phase task: a pair is a few hundred nanoseconds.
-constexpr int kPairsPerRange = 64;
+/// Pairs per block of the narrow phase: a block is one item of its task (a pair is a few
+/// hundred nanoseconds) and keeps the manifolds it makes packed from its first slot.
+constexpr int kPairsPerBlock = 64;
 /// Bodies or contacts per range of the per-substep loops over them.
 constexpr int kItemsPerRange = 256;
 
@@ -178,8 +179,8 @@ bool World::updateContacts(double dt, int pass) {
     // contact written into a slot per pair, and copied again into contacts_, was about half
     // of this function's own time in the N=1000 pile: most pairs make none, and the writes
     // and copies missed the cache.
-    const int blocks = (int(pairs_.size()) + kPairsPerRange - 1) / kPairsPerRange;
-    auto firstPair = [](int block) { return size_t(block) * kPairsPerRange; };
+    const int blocks = (int(pairs_.size()) + kPairsPerBlock - 1) / kPairsPerBlock;
+    auto firstPair = [](int block) { return size_t(block) * kPairsPerBlock; };
     auto endPair = [&](int block) { return std::min(pairs_.size(), firstPair(block + 1)); };
     if (pairManifolds_.size() < pairs_.size()) pairManifolds_.resize(pairs_.capacity());
     pairBlockStart_.resize(size_t(blocks) + 1);
