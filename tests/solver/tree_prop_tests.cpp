@@ -75,3 +75,53 @@ TEST_CASE("a plank lying across a tree's capsule and circle settles on both", "[
     CHECK(deepest < 0.004);  // metres: the contacts' 2 mm allowance and some
     CHECK(fastest < 0.005);  // m/s over the last second: at rest
 }
+
+TEST_CASE("a tree leaning on a crate does not push it along", "[solver][contacts][trees]") {
+    WorldDef worldDef = defaultWorldDef();
+    worldDef.enableSleep = false;
+    World world(worldDef);
+    BodyDef groundDef = defaultBodyDef();
+    groundDef.type = BodyType::Static;
+    groundDef.position = {0.0, -0.5};
+    const BodyId ground = world.createBody(groundDef);
+    world.setPolygon(ground, defaultShapeDef(), makeBox(4.0, 0.5));
+
+    BodyDef crateDef = defaultBodyDef();
+    crateDef.position = {0.0, 0.5};
+    const BodyId crate = world.createBody(crateDef);
+    ShapeDef crateShape = defaultShapeDef();
+    crateShape.mass = 25.0;
+    world.setPolygon(crate, crateShape, makeBox(0.3, 0.5));
+
+    // A rod of two 0.5 m capsules, its knee held nearly straight, leaning 20° on the crate.
+    const double lean = 0.35, radius = 0.04;
+    const Vec2 top{-0.3 - radius, radius + std::cos(lean)};
+    const Vec2 along{-std::sin(lean), -std::cos(lean)};
+    auto segment = [&](Vec2 from) {
+        BodyDef def = defaultBodyDef();
+        def.position = from + 0.25 * along;
+        def.angle = std::atan2(along.y, along.x);
+        const BodyId id = world.createBody(def);
+        ShapeDef shape = defaultShapeDef();
+        shape.mass = 5.0;
+        world.setCapsule(id, shape, Capsule{{-0.25, 0.0}, {0.25, 0.0}, radius});
+        return id;
+    };
+    const BodyId upper = segment(top);
+    const BodyId lower = segment(top + 0.5 * along);
+    JointDef knee = makeRevoluteJointDef(world, upper, lower, top + 0.5 * along);
+    knee.enableLimit = true;
+    knee.lowerAngle = -0.05;
+    knee.upperAngle = 0.05;
+    REQUIRE(!isNull(world.createJoint(knee)));
+
+    for (int i = 0; i < 60; ++i) world.step(kDt);
+    const Vec2 settled = world.bodyState(crate).position;
+    const Vec2 foot = world.bodyState(lower).position;
+    for (int i = 0; i < 300; ++i) world.step(kDt);
+    const double crateMoved = length(world.bodyState(crate).position - settled);
+    const double footMoved = length(world.bodyState(lower).position - foot);
+    CAPTURE(settled, world.bodyState(crate).position, crateMoved, footMoved, world.bodyState(upper).position);
+    CHECK(crateMoved < 0.001);
+    CHECK(footMoved < 0.001);
+}

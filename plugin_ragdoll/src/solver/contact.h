@@ -47,7 +47,8 @@ struct Contact {
     double friction = 0.6;
     double restitution = 0.0;
     /// The direct joint tree that solves this contact (one body in a tree, the other in
-    /// none: terrain, a prop), or -1 for the body-by-body passes. Set once per step.
+    /// none: terrain, a prop; or a prop the tree touches and the terrain under it), or -1
+    /// for the body-by-body passes. Set once per step.
     int treeGroup = -1;
 };
 

@@ -103,7 +103,10 @@ void World::step(double dt) {
     wokenInPass_.assign(bodies_.size(), 0);
     for (int pass = 1; updateContacts(dt, pass) && pass < kContactSearchPasses; ++pass) {
     }
-    if (def_.jointSolver == JointSolver::Direct) treeSolver_.sortContacts(contacts_);
+    if (def_.jointSolver == JointSolver::Direct) {
+        adoptProps();
+        treeSolver_.sortContacts(contacts_);
+    }
     laneBodyContacts();
     double h = dt / def_.substeps;
     counters_.newtonIterations = 0;
@@ -319,11 +322,38 @@ void World::refreshTurningContact(Contact& c, double h, int substepsLeft) {
     }
 }
 
+void World::adoptProps() {
+    // A prop an awake tree touches is moved by the tree's contact system, and its contacts
+    // with the terrain are solved there too, in the same system: solved body by body before
+    // it, they held the prop only against its own slip, and a figure leaning on a crate slid
+    // it along at 1–4 cm/s where friction 8× the push holds it. The first tree to touch a
+    // prop (in contact order) takes it.
+    propGroup_.assign(bodies_.size(), -1);
+    bool any = false;
+    for (const Contact& c : contacts_) {
+        if (c.treeGroup < 0) continue;
+        const bool treeIsA = bodies_[size_t(c.bodyA)].jointGroup == c.treeGroup;
+        const int tree = treeIsA ? c.bodyA : c.bodyB, prop = treeIsA ? c.bodyB : c.bodyA;
+        if (!sims_[size_t(tree)].active || !sims_[size_t(prop)].active || !sims_[size_t(prop)].dynamic) continue;
+        if (propGroup_[size_t(prop)] < 0) propGroup_[size_t(prop)] = c.treeGroup;
+        any = true;
+    }
+    if (!any) return;
+    for (Contact& c : contacts_) {
+        if (c.treeGroup >= 0) continue;
+        const int groupA = propGroup_[size_t(c.bodyA)], groupB = propGroup_[size_t(c.bodyB)];
+        if (groupA >= 0 && !sims_[size_t(c.bodyB)].dynamic) c.treeGroup = groupA;
+        else if (groupB >= 0 && !sims_[size_t(c.bodyA)].dynamic) c.treeGroup = groupB;
+    }
+}
+
 bool World::solvedByTree(const Contact& c) const {
     if (c.treeGroup < 0) return false;
-    // A sleeping tree does not solve: then the awake body it touches is pushed alone.
-    const int treeBody = bodies_[size_t(c.bodyA)].jointGroup == c.treeGroup ? c.bodyA : c.bodyB;
-    return sims_[size_t(treeBody)].active;
+    // A sleeping tree does not solve: then the awake body it touches is pushed alone. A
+    // prop's contact with the terrain was given to a tree that is awake (adoptProps).
+    const int groupA = bodies_[size_t(c.bodyA)].jointGroup, groupB = bodies_[size_t(c.bodyB)].jointGroup;
+    if (groupA != c.treeGroup && groupB != c.treeGroup) return true;
+    return sims_[size_t(groupA == c.treeGroup ? c.bodyA : c.bodyB)].active;
 }
 
 void World::laneBodyContacts() {

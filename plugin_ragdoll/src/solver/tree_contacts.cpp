@@ -86,7 +86,10 @@ void TreeSolver::buildRows(const Group& group, int groupIndex, const std::vector
         Contact& c = contacts[size_t(*ci)];
         const BodySim& a = sims[size_t(c.bodyA)];
         const BodySim& b = sims[size_t(c.bodyB)];
-        const bool treeIsA = bodies[size_t(c.bodyA)].jointGroup == groupIndex;
+        // A prop's contact with the terrain (World::adoptProps) has no tree body: the
+        // terrain takes the tree's place, outside the factorisation.
+        const bool prop = bodies[size_t(c.bodyA)].jointGroup != groupIndex && bodies[size_t(c.bodyB)].jointGroup != groupIndex;
+        const bool treeIsA = prop ? !a.dynamic : bodies[size_t(c.bodyA)].jointGroup == groupIndex;
         ContactRow row;
         row.contact = *ci;
         row.treeBody = treeIsA ? c.bodyA : c.bodyB;

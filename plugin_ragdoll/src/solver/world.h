@@ -133,6 +133,9 @@ private:
     /// fast enough that the features found at the step's start may no longer be closest.
     void refreshTurningContact(Contact& contact, double h, int substepsLeft);
     void solvePositions(double h);
+    /// Gives a prop's contacts with the terrain to the joint tree whose contact system
+    /// moves the prop this step (Contact::treeGroup).
+    void adoptProps();
     /// The contact is solved through its joint tree this step, not body by body.
     bool solvedByTree(const Contact& c) const;
     /// Lists the contacts solved body by body (bodyContacts_) and cuts them into lanes.
@@ -155,6 +158,7 @@ private:
     std::vector<Contact> contacts_;
     std::vector<int> bodyContacts_;  ///< the contacts solved body by body this step, in order
     ContactLanes contactLanes_;      ///< bodyContacts_ in lanes that threads sweep at once
+    std::vector<int> propGroup_;     ///< per body slot: the tree group that took it as a prop this step, or −1
     BroadPhase broadPhase_;
     TreeSolver treeSolver_;
     std::vector<std::pair<int, int>> pairs_;  ///< broadphase output, reused
