@@ -360,9 +360,12 @@ void World::laneBodyContacts() {
     // Which body moves, and which tree solves, holds for the whole step: nothing wakes or
     // sleeps between its substeps.
     bodyContacts_.clear();
+    propContacts_.clear();
     for (int ci = 0; ci < int(contacts_.size()); ++ci) {
         const Contact& c = contacts_[size_t(ci)];
-        if ((sims_[size_t(c.bodyA)].active || sims_[size_t(c.bodyB)].active) && !solvedByTree(c)) bodyContacts_.push_back(ci);
+        if (!(sims_[size_t(c.bodyA)].active || sims_[size_t(c.bodyB)].active) || solvedByTree(c)) continue;
+        bodyContacts_.push_back(ci);
+        if (bodies_[size_t(c.bodyA)].jointGroup < 0 && bodies_[size_t(c.bodyB)].jointGroup < 0) propContacts_.push_back(ci);
     }
     contactLanes_.build(bodyContacts_, contacts_, sims_);
 }
@@ -386,6 +389,12 @@ void World::solvePositions(double h) {
             if (a.active || b.active) solveJointGaussSeidel(j, a, b, h);
         }
     }
+    // The props' contacts again, on this thread (a level's props are few).
+    for (int sweep = 1; sweep < kPropContactSweeps; ++sweep)
+        for (int ci : propContacts_) {
+            Contact& c = contacts_[size_t(ci)];
+            solveContactPositions(c, sims_[size_t(c.bodyA)], sims_[size_t(c.bodyB)]);
+        }
     if (direct) {
         treeSolver_.solve(sims_, joints_);
         counters_.newtonIterations += treeSolver_.lastIterations();

@@ -158,6 +158,7 @@ private:
     std::vector<Contact> contacts_;
     std::vector<int> bodyContacts_;  ///< the contacts solved body by body this step, in order
     ContactLanes contactLanes_;      ///< bodyContacts_ in lanes that threads sweep at once
+    std::vector<int> propContacts_;  ///< those of bodyContacts_ between bodies outside every tree
     std::vector<int> propGroup_;     ///< per body slot: the tree group that took it as a prop this step, or −1
     BroadPhase broadPhase_;
     TreeSolver treeSolver_;
