@@ -331,10 +331,11 @@ void World::adoptProps() {
     propGroup_.assign(bodies_.size(), -1);
     bool any = false;
     for (const Contact& c : contacts_) {
-        if (c.treeGroup < 0) continue;
+        // Most are a limb and the terrain: refused on the hot records alone.
+        if (c.treeGroup < 0 || !sims_[size_t(c.bodyA)].dynamic || !sims_[size_t(c.bodyB)].dynamic) continue;
         const bool treeIsA = bodies_[size_t(c.bodyA)].jointGroup == c.treeGroup;
         const int tree = treeIsA ? c.bodyA : c.bodyB, prop = treeIsA ? c.bodyB : c.bodyA;
-        if (!sims_[size_t(tree)].active || !sims_[size_t(prop)].active || !sims_[size_t(prop)].dynamic) continue;
+        if (!sims_[size_t(tree)].active || !sims_[size_t(prop)].active) continue;
         if (propGroup_[size_t(prop)] < 0) propGroup_[size_t(prop)] = c.treeGroup;
         any = true;
     }
