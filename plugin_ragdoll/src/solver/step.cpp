@@ -326,8 +326,8 @@ void World::adoptProps() {
     // A prop an awake tree touches is moved by the tree's contact system, and its contacts
     // with the terrain are solved there too, in the same system: solved body by body before
     // it, they held the prop only against its own slip, and a figure leaning on a crate slid
-    // it along at 1–4 cm/s where friction 8× the push holds it. The first tree to touch a
-    // prop (in contact order) takes it.
+    // it along at 1–4 cm/s against friction that holds it several times over. The first
+    // tree to touch a prop (in contact order) takes it.
     propGroup_.assign(bodies_.size(), -1);
     bool any = false;
     for (const Contact& c : contacts_) {
