@@ -4,39 +4,21 @@
 #include <cmath>
 
 #include "solver/world.h"
+#include "test_bodies.h"
 
 using namespace ragdoll;
-
-namespace {
-
-constexpr double kDt = 1.0 / 60.0;
-
-BodyId addCrate(World& world, Vec2 position, double halfWidth, double halfHeight, double mass) {
-    BodyDef def = defaultBodyDef();
-    def.position = position;
-    const BodyId id = world.createBody(def);
-    ShapeDef shape = defaultShapeDef();
-    shape.mass = mass;
-    world.setPolygon(id, shape, makeBox(halfWidth, halfHeight));
-    return id;
-}
-
-}  // namespace
+using namespace ragdoll::test;
 
 TEST_CASE("a crate resting off-centre on another stays put", "[solver][contacts]") {
     // The harness's stack: a 0.4 m crate of 4 kg on a 0.6 m crate of 10 kg, the top one
     // shifted sideways by `offset` (its centre still over the lower crate's top face).
     const double offset = GENERATE(0.0, 0.1, -0.1, 0.18, -0.18);
-    WorldDef worldDef = defaultWorldDef();
-    worldDef.enableSleep = false;
-    World world(worldDef);
-    BodyDef groundDef = defaultBodyDef();
-    groundDef.type = BodyType::Static;
-    groundDef.position = {0.0, -0.5};
-    world.setPolygon(world.createBody(groundDef), defaultShapeDef(), makeBox(4.0, 0.5));
-    const BodyId bottom = addCrate(world, {0.0, 0.3}, 0.3, 0.3, 10.0);
-    const BodyId top = addCrate(world, {offset, 0.8}, 0.2, 0.2, 4.0);
+    World world(awakeWorldDef());
+    addGround(world, 4.0);
+    const BodyId bottom = addBox(world, {0.0, 0.3}, 0.3, 0.3, 10.0);
+    const BodyId top = addBox(world, {offset, 0.8}, 0.2, 0.2, 4.0);
 
+    constexpr double kDt = 1.0 / 60.0;
     for (int i = 0; i < 60; ++i) world.step(kDt);
     const Vec2 bottomAt = world.bodyState(bottom).position, topAt = world.bodyState(top).position;
     for (int i = 0; i < 300; ++i) world.step(kDt);

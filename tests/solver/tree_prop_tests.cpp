@@ -5,41 +5,24 @@
 #include <cmath>
 
 #include "solver/world.h"
+#include "test_bodies.h"
 
 using namespace ragdoll;
+using namespace ragdoll::test;
 
 namespace {
 
 constexpr double kDt = 1.0 / 60.0;
 
-/// A dynamic body at `position` of the given mass, its shape a horizontal capsule of the
-/// given half-length (0: a circle) and radius.
-BodyId addBody(World& world, Vec2 position, double mass, double halfLength, double radius) {
-    BodyDef def = defaultBodyDef();
-    def.position = position;
-    const BodyId id = world.createBody(def);
-    ShapeDef shape = defaultShapeDef();
-    shape.mass = mass;
-    if (halfLength > 0.0) world.setCapsule(id, shape, Capsule{{-halfLength, 0.0}, {halfLength, 0.0}, radius});
-    else world.setCircle(id, shape, Circle{{0.0, 0.0}, radius});
-    return id;
-}
-
 }  // namespace
 
 TEST_CASE("a plank lying across a tree's capsule and circle settles on both", "[solver][contacts][trees]") {
-    WorldDef worldDef = defaultWorldDef();
-    worldDef.enableSleep = false;
-    World world(worldDef);
-    BodyDef groundDef = defaultBodyDef();
-    groundDef.type = BodyType::Static;
-    groundDef.position = {0.0, -0.5};
-    const BodyId ground = world.createBody(groundDef);
-    world.setPolygon(ground, defaultShapeDef(), makeBox(3.0, 0.5));
+    World world(awakeWorldDef());
+    addGround(world, 3.0);
 
     // A limb lying on the ground and a head joined to its end: one tree.
-    const BodyId limb = addBody(world, {0.2, 0.04}, 1.5, 0.2, 0.04);
-    const BodyId head = addBody(world, {0.55, 0.1}, 4.0, 0.0, 0.1);
+    const BodyId limb = addCapsule(world, {0.2, 0.04}, 0.0, 0.2, 0.04, 1.5);
+    const BodyId head = addCircle(world, {0.55, 0.1}, 0.1, 4.0);
     JointDef neck = makeRevoluteJointDef(world, limb, head, {0.45, 0.07});
     neck.enableLimit = true;
     neck.lowerAngle = -0.3;
@@ -49,7 +32,7 @@ TEST_CASE("a plank lying across a tree's capsule and circle settles on both", "[
     // A plank dropped across both. Made after the limb, it is B against the limb (a capsule
     // too, of a lower slot) and A against the head (a circle ranks below a capsule): the
     // tree is A in one contact and B in the other.
-    const BodyId plank = addBody(world, {0.35, 0.3}, 2.0, 0.3, 0.03);
+    const BodyId plank = addCapsule(world, {0.35, 0.3}, 0.0, 0.3, 0.03, 2.0);
 
     const int plankSlot = plank.index1 - 1, limbSlot = limb.index1 - 1, headSlot = head.index1 - 1;
     double deepest = 0.0, fastest = 0.0;
@@ -75,21 +58,9 @@ TEST_CASE("a plank lying across a tree's capsule and circle settles on both", "[
 }
 
 TEST_CASE("a tree leaning on a crate does not push it along", "[solver][contacts][trees]") {
-    WorldDef worldDef = defaultWorldDef();
-    worldDef.enableSleep = false;
-    World world(worldDef);
-    BodyDef groundDef = defaultBodyDef();
-    groundDef.type = BodyType::Static;
-    groundDef.position = {0.0, -0.5};
-    const BodyId ground = world.createBody(groundDef);
-    world.setPolygon(ground, defaultShapeDef(), makeBox(4.0, 0.5));
-
-    BodyDef crateDef = defaultBodyDef();
-    crateDef.position = {0.0, 0.5};
-    const BodyId crate = world.createBody(crateDef);
-    ShapeDef crateShape = defaultShapeDef();
-    crateShape.mass = 25.0;
-    world.setPolygon(crate, crateShape, makeBox(0.3, 0.5));
+    World world(awakeWorldDef());
+    addGround(world, 4.0);
+    const BodyId crate = addBox(world, {0.0, 0.5}, 0.3, 0.5, 25.0);
 
     // A rod of two 0.5 m capsules (10 kg), its knee held nearly straight, leaning 20° on the
     // crate: it pushes the crate with about (m·g/2)·tan 20° = 18 N, where the crate's
@@ -97,18 +68,9 @@ TEST_CASE("a tree leaning on a crate does not push it along", "[solver][contacts
     const double lean = 0.35, radius = 0.04;
     const Vec2 top{-0.3 - radius, radius + std::cos(lean)};
     const Vec2 along{-std::sin(lean), -std::cos(lean)};
-    auto segment = [&](Vec2 from) {
-        BodyDef def = defaultBodyDef();
-        def.position = from + 0.25 * along;
-        def.angle = std::atan2(along.y, along.x);
-        const BodyId id = world.createBody(def);
-        ShapeDef shape = defaultShapeDef();
-        shape.mass = 5.0;
-        world.setCapsule(id, shape, Capsule{{-0.25, 0.0}, {0.25, 0.0}, radius});
-        return id;
-    };
-    const BodyId upper = segment(top);
-    const BodyId lower = segment(top + 0.5 * along);
+    const double angle = std::atan2(along.y, along.x);
+    const BodyId upper = addCapsule(world, top + 0.25 * along, angle, 0.25, radius, 5.0);
+    const BodyId lower = addCapsule(world, top + 0.75 * along, angle, 0.25, radius, 5.0);
     JointDef knee = makeRevoluteJointDef(world, upper, lower, top + 0.5 * along);
     knee.enableLimit = true;
     knee.lowerAngle = -0.05;
