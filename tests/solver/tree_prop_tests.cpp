@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <vector>
 
 #include "solver/world.h"
 #include "test_bodies.h"
@@ -57,40 +58,80 @@ TEST_CASE("a plank lying across a tree's capsule and circle settles on both", "[
     CHECK(fastest < 0.005);  // m/s over the last second: at rest
 }
 
-TEST_CASE("a tree leaning on a crate does not push it along", "[solver][contacts][trees]") {
-    World world(awakeWorldDef());
-    addGround(world, 4.0);
-    const BodyId crate = addBox(world, {0.0, 0.5}, 0.3, 0.5, 25.0);
+namespace {
 
-    // A rod of two 0.5 m capsules (10 kg), its knee held nearly straight, leaning 20° on the
-    // crate: it pushes the crate with about (m·g/2)·tan 20° = 18 N, where the crate's
-    // friction holds 0.6 · 25 kg · g = 147 N.
+/// A rod of two capsules of 5 kg and `length` / 2 each, its knee held within ±0.05 rad,
+/// leaning 20° from upright with its top at `top` (to the left of what it leans on).
+struct Rod {
+    BodyId upper, lower;
+};
+Rod addLeaningRod(World& world, Vec2 top, double length) {
     const double lean = 0.35, radius = 0.04;
-    const Vec2 top{-0.3 - radius, radius + std::cos(lean)};
     const Vec2 along{-std::sin(lean), -std::cos(lean)};
     const double angle = std::atan2(along.y, along.x);
-    const BodyId upper = addCapsule(world, top + 0.25 * along, angle, 0.25, radius, 5.0);
-    const BodyId lower = addCapsule(world, top + 0.75 * along, angle, 0.25, radius, 5.0);
-    JointDef knee = makeRevoluteJointDef(world, upper, lower, top + 0.5 * along);
+    top.x -= radius;
+    const Rod rod{addCapsule(world, top + 0.25 * length * along, angle, 0.25 * length, radius, 5.0),
+                  addCapsule(world, top + 0.75 * length * along, angle, 0.25 * length, radius, 5.0)};
+    JointDef knee = makeRevoluteJointDef(world, rod.upper, rod.lower, top + 0.5 * length * along);
     knee.enableLimit = true;
     knee.lowerAngle = -0.05;
     knee.upperAngle = 0.05;
     REQUIRE(!isNull(world.createJoint(knee)));
+    return rod;
+}
 
-    for (int i = 0; i < 60; ++i) world.step(kDt);
-    const Vec2 settled = world.bodyState(crate).position;
-    const Vec2 foot = world.bodyState(lower).position;
-    for (int i = 0; i < 300; ++i) world.step(kDt);
-    const double crateMoved = length(world.bodyState(crate).position - settled);
-    const double footMoved = length(world.bodyState(lower).position - foot);
-    // Still leaning: the rod's top touches the crate.
-    const int crateSlot = crate.index1 - 1, upperSlot = upper.index1 - 1;
-    bool leaning = false;
+/// Whether two bodies overlap at some point of their contact.
+bool touching(const World& world, BodyId a, BodyId b) {
+    const int slotA = a.index1 - 1, slotB = b.index1 - 1;
     for (const Contact& c : world.contacts())
-        if ((c.bodyA == crateSlot && c.bodyB == upperSlot) || (c.bodyA == upperSlot && c.bodyB == crateSlot))
-            for (int p = 0; p < c.pointCount; ++p) leaning = leaning || c.points[p].separation < 0.0;
-    CAPTURE(settled.x, world.bodyState(crate).position.x, crateMoved, footMoved, world.bodyState(upper).position.y);
-    CHECK(leaning);
-    CHECK(crateMoved < 0.001);  // metres in 5 s (before the crate was solved with the tree: 31 mm)
-    CHECK(footMoved < 0.001);
+        if ((c.bodyA == slotA && c.bodyB == slotB) || (c.bodyA == slotB && c.bodyB == slotA))
+            for (int p = 0; p < c.pointCount; ++p)
+                if (c.points[p].separation < 0.0) return true;
+    return false;
+}
+
+/// Over 5 s after 1 s to settle, how far each body moved (metres).
+std::vector<double> movedOver5s(World& world, const std::vector<BodyId>& bodies) {
+    for (int i = 0; i < 60; ++i) world.step(kDt);
+    std::vector<Vec2> settled;
+    for (BodyId id : bodies) settled.push_back(world.bodyState(id).position);
+    for (int i = 0; i < 300; ++i) world.step(kDt);
+    std::vector<double> moved;
+    for (size_t i = 0; i < bodies.size(); ++i) moved.push_back(length(world.bodyState(bodies[i]).position - settled[i]));
+    return moved;
+}
+
+}  // namespace
+
+TEST_CASE("a tree leaning on a crate does not push it along", "[solver][contacts][trees]") {
+    World world(awakeWorldDef());
+    addGround(world, 4.0);
+    const BodyId crate = addBox(world, {0.0, 0.5}, 0.3, 0.5, 25.0);
+    // 10 kg leaning 20° on the crate push it with about (m·g/2)·tan 20° = 18 N, where the
+    // crate's friction holds 0.6 · 25 kg · g = 147 N.
+    const Rod rod = addLeaningRod(world, {-0.3, 0.04 + std::cos(0.35)}, 1.0);
+
+    const std::vector<double> moved = movedOver5s(world, {crate, rod.lower});
+    CAPTURE(moved[0], moved[1]);
+    CHECK(touching(world, rod.upper, crate));  // still leaning on it
+    CHECK(moved[0] < 0.001);  // the crate; before it was solved with the tree: 31 mm
+    CHECK(moved[1] < 0.001);  // the rod's foot
+}
+
+TEST_CASE("a tree leaning on the top crate of a stack does not push it off", "[solver][contacts][trees]") {
+    // The top crate's friction (0.6 · 12 kg · g = 71 N) holds the rod's ~18 N push, and
+    // the lower crate carries both.
+    World world(awakeWorldDef());
+    addGround(world, 4.0);
+    const BodyId bottom = addBox(world, {0.0, 0.3}, 0.3, 0.3, 10.0);
+    const BodyId top = addBox(world, {0.0, 0.85}, 0.25, 0.25, 12.0);
+    const Rod rod = addLeaningRod(world, {-0.25, 0.04 + 1.1 * std::cos(0.35)}, 1.1);
+
+    const std::vector<double> moved = movedOver5s(world, {top, bottom, rod.lower});
+    CAPTURE(moved[0], moved[1], moved[2]);
+    CHECK(touching(world, rod.upper, top));
+    CHECK(moved[0] < 0.001);  // the top crate; with only the crate the rod touches in the
+                              // rod's system it slid 190 mm
+    CHECK(moved[1] < 0.001);
+    CHECK(moved[2] < 0.001);
 }

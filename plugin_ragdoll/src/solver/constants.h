@@ -46,6 +46,13 @@ inline constexpr double kLaneWidth = 2.0;
 /// within 1 mm over 5 s. The joint trees' contacts are solved in their own systems.
 inline constexpr int kPropContactSweeps = 3;
 
+/// A prop a joint tree touches has its contacts with the terrain solved in the tree's contact
+/// system, and so do the props it rests on (their contact's normal within acos(kPropUnder)
+/// of straight up), down to this many props from the tree (a stack of crates a figure
+/// leans on): each adds rows to the tree's dense system.
+inline constexpr int kPropDepth = 3;
+inline constexpr double kPropUnder = 0.5;
+
 /// Broadphase boxes are grown by this beyond the swept motion of a step (metres).
 inline constexpr double kAabbMargin = 0.02;
 

@@ -339,12 +339,36 @@ void World::adoptProps() {
         if (propGroup_[size_t(prop)] < 0) propGroup_[size_t(prop)] = c.treeGroup;
         any = true;
     }
-    if (!any) return;
-    for (Contact& c : contacts_) {
-        if (c.treeGroup >= 0) continue;
-        const int groupA = propGroup_[size_t(c.bodyA)], groupB = propGroup_[size_t(c.bodyB)];
-        if (groupA >= 0 && !sims_[size_t(c.bodyB)].dynamic) c.treeGroup = groupA;
-        else if (groupB >= 0 && !sims_[size_t(c.bodyA)].dynamic) c.treeGroup = groupB;
+    // Then what those props rest on: the terrain, and the props under them, whose contacts
+    // join in turn (a stack of crates the figure leans on), down to kPropDepth props from
+    // the tree. Only down: a plank the figure's crate rests on brings its own ground, not
+    // every other crate on it.
+    const Vec2 up = -normalize(def_.gravity);
+    for (int depth = 0; any && depth < kPropDepth; ++depth) {
+        any = false;
+        for (Contact& c : contacts_) {
+            // From the adopted side (A first, then B): the terrain, or a prop under it.
+            for (int side = 0; side < 2 && c.treeGroup < 0; ++side) {
+                const int self = side == 0 ? c.bodyA : c.bodyB, other = side == 0 ? c.bodyB : c.bodyA;
+                const int group = propGroup_[size_t(self)];
+                if (group < 0) continue;
+                if (!sims_[size_t(other)].dynamic) {
+                    c.treeGroup = group;
+                    break;
+                }
+                // The normal points from A to B: up at `self` from a prop under it, which no
+                // other tree has taken (a plank under many crates stays with the first).
+                const double under = side == 0 ? -dot(c.normal, up) : dot(c.normal, up);
+                if (bodies_[size_t(other)].jointGroup >= 0 || !sims_[size_t(other)].active || under < kPropUnder ||
+                    depth + 1 >= kPropDepth || (propGroup_[size_t(other)] >= 0 && propGroup_[size_t(other)] != group))
+                    continue;
+                c.treeGroup = group;
+                if (propGroup_[size_t(other)] < 0) {
+                    propGroup_[size_t(other)] = group;
+                    any = true;
+                }
+            }
+        }
     }
 }
 

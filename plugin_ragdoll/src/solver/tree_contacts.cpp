@@ -157,7 +157,39 @@ void TreeSolver::rowJacobian(ContactRow& r, const std::vector<BodySim>& sims) {
     const BodySim& t = sims[size_t(r.treeBody)];
     r.node[0] = bodyNode_[size_t(r.treeBody)];
     r.node[1] = -1;
+    r.looseTree = r.node[0] < 0 && (t.invMass != 0.0 || t.invInertia != 0.0);
     r.jac[0] = {{r.treeSign * r.dir.x, r.treeSign * r.dir.y, r.treeSign * cross(r.at - t.center, r.dir)}};
+}
+
+double TreeSolver::looseResponse(const ContactRow& ri, const ContactRow& rj, const std::vector<BodySim>& sims) {
+    // A body outside every tree answers on its own. Its part of row i is σ_i·dir_i: σ =
+    // −treeSign_i as the row's other body (the tree may be A in one contact and B in the
+    // other), +treeSign_i as a prop in the tree's place (a prop under a prop).
+    double value = 0.0;
+    auto add = [&](int bodyI, double signI, int bodyJ, double signJ) {
+        if (bodyI != bodyJ) return;
+        const BodySim& o = sims[size_t(bodyI)];
+        value += signI * signJ *
+                 (o.invMass * dot(ri.dir, rj.dir) + o.invInertia * cross(ri.at - o.center, ri.dir) * cross(rj.at - o.center, rj.dir));
+    };
+    add(ri.otherBody, -ri.treeSign, rj.otherBody, -rj.treeSign);
+    if (ri.looseTree) add(ri.treeBody, ri.treeSign, rj.otherBody, -rj.treeSign);
+    if (rj.looseTree) add(ri.otherBody, -ri.treeSign, rj.treeBody, rj.treeSign);
+    if (ri.looseTree && rj.looseTree) add(ri.treeBody, ri.treeSign, rj.treeBody, rj.treeSign);
+    return value;
+}
+
+void TreeSolver::pushLoose(BodySim& body, Vec2 at, Vec2 push, bool velocity) {
+    if (body.invMass == 0.0 && body.invInertia == 0.0) return;
+    const double turn = body.invInertia * cross(at - body.center, push);
+    if (velocity) {
+        body.linearVelocity += body.invMass * push;
+        body.angularVelocity += turn;
+    } else {
+        body.center += body.invMass * push;
+        body.angle += turn;
+        body.q = integrateRotation(body.q, turn);
+    }
 }
 
 void TreeSolver::computeDelassus(const RowRange& range, const std::vector<BodySim>& sims) {
@@ -185,14 +217,7 @@ void TreeSolver::computeDelassus(const RowRange& range, const std::vector<BodySi
             double value = 0.0;
             for (int a = ri.pathCount - 1, b = rj.pathCount - 1; a >= 0 && b >= 0 && pi[a].node == pj[b].node; --a, --b)
                 value += pi[a].z.v[0] * pj[b].u.v[0] + pi[a].z.v[1] * pj[b].u.v[1] + pi[a].z.v[2] * pj[b].u.v[2];
-            if (ri.joint < 0 && rj.joint < 0 && ri.otherBody == rj.otherBody) {
-                // A body outside answers on its own: its part of row i is −treeSign_i·dir_i
-                // (the tree may be A in one contact and B in the other).
-                const BodySim& o = sims[size_t(ri.otherBody)];
-                value += ri.treeSign * rj.treeSign *
-                         (o.invMass * dot(ri.dir, rj.dir) +
-                          o.invInertia * cross(ri.at - o.center, ri.dir) * cross(rj.at - o.center, rj.dir));
-            }
+            if (ri.joint < 0 && rj.joint < 0) value += looseResponse(ri, rj, sims);
             w[i * count + j] = w[j * count + i] = value;
         }
     }
@@ -209,19 +234,9 @@ void TreeSolver::pushRows(const Group& group, const RowRange& range, const std::
             if (r.node[e] >= 0)
                 for (int k = 0; k < 3; ++k) rhs_[size_t(r.node[e])].v[k] += amount[i] * r.jac[e].v[k];
         if (r.joint >= 0) continue;
-        // A body outside answers on its own, with arms from its centre before the push.
-        BodySim& o = sims[size_t(r.otherBody)];
-        if (o.invMass == 0.0 && o.invInertia == 0.0) continue;
-        const Vec2 impulse = (-r.treeSign * amount[i]) * r.dir;
-        const double turn = o.invInertia * cross(r.at - o.center, impulse);
-        if (velocity) {
-            o.linearVelocity += o.invMass * impulse;
-            o.angularVelocity += turn;
-        } else {
-            o.center += o.invMass * impulse;
-            o.angle += turn;
-            o.q = integrateRotation(o.q, turn);
-        }
+        // A body outside answers on its own.
+        pushLoose(sims[size_t(r.otherBody)], r.at, (-r.treeSign * amount[i]) * r.dir, velocity);
+        if (r.looseTree) pushLoose(sims[size_t(r.treeBody)], r.at, (r.treeSign * amount[i]) * r.dir, velocity);
     }
     substitute(group);
     for (int n = group.firstNode; n < group.firstNode + group.nodeCount; ++n) {
@@ -380,7 +395,7 @@ bool TreeSolver::pushesOthers(const RowRange& range, const std::vector<BodySim>&
     for (int i = 0; i < range.count; ++i) {
         const ContactRow& r = rows_[size_t(range.first + i)];
         const BodySim& o = sims[size_t(r.otherBody)];
-        if (r.joint < 0 && (o.invMass != 0.0 || o.invInertia != 0.0)) return true;
+        if (r.joint < 0 && (r.looseTree || o.invMass != 0.0 || o.invInertia != 0.0)) return true;
     }
     return false;
 }

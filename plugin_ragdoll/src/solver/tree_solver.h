@@ -151,6 +151,9 @@ private:
         int normalFirst = 0, normalCount = 0;  ///< friction: the manifold's normal rows (group-relative)
         int treeBody = -1, otherBody = -1;    ///< a limit row: the joint's A and B
         double treeSign = 1.0;                ///< −1 when the tree's body is the contact's A
+        /// A contact between two props (World::adoptProps): the body in the tree's place
+        /// is a prop too, and answers on its own like the other.
+        bool looseTree = false;
         Vec2 at, dir;
         int joint = -1;          ///< a limit row's joint, else -1
         double limitSide = 0.0;  ///< +1 for the lower bound, −1 for the upper
@@ -172,6 +175,11 @@ private:
         bool pushesOthers = false;  ///< a row pushes a movable body outside every tree
     };
     bool pushesOthers(const RowRange& range, const std::vector<BodySim>& sims) const;
+    /// The part of W_ij from the bodies outside every tree that rows i and j both push.
+    static double looseResponse(const ContactRow& ri, const ContactRow& rj, const std::vector<BodySim>& sims);
+    /// Pushes a body outside every tree by `amount` along `dir` at `at` (a position or, with
+    /// `velocity`, an impulse).
+    static void pushLoose(BodySim& body, Vec2 at, Vec2 push, bool velocity);
     /// fn(group) for every group with rows, as a task where groups share no movable body.
     template <class Fn>
     void forEachRowGroup(const Fn& fn);
