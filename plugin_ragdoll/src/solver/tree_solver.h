@@ -177,8 +177,8 @@ private:
     bool pushesOthers(const RowRange& range, const std::vector<BodySim>& sims) const;
     /// The part of W_ij from the bodies outside every tree that rows i and j both push.
     static double looseResponse(const ContactRow& ri, const ContactRow& rj, const std::vector<BodySim>& sims);
-    /// Pushes a body outside every tree by `amount` along `dir` at `at` (a position or, with
-    /// `velocity`, an impulse).
+    /// Moves a body outside every tree as `push` at `at` does: a position-level push, or
+    /// with `velocity` an impulse.
     static void pushLoose(BodySim& body, Vec2 at, Vec2 push, bool velocity);
     /// fn(group) for every group with rows, as a task where groups share no movable body.
     template <class Fn>
