@@ -10,8 +10,10 @@
 #include "build_world.h"
 #include "solver/constants.h"
 #include "solver/world.h"
+#include "test_bodies.h"
 
 using namespace ragdoll;
+using namespace ragdoll::test;
 
 namespace {
 
@@ -26,33 +28,6 @@ World makeWorld(int substeps = 4, JointSolver solver = JointSolver::Direct, bool
     def.gravity = gravity;
     return World(def);
 }
-
-BodyId addGround(World& world, double topY = 0.0, double halfWidth = 50.0, double halfHeight = 0.5, double friction = 0.6) {
-    BodyDef def = defaultBodyDef();
-    def.type = BodyType::Static;
-    def.position = {0.0, topY - halfHeight};
-    BodyId id = world.createBody(def);
-    ShapeDef shape = defaultShapeDef();
-    shape.friction = friction;
-    world.setPolygon(id, shape, makeBox(halfWidth, halfHeight));
-    return id;
-}
-
-/// A capsule body whose segment runs from p0 to p1 (origin at the midpoint).
-BodyId addCapsule(World& world, Vec2 p0, Vec2 p1, double radius, double mass, double friction = 0.6) {
-    BodyDef def = defaultBodyDef();
-    Vec2 axis = p1 - p0;
-    def.position = lerp(p0, p1, 0.5);
-    def.angle = std::atan2(axis.y, axis.x);
-    BodyId id = world.createBody(def);
-    ShapeDef shape = defaultShapeDef();
-    shape.mass = mass;
-    shape.friction = friction;
-    double half = 0.5 * length(axis);
-    world.setCapsule(id, shape, Capsule{{-half, 0.0}, {half, 0.0}, radius});
-    return id;
-}
-
 
 /// Max anchor separation over a run of the tests/scenes/SCENES.md chain.
 double chainStretch(bool horizontal, int substeps, JointSolver solver, int iterations = 1) {

@@ -14,7 +14,7 @@ TEST_CASE("a crate resting off-centre on another stays put", "[solver][contacts]
     // shifted sideways by `offset` (its centre still over the lower crate's top face).
     const double offset = GENERATE(0.0, 0.1, -0.1, 0.18, -0.18);
     World world(awakeWorldDef());
-    addGround(world, 4.0);
+    addGround(world, 0.0, 4.0);
     const BodyId bottom = addBox(world, {0.0, 0.3}, 0.3, 0.3, 10.0);
     const BodyId top = addBox(world, {offset, 0.8}, 0.2, 0.2, 4.0);
 

@@ -2,6 +2,8 @@
 // capsules and circles of a given mass.
 #pragma once
 
+#include <cmath>
+
 #include "solver/world.h"
 
 namespace ragdoll::test {
@@ -13,13 +15,15 @@ inline WorldDef awakeWorldDef() {
     return def;
 }
 
-/// A static box of the given half-width, 1 m thick, its top at y = 0.
-inline BodyId addGround(World& world, double halfWidth) {
+/// A static box, its top at y = topY.
+inline BodyId addGround(World& world, double topY = 0.0, double halfWidth = 50.0, double halfHeight = 0.5, double friction = 0.6) {
     BodyDef def = defaultBodyDef();
     def.type = BodyType::Static;
-    def.position = {0.0, -0.5};
+    def.position = {0.0, topY - halfHeight};
     const BodyId id = world.createBody(def);
-    world.setPolygon(id, defaultShapeDef(), makeBox(halfWidth, 0.5));
+    ShapeDef shape = defaultShapeDef();
+    shape.friction = friction;
+    world.setPolygon(id, shape, makeBox(halfWidth, halfHeight));
     return id;
 }
 
@@ -42,10 +46,14 @@ inline BodyId addBox(World& world, Vec2 position, double halfWidth, double halfH
     return id;
 }
 
-/// A capsule along its body's x axis, turned by `angle`.
-inline BodyId addCapsule(World& world, Vec2 position, double angle, double halfLength, double radius, double mass) {
-    const BodyId id = addDynamic(world, position, angle);
-    world.setCapsule(id, withMass(mass), Capsule{{-halfLength, 0.0}, {halfLength, 0.0}, radius});
+/// A capsule body whose segment runs from p0 to p1 (origin at the midpoint).
+inline BodyId addCapsule(World& world, Vec2 p0, Vec2 p1, double radius, double mass, double friction = 0.6) {
+    const Vec2 axis = p1 - p0;
+    const BodyId id = addDynamic(world, lerp(p0, p1, 0.5), std::atan2(axis.y, axis.x));
+    ShapeDef shape = withMass(mass);
+    shape.friction = friction;
+    const double half = 0.5 * length(axis);
+    world.setCapsule(id, shape, Capsule{{-half, 0.0}, {half, 0.0}, radius});
     return id;
 }
 

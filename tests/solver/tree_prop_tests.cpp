@@ -19,10 +19,10 @@ constexpr double kDt = 1.0 / 60.0;
 
 TEST_CASE("a plank lying across a tree's capsule and circle settles on both", "[solver][contacts][trees]") {
     World world(awakeWorldDef());
-    addGround(world, 3.0);
+    addGround(world, 0.0, 3.0);
 
     // A limb lying on the ground and a head joined to its end: one tree.
-    const BodyId limb = addCapsule(world, {0.2, 0.04}, 0.0, 0.2, 0.04, 1.5);
+    const BodyId limb = addCapsule(world, {0.0, 0.04}, {0.4, 0.04}, 0.04, 1.5);
     const BodyId head = addCircle(world, {0.55, 0.1}, 0.1, 4.0);
     JointDef neck = makeRevoluteJointDef(world, limb, head, {0.45, 0.07});
     neck.enableLimit = true;
@@ -33,7 +33,7 @@ TEST_CASE("a plank lying across a tree's capsule and circle settles on both", "[
     // A plank dropped across both. Made after the limb, it is B against the limb (a capsule
     // too, of a lower slot) and A against the head (a circle ranks below a capsule): the
     // tree is A in one contact and B in the other.
-    const BodyId plank = addCapsule(world, {0.35, 0.3}, 0.0, 0.3, 0.03, 2.0);
+    const BodyId plank = addCapsule(world, {0.05, 0.3}, {0.65, 0.3}, 0.03, 2.0);
 
     const int plankSlot = plank.index1 - 1, limbSlot = limb.index1 - 1, headSlot = head.index1 - 1;
     double deepest = 0.0, fastest = 0.0;
@@ -68,15 +68,14 @@ struct Rod {
 Rod addLeaningRod(World& world, Vec2 top, double length) {
     const double lean = 0.35, radius = 0.04;
     const Vec2 along{-std::sin(lean), -std::cos(lean)};
-    const double angle = std::atan2(along.y, along.x);
     top.x -= radius;
-    const Rod rod{addCapsule(world, top + 0.25 * length * along, angle, 0.25 * length, radius, 5.0),
-                  addCapsule(world, top + 0.75 * length * along, angle, 0.25 * length, radius, 5.0)};
-    JointDef knee = makeRevoluteJointDef(world, rod.upper, rod.lower, top + 0.5 * length * along);
-    knee.enableLimit = true;
-    knee.lowerAngle = -0.05;
-    knee.upperAngle = 0.05;
-    REQUIRE(!isNull(world.createJoint(knee)));
+    const Vec2 knee = top + 0.5 * length * along, foot = top + length * along;
+    const Rod rod{addCapsule(world, top, knee, radius, 5.0), addCapsule(world, knee, foot, radius, 5.0)};
+    JointDef joint = makeRevoluteJointDef(world, rod.upper, rod.lower, knee);
+    joint.enableLimit = true;
+    joint.lowerAngle = -0.05;
+    joint.upperAngle = 0.05;
+    REQUIRE(!isNull(world.createJoint(joint)));
     return rod;
 }
 
@@ -105,7 +104,7 @@ std::vector<double> movedOver5s(World& world, const std::vector<BodyId>& bodies)
 
 TEST_CASE("a tree leaning on a crate does not push it along", "[solver][contacts][trees]") {
     World world(awakeWorldDef());
-    addGround(world, 4.0);
+    addGround(world, 0.0, 4.0);
     const BodyId crate = addBox(world, {0.0, 0.5}, 0.3, 0.5, 25.0);
     // 10 kg leaning 20° on the crate push it with about (m·g/2)·tan 20° = 18 N, where the
     // crate's friction holds 0.6 · 25 kg · g = 147 N.
@@ -122,7 +121,7 @@ TEST_CASE("a tree leaning on the top crate of a stack does not push it off", "[s
     // The top crate's friction (0.6 · 12 kg · g = 71 N) holds the rod's ~18 N push, and
     // the lower crate carries both.
     World world(awakeWorldDef());
-    addGround(world, 4.0);
+    addGround(world, 0.0, 4.0);
     const BodyId bottom = addBox(world, {0.0, 0.3}, 0.3, 0.3, 10.0);
     const BodyId top = addBox(world, {0.0, 0.85}, 0.25, 0.25, 12.0);
     const Rod rod = addLeaningRod(world, {-0.25, 0.04 + 1.1 * std::cos(0.35)}, 1.1);

@@ -47,9 +47,11 @@ struct Contact {
     double friction = 0.6;
     double restitution = 0.0;
     /// The direct joint tree that solves this contact (one body in a tree, the other in
-    /// none: terrain, a prop; or a prop the tree touches and the terrain under it), or -1
-    /// for the body-by-body passes. Set once per step.
+    /// none: terrain, a prop; or, for a `loose` contact, a prop the tree touches and what it
+    /// rests on: World::adoptProps), or -1 for the body-by-body passes. Set once per step.
     int treeGroup = -1;
+    /// Neither body is in a joint tree (props on the terrain and on each other).
+    bool loose = false;
 };
 
 /// The manifold of two bodies' shapes within reach (no points: none).

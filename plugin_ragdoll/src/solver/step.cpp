@@ -235,10 +235,9 @@ bool World::updateContacts(double dt, int pass) {
                 setManifold(c, found->manifold, bodies_[size_t(a)], sims_[size_t(a)], bodies_[size_t(b)], sims_[size_t(b)]);
                 // A joint tree meeting a body outside every tree (terrain, a prop) solves the
                 // contact itself (TreeSolver::solveFreeMotion).
-                if (def_.jointSolver == JointSolver::Direct) {
-                    const int ga = bodies_[size_t(a)].jointGroup, gb = bodies_[size_t(b)].jointGroup;
-                    if ((ga >= 0) != (gb >= 0)) c.treeGroup = std::max(ga, gb);
-                }
+                const int ga = bodies_[size_t(a)].jointGroup, gb = bodies_[size_t(b)].jointGroup;
+                c.loose = ga < 0 && gb < 0;
+                if (def_.jointSolver == JointSolver::Direct && (ga >= 0) != (gb >= 0)) c.treeGroup = std::max(ga, gb);
             }
         }
     });
@@ -328,7 +327,6 @@ void World::adoptProps() {
     // it, they held the prop only against its own slip, and a figure leaning on a crate slid
     // it along at 1–4 cm/s against friction that holds it several times over. The first
     // tree to touch a prop (in contact order) takes it.
-    propGroup_.assign(bodies_.size(), -1);
     bool any = false;
     for (const Contact& c : contacts_) {
         // Most are a limb and the terrain: refused on the hot records alone.
@@ -336,6 +334,7 @@ void World::adoptProps() {
         const bool treeIsA = bodies_[size_t(c.bodyA)].jointGroup == c.treeGroup;
         const int tree = treeIsA ? c.bodyA : c.bodyB, prop = treeIsA ? c.bodyB : c.bodyA;
         if (!sims_[size_t(tree)].active || !sims_[size_t(prop)].active) continue;
+        if (!any) propGroup_.assign(bodies_.size(), -1);  // a scene without props never needs it
         if (propGroup_[size_t(prop)] < 0) propGroup_[size_t(prop)] = c.treeGroup;
         any = true;
     }
@@ -347,6 +346,7 @@ void World::adoptProps() {
     for (int depth = 0; any && depth < kPropDepth; ++depth) {
         any = false;
         for (Contact& c : contacts_) {
+            if (!c.loose) continue;
             // From the adopted side (A first, then B): the terrain, or a prop under it.
             for (int side = 0; side < 2 && c.treeGroup < 0; ++side) {
                 const int self = side == 0 ? c.bodyA : c.bodyB, other = side == 0 ? c.bodyB : c.bodyA;
@@ -359,8 +359,8 @@ void World::adoptProps() {
                 // The normal points from A to B: up at `self` from a prop under it, which no
                 // other tree has taken (a plank under many crates stays with the first).
                 const double under = side == 0 ? -dot(c.normal, up) : dot(c.normal, up);
-                if (bodies_[size_t(other)].jointGroup >= 0 || !sims_[size_t(other)].active || under < kPropUnder ||
-                    depth + 1 >= kPropDepth || (propGroup_[size_t(other)] >= 0 && propGroup_[size_t(other)] != group))
+                if (!sims_[size_t(other)].active || under < kPropUnder || depth + 1 >= kPropDepth ||
+                    (propGroup_[size_t(other)] >= 0 && propGroup_[size_t(other)] != group))
                     continue;
                 c.treeGroup = group;
                 if (propGroup_[size_t(other)] < 0) {
@@ -374,11 +374,11 @@ void World::adoptProps() {
 
 bool World::solvedByTree(const Contact& c) const {
     if (c.treeGroup < 0) return false;
-    // A sleeping tree does not solve: then the awake body it touches is pushed alone. A
-    // prop's contact with the terrain was given to a tree that is awake (adoptProps).
-    const int groupA = bodies_[size_t(c.bodyA)].jointGroup, groupB = bodies_[size_t(c.bodyB)].jointGroup;
-    if (groupA != c.treeGroup && groupB != c.treeGroup) return true;
-    return sims_[size_t(groupA == c.treeGroup ? c.bodyA : c.bodyB)].active;
+    // A loose contact was given to a tree that is awake (adoptProps). Else a sleeping tree
+    // does not solve: then the awake body it touches is pushed alone.
+    if (c.loose) return true;
+    const int treeBody = bodies_[size_t(c.bodyA)].jointGroup == c.treeGroup ? c.bodyA : c.bodyB;
+    return sims_[size_t(treeBody)].active;
 }
 
 void World::laneBodyContacts() {
@@ -390,7 +390,7 @@ void World::laneBodyContacts() {
         const Contact& c = contacts_[size_t(ci)];
         if (!(sims_[size_t(c.bodyA)].active || sims_[size_t(c.bodyB)].active) || solvedByTree(c)) continue;
         bodyContacts_.push_back(ci);
-        if (bodies_[size_t(c.bodyA)].jointGroup < 0 && bodies_[size_t(c.bodyB)].jointGroup < 0) propContacts_.push_back(ci);
+        if (c.loose) propContacts_.push_back(ci);
     }
     contactLanes_.build(bodyContacts_, contacts_, sims_);
 }

@@ -86,10 +86,9 @@ void TreeSolver::buildRows(const Group& group, int groupIndex, const std::vector
         Contact& c = contacts[size_t(*ci)];
         const BodySim& a = sims[size_t(c.bodyA)];
         const BodySim& b = sims[size_t(c.bodyB)];
-        // A prop's contact with the terrain (World::adoptProps) has no tree body: the
-        // terrain takes the tree's place, outside the factorisation.
-        const bool prop = bodies[size_t(c.bodyA)].jointGroup != groupIndex && bodies[size_t(c.bodyB)].jointGroup != groupIndex;
-        const bool treeIsA = prop ? !a.dynamic : bodies[size_t(c.bodyA)].jointGroup == groupIndex;
+        // A loose contact (World::adoptProps) has no tree body: the terrain, or one of the
+        // two props, takes the tree's place, outside the factorisation.
+        const bool treeIsA = c.loose ? !a.dynamic : bodies[size_t(c.bodyA)].jointGroup == groupIndex;
         ContactRow row;
         row.contact = *ci;
         row.treeBody = treeIsA ? c.bodyA : c.bodyB;
@@ -217,7 +216,8 @@ void TreeSolver::computeDelassus(const RowRange& range, const std::vector<BodySi
             double value = 0.0;
             for (int a = ri.pathCount - 1, b = rj.pathCount - 1; a >= 0 && b >= 0 && pi[a].node == pj[b].node; --a, --b)
                 value += pi[a].z.v[0] * pj[b].u.v[0] + pi[a].z.v[1] * pj[b].u.v[1] + pi[a].z.v[2] * pj[b].u.v[2];
-            if (ri.joint < 0 && rj.joint < 0) value += looseResponse(ri, rj, sims);
+            if (ri.joint < 0 && rj.joint < 0 && (ri.otherBody == rj.otherBody || ri.looseTree || rj.looseTree))
+                value += looseResponse(ri, rj, sims);
             w[i * count + j] = w[j * count + i] = value;
         }
     }

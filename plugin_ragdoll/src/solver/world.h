@@ -133,8 +133,8 @@ private:
     /// fast enough that the features found at the step's start may no longer be closest.
     void refreshTurningContact(Contact& contact, double h, int substepsLeft);
     void solvePositions(double h);
-    /// Gives a prop's contacts with the terrain to the joint tree whose contact system
-    /// moves the prop this step (Contact::treeGroup).
+    /// Gives the contacts of a prop a joint tree touches with what it rests on (the terrain,
+    /// props under it) to that tree's contact system this step (Contact::treeGroup).
     void adoptProps();
     /// The contact is solved through its joint tree this step, not body by body.
     bool solvedByTree(const Contact& c) const;
@@ -158,8 +158,8 @@ private:
     std::vector<Contact> contacts_;
     std::vector<int> bodyContacts_;  ///< the contacts solved body by body this step, in order
     ContactLanes contactLanes_;      ///< bodyContacts_ in lanes that threads sweep at once
-    std::vector<int> propContacts_;  ///< those of bodyContacts_ between bodies outside every tree
-    std::vector<int> propGroup_;     ///< per body slot: the tree group that took it as a prop this step, or −1
+    std::vector<int> propContacts_;  ///< those of bodyContacts_ that are loose (Contact::loose)
+    std::vector<int> propGroup_;     ///< per body slot: the tree group that took it as a prop this step, or −1 (set only when one did)
     BroadPhase broadPhase_;
     TreeSolver treeSolver_;
     std::vector<std::pair<int, int>> pairs_;  ///< broadphase output, reused
