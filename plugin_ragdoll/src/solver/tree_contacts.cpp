@@ -156,7 +156,9 @@ void TreeSolver::rowJacobian(ContactRow& r, const std::vector<BodySim>& sims) {
     const BodySim& t = sims[size_t(r.treeBody)];
     r.node[0] = bodyNode_[size_t(r.treeBody)];
     r.node[1] = -1;
+    const BodySim& o = sims[size_t(r.otherBody)];
     r.looseTree = r.node[0] < 0 && (t.invMass != 0.0 || t.invInertia != 0.0);
+    r.looseOther = o.invMass != 0.0 || o.invInertia != 0.0;
     r.jac[0] = {{r.treeSign * r.dir.x, r.treeSign * r.dir.y, r.treeSign * cross(r.at - t.center, r.dir)}};
 }
 
@@ -216,7 +218,7 @@ void TreeSolver::computeDelassus(const RowRange& range, const std::vector<BodySi
             double value = 0.0;
             for (int a = ri.pathCount - 1, b = rj.pathCount - 1; a >= 0 && b >= 0 && pi[a].node == pj[b].node; --a, --b)
                 value += pi[a].z.v[0] * pj[b].u.v[0] + pi[a].z.v[1] * pj[b].u.v[1] + pi[a].z.v[2] * pj[b].u.v[2];
-            if (ri.joint < 0 && rj.joint < 0 && (ri.otherBody == rj.otherBody || ri.looseTree || rj.looseTree))
+            if (ri.joint < 0 && rj.joint < 0 && ((ri.looseOther && ri.otherBody == rj.otherBody) || ri.looseTree || rj.looseTree))
                 value += looseResponse(ri, rj, sims);
             w[i * count + j] = w[j * count + i] = value;
         }
@@ -235,7 +237,7 @@ void TreeSolver::pushRows(const Group& group, const RowRange& range, const std::
                 for (int k = 0; k < 3; ++k) rhs_[size_t(r.node[e])].v[k] += amount[i] * r.jac[e].v[k];
         if (r.joint >= 0) continue;
         // A body outside answers on its own.
-        pushLoose(sims[size_t(r.otherBody)], r.at, (-r.treeSign * amount[i]) * r.dir, velocity);
+        if (r.looseOther) pushLoose(sims[size_t(r.otherBody)], r.at, (-r.treeSign * amount[i]) * r.dir, velocity);
         if (r.looseTree) pushLoose(sims[size_t(r.treeBody)], r.at, (r.treeSign * amount[i]) * r.dir, velocity);
     }
     substitute(group);
@@ -391,11 +393,10 @@ void TreeSolver::solveRowPositions(const Group& group, int groupIndex, const std
     }
 }
 
-bool TreeSolver::pushesOthers(const RowRange& range, const std::vector<BodySim>& sims) const {
+bool TreeSolver::pushesOthers(const RowRange& range) const {
     for (int i = 0; i < range.count; ++i) {
         const ContactRow& r = rows_[size_t(range.first + i)];
-        const BodySim& o = sims[size_t(r.otherBody)];
-        if (r.joint < 0 && (r.looseTree || o.invMass != 0.0 || o.invInertia != 0.0)) return true;
+        if (r.joint < 0 && (r.looseTree || r.looseOther)) return true;
     }
     return false;
 }
@@ -476,7 +477,7 @@ void TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
         if (group.contactPass != Group::Rows) continue;
         buildRows(group, g, bodies, sims, joints, contacts, groupContacts_.data() + groupContactStart_[size_t(g)],
                   groupContacts_.data() + groupContactStart_[size_t(g + 1)], h);
-        groupRows_[size_t(g)].pushesOthers = pushesOthers(groupRows_[size_t(g)], sims);
+        groupRows_[size_t(g)].pushesOthers = pushesOthers(groupRows_[size_t(g)]);
         // Room for each row's path to the root, its lower node's (computeDelassus).
         const RowRange& range = groupRows_[size_t(g)];
         for (int i = range.first; i < range.first + range.count; ++i) {

@@ -154,6 +154,8 @@ private:
         /// A contact between two props (World::adoptProps): the body in the tree's place
         /// is a prop too, and answers on its own like the other.
         bool looseTree = false;
+        /// The contact's other body can move (a prop): it answers on its own. Terrain does not.
+        bool looseOther = false;
         Vec2 at, dir;
         int joint = -1;          ///< a limit row's joint, else -1
         double limitSide = 0.0;  ///< +1 for the lower bound, −1 for the upper
@@ -174,7 +176,7 @@ private:
         int delassus = 0;          ///< into delassus_: count × count, row-major
         bool pushesOthers = false;  ///< a row pushes a movable body outside every tree
     };
-    bool pushesOthers(const RowRange& range, const std::vector<BodySim>& sims) const;
+    bool pushesOthers(const RowRange& range) const;
     /// The part of W_ij from the bodies outside every tree that rows i and j both push.
     static double looseResponse(const ContactRow& ri, const ContactRow& rj, const std::vector<BodySim>& sims);
     /// Moves a body outside every tree as `push` at `at` does: a position-level push, or
