@@ -78,7 +78,7 @@ TEST_CASE("lanes that run at once share no body that moves, and each keeps the c
     for (size_t i = 0; i < order.size(); ++i) order[i] = int(i);
 
     ContactLanes lanes;
-    lanes.build(order, contacts, sims);
+    lanes.build(order, contacts, sims, TaskSystem{});
     CHECK(lanes.laneCount() == kMaxLanes);
     CHECK(lanes.crossingCount() > 0);  // the planks
     CHECK(lanes.crossingCount() < 20);
@@ -125,7 +125,7 @@ TEST_CASE("a scene with few contacts between bodies is one lane, swept in its or
     }
     const std::vector<int> order = {8, 0, 3, 5, 1, 2, 7, 4, 6};
     ContactLanes lanes;
-    lanes.build(order, contacts, sims);
+    lanes.build(order, contacts, sims, TaskSystem{});
     CHECK(lanes.laneCount() == 1);
     CHECK(lanes.crossingCount() == 0);
     std::vector<int> swept;

@@ -18,21 +18,31 @@ int ContactLanes::binOf(double x) const {
 }
 
 void ContactLanes::build(const std::vector<int>& order, const std::vector<Contact>& contacts,
-                         const std::vector<BodySim>& sims) {
+                         const std::vector<BodySim>& sims, const TaskSystem& tasks) {
     const int count = int(order.size());
     // Each contact's bodies' x, read once (NaN for a body that cannot move, which belongs
-    // to no slab), and where the contact is counted: at a body of it that can move.
+    // to no slab), and where the contact is counted: at a body of it that can move. As a
+    // task (each worker's extremes merged after: the same whoever ran what).
     places_.resize(size_t(count));
     auto placeOf = [&](int k) { return std::isnan(places_[size_t(k)].x) ? places_[size_t(k)].y : places_[size_t(k)].x; };
-    double lowest = kInfinity, highest = -kInfinity;
-    for (int k = 0; k < count; ++k) {
-        const Contact& c = contacts[size_t(order[size_t(k)])];
-        const BodySim& a = sims[size_t(c.bodyA)];
-        const BodySim& b = sims[size_t(c.bodyB)];
-        places_[size_t(k)] = {a.dynamic ? a.center.x : kNaN, b.dynamic ? b.center.x : kNaN};
-        lowest = std::min(lowest, placeOf(k));
-        highest = std::max(highest, placeOf(k));
-    }
+    std::array<double, kMaxWorkers> workerLowest, workerHighest;
+    workerLowest.fill(kInfinity);
+    workerHighest.fill(-kInfinity);
+    runTask(tasks, count, kPlacesPerRange, [&](int begin, int end, int worker) {
+        double low = workerLowest[size_t(worker)], high = workerHighest[size_t(worker)];
+        for (int k = begin; k < end; ++k) {
+            const Contact& c = contacts[size_t(order[size_t(k)])];
+            const BodySim& a = sims[size_t(c.bodyA)];
+            const BodySim& b = sims[size_t(c.bodyB)];
+            places_[size_t(k)] = {a.dynamic ? a.center.x : kNaN, b.dynamic ? b.center.x : kNaN};
+            low = std::min(low, placeOf(k));
+            high = std::max(high, placeOf(k));
+        }
+        workerLowest[size_t(worker)] = low;
+        workerHighest[size_t(worker)] = high;
+    });
+    const double lowest = *std::min_element(workerLowest.begin(), workerLowest.end());
+    const double highest = *std::max_element(workerHighest.begin(), workerHighest.end());
     // As many slabs as keep kLaneContacts in each, and each at least kLaneWidth wide; a
     // small scene is one lane, swept as it always was.
     int slabs = std::clamp(count / kLaneContacts, 1, kMaxLanes);

@@ -28,7 +28,8 @@ public:
     /// Splits the given contacts (indices into `contacts`, in the order they are to be
     /// swept) into lanes by the centres of their bodies that can move (BodySim::dynamic).
     /// Once per step: the bodies keep their lane while they move within it.
-    void build(const std::vector<int>& order, const std::vector<Contact>& contacts, const std::vector<BodySim>& sims);
+    void build(const std::vector<int>& order, const std::vector<Contact>& contacts, const std::vector<BodySim>& sims,
+               const TaskSystem& tasks);
 
     /// Calls solve(contactIndex) for every contact: the even lanes as one task, the odd
     /// ones as a second, then the contacts crossing lanes on the calling thread.
@@ -53,6 +54,7 @@ public:
 
 private:
     static constexpr int kBins = 256;
+    static constexpr int kPlacesPerRange = 1024;  ///< contacts per range of build()'s task
     int binOf(double x) const;
 
     int laneCount_ = 0;

@@ -104,8 +104,10 @@ void solveLimitVelocity(const Joint& joint, BodySim& a, BodySim& b) {
     bool heading = joint.lambdaLimit < 0.0 ? relative > 0.0 : relative < 0.0;
     if (!heading) return;
     double impulse = -relative / w;
-    a.angularVelocity -= a.invInertia * impulse;
-    b.angularVelocity += b.invInertia * impulse;
+    // Not written where nothing turns: a tree's anchor may be another tree's (the trees'
+    // limits run as a task).
+    if (a.invInertia != 0.0) a.angularVelocity -= a.invInertia * impulse;
+    if (b.invInertia != 0.0) b.angularVelocity += b.invInertia * impulse;
 }
 
 void applyJointDampingAndFriction(const Joint& joint, BodySim& a, BodySim& b, double h) {

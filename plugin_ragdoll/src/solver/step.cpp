@@ -26,6 +26,8 @@ namespace {
 constexpr int kPairsPerBlock = 64;
 /// Bodies or contacts per range of the per-substep loops over them.
 constexpr int kItemsPerRange = 256;
+/// Trees per range of the velocity pass over their limits (most have nothing to do).
+constexpr int kTreesPerRange = 32;
 
 /// How fast the point of a body's shape farthest from its centre of mass (`extent` away,
 /// Body::extent) moves about that centre, m/s.
@@ -384,34 +386,50 @@ bool World::solvedByTree(const Contact& c) const {
 void World::laneBodyContacts() {
     // Which body moves, and which tree solves, holds for the whole step: nothing wakes or
     // sleeps between its substeps.
+    // Which contacts, as a task (it reads the bodies); listed in order here.
+    bodyContactKind_.resize(contacts_.size());
+    runTask(def_.tasks, int(contacts_.size()), kItemsPerRange, [&](int begin, int end, int) {
+        for (int ci = begin; ci < end; ++ci) {
+            const Contact& c = contacts_[size_t(ci)];
+            const bool byBody = (sims_[size_t(c.bodyA)].active || sims_[size_t(c.bodyB)].active) && !solvedByTree(c);
+            bodyContactKind_[size_t(ci)] = byBody ? (c.loose ? 2 : 1) : 0;
+        }
+    });
     bodyContacts_.clear();
     propContacts_.clear();
     for (int ci = 0; ci < int(contacts_.size()); ++ci) {
-        const Contact& c = contacts_[size_t(ci)];
-        if (!(sims_[size_t(c.bodyA)].active || sims_[size_t(c.bodyB)].active) || solvedByTree(c)) continue;
+        if (bodyContactKind_[size_t(ci)] == 0) continue;
         bodyContacts_.push_back(ci);
-        if (c.loose) propContacts_.push_back(ci);
+        if (bodyContactKind_[size_t(ci)] == 2) propContacts_.push_back(ci);
     }
-    contactLanes_.build(bodyContacts_, contacts_, sims_);
+    contactLanes_.build(bodyContacts_, contacts_, sims_, def_.tasks);
 }
 
 void World::solvePositions(double h) {
     bool direct = def_.jointSolver == JointSolver::Direct;
-    for (Joint& j : joints_) {
-        j.lambdaPin = {};
-        j.lambdaLimit = 0.0;
-        j.lambdaFriction = 0.0;
-    }
+    runTask(def_.tasks, int(joints_.size()), kItemsPerRange, [&](int begin, int end, int) {
+        for (int i = begin; i < end; ++i) {
+            Joint& j = joints_[size_t(i)];
+            j.lambdaPin = {};
+            j.lambdaLimit = 0.0;
+            j.lambdaFriction = 0.0;
+        }
+    });
+    auto gaussSeidel = [&](Joint& j) {
+        BodySim& a = sims_[size_t(j.bodyA)];
+        BodySim& b = sims_[size_t(j.bodyB)];
+        if (a.active || b.active) solveJointGaussSeidel(j, a, b, h);
+    };
     for (int iteration = 0; iteration < def_.iterations; ++iteration) {
         contactLanes_.sweep(def_.tasks, [&](int ci) {
             Contact& c = contacts_[size_t(ci)];
             solveContactPositions(c, sims_[size_t(c.bodyA)], sims_[size_t(c.bodyB)]);
         });
-        for (Joint& j : joints_) {
-            if (!j.alive || (direct && j.group >= 0)) continue;
-            BodySim& a = sims_[size_t(j.bodyA)];
-            BodySim& b = sims_[size_t(j.bodyB)];
-            if (a.active || b.active) solveJointGaussSeidel(j, a, b, h);
+        if (direct) {
+            for (int ji : treeSolver_.looseJoints()) gaussSeidel(joints_[size_t(ji)]);
+        } else {
+            for (Joint& j : joints_)
+                if (j.alive) gaussSeidel(j);
         }
     }
     // The props' contacts again, on this thread (a level's props are few).
@@ -455,16 +473,27 @@ void World::solveVelocities(double h) {
         Contact& c = contacts_[size_t(ci)];
         solveContactVelocities(c, sims_[size_t(c.bodyA)], sims_[size_t(c.bodyB)], h, threshold);
     });
-    if (def_.jointSolver == JointSolver::Direct) treeSolver_.solveContactVelocities(bodies_, sims_, joints_, contacts_, h, threshold);
-    for (Joint& j : joints_) {
-        if (!j.alive) continue;
+    auto limitAndDamping = [&](Joint& j, bool damping) {
         BodySim& a = sims_[size_t(j.bodyA)];
         BodySim& b = sims_[size_t(j.bodyB)];
-        if (!a.active && !b.active) continue;
-        const bool direct = def_.jointSolver == JointSolver::Direct && j.group >= 0;
-        if (!(direct && treeSolver_.solvesLimits(j.group))) solveLimitVelocity(j, a, b);
-        // Damping of a joint in a direct tree was applied through the tree (TreeSolver).
-        if (!direct) applyJointDampingAndFriction(j, a, b, h);
+        if (!a.active && !b.active) return;
+        solveLimitVelocity(j, a, b);
+        if (damping) applyJointDampingAndFriction(j, a, b, h);
+    };
+    if (def_.jointSolver == JointSolver::Direct) {
+        treeSolver_.solveContactVelocities(bodies_, sims_, joints_, contacts_, h, threshold);
+        // A tree's limits, unless its contact system held them; its damping went through
+        // the tree (TreeSolver). Trees share no body that moves, so they run as a task; the
+        // joints in no tree (Gauss-Seidel's) after them, limits and damping.
+        runTask(def_.tasks, treeSolver_.groupCount(), kTreesPerRange, [&](int begin, int end, int) {
+            for (int g = begin; g < end; ++g)
+                if (!treeSolver_.solvesLimits(g))
+                    for (int ji : treeSolver_.groupJoints(g)) limitAndDamping(joints_[size_t(ji)], false);
+        });
+        for (int ji : treeSolver_.looseJoints()) limitAndDamping(joints_[size_t(ji)], true);
+    } else {
+        for (Joint& j : joints_)
+            if (j.alive) limitAndDamping(j, true);
     }
     // The velocity pass exchanges momentum, but through a tree whose factorisation is a
     // substep's push old it can hand a 0.08 kg limb of an 80 kg ragdoll more than it took

@@ -139,6 +139,18 @@ void TreeSolver::rebuild(std::vector<Body>& bodies, std::vector<Joint>& joints) 
     for (const Joint& joint : joints)
         if (joint.alive && joint.collideConnected && isDynamic(joint.bodyA) && bodies[size_t(joint.bodyA)].jointGroup >= 0)
             groupCollidesConnected_[size_t(bodies[size_t(joint.bodyA)].jointGroup)] = 1;
+    groupJointStart_.assign(groups_.size() + 1, 0);
+    looseJoints_.clear();
+    for (int j = 0; j < int(joints.size()); ++j) {
+        const Joint& joint = joints[size_t(j)];
+        if (joint.group >= 0) ++groupJointStart_[size_t(joint.group) + 1];
+        else if (joint.alive) looseJoints_.push_back(j);
+    }
+    for (size_t g = 0; g < groups_.size(); ++g) groupJointStart_[g + 1] += groupJointStart_[g];
+    groupJoints_.resize(size_t(groupJointStart_.back()));
+    std::vector<int> filled(groupJointStart_.begin(), groupJointStart_.end() - 1);
+    for (int j = 0; j < int(joints.size()); ++j)
+        if (joints[size_t(j)].group >= 0) groupJoints_[size_t(filled[size_t(joints[size_t(j)].group)]++)] = j;
     bodyNode_.assign(bodies.size(), -1);
     bodyMass_.assign(nodes_.size(), BodyMass{});
     for (int n = 0; n < int(nodes_.size()); ++n)
@@ -175,7 +187,8 @@ std::size_t TreeSolver::memoryBytes() const {
            compliance_.capacity() * sizeof(Compliance) +
            groupCollidesConnected_.capacity() +
            (scratchStack_.capacity() + scratchComponent_.capacity() + bodyNode_.capacity() +
-            groupContactStart_.capacity() + groupContacts_.capacity()) * sizeof(int) +
+            groupContactStart_.capacity() + groupContacts_.capacity() + groupJointStart_.capacity() +
+            groupJoints_.capacity() + looseJoints_.capacity()) * sizeof(int) +
            rows_.capacity() * sizeof(ContactRow) + groupRows_.capacity() * sizeof(RowRange) +
            rowPaths_.capacity() * sizeof(PathNode) +
            rowBounds_.capacity() * sizeof(RowBound) +

@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <span>
+
 #include "solver/body.h"
 #include "solver/contact.h"
 #include "solver/joint.h"
@@ -42,6 +44,14 @@ public:
     }
     /// Some joint between two bodies of the group lets them collide (collideConnected).
     bool collidesConnected(int group) const { return group >= 0 && groupCollidesConnected_[size_t(group)] != 0; }
+    /// The group's joints, in slot order. The per-joint passes of the step read these lists
+    /// instead of every Joint record each substep.
+    std::span<const int> groupJoints(int group) const {
+        return {groupJoints_.data() + groupJointStart_[size_t(group)],
+                size_t(groupJointStart_[size_t(group) + 1] - groupJointStart_[size_t(group)])};
+    }
+    /// The live joints in no tree (a loop's, a second anchor's), in slot order: Gauss-Seidel's.
+    const std::vector<int>& looseJoints() const { return looseJoints_; }
     std::size_t memoryBytes() const;
     /// What acts on a group's free motion, solved through its joints: each push moves the
     /// whole tree the way its joints let it (the articulated effective mass, from the same
@@ -227,6 +237,8 @@ private:
     std::vector<int> scratchStack_, scratchComponent_;
     std::vector<int> bodyNode_;  ///< per body slot: its node in nodes_, or -1
     std::vector<char> groupCollidesConnected_;  ///< per group: collidesConnected()
+    std::vector<int> groupJointStart_, groupJoints_;  ///< groupJoints(): group g's from groupJointStart_[g]
+    std::vector<int> looseJoints_;
     /// Contacts by group (counting sort each step, by Contact::treeGroup): group g's are
     /// groupContacts_[groupContactStart_[g] … groupContactStart_[g + 1]).
     std::vector<int> groupContactStart_, groupContacts_;

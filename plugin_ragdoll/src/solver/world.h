@@ -157,6 +157,7 @@ private:
     int jointCount_ = 0;
     std::vector<Contact> contacts_;
     std::vector<int> bodyContacts_;  ///< the contacts solved body by body this step, in order
+    std::vector<std::uint8_t> bodyContactKind_;  ///< per contact, scratch: 0 not, 1 body by body, 2 and loose
     ContactLanes contactLanes_;      ///< bodyContacts_ in lanes that threads sweep at once
     std::vector<int> propContacts_;  ///< those of bodyContacts_ that are loose (Contact::loose)
     std::vector<int> propGroup_;     ///< per body slot: the tree group that took it as a prop this step, or −1 (set only when one did)
