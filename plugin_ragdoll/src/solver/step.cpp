@@ -385,8 +385,8 @@ bool World::solvedByTree(const Contact& c) const {
 
 void World::laneBodyContacts() {
     // Which body moves, and which tree solves, holds for the whole step: nothing wakes or
-    // sleeps between its substeps.
-    // Which contacts, as a task (it reads the bodies); listed in order here.
+    // sleeps between its substeps. Each contact is classed as a task (that reads the
+    // bodies), then listed in order here.
     bodyContactKind_.resize(contacts_.size());
     runTask(def_.tasks, int(contacts_.size()), kItemsPerRange, [&](int begin, int end, int) {
         for (int ci = begin; ci < end; ++ci) {
