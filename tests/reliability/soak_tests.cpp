@@ -265,21 +265,20 @@ TEST_CASE("ragdolls survive random impulses, teleports, 1:1000 masses and NaNs f
         bool finite = true;
         double outside = 0.0, bound = 0.0;
         int outsideFor = 0;
-        for (size_t i = 0; i < soak.all.size(); ++i) {
-            const BodyId id = soak.all[i];
+        // Each body finite, how far outside the box, and the most energy the speed clamp
+        // lets it hold at the box's top.
+        auto check = [&](BodyId id) {
             finite = finite && finiteBody(world, id);
             const double out = outsideBy(world, id);
             outside = std::max(outside, out);
-            stepsOutside[i] = out > 0.0 ? stepsOutside[i] + 1 : 0;
+            bound += clampedEnergy(world, id) + world.bodyMass(id) * kGravity * kHeight;
+            return out;
+        };
+        for (size_t i = 0; i < soak.all.size(); ++i) {
+            stepsOutside[i] = check(soak.all[i]) > 0.0 ? stepsOutside[i] + 1 : 0;
             outsideFor = std::max(outsideFor, stepsOutside[i]);
-            // The most energy the speed clamp lets a body hold, at the box's top.
-            bound += clampedEnergy(world, id) + world.bodyMass(id) * kGravity * kHeight;
         }
-        for (BodyId id : soak.props) {
-            finite = finite && finiteBody(world, id);
-            outside = std::max(outside, outsideBy(world, id));
-            bound += clampedEnergy(world, id) + world.bodyMass(id) * kGravity * kHeight;
-        }
+        for (BodyId id : soak.props) check(id);
         const double e = energy(world, soak.all) + energy(world, soak.props);
         maxEnergy = std::max(maxEnergy, e);
         maxEnergyShare = std::max(maxEnergyShare, e / bound);

@@ -16,4 +16,22 @@ void resizeWithHeadroom(std::vector<T>& v, std::size_t n) {
     v.resize(n);
 }
 
+/// Counting sort: each item i of 0..count-1 with a bucket b = bucketOf(i) in
+/// [0, bucketCount) goes to `sorted` as valueOf(i), bucket by bucket and in item order
+/// within one (a negative bucket leaves the item out); bucket b's items are
+/// sorted[start[b] .. start[b + 1]). Reused arrays: no allocation once warmed.
+template <class BucketOf, class ValueOf>
+void sortIntoBuckets(int count, int bucketCount, const BucketOf& bucketOf, const ValueOf& valueOf, std::vector<int>& start,
+                     std::vector<int>& sorted) {
+    start.assign(std::size_t(bucketCount) + 1, 0);
+    for (int i = 0; i < count; ++i)
+        if (const int b = bucketOf(i); b >= 0) ++start[std::size_t(b) + 1];
+    for (int b = 0; b < bucketCount; ++b) start[std::size_t(b) + 1] += start[std::size_t(b)];
+    sorted.resize(std::size_t(start[std::size_t(bucketCount)]));
+    for (int i = 0; i < count; ++i)
+        if (const int b = bucketOf(i); b >= 0) sorted[std::size_t(start[std::size_t(b)]++)] = valueOf(i);
+    for (int b = bucketCount; b > 0; --b) start[std::size_t(b)] = start[std::size_t(b) - 1];
+    start[0] = 0;
+}
+
 }  // namespace ragdoll

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "solver/arrays.h"
 #include "solver/constants.h"
 
 namespace ragdoll {
@@ -68,7 +69,6 @@ void ContactLanes::build(const std::vector<int>& order, const std::vector<Contac
 
     // Each contact to the lane of its lower slab, or to the crossing lane (laneCount_);
     // then a counting sort keeps the given order within each lane.
-    laneStart_.assign(size_t(laneCount_) + 2, 0);
     laneOf_.resize(size_t(count));
     for (int k = 0; k < count; ++k) {
         const Vec2 place = places_[size_t(k)];
@@ -77,13 +77,10 @@ void ContactLanes::build(const std::vector<int>& order, const std::vector<Contac
         const int lower = slabA < 0 ? slabB : slabB < 0 ? slabA : std::min(slabA, slabB);
         const int lane = std::abs(slabA - slabB) <= 1 || slabA < 0 || slabB < 0 ? lower : laneCount_;
         laneOf_[size_t(k)] = lane;
-        ++laneStart_[size_t(lane) + 1];
     }
-    for (int lane = 0; lane <= laneCount_; ++lane) laneStart_[size_t(lane) + 1] += laneStart_[size_t(lane)];
-    contacts_.resize(size_t(count));
-    for (int k = 0; k < count; ++k) contacts_[size_t(laneStart_[size_t(laneOf_[size_t(k)])]++)] = order[size_t(k)];
-    for (int lane = laneCount_ + 1; lane > 0; --lane) laneStart_[size_t(lane)] = laneStart_[size_t(lane) - 1];
-    laneStart_[0] = 0;
+    sortIntoBuckets(
+        count, laneCount_ + 1, [&](int k) { return laneOf_[size_t(k)]; }, [&](int k) { return order[size_t(k)]; }, laneStart_,
+        contacts_);
 }
 
 }  // namespace ragdoll

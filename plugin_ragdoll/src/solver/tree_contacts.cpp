@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "solver/arrays.h"
 #include "solver/constants.h"
 #include "solver/row_system.h"
 
@@ -181,7 +182,6 @@ double TreeSolver::looseResponse(const ContactRow& ri, const ContactRow& rj, con
 }
 
 void TreeSolver::pushLoose(BodySim& body, Vec2 at, Vec2 push, bool velocity) {
-    if (body.invMass == 0.0 && body.invInertia == 0.0) return;
     const double turn = body.invInertia * cross(at - body.center, push);
     if (velocity) {
         body.linearVelocity += body.invMass * push;
@@ -510,17 +510,9 @@ void TreeSolver::sortContacts(const std::vector<Contact>& contacts) {
     // solving them through both trees doubled the step for no visible change. Once per step
     // (the contacts are found once per step): done every substep, these passes over every
     // contact were a twentieth of the N=1000 pile's step, in memory traffic.
-    const int groupCount = int(groups_.size());
-    groupContactStart_.assign(size_t(groupCount + 1), 0);
-    for (const Contact& c : contacts)
-        if (c.treeGroup >= 0) ++groupContactStart_[size_t(c.treeGroup + 1)];
-    for (int g = 0; g < groupCount; ++g) groupContactStart_[size_t(g + 1)] += groupContactStart_[size_t(g)];
-    groupContacts_.resize(size_t(groupContactStart_[size_t(groupCount)]));
-    for (int ci = 0; ci < int(contacts.size()); ++ci)
-        if (contacts[size_t(ci)].treeGroup >= 0)
-            groupContacts_[size_t(groupContactStart_[size_t(contacts[size_t(ci)].treeGroup)]++)] = ci;
-    for (int g = groupCount; g > 0; --g) groupContactStart_[size_t(g)] = groupContactStart_[size_t(g - 1)];
-    groupContactStart_[0] = 0;
+    sortIntoBuckets(
+        int(contacts.size()), int(groups_.size()), [&](int ci) { return contacts[size_t(ci)].treeGroup; },
+        [](int ci) { return ci; }, groupContactStart_, groupContacts_);
 }
 
 void TreeSolver::solveContactVelocities(const std::vector<Body>& bodies, std::vector<BodySim>& sims,

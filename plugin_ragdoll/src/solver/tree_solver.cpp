@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "solver/arrays.h"
 #include "solver/constants.h"
 
 namespace ragdoll {
@@ -139,18 +140,12 @@ void TreeSolver::rebuild(std::vector<Body>& bodies, std::vector<Joint>& joints) 
     for (const Joint& joint : joints)
         if (joint.alive && joint.collideConnected && isDynamic(joint.bodyA) && bodies[size_t(joint.bodyA)].jointGroup >= 0)
             groupCollidesConnected_[size_t(bodies[size_t(joint.bodyA)].jointGroup)] = 1;
-    groupJointStart_.assign(groups_.size() + 1, 0);
+    sortIntoBuckets(
+        int(joints.size()), int(groups_.size()), [&](int j) { return joints[size_t(j)].group; }, [](int j) { return j; },
+        groupJointStart_, groupJoints_);
     looseJoints_.clear();
-    for (int j = 0; j < int(joints.size()); ++j) {
-        const Joint& joint = joints[size_t(j)];
-        if (joint.group >= 0) ++groupJointStart_[size_t(joint.group) + 1];
-        else if (joint.alive) looseJoints_.push_back(j);
-    }
-    for (size_t g = 0; g < groups_.size(); ++g) groupJointStart_[g + 1] += groupJointStart_[g];
-    groupJoints_.resize(size_t(groupJointStart_.back()));
-    std::vector<int> filled(groupJointStart_.begin(), groupJointStart_.end() - 1);
     for (int j = 0; j < int(joints.size()); ++j)
-        if (joints[size_t(j)].group >= 0) groupJoints_[size_t(filled[size_t(joints[size_t(j)].group)]++)] = j;
+        if (joints[size_t(j)].alive && joints[size_t(j)].group < 0) looseJoints_.push_back(j);
     bodyNode_.assign(bodies.size(), -1);
     bodyMass_.assign(nodes_.size(), BodyMass{});
     for (int n = 0; n < int(nodes_.size()); ++n)

@@ -10,9 +10,8 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
-
 #include <span>
+#include <vector>
 
 #include "solver/body.h"
 #include "solver/contact.h"
@@ -189,8 +188,8 @@ private:
     bool pushesOthers(const RowRange& range) const;
     /// The part of W_ij from the bodies outside every tree that rows i and j both push.
     static double looseResponse(const ContactRow& ri, const ContactRow& rj, const std::vector<BodySim>& sims);
-    /// Moves a body outside every tree as `push` at `at` does: a position-level push, or
-    /// with `velocity` an impulse.
+    /// Moves a body outside every tree that can move (a row's looseOther or looseTree) as
+    /// `push` at `at` does: a position-level push, or with `velocity` an impulse.
     static void pushLoose(BodySim& body, Vec2 at, Vec2 push, bool velocity);
     /// fn(group) for every group with rows, as a task where groups share no movable body.
     template <class Fn>
