@@ -83,13 +83,13 @@ void standAt(Scene& scene, double x, bool facingRight = true) {
 
 }  // namespace
 
-TEST_CASE("The harness spawns a standing, animated stickman with a driven body per bone", "[character]") {
+TEST_CASE("The harness spawns a standing, animated paper doll with a driven body per bone", "[character]") {
     Scene scene;
     test::loadHarness(scene);
     REQUIRE(scene.characterCount() == 1);
     Character& c = scene.character(0);
     CHECK(c.mode() == CharacterMode::Animated);
-    CHECK(c.bodyCount() == 10);  // the bodies that follow the bones only
+    CHECK(c.bodyCount() == 12);  // the bodies that follow the bones only (the stickman's ten and two feet)
     REQUIRE(c.animatedBodies().size() == c.rig().bodies.size());
     for (size_t i = 0; i < c.animatedBodies().size(); ++i) {
         const BodyId body = c.animatedBodies()[i];
@@ -164,6 +164,52 @@ TEST_CASE("Walking up the stairs plants each foot on its step", "[character][ik]
     CHECK(worstBelow < 0.005);         // no foot inside a step
     CHECK(planted > 100);              // and feet do stand on the steps, not above them
     CHECK(worstOutsideLimits < 1e-9);  // the animated skeleton keeps to its joint limits
+}
+
+TEST_CASE("Walking and running over the harness, the doll's toes keep out of the ground", "[character][ik]") {
+    // A foot held at right angles to its shin dips its toe into the ground while that leg
+    // pushes off behind the body (11 cm on the flat); the ankle turns it up instead. Measured
+    // on the bodies that follow the feet (what a crate or a switch to ragdoll meets) along
+    // the flat, over the platform and down the ramp, walking and running. On the stairs the
+    // clips' stride puts a toe into the next riser (a foot does not choose its tread): left
+    // out here, README "Rigs" says so.
+    const bool running = GENERATE(false, true);
+    Scene scene;
+    test::loadHarness(scene);
+    Character& c = scene.character(0);
+    standAt(scene, -1.0);
+    const RigDefinition& rig = c.rig();
+    std::vector<int> feet;
+    for (const CharacterAssets::Chain& leg : c.assets().legs)
+        if (leg.end >= 0) feet.push_back(c.assets().bodyOfBone[size_t(leg.end)]);
+    REQUIRE(feet.size() == 2);
+    double deepest = 0.0;
+    int turned = 0, steps = 0;
+    std::vector<BodyId> near;
+    for (; steps < 1200 && c.root().x < 13.0; ++steps) {
+        walk(scene, 1, running);
+        for (int foot : feet) {
+            const BodyId body = c.animatedBodies()[size_t(foot)];
+            const Vec2 at = scene.world().bodyTransform(body).p;
+            if (at.x > 2.5 && at.x < 5.8) continue;  // the stairs (x = 3 to 5.4) and a stride either side
+            near.clear();
+            scene.world().queryAABB({{at.x - 0.3, at.y - 0.3}, {at.x + 0.3, at.y + 0.3}}, near);
+            for (BodyId other : near)
+                if (scene.world().bodyType(other) == BodyType::Static) deepest = std::max(deepest, scene.world().overlap(other, body));
+            const int bone = rig.bodies[size_t(foot)].bone;
+            const int shin = rig.bones[size_t(bone)].parent;
+            const double turn = wrapAngle(c.bonePoses()[size_t(bone)].angle - c.bonePoses()[size_t(shin)].angle -
+                                          rig.bones[size_t(bone)].localAngle);
+            if (std::abs(turn) > 0.05) ++turned;
+        }
+    }
+    INFO((running ? "running" : "walking") << " to x = " << c.root().x << " in " << steps << " steps: the feet " << deepest * 1000.0
+                                           << " mm deep at most, turned at the ankle in " << turned << " foot-steps");
+    CHECK(c.root().x >= 13.0);
+    // Without the ankle's turn 73 mm walking, 78 mm running; with it 19 mm (a sole on the
+    // ramp's crest) and 25 mm (a heel landing on the ramp, running down it), a few steps each.
+    CHECK(deepest < 0.03);
+    CHECK(turned > steps / 10);
 }
 
 TEST_CASE("An arm reaches for a target with the elbow bending the right way", "[character][ik]") {
@@ -363,7 +409,7 @@ TEST_CASE("Getting up stands the character where the ragdoll lay, feet on the gr
     CHECK(c.mode() == CharacterMode::GettingUp);
     CHECK(c.ragdoll().empty());
     CHECK(scene.world().stats().bodies == bodiesBefore);  // the ragdoll's bodies gone, the following ones back
-    CHECK(c.animatedBodies().size() == 10);
+    CHECK(c.animatedBodies().size() == 12);
     CHECK(c.appearance().tint == 0xff40c0ffu);
     CHECK(c.appearance().scale == 1.25);
     int steps = 0;
@@ -548,7 +594,7 @@ TEST_CASE("A proxy world never creates a body while the host ragdolls", "[charac
             CHECK(std::abs(p.root().x - hip.x) < 0.6);
         }
     }
-    CHECK(peerBodies == host.world().stats().bodies - 10);  // the proxy has not even following bodies
+    CHECK(peerBodies == host.world().stats().bodies - 12);  // the proxy has not even following bodies
     CHECK(maxPeerBodies == peerBodies);
     CHECK(sawDaze);
     CHECK(p.appearance().tint == h.appearance().tint);
@@ -614,7 +660,7 @@ TEST_CASE("Dragging with the mouse grabs a limb, knocks the stickman over and le
     in.mouseLeftDown = false;
     scene.step(kDt, in);
     CHECK_FALSE(scene.grabbing());
-    CHECK(scene.world().stats().joints == 9);
+    CHECK(scene.world().stats().joints == 11);
 }
 
 TEST_CASE("The state blob carries characters across a reload, bit for bit", "[character][state]") {
@@ -746,13 +792,14 @@ TEST_CASE("Tuning a body or a joint reaches the simulated ragdoll at once, mirro
 
 TEST_CASE("A state blob from the previous format (joint limits only) still loads", "[character][state]") {
     // Saved by the plugin before bodies and joints had tuning: the harness, the elbow_L limit
-    // edited to [0°, 100°], the stickman knocked into a ragdoll mid-walk, 20 steps on.
+    // edited to [0°, 100°], the stickman knocked into a ragdoll mid-walk, 20 steps on. (The
+    // harness's figure was the stickman then; stickman.level.xml is that harness.)
     std::ifstream in(std::string(CHARACTER_TEST_DATA) + "/state_format2.bin", std::ios::binary);
     const std::vector<std::uint8_t> blob{std::istreambuf_iterator<char>(in), {}};
     REQUIRE(blob.size() == 2711);
     Scene scene;
-    test::loadHarness(scene);
     std::string error;
+    REQUIRE(scene.loadLevel(test::contentLevel("stickman.level.xml"), error));
     const bool loaded = scene.loadState(blob.data(), blob.size(), error);
     INFO(error);
     REQUIRE(loaded);

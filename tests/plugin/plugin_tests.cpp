@@ -721,24 +721,24 @@ TEST_CASE("the paper doll is drawn from its atlas: every part a quad on its bone
     };
     DrawList list;
     host.draw(list, PAPER_DRAW_ART);
-    CHECK(imageIndices(list) == 10 * 3 * 6);  // 10 parts, each a shadow, a rim and itself: 2 triangles each
+    CHECK(imageIndices(list) == 12 * 3 * 6);  // 12 parts, each a shadow, a rim and itself: 2 triangles each
     const int settings = host.declarations().settingsKind();
     REQUIRE(host.setProperty(settings, 1, "view.paper_look", 0.0));
     list.clear();
     host.draw(list, PAPER_DRAW_ART);
-    CHECK(imageIndices(list) == 10 * 6);  // the parts alone
+    CHECK(imageIndices(list) == 12 * 6);  // the parts alone
     // The head's part is centred on the head bone as the rig places it: 15 cm up from the
     // neck (the torso's tip, 1.5 m up), 1 cm forward; the idle pose leans it a little.
     Vec2 centre{};
     for (const DrawBatch& b : list.batches())
         if (b.image > 0) {
-            const std::uint32_t head = b.firstIndex + 5 * 6;  // z order: four far-side limbs, the torso, then the head
+            const std::uint32_t head = b.firstIndex + 6 * 6;  // z order: five far-side parts, the torso, then the head
             for (int k : {0, 1, 2, 5}) centre = centre + 0.25f * list.vertices()[list.indices()[head + k]].position;
         }
     CHECK(centre.x == Approx(1.0 + 0.01).margin(0.03));  // the spawn's x
     CHECK(centre.y == Approx(1.5 + 0.15).margin(0.02));
     // The Inspector's read-only list of a body's parts; a stick-drawn bone has none.
-    CHECK(propertyOf(host, "body", objectOf(host, "body", "head").handle, "parts").text == "doll 2 2 120 124, z 6");
+    CHECK(propertyOf(host, "body", objectOf(host, "body", "head").handle, "parts").text == "doll 2 2 120 124, z 7");
 
     // A tool's selection: the selected body's part, and only it, is washed violet over its own
     // quad (a silhouette at 40 %); selecting another moves the mark, clearing it removes it.

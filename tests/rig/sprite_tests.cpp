@@ -7,11 +7,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "paper/png_image.h"
 #include "rig/rig_builder.h"
 #include "rig/rig_loader.h"
 #include "rig/rig_saver.h"
@@ -388,4 +390,46 @@ TEST_CASE("saving keeps image and sprite elements byte for byte, and writes edit
     CHECK(moved.diagnostics[0].message == "image: file 'atlas.png' (read as " + (elsewhere / "atlas.png").string() +
                                               "): file not found");
     CHECK(moved.diagnostics[1].message == "not saved: the edited rig would not load");
+}
+
+TEST_CASE("the paper doll's parts lie on its bodies: shoes and hands within 2 cm", "[rig][sprites][content]") {
+    // What a user sees go into the ground is the drawn part; the solver holds the bodies out
+    // of it. Every opaque pixel of each part, placed on its bone, against its bone's body:
+    // before the doll had feet and hands, its shoes (drawn on the shins) reached 12.3 cm past
+    // them and its hands (past the forearm's end) 5.6 cm.
+    const RigLoadResult loaded = loadRigFile(std::string(PAPERDOLL_CONTENT_DIR) + "/rigs/paper_doll.rig.xml");
+    REQUIRE(loaded.rig);
+    const RigDefinition& rig = *loaded.rig;
+    paper::PngImage atlas;
+    std::string error;
+    REQUIRE(paper::loadPng(rig.images.at(0).path, atlas, error));
+    int shoesAndHands = 0;
+    for (const RigSprite& sprite : rig.sprites) {
+        const RigBone& bone = rig.bones[size_t(sprite.bone)];
+        const int body = rig.bodyOfBone(sprite.bone);
+        REQUIRE(body >= 0);
+        const RigBody& shape = rig.bodies[size_t(body)];
+        REQUIRE(shape.shape != BodyShape::Box);
+        const Vec2 a = shape.shape == BodyShape::Circle ? Vec2{0.5 * bone.length, 0.0} : Vec2{0.0, 0.0};
+        const Vec2 b = shape.shape == BodyShape::Circle ? a : Vec2{bone.length, 0.0};
+        const Rot turn = makeRot(sprite.angle);
+        double beyond = -shape.radius;  // how far the part reaches past its body, metres
+        for (int y = sprite.rect.y; y < sprite.rect.y + sprite.rect.height; ++y)
+            for (int x = sprite.rect.x; x < sprite.rect.x + sprite.rect.width; ++x) {
+                if (atlas.rgba[size_t(4 * (y * atlas.width + x) + 3)] < 128) continue;
+                const Vec2 local{((x + 0.5 - sprite.rect.x) / sprite.rect.width - 0.5) * sprite.width,
+                                 (0.5 - (y + 0.5 - sprite.rect.y) / sprite.rect.height) * sprite.height};  // the image's top is +y
+                const Vec2 q = sprite.centre + rotate(turn, local);
+                const double t = std::clamp(dot(q - a, b - a) / std::max(dot(b - a, b - a), 1e-12), 0.0, 1.0);
+                beyond = std::max(beyond, distance(q, a + t * (b - a)) - shape.radius);
+            }
+        INFO(bone.name << ": " << beyond * 100.0 << " cm past its body");
+        CHECK(beyond > 0.0);      // the paper round a body: a rim of art it does not cover
+        CHECK(beyond <= 0.035);   // the hair 3.3 cm, the square corners of a sole 1.9 cm
+        if (bone.name.rfind("foot", 0) == 0 || bone.name.rfind("forearm", 0) == 0) {
+            CHECK(beyond <= 0.02);
+            ++shoesAndHands;
+        }
+    }
+    CHECK(shoesAndHands == 4);
 }

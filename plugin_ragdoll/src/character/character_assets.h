@@ -25,9 +25,11 @@ struct CharacterAssets {
     std::vector<int> bodyOfBone;
     int rootBone = -1;
     /// The leg and arm chains two-bone IK drives, as bone indices (-1 when the rig lacks
-    /// one): found by name (thigh/shin, upper_arm/forearm with _L/_R).
+    /// one): found by name (thigh/shin, upper_arm/forearm with _L/_R). A leg's `end` is its
+    /// foot (foot_L/_R, a child of the shin), which turns at the ankle to keep its toe out of
+    /// the ground.
     struct Chain {
-        int upper = -1, lower = -1;
+        int upper = -1, lower = -1, end = -1;
     };
     Chain legs[2], arms[2];
 };

@@ -111,8 +111,31 @@ void Character::computeAnimatedPose(double dt, bool plantFeet, bool plantHands) 
         local_.angles[size_t(limb.upper)] = wrapAngle(ik.upperAngle - parentAngle);
         local_.angles[size_t(limb.lower)] = wrapAngle(ik.lowerAngle - ik.upperAngle);
     };
-    if (plantFeet)
+    // Each foot then turns at its ankle to keep its toe out of the ground: held at right
+    // angles to a shin pushing off behind the body, a foot dips its toe into the ground (and
+    // a switch to ragdoll would lift the whole body out of it). The ankle's limits bound the
+    // turn below, as any joint's.
+    auto liftToe = [&](const CharacterAssets::Chain& leg) {
+        if (leg.end < 0 || a.bodyOfBone[size_t(leg.end)] < 0) return;
+        const RigBone& foot = rig.bones[size_t(leg.end)];
+        const double clearance = rig.bodies[size_t(a.bodyOfBone[size_t(leg.end)])].radius;
+        const BonePose& pose = rigPoses_[size_t(leg.end)];
+        const Vec2 toe = pose.origin + foot.length * Vec2{std::cos(pose.angle), std::sin(pose.angle)};
+        const Vec2 toeWorld = toWorld(toe);
+        double ground = 0.0;
+        if (!groundAt(toeWorld.x, std::max(root_.y, toeWorld.y), ground)) return;
+        const double lowest = toRig({toeWorld.x, ground + clearance}).y;
+        const double rise = (lowest - pose.origin.y) / foot.length;  // sine of the angle that puts the toe there
+        if (toe.y >= lowest || rise > 1.0) return;
+        // Of the two angles that put the toe at that height, the one nearer the foot's.
+        const double toUp = wrapAngle(std::asin(rise) - pose.angle), toOther = wrapAngle(kPi - std::asin(rise) - pose.angle);
+        local_.angles[size_t(leg.end)] += std::abs(toUp) <= std::abs(toOther) ? toUp : toOther;
+    };
+    if (plantFeet) {
         for (const CharacterAssets::Chain& leg : a.legs) plant(leg, 1.0);
+        computeBonePoses(rig, local_, rigPoses_);
+        for (const CharacterAssets::Chain& leg : a.legs) liftToe(leg);
+    }
     if (plantHands)
         for (const CharacterAssets::Chain& arm : a.arms) plant(arm, -1.0);
     // Arms reaching for their targets: the elbow bends forward (the rig faces +x, the hand
