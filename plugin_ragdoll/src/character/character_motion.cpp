@@ -92,20 +92,24 @@ void Character::computeAnimatedPose(double dt, bool plantFeet, bool plantHands) 
     // Each foot (and, getting up, each hand) no lower than the ground under it (ramps,
     // stairs): two-bone IK in rig space. The rig faces +x: a knee bends forward, so it lies
     // left of hip→foot (+1); an elbow bends back, right of shoulder→hand (−1).
+    // A bone's tip and the lowest that tip may be, its body's radius above the ground under
+    // it (rig space); false where there is no ground under it.
+    auto tipAndLowest = [&](int bone, Vec2& tip, double& lowest) {
+        const BonePose& pose = rigPoses_[size_t(bone)];
+        tip = pose.origin + rig.bones[size_t(bone)].length * Vec2{std::cos(pose.angle), std::sin(pose.angle)};
+        const Vec2 world = toWorld(tip);
+        double ground = 0.0;
+        if (!groundAt(world.x, std::max(root_.y, world.y), ground)) return false;
+        lowest = toRig({world.x, ground + rig.bodies[size_t(a.bodyOfBone[size_t(bone)])].radius}).y;
+        return true;
+    };
     auto plant = [&](const CharacterAssets::Chain& limb, double bend) {
         if (limb.upper < 0 || limb.lower < 0) return;
-        const RigBone& lower = rig.bones[size_t(limb.lower)];
-        const double clearance = rig.bodies[size_t(a.bodyOfBone[size_t(limb.lower)])].radius;
-        const BonePose& upperPose = rigPoses_[size_t(limb.upper)];
-        const BonePose& lowerPose = rigPoses_[size_t(limb.lower)];
-        const Vec2 end = lowerPose.origin + lower.length * Vec2{std::cos(lowerPose.angle), std::sin(lowerPose.angle)};
-        const Vec2 endWorld = toWorld(end);
-        double ground = 0.0;
-        if (!groundAt(endWorld.x, std::max(root_.y, endWorld.y), ground)) return;
-        const double lowest = toRig({endWorld.x, ground + clearance}).y;
-        if (end.y >= lowest) return;
-        const TwoBoneIkResult ik = solveTwoBoneIk(upperPose.origin, rig.bones[size_t(limb.upper)].length, lower.length,
-                                                  {end.x, lowest}, bend);
+        Vec2 end;
+        double lowest = 0.0;
+        if (!tipAndLowest(limb.lower, end, lowest) || end.y >= lowest) return;
+        const TwoBoneIkResult ik = solveTwoBoneIk(rigPoses_[size_t(limb.upper)].origin, rig.bones[size_t(limb.upper)].length,
+                                                  rig.bones[size_t(limb.lower)].length, {end.x, lowest}, bend);
         const int parent = rig.bones[size_t(limb.upper)].parent;
         const double parentAngle = parent >= 0 ? rigPoses_[size_t(parent)].angle : 0.0;
         local_.angles[size_t(limb.upper)] = wrapAngle(ik.upperAngle - parentAngle);
@@ -117,16 +121,12 @@ void Character::computeAnimatedPose(double dt, bool plantFeet, bool plantHands) 
     // turn below, as any joint's.
     auto liftToe = [&](const CharacterAssets::Chain& leg) {
         if (leg.end < 0 || a.bodyOfBone[size_t(leg.end)] < 0) return;
-        const RigBone& foot = rig.bones[size_t(leg.end)];
-        const double clearance = rig.bodies[size_t(a.bodyOfBone[size_t(leg.end)])].radius;
+        Vec2 toe;
+        double lowest = 0.0;
+        if (!tipAndLowest(leg.end, toe, lowest) || toe.y >= lowest) return;
         const BonePose& pose = rigPoses_[size_t(leg.end)];
-        const Vec2 toe = pose.origin + foot.length * Vec2{std::cos(pose.angle), std::sin(pose.angle)};
-        const Vec2 toeWorld = toWorld(toe);
-        double ground = 0.0;
-        if (!groundAt(toeWorld.x, std::max(root_.y, toeWorld.y), ground)) return;
-        const double lowest = toRig({toeWorld.x, ground + clearance}).y;
-        const double rise = (lowest - pose.origin.y) / foot.length;  // sine of the angle that puts the toe there
-        if (toe.y >= lowest || rise > 1.0) return;
+        const double rise = (lowest - pose.origin.y) / rig.bones[size_t(leg.end)].length;  // sine of the angle that puts the toe there
+        if (rise > 1.0) return;
         // Of the two angles that put the toe at that height, the one nearer the foot's.
         const double toUp = wrapAngle(std::asin(rise) - pose.angle), toOther = wrapAngle(kPi - std::asin(rise) - pose.angle);
         local_.angles[size_t(leg.end)] += std::abs(toUp) <= std::abs(toOther) ? toUp : toOther;
