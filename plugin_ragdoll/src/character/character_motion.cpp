@@ -103,11 +103,15 @@ void Character::computeAnimatedPose(double dt, bool plantFeet, bool plantHands) 
         lowest = toRig({world.x, ground + rig.bodies[size_t(a.bodyOfBone[size_t(bone)])].radius}).y;
         return true;
     };
-    auto plant = [&](const CharacterAssets::Chain& limb, double bend) {
+    // `raise`: the end at least that much higher than it is (a foot whose toe the ankle
+    // could not lift enough).
+    auto plant = [&](const CharacterAssets::Chain& limb, double bend, double raise = 0.0) {
         if (limb.upper < 0 || limb.lower < 0) return;
         Vec2 end;
         double lowest = 0.0;
-        if (!tipAndLowest(limb.lower, end, lowest) || end.y >= lowest) return;
+        if (!tipAndLowest(limb.lower, end, lowest)) return;
+        lowest = std::max(lowest, end.y + raise);
+        if (end.y >= lowest) return;
         const TwoBoneIkResult ik = solveTwoBoneIk(rigPoses_[size_t(limb.upper)].origin, rig.bones[size_t(limb.upper)].length,
                                                   rig.bones[size_t(limb.lower)].length, {end.x, lowest}, bend);
         const int parent = rig.bones[size_t(limb.upper)].parent;
@@ -117,24 +121,50 @@ void Character::computeAnimatedPose(double dt, bool plantFeet, bool plantHands) 
     };
     // Each foot then turns at its ankle to keep its toe out of the ground: held at right
     // angles to a shin pushing off behind the body, a foot dips its toe into the ground (and
-    // a switch to ragdoll would lift the whole body out of it). The ankle's limits bound the
-    // turn below, as any joint's.
+    // a switch to ragdoll would lift the whole body out of it). Within the ankle's limits;
+    // how far the foot's body still reaches into the terrain after the turn (a toe over the
+    // next stair's tread, a step's edge under the arch) is returned, for the leg to lift.
     auto liftToe = [&](const CharacterAssets::Chain& leg) {
-        if (leg.end < 0 || a.bodyOfBone[size_t(leg.end)] < 0) return;
+        if (leg.end < 0 || a.bodyOfBone[size_t(leg.end)] < 0) return 0.0;
         Vec2 toe;
         double lowest = 0.0;
-        if (!tipAndLowest(leg.end, toe, lowest) || toe.y >= lowest) return;
+        if (!tipAndLowest(leg.end, toe, lowest)) return 0.0;
         const BonePose& pose = rigPoses_[size_t(leg.end)];
-        const double rise = (lowest - pose.origin.y) / rig.bones[size_t(leg.end)].length;  // sine of the angle that puts the toe there
-        if (rise > 1.0) return;
-        // Of the two angles that put the toe at that height, the one nearer the foot's.
-        const double toUp = wrapAngle(std::asin(rise) - pose.angle), toOther = wrapAngle(kPi - std::asin(rise) - pose.angle);
-        local_.angles[size_t(leg.end)] += std::abs(toUp) <= std::abs(toOther) ? toUp : toOther;
+        const double length = rig.bones[size_t(leg.end)].length;
+        double turn = 0.0;
+        if (toe.y < lowest) {
+            // Of the two angles that put the toe at that height, the one nearer the foot's
+            // (the toe straight up when none does).
+            const double rise = (lowest - pose.origin.y) / length;
+            turn = wrapAngle(kPi / 2.0 - pose.angle);
+            if (rise <= 1.0) {
+                const double toUp = wrapAngle(std::asin(rise) - pose.angle), toOther = wrapAngle(kPi - std::asin(rise) - pose.angle);
+                turn = std::abs(toUp) <= std::abs(toOther) ? toUp : toOther;
+            }
+            for (const RigJoint& ankle : rig.joints)
+                if (ankle.child == leg.end && ankle.limited) {
+                    const double rest = rig.bones[size_t(leg.end)].localAngle;
+                    const double angle = local_.angles[size_t(leg.end)];
+                    turn = rest + std::clamp(wrapAngle(angle + turn - rest), ankle.lower, ankle.upper) - angle;
+                }
+            local_.angles[size_t(leg.end)] += turn;
+        }
+        const double angle = pose.angle + turn;
+        drawn_.assign(1, DrawnShape{toWorld(pose.origin), toWorld(pose.origin + length * Vec2{std::cos(angle), std::sin(angle)}),
+                                    rig.bodies[size_t(a.bodyOfBone[size_t(leg.end)])].radius});
+        const DrawnDepth deepest = deepestOverlap(*world_, drawn_, Obstacles::Terrain, scratch_);
+        return deepest.depth / std::max(deepest.normal.y, 0.5);
     };
     if (plantFeet) {
         for (const CharacterAssets::Chain& leg : a.legs) plant(leg, 1.0);
         computeBonePoses(rig, local_, rigPoses_);
-        for (const CharacterAssets::Chain& leg : a.legs) liftToe(leg);
+        for (const CharacterAssets::Chain& leg : a.legs)
+            for (int pass = 0; pass < 3; ++pass) {
+                const double left = liftToe(leg);
+                if (left <= 0.0) break;
+                plant(leg, 1.0, left);
+                computeBonePoses(rig, local_, rigPoses_);
+            }
     }
     if (plantHands)
         for (const CharacterAssets::Chain& arm : a.arms) plant(arm, -1.0);
