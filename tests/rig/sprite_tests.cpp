@@ -408,10 +408,14 @@ TEST_CASE("the paper doll's parts lie on its bodies: shoes and hands within 2 cm
         const RigBone& bone = rig.bones[size_t(sprite.bone)];
         const int body = rig.bodyOfBone(sprite.bone);
         REQUIRE(body >= 0);
-        const RigBody& shape = rig.bodies[size_t(body)];
-        REQUIRE(shape.shape != BodyShape::Box);
-        const Vec2 a = shape.shape == BodyShape::Circle ? Vec2{0.5 * bone.length, 0.0} : Vec2{0.0, 0.0};
-        const Vec2 b = shape.shape == BodyShape::Circle ? a : Vec2{bone.length, 0.0};
+        REQUIRE(rig.bodies[size_t(body)].shape != BodyShape::Box);
+        // The body as buildRagdoll makes it, in the bone's frame: a segment swept by a radius.
+        Capsule shape = bodyCapsule(rig, body);
+        if (rig.bodies[size_t(body)].shape == BodyShape::Circle) {
+            const Circle circle = bodyCircle(rig, body);
+            shape = {circle.center, circle.center, circle.radius};
+        }
+        const Vec2 a = shape.center1, b = shape.center2;
         const Rot turn = makeRot(sprite.angle);
         double beyond = -shape.radius;  // how far the part reaches past its body, metres
         for (int y = sprite.rect.y; y < sprite.rect.y + sprite.rect.height; ++y)

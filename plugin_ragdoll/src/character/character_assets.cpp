@@ -89,8 +89,11 @@ std::shared_ptr<const CharacterAssets> loadCharacterAssets(const std::string& ri
     for (int s = 0; s < 2; ++s) {
         assets->legs[s] = {rig.findBone(std::string("thigh") + sides[s]), rig.findBone(std::string("shin") + sides[s])};
         const int foot = rig.findBone(std::string("foot") + sides[s]);
-        if (foot >= 0 && assets->legs[s].lower >= 0 && rig.bones[size_t(foot)].parent == assets->legs[s].lower)
+        if (foot >= 0 && assets->legs[s].lower >= 0 && rig.bones[size_t(foot)].parent == assets->legs[s].lower) {
             assets->legs[s].end = foot;
+            for (size_t j = 0; j < rig.joints.size(); ++j)
+                if (rig.joints[j].child == foot) assets->legs[s].endJoint = int(j);
+        }
         assets->arms[s] = {rig.findBone(std::string("upper_arm") + sides[s]), rig.findBone(std::string("forearm") + sides[s])};
     }
 

@@ -26,10 +26,10 @@ struct CharacterAssets {
     int rootBone = -1;
     /// The leg and arm chains two-bone IK drives, as bone indices (-1 when the rig lacks
     /// one): found by name (thigh/shin, upper_arm/forearm with _L/_R). A leg's `end` is its
-    /// foot (foot_L/_R, a child of the shin), which turns at the ankle to keep its toe out of
-    /// the ground.
+    /// foot (foot_L/_R, a child of the shin), which turns at the ankle (`endJoint`, the joint
+    /// it hangs from, or -1) to keep its toe out of the ground.
     struct Chain {
-        int upper = -1, lower = -1, end = -1;
+        int upper = -1, lower = -1, end = -1, endJoint = -1;
     };
     Chain legs[2], arms[2];
 };

@@ -13,6 +13,13 @@ namespace ragdoll {
 
 namespace {
 
+/// A bone's local angle kept within the limits of the joint it hangs from (measured from the
+/// rest pose).
+double withinLimits(const RigDefinition& rig, const RigJoint& joint, double angle) {
+    const double rest = rig.bones[size_t(joint.child)].localAngle;
+    return rest + std::clamp(wrapAngle(angle - rest), joint.lower, joint.upper);
+}
+
 double smoothstep(double t) {
     t = std::clamp(t, 0.0, 1.0);
     return t * t * (3.0 - 2.0 * t);
@@ -141,12 +148,10 @@ void Character::computeAnimatedPose(double dt, bool plantFeet, bool plantHands) 
                 const double toUp = wrapAngle(std::asin(rise) - pose.angle), toOther = wrapAngle(kPi - std::asin(rise) - pose.angle);
                 turn = std::abs(toUp) <= std::abs(toOther) ? toUp : toOther;
             }
-            for (const RigJoint& ankle : rig.joints)
-                if (ankle.child == leg.end && ankle.limited) {
-                    const double rest = rig.bones[size_t(leg.end)].localAngle;
-                    const double angle = local_.angles[size_t(leg.end)];
-                    turn = rest + std::clamp(wrapAngle(angle + turn - rest), ankle.lower, ankle.upper) - angle;
-                }
+            if (leg.endJoint >= 0 && rig.joints[size_t(leg.endJoint)].limited) {
+                const double angle = local_.angles[size_t(leg.end)];
+                turn = withinLimits(rig, rig.joints[size_t(leg.endJoint)], angle + turn) - angle;
+            }
             local_.angles[size_t(leg.end)] += turn;
         }
         const double angle = pose.angle + turn;
@@ -189,9 +194,8 @@ void Character::computeAnimatedPose(double dt, bool plantFeet, bool plantHands) 
     for (size_t j = 0; j < rig.joints.size(); ++j) {
         const RigJoint& joint = rig.joints[j];
         if (!joint.limited) continue;
-        const double rest = rig.bones[size_t(joint.child)].localAngle;
         double& angle = local_.angles[size_t(joint.child)];
-        angle = rest + std::clamp(wrapAngle(angle - rest), joint.lower, joint.upper);
+        angle = withinLimits(rig, joint, angle);
     }
     computeBonePoses(rig, local_, rigPoses_);
     previousAnim_ = animPoses_;
