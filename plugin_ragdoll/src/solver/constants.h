@@ -19,8 +19,9 @@ inline constexpr double kLinearSlop = 0.005;
 /// close in one step, so a 50 m/s limb is caught by 0.1 m ground (metres).
 inline constexpr double kSpeculativeDistance = 4.0 * kLinearSlop;
 
-/// A contact is found again at a substep when its bodies' far ends (|ω|·extent) can sweep
-/// more than this in it (metres): the closest features found at the step's start may no
+/// A contact is found again at a substep when its bodies' surfaces can sweep more than this
+/// past each other in it (metres: the far ends' |ω|·extent and the relative speed along the
+/// contact's tangent, times h): the closest features found at the step's start may no
 /// longer be the ones that meet. 2.5 slops: at 2 the harness sweep left two ragdolls
 /// awake instead of one, at 4 a forearm at 25 rad/s still went 10 mm into a ramp's corner.
 inline constexpr double kContactRefreshTravel = 2.5 * kLinearSlop;

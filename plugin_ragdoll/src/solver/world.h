@@ -125,13 +125,14 @@ private:
     /// only the pairs of bodies a contact woke in the pass before (wokenInPass_). True when
     /// this pass woke a sleeping island.
     bool updateContacts(double dt, int pass);
-    /// After the step's first substep finds again the manifolds of fast-turning bodies
-    /// (refreshTurningContact), then moves the bodies by their velocities and readies the
+    /// After the step's first substep finds again the manifolds of bodies turning or sliding
+    /// past each other fast (refreshMovingContact), then moves the bodies by their velocities and readies the
     /// contacts for the substep (substepsLeft counts this one).
     void integrate(double h, int substepsLeft);
-    /// Finds a contact's manifold again where its bodies are now, when one of them turns
-    /// fast enough that the features found at the step's start may no longer be closest.
-    void refreshTurningContact(Contact& contact, double h, int substepsLeft);
+    /// Finds a contact's manifold again where its bodies are now, when they turn or slide
+    /// past each other fast enough that the features found at the step's start may no
+    /// longer be closest.
+    void refreshMovingContact(Contact& contact, double h, int substepsLeft);
     void solvePositions(double h);
     /// Gives the contacts of a prop a joint tree touches with what it rests on (the terrain,
     /// props under it) to that tree's contact system this step (Contact::treeGroup).
