@@ -2,6 +2,7 @@
 // Box2D 2.4.1 as a peer, and prints a table or one JSON object (see usage() below).
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -37,6 +38,14 @@ Options:
                        12 m, standing, mid-walk, mid-run and hit (7, 2) N*s, each switch
                        run 10 s with sleeping on and again with it off (our solver only).
   --level FILE         The sweep's level (default: content/levels/harness.level.xml).
+  --switch X:KIND      Only the sweep's switch at x = X m of KIND (standing, mid-walk,
+                       mid-run or hit), both its runs: e.g. --switch 5.5:hit.
+  --trace FILE         Write every step of the sweep's runs to FILE as CSV: run (kind,
+                       x, sleeping or awake), t_s after the switch, awake bodies,
+                       deepest_mm into the terrain, the figure's centre of mass
+                       (centre_x_m, centre_y_m), and each body's speed in mm/s as
+                       stopped_within_3s measures it (a column per bone). Sweep only;
+                       with --switch it shows why one switch rests late.
   --n N                Stickmen in the pile, 1 to 10000 (default 100). Pile only.
   --steps S            Steps to run, 1 to 100000 (default 600 for the pile, 300 for
                        the chain).
@@ -110,6 +119,9 @@ struct BenchOptions {
     std::optional<int> iterations;  ///< unset: 1
     std::optional<int> threads;     ///< unset: 1
     std::string levelPath;          ///< --level, the sweep's; empty: the harness
+    std::string switchKind;         ///< --switch X:KIND; empty: every switch
+    double switchX = 0.0;
+    std::string tracePath;          ///< --trace FILE, the sweep's
     bool iterativeJoints = false;   ///< --joints iterative: Gauss-Seidel instead of the direct solver
     bool horizontal = false;
     bool sleeping = true;
@@ -175,6 +187,22 @@ ParseResult parseCommandLine(const std::vector<std::string>& args) {
             if (!value(v)) return fail("--level needs a level file");
             if (!o.levelPath.empty()) return fail("--level is given twice");
             o.levelPath = v;
+        } else if (arg == "--switch") {
+            if (!value(v)) return fail("--switch needs X:KIND, e.g. 5.5:hit");
+            if (!o.switchKind.empty()) return fail("--switch is given twice");
+            const size_t colon = v.find(':');
+            const std::string kind = colon == std::string::npos ? "" : v.substr(colon + 1);
+            bool known = false;
+            for (const char* k : bench::kSweepKinds) known = known || kind == k;
+            const char* end = v.data() + (colon == std::string::npos ? v.size() : colon);
+            auto [ptr, ec] = std::from_chars(v.data(), end, o.switchX);
+            if (colon == std::string::npos || ec != std::errc() || ptr != end || !std::isfinite(o.switchX) || !known)
+                return fail("--switch must be X:KIND with X in metres and KIND standing, mid-walk, mid-run or hit, got '" + v + "'");
+            o.switchKind = kind;
+        } else if (arg == "--trace") {
+            if (!value(v)) return fail("--trace needs a file to write");
+            if (!o.tracePath.empty()) return fail("--trace is given twice");
+            o.tracePath = v;
         } else if (arg == "--threads") {
             if (auto e = integer("a number of threads", 1, 64, o.threads)) return fail(*e);
         } else if (arg == "--n") {
@@ -215,6 +243,8 @@ ParseResult parseCommandLine(const std::vector<std::string>& args) {
     if (o.scene == Scene::Sweep && o.stickmen) return fail("--n applies to --scene pile only");
     if (o.scene == Scene::Sweep && o.peerBox2D) return fail("--peer applies to the pile and the chain (the sweep runs the game's scene)");
     if (o.scene != Scene::Sweep && !o.levelPath.empty()) return fail("--level applies to --scene sweep only");
+    if (o.scene != Scene::Sweep && !o.switchKind.empty()) return fail("--switch applies to --scene sweep only");
+    if (o.scene != Scene::Sweep && !o.tracePath.empty()) return fail("--trace applies to --scene sweep only");
     return {o, {}};
 }
 
@@ -266,6 +296,9 @@ int runSweepScene(const BenchOptions& o) {
     }
     options.substeps = o.substepsOrDefault();
     options.threads = o.threadsOrDefault();
+    options.onlyKind = o.switchKind;
+    options.onlyX = o.switchX;
+    options.tracePath = o.tracePath;
     bench::SweepResult r;
     std::string error;
     if (!bench::runSweep(options, r, error)) {
@@ -302,8 +335,12 @@ int runSweepScene(const BenchOptions& o) {
         j["runs"] = runs;
         std::cout << j.dump(2) << '\n';
     } else {
-        std::printf("scene sweep, %s, x from %.1f to %.1f m every 0.5 m, %d substeps\n\n", options.levelPath.c_str(),
-                    options.fromX, options.toX, options.substeps);
+        if (options.onlyKind.empty())
+            std::printf("scene sweep, %s, x from %.1f to %.1f m every 0.5 m, %d substeps\n\n", options.levelPath.c_str(),
+                        options.fromX, options.toX, options.substeps);
+        else
+            std::printf("scene sweep, %s, the switch %s at x = %.2f m, %d substeps\n\n", options.levelPath.c_str(),
+                        options.onlyKind.c_str(), options.onlyX, options.substeps);
         std::printf("switches                 %d (skipped %d)\n", r.switches, r.skipped);
         std::printf("rested within 2 s        %d\n", r.restedWithin2s);
         std::printf("stopped within 3 s       %d (sleeping off)\n", r.stoppedWithin3s);

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "measure.h"
@@ -22,15 +25,7 @@ constexpr double kDt = 1.0 / 60.0;
 
 enum class Kind { Standing, MidWalk, MidRun, Hit };
 
-const char* kindName(Kind kind) {
-    switch (kind) {
-        case Kind::Standing: return "standing";
-        case Kind::MidWalk: return "mid-walk";
-        case Kind::MidRun: return "mid-run";
-        case Kind::Hit: return "hit";
-    }
-    return "";
-}
+const char* kindName(Kind kind) { return kSweepKinds[int(kind)]; }
 
 SceneInput held(std::uint64_t bits) {
     SceneInput in;
@@ -74,7 +69,7 @@ struct Run {
 };
 
 Run runSwitch(const SceneLevel& level, double x, Kind kind, bool sleeping, int substeps, const TaskSystem& tasks,
-              std::vector<double>& stepMs) {
+              std::vector<double>& stepMs, std::FILE* trace) {
     Run r;
     Scene scene;
     scene.setTaskSystem(tasks);
@@ -99,6 +94,7 @@ Run runSwitch(const SceneLevel& level, double x, Kind kind, bool sleeping, int s
         return r;
     }
     const int steps = int(std::lround(kSweepWindowSeconds / kDt));
+    std::vector<double> speeds(c.ragdoll().bodies.size());
     for (int i = 1; i <= steps; ++i) {
         const auto start = std::chrono::steady_clock::now();
         scene.step(kDt);
@@ -112,11 +108,27 @@ Run runSwitch(const SceneLevel& level, double x, Kind kind, bool sleeping, int s
         const double depth = deepestPenetration(world, c);
         r.maxDepth = std::max(r.maxDepth, depth);
         bool asleep = true, slow = true;
-        for (BodyId b : c.ragdoll().bodies) {
-            const BodySnapshot s = world.snapshot(b);
+        int awake = 0;
+        for (size_t k = 0; k < c.ragdoll().bodies.size(); ++k) {
+            const BodySnapshot s = world.snapshot(c.ragdoll().bodies[k]);
             asleep = asleep && !s.awake;
+            awake += s.awake ? 1 : 0;
             // A body's ends turn about its centre: 0.25 m is about half a stickman's longest limb.
-            slow = slow && length(s.linearVelocity) + 0.25 * std::abs(s.angularVelocity) < kStoppedSpeed;
+            speeds[k] = length(s.linearVelocity) + 0.25 * std::abs(s.angularVelocity);
+            slow = slow && speeds[k] < kStoppedSpeed;
+        }
+        if (trace) {
+            Vec2 centre{};
+            double mass = 0.0;
+            for (BodyId b : c.ragdoll().bodies) {
+                centre += world.bodyMass(b) * world.worldCenterOfMass(b);
+                mass += world.bodyMass(b);
+            }
+            centre = (1.0 / mass) * centre;
+            std::fprintf(trace, "%s %.1f %s,%.4f,%d,%.3f,%.4f,%.4f", kindName(kind), x, sleeping ? "sleeping" : "awake", t,
+                         awake, depth * 1000.0, centre.x, centre.y);
+            for (double speed : speeds) std::fprintf(trace, ",%.2f", speed * 1000.0);
+            std::fprintf(trace, "\n");
         }
         if (!asleep) r.restAt = -1.0;
         else if (r.restAt < 0.0) r.restAt = t;
@@ -141,6 +153,7 @@ bool runSweep(const SweepOptions& options, SweepResult& result, std::string& err
     const SceneLevel level = test::toSceneLevel(*loaded.level);
     paper::JobPool pool(options.threads);
     const TaskSystem tasks = scenes::poolTasks(pool);
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> trace(nullptr, &std::fclose);
     {
         Scene probe;
         if (!probe.loadLevel(level, error)) return false;
@@ -148,21 +161,34 @@ bool runSweep(const SweepOptions& options, SweepResult& result, std::string& err
             error = options.levelPath + ": the level has no spawn (the sweep needs a character)";
             return false;
         }
+        if (!options.tracePath.empty()) {
+            trace.reset(std::fopen(options.tracePath.c_str(), "w"));
+            if (!trace) {
+                error = options.tracePath + ": cannot be written";
+                return false;
+            }
+            std::fprintf(trace.get(), "run,t_s,awake,deepest_mm,centre_x_m,centre_y_m");
+            const RigDefinition& rig = probe.character(0).assets().rig;
+            for (const RigBody& body : rig.bodies) std::fprintf(trace.get(), ",%s_mm_s", rig.bones[size_t(body.bone)].name.c_str());
+            std::fprintf(trace.get(), "\n");
+        }
     }
 
     result = {};
     result.runsHash = 0xcbf29ce484222325ull;  // FNV-1a's offset basis
     std::vector<double> stepMs;
-    const int places = int(std::floor((options.toX - options.fromX) / 0.5 + 1e-9)) + 1;
+    const bool one = !options.onlyKind.empty();
+    const int places = one ? 1 : int(std::floor((options.toX - options.fromX) / 0.5 + 1e-9)) + 1;
     for (int p = 0; p < places; ++p) {
-        const double x = options.fromX + 0.5 * p;
+        const double x = one ? options.onlyX : options.fromX + 0.5 * p;
         for (Kind kind : {Kind::Standing, Kind::MidWalk, Kind::MidRun, Kind::Hit}) {
-            const Run resting = runSwitch(level, x, kind, true, options.substeps, tasks, stepMs);
+            if (one && options.onlyKind != kindName(kind)) continue;
+            const Run resting = runSwitch(level, x, kind, true, options.substeps, tasks, stepMs, trace.get());
             if (!resting.stood) {
                 ++result.skipped;
                 continue;
             }
-            const Run awake = runSwitch(level, x, kind, false, options.substeps, tasks, stepMs);
+            const Run awake = runSwitch(level, x, kind, false, options.substeps, tasks, stepMs, trace.get());
             ++result.switches;
             if (resting.restAt >= 0.0 && resting.restAt <= 2.0) ++result.restedWithin2s;
             if (awake.stood && awake.movingUntil < 3.0) ++result.stoppedWithin3s;  // slower from 3 s on

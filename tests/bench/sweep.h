@@ -15,7 +15,17 @@ struct SweepOptions {
     double fromX = -2.0, toX = 12.0;  ///< metres; switches every 0.5 m in between
     int substeps = 4;
     int threads = 1;  ///< the solver's (Scene::setThreads), from a job pool of the bench's
+    /// Set: only the switch of this kind (standing, mid-walk, mid-run or hit) at onlyX.
+    std::string onlyKind;
+    double onlyX = 0.0;
+    /// Set: every step of every run, written as CSV (run, t_s, awake bodies, deepest_mm, the
+    /// figure's centre of mass, and each body's speed in mm/s as stopped_within_3s measures
+    /// it, named by its bone).
+    std::string tracePath;
 };
+
+/// The switch kinds, in the sweep's order.
+inline constexpr const char* kSweepKinds[] = {"standing", "mid-walk", "mid-run", "hit"};
 
 /// One switch of the sweep, as its two runs ended.
 struct SweepSwitch {
