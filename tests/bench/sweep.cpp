@@ -205,6 +205,10 @@ bool runSweep(const SweepOptions& options, SweepResult& result, std::string& err
             result.runs.push_back({x, kindName(kind), resting.restAt, awake.movingUntil});
         }
     }
+    if (trace && (std::fflush(trace.get()) != 0 || std::ferror(trace.get()))) {
+        error = options.tracePath + ": cannot be written (the disk may be full)";
+        return false;
+    }
     if (!stepMs.empty()) {
         double sum = 0.0;
         for (double ms : stepMs) sum += ms;

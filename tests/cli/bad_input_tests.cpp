@@ -457,6 +457,8 @@ TEST_CASE("ragdoll_bench refuses bad options and numbers", "[cli][bad-input][ben
         {"`--trace` with the pile", {"--trace", "t.csv"}, 2, {"--trace applies to --scene sweep only"}},
         {"`--trace` into a missing folder", {"--scene", "sweep", "--switch", "0:standing", "--trace", "no_such_dir/t.csv"}, 1,
          {"no_such_dir/t.csv", "cannot be written"}},
+        {"`--trace` onto a full disk", {"--scene", "sweep", "--switch", "0:standing", "--trace", "/dev/full"}, 1,
+         {"/dev/full", "cannot be written"}},
         {"`--scene sweep` with a missing level", {"--scene", "sweep", "--level", "no_such.level.xml"}, 1, {"no_such.level.xml"}},
         {"`--json` with standard output on a full disk", {kFullOutput, "--n", "1", "--steps", "2", "--json"}, 1,
          {"cannot write the results", "No space left"}},

@@ -2,9 +2,10 @@
 //   once per step:   NaN recovery, speed clamp, bounds, broadphase, narrow phase
 //                    (speculative contacts)
 //   per substep h:   integrate (after the first, the manifolds of bodies turning or
-//                    sliding past each other fast found again) → position solve (contacts, Gauss-Seidel joints; then
-//                    the direct joint trees) → velocities from positions → velocity pass
-//                    (friction, restitution, joint damping)
+//                    sliding past each other fast found again) → position solve
+//                    (contacts, Gauss-Seidel joints; then the direct joint trees) →
+//                    velocities from positions → velocity pass (friction, restitution,
+//                    joint damping)
 //   once per step:   sleep, NaN recovery, bounds
 // Joints are solved after contacts so they are exact at the end of every substep.
 #include <algorithm>

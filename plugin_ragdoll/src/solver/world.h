@@ -126,8 +126,8 @@ private:
     /// this pass woke a sleeping island.
     bool updateContacts(double dt, int pass);
     /// After the step's first substep finds again the manifolds of bodies turning or sliding
-    /// past each other fast (refreshMovingContact), then moves the bodies by their velocities and readies the
-    /// contacts for the substep (substepsLeft counts this one).
+    /// past each other fast (refreshMovingContact), then moves the bodies by their
+    /// velocities and readies the contacts for the substep (substepsLeft counts this one).
     void integrate(double h, int substepsLeft);
     /// Finds a contact's manifold again where its bodies are now, when they turn or slide
     /// past each other fast enough that the features found at the step's start may no
