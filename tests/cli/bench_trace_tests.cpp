@@ -1,0 +1,69 @@
+// The benchmark's sweep run on one switch with its trace, as a user looking into a late rest
+// would: the CSV must hold every step of both runs, a column per bone, and agree with the
+// summary the same run prints.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "run_process.h"
+
+#ifdef RAGDOLL_BENCH_EXE
+namespace {
+
+std::vector<std::string> splitCsv(const std::string& line) {
+    std::vector<std::string> cells;
+    std::stringstream in(line);
+    for (std::string cell; std::getline(in, cell, ',');) cells.push_back(cell);
+    return cells;
+}
+
+}  // namespace
+
+TEST_CASE("ragdoll_bench traces one switch of the sweep, every step of both runs", "[cli][bench]") {
+    const std::filesystem::path dir = test::makeTempDir();
+    const std::string trace = (dir / "standing.csv").string();
+    // Standing on the harness's flat ground at x = 0: it topples and stops within 3 s.
+    const test::ProcessResult r = test::runProcess(
+        {RAGDOLL_BENCH_EXE, "--scene", "sweep", "--switch", "0:standing", "--trace", trace, "--json"},
+        {std::string("PAPERDOLL_CONTENT=") + PAPERDOLL_CONTENT_DIR}, 120.0);
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    CHECK_THAT(r.out, Catch::Contains("\"switches\": 1"));
+    CHECK_THAT(r.out, Catch::Contains("\"stopped_within_3s\": 1"));
+
+    std::ifstream csv(trace);
+    std::string line;
+    REQUIRE(std::getline(csv, line));
+    const std::vector<std::string> header = splitCsv(line);
+    REQUIRE(header.size() == 6 + 12);  // the paper doll's twelve bodies
+    CHECK(line.starts_with("run,t_s,awake,deepest_mm,centre_x_m,centre_y_m,torso_mm_s,"));
+    CHECK_THAT(line, Catch::Contains("foot_R_mm_s"));
+
+    int sleeping = 0, awake = 0;
+    double fastestAfter3s = 0.0, lastT = 0.0;
+    while (std::getline(csv, line)) {
+        const std::vector<std::string> cells = splitCsv(line);
+        REQUIRE(cells.size() == header.size());
+        const double t = std::atof(cells[1].c_str());
+        if (cells[0] == "standing 0.0 sleeping") ++sleeping;
+        else if (cells[0] == "standing 0.0 awake") {
+            ++awake;
+            if (t >= 3.0)
+                for (size_t k = 6; k < cells.size(); ++k) fastestAfter3s = std::max(fastestAfter3s, std::atof(cells[k].c_str()));
+        } else FAIL("an unexpected run: " << cells[0]);
+        lastT = t;
+    }
+    CHECK(sleeping == 600);  // 10 s at 60 steps a second, each run
+    CHECK(awake == 600);
+    CHECK(lastT == Approx(10.0));
+    INFO("fastest body from 3 s on, sleeping off: " << fastestAfter3s << " mm/s");
+    CHECK(fastestAfter3s < 5.0);  // what stopped_within_3s counted
+    std::filesystem::remove_all(dir);
+}
+#endif
