@@ -118,13 +118,7 @@ Run runSwitch(const SceneLevel& level, double x, Kind kind, bool sleeping, int s
             slow = slow && speeds[k] < kStoppedSpeed;
         }
         if (trace) {
-            Vec2 centre{};
-            double mass = 0.0;
-            for (BodyId b : c.ragdoll().bodies) {
-                centre += world.bodyMass(b) * world.worldCenterOfMass(b);
-                mass += world.bodyMass(b);
-            }
-            centre = (1.0 / mass) * centre;
+            const Vec2 centre = bodiesMomentum(world, c.ragdoll().bodies).centerOfMass;
             std::fprintf(trace, "%s %.1f %s,%.4f,%d,%.3f,%.4f,%.4f", kindName(kind), x, sleeping ? "sleeping" : "awake", t,
                          awake, depth * 1000.0, centre.x, centre.y);
             for (double speed : speeds) std::fprintf(trace, ",%.2f", speed * 1000.0);

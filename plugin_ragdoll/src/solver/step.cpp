@@ -311,13 +311,14 @@ void World::refreshMovingContact(Contact& c, double h, int substepsLeft) {
     // The extents kept in the contact: read from the cold Body records, every contact every
     // substep, this test was a twentieth of the N=1000 pile's step.
     const double turn = farEndSpeed(sa, c.extentA) + farEndSpeed(sb, c.extentB);
-    const double slide = std::abs(cross(sb.linearVelocity - sa.linearVelocity, c.normal));  // along the tangent
+    const Vec2 relative = sb.linearVelocity - sa.linearVelocity;
+    const double slide = std::abs(cross(relative, c.normal));  // along the tangent
     if ((turn + slide) * h <= kContactRefreshTravel || (!sa.active && !sb.active)) return;
     const Body& a = bodies_[size_t(c.bodyA)];
     const Body& b = bodies_[size_t(c.bodyB)];
     const ContactPoint before[2] = {c.points[0], c.points[1]};
     const int beforeCount = c.pointCount;
-    const double closing = (length(sb.linearVelocity - sa.linearVelocity) + turn) * h * substepsLeft;
+    const double closing = (length(relative) + turn) * h * substepsLeft;
     updateContact(c, a, sa, b, sb, kSpeculativeDistance + closing);
     // A point kept (the same features) keeps its tree's warm start; a new one starts cold.
     for (int k = 0; k < c.pointCount; ++k) {
