@@ -155,6 +155,21 @@ double maxLimitViolation(const RunState& state) {
     return worst;
 }
 
+/// Deepest overlap of a touching contact between a moving and a static body, metres (≥ 0):
+/// Box2D's separations, surface to surface (its polygons' skin counted as their radius).
+double deepestIntoStatics(b2World& world) {
+    double deepest = 0.0;
+    for (b2Contact* c = world.GetContactList(); c; c = c->GetNext()) {
+        if (!c->IsTouching()) continue;
+        if (c->GetFixtureA()->GetBody()->GetType() != b2_staticBody && c->GetFixtureB()->GetBody()->GetType() != b2_staticBody)
+            continue;
+        b2WorldManifold m;
+        c->GetWorldManifold(&m);
+        for (int i = 0; i < c->GetManifold()->pointCount; ++i) deepest = std::max(deepest, -double(m.separations[i]));
+    }
+    return deepest;
+}
+
 bool anyEscaped(const scenes::SceneSpec& scene, const RunState& state) {
     for (const b2Body* body : state.dynamicBodies) {
         const b2Vec2 p = body->GetPosition();
@@ -221,6 +236,7 @@ scenes::BenchResult runBox2D(const scenes::SceneSpec& scene, int steps, int /*su
         result.maxStretchRun = std::max(result.maxStretchRun, result.maxStretchEnd);
         result.maxLimitViolationEndDeg = radiansToDegrees(maxLimitViolation(state));
         result.maxLimitViolationRunDeg = std::max(result.maxLimitViolationRunDeg, result.maxLimitViolationEndDeg);
+        result.maxDepth = std::max(result.maxDepth, deepestIntoStatics(*world));
         // Stop at the first explosion (a NaN is caught there too): NaNs reach Box2D's
         // asserts, and the figures after it say nothing.
         if (anyEscaped(scene, state)) {

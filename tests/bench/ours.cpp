@@ -26,6 +26,8 @@ scenes::BenchResult runOurs(const scenes::SceneSpec& scene, int steps, int subst
 
     scenes::BenchResult result;
     result.engine = iterativeJoints ? "paperdoll (gauss-seidel)" : "paperdoll";
+    std::vector<BodyId> statics, moving;
+    for (BodyId b : built.bodies) (world.bodyType(b) == BodyType::Static ? statics : moving).push_back(b);
     std::vector<double> stepMs;
     stepMs.reserve(size_t(steps));
     const double dt = 1.0 / 60.0;
@@ -40,6 +42,8 @@ scenes::BenchResult runOurs(const scenes::SceneSpec& scene, int steps, int subst
         result.maxLimitViolationRunDeg = std::max(result.maxLimitViolationRunDeg, radiansToDegrees(violation));
         result.maxStretchEnd = separation;
         result.maxLimitViolationEndDeg = radiansToDegrees(violation);
+        for (BodyId b : moving)
+            for (BodyId ground : statics) result.maxDepth = std::max(result.maxDepth, world.overlap(b, ground));
         for (BodyId b : built.bodies) {
             Vec2 p = world.bodyState(b).position;
             if (hasEscaped(scene, p.x, p.y)) result.exploded = true;

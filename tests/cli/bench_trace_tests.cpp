@@ -66,4 +66,18 @@ TEST_CASE("ragdoll_bench traces one switch of the sweep, every step of both runs
     CHECK(fastestAfter3s < 5.0);  // what stopped_within_3s counted
     std::filesystem::remove_all(dir);
 }
+
+// The pile reports how deep its bodies went into the ground and walls: 20 stickmen dropped
+// in a heap stay within the contacts' allowed overlap (2 mm) and their slop.
+TEST_CASE("ragdoll_bench reports the pile's deepest body in the terrain", "[cli][bench]") {
+    const test::ProcessResult r =
+        test::runProcess({RAGDOLL_BENCH_EXE, "--scene", "pile", "--n", "20", "--steps", "300", "--json"}, {}, 120.0);
+    INFO(r.err << r.out);
+    REQUIRE(r.exitCode == 0);
+    const size_t at = r.out.find("\"max_depth_m\": ");
+    REQUIRE(at != std::string::npos);
+    const double depth = std::atof(r.out.c_str() + at + 15);
+    CHECK(depth > 0.001);  // they do rest on the ground, 2 mm in
+    CHECK(depth < 0.005);
+}
 #endif

@@ -64,6 +64,7 @@ struct BenchResult {
     double maxStretchEnd = 0.0, maxStretchRun = 0.0;                  ///< metres
     double maxLimitViolationEndDeg = 0.0, maxLimitViolationRunDeg = 0.0;  ///< degrees
     bool exploded = false;
+    double maxDepth = 0.0;  ///< metres: the deepest any moving body was in a static one (the ground, a wall) after any step
     std::size_t memoryBytes = 0;  ///< the world's heap at the end; 0 when the engine cannot tell
     std::string stateHash;        ///< the world's state hash after the last step, hex; empty when the engine has none
     /// The last step's lanes of body-by-body contacts and the contacts crossing them
