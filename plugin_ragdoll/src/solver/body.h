@@ -50,6 +50,12 @@ struct Body {
     /// value and filter group never collide (World::shouldCollide), so the broadphase does
     /// not pair them.
     int apartInGroup = -1;
+    /// Set with aabb: how far its joint group's fastest point can travel in the step (metres).
+    /// The joints can carry the body that far whatever its own speed, so its contacts with
+    /// static bodies are looked for within that distance too (World::contactReach): in the
+    /// N=1000 pile a forearm rising at 0.5 m/s, 3.2 cm over the ground, was dragged 7 cm down
+    /// by its ragdoll (bodies at 5.7 m/s) and ended the step 40 mm in, with no contact.
+    double terrainReach = 0.0;
 
     bool awake = true;
     double sleepTime = 0.0;     ///< seconds spent slow enough to sleep

@@ -46,14 +46,14 @@ void BroadPhase::rebuild(const std::vector<Body>& bodies) {
         const Body& b = bodies[size_t(i)];
         if (!b.alive || !b.hasShape) continue;
         (b.type == BodyType::Static ? statics_ : moving_)
-            .push_back(Entry{b.aabb, i, b.apartInGroup, b.shape.filter.group, isSimulated(b), isMoving(b)});
+            .push_back(Entry{b.aabb, i, b.apartInGroup, b.shape.filter.group, b.terrainReach, isSimulated(b), isMoving(b)});
     }
     std::sort(statics_.begin(), statics_.end(), before<Entry>);
     std::sort(moving_.begin(), moving_.end(), before<Entry>);
     dirty_ = false;
 }
 
-void BroadPhase::findPairs(const std::vector<Body>& bodies, std::vector<std::pair<int, int>>& pairs,
+void BroadPhase::findPairs(const std::vector<Body>& bodies, std::vector<std::pair<int, int>>& pairs, double terrainReach,
                            const TaskSystem& tasks) {
     if (dirty_) {
         rebuild(bodies);
@@ -69,6 +69,7 @@ void BroadPhase::findPairs(const std::vector<Body>& bodies, std::vector<std::pai
             e.box = b.aabb;
             e.apartInGroup = b.apartInGroup;
             e.filterGroup = b.shape.filter.group;
+            e.terrainReach = b.terrainReach;
             e.simulated = isSimulated(b);
             e.moving = isMoving(b);
         }
@@ -112,7 +113,7 @@ void BroadPhase::findPairs(const std::vector<Body>& bodies, std::vector<std::pai
             // static starting within widestStatic to its left.
             size_t first = 0;
             if (begin < end) {
-                const double from = moving_[size_t(begin)].box.lower.x - widestStatic;
+                const double from = moving_[size_t(begin)].box.lower.x - terrainReach - widestStatic;
                 first = size_t(std::partition_point(statics_.begin(), statics_.end(),
                                                     [&](const Entry& s) { return s.box.lower.x < from; }) -
                                statics_.begin());
@@ -120,11 +121,15 @@ void BroadPhase::findPairs(const std::vector<Body>& bodies, std::vector<std::pai
             for (int i = begin; i < end; ++i) {
                 const Entry& a = moving_[size_t(i)];
                 if (!a.simulated) continue;
-                while (first < statics_.size() && statics_[first].box.lower.x < a.box.lower.x - widestStatic) ++first;
+                // The window starts as far left as any body's reach, so it only moves right.
+                while (first < statics_.size() && statics_[first].box.lower.x < a.box.lower.x - terrainReach - widestStatic)
+                    ++first;
+                const Vec2 grow{a.terrainReach, a.terrainReach};
+                const AABB reach{a.box.lower - grow, a.box.upper + grow};
                 for (size_t j = first; j < statics_.size(); ++j) {
                     const Entry& s = statics_[j];
-                    if (s.box.lower.x > a.box.upper.x) break;
-                    if (overlaps(a.box, s.box)) emit(a.slot, s.slot);
+                    if (s.box.lower.x > reach.upper.x) break;
+                    if (overlaps(reach, s.box)) emit(a.slot, s.slot);
                 }
             }
         }

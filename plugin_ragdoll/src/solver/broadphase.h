@@ -24,7 +24,9 @@ public:
     /// (Body::apartInGroup). Bodies' aabb and apartInGroup fields must be current.
     /// The sweep runs as tasks (tasks.h); the pairs come in the same order whatever the
     /// worker count.
-    void findPairs(const std::vector<Body>& bodies, std::vector<std::pair<int, int>>& pairs, const TaskSystem& tasks);
+    /// `terrainReach` bounds every moving body's Body::terrainReach.
+    void findPairs(const std::vector<Body>& bodies, std::vector<std::pair<int, int>>& pairs, double terrainReach,
+                   const TaskSystem& tasks);
     std::size_t memoryBytes() const {
         std::size_t bytes = (moving_.capacity() + statics_.capacity()) * sizeof(Entry) + chunkStart_.capacity() * sizeof(int);
         for (const Chunk& c : chunks_) bytes += c.pairs.capacity() * sizeof(std::pair<int, int>);
@@ -35,11 +37,12 @@ private:
     /// A body's bounds where the sweep reads them: the sweep walks these in order, where
     /// reading each from its Body record (~500 bytes apart) missed the cache at every step
     /// and made the broadphase a tenth of the SCENES pile's step.
-    struct Entry {  // 48 bytes
+    struct Entry {  // 56 bytes
         AABB box;
         int slot;
         int apartInGroup;  ///< Body::apartInGroup
         int filterGroup;   ///< the shape filter's group
+        double terrainReach;  ///< Body::terrainReach: statics are paired from this far off
         bool simulated;  ///< dynamic, awake, not frozen: pairs with statics too
         bool moving;     ///< simulated, or an awake kinematic body: a pair needs one such side
     };

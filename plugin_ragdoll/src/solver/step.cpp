@@ -147,7 +147,19 @@ void World::clampVelocities(bool dynamicOnly) {
 bool World::updateContacts(double dt, int pass) {
     // Bounds swept over the step's motion so the broadphase sees where bodies will be
     // (sleeping bodies too: a later pass may find them woken), once: a later pass reuses them.
-    if (pass == 1)
+    if (pass == 1) {
+        // How fast each joint group's fastest point moves (its centre's speed plus its far
+        // end's turning): its joints can drag any of its bodies about that fast.
+        groupSpeed_.assign(size_t(treeSolver_.groupCount()), 0.0);
+        for (int i = 0; i < int(bodies_.size()); ++i) {
+            const Body& b = bodies_[size_t(i)];
+            const BodySim& s = sims_[size_t(i)];
+            if (b.jointGroup < 0 || !s.active) continue;
+            double& fastest = groupSpeed_[size_t(b.jointGroup)];
+            fastest = std::max(fastest, length(s.linearVelocity) + farEndSpeed(s, b.extent));
+        }
+        terrainReach_ = 0.0;
+        for (double speed : groupSpeed_) terrainReach_ = std::max(terrainReach_, speed * dt);
         runTask(def_.tasks, int(bodies_.size()), kItemsPerRange, [&](int begin, int end, int) {
         for (int i = begin; i < end; ++i) {
             Body& b = bodies_[size_t(i)];
@@ -164,9 +176,11 @@ bool World::updateContacts(double dt, int pass) {
             box.lower += Vec2{std::min(travel.x, 0.0) - margin, std::min(travel.y, 0.0) - margin};
             box.upper += Vec2{std::max(travel.x, 0.0) + margin, std::max(travel.y, 0.0) + margin};
             b.aabb = box;
+            b.terrainReach = b.jointGroup >= 0 && s.active ? groupSpeed_[size_t(b.jointGroup)] * dt : 0.0;
         }
         });
-    broadPhase_.findPairs(bodies_, pairs_, def_.tasks);
+    }
+    broadPhase_.findPairs(bodies_, pairs_, terrainReach_, def_.tasks);
 
     // The pass in which a body first moved in this search: 1 when awake from the start,
     // k + 1 when a contact woke it in pass k. A later pass searches only the pairs whose
@@ -210,7 +224,7 @@ bool World::updateContacts(double dt, int pass) {
                                     farEndSpeed(sb, bodies_[size_t(b)].extent)) *
                                    dt;
             PairManifold& found = pairManifolds_[made];
-            found.manifold = collideBodies(bodies_[size_t(a)], sa, bodies_[size_t(b)], sb, kSpeculativeDistance + closing);
+            found.manifold = collideBodies(bodies_[size_t(a)], sa, bodies_[size_t(b)], sb, contactReach(a, b, closing));
             if (found.manifold.pointCount == 0) continue;
             found.bodyA = a;
             found.bodyB = b;
@@ -297,6 +311,15 @@ void World::integrate(double h, int substepsLeft) {
     });
 }
 
+double World::contactReach(int a, int b, double closing) const {
+    const Body& ba = bodies_[size_t(a)];
+    const Body& bb = bodies_[size_t(b)];
+    // A static body is met as far off as the other's joint group can carry it.
+    if (ba.type == BodyType::Static) closing = std::max(closing, bb.terrainReach);
+    if (bb.type == BodyType::Static) closing = std::max(closing, ba.terrainReach);
+    return kSpeculativeDistance + closing;
+}
+
 void World::refreshMovingContact(Contact& c, double h, int substepsLeft) {
     // The manifold's anchors are the closest features when the step began. Bodies whose
     // surfaces sweep more than kContactRefreshTravel past each other in a substep, turning
@@ -319,7 +342,7 @@ void World::refreshMovingContact(Contact& c, double h, int substepsLeft) {
     const ContactPoint before[2] = {c.points[0], c.points[1]};
     const int beforeCount = c.pointCount;
     const double closing = (length(relative) + turn) * h * substepsLeft;
-    updateContact(c, a, sa, b, sb, kSpeculativeDistance + closing);
+    updateContact(c, a, sa, b, sb, contactReach(c.bodyA, c.bodyB, closing));
     // A point kept (the same features) keeps its tree's warm start; a new one starts cold.
     for (int k = 0; k < c.pointCount; ++k) {
         c.points[k].lambdaWarm = 0.0;

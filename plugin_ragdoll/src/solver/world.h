@@ -121,6 +121,10 @@ private:
     /// Holds every active body's speeds (dynamic ones only, if asked) to kMaxLinearSpeed and
     /// kMaxAngularSpeed, counted.
     void clampVelocities(bool dynamicOnly);
+    /// How far apart two bodies' shapes may be for their contact to be made: the distance
+    /// they can close (`closing`, metres), or against a static body the other's
+    /// Body::terrainReach if further, plus kSpeculativeDistance.
+    double contactReach(int a, int b, double closing) const;
     /// One search for contacts: pass 1 finds every pair with a moving body; a later pass
     /// only the pairs of bodies a contact woke in the pass before (wokenInPass_). True when
     /// this pass woke a sleeping island.
@@ -165,6 +169,8 @@ private:
     BroadPhase broadPhase_;
     TreeSolver treeSolver_;
     std::vector<std::pair<int, int>> pairs_;  ///< broadphase output, reused
+    std::vector<double> groupSpeed_;  ///< per joint group: its fastest point's speed at the step's start, m/s
+    double terrainReach_ = 0.0;       ///< the largest Body::terrainReach this step
     /// Per body slot: the contact search pass of this step that woke it (0: none), and the
     /// pass now running (0 outside updateContacts), so wakeSlot can mark what it wakes.
     std::vector<int> wokenInPass_;
