@@ -1,6 +1,6 @@
-// The benchmark's sweep run on one switch with its trace, as a user looking into a late rest
-// would: the CSV must hold every step of both runs, a column per bone, and agree with the
-// summary the same run prints.
+// ragdoll_bench run as a user would: the sweep on one switch with its trace (the CSV must hold
+// every step of both runs, a column per bone, and agree with the summary the same run prints),
+// and the pile with the depth it reports.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
