@@ -11,6 +11,15 @@ namespace bench {
 
 using namespace ragdoll;
 
+double deepestInStatics(const World& world, const std::vector<BodyId>& bodies) {
+    double deepest = 0.0;
+    world.forEachBody([&](BodyId terrain) {
+        if (world.bodyType(terrain) != BodyType::Static) return;
+        for (BodyId body : bodies) deepest = std::max(deepest, world.overlap(body, terrain));
+    });
+    return deepest;
+}
+
 scenes::BenchResult runOurs(const scenes::SceneSpec& scene, int steps, int substeps, bool sleeping, int iterations,
                             bool iterativeJoints, int threads) {
     paper::JobPool pool(threads);
@@ -26,8 +35,9 @@ scenes::BenchResult runOurs(const scenes::SceneSpec& scene, int steps, int subst
 
     scenes::BenchResult result;
     result.engine = iterativeJoints ? "paperdoll (gauss-seidel)" : "paperdoll";
-    std::vector<BodyId> statics, moving;
-    for (BodyId b : built.bodies) (world.bodyType(b) == BodyType::Static ? statics : moving).push_back(b);
+    std::vector<BodyId> moving;
+    for (BodyId b : built.bodies)
+        if (world.bodyType(b) != BodyType::Static) moving.push_back(b);
     std::vector<double> stepMs;
     stepMs.reserve(size_t(steps));
     const double dt = 1.0 / 60.0;
@@ -42,8 +52,7 @@ scenes::BenchResult runOurs(const scenes::SceneSpec& scene, int steps, int subst
         result.maxLimitViolationRunDeg = std::max(result.maxLimitViolationRunDeg, radiansToDegrees(violation));
         result.maxStretchEnd = separation;
         result.maxLimitViolationEndDeg = radiansToDegrees(violation);
-        for (BodyId b : moving)
-            for (BodyId ground : statics) result.maxDepth = std::max(result.maxDepth, world.overlap(b, ground));
+        result.maxDepth = std::max(result.maxDepth, deepestInStatics(world, moving));
         for (BodyId b : built.bodies) {
             Vec2 p = world.bodyState(b).position;
             if (hasEscaped(scene, p.x, p.y)) result.exploded = true;

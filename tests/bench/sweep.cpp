@@ -11,7 +11,7 @@
 #include "measure.h"
 #include "pool_tasks.h"
 #include "scene/scene.h"
-#include "solver/collide.h"
+#include "ours.h"
 #include "paper/level.h"
 #include "scene_level.h"
 
@@ -31,32 +31,6 @@ SceneInput held(std::uint64_t bits) {
     SceneInput in;
     in.held = bits;
     return in;
-}
-
-/// Deepest overlap of the character's bodies with static terrain, metres (≥ 0).
-double deepestPenetration(const World& world, const Character& c) {
-    double deepest = 0.0;
-    world.forEachBody([&](BodyId terrain) {
-        if (world.bodyType(terrain) != BodyType::Static) return;
-        const Shape* ground = world.bodyShape(terrain);
-        if (!ground || ground->type != ShapeType::Polygon) return;
-        const Transform xg = world.bodyTransform(terrain);
-        for (BodyId body : c.ragdoll().bodies) {
-            const Shape* s = world.bodyShape(body);
-            if (!s) continue;
-            const Transform xb = world.bodyTransform(body);
-            const Polygon& g = s->geometry;
-            Manifold m;
-            if (s->type == ShapeType::Capsule)
-                m = collidePolygonAndCapsule(ground->geometry, xg, Capsule{g.vertices[0], g.vertices[1], g.radius}, xb, 0.0);
-            else if (s->type == ShapeType::Circle)
-                m = collidePolygonAndCircle(ground->geometry, xg, Circle{g.vertices[0], g.radius}, xb, 0.0);
-            else
-                m = collidePolygons(ground->geometry, xg, g, xb, 0.0);
-            for (int p = 0; p < m.pointCount; ++p) deepest = std::max(deepest, -m.points[p].separation);
-        }
-    });
-    return deepest;
 }
 
 struct Run {
@@ -105,7 +79,7 @@ Run runSwitch(const SceneLevel& level, double x, Kind kind, bool sleeping, int s
             r.maxStretch = std::max(r.maxStretch, e.separation);
             r.maxLimit = std::max(r.maxLimit, radiansToDegrees(e.limitViolation));
         }
-        const double depth = deepestPenetration(world, c);
+        const double depth = deepestInStatics(world, c.ragdoll().bodies);
         r.maxDepth = std::max(r.maxDepth, depth);
         bool asleep = true, slow = true;
         int awake = 0;

@@ -148,18 +148,17 @@ bool World::updateContacts(double dt, int pass) {
     // Bounds swept over the step's motion so the broadphase sees where bodies will be
     // (sleeping bodies too: a later pass may find them woken), once: a later pass reuses them.
     if (pass == 1) {
-        // How fast each joint group's fastest point moves (its centre's speed plus its far
-        // end's turning): its joints can drag any of its bodies about that fast.
-        groupSpeed_.assign(size_t(treeSolver_.groupCount()), 0.0);
+        // How far each joint group's fastest point (its centre's speed plus its far end's
+        // turning) travels in the step: its joints can drag any of its bodies about that far.
+        groupReach_.assign(size_t(treeSolver_.groupCount()), 0.0);
         for (int i = 0; i < int(bodies_.size()); ++i) {
             const Body& b = bodies_[size_t(i)];
             const BodySim& s = sims_[size_t(i)];
             if (b.jointGroup < 0 || !s.active) continue;
-            double& fastest = groupSpeed_[size_t(b.jointGroup)];
-            fastest = std::max(fastest, length(s.linearVelocity) + farEndSpeed(s, b.extent));
+            double& reach = groupReach_[size_t(b.jointGroup)];
+            reach = std::max(reach, (length(s.linearVelocity) + farEndSpeed(s, b.extent)) * dt);
         }
-        terrainReach_ = 0.0;
-        for (double speed : groupSpeed_) terrainReach_ = std::max(terrainReach_, speed * dt);
+        terrainReach_ = groupReach_.empty() ? 0.0 : *std::max_element(groupReach_.begin(), groupReach_.end());
         runTask(def_.tasks, int(bodies_.size()), kItemsPerRange, [&](int begin, int end, int) {
         for (int i = begin; i < end; ++i) {
             Body& b = bodies_[size_t(i)];
@@ -176,7 +175,7 @@ bool World::updateContacts(double dt, int pass) {
             box.lower += Vec2{std::min(travel.x, 0.0) - margin, std::min(travel.y, 0.0) - margin};
             box.upper += Vec2{std::max(travel.x, 0.0) + margin, std::max(travel.y, 0.0) + margin};
             b.aabb = box;
-            b.terrainReach = b.jointGroup >= 0 && s.active ? groupSpeed_[size_t(b.jointGroup)] * dt : 0.0;
+            b.terrainReach = b.jointGroup >= 0 ? groupReach_[size_t(b.jointGroup)] : 0.0;
         }
         });
     }
