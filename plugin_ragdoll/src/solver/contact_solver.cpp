@@ -77,6 +77,188 @@ bool solveStickingBlock(Contact& contact, BodySim& a, BodySim& b, const Vec2 ra[
     return true;
 }
 
+/// A push at an arm as it acts on a body's motion (c_x, c_y, θ): (p, r × p).
+struct Wrench {
+    double v[3] = {0.0, 0.0, 0.0};
+};
+
+Wrench wrench(Vec2 arm, Vec2 push) { return {{push.x, push.y, cross(arm, push)}}; }
+
+double dot(const Wrench& a, const Wrench& b) { return a.v[0] * b.v[0] + a.v[1] * b.v[1] + a.v[2] * b.v[2]; }
+
+/// How a body moves under a push in the passes body by body: Δ(c, θ) = P·wrench, P symmetric
+/// 3×3 — the inverse mass diag(m⁻¹, m⁻¹, I⁻¹), or that with the rows of the terrain points
+/// that hold it projected out (TerrainHold).
+struct Mobility {
+    double p[3][3] = {};
+    Wrench times(const Wrench& f) const {
+        Wrench r;
+        for (int i = 0; i < 3; ++i) r.v[i] = p[i][0] * f.v[0] + p[i][1] * f.v[1] + p[i][2] * f.v[2];
+        return r;
+    }
+    double response(Vec2 arm, Vec2 direction) const {
+        const Wrench j = wrench(arm, direction);
+        return dot(j, times(j));
+    }
+};
+
+/// The body's mobility for a push of `amount` along `direction` (as it acts on the body) at
+/// `arm`, with the body's terrain points held that the push would otherwise drive past their
+/// allowed depth: P = M⁻¹ − M⁻¹·Jᵀ·A⁻¹·J·M⁻¹, J the held points' rows and A = J·M⁻¹·Jᵀ. Of
+/// the sets of held points (none, either, both) the first that is consistent is taken: the
+/// terrain pushes at every held point (multipliers −A⁻¹·J·M⁻¹·wrench ≥ 0) and the motion
+/// leaves every other point short of the terrain (its gap now, the gap when the hold was
+/// made moved with the body since). A held point still apart is held where it is.
+Mobility mobility(const BodySim& body, const TerrainHold* hold, Vec2 arm, Vec2 direction, double amount) {
+    Mobility m;
+    if (!body.dynamic) return m;
+    m.p[0][0] = m.p[1][1] = body.invMass;
+    m.p[2][2] = body.invInertia;
+    if (!hold) return m;
+    const int count = hold->count;
+    const Wrench u = m.times(wrench(arm, direction));
+    const Vec2 moved = body.center - hold->center;
+    const double turned = body.angle - hold->angle;
+    Wrench j[2], mj[2];
+    double drive[2], gap[2], a[2][2];
+    for (int k = 0; k < count; ++k) {
+        j[k] = wrench(hold->arm[k], hold->normal[k]);
+        mj[k] = m.times(j[k]);
+        drive[k] = dot(j[k], u);  // the point's motion along its normal per unit push, free
+        gap[k] = hold->gap[k] + dot(hold->normal[k], moved) + j[k].v[2] * turned;
+    }
+    for (int k = 0; k < count; ++k)
+        for (int l = 0; l < count; ++l) a[k][l] = dot(j[k], mj[l]);
+    auto clear = [&](int k, double motion) { return gap[k] + motion * amount >= 0.0; };
+    // None held.
+    bool none = true;
+    for (int k = 0; k < count; ++k) none = none && clear(k, drive[k]);
+    if (none) return m;
+    auto project = [&](const int* held, int heldCount, const double inverse[2][2]) {
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c)
+                for (int k = 0; k < heldCount; ++k)
+                    for (int l = 0; l < heldCount; ++l) m.p[r][c] -= mj[held[k]].v[r] * inverse[k][l] * mj[held[l]].v[c];
+    };
+    // One held, the other (if any) left clear by the motion that leaves.
+    for (int k = 0; k < count; ++k) {
+        if (!(drive[k] < 0.0) || !(a[k][k] > 0.0)) continue;
+        const int other = 1 - k;
+        if (count == 2 && !clear(other, drive[other] - a[other][k] * drive[k] / a[k][k])) continue;
+        const int held[1] = {k};
+        const double inverse[2][2] = {{1.0 / a[k][k], 0.0}, {0.0, 0.0}};
+        project(held, 1, inverse);
+        return m;
+    }
+    // Both held, if the terrain pushes at both.
+    const double det = count == 2 ? a[0][0] * a[1][1] - a[0][1] * a[1][0] : 0.0;
+    if (count == 2 && det > 1e-9 * a[0][0] * a[1][1] && a[1][1] * drive[0] - a[0][1] * drive[1] <= 0.0 &&
+        a[0][0] * drive[1] - a[1][0] * drive[0] <= 0.0) {
+        const int held[2] = {0, 1};
+        const double inverse[2][2] = {{a[1][1] / det, -a[0][1] / det}, {-a[1][0] / det, a[0][0] / det}};
+        project(held, 2, inverse);
+    }
+    return m;
+}
+
+/// Moves a dynamic body by the push `sign`·impulse at `arm`, through its mobility: its
+/// position (and q), or its velocity.
+void moveBy(BodySim& body, const Mobility& m, Vec2 arm, Vec2 impulse, double sign, bool velocity) {
+    if (!body.dynamic) return;
+    const Wrench d = m.times(wrench(arm, sign * impulse));
+    if (velocity) {
+        body.linearVelocity += Vec2{d.v[0], d.v[1]};
+        body.angularVelocity += d.v[2];
+    } else {
+        body.center += Vec2{d.v[0], d.v[1]};
+        body.angle += d.v[2];
+        body.q = integrateRotation(body.q, d.v[2]);
+    }
+}
+
+bool holds(const TerrainHold* hold) { return hold && hold->count > 0; }
+
+/// solveContactPositions for a contact one of whose bodies the terrain holds: its points one
+/// after the other, then static friction, each push through both bodies' mobilities.
+void solveHeldContactPositions(Contact& contact, BodySim& a, BodySim& b, const TerrainHold* holdA,
+                               const TerrainHold* holdB, const double c[2], const Vec2 ra[2], const Vec2 rb[2]) {
+    const Vec2 n = contact.normal;
+    for (int i = 0; i < contact.pointCount; ++i) {
+        ContactPoint& p = contact.points[i];
+        const double ci = i > 0 ? measureSeparation(contact, p, a, b) + kAllowedPenetration : c[0];
+        if (ci >= 0.0) continue;
+        // The push free, then with what it would drive into the terrain held.
+        const double free = effectiveInverseMass(a, ra[i], b, rb[i], n);
+        if (!(free > 0.0)) continue;
+        const double estimate = std::max(p.lambdaNormal - ci / free, 0.0) - p.lambdaNormal;
+        const Mobility ma = mobility(a, holdA, ra[i], -1.0 * n, estimate), mb = mobility(b, holdB, rb[i], n, estimate);
+        const double w = ma.response(ra[i], n) + mb.response(rb[i], n);
+        if (!(w > 0.0)) continue;
+        const double dl = std::max(p.lambdaNormal - ci / w, 0.0) - p.lambdaNormal;
+        p.lambdaNormal += dl;
+        moveBy(a, ma, ra[i], dl * n, -1.0, false);
+        moveBy(b, mb, rb[i], dl * n, 1.0, false);
+    }
+    double lambdaNormal = 0.0;
+    for (int i = 0; i < contact.pointCount; ++i) lambdaNormal += contact.points[i].lambdaNormal;
+    if (lambdaNormal <= 0.0) return;
+    // Static friction at the manifold's centre, with the mobilities its normal push has there.
+    const Vec2 t = perp(n);
+    const Vec2 rac = contact.frictionCenter - a.prevCenter, rbc = contact.frictionCenter - b.prevCenter;
+    const Mobility ma = mobility(a, holdA, rac, -1.0 * n, lambdaNormal), mb = mobility(b, holdB, rbc, n, lambdaNormal);
+    const double wt = ma.response(rac, t) + mb.response(rbc, t);
+    if (!(wt > 0.0)) return;
+    const double limit = contact.friction * lambdaNormal;
+    const double total = std::clamp(-contact.slip / wt, -limit, limit);
+    const double dl = total - contact.lambdaTangent;
+    contact.lambdaTangent = total;
+    moveBy(a, ma, rac, dl * t, -1.0, false);
+    moveBy(b, mb, rbc, dl * t, 1.0, false);
+}
+
+/// solveContactVelocities for a contact one of whose bodies the terrain holds: the points that
+/// pushed one after the other, then dynamic friction, through both bodies' mobilities.
+void solveHeldContactVelocities(Contact& contact, BodySim& a, BodySim& b, double h, double restitutionThreshold,
+                                const TerrainHold* holdA, const TerrainHold* holdB) {
+    const Vec2 n = contact.normal;
+    double lambdaNormal = 0.0;
+    Vec2 center;
+    for (int i = 0; i < contact.pointCount; ++i) {
+        const ContactPoint& p = contact.points[i];
+        if (p.lambdaNormal <= 0.0) continue;
+        const Vec2 at = contactLocation(contact, p, a, b);
+        const Vec2 ra = at - a.center, rb = at - b.center;
+        lambdaNormal += p.lambdaNormal;
+        center += p.lambdaNormal * at;
+        const double free = effectiveInverseMass(a, ra, b, rb, n);
+        if (!(free > 0.0)) continue;
+        const Vec2 relative = (b.linearVelocity + cross(b.angularVelocity, rb)) - (a.linearVelocity + cross(a.angularVelocity, ra));
+        const double vn = dot(relative, n);
+        const double e = std::abs(vn) <= restitutionThreshold ? 0.0 : contact.restitution;
+        const double dv = std::max(-e * p.normalSpeedBefore, 0.0) - vn;
+        // Held where the impulse, free, would carry a point into the terrain within the substep.
+        const Mobility ma = mobility(a, holdA, ra, -1.0 * n, h * dv / free), mb = mobility(b, holdB, rb, n, h * dv / free);
+        const double w = ma.response(ra, n) + mb.response(rb, n);
+        if (!(w > 0.0)) continue;
+        moveBy(a, ma, ra, (dv / w) * n, -1.0, true);
+        moveBy(b, mb, rb, (dv / w) * n, 1.0, true);
+    }
+    if (lambdaNormal <= 0.0) return;
+    center = (1.0 / lambdaNormal) * center;
+    const Vec2 rac = center - a.center, rbc = center - b.center;
+    const Vec2 relative = (b.linearVelocity + cross(b.angularVelocity, rbc)) - (a.linearVelocity + cross(a.angularVelocity, rac));
+    const Vec2 t = perp(n);
+    const double vt = dot(relative, t);
+    const Mobility ma = mobility(a, holdA, rac, -1.0 * n, lambdaNormal), mb = mobility(b, holdB, rbc, n, lambdaNormal);
+    const double wt = ma.response(rac, t) + mb.response(rbc, t);
+    if (!(wt > 0.0) || vt == 0.0) return;
+    const double budget = std::max(contact.friction * lambdaNormal - std::abs(contact.lambdaTangent), 0.0) / h;
+    const double magnitude = std::min(std::abs(vt) / wt, budget);
+    const Vec2 impulse = (-std::copysign(magnitude, vt)) * t;
+    moveBy(a, ma, rac, impulse, -1.0, true);
+    moveBy(b, mb, rbc, impulse, 1.0, true);
+}
+
 }  // namespace
 
 Manifold collideBodies(const Body& a, const BodySim& simA, const Body& b, const BodySim& simB, double speculativeDistance) {
@@ -198,7 +380,7 @@ void prepareContactSubstep(Contact& contact, const BodySim& a, const BodySim& b,
     contact.slip = h * dot(relative, perp(contact.normal));
 }
 
-void solveContactPositions(Contact& contact, BodySim& a, BodySim& b) {
+void solveContactPositions(Contact& contact, BodySim& a, BodySim& b, const TerrainHold* holdA, const TerrainHold* holdB) {
     Vec2 n = contact.normal;
     // Normal. Both bodies are pushed at the same point, where the surfaces meet, so the
     // pair of corrections exerts no net torque and angular momentum is kept. A two-point
@@ -221,6 +403,10 @@ void solveContactPositions(Contact& contact, BodySim& a, BodySim& b) {
         // (v_a − v_b) × P per push, over 10% in a fast glancing collision.
         ra[i] = at - a.prevCenter;
         rb[i] = at - b.prevCenter;
+    }
+    if (holds(holdA) || holds(holdB)) {
+        solveHeldContactPositions(contact, a, b, holdA, holdB, c, ra, rb);
+        return;
     }
     auto push = [&](int i, double dl) {
         contact.points[i].lambdaNormal += dl;
@@ -272,7 +458,12 @@ void solveContactPositions(Contact& contact, BodySim& a, BodySim& b) {
     applyPositionImpulse(b, rbc, dl * t, 1.0);
 }
 
-void solveContactVelocities(Contact& contact, BodySim& a, BodySim& b, double h, double restitutionThreshold) {
+void solveContactVelocities(Contact& contact, BodySim& a, BodySim& b, double h, double restitutionThreshold,
+                            const TerrainHold* holdA, const TerrainHold* holdB) {
+    if (holds(holdA) || holds(holdB)) {
+        solveHeldContactVelocities(contact, a, b, h, restitutionThreshold, holdA, holdB);
+        return;
+    }
     Vec2 n = contact.normal;
     Vec2 ra[2], rb[2];
     double dvn[2], bounce[2];

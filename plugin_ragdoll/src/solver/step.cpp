@@ -424,12 +424,62 @@ void World::laneBodyContacts() {
     });
     bodyContacts_.clear();
     propContacts_.clear();
+    bool treeBodyContacts = false;
     for (int ci = 0; ci < int(contacts_.size()); ++ci) {
         if (bodyContactKind_[size_t(ci)] == 0) continue;
         bodyContacts_.push_back(ci);
         if (bodyContactKind_[size_t(ci)] == 2) propContacts_.push_back(ci);
+        else treeBodyContacts = true;
     }
     contactLanes_.build(bodyContacts_, contacts_, sims_, def_.tasks);
+    terrainContacts_.clear();
+    if (!treeBodyContacts || def_.jointSolver != JointSolver::Direct) return;
+    for (int ci = 0; ci < int(contacts_.size()); ++ci) {
+        const Contact& c = contacts_[size_t(ci)];
+        if (!c.loose && (!sims_[size_t(c.bodyA)].dynamic || !sims_[size_t(c.bodyB)].dynamic) && solvedByTree(c))
+            terrainContacts_.push_back(ci);
+    }
+    if (terrainHolds_.size() < bodies_.size()) resizeWithHeadroom(terrainHolds_, bodies_.size());
+}
+
+void World::holdOnTerrain() {
+    for (int body : heldBodies_) terrainHolds_[size_t(body)].count = 0;
+    heldBodies_.clear();
+    for (int ci : terrainContacts_) {
+        const Contact& c = contacts_[size_t(ci)];
+        const BodySim& a = sims_[size_t(c.bodyA)];
+        const BodySim& b = sims_[size_t(c.bodyB)];
+        const bool treeIsA = a.dynamic;
+        const int body = treeIsA ? c.bodyA : c.bodyB;
+        const BodySim& s = treeIsA ? a : b;
+        TerrainHold& hold = terrainHolds_[size_t(body)];
+        for (int i = 0; i < c.pointCount; ++i) {
+            ContactPoint p = c.points[i];  // measured on a copy: the point's record is the tree's
+            const double gap = measureSeparation(c, p, a, b) + kAllowedPenetration;
+            if (hold.count == 0) {
+                heldBodies_.push_back(body);
+                hold.center = s.center;
+                hold.angle = s.angle;
+            }
+            // The two nearest: a third replaces the further if it is nearer.
+            int slot = hold.count;
+            if (slot == 2) {
+                slot = hold.gap[0] > hold.gap[1] ? 0 : 1;
+                if (gap >= hold.gap[slot]) continue;
+            } else {
+                ++hold.count;
+            }
+            hold.normal[slot] = treeIsA ? -1.0 * c.normal : c.normal;
+            hold.arm[slot] = contactLocation(c, p, a, b) - s.center;
+            hold.gap[slot] = gap;
+        }
+    }
+}
+
+const TerrainHold* World::terrainHold(int body) const {
+    if (heldBodies_.empty()) return nullptr;
+    const TerrainHold& hold = terrainHolds_[size_t(body)];
+    return hold.count > 0 ? &hold : nullptr;
 }
 
 void World::solvePositions(double h) {
@@ -447,10 +497,11 @@ void World::solvePositions(double h) {
         BodySim& b = sims_[size_t(j.bodyB)];
         if (a.active || b.active) solveJointGaussSeidel(j, a, b, h);
     };
+    holdOnTerrain();
     for (int iteration = 0; iteration < def_.iterations; ++iteration) {
         contactLanes_.sweep(def_.tasks, [&](int ci) {
             Contact& c = contacts_[size_t(ci)];
-            solveContactPositions(c, sims_[size_t(c.bodyA)], sims_[size_t(c.bodyB)]);
+            solveContactPositions(c, sims_[size_t(c.bodyA)], sims_[size_t(c.bodyB)], terrainHold(c.bodyA), terrainHold(c.bodyB));
         });
         if (direct) {
             for (int ji : treeSolver_.looseJoints()) gaussSeidel(joints_[size_t(ji)]);
@@ -498,7 +549,8 @@ void World::solveVelocities(double h) {
     double threshold = kRestitutionThresholdFactor * length(def_.gravity) * h;
     contactLanes_.sweep(def_.tasks, [&](int ci) {
         Contact& c = contacts_[size_t(ci)];
-        solveContactVelocities(c, sims_[size_t(c.bodyA)], sims_[size_t(c.bodyB)], h, threshold);
+        solveContactVelocities(c, sims_[size_t(c.bodyA)], sims_[size_t(c.bodyB)], h, threshold, terrainHold(c.bodyA),
+                               terrainHold(c.bodyB));
     });
     auto limitAndDamping = [&](Joint& j, bool damping) {
         BodySim& a = sims_[size_t(j.bodyA)];

@@ -143,8 +143,14 @@ private:
     void adoptProps();
     /// The contact is solved through its joint tree this step, not body by body.
     bool solvedByTree(const Contact& c) const;
-    /// Lists the contacts solved body by body (bodyContacts_) and cuts them into lanes.
+    /// Lists the contacts solved body by body (bodyContacts_) and cuts them into lanes, and
+    /// the trees' contacts with static bodies that may hold a body of a tree in them.
     void laneBodyContacts();
+    /// Each substep, before the pass body by body: every tree body's touching points with
+    /// static bodies (terrainHolds_), the two deepest.
+    void holdOnTerrain();
+    /// The body's hold for the passes body by body, or null.
+    const TerrainHold* terrainHold(int body) const;
     void updateVelocities(double h);
     void solveVelocities(double h);
     void updateSleep(double dt);
@@ -165,6 +171,11 @@ private:
     std::vector<std::uint8_t> bodyContactKind_;  ///< per contact, scratch: 0 not, 1 body by body, 2 and loose
     ContactLanes contactLanes_;      ///< bodyContacts_ in lanes that threads sweep at once
     std::vector<int> propContacts_;  ///< those of bodyContacts_ that are loose (Contact::loose)
+    /// The contacts of awake trees with static bodies, this step, when some contact between
+    /// a tree's body and another dynamic body is solved body by body (else empty).
+    std::vector<int> terrainContacts_;
+    std::vector<TerrainHold> terrainHolds_;  ///< per body slot (count 0: none), this substep
+    std::vector<int> heldBodies_;            ///< the slots of terrainHolds_ with a count, to clear
     std::vector<int> propGroup_;     ///< per body slot: the tree group that took it as a prop this step, or −1 (set only when one did)
     BroadPhase broadPhase_;
     TreeSolver treeSolver_;
