@@ -99,3 +99,30 @@ TEST_CASE("a ragdoll lying on frictionless ground is pushed along it by another,
     CHECK(after == Approx(before).margin(0.05));
     CHECK(moved < -0.15);  // pushed along, not held where it lay
 }
+
+TEST_CASE("a ragdoll landing on another drives it onto ground it had no contact with, and the ground stops it",
+          "[solver][contacts]") {
+    // The lower figure hangs still 8 cm over the ground: its own speed puts the ground out of
+    // its contact search's reach (2 cm), and the 60 kg body falling onto it at 6 m/s drives it
+    // ~10 cm down within a step. The ground is looked for as far as a tree it touched can
+    // travel in the step (Body::terrainReach), so it is there when the push comes.
+    World world(awakeWorldDef());
+    const BodyId ground = addGround(world);
+    const BodyId torso = addCapsule(world, {-0.9, 0.18}, {-0.3, 0.18}, 0.1, 10.0);
+    const BodyId limb = addCapsule(world, {-0.3, 0.12}, {0.3, 0.12}, 0.04, 0.5);
+    REQUIRE(world.isValid(world.createJoint(makeRevoluteJointDef(world, torso, limb, {-0.3, 0.15}))));
+    const BodyId heavy = addHeavyFigure(world, {0.15, 0.16 + 0.15 + 0.12}, 60.0, {0.0, -6.0});
+    double deepest = 0.0, into = 0.0, rebound = 0.0;
+    for (int i = 0; i < 30; ++i) {
+        world.step(kDt);
+        deepest = std::max({deepest, world.overlap(limb, ground), world.overlap(torso, ground)});
+        into = std::max(into, world.overlap(limb, heavy));
+        rebound = std::max(rebound, world.bodyState(heavy).linearVelocity.y);
+    }
+    INFO("deepest in the ground " << deepest * 1000.0 << " mm; the heavy body " << into * 1000.0
+                                  << " mm into the limb at most, rebounding at " << rebound << " m/s, at y = "
+                                  << world.bodyState(heavy).position.y);
+    CHECK(world.bodyState(heavy).position.y < 0.25);  // it landed, the figure under it on the ground
+    CHECK(deepest <= kLinearSlop);
+    CHECK(rebound < 0.5);  // restitution 0: not thrown back up
+}

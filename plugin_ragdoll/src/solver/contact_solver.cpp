@@ -129,7 +129,8 @@ Mobility mobility(const BodySim& body, const TerrainHold* hold, Vec2 arm, Vec2 d
     }
     for (int k = 0; k < count; ++k)
         for (int l = 0; l < count; ++l) a[k][l] = dot(j[k], mj[l]);
-    auto clear = [&](int k, double motion) { return gap[k] + motion * amount >= 0.0; };
+    // Left clear: not driven past the terrain, nor further in if it is in already.
+    auto clear = [&](int k, double motion) { return motion * amount >= -std::max(gap[k], 0.0); };
     // None held.
     bool none = true;
     for (int k = 0; k < count; ++k) none = none && clear(k, drive[k]);
@@ -140,14 +141,17 @@ Mobility mobility(const BodySim& body, const TerrainHold* hold, Vec2 arm, Vec2 d
                 for (int k = 0; k < heldCount; ++k)
                     for (int l = 0; l < heldCount; ++l) m.p[r][c] -= mj[held[k]].v[r] * inverse[k][l] * mj[held[l]].v[c];
     };
+    auto holdOne = [&](int k) {
+        const int held[1] = {k};
+        const double inverse[2][2] = {{1.0 / a[k][k], 0.0}, {0.0, 0.0}};
+        project(held, 1, inverse);
+    };
     // One held, the other (if any) left clear by the motion that leaves.
     for (int k = 0; k < count; ++k) {
         if (!(drive[k] < 0.0) || !(a[k][k] > 0.0)) continue;
         const int other = 1 - k;
         if (count == 2 && !clear(other, drive[other] - a[other][k] * drive[k] / a[k][k])) continue;
-        const int held[1] = {k};
-        const double inverse[2][2] = {{1.0 / a[k][k], 0.0}, {0.0, 0.0}};
-        project(held, 1, inverse);
+        holdOne(k);
         return m;
     }
     // Both held, if the terrain pushes at both.
@@ -157,7 +161,11 @@ Mobility mobility(const BodySim& body, const TerrainHold* hold, Vec2 arm, Vec2 d
         const int held[2] = {0, 1};
         const double inverse[2][2] = {{a[1][1] / det, -a[0][1] / det}, {-a[1][0] / det, a[0][0] / det}};
         project(held, 2, inverse);
+        return m;
     }
+    // None consistent (two points nearly one): the one driven in most.
+    const int k = count == 2 && drive[1] / std::sqrt(a[1][1]) < drive[0] / std::sqrt(a[0][0]) ? 1 : 0;
+    if (drive[k] < 0.0 && a[k][k] > 0.0) holdOne(k);
     return m;
 }
 
@@ -230,14 +238,19 @@ void solveHeldContactVelocities(Contact& contact, BodySim& a, BodySim& b, double
         const Vec2 ra = at - a.center, rb = at - b.center;
         lambdaNormal += p.lambdaNormal;
         center += p.lambdaNormal * at;
-        const double free = effectiveInverseMass(a, ra, b, rb, n);
-        if (!(free > 0.0)) continue;
         const Vec2 relative = (b.linearVelocity + cross(b.angularVelocity, rb)) - (a.linearVelocity + cross(a.angularVelocity, ra));
         const double vn = dot(relative, n);
         const double e = std::abs(vn) <= restitutionThreshold ? 0.0 : contact.restitution;
         const double dv = std::max(-e * p.normalSpeedBefore, 0.0) - vn;
-        // Held where the impulse, free, would carry a point into the terrain within the substep.
-        const Mobility ma = mobility(a, holdA, ra, -1.0 * n, h * dv / free), mb = mobility(b, holdB, rb, n, h * dv / free);
+        // A push holds what it would drive into the terrain within the substep (its impulse
+        // solved free); a pull, taking back the speed the position pass gave the bodies,
+        // goes through the mobilities that pass pushed with (its λ_n), so the speed comes
+        // back from what moved: from the free mass, a held limb took it and the heavy body
+        // that the hold had pushed out kept it (thrown up at 3.5 m/s after landing at 6 m/s).
+        const double free = effectiveInverseMass(a, ra, b, rb, n);
+        if (!(free > 0.0)) continue;
+        const double amount = dv >= 0.0 ? h * dv / free : p.lambdaNormal;
+        const Mobility ma = mobility(a, holdA, ra, -1.0 * n, amount), mb = mobility(b, holdB, rb, n, amount);
         const double w = ma.response(ra, n) + mb.response(rb, n);
         if (!(w > 0.0)) continue;
         moveBy(a, ma, ra, (dv / w) * n, -1.0, true);

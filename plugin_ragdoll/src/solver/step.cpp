@@ -158,6 +158,18 @@ bool World::updateContacts(double dt, int pass) {
             double& reach = groupReach_[size_t(b.jointGroup)];
             reach = std::max(reach, (length(s.linearVelocity) + farEndSpeed(s, b.extent)) * dt);
         }
+        // And as far as another tree it touched (last step's contacts) travels: a ragdoll landing
+        // on another drives it down within the step faster than it moved when the step began.
+        // In the N=1000 pile a stickman's shins, 8 cm over the ground and falling at 1.4 m/s, were
+        // driven to 5.5 m/s by one landing on it and ended the step 21 mm in the ground.
+        touchedReach_.assign(groupReach_.begin(), groupReach_.end());
+        for (const Contact& c : contacts_) {
+            const int ga = bodies_[size_t(c.bodyA)].jointGroup, gb = bodies_[size_t(c.bodyB)].jointGroup;
+            if (ga < 0 || gb < 0 || ga == gb) continue;
+            touchedReach_[size_t(ga)] = std::max(touchedReach_[size_t(ga)], groupReach_[size_t(gb)]);
+            touchedReach_[size_t(gb)] = std::max(touchedReach_[size_t(gb)], groupReach_[size_t(ga)]);
+        }
+        groupReach_.swap(touchedReach_);
         terrainReach_ = groupReach_.empty() ? 0.0 : *std::max_element(groupReach_.begin(), groupReach_.end());
         runTask(def_.tasks, int(bodies_.size()), kItemsPerRange, [&](int begin, int end, int) {
         for (int i = begin; i < end; ++i) {

@@ -180,7 +180,8 @@ private:
     BroadPhase broadPhase_;
     TreeSolver treeSolver_;
     std::vector<std::pair<int, int>> pairs_;  ///< broadphase output, reused
-    std::vector<double> groupReach_;  ///< per joint group: how far its fastest point travels in the step, m
+    std::vector<double> groupReach_;  ///< per joint group: how far its fastest point, or a tree's it touches, travels in the step, m
+    std::vector<double> touchedReach_;  ///< scratch for groupReach_
     double terrainReach_ = 0.0;       ///< the largest Body::terrainReach this step
     /// Per body slot: the contact search pass of this step that woke it (0: none), and the
     /// pass now running (0 outside updateContacts), so wakeSlot can mark what it wakes.
