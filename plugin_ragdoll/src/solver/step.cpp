@@ -451,47 +451,67 @@ void World::laneBodyContacts() {
         if (!c.loose && (!sims_[size_t(c.bodyA)].dynamic || !sims_[size_t(c.bodyB)].dynamic) && solvedByTree(c))
             terrainContacts_.push_back(ci);
     }
-    if (terrainHolds_.size() < bodies_.size()) resizeWithHeadroom(terrainHolds_, bodies_.size());
+    if (holdOf_.size() < bodies_.size()) holdOf_.resize(bodies_.size(), -1);
+    resizeWithHeadroom(terrainPoints_, 2 * terrainContacts_.size());
 }
 
 void World::holdOnTerrain() {
-    for (int body : heldBodies_) terrainHolds_[size_t(body)].count = 0;
+    for (int body : heldBodies_) holdOf_[size_t(body)] = -1;
     heldBodies_.clear();
-    for (int ci : terrainContacts_) {
-        const Contact& c = contacts_[size_t(ci)];
-        const BodySim& a = sims_[size_t(c.bodyA)];
-        const BodySim& b = sims_[size_t(c.bodyB)];
-        const bool treeIsA = a.dynamic;
-        const int body = treeIsA ? c.bodyA : c.bodyB;
-        const BodySim& s = treeIsA ? a : b;
-        TerrainHold& hold = terrainHolds_[size_t(body)];
-        for (int i = 0; i < c.pointCount; ++i) {
-            ContactPoint p = c.points[i];  // measured on a copy: the point's record is the tree's
-            const double gap = measureSeparation(c, p, a, b) + kAllowedPenetration;
-            if (hold.count == 0) {
-                heldBodies_.push_back(body);
-                hold.center = s.center;
-                hold.angle = s.angle;
+    terrainHolds_.clear();
+    // Each contact's points where the bodies are now (a task), then each body's two nearest,
+    // in contact order (here).
+    runTask(def_.tasks, int(terrainContacts_.size()), kItemsPerRange, [&](int begin, int end, int) {
+        for (int t = begin; t < end; ++t) {
+            const Contact& c = contacts_[size_t(terrainContacts_[size_t(t)])];
+            const BodySim& a = sims_[size_t(c.bodyA)];
+            const BodySim& b = sims_[size_t(c.bodyB)];
+            const bool treeIsA = a.dynamic;  // the other is static
+            for (int i = 0; i < 2; ++i) {
+                TerrainPoint& point = terrainPoints_[size_t(2 * t + i)];
+                if (i >= c.pointCount) {
+                    point.gap = kInfinity;
+                    continue;
+                }
+                ContactPoint p = c.points[i];  // measured on a copy: the point's record is the tree's
+                point.gap = measureSeparation(c, p, a, b) + kAllowedPenetration;
+                point.normal = treeIsA ? -1.0 * c.normal : c.normal;
+                point.arm = contactLocation(c, p, a, b) - (treeIsA ? a : b).center;
             }
+        }
+    });
+    for (int t = 0; t < int(terrainContacts_.size()); ++t) {
+        const Contact& c = contacts_[size_t(terrainContacts_[size_t(t)])];
+        const int body = sims_[size_t(c.bodyA)].dynamic ? c.bodyA : c.bodyB;
+        for (int i = 0; i < c.pointCount; ++i) {
+            const TerrainPoint& point = terrainPoints_[size_t(2 * t + i)];
+            if (holdOf_[size_t(body)] < 0) {
+                holdOf_[size_t(body)] = int(terrainHolds_.size());
+                heldBodies_.push_back(body);
+                TerrainHold& hold = terrainHolds_.emplace_back();
+                hold.center = sims_[size_t(body)].center;
+                hold.angle = sims_[size_t(body)].angle;
+            }
+            TerrainHold& hold = terrainHolds_[size_t(holdOf_[size_t(body)])];
             // The two nearest: a third replaces the further if it is nearer.
             int slot = hold.count;
             if (slot == 2) {
                 slot = hold.gap[0] > hold.gap[1] ? 0 : 1;
-                if (gap >= hold.gap[slot]) continue;
+                if (point.gap >= hold.gap[slot]) continue;
             } else {
                 ++hold.count;
             }
-            hold.normal[slot] = treeIsA ? -1.0 * c.normal : c.normal;
-            hold.arm[slot] = contactLocation(c, p, a, b) - s.center;
-            hold.gap[slot] = gap;
+            hold.normal[slot] = point.normal;
+            hold.arm[slot] = point.arm;
+            hold.gap[slot] = point.gap;
         }
     }
 }
 
 const TerrainHold* World::terrainHold(int body) const {
-    if (heldBodies_.empty()) return nullptr;
-    const TerrainHold& hold = terrainHolds_[size_t(body)];
-    return hold.count > 0 ? &hold : nullptr;
+    if (terrainHolds_.empty()) return nullptr;
+    const int entry = holdOf_[size_t(body)];
+    return entry >= 0 ? &terrainHolds_[size_t(entry)] : nullptr;
 }
 
 void World::solvePositions(double h) {

@@ -146,8 +146,8 @@ private:
     /// Lists the contacts solved body by body (bodyContacts_) and cuts them into lanes, and
     /// the trees' contacts with static bodies that may hold a body of a tree in them.
     void laneBodyContacts();
-    /// Each substep, before the pass body by body: every tree body's touching points with
-    /// static bodies (terrainHolds_), the two deepest.
+    /// Each substep, before the pass body by body: every tree body's two nearest points with
+    /// static bodies (terrainHolds_).
     void holdOnTerrain();
     /// The body's hold for the passes body by body, or null.
     const TerrainHold* terrainHold(int body) const;
@@ -174,8 +174,15 @@ private:
     /// The contacts of awake trees with static bodies, this step, when some contact between
     /// a tree's body and another dynamic body is solved body by body (else empty).
     std::vector<int> terrainContacts_;
-    std::vector<TerrainHold> terrainHolds_;  ///< per body slot (count 0: none), this substep
-    std::vector<int> heldBodies_;            ///< the slots of terrainHolds_ with a count, to clear
+    /// Each of terrainContacts_'s points this substep (two per contact): an entry of a hold.
+    struct TerrainPoint {
+        Vec2 normal, arm;
+        double gap = 0.0;
+    };
+    std::vector<TerrainPoint> terrainPoints_;
+    std::vector<TerrainHold> terrainHolds_;  ///< this substep's, one per body held
+    std::vector<int> heldBodies_;            ///< the body of each of terrainHolds_
+    std::vector<int> holdOf_;                ///< per body slot: its entry in terrainHolds_, or −1
     std::vector<int> propGroup_;     ///< per body slot: the tree group that took it as a prop this step, or −1 (set only when one did)
     BroadPhase broadPhase_;
     TreeSolver treeSolver_;
