@@ -83,4 +83,17 @@ inline Transform bodyFrame(const Body& body, const BodySim& sim) {
 /// Tight bounds of the body's shape where it stands now.
 AABB shapeBounds(const Body& body, const BodySim& sim);
 
+/// Moves the body by (Δc_x, Δc_y, Δθ): its position (q turned with it), or, for `velocity`,
+/// its linear and angular velocity.
+inline void moveBody(BodySim& sim, const double (&delta)[3], bool velocity) {
+    if (velocity) {
+        sim.linearVelocity += Vec2{delta[0], delta[1]};
+        sim.angularVelocity += delta[2];
+    } else {
+        sim.center += Vec2{delta[0], delta[1]};
+        sim.angle += delta[2];
+        sim.q = integrateRotation(sim.q, delta[2]);
+    }
+}
+
 }  // namespace ragdoll

@@ -63,19 +63,22 @@ void setManifold(Contact& contact, const Manifold& m, const Body& a, const BodyS
 bool updateContact(Contact& contact, const Body& a, const BodySim& simA, const Body& b, const BodySim& simB,
                    double speculativeDistance);
 
-/// A joint tree's body resting on the terrain, as the passes body by body see it: up to two
-/// of its points touching static bodies, found each substep (World::holdOnTerrain). A push
-/// from another tree's body that would drive one of them in moves the body as if the
-/// terrain held it there (the body's inverse mass with those points' rows projected out,
-/// while the terrain would push): solved alone on its own mass, a light limb under a pile
-/// was pushed 7–9 cm into the ground each substep, and its tree's contact system, solved
-/// after, took most of it back — 24 mm remained for a few steps in the N=1000 pile.
+/// A joint tree's body by the terrain, as the passes body by body see it: its two nearest
+/// points with static bodies, found each substep (World::holdOnTerrain). A push from another
+/// tree's body that would drive one of them past the terrain moves the body as if the
+/// terrain held it there (its inverse mass with those points' rows projected out, while the
+/// terrain would push: contact_solver.cpp). Solved on its own mass, a light limb lying under
+/// another ragdoll took nearly all of each push and went into the ground, its tree's
+/// contact system putting it back after, and the other ragdoll sank through it.
+struct TerrainPoint {
+    Vec2 normal;  ///< from the terrain into the body
+    Vec2 arm;     ///< from the body's centre of mass to the point
+    double gap = 0.0;  ///< separation beyond the allowed depth (kAllowedPenetration), metres
+};
 struct TerrainHold {
     int count = 0;
-    Vec2 normal[2];  ///< from the terrain into the body
-    Vec2 arm[2];     ///< from the body's centre of mass to the point
-    double gap[2] = {0.0, 0.0};  ///< separation beyond the allowed depth (kAllowedPenetration)
-    Vec2 center;                 ///< the body's pose when the hold was made
+    TerrainPoint points[2];
+    Vec2 center;  ///< the body's pose when the hold was made
     double angle = 0.0;
 };
 

@@ -122,10 +122,11 @@ Mobility mobility(const BodySim& body, const TerrainHold* hold, Vec2 arm, Vec2 d
     Wrench j[2], mj[2];
     double drive[2], gap[2], a[2][2];
     for (int k = 0; k < count; ++k) {
-        j[k] = wrench(hold->arm[k], hold->normal[k]);
+        const TerrainPoint& point = hold->points[k];
+        j[k] = wrench(point.arm, point.normal);
         mj[k] = m.times(j[k]);
         drive[k] = dot(j[k], u);  // the point's motion along its normal per unit push, free
-        gap[k] = hold->gap[k] + dot(hold->normal[k], moved) + j[k].v[2] * turned;
+        gap[k] = point.gap + dot(point.normal, moved) + j[k].v[2] * turned;
     }
     for (int k = 0; k < count; ++k)
         for (int l = 0; l < count; ++l) a[k][l] = dot(j[k], mj[l]);
@@ -173,15 +174,7 @@ Mobility mobility(const BodySim& body, const TerrainHold* hold, Vec2 arm, Vec2 d
 /// position (and q), or its velocity.
 void moveBy(BodySim& body, const Mobility& m, Vec2 arm, Vec2 impulse, double sign, bool velocity) {
     if (!body.dynamic) return;
-    const Wrench d = m.times(wrench(arm, sign * impulse));
-    if (velocity) {
-        body.linearVelocity += Vec2{d.v[0], d.v[1]};
-        body.angularVelocity += d.v[2];
-    } else {
-        body.center += Vec2{d.v[0], d.v[1]};
-        body.angle += d.v[2];
-        body.q = integrateRotation(body.q, d.v[2]);
-    }
+    moveBody(body, m.times(wrench(arm, sign * impulse)).v, velocity);
 }
 
 bool holds(const TerrainHold* hold) { return hold && hold->count > 0; }

@@ -496,14 +496,12 @@ void World::holdOnTerrain() {
             // The two nearest: a third replaces the further if it is nearer.
             int slot = hold.count;
             if (slot == 2) {
-                slot = hold.gap[0] > hold.gap[1] ? 0 : 1;
-                if (point.gap >= hold.gap[slot]) continue;
+                slot = hold.points[0].gap > hold.points[1].gap ? 0 : 1;
+                if (point.gap >= hold.points[slot].gap) continue;
             } else {
                 ++hold.count;
             }
-            hold.normal[slot] = point.normal;
-            hold.arm[slot] = point.arm;
-            hold.gap[slot] = point.gap;
+            hold.points[slot] = point;
         }
     }
 }

@@ -244,16 +244,7 @@ void TreeSolver::pushRows(const Group& group, const RowRange& range, const std::
     for (int n = group.firstNode; n < group.firstNode + group.nodeCount; ++n) {
         const Node& node = nodes_[size_t(n)];
         if (node.isJoint) continue;
-        const Vec3& x = solution_[size_t(n)];
-        BodySim& sim = sims[size_t(node.index)];
-        if (velocity) {
-            sim.linearVelocity += Vec2{x.v[0], x.v[1]};
-            sim.angularVelocity += x.v[2];
-        } else {
-            sim.center += Vec2{x.v[0], x.v[1]};
-            sim.angle += x.v[2];
-            sim.q = integrateRotation(sim.q, x.v[2]);
-        }
+        moveBody(sims[size_t(node.index)], solution_[size_t(n)].v, velocity);
     }
 }
 

@@ -174,12 +174,7 @@ private:
     /// The contacts of awake trees with static bodies, this step, when some contact between
     /// a tree's body and another dynamic body is solved body by body (else empty).
     std::vector<int> terrainContacts_;
-    /// Each of terrainContacts_'s points this substep (two per contact): an entry of a hold.
-    struct TerrainPoint {
-        Vec2 normal, arm;
-        double gap = 0.0;
-    };
-    std::vector<TerrainPoint> terrainPoints_;
+    std::vector<TerrainPoint> terrainPoints_;  ///< terrainContacts_'s points this substep, two per contact
     std::vector<TerrainHold> terrainHolds_;  ///< this substep's, one per body held
     std::vector<int> heldBodies_;            ///< the body of each of terrainHolds_
     std::vector<int> holdOf_;                ///< per body slot: its entry in terrainHolds_, or −1
