@@ -151,9 +151,11 @@ bool World::updateContacts(double dt, int pass) {
         // How far each joint group's fastest point (its centre's speed plus its far end's
         // turning) travels in the step: its joints can drag any of its bodies about that far.
         groupReach_.assign(size_t(treeSolver_.groupCount()), 0.0);
+        bodyGroup_.resize(bodies_.size());
         for (int i = 0; i < int(bodies_.size()); ++i) {
             const Body& b = bodies_[size_t(i)];
             const BodySim& s = sims_[size_t(i)];
+            bodyGroup_[size_t(i)] = b.jointGroup;
             if (b.jointGroup < 0 || !s.active) continue;
             double& reach = groupReach_[size_t(b.jointGroup)];
             reach = std::max(reach, (length(s.linearVelocity) + farEndSpeed(s, b.extent)) * dt);
@@ -164,7 +166,7 @@ bool World::updateContacts(double dt, int pass) {
         // driven to 5.5 m/s by one landing on it and ended the step 21 mm in the ground.
         touchedReach_.assign(groupReach_.begin(), groupReach_.end());
         for (const Contact& c : contacts_) {
-            const int ga = bodies_[size_t(c.bodyA)].jointGroup, gb = bodies_[size_t(c.bodyB)].jointGroup;
+            const int ga = bodyGroup_[size_t(c.bodyA)], gb = bodyGroup_[size_t(c.bodyB)];
             if (ga < 0 || gb < 0 || ga == gb) continue;
             touchedReach_[size_t(ga)] = std::max(touchedReach_[size_t(ga)], groupReach_[size_t(gb)]);
             touchedReach_[size_t(gb)] = std::max(touchedReach_[size_t(gb)], groupReach_[size_t(ga)]);
@@ -427,30 +429,37 @@ void World::laneBodyContacts() {
     // sleeps between its substeps. Each contact is classed as a task (that reads the
     // bodies), then listed in order here.
     bodyContactKind_.resize(contacts_.size());
+    const bool direct = def_.jointSolver == JointSolver::Direct;
     runTask(def_.tasks, int(contacts_.size()), kItemsPerRange, [&](int begin, int end, int) {
         for (int ci = begin; ci < end; ++ci) {
             const Contact& c = contacts_[size_t(ci)];
-            const bool byBody = (sims_[size_t(c.bodyA)].active || sims_[size_t(c.bodyB)].active) && !solvedByTree(c);
-            bodyContactKind_[size_t(ci)] = byBody ? (c.loose ? 2 : 1) : 0;
+            const BodySim& a = sims_[size_t(c.bodyA)];
+            const BodySim& b = sims_[size_t(c.bodyB)];
+            const bool byTree = solvedByTree(c);
+            const bool byBody = (a.active || b.active) && !byTree;
+            // 3: a tree's contact with a static body, where it may hold the tree's body.
+            const bool terrain = direct && byTree && !c.loose && (!a.dynamic || !b.dynamic);
+            bodyContactKind_[size_t(ci)] = byBody ? (c.loose ? 2 : 1) : terrain ? 3 : 0;
         }
     });
     bodyContacts_.clear();
     propContacts_.clear();
+    terrainContacts_.clear();
     bool treeBodyContacts = false;
     for (int ci = 0; ci < int(contacts_.size()); ++ci) {
-        if (bodyContactKind_[size_t(ci)] == 0) continue;
+        const std::uint8_t kind = bodyContactKind_[size_t(ci)];
+        if (kind == 0) continue;
+        if (kind == 3) {
+            terrainContacts_.push_back(ci);
+            continue;
+        }
         bodyContacts_.push_back(ci);
-        if (bodyContactKind_[size_t(ci)] == 2) propContacts_.push_back(ci);
+        if (kind == 2) propContacts_.push_back(ci);
         else treeBodyContacts = true;
     }
     contactLanes_.build(bodyContacts_, contacts_, sims_, def_.tasks);
-    terrainContacts_.clear();
-    if (!treeBodyContacts || def_.jointSolver != JointSolver::Direct) return;
-    for (int ci = 0; ci < int(contacts_.size()); ++ci) {
-        const Contact& c = contacts_[size_t(ci)];
-        if (!c.loose && (!sims_[size_t(c.bodyA)].dynamic || !sims_[size_t(c.bodyB)].dynamic) && solvedByTree(c))
-            terrainContacts_.push_back(ci);
-    }
+    // Holds matter only where a tree's body meets another moving body in the passes body by body.
+    if (!treeBodyContacts) terrainContacts_.clear();
     if (holdOf_.size() < bodies_.size()) holdOf_.resize(bodies_.size(), -1);
     resizeWithHeadroom(terrainPoints_, 2 * terrainContacts_.size());
 }

@@ -168,7 +168,7 @@ private:
     int jointCount_ = 0;
     std::vector<Contact> contacts_;
     std::vector<int> bodyContacts_;  ///< the contacts solved body by body this step, in order
-    std::vector<std::uint8_t> bodyContactKind_;  ///< per contact, scratch: 0 not, 1 body by body, 2 and loose
+    std::vector<std::uint8_t> bodyContactKind_;  ///< per contact, scratch: 0 not, 1 body by body, 2 and loose, 3 a tree's with a static body
     ContactLanes contactLanes_;      ///< bodyContacts_ in lanes that threads sweep at once
     std::vector<int> propContacts_;  ///< those of bodyContacts_ that are loose (Contact::loose)
     /// The contacts of awake trees with static bodies, this step, when some contact between
@@ -184,6 +184,7 @@ private:
     std::vector<std::pair<int, int>> pairs_;  ///< broadphase output, reused
     std::vector<double> groupReach_;  ///< per joint group: how far its fastest point, or a tree's it touches, travels in the step, m
     std::vector<double> touchedReach_;  ///< scratch for groupReach_
+    std::vector<int> bodyGroup_;        ///< per body slot, scratch: Body::jointGroup, packed
     double terrainReach_ = 0.0;       ///< the largest Body::terrainReach this step
     /// Per body slot: the contact search pass of this step that woke it (0: none), and the
     /// pass now running (0 outside updateContacts), so wakeSlot can mark what it wakes.
