@@ -104,8 +104,9 @@ TEST_CASE("a ragdoll landing on another drives it onto ground it had no contact 
           "[solver][contacts]") {
     // The lower figure hangs still 8 cm over the ground: its own speed puts the ground out of
     // its contact search's reach (2 cm), and the 60 kg body falling onto it at 6 m/s drives it
-    // ~10 cm down within a step. The ground is looked for as far as a tree it touched can
-    // travel in the step (Body::terrainReach), so it is there when the push comes.
+    // ~10 cm down within a step. The ground is looked for as far as a tree whose bounds
+    // overlap its own can travel in the step (Body::terrainReach), so it is there when the
+    // push comes.
     World world(awakeWorldDef());
     const BodyId ground = addGround(world);
     const BodyId torso = addCapsule(world, {-0.9, 0.18}, {-0.3, 0.18}, 0.1, 10.0);

@@ -129,6 +129,9 @@ private:
     /// only the pairs of bodies a contact woke in the pass before (wokenInPass_). True when
     /// this pass woke a sleeping island.
     bool updateContacts(double dt, int pass);
+    /// Each joint group's reach (groupReach_) raised to that of every moving group whose
+    /// swept bounds overlap its own.
+    void reachOfTouchedTrees();
     /// After the step's first substep finds again the manifolds of bodies turning or sliding
     /// past each other fast (refreshMovingContact), then moves the bodies by their
     /// velocities and readies the contacts for the substep (substepsLeft counts this one).
@@ -182,9 +185,10 @@ private:
     BroadPhase broadPhase_;
     TreeSolver treeSolver_;
     std::vector<std::pair<int, int>> pairs_;  ///< broadphase output, reused
-    std::vector<double> groupReach_;  ///< per joint group: how far its fastest point, or a tree's it touches, travels in the step, m
+    std::vector<double> groupReach_;  ///< per joint group: how far its fastest point, or that of a tree whose bounds overlap its own, travels in the step, m
     std::vector<double> touchedReach_;  ///< scratch for groupReach_
-    std::vector<int> bodyGroup_;        ///< per body slot, scratch: Body::jointGroup, packed
+    std::vector<AABB> groupBounds_;     ///< per joint group, scratch: its bodies' swept bounds
+    std::vector<int> groupOrder_;       ///< scratch: the moving groups sorted along x
     double terrainReach_ = 0.0;       ///< the largest Body::terrainReach this step
     /// Per body slot: the contact search pass of this step that woke it (0: none), and the
     /// pass now running (0 outside updateContacts), so wakeSlot can mark what it wakes.
