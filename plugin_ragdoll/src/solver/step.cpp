@@ -285,8 +285,7 @@ void World::reachOfTouchedTrees() {
     // the step faster than it moved when the step began. In the N=1000 pile a stickman's
     // shins, 8 cm over the ground and falling at 1.4 m/s, were driven to 5.5 m/s by one
     // landing on it and ended the step 21 mm in the ground. (From this step's bounds, not
-    // last step's contacts: what a step does depends on the bodies' state alone, which a
-    // saved state carries.)
+    // last step's contacts, which a saved state does not carry.)
     const int groupCount = int(groupReach_.size());
     groupBounds_.assign(size_t(groupCount), AABB{{kInfinity, kInfinity}, {-kInfinity, -kInfinity}});
     for (const Body& b : bodies_) {
