@@ -84,7 +84,7 @@ struct TerrainHold {
 
 /// After integration: resets multipliers, records approach speeds and the slip to cancel.
 void prepareContactSubstep(Contact& contact, const BodySim& a, const BodySim& b, double h);
-/// holdA, holdB: the bodies' holds on the terrain, or null.
+/// holdA, holdB: the bodies' holds on the terrain (at least one point each), or null.
 void solveContactPositions(Contact& contact, BodySim& a, BodySim& b, const TerrainHold* holdA = nullptr,
                            const TerrainHold* holdB = nullptr);
 void solveContactVelocities(Contact& contact, BodySim& a, BodySim& b, double h, double restitutionThreshold,

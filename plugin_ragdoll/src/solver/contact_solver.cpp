@@ -177,8 +177,6 @@ void moveBy(BodySim& body, const Mobility& m, Vec2 arm, Vec2 impulse, double sig
     moveBody(body, m.times(wrench(arm, sign * impulse)).v, velocity);
 }
 
-bool holds(const TerrainHold* hold) { return hold && hold->count > 0; }
-
 /// solveContactPositions for a contact one of whose bodies the terrain holds: its points one
 /// after the other, then static friction, each push through both bodies' mobilities.
 void solveHeldContactPositions(Contact& contact, BodySim& a, BodySim& b, const TerrainHold* holdA,
@@ -410,7 +408,7 @@ void solveContactPositions(Contact& contact, BodySim& a, BodySim& b, const Terra
         ra[i] = at - a.prevCenter;
         rb[i] = at - b.prevCenter;
     }
-    if (holds(holdA) || holds(holdB)) {
+    if (holdA || holdB) {
         solveHeldContactPositions(contact, a, b, holdA, holdB, c, ra, rb);
         return;
     }
@@ -466,7 +464,7 @@ void solveContactPositions(Contact& contact, BodySim& a, BodySim& b, const Terra
 
 void solveContactVelocities(Contact& contact, BodySim& a, BodySim& b, double h, double restitutionThreshold,
                             const TerrainHold* holdA, const TerrainHold* holdB) {
-    if (holds(holdA) || holds(holdB)) {
+    if (holdA || holdB) {
         solveHeldContactVelocities(contact, a, b, h, restitutionThreshold, holdA, holdB);
         return;
     }
