@@ -3,6 +3,7 @@
 // error in degrees, distances in metres), get-up, lifecycle, net role and the state blob.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -686,8 +687,20 @@ TEST_CASE("Dragging with the mouse grabs a limb, knocks the stickman over and le
     CHECK(scene.world().stats().joints == 11);
 }
 
+/// Both scenes' blobs are the same, byte for byte (where they first differ, if not).
+void checkSameState(const Scene& a, const Scene& b, const std::string& what) {
+    const std::vector<std::uint8_t> sa = a.saveState(), sb = b.saveState();
+    size_t firstDifference = 0;
+    while (firstDifference < std::min(sa.size(), sb.size()) && sa[firstDifference] == sb[firstDifference]) ++firstDifference;
+    INFO(what << ": blobs of " << sa.size() << " and " << sb.size() << " bytes first differ at " << firstDifference);
+    CHECK(sb.size() == sa.size());
+    CHECK(firstDifference == sa.size());
+}
+
 TEST_CASE("The state blob carries characters across a reload, bit for bit", "[character][state]") {
-    const int mode = GENERATE(0, 1, 2, 3);  // animated walking, blend, ragdoll, getting up
+    // Animated walking, blend, ragdoll (mid-fall), getting up, and a ragdoll lying on the
+    // ground, whose limits' warm starts cross steps (the blob carries them).
+    const int mode = GENERATE(0, 1, 2, 3, 4);
     Scene a;
     test::loadHarness(a);
     Character& c = a.character(0);
@@ -702,6 +715,7 @@ TEST_CASE("The state blob carries characters across a reload, bit for bit", "[ch
         test::run(a, 60);
         c.getUp();
     }
+    if (mode == 4) test::run(a, 83);
     walk(a, 7);
     a.step(kDt, test::input(0, bit(Action::NetRole)));
     const std::vector<std::uint8_t> blob = a.saveState();
@@ -722,12 +736,44 @@ TEST_CASE("The state blob carries characters across a reload, bit for bit", "[ch
         a.step(kDt, test::input(bit(Action::Right)));
         b.step(kDt, test::input(bit(Action::Right)));
     }
-    const std::vector<std::uint8_t> sa = a.saveState(), sb = b.saveState();
-    size_t firstDifference = 0;
-    while (firstDifference < std::min(sa.size(), sb.size()) && sa[firstDifference] == sb[firstDifference]) ++firstDifference;
-    INFO("mode " << mode << ": blobs of " << sa.size() << " and " << sb.size() << " bytes first differ at " << firstDifference);
-    CHECK(sb.size() == sa.size());
-    CHECK(firstDifference == sa.size());
+    checkSameState(a, b, "mode " + std::to_string(mode));
+}
+
+TEST_CASE("Ragdolls lying on each other, reloaded at any moment, go on bit for bit", "[character][state]") {
+    // Three stickmen falling limp on each other by a crate: contacts between trees, limbs held on
+    // the terrain, limits at their bounds, islands falling asleep.
+    const int wait = GENERATE(15, 45, 100);
+    auto makeScene = [](Scene& scene) {
+        SceneLevel level;
+        level.terrain.push_back({{{-20.0, -1.0}, {20.0, -1.0}, {20.0, 0.0}, {-20.0, 0.0}}});
+        level.props.push_back({"crate", {0.6, 0.25}, 0.0, {0.25, 0.25}, 5.0, 0.6, 0.0, 0xff808080u});
+        for (int k = 0; k < 3; ++k)
+            level.spawns.push_back({"stickman " + std::to_string(k), std::string(PAPERDOLL_CONTENT_DIR) + "/rigs/stickman.rig.xml",
+                                    {0.2 * k, 1.2 * k}, k != 1});
+        std::string error;
+        const bool loaded = scene.loadLevel(level, error);
+        INFO(error);
+        REQUIRE(loaded);
+    };
+    Scene a;
+    makeScene(a);
+    for (int k = 0; k < 3; ++k) a.character(k).enterRagdoll({1.0 - k, 0.0});
+    test::run(a, wait);
+    const std::vector<std::uint8_t> blob = a.saveState();
+    Scene b;
+    makeScene(b);
+    std::string error;
+    const bool loaded = b.loadState(blob.data(), blob.size(), error);
+    INFO(error);
+    REQUIRE(loaded);
+    int steps = 0;
+    for (; steps < 600 && (steps == 0 || a.world().stats().awakeBodies > 0); ++steps) {
+        a.step(kDt, test::input(0));
+        b.step(kDt, test::input(0));
+    }
+    INFO("asleep " << steps << " steps after the reload");
+    CHECK(a.world().stats().awakeBodies == 0);
+    checkSameState(a, b, "reloaded at step " + std::to_string(wait));
 }
 
 TEST_CASE("A corrupt or foreign state blob is refused and changes nothing", "[character][state]") {
@@ -751,6 +797,23 @@ TEST_CASE("A corrupt or foreign state blob is refused and changes nothing", "[ch
     std::memcpy(bad.data() + at, &nan, sizeof nan);
     CHECK_FALSE(a.loadState(bad.data(), bad.size(), error));
     CHECK(a.saveState() == before);
+    // A limit's warm start made negative (a limit only pushes): refused by name.
+    test::run(a, 40);  // lying, its limits at their bounds
+    const std::vector<std::uint8_t> lying = a.saveState();
+    Character::SavedState saved;
+    a.character(0).save(saved);
+    const auto warm = std::find_if(saved.limitWarmStarts.begin(), saved.limitWarmStarts.end(), [](double l) { return l > 0.0; });
+    REQUIRE(warm != saved.limitWarmStarts.end());
+    bad = lying;
+    at = 0;
+    while (at + sizeof(double) <= bad.size() && std::memcmp(bad.data() + at, &*warm, sizeof(double)) != 0) ++at;
+    REQUIRE(at + sizeof(double) <= bad.size());
+    const double negative = -*warm;
+    std::memcpy(bad.data() + at, &negative, sizeof negative);
+    CHECK_FALSE(a.loadState(bad.data(), bad.size(), error));
+    INFO(error);
+    CHECK(error.find("out-of-range") != std::string::npos);
+    CHECK(a.saveState() == lying);
 }
 
 TEST_CASE("Tuning a body or a joint reaches the simulated ragdoll at once, mirrored when it faces left", "[character][tuning]") {

@@ -263,6 +263,9 @@ struct Character::SavedState {
     Vec2 replicatedVelocity;
     std::vector<BodySnapshot> bodies;  ///< the ragdoll's, in rig body order (empty: none)
     std::vector<BodySnapshot> animatedBodies;  ///< the following ones, likewise (empty: none)
+    /// The ragdoll's joints' limit warm starts (World::jointLimitWarmStart), in rig joint
+    /// order (empty: none, or a blob from before they were kept).
+    std::vector<double> limitWarmStarts;
 };
 
 /// Linear momentum (kg·m/s) and angular momentum about the centre of mass (kg·m²/s) of a

@@ -2,6 +2,7 @@
 // checked before anything changes.
 #include "character/character.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "character/character_tuning.h"
@@ -47,6 +48,8 @@ void Character::save(SavedState& out) const {
     for (BodyId body : ragdoll_.bodies) out.bodies.push_back(world_->snapshot(body));
     out.animatedBodies.clear();
     for (BodyId body : animated_) out.animatedBodies.push_back(world_->snapshot(body));
+    out.limitWarmStarts.clear();
+    for (JointId joint : ragdoll_.joints) out.limitWarmStarts.push_back(world_->jointLimitWarmStart(joint));
 }
 
 namespace {
@@ -74,14 +77,16 @@ bool Character::load(const SavedState& in, std::string& error) {
         return true;
     };
     if (in.previousAnim.size() != bones || in.poses.size() != bones || in.blendWeights.size() != bones || (!in.getUpFrom.empty() && in.getUpFrom.size() != bones) ||
-        (!in.bodies.empty() && in.bodies.size() != rig.bodies.size())) {
+        (!in.bodies.empty() && in.bodies.size() != rig.bodies.size()) ||
+        (!in.limitWarmStarts.empty() && (in.bodies.empty() || in.limitWarmStarts.size() != rig.joints.size()))) {
         error = "character '" + name_ + "': the state was saved for a different rig";
         return false;
     }
     if (!finitePoses(in.previousAnim) || !finitePoses(in.poses) || !finitePoses(in.getUpFrom) || !isFinite(in.root) ||
         !std::isfinite(in.getUpShift) || std::abs(in.getUpShift) > tuning::kMaxGetUpShift ||
         !isFinite(in.rootVelocity) || in.currentClip < -1 || in.currentClip >= int(ClipRole::Count) ||
-        in.previousClip < -1 || in.previousClip >= int(ClipRole::Count) || in.currentClip < 0 || !plausibleTimes(in)) {
+        in.previousClip < -1 || in.previousClip >= int(ClipRole::Count) || in.currentClip < 0 || !plausibleTimes(in) ||
+        !std::all_of(in.limitWarmStarts.begin(), in.limitWarmStarts.end(), [](double l) { return l >= 0.0 && l < tuning::kMaxLimitWarmStart; })) {
         error = "character '" + name_ + "': the state holds a non-finite or out-of-range value";
         return false;
     }
@@ -139,6 +144,8 @@ bool Character::load(const SavedState& in, std::string& error) {
         facingRight_ = in.facingRight;
         root_ = keepRoot;
         for (size_t i = 0; i < ragdoll_.bodies.size(); ++i) world_->restore(ragdoll_.bodies[i], in.bodies[i]);
+        for (size_t j = 0; j < in.limitWarmStarts.size() && j < ragdoll_.joints.size(); ++j)
+            world_->setJointLimitWarmStart(ragdoll_.joints[j], in.limitWarmStarts[j]);
     }
     if (following) {
         // An older blob had one proxy box instead: the bodies start on the bones.

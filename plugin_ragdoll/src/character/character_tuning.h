@@ -55,6 +55,9 @@ inline constexpr double kPoseTerrainTolerance = 0.004;
 inline constexpr double kPropHoldBackMax = 0.1;
 inline constexpr double kPropHoldBackMinNormal = 0.3;
 inline constexpr double kMaxGetUpShift = 1.0;  ///< m the props may move a get-up's pose sideways in all
+/// kg·m: a saved limit warm start (a substep's position impulse) past this is corrupt; a
+/// limit of a lying stickman takes well under 1.
+inline constexpr double kMaxLimitWarmStart = 1e4;
 inline constexpr double kBlendStep = 0.1;           ///< B/N change the blend weight by this
 inline constexpr double kHitImpulse = 6.0;          ///< N·s given to every body by a hit (1/2/3)
 /// While ragdolled (Appearance::tint): 45 % of the way to a pale blue-grey (#b4c4d8), so a

@@ -16,18 +16,20 @@ namespace {
 // Layout (little endian, as the machine writes it; the blob never leaves the process):
 //   "PDRS" magic, u32 format version, u32 section count, then sections:
 //   4-byte tag, u32 payload size, payload.
-// Sections: "WRLD" world settings, "BODY" the level's bodies (terrain, then props) in
+// Sections: "WRLD" world settings (and, format 6, the next sleeping island's id), "BODY" the level's bodies (terrain, then props) in
 // level order, "CHAR" every character (its mode, animation, poses, its rig's tuning and its
-// own bodies), "PREV" the net-role preview and its proxy, "RUNF" the run's joint figures,
+// own bodies; format 6, its joints' limit warm starts), "PREV" the net-role preview and its proxy, "RUNF" the run's joint figures,
 // "DEPF" the run's deepest drawn overlap (format 4), "LOOK" how the scene is drawn (the
 // paper look on or off; absent: on), "THRD" the solver's threads setting (absent: the
 // scene keeps its own; threads change no result, only the time a step takes).
 // A reader skips sections it does not know and refuses a blob missing one it needs, so
 // adding a section is compatible and changing one takes a new tag or format.
 constexpr char kMagic[4] = {'P', 'D', 'R', 'S'};
-constexpr std::uint32_t kFormatVersion = 5;
+constexpr std::uint32_t kFormatVersion = 6;
 /// 2: the characters' tuning was their joint limits only; 2 and 3: one proxy box per
-/// character where 4 has a body per rig body following the bones; up to 4, no joint friction.
+/// character where 4 has a body per rig body following the bones; up to 4, no joint friction;
+/// up to 5, nothing of what a step hands the next beyond the bodies (a lying ragdoll reloaded
+/// from one goes on a little differently).
 constexpr std::uint32_t kOldestFormatRead = 2;
 
 struct Writer {
@@ -231,6 +233,8 @@ void putCharacter(Writer& w, const Character::SavedState& c) {
     for (const BodySnapshot& s : c.bodies) putSnapshot(w, s);
     w.put(std::uint32_t(c.animatedBodies.size()));
     for (const BodySnapshot& s : c.animatedBodies) putSnapshot(w, s);
+    w.put(std::uint32_t(c.limitWarmStarts.size()));
+    for (double lambda : c.limitWarmStarts) w.put(lambda);
 }
 
 /// Reads one character; values are checked by Character::load, enums here.
@@ -278,6 +282,10 @@ Character::SavedState getCharacter(Reader& r, std::uint32_t version) {
         // Format 3's proxy box: gone, the following bodies are made on the bones instead.
         if (!plausibleSnapshot(getSnapshot(r))) r.ok = false;
     }
+    if (version >= 6) {
+        c.limitWarmStarts.resize(r.getCount(sizeof(double)));
+        for (double& lambda : c.limitWarmStarts) lambda = r.get<double>();
+    }
     for (const BodySnapshot& s : c.bodies)
         if (!plausibleSnapshot(s)) r.ok = false;
     for (const BodySnapshot& s : c.animatedBodies)
@@ -304,6 +312,7 @@ std::vector<std::uint8_t> Scene::saveState() const {
     w.put(std::int32_t(d.iterations));
     w.put(std::int32_t(d.jointSolver == JointSolver::Direct ? 1 : 0));
     w.put(std::int32_t(d.enableSleep ? 1 : 0));
+    w.put(world_.nextSleepingIsland());
     w.endSection(section);
 
     section = w.beginSection("BODY");
@@ -370,6 +379,7 @@ bool Scene::loadState(const std::uint8_t* data, std::size_t size, std::string& e
     Figures run;
     bool paperLook = true;
     int threads = threads_;
+    std::int64_t nextSleepingIsland = 0;  // format 5 and before: as the restored bodies need
     for (std::uint32_t i = 0; i < sections && r.ok; ++i) {
         char tag[4] = {};
         if (r.offset + 8 > size) {
@@ -391,6 +401,7 @@ bool Scene::loadState(const std::uint8_t* data, std::size_t size, std::string& e
             def.iterations = section.get<std::int32_t>();
             def.jointSolver = section.get<std::int32_t>() ? JointSolver::Direct : JointSolver::Iterative;
             def.enableSleep = section.get<std::int32_t>() != 0;
+            if (version >= 6) nextSleepingIsland = section.get<std::int64_t>();
             haveSettings = section.ok && section.offset == end;
         } else if (std::memcmp(tag, "BODY", 4) == 0) {
             snapshots.resize(section.getCount(kSnapshotBytes));
@@ -437,7 +448,7 @@ bool Scene::loadState(const std::uint8_t* data, std::size_t size, std::string& e
     }
     if (!isFinite(def.gravity) || length(def.gravity) > kMaxGravity || def.substeps < 1 || def.substeps > 64 ||
         def.iterations < 1 || def.iterations > 64 || !std::isfinite(run.stretch) || !std::isfinite(run.limitViolation) ||
-        !std::isfinite(run.visualDepth)) {
+        !std::isfinite(run.visualDepth) || nextSleepingIsland < 0 || nextSleepingIsland > kMaxSleepingIsland) {
         error = "the state's world settings are out of range";
         return false;
     }
@@ -476,6 +487,7 @@ bool Scene::loadState(const std::uint8_t* data, std::size_t size, std::string& e
         makePreviewProxy();
         previewProxy_->load(previewState, error);
     }
+    world_.setNextSleepingIsland(nextSleepingIsland);  // after the bodies, whose islands it must pass
     run_ = run;
     paperLook_ = paperLook;
     setThreads(threads);

@@ -38,6 +38,11 @@ struct Joint {
     Vec2 lambdaPin;              ///< accumulated pin multiplier this substep (XPBD)
     double lambdaLimit = 0.0;    ///< accumulated limit multiplier this substep
     double lambdaFriction = 0.0;  ///< accumulated friction multiplier this substep (Gauss-Seidel)
+    /// A joint tree's limit row's λ in the substep limitWarmSubstep (its next substep's warm
+    /// start when that was the last one). Kept with the joint, not the tree solver, so a tree
+    /// rebuilt for another character's joints keeps it and a saved state can carry it.
+    double limitWarm = 0.0;
+    std::int64_t limitWarmSubstep = -1;
 
     std::uint16_t generation = 0;
     bool alive = false;

@@ -319,7 +319,10 @@ void TreeSolver::solveRowPositions(const Group& group, int groupIndex, const std
     for (int i = 0; i < count; ++i) {
         const ContactRow& r = rows[i];
         if (r.turn) lambda[i] = 0.0;  // proportional to this substep's turn: no guess
-        else if (r.joint >= 0) lambda[i] = limitWarmSubstep_[size_t(r.joint)] == substep_ - 1 ? limitWarm_[size_t(r.joint)] : 0.0;
+        else if (r.joint >= 0) {
+            const Joint& joint = joints[size_t(r.joint)];
+            lambda[i] = joint.limitWarmSubstep == substep_ - 1 ? joint.limitWarm : 0.0;
+        }
         else if (r.point >= 0) lambda[i] = contacts[size_t(r.contact)].points[r.point].lambdaWarm;
         else lambda[i] = contacts[size_t(r.contact)].lambdaTangentWarm;
         lambda[i] *= kTreeContactWarmStart;
@@ -374,8 +377,8 @@ void TreeSolver::solveRowPositions(const Group& group, int groupIndex, const std
     for (int i = 0; i < count; ++i) {
         if (rows[i].turn) continue;
         if (rows[i].joint >= 0) {
-            limitWarm_[size_t(rows[i].joint)] = lambda[i];
-            limitWarmSubstep_[size_t(rows[i].joint)] = substep_;
+            joints[size_t(rows[i].joint)].limitWarm = lambda[i];
+            joints[size_t(rows[i].joint)].limitWarmSubstep = substep_;
             continue;
         }
         Contact& c = contacts[size_t(rows[i].contact)];

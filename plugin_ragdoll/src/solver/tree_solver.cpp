@@ -160,8 +160,6 @@ void TreeSolver::rebuild(std::vector<Body>& bodies, std::vector<Joint>& joints) 
     lever_.resize(nodes_.size());
     rhs_.resize(nodes_.size());
     solution_.resize(nodes_.size());
-    limitWarm_.assign(joints.size(), 0.0);
-    limitWarmSubstep_.assign(joints.size(), -1);
     compliance_.resize(nodes_.size());
     // Each node's block with its parent is fixed but for the lever: which joint, which of
     // its bodies (A: −1, B: +1).

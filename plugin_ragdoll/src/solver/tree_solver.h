@@ -90,6 +90,13 @@ public:
     }
     /// Newton iterations taken in the last solve, summed over groups.
     int lastIterations() const { return lastIterations_; }
+    /// Between steps: the λ the joint's limit row begins the next substep with (0: the row
+    /// did not act in the last one), and setting it (a restored state).
+    double limitWarmStart(const Joint& joint) const { return joint.limitWarmSubstep == substep_ ? joint.limitWarm : 0.0; }
+    void setLimitWarmStart(Joint& joint, double lambda) const {
+        joint.limitWarm = lambda;
+        joint.limitWarmSubstep = substep_;
+    }
 
 private:
     struct Node {
@@ -250,8 +257,6 @@ private:
     /// The rows' bounds, the position pass's (a turn row soft beyond its friction), then the
     /// velocity pass's.
     std::vector<RowBound> rowBounds_;
-    std::vector<double> limitWarm_;  ///< per joint slot: its limit row's λ in the last substep
-    std::vector<std::int64_t> limitWarmSubstep_;  ///< per joint slot: the substep limitWarm_ is from
     std::int64_t substep_ = 0;  ///< solveFreeMotion calls, numbering substeps
     /// Each row's path to the root (ContactRow::pathFirst), as computeDelassus found it.
     std::vector<PathNode> rowPaths_;

@@ -363,6 +363,26 @@ bool World::restore(BodyId id, const BodySnapshot& s) {
     return true;
 }
 
+double World::jointLimitWarmStart(JointId id) const {
+    const Joint* j = get(id);
+    return j ? treeSolver_.limitWarmStart(*j) : 0.0;
+}
+
+bool World::setJointLimitWarmStart(JointId id, double lambda) {
+    Joint* j = get(id);
+    if (!j || !(lambda >= 0.0) || !finite(lambda)) return false;
+    treeSolver_.setLimitWarmStart(*j, lambda);
+    return true;
+}
+
+bool World::setNextSleepingIsland(std::int64_t next) {
+    if (next < 0 || next > kMaxSleepingIsland) return false;
+    for (const Body& b : bodies_)
+        if (b.alive && b.sleepingIsland >= next) next = b.sleepingIsland + 1;
+    nextSleepingIsland_ = next;
+    return true;
+}
+
 void World::wake(BodyId id) {
     if (get(id)) wakeSlot(id.index1 - 1);
 }

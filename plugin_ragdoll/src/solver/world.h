@@ -72,6 +72,15 @@ public:
     /// Puts a body back exactly as snapshot() found it. False for an invalid id or
     /// non-finite values.
     bool restore(BodyId id, const BodySnapshot& snapshot);
+    /// What a step hands the next besides the bodies' state, for a saved state to carry (a
+    /// restored world then goes on bit for bit): the λ a joint tree's limit row begins the
+    /// next substep with (0 for none or an invalid id), and the next sleeping island's id.
+    double jointLimitWarmStart(JointId id) const;
+    /// False for an invalid id or a λ that is not finite and ≥ 0.
+    bool setJointLimitWarmStart(JointId id, double lambda);
+    std::int64_t nextSleepingIsland() const { return nextSleepingIsland_; }
+    /// Raised to every sleeping body's island + 1 (ids must not repeat); false past kMaxSleepingIsland.
+    bool setNextSleepingIsland(std::int64_t next);
 
     JointError jointError(JointId id) const;
     JointDef jointDef(JointId id) const;
