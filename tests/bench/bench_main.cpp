@@ -89,8 +89,11 @@ joints, contacts, awake, max_stretch_m, max_stretch_end_m, max_limit_violation_d
 max_limit_violation_end_deg, max_depth_m, exploded, state_hash (the world's hash after the last step,
 hexadecimal; ours only), contact_lanes and crossing_contacts (ours only: the last step's
 lanes of contacts between bodies that threads sweep at once, and the contacts left to the
-calling thread), memory_bytes (and memory_bytes_per_ragdoll for the pile) when the
-engine reports it; with --peer, "peer" holds the same keys and "engine".
+calling thread), profile_ms (ours only: the mean wall milliseconds a step spent in each
+stage, over the same steps as ms_per_step_mean: collide, integrate, body_contacts,
+joint_trees, tree_contacts, velocities, finish; README's solver section says what each
+holds), memory_bytes (and memory_bytes_per_ragdoll for the pile) when the engine reports
+it; with --peer, "peer" holds the same keys and "engine".
 
 The sweep reports (table and JSON): scene, level, substeps, threads, switches (made; a
 place where the character does not stand on ground is skipped and counted in skipped),
@@ -270,6 +273,12 @@ void printTable(const BenchOptions& o, const std::vector<scenes::BenchResult>& r
                     r.msPerStepMedian, r.msPerStepMean, stretch, limit, r.maxDepth * 1000.0, r.exploded ? "YES" : "no");
     }
     for (const scenes::BenchResult& r : rows) {
+        if (r.profileMs.empty()) continue;
+        std::printf("\n%s step by stage, ms (mean):", r.engine.c_str());
+        for (const auto& [stage, ms] : r.profileMs) std::printf(" %s %.3f", stage.c_str(), ms);
+        std::printf("\n");
+    }
+    for (const scenes::BenchResult& r : rows) {
         if (r.memoryBytes == 0) continue;
         std::printf("\n%s memory: %.1f KiB", r.engine.c_str(), double(r.memoryBytes) / 1024.0);
         if (o.scene == Scene::Pile) std::printf(", %.0f bytes per stickman", double(r.memoryBytes) / o.stickmenOrDefault());
@@ -384,6 +393,11 @@ nlohmann::json toJson(const BenchOptions& o, const scenes::BenchResult& r) {
     j["max_depth_m"] = r.maxDepth;
     j["exploded"] = r.exploded;
     j["state_hash"] = r.stateHash.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.stateHash);
+    if (!r.profileMs.empty()) {
+        nlohmann::json profile = nlohmann::json::object();
+        for (const auto& [stage, ms] : r.profileMs) profile[stage] = ms;
+        j["profile_ms"] = profile;
+    }
     if (r.contactLanes >= 0) {
         j["contact_lanes"] = r.contactLanes;
         j["crossing_contacts"] = r.crossingContacts;

@@ -11,6 +11,22 @@ namespace bench {
 
 using namespace ragdoll;
 
+namespace {
+
+/// The profile's stages as the bench reports them (JSON keys), in the step's order.
+struct ProfileStage {
+    const char* name;
+    double StepProfile::*member;
+};
+constexpr ProfileStage kProfileStages[] = {
+    {"collide", &StepProfile::collide},           {"integrate", &StepProfile::integrate},
+    {"body_contacts", &StepProfile::bodyContacts}, {"joint_trees", &StepProfile::jointTrees},
+    {"tree_contacts", &StepProfile::treeContacts}, {"velocities", &StepProfile::velocities},
+    {"finish", &StepProfile::finish},
+};
+
+}  // namespace
+
 double deepestInStatics(const World& world, const std::vector<BodyId>& bodies) {
     double deepest = 0.0;
     world.forEachBody([&](BodyId terrain) {
@@ -40,11 +56,18 @@ scenes::BenchResult runOurs(const scenes::SceneSpec& scene, int steps, int subst
         if (world.bodyType(b) != BodyType::Static) moving.push_back(b);
     std::vector<double> stepMs;
     stepMs.reserve(size_t(steps));
+    StepProfile profile;  // summed over the timed steps
+    int profiled = 0;
     const double dt = 1.0 / 60.0;
     for (int i = 0; i < steps; ++i) {
         auto start = std::chrono::steady_clock::now();
         world.step(dt);
         stepMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        if (i >= firstTimedStep(steps)) {
+            const StepProfile& p = world.stats().profile;
+            for (auto stage : kProfileStages) profile.*stage.member += p.*stage.member;
+            ++profiled;
+        }
 
         double separation = 0.0, violation = 0.0;
         scenes::measureJoints(world, built, separation, violation);
@@ -60,6 +83,8 @@ scenes::BenchResult runOurs(const scenes::SceneSpec& scene, int steps, int subst
         if (result.exploded) break;
     }
     summarizeStepTimes(stepMs, steps, result);
+    for (auto stage : kProfileStages)
+        result.profileMs.emplace_back(stage.name, profiled > 0 ? profile.*stage.member / profiled : 0.0);
     WorldStats stats = world.stats();
     result.bodies = stats.bodies;
     result.joints = stats.joints;

@@ -80,6 +80,16 @@ TEST_CASE("a headless run of the harness writes a valid stats JSON", "[player]")
                             "run_max_visual_depth_m", "step_ms", "characters", "props"})
         CHECK(physics.contains(key));
     CHECK(physics["bodies"].is_number_integer());
+    // The last step by stage: each there, and together the whole step.
+    double stages = 0.0;
+    for (const char* key : {"step_collide_ms", "step_integrate_ms", "step_body_contacts_ms", "step_joint_trees_ms",
+                            "step_tree_contacts_ms", "step_velocities_ms", "step_finish_ms"}) {
+        INFO(key);
+        REQUIRE(physics.contains(key));
+        CHECK(physics[key].get<double>() >= 0.0);
+        stages += physics[key].get<double>();
+    }
+    CHECK(stages == Approx(physics["step_ms"].get<double>()).epsilon(1e-9).margin(1e-12));
     REQUIRE(physics["characters"].size() == 1);
     for (const char* key : {"name", "mode", "net_role", "clip", "blend_weight", "position", "bodies"})
         CHECK(physics["characters"][0].contains(key));

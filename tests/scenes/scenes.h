@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "solver/math.h"
@@ -70,6 +71,9 @@ struct BenchResult {
     /// The last step's lanes of body-by-body contacts and the contacts crossing them
     /// (WorldStats); -1 when the engine has none.
     int contactLanes = -1, crossingContacts = -1;
+    /// Mean wall milliseconds a step spent in each stage (WorldStats::profile), over the
+    /// same steps as msPerStepMean, in the engine's order; empty when the engine has none.
+    std::vector<std::pair<std::string, double>> profileMs;
 };
 
 }  // namespace scenes

@@ -420,6 +420,26 @@ TEST_CASE("the SCENES stickman dropped on flat ground keeps its joints and comes
     CHECK(restFrame >= 0);  // at rest within 5 s, and stayed at rest
 }
 
+TEST_CASE("the step's profile splits its whole time into stages", "[solver][profile]") {
+    World world = makeWorld(4, JointSolver::Direct, false, {0.0, -10.0});
+    scenes::SceneSpec scene;
+    scenes::addStickman(scene, 0.0, 1.0, {1.0, 0.0}, 0);
+    addGround(world);
+    scenes::buildWorld(world, scene);
+    for (int i = 0; i < 90; ++i) {  // falling, landing, lying
+        world.step(kDt);
+        const WorldStats s = world.stats();
+        const StepProfile& p = s.profile;
+        const double stages[] = {p.collide, p.integrate, p.bodyContacts, p.jointTrees, p.treeContacts, p.velocities, p.finish};
+        double sum = 0.0;
+        for (double ms : stages) {
+            CHECK(ms >= 0.0);
+            sum += ms;
+        }
+        CHECK(sum == Approx(s.stepMilliseconds).epsilon(1e-9).margin(1e-12));
+    }
+}
+
 // ---------------------------------------------------------------- API, determinism, memory
 
 TEST_CASE("handles are validated on every call", "[solver][api]") {

@@ -39,6 +39,14 @@ const PaperStatDesc kStats[kStatCount] = {
     // How deep any drawn part reaches into terrain or props.
     {"max_visual_depth_m", "drawn depth", "mm", 1000.0, 0},
     {"run_max_visual_depth_m", "max drawn depth", "mm", 1000.0, 0},
+    // The last step's time by stage (the solver's WorldStats::profile).
+    {"step_collide_ms", "collide", "ms", 1.0, 0},
+    {"step_integrate_ms", "integrate", "ms", 1.0, 0},
+    {"step_body_contacts_ms", "body contacts", "ms", 1.0, 0},
+    {"step_joint_trees_ms", "joint trees", "ms", 1.0, 0},
+    {"step_tree_contacts_ms", "tree contacts", "ms", 1.0, 0},
+    {"step_velocities_ms", "velocities", "ms", 1.0, 0},
+    {"step_finish_ms", "finish", "ms", 1.0, 0},
 };
 
 const PaperObjectKindDesc kKinds[kKindCount] = {

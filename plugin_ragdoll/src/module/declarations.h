@@ -17,7 +17,8 @@ enum CharacterCommand : std::int32_t { kBlendWeight, kToggleRagdoll, kHitLeft, k
 /// The figures, by their index in kStats (getStats fills them in this order).
 enum Stat : std::int32_t {
     kBodies, kJoints, kContacts, kAwakeBodies, kStepMs, kStretch, kLimitError,
-    kRunStretch, kRunLimitError, kVisualDepth, kRunVisualDepth, kStatCount
+    kRunStretch, kRunLimitError, kVisualDepth, kRunVisualDepth,
+    kCollideMs, kIntegrateMs, kBodyContactsMs, kJointTreesMs, kTreeContactsMs, kVelocitiesMs, kFinishMs, kStatCount
 };
 
 extern const PaperActionDesc kActions[];

@@ -183,6 +183,13 @@ void getStats(PaperPluginInstance* instance, double* values, int32_t count) {
     figures[kRunLimitError] = run.limitViolation * 180.0 / kPi;
     figures[kVisualDepth] = last.visualDepth;
     figures[kRunVisualDepth] = run.visualDepth;
+    figures[kCollideMs] = s.profile.collide;
+    figures[kIntegrateMs] = s.profile.integrate;
+    figures[kBodyContactsMs] = s.profile.bodyContacts;
+    figures[kJointTreesMs] = s.profile.jointTrees;
+    figures[kTreeContactsMs] = s.profile.treeContacts;
+    figures[kVelocitiesMs] = s.profile.velocities;
+    figures[kFinishMs] = s.profile.finish;
     for (int32_t i = 0; values && i < count && i < kStatCount; ++i) values[i] = figures[i];
 }
 

@@ -86,9 +86,18 @@ void World::refreshActive(int slot) {
     s.dynamic = b.alive && b.type == BodyType::Dynamic;
 }
 
+void World::lap(double& stage) {
+    const auto now = std::chrono::steady_clock::now();
+    stage += std::chrono::duration<double, std::milli>(now - lapStart_).count();
+    lapStart_ = now;
+}
+
 void World::step(double dt) {
-    auto start = std::chrono::steady_clock::now();
+    const auto start = std::chrono::steady_clock::now();
     if (!(dt > 0.0) || !std::isfinite(dt)) return;
+    StepProfile& profile = counters_.profile;
+    profile = {};
+    lapStart_ = start;
     // Joint groups are kept in both modes: the filter uses them to skip joint lookups.
     if (treeSolver_.dirty()) treeSolver_.rebuild(bodies_, joints_);
     treeSolver_.setTasks(&def_.tasks);
@@ -111,12 +120,15 @@ void World::step(double dt) {
         treeSolver_.sortContacts(contacts_);
     }
     laneBodyContacts();
+    lap(profile.collide);
     double h = dt / def_.substeps;
     counters_.newtonIterations = 0;
     for (int s = 0; s < def_.substeps; ++s) {
         integrate(h, def_.substeps - s);
+        lap(profile.integrate);
         solvePositions(h);
         updateVelocities(h);
+        lap(profile.velocities);
         solveVelocities(h);
     }
     // Substeps turn the rotation q incrementally (integrateRotation) and the constraints are
@@ -134,7 +146,8 @@ void World::step(double dt) {
     });
     updateSleep(dt);
     recoverBodies(false);
-    counters_.stepMilliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    lap(profile.finish);
+    counters_.stepMilliseconds = std::chrono::duration<double, std::milli>(lapStart_ - start).count();
 }
 
 void World::clampVelocities(bool dynamicOnly) {
@@ -565,18 +578,21 @@ void World::solvePositions(double h) {
         BodySim& b = sims_[size_t(j.bodyB)];
         if (a.active || b.active) solveJointGaussSeidel(j, a, b, h);
     };
+    StepProfile& profile = counters_.profile;
     holdOnTerrain();
     for (int iteration = 0; iteration < def_.iterations; ++iteration) {
         contactLanes_.sweep(def_.tasks, [&](int ci) {
             Contact& c = contacts_[size_t(ci)];
             solveContactPositions(c, sims_[size_t(c.bodyA)], sims_[size_t(c.bodyB)], terrainHold(c.bodyA), terrainHold(c.bodyB));
         });
+        lap(profile.bodyContacts);
         if (direct) {
             for (int ji : treeSolver_.looseJoints()) gaussSeidel(joints_[size_t(ji)]);
         } else {
             for (Joint& j : joints_)
                 if (j.alive) gaussSeidel(j);
         }
+        lap(profile.jointTrees);
     }
     // The props' contacts again, on this thread (a level's props are few).
     for (int sweep = 1; sweep < kPropContactSweeps; ++sweep)
@@ -584,10 +600,13 @@ void World::solvePositions(double h) {
             Contact& c = contacts_[size_t(ci)];
             solveContactPositions(c, sims_[size_t(c.bodyA)], sims_[size_t(c.bodyB)]);
         }
+    lap(profile.bodyContacts);
     if (direct) {
         treeSolver_.solve(sims_, joints_);
         counters_.newtonIterations += treeSolver_.lastIterations();
+        lap(profile.jointTrees);
         treeSolver_.solveFreeMotion(bodies_, sims_, joints_, contacts_, h);
+        lap(profile.treeContacts);
         // Again for the second-order joint error the free motion left, and for a tree the
         // first solve left at its cap: a hit cut-out puppet, flying free, kept its neck 2.6°
         // past its limit for a step when only the free motion's trees were solved again.
@@ -595,6 +614,7 @@ void World::solvePositions(double h) {
             treeSolver_.solve(sims_, joints_, true);
             counters_.newtonIterations += treeSolver_.lastIterations();
         }
+        lap(profile.jointTrees);
     }
 }
 
@@ -620,6 +640,7 @@ void World::solveVelocities(double h) {
         solveContactVelocities(c, sims_[size_t(c.bodyA)], sims_[size_t(c.bodyB)], h, threshold, terrainHold(c.bodyA),
                                terrainHold(c.bodyB));
     });
+    lap(counters_.profile.bodyContacts);
     auto limitAndDamping = [&](Joint& j, bool damping) {
         BodySim& a = sims_[size_t(j.bodyA)];
         BodySim& b = sims_[size_t(j.bodyB)];
@@ -629,6 +650,7 @@ void World::solveVelocities(double h) {
     };
     if (def_.jointSolver == JointSolver::Direct) {
         treeSolver_.solveContactVelocities(bodies_, sims_, joints_, contacts_, h, threshold);
+        lap(counters_.profile.treeContacts);
         // A tree's limits, unless its contact system held them; its damping went through
         // the tree (TreeSolver). Trees share no body that moves, so they run as a task; the
         // joints in no tree (Gauss-Seidel's) after them, limits and damping.
@@ -647,6 +669,7 @@ void World::solveVelocities(double h) {
     // (the reliability soak, 1:1000 masses: a limb 4× past the clamp's energy at a step's
     // end), so the speeds are held to the clamp here too.
     clampVelocities(true);
+    lap(counters_.profile.velocities);
 }
 
 void World::updateSleep(double dt) {

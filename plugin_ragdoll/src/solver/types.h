@@ -149,6 +149,19 @@ struct JointError {
     double relativeAngle = 0.0;    ///< angle B − angle A − reference, wrapped to (−π, π]
 };
 
+/// Where the last step's time went, wall milliseconds by stage (the substeps' summed): what
+/// to look at first when a scene steps slowly. The stages cover the whole step but for a
+/// few microseconds of bookkeeping between them.
+struct StepProfile {
+    double collide = 0.0;       ///< bounds, pairs, manifolds, wakes; contacts sorted by who solves them
+    double integrate = 0.0;     ///< gravity and velocities into positions; fast manifolds found again
+    double bodyContacts = 0.0;  ///< the contacts solved body by body (between ragdolls, props), positions and velocities
+    double jointTrees = 0.0;    ///< the joint trees' direct solves (Newton), and joints outside trees
+    double treeContacts = 0.0;  ///< each tree's contacts with the world and its limits, one system, positions and velocities
+    double velocities = 0.0;    ///< velocities from positions, limits' and damping's velocity pass, clamps
+    double finish = 0.0;        ///< angles and rotations made one, sleep, NaN recovery
+};
+
 struct WorldStats {
     int bodies = 0, dynamicBodies = 0, awakeBodies = 0, joints = 0;
     int contacts = 0;            ///< touching manifolds after the last step
@@ -165,6 +178,7 @@ struct WorldStats {
     int clampedVelocities = 0;   ///< velocities clamped for exceeding the maximum, in total
     int newtonIterations = 0;    ///< direct joint solver iterations in the last step
     double stepMilliseconds = 0.0;  ///< wall time of the last step
+    StepProfile profile;            ///< the last step's time by stage
     std::size_t memoryBytes = 0;    ///< heap the world holds (arrays' capacities)
 };
 

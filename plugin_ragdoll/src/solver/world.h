@@ -2,6 +2,7 @@
 // the XPBD step (Müller et al. 2020; Macklin et al. 2019). See step.cpp for the stages.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <vector>
 
@@ -166,6 +167,8 @@ private:
     void updateVelocities(double h);
     void solveVelocities(double h);
     void updateSleep(double dt);
+    /// Adds the time since the last lap to a stage of the step's profile (WorldStats::profile).
+    void lap(double& stage);
     /// Resets bodies whose state is not finite (at the step's start and end); at the end
     /// also freezes bodies beyond the world's bounds and records the last good poses.
     void recoverBodies(bool stepStart);
@@ -215,6 +218,7 @@ private:
     std::vector<int> islandParent_;           ///< union-find over body slots, reused
     std::vector<double> islandSleepTime_;     ///< per island root: its slowest body's time
     std::int64_t nextSleepingIsland_ = 0;
+    std::chrono::steady_clock::time_point lapStart_;  ///< where the step's profile's current stage began
     WorldStats counters_;  ///< running totals (recovered, clamped) and last-step figures
 };
 
