@@ -266,6 +266,9 @@ struct Character::SavedState {
     /// The ragdoll's joints' limit warm starts (World::jointLimitWarmStart), in rig joint
     /// order (empty: none, or a blob from before they were kept).
     std::vector<double> limitWarmStarts;
+    double pushedMass = 0.0;  ///< kg of props the following bodies touched after the last step
+    bool reaching[2] = {false, false};
+    Vec2 reachTarget[2];
 };
 
 /// Linear momentum (kg·m/s) and angular momentum about the centre of mass (kg·m²/s) of a

@@ -50,6 +50,11 @@ void Character::save(SavedState& out) const {
     for (BodyId body : animated_) out.animatedBodies.push_back(world_->snapshot(body));
     out.limitWarmStarts.clear();
     for (JointId joint : ragdoll_.joints) out.limitWarmStarts.push_back(world_->jointLimitWarmStart(joint));
+    out.pushedMass = pushedMass_;
+    for (int side = 0; side < 2; ++side) {
+        out.reaching[side] = reaching_[side];
+        out.reachTarget[side] = reachTarget_[side];
+    }
 }
 
 namespace {
@@ -86,7 +91,8 @@ bool Character::load(const SavedState& in, std::string& error) {
         !std::isfinite(in.getUpShift) || std::abs(in.getUpShift) > tuning::kMaxGetUpShift ||
         !isFinite(in.rootVelocity) || in.currentClip < -1 || in.currentClip >= int(ClipRole::Count) ||
         in.previousClip < -1 || in.previousClip >= int(ClipRole::Count) || in.currentClip < 0 || !plausibleTimes(in) ||
-        !std::all_of(in.limitWarmStarts.begin(), in.limitWarmStarts.end(), [](double l) { return l >= 0.0 && l < tuning::kMaxLimitWarmStart; })) {
+        !std::all_of(in.limitWarmStarts.begin(), in.limitWarmStarts.end(), [](double l) { return l >= 0.0 && l < tuning::kMaxLimitWarmStart; }) ||
+        !(in.pushedMass >= 0.0 && in.pushedMass < tuning::kMaxPushedMass) || !isFinite(in.reachTarget[0]) || !isFinite(in.reachTarget[1])) {
         error = "character '" + name_ + "': the state holds a non-finite or out-of-range value";
         return false;
     }
@@ -137,6 +143,11 @@ bool Character::load(const SavedState& in, std::string& error) {
     savedAppearance_ = in.savedAppearance;
     replicated_ = in.replicated;
     replicatedVelocity_ = in.replicatedVelocity;
+    for (int side = 0; side < 2; ++side) {
+        reaching_[side] = in.reaching[side];
+        reachTarget_[side] = in.reachTarget[side];
+    }
+    ragdollMirrored_ = in.ragdollMirrored;  // how the last ragdoll was built, kept after it too
     if (physical) {
         facingRight_ = !in.ragdollMirrored;  // built like the saved one, then restored exactly
         const Vec2 keepRoot = root_;
@@ -152,6 +163,7 @@ bool Character::load(const SavedState& in, std::string& error) {
         createAnimatedBodies();
         for (size_t i = 0; i < in.animatedBodies.size() && i < animated_.size(); ++i)
             world_->restore(animated_[i], in.animatedBodies[i]);
+        pushedMass_ = in.pushedMass;  // createAnimatedBodies cleared it
     }
     return true;
 }

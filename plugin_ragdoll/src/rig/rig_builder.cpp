@@ -95,7 +95,7 @@ Ragdoll buildRagdoll(World& world, const RigDefinition& rig, const RagdollDef& d
     const Transform place{def.position, makeRot(def.angle)};
     const double side = def.mirrored ? -1.0 : 1.0;
     auto rigPoint = [&](Vec2 p) { return transformPoint(place, {side * p.x, p.y}); };
-    auto rigAngle = [&](double a) { return def.angle + (def.mirrored ? kPi - a : a); };
+    auto rigAngle = [&](double a) { return def.angle + (def.mirrored ? kPi - a : a); };  // a bone's, placed
     Ragdoll ragdoll;
     ragdoll.bodies.reserve(rig.bodies.size());
     ragdoll.joints.reserve(rig.joints.size());
@@ -120,11 +120,29 @@ Ragdoll buildRagdoll(World& world, const RigDefinition& rig, const RagdollDef& d
             return refuse("the world refused the body of bone '" + bone.name + "'");
         }
     }
+    // The joints' frames come from the rest pose in the rig's own frame (mirrored when the
+    // ragdoll is), not from where it is placed: the same rig gives the same bits wherever it
+    // is built, so a character rebuilt from a saved state (elsewhere than it was first
+    // built) has the very joints it had. Placed, their rounding followed the position.
+    auto restAngle = [&](int rigBody) {
+        const double angle = rig.bones[size_t(rig.bodies[size_t(rigBody)].bone)].angle;
+        return def.mirrored ? kPi - angle : angle;
+    };
+    auto restFrame = [&](int rigBody) {
+        const Vec2 origin = rig.bones[size_t(rig.bodies[size_t(rigBody)].bone)].origin;
+        return Transform{{side * origin.x, origin.y}, makeRot(restAngle(rigBody))};
+    };
     for (const RigJoint& joint : rig.joints) {
         // Anchored at the child bone's origin; the reference angle is the rest pose's.
-        const Vec2 anchor = rigPoint(rig.bones[size_t(joint.child)].origin);
-        JointDef jointDef = makeRevoluteJointDef(world, ragdoll.bodies[size_t(joint.parentBody)],
-                                                 ragdoll.bodies[size_t(joint.childBody)], anchor);
+        const Vec2 childOrigin = rig.bones[size_t(joint.child)].origin;
+        const Vec2 anchor{side * childOrigin.x, childOrigin.y};
+        const Transform parentFrame = restFrame(joint.parentBody), childFrame = restFrame(joint.childBody);
+        JointDef jointDef;
+        jointDef.bodyA = ragdoll.bodies[size_t(joint.parentBody)];
+        jointDef.bodyB = ragdoll.bodies[size_t(joint.childBody)];
+        jointDef.localAnchorA = inverseTransformPoint(parentFrame, anchor);
+        jointDef.localAnchorB = inverseTransformPoint(childFrame, anchor);
+        jointDef.referenceAngle = restAngle(joint.childBody) - restAngle(joint.parentBody);
         jointDef.enableLimit = joint.limited;
         jointDef.lowerAngle = def.mirrored ? -joint.upper : joint.lower;
         jointDef.upperAngle = def.mirrored ? -joint.lower : joint.upper;

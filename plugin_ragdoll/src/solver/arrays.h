@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 namespace ragdoll {
@@ -14,6 +15,19 @@ template <class T>
 void resizeWithHeadroom(std::vector<T>& v, std::size_t n) {
     if (n > v.capacity()) v.reserve(std::max(n, 2 * v.capacity()));
     v.resize(n);
+}
+
+/// Free slots of a pool kept as a min-heap (World's bodies and joints): the lowest is taken
+/// first, whatever order the slots were freed in.
+inline int takeLowestSlot(std::vector<int>& freeSlots) {
+    std::pop_heap(freeSlots.begin(), freeSlots.end(), std::greater<int>());
+    const int slot = freeSlots.back();
+    freeSlots.pop_back();
+    return slot;
+}
+inline void releaseSlot(std::vector<int>& freeSlots, int slot) {
+    freeSlots.push_back(slot);
+    std::push_heap(freeSlots.begin(), freeSlots.end(), std::greater<int>());
 }
 
 /// Counting sort: each item i of 0..count-1 with a bucket b = bucketOf(i) in

@@ -71,7 +71,6 @@ struct Body {
     std::uint64_t userData = 0;
     std::uint16_t generation = 0;
     bool alive = false;
-    int nextFree = -1;
 
     bool isDynamic() const { return type == BodyType::Dynamic; }
 };

@@ -46,7 +46,6 @@ struct Joint {
 
     std::uint16_t generation = 0;
     bool alive = false;
-    int nextFree = -1;
 };
 
 /// Angle B − angle A − reference − limit centre, wrapped to (−π, π].

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "solver/arrays.h"
 #include "solver/constants.h"
 
 namespace ragdoll {
@@ -99,9 +100,8 @@ BodyId World::createBody(const BodyDef& def) {
     if (!isFinite(def.position) || !finite(def.angle) || !isFinite(def.linearVelocity) || !finite(def.angularVelocity))
         return {};
     int slot;
-    if (freeBody_ >= 0) {
-        slot = freeBody_;
-        freeBody_ = bodies_[size_t(slot)].nextFree;
+    if (!freeBodies_.empty()) {
+        slot = takeLowestSlot(freeBodies_);
     } else {
         slot = int(bodies_.size());
         bodies_.emplace_back();
@@ -159,8 +159,7 @@ bool World::destroyBody(BodyId id) {
                     contacts_.end());
     b->alive = false;
     refreshActive(slot);
-    b->nextFree = freeBody_;
-    freeBody_ = slot;
+    releaseSlot(freeBodies_, slot);
     --bodyCount_;
     broadPhase_.markDirty();
     treeSolver_.markDirty();

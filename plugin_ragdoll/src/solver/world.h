@@ -176,10 +176,14 @@ private:
     WorldDef def_;
     std::vector<Body> bodies_;     ///< cold: shape, flags, bookkeeping
     std::vector<BodySim> sims_;    ///< hot: what the solver touches, same slots as bodies_
-    int freeBody_ = -1;
+    /// Free slots, min-heaps: a new body or joint takes the lowest, so which slots a
+    /// character's bodies get depends on what is alive, not on the order of earlier
+    /// deletions — a restored state (built afresh) gets the same slots, and with them the
+    /// same order of pairs and tree nodes, as the world it was saved from.
+    std::vector<int> freeBodies_;
     int bodyCount_ = 0;
     std::vector<Joint> joints_;
-    int freeJoint_ = -1;
+    std::vector<int> freeJoints_;
     int jointCount_ = 0;
     std::vector<Contact> contacts_;
     std::vector<int> bodyContacts_;  ///< the contacts solved body by body this step, in order

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "solver/arrays.h"
 #include "solver/constants.h"
 
 namespace ragdoll {
@@ -25,9 +26,8 @@ JointId World::createJoint(const JointDef& def) {
     if (!a || !b || a == b) return {};
     if (!isFinite(def.localAnchorA) || !isFinite(def.localAnchorB) || !std::isfinite(def.referenceAngle)) return {};
     int slot;
-    if (freeJoint_ >= 0) {
-        slot = freeJoint_;
-        freeJoint_ = joints_[size_t(slot)].nextFree;
+    if (!freeJoints_.empty()) {
+        slot = takeLowestSlot(freeJoints_);
     } else {
         slot = int(joints_.size());
         joints_.emplace_back();
@@ -84,8 +84,7 @@ bool World::destroyJoint(JointId id) {
     wakeSlot(j->bodyA);
     wakeSlot(j->bodyB);
     j->alive = false;
-    j->nextFree = freeJoint_;
-    freeJoint_ = slot;
+    releaseSlot(freeJoints_, slot);
     --jointCount_;
     treeSolver_.markDirty();
     return true;
