@@ -11,6 +11,7 @@
 
 #include "character/character_tuning.h"
 #include "harness.h"
+#include "rig/rig_tuning.h"
 #include "solver/collide.h"
 #include "solver/constants.h"
 
@@ -816,6 +817,31 @@ TEST_CASE("A corrupt or foreign state blob is refused and changes nothing", "[ch
     CHECK(a.saveState() == lying);
 }
 
+TEST_CASE("Tuning a body while animated reaches its following body at once", "[character][tuning]") {
+    Scene scene;
+    test::loadHarness(scene);
+    Character& c = scene.character(0);
+    test::run(scene, 10);
+    const int forearm = c.rig().bodyOfBone(c.rig().findBone("forearm_L"));
+    REQUIRE(size_t(forearm) < c.animatedBodies().size());
+    const BodyId body = c.animatedBodies()[size_t(forearm)];
+    const double massBefore = scene.world().bodyMass(body);
+    REQUIRE(c.setBodyProperty(forearm, 1, 0.06));  // radius, m
+    CHECK(scene.world().bodyShape(body)->geometry.radius == 0.06);
+    REQUIRE(c.setBodyProperty(forearm, 0, 3.0));  // mass, kg: scaled as the following bodies are
+    CHECK(scene.world().bodyMass(body) == Approx(3.0 * tuning::kAnimatedMassScale).epsilon(1e-12));
+    CHECK(scene.world().bodyMass(body) != massBefore);
+    // Made afresh from the edited rig (a reload, a switch back from limp), it is the same body.
+    const std::vector<std::uint8_t> blob = scene.saveState();
+    Scene reloaded;
+    test::loadHarness(reloaded);
+    std::string error;
+    REQUIRE(reloaded.loadState(blob.data(), blob.size(), error));
+    const BodyId twin = reloaded.character(0).animatedBodies()[size_t(forearm)];
+    CHECK(reloaded.world().bodyShape(twin)->geometry.radius == scene.world().bodyShape(body)->geometry.radius);
+    CHECK(reloaded.world().bodyMass(twin) == scene.world().bodyMass(body));
+}
+
 TEST_CASE("Tuning a body or a joint reaches the simulated ragdoll at once, mirrored when it faces left", "[character][tuning]") {
     const bool facingRight = GENERATE(true, false);
     Scene scene;
@@ -969,23 +995,35 @@ TEST_CASE("The solver's threads are a setting that travels with the state; a sta
 }
 
 TEST_CASE("Random play, reloaded at a random moment, goes on bit for bit", "[character][state]") {
-    // Keys held and pressed at random (walk, run, jump, go limp, hits, blend, get up) for
-    // 5 to 15 s, a reload somewhere in it, then both scenes fed the same keys to the end.
-    // Each of these once made the reloaded scene go its own way: the joints' frames rounded
-    // where the ragdoll was built, slots taken in the order earlier ones were freed, the
-    // props' pushed mass, the last ragdoll's mirroring.
+    // On every level of content/: keys held and pressed at random (walk, run, jump, go limp,
+    // hits, blend, get up, the net preview) for 5 to 15 s, six random edits on the way (a
+    // joint's limits or property, a body's property, gravity or sleeping), one or two
+    // threads, a reload somewhere in it, then both scenes fed the same to the end. Each of
+    // these once made the reloaded scene go its own way: the joints' frames rounded where
+    // the ragdoll was built, slots taken in the order earlier ones were freed, the pushed
+    // props' mass, the last ragdoll's mirroring (first seen with seeds 1-40 on the harness:
+    // 24 of them), and the bones' tracked velocities that a switch hands the ragdoll (seed 97).
     const Action held[] = {Action::Left, Action::Right, Action::Run, Action::Jump};
-    const Action pressed[] = {Action::ToggleRagdoll, Action::HitLeft, Action::HitRight, Action::HitAbove,
-                              Action::BlendUp,       Action::BlendDown, Action::GetUp, Action::Jump};
-    for (std::uint32_t seed = 1; seed <= 40; ++seed) {
-        std::uint32_t rng = seed * 2654435761u;
+    const Action pressed[] = {Action::ToggleRagdoll, Action::HitLeft, Action::HitRight, Action::HitAbove, Action::BlendUp,
+                              Action::BlendDown,     Action::GetUp,   Action::Jump,     Action::NetRole};
+    struct Edit {
+        int step, kind, index, property;
+        double value, value2;
+    };
+    const char* level = GENERATE("harness.level.xml", "puppet.level.xml", "spine_doll.level.xml", "stickman.level.xml");
+    for (std::uint32_t seed : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u, 10u, 11u, 12u, 13u, 97u}) {
+        std::uint32_t rng = seed * 2654435761u + 7;
         auto next = [&] {  // xorshift32
             rng ^= rng << 13;
             rng ^= rng >> 17;
             rng ^= rng << 5;
             return rng;
         };
+        auto uniform = [&] { return double(next() % 1000000) / 1e6; };
         const int total = 300 + int(next() % 600), reloadAt = int(next() % std::uint32_t(total - 60));
+        std::vector<Edit> edits;
+        for (int e = 0; e < 6; ++e)
+            edits.push_back({int(next() % std::uint32_t(total)), int(next() % 4), int(next() % 1000), int(next() % 6), uniform(), uniform()});
         std::vector<SceneInput> inputs;
         inputs.resize(size_t(total));
         std::uint64_t keys = 0;
@@ -995,20 +1033,53 @@ TEST_CASE("Random play, reloaded at a random moment, goes on bit for bit", "[cha
             in.held = keys;
             if (next() % 40 == 0) in.pressed = bit(pressed[next() % std::size(pressed)]);
         }
+        auto load = [&](Scene& scene) {
+            std::string error;
+            const bool loaded = scene.loadLevel(test::contentLevel(level), error);
+            INFO(error);
+            REQUIRE(loaded);
+        };
+        auto edit = [&](Scene& scene, int step) {
+            for (const Edit& e : edits) {
+                if (e.step != step) continue;
+                Character& c = scene.character(0);
+                const int joints = int(c.rig().joints.size()), bodies = int(c.rig().bodies.size());
+                auto within = [&](const TuningProperty& p) { return p.minValue + e.value * (std::min(p.maxValue, 1e3) - p.minValue); };
+                if (e.kind == 0) {
+                    c.setJointLimits(e.index % joints, -2.0 * e.value, 2.0 * e.value2);
+                } else if (e.kind == 1) {
+                    const int property = e.property % int(jointProperties().size());
+                    c.setJointProperty(e.index % joints, property, within(jointProperties()[size_t(property)]));
+                } else if (e.kind == 2) {
+                    const int property = e.property % int(bodyProperties().size());
+                    c.setBodyProperty(e.index % bodies, property, within(bodyProperties()[size_t(property)]));
+                } else if (e.property % 2 == 0) {
+                    scene.setProperty(4, e.value > 0.5 ? 1.0 : 0.0);  // solver.sleep
+                } else {
+                    scene.setProperty(2, -5.0 - 10.0 * e.value);  // solver.gravity
+                }
+            }
+        };
         Scene a;
-        test::loadHarness(a);
-        for (int i = 0; i < reloadAt; ++i) a.step(kDt, inputs[size_t(i)]);
+        load(a);
+        if (seed % 2) a.setThreads(2);
+        for (int i = 0; i < reloadAt; ++i) {
+            edit(a, i);
+            a.step(kDt, inputs[size_t(i)]);
+        }
         const std::vector<std::uint8_t> blob = a.saveState();
         Scene b;
-        test::loadHarness(b);
+        load(b);
         std::string error;
         const bool loaded = b.loadState(blob.data(), blob.size(), error);
-        INFO("seed " << seed << ": reloaded at step " << reloadAt << " of " << total << "; " << error);
+        INFO(level << ", seed " << seed << ": reloaded at step " << reloadAt << " of " << total << "; " << error);
         REQUIRE(loaded);
         for (int i = reloadAt; i < total; ++i) {
+            edit(a, i);
+            edit(b, i);
             a.step(kDt, inputs[size_t(i)]);
             b.step(kDt, inputs[size_t(i)]);
         }
-        checkSameState(a, b, "seed " + std::to_string(seed));
+        checkSameState(a, b, std::string(level) + ", seed " + std::to_string(seed));
     }
 }

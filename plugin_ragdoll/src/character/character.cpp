@@ -265,6 +265,10 @@ bool Character::setBodyProperty(int body, int index, double value) {
         world_->setDamping(id, b.linearDamping, b.angularDamping);
         world_->wake(id);
     }
+    // The following bodies too (they push the props while animated): else they kept the old
+    // shape until the next switch, and a reload (which makes them from the edited rig) went
+    // on differently from the scene it was saved from.
+    if (size_t(body) < animated_.size()) shapeAnimatedBody(body);
     return true;
 }
 

@@ -186,6 +186,8 @@ private:
     /// Gives the simulated joint (if any) the rig's values for it.
     void applyJointLive(int joint);
     void createAnimatedBodies();
+    /// Gives following body `body` its rig body's shape (heavier, not meeting the terrain).
+    void shapeAnimatedBody(int body);
     void destroyAnimatedBodies();
     /// Drives the following bodies to the shown pose by the end of the step.
     void moveAnimatedBodies(double dt);
@@ -266,6 +268,10 @@ struct Character::SavedState {
     /// The ragdoll's joints' limit warm starts (World::jointLimitWarmStart), in rig joint
     /// order (empty: none, or a blob from before they were kept).
     std::vector<double> limitWarmStarts;
+    /// Each bone's tracked velocity (what a switch to ragdoll hands its bodies); empty in a
+    /// blob from before they were kept (then zero).
+    std::vector<Vec2> boneLinear;
+    std::vector<double> boneAngular;
     double pushedMass = 0.0;  ///< kg of props the following bodies touched after the last step
     bool reaching[2] = {false, false};
     Vec2 reachTarget[2];

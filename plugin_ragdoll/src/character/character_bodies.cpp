@@ -161,11 +161,15 @@ void Character::createAnimatedBodies() {
         const BodyId id = world_->createBody(def);
         if (isNull(id)) break;
         animated_.push_back(id);
-        Filter filter;
-        filter.group = group_;
-        filter.maskBits = ~kTerrainCategory;
-        shapeRagdollBody(*world_, rig_, int(i), id, filter, tuning::kAnimatedMassScale);
+        shapeAnimatedBody(int(i));
     }
+}
+
+void Character::shapeAnimatedBody(int body) {
+    Filter filter;
+    filter.group = group_;
+    filter.maskBits = ~kTerrainCategory;
+    shapeRagdollBody(*world_, rig_, body, animated_[size_t(body)], filter, tuning::kAnimatedMassScale);
 }
 
 void Character::destroyAnimatedBodies() {

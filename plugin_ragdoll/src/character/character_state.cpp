@@ -50,6 +50,8 @@ void Character::save(SavedState& out) const {
     for (BodyId body : animated_) out.animatedBodies.push_back(world_->snapshot(body));
     out.limitWarmStarts.clear();
     for (JointId joint : ragdoll_.joints) out.limitWarmStarts.push_back(world_->jointLimitWarmStart(joint));
+    out.boneLinear = animLinear_;
+    out.boneAngular = animAngular_;
     out.pushedMass = pushedMass_;
     for (int side = 0; side < 2; ++side) {
         out.reaching[side] = reaching_[side];
@@ -83,7 +85,8 @@ bool Character::load(const SavedState& in, std::string& error) {
     };
     if (in.previousAnim.size() != bones || in.poses.size() != bones || in.blendWeights.size() != bones || (!in.getUpFrom.empty() && in.getUpFrom.size() != bones) ||
         (!in.bodies.empty() && in.bodies.size() != rig.bodies.size()) ||
-        (!in.limitWarmStarts.empty() && (in.bodies.empty() || in.limitWarmStarts.size() != rig.joints.size()))) {
+        (!in.limitWarmStarts.empty() && (in.bodies.empty() || in.limitWarmStarts.size() != rig.joints.size())) ||
+        (!in.boneLinear.empty() && in.boneLinear.size() != bones) || (!in.boneAngular.empty() && in.boneAngular.size() != bones)) {
         error = "character '" + name_ + "': the state was saved for a different rig";
         return false;
     }
@@ -92,7 +95,9 @@ bool Character::load(const SavedState& in, std::string& error) {
         !isFinite(in.rootVelocity) || in.currentClip < -1 || in.currentClip >= int(ClipRole::Count) ||
         in.previousClip < -1 || in.previousClip >= int(ClipRole::Count) || in.currentClip < 0 || !plausibleTimes(in) ||
         !std::all_of(in.limitWarmStarts.begin(), in.limitWarmStarts.end(), [](double l) { return l >= 0.0 && l < tuning::kMaxLimitWarmStart; }) ||
-        !(in.pushedMass >= 0.0 && in.pushedMass < tuning::kMaxPushedMass) || !isFinite(in.reachTarget[0]) || !isFinite(in.reachTarget[1])) {
+        !(in.pushedMass >= 0.0 && in.pushedMass < tuning::kMaxPushedMass) || !isFinite(in.reachTarget[0]) || !isFinite(in.reachTarget[1]) ||
+        !std::all_of(in.boneLinear.begin(), in.boneLinear.end(), [](Vec2 v) { return isFinite(v) && length(v) <= tuning::kMaxBoneSpeed; }) ||
+        !std::all_of(in.boneAngular.begin(), in.boneAngular.end(), [](double w) { return std::abs(w) <= tuning::kMaxBoneTurnRate; })) {
         error = "character '" + name_ + "': the state holds a non-finite or out-of-range value";
         return false;
     }
@@ -148,6 +153,8 @@ bool Character::load(const SavedState& in, std::string& error) {
         reachTarget_[side] = in.reachTarget[side];
     }
     ragdollMirrored_ = in.ragdollMirrored;  // how the last ragdoll was built, kept after it too
+    animLinear_ = in.boneLinear.empty() ? std::vector<Vec2>(bones) : in.boneLinear;
+    animAngular_ = in.boneAngular.empty() ? std::vector<double>(bones, 0.0) : in.boneAngular;
     if (physical) {
         facingRight_ = !in.ragdollMirrored;  // built like the saved one, then restored exactly
         const Vec2 keepRoot = root_;

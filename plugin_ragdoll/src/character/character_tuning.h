@@ -60,6 +60,10 @@ inline constexpr double kMaxGetUpShift = 1.0;  ///< m the props may move a get-u
 inline constexpr double kMaxLimitWarmStart = 1e4;
 /// kg: a saved pushed mass past this is corrupt (a level's props weigh a few kilograms each).
 inline constexpr double kMaxPushedMass = 1e6;
+/// A saved bone velocity past these is corrupt (m/s, rad/s). Generous: a teleport can leave
+/// a large one for a step, and the solver clamps what a ragdoll is handed anyway.
+inline constexpr double kMaxBoneSpeed = 1e6;
+inline constexpr double kMaxBoneTurnRate = 1e6;
 inline constexpr double kBlendStep = 0.1;           ///< B/N change the blend weight by this
 inline constexpr double kHitImpulse = 6.0;          ///< N·s given to every body by a hit (1/2/3)
 /// While ragdolled (Appearance::tint): 45 % of the way to a pale blue-grey (#b4c4d8), so a

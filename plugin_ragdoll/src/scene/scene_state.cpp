@@ -18,8 +18,8 @@ namespace {
 //   4-byte tag, u32 payload size, payload.
 // Sections: "WRLD" world settings (and, format 6, the next sleeping island's id), "BODY" the level's bodies (terrain, then props) in
 // level order, "CHAR" every character (its mode, animation, poses, its rig's tuning and its
-// own bodies; format 6, its joints' limit warm starts, the mass of the props it pushes and
-// its hands' reach targets), "PREV" the net-role preview and its proxy, "RUNF" the run's joint figures,
+// own bodies; format 6, its joints' limit warm starts, its bones' tracked velocities, the
+// mass of the props it pushes and its hands' reach targets), "PREV" the net-role preview and its proxy, "RUNF" the run's joint figures,
 // "DEPF" the run's deepest drawn overlap (format 4), "LOOK" how the scene is drawn (the
 // paper look on or off; absent: on), "THRD" the solver's threads setting (absent: the
 // scene keeps its own; threads change no result, only the time a step takes).
@@ -236,6 +236,10 @@ void putCharacter(Writer& w, const Character::SavedState& c) {
     for (const BodySnapshot& s : c.animatedBodies) putSnapshot(w, s);
     w.put(std::uint32_t(c.limitWarmStarts.size()));
     for (double lambda : c.limitWarmStarts) w.put(lambda);
+    w.put(std::uint32_t(c.boneLinear.size()));
+    for (Vec2 v : c.boneLinear) w.put(v);
+    w.put(std::uint32_t(c.boneAngular.size()));
+    for (double v : c.boneAngular) w.put(v);
     w.put(c.pushedMass);
     for (int side = 0; side < 2; ++side) {
         w.put(std::uint8_t(c.reaching[side]));
@@ -291,6 +295,10 @@ Character::SavedState getCharacter(Reader& r, std::uint32_t version) {
     if (version >= 6) {
         c.limitWarmStarts.resize(r.getCount(sizeof(double)));
         for (double& lambda : c.limitWarmStarts) lambda = r.get<double>();
+        c.boneLinear.resize(r.getCount(2 * sizeof(double)));
+        for (Vec2& v : c.boneLinear) v = r.getVec2();
+        c.boneAngular.resize(r.getCount(sizeof(double)));
+        for (double& v : c.boneAngular) v = r.get<double>();
         c.pushedMass = r.get<double>();
         for (int side = 0; side < 2; ++side) {
             c.reaching[side] = r.get<std::uint8_t>() != 0;
