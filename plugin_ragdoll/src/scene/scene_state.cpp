@@ -16,10 +16,11 @@ namespace {
 // Layout (little endian, as the machine writes it; the blob never leaves the process):
 //   "PDRS" magic, u32 format version, u32 section count, then sections:
 //   4-byte tag, u32 payload size, payload.
-// Sections: "WRLD" world settings (and, format 6, the next sleeping island's id), "BODY" the level's bodies (terrain, then props) in
-// level order, "CHAR" every character (its mode, animation, poses, its rig's tuning and its
-// own bodies; format 6, its joints' limit warm starts, its bones' tracked velocities, the
-// mass of the props it pushes and its hands' reach targets), "PREV" the net-role preview and its proxy, "RUNF" the run's joint figures,
+// Sections: "WRLD" world settings (format 6: and the next sleeping island's id), "BODY" the
+// level's bodies (terrain, then props) in level order, "CHAR" every character (its mode,
+// animation, poses, its rig's tuning and its own bodies; format 6: and its joints' limit
+// warm starts, its bones' tracked velocities, the mass of the props it pushes and its hands'
+// reach targets), "PREV" the net-role preview and its proxy, "RUNF" the run's joint figures,
 // "DEPF" the run's deepest drawn overlap (format 4), "LOOK" how the scene is drawn (the
 // paper look on or off; absent: on), "THRD" the solver's threads setting (absent: the
 // scene keeps its own; threads change no result, only the time a step takes).

@@ -150,8 +150,8 @@ struct JointError {
 };
 
 /// Where the last step's time went, wall milliseconds by stage (the substeps' summed): what
-/// to look at first when a scene steps slowly. The stages cover the whole step but for a
-/// few microseconds of bookkeeping between them.
+/// to look at first when a scene steps slowly. The stages add up to the whole step
+/// (stepMilliseconds).
 struct StepProfile {
     double collide = 0.0;       ///< bounds, pairs, manifolds, wakes; contacts sorted by who solves them
     double integrate = 0.0;     ///< gravity and velocities into positions; fast manifolds found again
