@@ -416,6 +416,20 @@ TEST_CASE("the ragdoll plugin simulates the harness and a reload keeps it bit fo
     for (int i = 0; i < 40; ++i)
         for (PluginHost* host : {&reloaded, &reference}) host->tick(1.0 / 60, input);
     CHECK(reloaded.saveState() == reference.saveState());  // as if nothing had happened
+    // Again with the figure lying limp on the ground (its limits at their bounds).
+    const int toggle = reloaded.declarations().actionNamed("toggle_ragdoll");
+    REQUIRE(toggle >= 0);
+    PaperInput limp = {};
+    limp.pressed = limp.held = std::uint64_t(1) << toggle;
+    for (PluginHost* host : {&reloaded, &reference}) host->tick(1.0 / 60, limp);
+    for (int i = 0; i < 80; ++i)
+        for (PluginHost* host : {&reloaded, &reference}) host->tick(1.0 / 60, input);
+    const int player = kindOf(reloaded, "character");
+    CHECK(findProperty(reloaded.properties(player, reloaded.objects(player)[0].handle), "mode")->text == "ragdoll");
+    REQUIRE(reloaded.reload());
+    for (int i = 0; i < 60; ++i)
+        for (PluginHost* host : {&reloaded, &reference}) host->tick(1.0 / 60, input);
+    CHECK(reloaded.saveState() == reference.saveState());
     const int characterKind = kindOf(reloaded, "character");
     std::vector<ObjectEntry> characters = reloaded.objects(characterKind);
     REQUIRE(characters.size() == level.level->spawns.size());
