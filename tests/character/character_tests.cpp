@@ -1090,3 +1090,52 @@ TEST_CASE("Random play, reloaded at a random moment, goes on bit for bit", "[cha
         checkSameState(a, b, std::string(level) + ", seed " + std::to_string(seed));
     }
 }
+
+TEST_CASE("A state loaded into a scene with a history of its own goes on bit for bit", "[character][state]") {
+    // What a rollback does (a reloaded plugin crashed: the previous library's scene, which
+    // went on playing, takes the state from before the reload): the bodies it had are
+    // destroyed and made again where the state says, in the slots they would have in a
+    // fresh scene. Random keys as in the test above, on the harness and the puppet level.
+    const Action held[] = {Action::Left, Action::Right, Action::Run, Action::Jump};
+    const Action pressed[] = {Action::ToggleRagdoll, Action::HitLeft, Action::HitRight, Action::HitAbove, Action::BlendUp,
+                              Action::BlendDown,     Action::GetUp,   Action::Jump,     Action::NetRole};
+    auto randomKeys = [&](std::uint32_t seed, int steps) {
+        std::uint32_t rng = seed * 2654435761u + 3;
+        auto next = [&] {  // xorshift32
+            rng ^= rng << 13;
+            rng ^= rng >> 17;
+            rng ^= rng << 5;
+            return rng;
+        };
+        std::vector<SceneInput> inputs;
+        inputs.resize(size_t(steps));
+        std::uint64_t keys = 0;
+        for (SceneInput& in : inputs) {
+            if (next() % 20 == 0) keys = 0;
+            if (next() % 15 == 0) keys ^= bit(held[next() % std::size(held)]);
+            in.held = keys;
+            if (next() % 40 == 0) in.pressed = bit(pressed[next() % std::size(pressed)]);
+        }
+        return inputs;
+    };
+    const char* level = GENERATE("harness.level.xml", "puppet.level.xml");
+    for (std::uint32_t seed = 1; seed <= 5; ++seed) {
+        const std::vector<SceneInput> inputs = randomKeys(seed, 700), elsewhere = randomKeys(seed + 1000, 500);
+        const int loadAt = 100 + int(seed * 37 % 400);
+        Scene a, used;
+        std::string error;
+        REQUIRE(a.loadLevel(test::contentLevel(level), error));
+        REQUIRE(used.loadLevel(test::contentLevel(level), error));
+        for (const SceneInput& in : elsewhere) used.step(kDt, in);
+        for (int i = 0; i < loadAt; ++i) a.step(kDt, inputs[size_t(i)]);
+        const std::vector<std::uint8_t> blob = a.saveState();
+        const bool loaded = used.loadState(blob.data(), blob.size(), error);
+        INFO(level << ", seed " << seed << ": loaded at step " << loadAt << "; " << error);
+        REQUIRE(loaded);
+        for (int i = loadAt; i < 700; ++i) {
+            a.step(kDt, inputs[size_t(i)]);
+            used.step(kDt, inputs[size_t(i)]);
+        }
+        checkSameState(a, used, std::string(level) + ", seed " + std::to_string(seed));
+    }
+}
