@@ -995,6 +995,37 @@ TEST_CASE("The solver's threads are a setting that travels with the state; a sta
     CHECK(c.property(threads) == 2.0);
 }
 
+/// A small deterministic random source for the random-play tests (xorshift32).
+struct Xorshift {
+    std::uint32_t state;
+    std::uint32_t next() {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        return state;
+    }
+    double uniform() { return double(next() % 1000000) / 1e6; }  ///< in [0, 1)
+};
+
+/// Keys held and pressed at random for `steps` steps: the walk, run and jump keys toggled
+/// now and then (all let go at times), and now and then a press of a switch (go limp, a hit,
+/// blend, get up, the net preview) or a jump.
+std::vector<SceneInput> randomKeys(Xorshift& rng, int steps) {
+    const Action held[] = {Action::Left, Action::Right, Action::Run, Action::Jump};
+    const Action pressed[] = {Action::ToggleRagdoll, Action::HitLeft, Action::HitRight, Action::HitAbove, Action::BlendUp,
+                              Action::BlendDown,     Action::GetUp,   Action::Jump,     Action::NetRole};
+    std::vector<SceneInput> inputs;
+    inputs.resize(size_t(steps));
+    std::uint64_t keys = 0;
+    for (SceneInput& in : inputs) {
+        if (rng.next() % 20 == 0) keys = 0;
+        if (rng.next() % 15 == 0) keys ^= bit(held[rng.next() % std::size(held)]);
+        in.held = keys;
+        if (rng.next() % 40 == 0) in.pressed = bit(pressed[rng.next() % std::size(pressed)]);
+    }
+    return inputs;
+}
+
 TEST_CASE("Random play, reloaded at a random moment, goes on bit for bit", "[character][state]") {
     // On every level of content/: keys held and pressed at random (walk, run, jump, go limp,
     // hits, blend, get up, the net preview) for 5 to 15 s, six random edits on the way (a
@@ -1005,36 +1036,19 @@ TEST_CASE("Random play, reloaded at a random moment, goes on bit for bit", "[cha
     // the ragdoll was built, slots taken in the order earlier ones were freed, the pushed
     // props' mass, the last ragdoll's mirroring (first seen with seeds 1-40 on the harness:
     // 24 of them), and the bones' tracked velocities that a switch hands the ragdoll (seed 97).
-    const Action held[] = {Action::Left, Action::Right, Action::Run, Action::Jump};
-    const Action pressed[] = {Action::ToggleRagdoll, Action::HitLeft, Action::HitRight, Action::HitAbove, Action::BlendUp,
-                              Action::BlendDown,     Action::GetUp,   Action::Jump,     Action::NetRole};
     struct Edit {
         int step, kind, index, property;
         double value, value2;
     };
     const char* level = GENERATE("harness.level.xml", "puppet.level.xml", "spine_doll.level.xml", "stickman.level.xml");
     for (std::uint32_t seed : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u, 10u, 11u, 12u, 13u, 97u}) {
-        std::uint32_t rng = seed * 2654435761u + 7;
-        auto next = [&] {  // xorshift32
-            rng ^= rng << 13;
-            rng ^= rng >> 17;
-            rng ^= rng << 5;
-            return rng;
-        };
-        auto uniform = [&] { return double(next() % 1000000) / 1e6; };
-        const int total = 300 + int(next() % 600), reloadAt = int(next() % std::uint32_t(total - 60));
+        Xorshift rng{seed * 2654435761u + 7};
+        const int total = 300 + int(rng.next() % 600), reloadAt = int(rng.next() % std::uint32_t(total - 60));
         std::vector<Edit> edits;
         for (int e = 0; e < 6; ++e)
-            edits.push_back({int(next() % std::uint32_t(total)), int(next() % 4), int(next() % 1000), int(next() % 6), uniform(), uniform()});
-        std::vector<SceneInput> inputs;
-        inputs.resize(size_t(total));
-        std::uint64_t keys = 0;
-        for (SceneInput& in : inputs) {
-            if (next() % 20 == 0) keys = 0;
-            if (next() % 15 == 0) keys ^= bit(held[next() % std::size(held)]);
-            in.held = keys;
-            if (next() % 40 == 0) in.pressed = bit(pressed[next() % std::size(pressed)]);
-        }
+            edits.push_back({int(rng.next() % std::uint32_t(total)), int(rng.next() % 4), int(rng.next() % 1000),
+                             int(rng.next() % 6), rng.uniform(), rng.uniform()});
+        const std::vector<SceneInput> inputs = randomKeys(rng, total);
         auto load = [&](Scene& scene) {
             std::string error;
             const bool loaded = scene.loadLevel(test::contentLevel(level), error);
@@ -1095,32 +1109,11 @@ TEST_CASE("A state loaded into a scene with a history of its own goes on bit for
     // What a rollback does (a reloaded plugin crashed: the previous library's scene, which
     // went on playing, takes the state from before the reload): the bodies it had are
     // destroyed and made again where the state says, in the slots they would have in a
-    // fresh scene. Random keys as in the test above, on the harness and the puppet level.
-    const Action held[] = {Action::Left, Action::Right, Action::Run, Action::Jump};
-    const Action pressed[] = {Action::ToggleRagdoll, Action::HitLeft, Action::HitRight, Action::HitAbove, Action::BlendUp,
-                              Action::BlendDown,     Action::GetUp,   Action::Jump,     Action::NetRole};
-    auto randomKeys = [&](std::uint32_t seed, int steps) {
-        std::uint32_t rng = seed * 2654435761u + 3;
-        auto next = [&] {  // xorshift32
-            rng ^= rng << 13;
-            rng ^= rng >> 17;
-            rng ^= rng << 5;
-            return rng;
-        };
-        std::vector<SceneInput> inputs;
-        inputs.resize(size_t(steps));
-        std::uint64_t keys = 0;
-        for (SceneInput& in : inputs) {
-            if (next() % 20 == 0) keys = 0;
-            if (next() % 15 == 0) keys ^= bit(held[next() % std::size(held)]);
-            in.held = keys;
-            if (next() % 40 == 0) in.pressed = bit(pressed[next() % std::size(pressed)]);
-        }
-        return inputs;
-    };
+    // fresh scene. Random keys (randomKeys) on the harness and the puppet level.
     const char* level = GENERATE("harness.level.xml", "puppet.level.xml");
     for (std::uint32_t seed = 1; seed <= 5; ++seed) {
-        const std::vector<SceneInput> inputs = randomKeys(seed, 700), elsewhere = randomKeys(seed + 1000, 500);
+        Xorshift rng{seed * 2654435761u + 3}, other{(seed + 1000) * 2654435761u + 3};
+        const std::vector<SceneInput> inputs = randomKeys(rng, 700), elsewhere = randomKeys(other, 500);
         const int loadAt = 100 + int(seed * 37 % 400);
         Scene a, used;
         std::string error;
