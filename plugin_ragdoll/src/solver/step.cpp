@@ -709,7 +709,7 @@ void World::updateSleep(double dt) {
         int root = findRoot(islandParent_, int(i));
         islandSleepTime_[size_t(root)] = std::min(islandSleepTime_[size_t(root)], bodies_[i].sleepTime);
     }
-    bool anySlept = false;
+    int highestRoot = -1;
     for (size_t i = 0; i < n; ++i) {
         BodySim& s = sims_[i];
         if (!s.active) continue;
@@ -719,12 +719,14 @@ void World::updateSleep(double dt) {
         Body& b = bodies_[i];
         b.awake = false;
         b.sleepingIsland = nextSleepingIsland_ + root;
+        highestRoot = std::max(highestRoot, root);
         s.linearVelocity = {};
         s.angularVelocity = 0.0;
         s.active = false;
-        anySlept = true;
     }
-    if (anySlept) nextSleepingIsland_ += std::int64_t(n);
+    // Past the ids just given: by the highest root, not the slot count, which remembers bodies
+    // long gone (a mouse grab's anchor) that a restored world never had.
+    nextSleepingIsland_ += std::int64_t(highestRoot) + 1;
 }
 
 void World::recoverBodies(bool stepStart) {
