@@ -94,8 +94,11 @@ Ragdoll buildRagdoll(World& world, const RigDefinition& rig, const RagdollDef& d
 
     const Transform place{def.position, makeRot(def.angle)};
     const double side = def.mirrored ? -1.0 : 1.0;
-    auto rigPoint = [&](Vec2 p) { return transformPoint(place, {side * p.x, p.y}); };
-    auto rigAngle = [&](double a) { return def.angle + (def.mirrored ? kPi - a : a); };  // a bone's, placed
+    // The rig's rest pose in its own frame (mirrored when the ragdoll is), and placed.
+    auto restPoint = [&](Vec2 p) { return Vec2{side * p.x, p.y}; };
+    auto restAngle = [&](double a) { return def.mirrored ? kPi - a : a; };
+    auto rigPoint = [&](Vec2 p) { return transformPoint(place, restPoint(p)); };
+    auto rigAngle = [&](double a) { return def.angle + restAngle(a); };
     Ragdoll ragdoll;
     ragdoll.bodies.reserve(rig.bodies.size());
     ragdoll.joints.reserve(rig.joints.size());
@@ -120,29 +123,23 @@ Ragdoll buildRagdoll(World& world, const RigDefinition& rig, const RagdollDef& d
             return refuse("the world refused the body of bone '" + bone.name + "'");
         }
     }
-    // The joints' frames come from the rest pose in the rig's own frame (mirrored when the
-    // ragdoll is), not from where it is placed: the same rig gives the same bits wherever it
-    // is built, so a character rebuilt from a saved state (elsewhere than it was first
-    // built) has the very joints it had. Placed, their rounding followed the position.
-    auto restAngle = [&](int rigBody) {
-        const double angle = rig.bones[size_t(rig.bodies[size_t(rigBody)].bone)].angle;
-        return def.mirrored ? kPi - angle : angle;
-    };
+    // The joints' frames come from the rest pose in the rig's own frame, not from where it is
+    // placed: the same rig gives the same bits wherever it is built, so a character rebuilt
+    // from a saved state (elsewhere than it was first built) has the very joints it had.
+    // Placed, their rounding followed the position.
+    auto boneOf = [&](int rigBody) -> const RigBone& { return rig.bones[size_t(rig.bodies[size_t(rigBody)].bone)]; };
     auto restFrame = [&](int rigBody) {
-        const Vec2 origin = rig.bones[size_t(rig.bodies[size_t(rigBody)].bone)].origin;
-        return Transform{{side * origin.x, origin.y}, makeRot(restAngle(rigBody))};
+        return Transform{restPoint(boneOf(rigBody).origin), makeRot(restAngle(boneOf(rigBody).angle))};
     };
     for (const RigJoint& joint : rig.joints) {
         // Anchored at the child bone's origin; the reference angle is the rest pose's.
-        const Vec2 childOrigin = rig.bones[size_t(joint.child)].origin;
-        const Vec2 anchor{side * childOrigin.x, childOrigin.y};
-        const Transform parentFrame = restFrame(joint.parentBody), childFrame = restFrame(joint.childBody);
+        const Vec2 anchor = restPoint(rig.bones[size_t(joint.child)].origin);
         JointDef jointDef;
         jointDef.bodyA = ragdoll.bodies[size_t(joint.parentBody)];
         jointDef.bodyB = ragdoll.bodies[size_t(joint.childBody)];
-        jointDef.localAnchorA = inverseTransformPoint(parentFrame, anchor);
-        jointDef.localAnchorB = inverseTransformPoint(childFrame, anchor);
-        jointDef.referenceAngle = restAngle(joint.childBody) - restAngle(joint.parentBody);
+        jointDef.localAnchorA = inverseTransformPoint(restFrame(joint.parentBody), anchor);
+        jointDef.localAnchorB = inverseTransformPoint(restFrame(joint.childBody), anchor);
+        jointDef.referenceAngle = restAngle(boneOf(joint.childBody).angle) - restAngle(boneOf(joint.parentBody).angle);
         jointDef.enableLimit = joint.limited;
         jointDef.lowerAngle = def.mirrored ? -joint.upper : joint.lower;
         jointDef.upperAngle = def.mirrored ? -joint.lower : joint.upper;

@@ -635,12 +635,13 @@ void World::updateVelocities(double h) {
 
 void World::solveVelocities(double h) {
     double threshold = kRestitutionThresholdFactor * length(def_.gravity) * h;
+    StepProfile& profile = counters_.profile;
     contactLanes_.sweep(def_.tasks, [&](int ci) {
         Contact& c = contacts_[size_t(ci)];
         solveContactVelocities(c, sims_[size_t(c.bodyA)], sims_[size_t(c.bodyB)], h, threshold, terrainHold(c.bodyA),
                                terrainHold(c.bodyB));
     });
-    lap(counters_.profile.bodyContacts);
+    lap(profile.bodyContacts);
     auto limitAndDamping = [&](Joint& j, bool damping) {
         BodySim& a = sims_[size_t(j.bodyA)];
         BodySim& b = sims_[size_t(j.bodyB)];
@@ -650,7 +651,7 @@ void World::solveVelocities(double h) {
     };
     if (def_.jointSolver == JointSolver::Direct) {
         treeSolver_.solveContactVelocities(bodies_, sims_, joints_, contacts_, h, threshold);
-        lap(counters_.profile.treeContacts);
+        lap(profile.treeContacts);
         // A tree's limits, unless its contact system held them; its damping went through
         // the tree (TreeSolver). Trees share no body that moves, so they run as a task; the
         // joints in no tree (Gauss-Seidel's) after them, limits and damping.
@@ -669,7 +670,7 @@ void World::solveVelocities(double h) {
     // (the reliability soak, 1:1000 masses: a limb 4× past the clamp's energy at a step's
     // end), so the speeds are held to the clamp here too.
     clampVelocities(true);
-    lap(counters_.profile.velocities);
+    lap(profile.velocities);
 }
 
 void World::updateSleep(double dt) {
