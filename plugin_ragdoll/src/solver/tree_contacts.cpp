@@ -60,7 +60,12 @@ Vec2 movedSince(const BodySim& s, Vec2 at) {
 void TreeSolver::buildRows(const Group& group, int groupIndex, const std::vector<Body>& bodies, std::vector<BodySim>& sims,
                            std::vector<Joint>& joints, std::vector<Contact>& contacts, const int* first, const int* last,
                            double h) {
-    const int begin = int(rows_.size());
+    // Into the group's room in rows_, from range.first (solveFreeMotion made room for
+    // rowsAtMost's count).
+    RowRange& range = groupRows_[size_t(groupIndex)];
+    const int begin = range.first;
+    int end = begin;
+    auto add = [&](const ContactRow& row) { rows_[size_t(end++)] = row; };
     // The damped joints first: the sweeps then end each pass on the contacts and limits,
     // which hold where the damping only slows (swept last, the damping rows left a hard
     // landing's limb 3 cm in the ground when the sweeps reached their cap).
@@ -80,7 +85,7 @@ void TreeSolver::buildRows(const Group& group, int groupIndex, const std::vector
             row.friction = joint.frictionTorque * h * h;
             row.treeBody = joint.bodyA;
             row.otherBody = joint.bodyB;
-            rows_.push_back(row);
+            add(row);
         }
     }
     for (const int* ci = first; ci != last; ++ci) {
@@ -95,7 +100,7 @@ void TreeSolver::buildRows(const Group& group, int groupIndex, const std::vector
         row.treeBody = treeIsA ? c.bodyA : c.bodyB;
         row.otherBody = treeIsA ? c.bodyB : c.bodyA;
         row.treeSign = treeIsA ? -1.0 : 1.0;
-        const int normalFirst = int(rows_.size()) - begin;
+        const int normalFirst = end - begin;
         int normals = 0;
         for (int i = 0; i < c.pointCount; ++i) {
             // Points within the slop of touching: another row's push may close them.
@@ -103,7 +108,7 @@ void TreeSolver::buildRows(const Group& group, int groupIndex, const std::vector
             row.point = i;
             row.at = contactLocation(c, c.points[i], a, b);
             row.dir = c.normal;
-            rows_.push_back(row);
+            add(row);
             ++normals;
         }
         if (normals == 0 || c.friction <= 0.0) continue;
@@ -112,7 +117,7 @@ void TreeSolver::buildRows(const Group& group, int groupIndex, const std::vector
         row.normalCount = normals;
         row.at = c.frictionCenter;
         row.dir = perp(c.normal);
-        rows_.push_back(row);
+        add(row);
     }
     // The limits at or near a bound, one-sided like the contacts: a push that bends a limb
     // past its limit is taken back by the next joint solve, which drove the limb into the
@@ -135,14 +140,35 @@ void TreeSolver::buildRows(const Group& group, int groupIndex, const std::vector
         row.limitSide = side;
         row.treeBody = joint.bodyA;
         row.otherBody = joint.bodyB;
-        rows_.push_back(row);
+        add(row);
     }
     // Where each row acts is set now: nothing moves the bodies before the rows are solved.
-    for (int i = begin; i < int(rows_.size()); ++i) rowJacobian(rows_[size_t(i)], sims);
-    const int count = int(rows_.size()) - begin;
-    groupRows_[size_t(groupIndex)] = {begin, count, int(delassus_.size())};
-    delassus_.resize(delassus_.size() + size_t(count * count));
-    // W is computed by solveFreeMotion, every group's at once (a task).
+    for (int i = begin; i < end; ++i) rowJacobian(rows_[size_t(i)], sims);
+    range.count = end - begin;
+    range.pushesOthers = pushesOthers(range);
+    // Room for each row's path to the root, its lower node's (computeDelassus), counted
+    // from the group's own start in rowPaths_ (solveFreeMotion adds it).
+    range.pathSize = 0;
+    for (int i = begin; i < end; ++i) {
+        ContactRow& r = rows_[size_t(i)];
+        r.pathFirst = range.pathSize;
+        int depth[2] = {0, 0};
+        for (int e = 0; e < 2; ++e)
+            for (int n = r.node[e]; n >= 0; n = nodes_[size_t(n)].parent) ++depth[e];
+        range.pathSize += std::max(depth[0], depth[1]);
+    }
+}
+
+int TreeSolver::rowsAtMost(const Group& group, const std::vector<Joint>& joints, const std::vector<Contact>& contacts,
+                           const int* first, const int* last) const {
+    int most = 0;
+    for (int n = group.firstNode; n < group.firstNode + group.nodeCount; ++n) {
+        if (!nodes_[size_t(n)].isJoint) continue;
+        const Joint& joint = joints[size_t(nodes_[size_t(n)].index)];
+        most += int(resistsTurning(joint)) + int(joint.enableLimit);
+    }
+    for (const int* ci = first; ci != last; ++ci) most += contacts[size_t(*ci)].pointCount + 1;
+    return most;
 }
 
 void TreeSolver::rowJacobian(ContactRow& r, const std::vector<BodySim>& sims) {
@@ -414,8 +440,6 @@ void TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
                                  std::vector<Contact>& contacts, double h) {
     const int groupCount = int(groups_.size());
     ++substep_;
-    rows_.clear();
-    delassus_.clear();
     groupRows_.assign(size_t(groupCount), RowRange{});
 
     // In stages, each a task over the groups where groups are independent (tasks.h); the
@@ -439,6 +463,8 @@ void TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
             damped = nodes_[size_t(n)].isJoint && resistsTurning(joints[size_t(nodes_[size_t(n)].index)]);
         if (!touching && !damped) continue;
         group.contactPass = touching ? Group::Rows : Group::Damped;
+        // How many rows it can have, for the room stage 2 builds them in.
+        if (touching) groupRows_[size_t(g)].count = rowsAtMost(group, joints, contacts, first, last);
         group.unsettled = true;
         prepareContactFactor(group, sims, joints);
         factor(group);
@@ -464,30 +490,40 @@ void TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
         }
     }
     });
-    // 2. The rows, appended to the shared pools in group order (here, on one thread).
-    int pathSize = 0;
-    for (int g = 0; g < groupCount; ++g) {
-        const Group& group = groups_[size_t(g)];
-        if (group.contactPass != Group::Rows) continue;
-        buildRows(group, g, bodies, sims, joints, contacts, groupContacts_.data() + groupContactStart_[size_t(g)],
-                  groupContacts_.data() + groupContactStart_[size_t(g + 1)], h);
-        groupRows_[size_t(g)].pushesOthers = pushesOthers(groupRows_[size_t(g)]);
-        // Room for each row's path to the root, its lower node's (computeDelassus).
-        const RowRange& range = groupRows_[size_t(g)];
-        for (int i = range.first; i < range.first + range.count; ++i) {
-            ContactRow& r = rows_[size_t(i)];
-            r.pathFirst = pathSize;
-            int depth[2] = {0, 0};
-            for (int e = 0; e < 2; ++e)
-                for (int n = r.node[e]; n >= 0; n = nodes_[size_t(n)].parent) ++depth[e];
-            pathSize += std::max(depth[0], depth[1]);
-        }
+    // 2. The rows, each group's in its own room in rows_ (the rooms in group order, each
+    // as large as the group's rows can be), so the groups build them as a task.
+    int rowRoom = 0;
+    for (RowRange& range : groupRows_) {
+        range.first = rowRoom;
+        rowRoom += range.count;
+        range.count = 0;
     }
+    resizeWithHeadroom(rows_, size_t(rowRoom));
+    runTask(*tasks_, groupCount, kGroupsPerRange, [&](int rangeBegin, int rangeEnd, int) {
+        for (int g = rangeBegin; g < rangeEnd; ++g)
+            if (groups_[size_t(g)].contactPass == Group::Rows)
+                buildRows(groups_[size_t(g)], g, bodies, sims, joints, contacts,
+                          groupContacts_.data() + groupContactStart_[size_t(g)],
+                          groupContacts_.data() + groupContactStart_[size_t(g + 1)], h);
+    });
+    // Where each group's W and rows' paths go, in group order.
+    int delassusSize = 0, pathSize = 0;
+    for (RowRange& range : groupRows_) {
+        range.delassus = delassusSize;
+        delassusSize += range.count * range.count;
+        range.pathFirst = pathSize;
+        pathSize += range.pathSize;
+    }
+    resizeWithHeadroom(delassus_, size_t(delassusSize));
     if (rowPaths_.size() < size_t(pathSize)) rowPaths_.resize(size_t(pathSize));
     // 3. Every group's W (reads positions, moves nothing).
     runTask(*tasks_, groupCount, kGroupsPerRange, [&](int rangeBegin, int rangeEnd, int) {
-        for (int g = rangeBegin; g < rangeEnd; ++g)
-            if (groupRows_[size_t(g)].count > 0) computeDelassus(groupRows_[size_t(g)], sims);
+        for (int g = rangeBegin; g < rangeEnd; ++g) {
+            const RowRange& range = groupRows_[size_t(g)];
+            if (range.count == 0) continue;
+            for (int i = range.first; i < range.first + range.count; ++i) rows_[size_t(i)].pathFirst += range.pathFirst;
+            computeDelassus(range, sims);
+        }
     });
     rowLambda_.resize(rows_.size());
     rowScratch_.resize(rows_.size());

@@ -190,6 +190,7 @@ private:
     struct RowRange {
         int first = 0, count = 0;  ///< into rows_
         int delassus = 0;          ///< into delassus_: count × count, row-major
+        int pathFirst = 0, pathSize = 0;  ///< into rowPaths_: the rows' paths (computeDelassus)
         bool pushesOthers = false;  ///< a row pushes a movable body outside every tree
     };
     bool pushesOthers(const RowRange& range) const;
@@ -204,6 +205,9 @@ private:
     /// The rows of the group's contacts, a turn row per damped or rubbing joint first, and the
     /// limits within kLimitRowReach of their bounds (their Delassus matrix W = J·K⁻¹·Jᵀ is
     /// computeDelassus's).
+    /// At most how many rows buildRows makes for the group with these contacts.
+    int rowsAtMost(const Group& group, const std::vector<Joint>& joints, const std::vector<Contact>& contacts,
+                   const int* first, const int* last) const;
     void buildRows(const Group& group, int groupIndex, const std::vector<Body>& bodies, std::vector<BodySim>& sims,
                    std::vector<Joint>& joints, std::vector<Contact>& contacts, const int* first, const int* last,
                    double h);
