@@ -80,13 +80,16 @@ Reported, per engine:
   depth                 deepest any moving body went into a static one (the ground, a
                         wall) after any step, measured on the shapes' surfaces (mm;
                         JSON metres). Box2D's is its touching contacts' separation.
+  overlap               deepest two moving bodies (ragdolls' parts) overlapped in a
+                        touching contact after any step, measured as depth is (mm;
+                        JSON metres): how far a pile sinks into itself.
   exploded              a NaN, or a body beyond |x| = half width + 1 m, below -10 m
                         or above 250 m after any step (the run then stops there).
 
 JSON keys: scene, n (null for the chain), horizontal, steps, substeps, iterations,
 joint_solver, sleeping, threads, ms_per_step_median, ms_per_step_mean, ms_total, bodies,
 joints, contacts, awake, max_stretch_m, max_stretch_end_m, max_limit_violation_deg,
-max_limit_violation_end_deg, max_depth_m, exploded, state_hash (the world's hash after the last step,
+max_limit_violation_end_deg, max_depth_m, max_overlap_m, exploded, state_hash (the world's hash after the last step,
 hexadecimal; ours only), contact_lanes and crossing_contacts (ours only: the last step's
 lanes of contacts between bodies that threads sweep at once, and the contacts left to the
 calling thread), profile_ms (ours only: the mean wall milliseconds a step spent in each
@@ -262,15 +265,17 @@ void printTable(const BenchOptions& o, const std::vector<scenes::BenchResult>& r
         std::printf("scene chain, %s start", o.horizontal ? "horizontal" : "hanging");
     std::printf(", %d steps of 1/60 s, %d substeps, sleeping %s; ms/step over steps %d..%d\n\n", steps,
                 o.substepsOrDefault(), o.sleeping ? "on" : "off", bench::firstTimedStep(steps), steps - 1);
-    std::printf("%-22s %7s %7s %8s %7s %10s %10s %21s %21s %9s %9s\n", "engine", "bodies", "joints", "contacts", "awake",
-                "ms median", "ms mean", "stretch end/run mm", "limit end/run deg", "depth mm", "exploded");
+    std::printf("%-22s %7s %7s %8s %7s %10s %10s %21s %21s %9s %11s %9s\n", "engine", "bodies", "joints", "contacts",
+                "awake", "ms median", "ms mean", "stretch end/run mm", "limit end/run deg", "depth mm",
+                "overlap mm", "exploded");
     for (const scenes::BenchResult& r : rows) {
         char stretch[64], limit[64];
         std::snprintf(stretch, sizeof stretch, "%.3f / %.3f", r.maxStretchEnd * 1000.0, r.maxStretchRun * 1000.0);
         std::snprintf(limit, sizeof limit, "%.2f / %.2f", r.maxLimitViolationEndDeg, r.maxLimitViolationRunDeg);
-        std::printf("%-22s %7d %7d %8d %7d %10.3f %10.3f %21s %21s %9.2f %9s\n",
+        std::printf("%-22s %7d %7d %8d %7d %10.3f %10.3f %21s %21s %9.2f %11.1f %9s\n",
                     r.engine.empty() ? "paperdoll" : r.engine.c_str(), r.bodies, r.joints, r.contacts, r.awake,
-                    r.msPerStepMedian, r.msPerStepMean, stretch, limit, r.maxDepth * 1000.0, r.exploded ? "YES" : "no");
+                    r.msPerStepMedian, r.msPerStepMean, stretch, limit, r.maxDepth * 1000.0, r.maxOverlap * 1000.0,
+                    r.exploded ? "YES" : "no");
     }
     for (const scenes::BenchResult& r : rows) {
         if (r.profileMs.empty()) continue;
@@ -391,6 +396,7 @@ nlohmann::json toJson(const BenchOptions& o, const scenes::BenchResult& r) {
     j["max_limit_violation_deg"] = r.maxLimitViolationRunDeg;
     j["max_limit_violation_end_deg"] = r.maxLimitViolationEndDeg;
     j["max_depth_m"] = r.maxDepth;
+    j["max_overlap_m"] = r.maxOverlap;
     j["exploded"] = r.exploded;
     j["state_hash"] = r.stateHash.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.stateHash);
     if (!r.profileMs.empty()) {

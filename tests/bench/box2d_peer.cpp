@@ -170,6 +170,20 @@ double deepestIntoStatics(b2World& world) {
     return deepest;
 }
 
+/// Deepest overlap of a touching contact between two moving bodies, metres (≥ 0).
+double deepestBetweenMoving(b2World& world) {
+    double deepest = 0.0;
+    for (b2Contact* c = world.GetContactList(); c; c = c->GetNext()) {
+        if (!c->IsTouching()) continue;
+        if (c->GetFixtureA()->GetBody()->GetType() == b2_staticBody || c->GetFixtureB()->GetBody()->GetType() == b2_staticBody)
+            continue;
+        b2WorldManifold m;
+        c->GetWorldManifold(&m);
+        for (int i = 0; i < c->GetManifold()->pointCount; ++i) deepest = std::max(deepest, -double(m.separations[i]));
+    }
+    return deepest;
+}
+
 bool anyEscaped(const scenes::SceneSpec& scene, const RunState& state) {
     for (const b2Body* body : state.dynamicBodies) {
         const b2Vec2 p = body->GetPosition();
@@ -237,6 +251,7 @@ scenes::BenchResult runBox2D(const scenes::SceneSpec& scene, int steps, int /*su
         result.maxLimitViolationEndDeg = radiansToDegrees(maxLimitViolation(state));
         result.maxLimitViolationRunDeg = std::max(result.maxLimitViolationRunDeg, result.maxLimitViolationEndDeg);
         result.maxDepth = std::max(result.maxDepth, deepestIntoStatics(*world));
+        result.maxOverlap = std::max(result.maxOverlap, deepestBetweenMoving(*world));
         // Stop at the first explosion (a NaN is caught there too): NaNs reach Box2D's
         // asserts, and the figures after it say nothing.
         if (anyEscaped(scene, state)) {

@@ -66,6 +66,10 @@ struct BenchResult {
     double maxLimitViolationEndDeg = 0.0, maxLimitViolationRunDeg = 0.0;  ///< degrees
     bool exploded = false;
     double maxDepth = 0.0;  ///< metres: the deepest any moving body was in a static one (the ground, a wall) after any step
+    /// Metres: the deepest two moving bodies overlapped in a touching contact between them
+    /// after any step (how far ragdolls sink into one another). Sleeping bodies have no
+    /// contacts, but they do not move either: their last step awake counted.
+    double maxOverlap = 0.0;
     std::size_t memoryBytes = 0;  ///< the world's heap at the end; 0 when the engine cannot tell
     std::string stateHash;        ///< the world's state hash after the last step, hex; empty when the engine has none
     /// The last step's lanes of body-by-body contacts and the contacts crossing them
