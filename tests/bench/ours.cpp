@@ -36,17 +36,6 @@ double deepestInStatics(const World& world, const std::vector<BodyId>& bodies) {
     return deepest;
 }
 
-double deepestBetweenMoving(const World& world) {
-    double deepest = 0.0;
-    for (const Contact& c : world.contacts()) {
-        if (c.pointCount == 0) continue;
-        const BodyId a = world.bodyId(c.bodyA), b = world.bodyId(c.bodyB);
-        if (world.bodyType(a) == BodyType::Static || world.bodyType(b) == BodyType::Static) continue;
-        deepest = std::max(deepest, world.overlap(a, b));
-    }
-    return deepest;
-}
-
 scenes::BenchResult runOurs(const scenes::SceneSpec& scene, int steps, int substeps, bool sleeping, int iterations,
                             bool iterativeJoints, int threads) {
     paper::JobPool pool(threads);
@@ -87,7 +76,7 @@ scenes::BenchResult runOurs(const scenes::SceneSpec& scene, int steps, int subst
         result.maxStretchEnd = separation;
         result.maxLimitViolationEndDeg = radiansToDegrees(violation);
         result.maxDepth = std::max(result.maxDepth, deepestInStatics(world, moving));
-        result.maxOverlap = std::max(result.maxOverlap, deepestBetweenMoving(world));
+        result.maxOverlap = std::max(result.maxOverlap, scenes::deepestBetweenMoving(world));
         for (BodyId b : built.bodies) {
             Vec2 p = world.bodyState(b).position;
             if (hasEscaped(scene, p.x, p.y)) result.exploded = true;

@@ -10,8 +10,6 @@ namespace bench {
 
 /// Deepest overlap of `bodies` with the world's static bodies now (World::overlap), metres (≥ 0).
 double deepestInStatics(const ragdoll::World& world, const std::vector<ragdoll::BodyId>& bodies);
-/// Deepest overlap now of two moving bodies in contact (World::overlap), metres (≥ 0).
-double deepestBetweenMoving(const ragdoll::World& world);
 
 /// Builds `scene` in our solver and steps it `steps` times at 1/60 s with `substeps`
 /// substeps, sleeping on or off, measuring what SCENES.md asks (helpers in measure.h).

@@ -76,4 +76,15 @@ void measureJoints(const World& world, const BuiltScene& built, double& maxSepar
     }
 }
 
+double deepestBetweenMoving(const World& world) {
+    double deepest = 0.0;
+    for (const Contact& c : world.contacts()) {
+        if (c.pointCount == 0) continue;
+        const BodyId a = world.bodyId(c.bodyA), b = world.bodyId(c.bodyB);
+        if (world.bodyType(a) == BodyType::Static || world.bodyType(b) == BodyType::Static) continue;
+        deepest = std::max(deepest, world.overlap(a, b));
+    }
+    return deepest;
+}
+
 }  // namespace scenes

@@ -21,4 +21,8 @@ BuiltScene buildWorld(ragdoll::World& world, const SceneSpec& scene);
 /// Largest anchor separation (m) and limit violation (rad) over the scene's joints now.
 void measureJoints(const ragdoll::World& world, const BuiltScene& built, double& maxSeparation, double& maxViolation);
 
+/// Deepest overlap now of two moving bodies in a touching contact (World::overlap), metres:
+/// how far ragdolls sink into one another. Sleeping bodies have no contacts.
+double deepestBetweenMoving(const ragdoll::World& world);
+
 }  // namespace scenes
