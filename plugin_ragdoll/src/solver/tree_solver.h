@@ -202,12 +202,12 @@ private:
     /// fn(group) for every group with rows, as a task where groups share no movable body.
     template <class Fn>
     void forEachRowGroup(const Fn& fn);
-    /// The rows of the group's contacts, a turn row per damped or rubbing joint first, and the
-    /// limits within kLimitRowReach of their bounds (their Delassus matrix W = J·K⁻¹·Jᵀ is
-    /// computeDelassus's).
     /// At most how many rows buildRows makes for the group with these contacts.
     int rowsAtMost(const Group& group, const std::vector<Joint>& joints, const std::vector<Contact>& contacts,
                    const int* first, const int* last) const;
+    /// The rows of the group's contacts, a turn row per damped or rubbing joint first, and the
+    /// limits within kLimitRowReach of their bounds (their Delassus matrix W = J·K⁻¹·Jᵀ is
+    /// computeDelassus's), in the group's room in rows_ from groupRows_[groupIndex].first.
     void buildRows(const Group& group, int groupIndex, const std::vector<Body>& bodies, std::vector<BodySim>& sims,
                    std::vector<Joint>& joints, std::vector<Contact>& contacts, const int* first, const int* last,
                    double h);
