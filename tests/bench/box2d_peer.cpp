@@ -155,28 +155,16 @@ double maxLimitViolation(const RunState& state) {
     return worst;
 }
 
-/// Deepest overlap of a touching contact between a moving and a static body, metres (≥ 0):
-/// Box2D's separations, surface to surface (its polygons' skin counted as their radius).
-double deepestIntoStatics(b2World& world) {
+/// Deepest overlap of a touching contact, metres (≥ 0): between a moving and a static body
+/// (`withStatic`), or between two moving bodies. Box2D's separations, surface to surface (its
+/// polygons' skin counted as their radius).
+double deepestTouching(b2World& world, bool withStatic) {
     double deepest = 0.0;
     for (b2Contact* c = world.GetContactList(); c; c = c->GetNext()) {
         if (!c->IsTouching()) continue;
-        if (c->GetFixtureA()->GetBody()->GetType() != b2_staticBody && c->GetFixtureB()->GetBody()->GetType() != b2_staticBody)
-            continue;
-        b2WorldManifold m;
-        c->GetWorldManifold(&m);
-        for (int i = 0; i < c->GetManifold()->pointCount; ++i) deepest = std::max(deepest, -double(m.separations[i]));
-    }
-    return deepest;
-}
-
-/// Deepest overlap of a touching contact between two moving bodies, metres (≥ 0).
-double deepestBetweenMoving(b2World& world) {
-    double deepest = 0.0;
-    for (b2Contact* c = world.GetContactList(); c; c = c->GetNext()) {
-        if (!c->IsTouching()) continue;
-        if (c->GetFixtureA()->GetBody()->GetType() == b2_staticBody || c->GetFixtureB()->GetBody()->GetType() == b2_staticBody)
-            continue;
+        const bool touchesStatic = c->GetFixtureA()->GetBody()->GetType() == b2_staticBody ||
+                                   c->GetFixtureB()->GetBody()->GetType() == b2_staticBody;
+        if (touchesStatic != withStatic) continue;
         b2WorldManifold m;
         c->GetWorldManifold(&m);
         for (int i = 0; i < c->GetManifold()->pointCount; ++i) deepest = std::max(deepest, -double(m.separations[i]));
@@ -250,8 +238,8 @@ scenes::BenchResult runBox2D(const scenes::SceneSpec& scene, int steps, int /*su
         result.maxStretchRun = std::max(result.maxStretchRun, result.maxStretchEnd);
         result.maxLimitViolationEndDeg = radiansToDegrees(maxLimitViolation(state));
         result.maxLimitViolationRunDeg = std::max(result.maxLimitViolationRunDeg, result.maxLimitViolationEndDeg);
-        result.maxDepth = std::max(result.maxDepth, deepestIntoStatics(*world));
-        result.maxOverlap = std::max(result.maxOverlap, deepestBetweenMoving(*world));
+        result.maxDepth = std::max(result.maxDepth, deepestTouching(*world, true));
+        result.maxOverlap = std::max(result.maxOverlap, deepestTouching(*world, false));
         // Stop at the first explosion (a NaN is caught there too): NaNs reach Box2D's
         // asserts, and the figures after it say nothing.
         if (anyEscaped(scene, state)) {

@@ -1144,12 +1144,13 @@ TEST_CASE("Random play with mouse drags, reloaded while the mouse is up, goes on
         std::vector<SceneInput> inputs = randomKeys(rng, total);
         std::vector<int> dragOf(size_t(total), -1);  // the drag a step belongs to
         struct Drag {
+            int first;              // its first step
             Vec2 offset, velocity;  // from the chest when it began, m and m per step
         };
         std::vector<Drag> drags;
         for (int i = 0; i < total; ++i) {
             if (rng.next() % 60 != 0) continue;
-            drags.push_back({{rng.uniform() * 0.6 - 0.3, rng.uniform() * 1.5}, {rng.uniform() * 0.04 - 0.02, rng.uniform() * 0.04 - 0.01}});
+            drags.push_back({i, {rng.uniform() * 0.6 - 0.3, rng.uniform() * 1.5}, {rng.uniform() * 0.04 - 0.02, rng.uniform() * 0.04 - 0.01}});
             for (int end = std::min(total, i + 20 + int(rng.next() % 40)); i < end; ++i) dragOf[size_t(i)] = int(drags.size()) - 1;
             i += 2;  // let go for a moment
         }
@@ -1158,12 +1159,11 @@ TEST_CASE("Random play with mouse drags, reloaded while the mouse is up, goes on
         auto step = [&](Scene& scene, int i, Vec2& chest) {
             SceneInput in = inputs[size_t(i)];
             if (const int d = dragOf[size_t(i)]; d >= 0) {
+                const Drag& drag = drags[size_t(d)];
                 const Character& c = scene.character(0);
-                if (i == 0 || dragOf[size_t(i - 1)] != d) chest = c.bonePoses()[size_t(c.assets().rootBone)].origin;
-                int since = i;
-                while (since > 0 && dragOf[size_t(since - 1)] == d) --since;
+                if (i == drag.first) chest = c.bonePoses()[size_t(c.assets().rootBone)].origin;
                 in.mouseLeftDown = true;
-                in.mouseWorld = chest + drags[size_t(d)].offset + double(i - since) * drags[size_t(d)].velocity;
+                in.mouseWorld = chest + drag.offset + double(i - drag.first) * drag.velocity;
             }
             scene.step(kDt, in);
         };

@@ -424,13 +424,13 @@ TEST_CASE("the ragdoll plugin simulates the harness and a reload keeps it bit fo
     for (PluginHost* host : {&reloaded, &reference}) host->tick(1.0 / 60, limp);
     for (int i = 0; i < 80; ++i)
         for (PluginHost* host : {&reloaded, &reference}) host->tick(1.0 / 60, input);
-    const int player = kindOf(reloaded, "character");
-    CHECK(findProperty(reloaded.properties(player, reloaded.objects(player)[0].handle), "mode")->text == "ragdoll");
+    const int characterKind = kindOf(reloaded, "character");
+    CHECK(findProperty(reloaded.properties(characterKind, reloaded.objects(characterKind)[0].handle), "mode")->text ==
+          "ragdoll");
     REQUIRE(reloaded.reload());
     for (int i = 0; i < 60; ++i)
         for (PluginHost* host : {&reloaded, &reference}) host->tick(1.0 / 60, input);
     CHECK(reloaded.saveState() == reference.saveState());
-    const int characterKind = kindOf(reloaded, "character");
     std::vector<ObjectEntry> characters = reloaded.objects(characterKind);
     REQUIRE(characters.size() == level.level->spawns.size());
     CHECK(characters[0].name == level.level->spawns[0].name);

@@ -147,7 +147,7 @@ void TreeSolver::buildRows(const Group& group, int groupIndex, const std::vector
     range.count = end - begin;
     range.pushesOthers = pushesOthers(range);
     // Room for each row's path to the root, its lower node's (computeDelassus), counted
-    // from the group's own start in rowPaths_ (solveFreeMotion adds it).
+    // from the group's own start in rowPaths_ (solveFreeMotion places it).
     range.pathSize = 0;
     for (int i = begin; i < end; ++i) {
         ContactRow& r = rows_[size_t(i)];
@@ -229,16 +229,17 @@ void TreeSolver::computeDelassus(const RowRange& range, const std::vector<BodySi
     // node W reads) took three times as long in the awake pile of 100.
     const int count = range.count;
     double* w = delassus_.data() + range.delassus;
+    PathNode* paths = rowPaths_.data() + range.pathFirst;
     for (int i = 0; i < count; ++i) {
         ContactRow& r = rows_[size_t(range.first + i)];
-        r.pathCount = forwardAlong(r.node[0], r.jac[0], r.node[1], r.jac[1], rowPaths_.data() + r.pathFirst);
+        r.pathCount = forwardAlong(r.node[0], r.jac[0], r.node[1], r.jac[1], paths + r.pathFirst);
     }
     for (int i = 0; i < count; ++i) {
         const ContactRow& ri = rows_[size_t(range.first + i)];
-        const PathNode* pi = rowPaths_.data() + ri.pathFirst;
+        const PathNode* pi = paths + ri.pathFirst;
         for (int j = i; j < count; ++j) {
             const ContactRow& rj = rows_[size_t(range.first + j)];
-            const PathNode* pj = rowPaths_.data() + rj.pathFirst;
+            const PathNode* pj = paths + rj.pathFirst;
             // Two paths to the root share what lies above where they meet: from the root
             // down while they agree.
             double value = 0.0;
@@ -518,12 +519,8 @@ void TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
     if (rowPaths_.size() < size_t(pathSize)) rowPaths_.resize(size_t(pathSize));
     // 3. Every group's W (reads positions, moves nothing).
     runTask(*tasks_, groupCount, kGroupsPerRange, [&](int rangeBegin, int rangeEnd, int) {
-        for (int g = rangeBegin; g < rangeEnd; ++g) {
-            const RowRange& range = groupRows_[size_t(g)];
-            if (range.count == 0) continue;
-            for (int i = range.first; i < range.first + range.count; ++i) rows_[size_t(i)].pathFirst += range.pathFirst;
-            computeDelassus(range, sims);
-        }
+        for (int g = rangeBegin; g < rangeEnd; ++g)
+            if (groupRows_[size_t(g)].count > 0) computeDelassus(groupRows_[size_t(g)], sims);
     });
     rowLambda_.resize(rows_.size());
     rowScratch_.resize(rows_.size());

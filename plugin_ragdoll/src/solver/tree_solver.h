@@ -185,7 +185,8 @@ private:
         double damping = 0.0, friction = 0.0;
         int node[2] = {-1, -1};  ///< the tree's nodes the row acts on, and how (J's blocks)
         Vec3 jac[2] = {};
-        int pathFirst = 0, pathCount = 0;  ///< into rowPaths_: computeDelassus's forward pass
+        /// computeDelassus's forward pass, in rowPaths_ from the group's RowRange::pathFirst.
+        int pathFirst = 0, pathCount = 0;
     };
     struct RowRange {
         int first = 0, count = 0;  ///< into rows_
