@@ -7,6 +7,8 @@ set -euo pipefail
 packages=(
   # build
   build-essential cmake ninja-build pkg-config clang
+  # clang's sanitizer and libFuzzer runtimes (the fuzz preset); only a recommendation of clang's
+  libclang-rt-14-dev
   # engine and editor
   libsdl2-dev libgl-dev libegl-dev python3-glad libtinyxml2-dev libimgui-dev libstb-dev nlohmann-json3-dev libpng-dev
   # tests: Catch2, a virtual display with Mesa's software GL for the windowed tests

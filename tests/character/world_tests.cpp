@@ -344,7 +344,7 @@ Vec2 ragdollCenterOfMass(const World& world, const Character& c) {
 
 }  // namespace
 
-// Issue 17's case: the stickman going limp on a 25° ramp squats onto its hip and knee
+// The limp-on-a-ramp case: the stickman going limp on a 25° ramp squats onto its hip and knee
 // limits and then sits on the slope. Friction √(μ_ramp·μ_body) = 0.735 holds it
 // (tan 25° = 0.47), so once settled it must stop dead, not creep below the sleep threshold
 // (sleeping is off here). The solver used to let it slide 0.5 m in 40 s, and a limb

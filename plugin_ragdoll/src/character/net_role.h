@@ -1,4 +1,4 @@
-// Networking roles (the s&box recipe): ragdoll physics is local presentation the host
+// Networking roles: ragdoll physics is local presentation the host
 // authors. A host or standalone character simulates; a proxy never creates a body — it
 // rebuilds what it shows (the daze clip, the tint, where the character is) from the small
 // replicated state the host sends.

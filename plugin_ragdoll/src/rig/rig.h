@@ -59,7 +59,8 @@ struct RigBone {
 enum class VisualShape { Line, Circle };
 
 /// How a bone is drawn. Bodies without a radius of their own take it from here, so the
-/// physics matches what the player sees (the Godot plan's lesson).
+/// physics matches what the player sees (a body thinner or thicker than its drawing is
+/// seen to sink into or hover over the ground).
 struct RigVisual {
     int bone = -1;
     VisualShape shape = VisualShape::Line;

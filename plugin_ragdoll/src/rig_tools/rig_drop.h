@@ -29,7 +29,7 @@ struct DropOptions {
     double push = 1.0;           ///< initial sideways velocity of the whole rig, m/s (+x)
 };
 
-/// What a healthy rig stays within (the acceptance figures).
+/// What a healthy rig stays within (what `rig drop` accepts: the solver's own targets).
 inline constexpr double kDropMaxStretch = 0.001;           ///< metres
 inline constexpr double kDropMaxLimitViolationDegrees = 1.0;
 inline constexpr double kDropMaxRestSeconds = 5.0;

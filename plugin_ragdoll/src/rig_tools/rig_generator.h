@@ -2,11 +2,11 @@
 // rig that has only bones into a ragdoll, a starting point to tune by hand.
 //
 // Bones are sorted into kinds by keywords in their names. Radii are fractions of each
-// bone's own length (the s&box recipe: a skeleton of any size keeps its proportions):
+// bone's own length, so a skeleton of any size keeps its proportions:
 // torso/spine/chest/pelvis 0.9, neck 0.6, head 0.55 (a circle), upper arm 0.28, forearm
 // 0.24, hand 0.3, thigh 0.34, shin 0.26, foot 0.25, anything else 0.2. A capsule's radius
 // fraction is capped at 0.5 — wider than its bone is long, a capsule no longer reads as
-// that bone; the recipe's 0.9 was meant for the short pelvis/spine/chest bones of a 3D
+// that bone; the 0.9 was meant for the short pelvis/spine/chest bones of a 3D
 // skeleton, and a 2D rig's single torso bone would otherwise be a body almost twice as wide
 // as it is long. A bone that has a drawn visual takes its radius from it instead, so the
 // body matches what is drawn.
@@ -16,7 +16,7 @@
 // Joints: one per bone with a parent, anchored at the child's origin. The character faces
 // +x (counter-clockwise = forward for a hanging limb): elbows bend one way, [0°, 140°];
 // knees the other, [−140°, 0°]; everything else gets a symmetric, cone-like range:
-// spine ±30°, neck ±30°, head ±45°, shoulder ±140°, wrist ±60°, hip ±80°, ankle ±35°,
+// spine ±30°, neck ±30°, head ±45°, shoulder ±140°, wrist ±60°, hip −30° to 120°, ankle ±35°,
 // other ±45°.
 #pragma once
 
@@ -31,7 +31,7 @@ enum class BoneKind { Torso, Neck, Head, UpperArm, Forearm, Hand, Thigh, Shin, F
 
 /// What the recipe above gives a bone of one kind.
 struct BoneRecipe {
-    double radiusFraction;  ///< of the bone's length (s&box)
+    double radiusFraction;  ///< of the bone's length
     double mass;            ///< kg; for the torso, the whole torso's
     double lowerDegrees, upperDegrees;  ///< of the joint to its parent, from the rest pose
     const char* jointName;  ///< "elbow", "knee", …; nullptr for Other

@@ -18,7 +18,7 @@
 
 namespace ragdoll {
 
-inline constexpr double kBakeTolerance = 0.25;  ///< degrees between samples (the issue allows 0.5)
+inline constexpr double kBakeTolerance = 0.25;  ///< degrees between samples (the baked clips may differ by 0.5 at most)
 inline constexpr double kBakeStartRate = 30.0;  ///< Hz
 inline constexpr double kBakeMaxRate = 240.0;   ///< Hz
 /// How long before a jump in a timeline (a stepped key) the value before it is sampled, s.

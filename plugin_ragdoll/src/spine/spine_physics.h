@@ -1,5 +1,5 @@
-// The physics skeleton of an imported Spine character (the s&box recipe, seed 001, with
-// the masses of the Godot plan, seed 000):
+// The physics skeleton of an imported Spine character (bodies sized from the art, as the
+// rig generator sizes them from bones, and a heavy torso under light limbs):
 //
 // - Bodies: a Spine bone gets one when it carries a visible part of meaningful size (at
 //   least kMeaningfulPartFraction of the largest part's area). Helper, IK-target and
@@ -11,8 +11,8 @@
 //   usually the torso; the table says so. The root is the torso-like bone, else the one
 //   with the most art.
 // - Radius from the art (the rig's own rule: the thickness across the bone of its parts).
-//   Mass from the area of the parts riding on the bone, the torso heaviest (seed 000: torso
-//   8 kg : limb 1.5 kg): the torso-like bones share kHeaviestBodyMass by area, any other
+//   Mass from the area of the parts riding on the bone, the torso heaviest (torso 8 kg
+//   : limb 1.5 kg, as the stickman): the torso-like bones share kHeaviestBodyMass by area, any other
 //   body weighs kLimbMass × its area / the median limb's, between kLightestBodyMass and
 //   kMaxLimbFraction of the torso.
 // - Joints: limits from the bone's role guessed from its name (elbow, knee one-way; neck,
