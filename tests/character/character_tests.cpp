@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <string_view>
 
 #include "character/character_tuning.h"
 #include "harness.h"
@@ -75,6 +76,15 @@ void walk(Scene& scene, int steps, bool running = false) {
     test::run(scene, steps, test::input(bit(Action::Right) | (running ? bit(Action::Run) : 0)));
 }
 
+/// The index of the scene's setting of that name (Scene::propertyList).
+int propertyIndex(std::string_view name) {
+    const std::vector<SceneProperty>& list = Scene::propertyList();
+    for (size_t i = 0; i < list.size(); ++i)
+        if (name == list[i].name) return int(i);
+    FAIL("no scene setting " << name);
+    return -1;
+}
+
 /// Puts the player standing at x (feet on whatever ground is there), facing right.
 void standAt(Scene& scene, double x, bool facingRight = true) {
     Character& c = scene.character(0);
@@ -117,17 +127,24 @@ TEST_CASE("Walking and running move the root at the clips' speed; walls stop it"
     test::loadHarness(scene);
     Character& c = scene.character(0);
     standAt(scene, -6.0);
-    const double x0 = c.root().x;
-    walk(scene, 120);
-    const double walkSpeed = (c.root().x - x0) / 2.0;
-    CHECK(walkSpeed > 0.9);
-    CHECK(walkSpeed < 1.8);
-    CHECK(c.clip() == &c.assets().clip(ClipRole::Walk));
-    const double x1 = c.root().x;
-    walk(scene, 60, true);
-    const double runSpeed = (c.root().x - x1) / 1.0;
-    CHECK(runSpeed > 2.0 * walkSpeed * 0.9);
-    CHECK(c.clip() == &c.assets().clip(ClipRole::Run));
+    // The root's speed over two whole cycles of a clip, after half a second to get into it,
+    // against the clip's own root motion per cycle.
+    auto measure = [&](ClipRole role, bool running) {
+        const Clip& clip = c.assets().clip(role);
+        const double clipSpeed = (rootTravel(clip, clip.duration) - rootTravel(clip, 0.0)) / clip.duration;
+        walk(scene, 30, running);
+        const double x0 = c.root().x;
+        const int steps = int(std::lround(2.0 * clip.duration / kDt));
+        walk(scene, steps, running);
+        const double speed = (c.root().x - x0) / (steps * kDt);
+        INFO(clip.name << ": the root moved at " << speed << " m/s, the clip at " << clipSpeed << " m/s");
+        CHECK(c.clip() == &clip);
+        CHECK(speed == Approx(clipSpeed).epsilon(0.03));
+        return speed;
+    };
+    const double walkSpeed = measure(ClipRole::Walk, false);
+    const double runSpeed = measure(ClipRole::Run, true);
+    CHECK(runSpeed > 2.0 * walkSpeed);
     // Left into the wall at x = -11.5 (its face): the root stops short of it.
     test::run(scene, 600, test::input(bit(Action::Left) | bit(Action::Run)));
     CHECK(c.root().x > -11.5);
@@ -388,34 +405,31 @@ TEST_CASE("Switched mid-run onto the stairs, no body goes a centimetre into them
     WARN("switched mid-run over the stairs, the deepest any body went: " << deepest * 1000.0 << " mm");
 }
 
-// Across the whole harness (every 0.5 m from x = -2 to 12, standing, mid-walk and hit), how
-// long the stickman takes to come to rest. (Before the contacts went through the joint
-// trees, kneeling on the ramp it could stay awake for 5-18 s, creeping; the bounds below
-// are still the ones set then.)
+// Across the whole harness (every 0.5 m from x = -2 to 12, standing, mid-walk and hit), the
+// figure comes to rest within 5 s wherever it went limp, on the terrain. (Before the contacts
+// went through the joint trees, kneeling on the ramp it stayed awake for 5-18 s, creeping;
+// now the slowest rests in about 3 s, 2 mm deep at most.)
 TEST_CASE("Switched anywhere along the harness, the stickman comes to rest", "[character][terrain]") {
-    int late = 0, total = 0;
-    double slowest = 0.0, deepest = 0.0;
+    double slowest = 0.0, deepest = 0.0, deepestAtRest = 0.0;
     for (double x = -2.0; x <= 12.0; x += 0.5)
         for (int kind = 0; kind < 3; ++kind) {
             const TerrainCase which{"survey", x, kind == 1, kind == 2 ? Vec2{7.0, 2.0} : Vec2{}};
-            const TerrainRun r = runTerrainCase(which, 20.0);
+            const TerrainRun r = runTerrainCase(which, 10.0);
             INFO("x = " << x << (kind == 0 ? " standing" : kind == 1 ? " mid-walk" : " hit") << ": at rest after "
-                        << r.restAt << " s");
-            CHECK(r.restAt > 0.0);  // everywhere, in the end
+                        << r.restAt << " s, " << r.deepest * 1000.0 << " mm deep at most, " << r.deepestAtRest * 1000.0
+                        << " mm at rest");
+            CHECK(r.restAt > 0.0);
+            CHECK(r.restAt <= 5.0);
             CHECK(r.integrity.stretch <= 0.001);
             CHECK(r.integrity.hingeViolationDeg <= 1.0);
-            CHECK(r.deepest < 0.05);
-            ++total;
-            if (!(r.restAt > 0.0 && r.restAt <= 5.0)) ++late;
+            CHECK(r.deepest <= 0.01);
+            CHECK(r.deepestAtRest <= kLinearSlop);
             slowest = std::max(slowest, r.restAt);
-            deepest = std::max(deepest, r.deepestAtRest);
+            deepest = std::max(deepest, r.deepest);
+            deepestAtRest = std::max(deepestAtRest, r.deepestAtRest);
         }
-    INFO(late << " of " << total << " took longer than 5 s; the slowest " << slowest << " s; deepest at rest "
-              << deepest * 1000.0 << " mm");
-    CHECK(late * 100 <= 15 * total);  // at least 85% within 5 s
-    CHECK(deepest < 0.015);
-    WARN(late << " of " << total << " switches took longer than 5 s to rest (slowest " << slowest
-              << " s); deepest at rest " << deepest * 1000.0 << " mm");
+    WARN("the slowest switch rested after " << slowest << " s; the deepest " << deepest * 1000.0 << " mm, at rest "
+                                            << deepestAtRest * 1000.0 << " mm");
 }
 
 TEST_CASE("Getting up stands the character where the ragdoll lay, feet on the ground", "[character][getup]") {
@@ -457,18 +471,23 @@ TEST_CASE("Getting up stands the character where the ragdoll lay, feet on the gr
 }
 
 TEST_CASE("The get-up clip matches how the ragdoll lies: face down or face up", "[character][getup]") {
+    // The character faces +x. A push from behind tips it forward onto its front; a blow from
+    // ahead and above puts it on its back. (Harder hits roll it over: which side it ends on
+    // is the physics', so each case first checks it lies as intended.)
     const bool fromBehind = GENERATE(false, true);
     Scene scene;
     test::loadHarness(scene);
     Character& c = scene.character(0);
     standAt(scene, -6.0);
-    // A hit from behind throws it onto its front; from ahead onto its back.
-    REQUIRE(c.enterRagdoll(fromBehind ? Vec2{14.0, 2.0} : Vec2{-14.0, 2.0}));
+    REQUIRE(c.enterRagdoll(fromBehind ? Vec2{3.0, 0.0} : Vec2{-3.0, -2.0}));
     test::run(scene, 200);
     const BonePose torso = c.bonePoses()[size_t(c.assets().rootBone)];
     const Vec2 chest = -1.0 * perp(Vec2{std::cos(torso.angle), std::sin(torso.angle)});
+    INFO("the chest points along (" << chest.x << ", " << chest.y << ")");
+    const bool liesAsMeant = fromBehind ? chest.y < -0.5 : chest.y > 0.5;  // face down / face up
+    REQUIRE(liesAsMeant);
     REQUIRE(c.getUp());
-    CHECK(c.clip() == &c.assets().clip(chest.y < 0.0 ? ClipRole::GetUpFront : ClipRole::GetUpBack));
+    CHECK(c.clip() == &c.assets().clip(fromBehind ? ClipRole::GetUpFront : ClipRole::GetUpBack));
 }
 
 TEST_CASE("BLEND at weight 0 follows the animation exactly; weight 1 is limp", "[character][blend]") {
@@ -528,8 +547,8 @@ TEST_CASE("BLEND at a middle weight stays near the pose and yields to a hit", "[
                                          reference.character(0).bonePoses()[size_t(rig.bodies[b].bone)].origin));
     INFO("held within " << worst * 1000.0 << " mm of the animated pose");
     CHECK(worst < 0.08);
-    (void)worstOffset;
-    // A hit moves it, then the drive brings it back.
+    CHECK(worstOffset() < 0.08);  // and of its own animation's
+    // A hit moves it, then the drive brings it back to its animation.
     REQUIRE(c.hit({-6.0, 0.0}));
     test::run(scene, 6);
     double pushed = 0.0;
@@ -537,6 +556,10 @@ TEST_CASE("BLEND at a middle weight stays near the pose and yields to a hit", "[
         pushed = std::max(pushed, distance(scene.world().bodyTransform(c.ragdoll().bodies[b]).p,
                                            reference.character(0).bonePoses()[size_t(rig.bodies[b].bone)].origin));
     CHECK(pushed > worst + 0.05);
+    test::run(scene, 120);
+    INFO("2 s after the hit, within " << worstOffset() * 1000.0 << " mm of its animation");
+    CHECK(c.mode() == CharacterMode::Blend);
+    CHECK(worstOffset() < 0.08);
 }
 
 TEST_CASE("Blend weights apply to a bone and every bone below it", "[character][blend]") {
@@ -686,7 +709,7 @@ TEST_CASE("Dragging with the mouse grabs a limb, knocks the stickman over and le
     in.mouseLeftDown = false;
     scene.step(kDt, in);
     CHECK_FALSE(scene.grabbing());
-    CHECK(scene.world().stats().joints == 11);
+    CHECK(scene.world().stats().joints == int(c.ragdoll().joints.size()));  // the grab's joint is gone
 }
 
 /// Both scenes' blobs are the same, byte for byte (where they first differ, if not).
@@ -1070,9 +1093,9 @@ TEST_CASE("Random play, reloaded at a random moment, goes on bit for bit", "[cha
                     const int property = e.property % int(bodyProperties().size());
                     c.setBodyProperty(e.index % bodies, property, within(bodyProperties()[size_t(property)]));
                 } else if (e.property % 2 == 0) {
-                    scene.setProperty(4, e.value > 0.5 ? 1.0 : 0.0);  // solver.sleep
+                    REQUIRE(scene.setProperty(propertyIndex("solver.sleep"), e.value > 0.5 ? 1.0 : 0.0));
                 } else {
-                    scene.setProperty(2, -5.0 - 10.0 * e.value);  // solver.gravity
+                    REQUIRE(scene.setProperty(propertyIndex("solver.gravity"), -5.0 - 10.0 * e.value));
                 }
             }
         };

@@ -100,7 +100,7 @@ TEST_CASE("A walker shoves a crate that has slept for a second, and no drawn lim
     CHECK(c.mode() == CharacterMode::Animated);
 }
 
-TEST_CASE("A heavy stack resists the walker more than a light crate", "[world][props]") {
+TEST_CASE("A heavy crate resists the walker more than a light one", "[world][props]") {
     auto walkInto = [](double mass, double& walked, double& pushed, double& deepest) {
         double felt = 0.0;  // the most the walker found itself pushing
         Scene scene;
