@@ -8,6 +8,8 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <set>
+#include <functional>
 #include <string_view>
 
 #include "character/character_tuning.h"
@@ -949,6 +951,69 @@ TEST_CASE("A state blob from the previous format (joint limits only) still loads
     Integrity integrity;
     integrity.measure(scene.world(), c);
     CHECK(integrity.stretch < 1e-3);
+}
+
+TEST_CASE("Every state blob an earlier plugin wrote still loads into the level it came from", "[character][state]") {
+    // The state blobs kept as the fuzz target's seeds, one or more per format the plugin
+    // has written: from the fuzz target's scene (ground, a crate and the stickman), the
+    // harness, the harness as it was with the stickman, or the world tests' ramp.
+    auto fuzzScene = [](Scene& scene, std::string& error) {
+        SceneLevel level;
+        level.terrain.push_back({{{-20.0, -1.0}, {20.0, -1.0}, {20.0, 0.0}, {-20.0, 0.0}}});
+        level.props.push_back({"crate", {2.0, 0.25}, 0.0, {0.25, 0.25}, 5.0, 0.6, 0.0, 0xff808080u});
+        level.spawns.push_back({"player", std::string(PAPERDOLL_CONTENT_DIR) + "/rigs/stickman.rig.xml", {0.0, 0.0}, true});
+        return scene.loadLevel(level, error);
+    };
+    auto contentScene = [](const char* file) {
+        return [file](Scene& scene, std::string& error) { return scene.loadLevel(test::contentLevel(file), error); };
+    };
+    // The world tests' 25° ramp: flat ground, the ramp from x = 2 up to 1.5 m, a platform.
+    auto rampScene = [](const char* file) {
+        return [file](Scene& scene, std::string& error) {
+            SceneLevel level = test::contentLevel(file);
+            const double run = 1.5 / std::tan(25.0 * kPi / 180.0);
+            level.terrain = {{{{-10.0, -1.0}, {30.0, -1.0}, {30.0, 0.0}, {-10.0, 0.0}}},
+                             {{{2.0, 0.0}, {2.0 + run, 0.0}, {2.0 + run, 1.5}}, 0.7, 0.0},
+                             {{{2.0 + run, 0.0}, {6.0 + run, 0.0}, {6.0 + run, 1.5}, {2.0 + run, 1.5}}}};
+            level.props.clear();
+            level.spawns.resize(1);
+            level.spawns[0].position = {0.0, 0.0};
+            return scene.loadLevel(level, error);
+        };
+    };
+    const std::function<bool(Scene&, std::string&)> levels[] = {
+        fuzzScene, contentScene("harness.level.xml"), contentScene("stickman.level.xml"), rampScene("harness.level.xml"),
+        rampScene("stickman.level.xml")};
+    const std::string dir = STATE_BLOB_DIR;
+    std::set<int> formats;
+    for (const char* name : {"format2_ragdoll.bin", "format3_blend.bin", "format3_getting_up.bin",
+                             "format3_ragdoll_net_preview.bin", "format3_walking.bin", "format4_getting_up.bin",
+                             "format4_pushing.bin", "format5_ragdoll_on_ramp.bin", "format6_lying_ragdoll.bin"}) {
+        std::ifstream in(dir + "/" + name, std::ios::binary);
+        const std::vector<std::uint8_t> blob{std::istreambuf_iterator<char>(in), {}};
+        REQUIRE(blob.size() > 12);
+        std::uint32_t format = 0;
+        std::memcpy(&format, blob.data() + 4, sizeof(format));
+        std::string errors;
+        bool loaded = false;
+        for (const auto& level : levels) {
+            Scene scene;
+            std::string error;
+            REQUIRE(level(scene, error));
+            if (!scene.loadState(blob.data(), blob.size(), error)) {
+                errors += "; " + error;
+                continue;
+            }
+            loaded = true;
+            test::run(scene, 60);  // and the scene goes on
+            scene.world().forEachBody([&](BodyId body) { CHECK(isFinite(scene.world().bodyState(body).position)); });
+            break;
+        }
+        INFO(name << " (format " << format << ") was refused by every level" << errors);
+        CHECK(loaded);
+        formats.insert(int(format));
+    }
+    CHECK(formats == std::set<int>{2, 3, 4, 5, 6});  // every format written so far
 }
 
 TEST_CASE("The paper look is a setting that travels with the state, and is on for a state from before it", "[character][state]") {

@@ -25,6 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         FUZZ_CHECK(hasErrors(loaded.diagnostics));
         return 0;
     }
+    gFuzzInputTaken = true;
     LocalPose pose;
     for (double time : {-1.0, 0.0, 0.013, 0.5, 1.0, 2.7, 1e6}) {
         sampleClip(*loaded.clip, rig, time, pose);

@@ -3,6 +3,7 @@
 // every level a user brings: the player and the editor read theirs at start through
 // paper/startup.h (loadStartLevel → loadLevelFile → loadLevelFromText).
 #include <cmath>
+#include <string>
 
 #include "fuzz_target.h"
 #include "paper/level.h"
@@ -10,11 +11,14 @@
 using namespace paper;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const LevelLoadResult loaded = loadLevelFromText({reinterpret_cast<const char*>(data), size}, "fuzz.level.xml");
+    // Read as a file of content/levels, so the shipped levels' spawns find their rigs.
+    static const std::string path = std::string(PAPERDOLL_CONTENT_DIR) + "/levels/fuzz.level.xml";
+    const LevelLoadResult loaded = loadLevelFromText({reinterpret_cast<const char*>(data), size}, path);
     if (!loaded.level) {
         FUZZ_CHECK(hasErrors(loaded.diagnostics));
         return 0;
     }
+    gFuzzInputTaken = true;
     auto finite = [](Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); };
     for (const TerrainPiece& t : loaded.level->terrain) {
         FUZZ_CHECK(t.points.size() >= 3);

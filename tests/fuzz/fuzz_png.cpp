@@ -18,6 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         FUZZ_CHECK(image.width == 0 && image.height == 0 && image.rgba.empty());
         return 0;
     }
+    gFuzzInputTaken = true;
     FUZZ_CHECK(image.width >= 1 && image.width <= paper::kMaxImageSide);
     FUZZ_CHECK(image.height >= 1 && image.height <= paper::kMaxImageSide);
     FUZZ_CHECK(image.rgba.size() == std::size_t(image.width) * std::size_t(image.height) * 4);

@@ -25,6 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         FUZZ_CHECK(hasErrors(loaded.diagnostics));  // refused: and said why
         return 0;
     }
+    gFuzzInputTaken = true;
     const RigTextResult text = rigToText(*loaded.rig);
     FUZZ_CHECK(text.ok);
     FUZZ_CHECK(loadRigFromText(text.text, kRigPath).rig != nullptr);

@@ -91,6 +91,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const SpineLoadResult s = parseSpineJson(json, "fuzz.json");
     FUZZ_CHECK(s.ok != hasErrors(s.diagnostics));
     if (!s.ok) return 0;
+    gFuzzInputTaken = true;
     const SpineSkeleton& skeleton = s.skeleton;
     for (size_t i = 0; i < skeleton.bones.size(); ++i) FUZZ_CHECK(skeleton.bones[i].parent < int(i));
     if (skeleton.bones.size() > kMaxPosedBones) return 0;

@@ -35,6 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         FUZZ_CHECK(scene->saveState() == pristine);  // refused: nothing changed
         return 0;
     }
+    gFuzzInputTaken = true;
     for (int i = 0; i < 3; ++i) scene->step(1.0 / 60.0);
     scene->world().forEachBody([&](BodyId body) { FUZZ_CHECK(isFinite(scene->world().bodyState(body).position)); });
     scene = makeScene();  // the next input starts from the same scene

@@ -10,6 +10,11 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 
+/// Set by a target when it takes an input as valid (past its refusal). The corpus replay
+/// (replay_main.cpp) requires every input under a folder named with -must_take=FOLDER to
+/// be taken: the shipped files a reader must keep reading. libFuzzer ignores it.
+inline bool gFuzzInputTaken = false;
+
 /// A property every accepted input must have; a violation is a finding, like a crash.
 #define FUZZ_CHECK(condition)                                                                  \
     do {                                                                                       \

@@ -108,6 +108,9 @@ TEST_CASE("the reference stickman loads as the SCENES stickman", "[rig][loader]"
         if (child.starts_with("forearm")) CHECK((joint.lower == 0.0 && joint.upper > 0.0));
         if (child.starts_with("shin")) CHECK((joint.upper == 0.0 && joint.lower < 0.0));
     }
+    const double torsoMass = rig.bodies[size_t(rig.bodyOfBone(rig.findBone("torso")))].mass;
+    for (const RigBody& body : rig.bodies)
+        if (body.bone != rig.findBone("torso")) CHECK(torsoMass >= 5.0 * body.mass);
 }
 
 TEST_CASE("every shipped rig loads without errors or warnings", "[rig][loader]") {

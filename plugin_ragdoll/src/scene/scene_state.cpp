@@ -248,8 +248,12 @@ void putCharacter(Writer& w, const Character::SavedState& c) {
     }
 }
 
+/// How a format-4 blob holds a character's get-up shift: format 4 wrote it as a vector at
+/// first and as its sideways part later, under the same format number.
+enum class ShiftLayout { Vector, Sideways };
+
 /// Reads one character; values are checked by Character::load, enums here.
-Character::SavedState getCharacter(Reader& r, std::uint32_t version) {
+Character::SavedState getCharacter(Reader& r, std::uint32_t version, ShiftLayout shift) {
     Character::SavedState c;
     const auto mode = r.get<std::uint8_t>();
     const auto role = r.get<std::uint8_t>();
@@ -269,7 +273,7 @@ Character::SavedState getCharacter(Reader& r, std::uint32_t version) {
     c.poses = getPoses(r);
     c.getUpFrom = getPoses(r);
     c.getUpTime = r.get<double>();
-    if (version >= 4) c.getUpShift = r.get<double>();
+    if (version >= 4) c.getUpShift = shift == ShiftLayout::Vector ? r.getVec2().x : r.get<double>();
     c.blendWeights.resize(r.getCount(sizeof(double)));
     for (double& v : c.blendWeights) v = r.get<double>();
     c.tuning = getTuning(r, version);
@@ -375,6 +379,16 @@ std::vector<std::uint8_t> Scene::saveState() const {
     return w.bytes;
 }
 
+namespace {
+
+/// The layouts a character of this format may have, in the order to try them.
+std::vector<ShiftLayout> shiftLayouts(std::uint32_t version) {
+    if (version == 4) return {ShiftLayout::Vector, ShiftLayout::Sideways};
+    return {ShiftLayout::Sideways};
+}
+
+}  // namespace
+
 bool Scene::loadState(const std::uint8_t* data, std::size_t size, std::string& error) {
     Reader r{data, size};
     if (!data || size < 12 || std::memcmp(data, kMagic, 4) != 0) {
@@ -428,15 +442,27 @@ bool Scene::loadState(const std::uint8_t* data, std::size_t size, std::string& e
             for (BodySnapshot& s : snapshots) s = getSnapshot(section);
             haveBodies = section.ok && section.offset == end;
         } else if (std::memcmp(tag, "CHAR", 4) == 0) {
-            characters.resize(section.getCount(64));
-            for (Character::SavedState& c : characters) c = getCharacter(section, version);
-            haveCharacters = section.ok && section.offset == end;
+            // A format-4 section read with the first layout, and if it does not fill its
+            // section exactly, with the second (they differ by 8 bytes a character).
+            const Reader start = section;
+            for (ShiftLayout shift : shiftLayouts(version)) {
+                section = start;
+                characters.resize(section.getCount(64));
+                for (Character::SavedState& c : characters) c = getCharacter(section, version, shift);
+                haveCharacters = section.ok && section.offset == end;
+                if (haveCharacters) break;
+            }
         } else if (std::memcmp(tag, "PREV", 4) == 0) {
-            const auto mode = section.get<std::uint8_t>();
-            havePreviewProxy = section.get<std::uint8_t>() != 0;
-            if (havePreviewProxy) previewState = getCharacter(section, version);
-            if (mode > std::uint8_t(NetPreview::ProxyOnly) || section.offset != end) section.ok = false;
-            preview = NetPreview(mode);
+            const Reader start = section;
+            for (ShiftLayout shift : shiftLayouts(version)) {
+                section = start;
+                const auto mode = section.get<std::uint8_t>();
+                havePreviewProxy = section.get<std::uint8_t>() != 0;
+                if (havePreviewProxy) previewState = getCharacter(section, version, shift);
+                if (mode > std::uint8_t(NetPreview::ProxyOnly) || section.offset != end) section.ok = false;
+                preview = NetPreview(mode);
+                if (section.ok) break;
+            }
         } else if (std::memcmp(tag, "RUNF", 4) == 0) {
             run.stretch = section.get<double>();
             run.limitViolation = section.get<double>();
