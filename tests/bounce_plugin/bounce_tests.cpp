@@ -323,6 +323,8 @@ TEST_CASE("bouncing balls lose energy and come to rest on the ground", "[bounce]
         for (const ObjectEntry& ball : b.host->objects(ballKind))
             highestLate = std::max(highestLate, double(b.property("ball", ball.handle, "position").vector.y));
     }
-    CHECK(b.stat("max_speed_mps") < 0.5 * impactSpeed);
+    INFO("after 5 s the fastest ball moves at " << b.stat("max_speed_mps") << " m/s; from 3 s the highest was at "
+                                                << highestLate << " m");
+    CHECK(b.stat("max_speed_mps") < 0.01);  // at rest
     CHECK(highestLate < *std::min_element(dropHeight.begin(), dropHeight.end()));
 }

@@ -263,12 +263,14 @@ TEST_CASE("ragdolls survive random impulses, teleports, 1:1000 masses and NaNs f
 
         const WorldStats stats = world.stats();
         bool finite = true;
-        double outside = 0.0, bound = 0.0;
+        double outside = 0.0, bound = 0.0, fastest = 0.0, fastestTurn = 0.0;
         int outsideFor = 0;
         // Each body finite, how far outside the box, and the most energy the speed clamp
         // lets it hold at the box's top.
         auto check = [&](BodyId id) {
             finite = finite && finiteBody(world, id);
+            fastest = std::max(fastest, length(centreVelocity(world, id)));
+            fastestTurn = std::max(fastestTurn, std::abs(world.bodyState(id).angularVelocity));
             const double out = outsideBy(world, id);
             outside = std::max(outside, out);
             bound += clampedEnergy(world, id) + world.bodyMass(id) * kGravity * kHeight;
@@ -295,7 +297,7 @@ TEST_CASE("ragdolls survive random impulses, teleports, 1:1000 masses and NaNs f
                 ++settledSteps;
             }
         }
-        CAPTURE(step, stats.recoveredBodies, corruptions, outside, outsideFor, e, bound);
+        CAPTURE(step, stats.recoveredBodies, corruptions, outside, outsideFor, e, bound, fastest, fastestTurn);
         REQUIRE(finite);
         REQUIRE(stats.recoveredBodies == corruptions);  // each reported once
         REQUIRE(stats.frozenBodies == 0);
@@ -309,6 +311,9 @@ TEST_CASE("ragdolls survive random impulses, teleports, 1:1000 masses and NaNs f
         // (clamped after every substep's velocity update; the velocity pass after it only
         // exchanges momentum inelastically) and at most kHeight above the ground.
         REQUIRE(e <= bound);
+        // And body by body: the clamp holds each centre's speed and each turn rate.
+        REQUIRE(fastest <= kMaxLinearSpeed * (1.0 + 1e-12));
+        REQUIRE(fastestTurn <= kMaxAngularSpeed * (1.0 + 1e-12));
     }
     CAPTURE(impulses, ragdollTeleports, limbTeleports, massChanges, corruptions, settledSteps);
     CAPTURE(maxEnergy, maxEnergyShare, maxStretch, maxStretchSettled, maxOutside, longestOutside);
