@@ -676,48 +676,57 @@ void World::solveVelocities(double h) {
 void World::updateSleep(double dt) {
     if (!def_.enableSleep) return;
     size_t n = bodies_.size();
+    islandFlags_.resize(n);
     const int ready = countOver<1>(def_.tasks, int(n), [&](int i, std::array<int, 1>& count) {
         const BodySim& s = sims_[size_t(i)];
+        islandFlags_[size_t(i)] = 0;
         if (!s.active) return;
         Body& b = bodies_[size_t(i)];
         const bool slow = length(s.linearVelocity) + std::abs(s.angularVelocity) * b.extent < kSleepSpeed;
         b.sleepTime = slow ? b.sleepTime + dt : 0.0;
-        count[0] += b.sleepTime >= kTimeToSleep;
+        if (b.sleepTime < kTimeToSleep) return;
+        islandFlags_[size_t(i)] = kIslandReady;
+        ++count[0];
     })[0];
     // An island sleeps when its slowest body has been slow long enough: with no body that
     // has, none does (the islands below were a fortieth of the N=1000 pile's step, falling).
     if (ready == 0) return;
+    // So only the ready bodies are joined into islands; one linked to an awake body that is
+    // not ready keeps its island awake. Joining every body over every link, on one thread,
+    // was a tenth of what the N=1000 pile's step left unshared on two.
     islandParent_.resize(n);
-    islandSleepTime_.resize(n);
     std::iota(islandParent_.begin(), islandParent_.end(), 0);
-    auto unite = [&](int a, int b) {
+    auto link = [&](int a, int b) {
         if (!sims_[size_t(a)].active || !sims_[size_t(b)].active) return;
-        int ra = findRoot(islandParent_, a), rb = findRoot(islandParent_, b);
-        if (ra != rb) islandParent_[size_t(std::max(ra, rb))] = std::min(ra, rb);
+        std::uint8_t &fa = islandFlags_[size_t(a)], &fb = islandFlags_[size_t(b)];
+        if ((fa & kIslandReady) && (fb & kIslandReady)) {
+            int ra = findRoot(islandParent_, a), rb = findRoot(islandParent_, b);
+            if (ra != rb) islandParent_[size_t(std::max(ra, rb))] = std::min(ra, rb);
+        } else if (fa & kIslandReady) {
+            fa |= kIslandLinkedToBusy;
+        } else if (fb & kIslandReady) {
+            fb |= kIslandLinkedToBusy;
+        }
     };
     for (const Joint& j : joints_)
-        if (j.alive) unite(j.bodyA, j.bodyB);
+        if (j.alive) link(j.bodyA, j.bodyB);
     // Every contact, touching or not yet: an awake body with a contact to a sleeping one
     // wakes it (updateContacts), so bodies that near each other must sleep together. With
     // only the touching contacts as links, two still bodies a few millimetres apart took
     // turns: each fell asleep and the other, still awake, woke it at once.
     for (const Contact& c : contacts_)
-        if (c.pointCount > 0) unite(c.bodyA, c.bodyB);
+        if (c.pointCount > 0) link(c.bodyA, c.bodyB);
 
-    for (size_t i = 0; i < n; ++i) islandSleepTime_[i] = kTimeToSleep * 1e9;
-    for (size_t i = 0; i < n; ++i) {
-        if (!sims_[i].active) continue;
-        int root = findRoot(islandParent_, int(i));
-        islandSleepTime_[size_t(root)] = std::min(islandSleepTime_[size_t(root)], bodies_[i].sleepTime);
-    }
+    for (size_t i = 0; i < n; ++i)
+        if (islandFlags_[i] & kIslandLinkedToBusy) islandFlags_[size_t(findRoot(islandParent_, int(i)))] |= kIslandBusy;
     int highestRoot = -1;
     for (size_t i = 0; i < n; ++i) {
-        BodySim& s = sims_[i];
-        if (!s.active) continue;
-        int root = findRoot(islandParent_, int(i));
-        if (islandSleepTime_[size_t(root)] < kTimeToSleep) continue;
+        if (!(islandFlags_[i] & kIslandReady)) continue;
+        const int root = findRoot(islandParent_, int(i));  // the island's lowest slot
+        if (islandFlags_[size_t(root)] & kIslandBusy) continue;
         // Island ids must outlive slot reuse, so they come from a counter, offset by the root.
         Body& b = bodies_[i];
+        BodySim& s = sims_[i];
         b.awake = false;
         b.sleepingIsland = nextSleepingIsland_ + root;
         highestRoot = std::max(highestRoot, root);

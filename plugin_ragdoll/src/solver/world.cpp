@@ -477,7 +477,7 @@ WorldStats World::stats() const {
                     joints_.capacity() * sizeof(Joint) + contacts_.capacity() * sizeof(Contact) +
                     pairs_.capacity() * sizeof(pairs_[0]) + pairManifolds_.capacity() * sizeof(PairManifold) +
                     pairBlockStart_.capacity() * sizeof(int) + islandParent_.capacity() * sizeof(int) +
-                    islandSleepTime_.capacity() * sizeof(double) + bodyContacts_.capacity() * sizeof(int) +
+                    islandFlags_.capacity() + bodyContacts_.capacity() * sizeof(int) +
                     bodyContactKind_.capacity() +
                     contactLanes_.memoryBytes() + broadPhase_.memoryBytes() +
                     treeSolver_.memoryBytes();

@@ -220,7 +220,10 @@ private:
     std::vector<PairManifold> pairManifolds_;  ///< per block of pairs: its manifolds, packed from its first pair's slot
     std::vector<int> pairBlockStart_;          ///< per block of pairs: its first contact in contacts_
     std::vector<int> islandParent_;           ///< union-find over body slots, reused
-    std::vector<double> islandSleepTime_;     ///< per island root: its slowest body's time
+    /// Per body slot, while sleeping is decided: ready to sleep; ready but linked to an awake
+    /// body that is not; (on an island's root) some body of the island is so linked.
+    enum : std::uint8_t { kIslandReady = 1, kIslandLinkedToBusy = 2, kIslandBusy = 4 };
+    std::vector<std::uint8_t> islandFlags_;
     std::int64_t nextSleepingIsland_ = 0;
     std::chrono::steady_clock::time_point lapStart_;  ///< where the step's profile's current stage began
     WorldStats counters_;  ///< running totals (recovered, clamped) and last-step figures
