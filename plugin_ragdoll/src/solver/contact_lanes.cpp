@@ -52,9 +52,17 @@ void ContactLanes::build(const std::vector<int>& order, const std::vector<Contac
     binWidth_ = count > 0 && highest > lowest ? (highest - lowest) / kBins * (1.0 + 1e-9) : 1.0;
 
     // Slabs cut where the running count of contacts passes each share (the contacts'
-    // histogram along x), but never narrower than kLaneWidth.
+    // histogram along x, each worker's summed after), but never narrower than kLaneWidth.
+    const int workers = std::clamp(tasks.workerCount, 1, kMaxWorkers);
+    workerHistograms_.resize(size_t(workers));
+    for (std::array<int, kBins>& h : workerHistograms_) h.fill(0);
+    runTask(tasks, count, kPlacesPerRange, [&](int begin, int end, int worker) {
+        std::array<int, kBins>& h = workerHistograms_[size_t(worker)];
+        for (int k = begin; k < end; ++k) ++h[size_t(binOf(placeOf(k)))];
+    });
     std::array<int, kBins> histogram{};
-    for (int k = 0; k < count; ++k) ++histogram[size_t(binOf(placeOf(k)))];
+    for (const std::array<int, kBins>& h : workerHistograms_)
+        for (int bin = 0; bin < kBins; ++bin) histogram[size_t(bin)] += h[size_t(bin)];
     int slab = 0, seen = 0, slabFirstBin = 0;
     for (int bin = 0; bin < kBins; ++bin) {
         binSlab_[size_t(bin)] = slab;
@@ -70,14 +78,16 @@ void ContactLanes::build(const std::vector<int>& order, const std::vector<Contac
     // Each contact to the lane of its lower slab, or to the crossing lane (laneCount_);
     // then a counting sort keeps the given order within each lane.
     laneOf_.resize(size_t(count));
-    for (int k = 0; k < count; ++k) {
-        const Vec2 place = places_[size_t(k)];
-        const int slabA = std::isnan(place.x) ? -1 : binSlab_[size_t(binOf(place.x))];
-        const int slabB = std::isnan(place.y) ? -1 : binSlab_[size_t(binOf(place.y))];
-        const int lower = slabA < 0 ? slabB : slabB < 0 ? slabA : std::min(slabA, slabB);
-        const int lane = std::abs(slabA - slabB) <= 1 || slabA < 0 || slabB < 0 ? lower : laneCount_;
-        laneOf_[size_t(k)] = lane;
-    }
+    runTask(tasks, count, kPlacesPerRange, [&](int begin, int end, int) {
+        for (int k = begin; k < end; ++k) {
+            const Vec2 place = places_[size_t(k)];
+            const int slabA = std::isnan(place.x) ? -1 : binSlab_[size_t(binOf(place.x))];
+            const int slabB = std::isnan(place.y) ? -1 : binSlab_[size_t(binOf(place.y))];
+            const int lower = slabA < 0 ? slabB : slabB < 0 ? slabA : std::min(slabA, slabB);
+            const int lane = std::abs(slabA - slabB) <= 1 || slabA < 0 || slabB < 0 ? lower : laneCount_;
+            laneOf_[size_t(k)] = lane;
+        }
+    });
     sortIntoBuckets(
         count, laneCount_ + 1, [&](int k) { return laneOf_[size_t(k)]; }, [&](int k) { return order[size_t(k)]; }, laneStart_,
         contacts_);

@@ -46,7 +46,8 @@ public:
     }
 
     std::size_t memoryBytes() const {
-        return (contacts_.capacity() + laneStart_.capacity() + laneOf_.capacity()) * sizeof(int) + places_.capacity() * sizeof(Vec2);
+        return (contacts_.capacity() + laneStart_.capacity() + laneOf_.capacity()) * sizeof(int) + places_.capacity() * sizeof(Vec2) +
+               workerHistograms_.capacity() * sizeof(workerHistograms_[0]);
     }
     int laneCount() const { return laneCount_; }
     /// Contacts in the last lane, swept on the calling thread.
@@ -64,6 +65,7 @@ private:
     std::vector<Vec2> places_;    ///< per given contact, scratch: its bodies' x (NaN: cannot move)
     double lowestX_ = 0.0, binWidth_ = 1.0;
     std::array<int, kBins> binSlab_{};  ///< the slab of each histogram bin of x
+    std::vector<std::array<int, kBins>> workerHistograms_;  ///< per worker, scratch
 };
 
 }  // namespace ragdoll
