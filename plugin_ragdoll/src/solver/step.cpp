@@ -161,16 +161,6 @@ bool World::updateContacts(double dt, int pass) {
     // Bounds swept over the step's motion so the broadphase sees where bodies will be
     // (sleeping bodies too: a later pass may find them woken), once: a later pass reuses them.
     if (pass == 1) {
-        // How far each joint group's fastest point (its centre's speed plus its far end's
-        // turning) travels in the step: its joints can drag any of its bodies about that far.
-        groupReach_.assign(size_t(treeSolver_.groupCount()), 0.0);
-        for (int i = 0; i < int(bodies_.size()); ++i) {
-            const Body& b = bodies_[size_t(i)];
-            const BodySim& s = sims_[size_t(i)];
-            if (b.jointGroup < 0 || !s.active) continue;
-            double& reach = groupReach_[size_t(b.jointGroup)];
-            reach = std::max(reach, (length(s.linearVelocity) + farEndSpeed(s, b.extent)) * dt);
-        }
         runTask(def_.tasks, int(bodies_.size()), kItemsPerRange, [&](int begin, int end, int) {
         for (int i = begin; i < end; ++i) {
             Body& b = bodies_[size_t(i)];
@@ -188,6 +178,29 @@ bool World::updateContacts(double dt, int pass) {
             box.upper += Vec2{std::max(travel.x, 0.0) + margin, std::max(travel.y, 0.0) + margin};
             b.aabb = box;
         }
+        });
+        // Per joint group (a task): how far its fastest point (its centre's speed plus its far
+        // end's turning) travels in the step, as its joints can drag any of its bodies about
+        // that far, and its bodies' swept bounds.
+        const int groupCount = treeSolver_.groupCount();
+        groupReach_.resize(size_t(groupCount));
+        groupBounds_.resize(size_t(groupCount));
+        runTask(def_.tasks, groupCount, kItemsPerRange, [&](int begin, int end, int) {
+            for (int g = begin; g < end; ++g) {
+                double reach = 0.0;
+                AABB bounds{{kInfinity, kInfinity}, {-kInfinity, -kInfinity}};
+                treeSolver_.forEachBodyOf(g, [&](int slot) {
+                    const Body& b = bodies_[size_t(slot)];
+                    const BodySim& s = sims_[size_t(slot)];
+                    if (s.active) reach = std::max(reach, (length(s.linearVelocity) + farEndSpeed(s, b.extent)) * dt);
+                    if (b.hasShape) {
+                        bounds.lower = {std::min(bounds.lower.x, b.aabb.lower.x), std::min(bounds.lower.y, b.aabb.lower.y)};
+                        bounds.upper = {std::max(bounds.upper.x, b.aabb.upper.x), std::max(bounds.upper.y, b.aabb.upper.y)};
+                    }
+                });
+                groupReach_[size_t(g)] = reach;
+                groupBounds_[size_t(g)] = bounds;
+            }
         });
         reachOfTouchedTrees();
         terrainReach_ = groupReach_.empty() ? 0.0 : *std::max_element(groupReach_.begin(), groupReach_.end());
@@ -300,13 +313,6 @@ void World::reachOfTouchedTrees() {
     // landing on it and ended the step 21 mm in the ground. (From this step's bounds, not
     // last step's contacts, which a saved state does not carry.)
     const int groupCount = int(groupReach_.size());
-    groupBounds_.assign(size_t(groupCount), AABB{{kInfinity, kInfinity}, {-kInfinity, -kInfinity}});
-    for (const Body& b : bodies_) {
-        if (b.jointGroup < 0 || !b.alive || !b.hasShape) continue;
-        AABB& box = groupBounds_[size_t(b.jointGroup)];
-        box.lower = {std::min(box.lower.x, b.aabb.lower.x), std::min(box.lower.y, b.aabb.lower.y)};
-        box.upper = {std::max(box.upper.x, b.aabb.upper.x), std::max(box.upper.y, b.aabb.upper.y)};
-    }
     // Sweep along x: the moving groups in order of their lower x (ties by index).
     groupOrder_.clear();
     for (int g = 0; g < groupCount; ++g)

@@ -36,6 +36,13 @@ public:
     /// per substep however often the tree is solved.
     void solve(std::vector<BodySim>& sims, std::vector<Joint>& joints, bool again = false);
     int groupCount() const { return int(groups_.size()); }
+    /// Calls fn(bodySlot) for every body of the group.
+    template <class Fn>
+    void forEachBodyOf(int group, const Fn& fn) const {
+        const Group& g = groups_[size_t(group)];
+        for (int n = g.firstNode; n < g.firstNode + g.nodeCount; ++n)
+            if (!nodes_[size_t(n)].isJoint) fn(nodes_[size_t(n)].index);
+    }
     /// A body's new mass and inertia (it keeps a copy per tree node: see bodyMass_).
     void updateMass(int bodySlot, double mass, double inertia) {
         if (bodySlot >= 0 && size_t(bodySlot) < bodyNode_.size() && bodyNode_[size_t(bodySlot)] >= 0)
