@@ -135,8 +135,10 @@ TEST_CASE("a generated rig saves as its input plus the new elements and drops cl
     CHECK(text.text.substr(0, lineEnd) == source.substr(0, lineEnd));
     CHECK(text.text.find("\n\n  <body bone=\"torso\" radius_fraction=\"0.5\" mass=\"8\" linear_damping=\"0.1\" "
                          "angular_damping=\"0.5\"/>\n") != std::string::npos);
+    // Every joint damped at 1.5/s and rubbing at half the lightest limb's level torque: the
+    // forearm's, 1.2 kg × 9.8 m/s² × 0.135 m / 2 = 0.79 N·m.
     CHECK(text.text.find("\n  <joint name=\"elbow.L\" parent=\"upper_arm.L\" child=\"forearm.L\" lower=\"0\" "
-                         "upper=\"140\"/>\n") != std::string::npos);
+                         "upper=\"140\" damping=\"1.5\" friction=\"0.79\"/>\n") != std::string::npos);
     CHECK(text.text.ends_with("</rig>\n"));
 
     RigLoadResult reloaded = loadRigFromText(text.text, "generated.rig.xml");

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <limits>
 #include <set>
 
 namespace ragdoll {
@@ -55,6 +57,8 @@ namespace {
 constexpr double kMaxCapsuleRadiusFraction = 0.5;
 constexpr double kLinearDamping = 0.1;   // 1/s, as the reference stickman
 constexpr double kAngularDamping = 0.5;  // 1/s
+constexpr double kJointDamping = 1.5;       // 1/s (dampAndRubJoints)
+constexpr double kJointFrictionShare = 0.5;  // of the lightest limb's level torque
 
 std::string lowercase(std::string_view text) {
     std::string out(text);
@@ -164,8 +168,23 @@ GeneratedRig generateBodiesAndJoints(const RigDefinition& input) {
         joint.name = sanitiseName(unique);
         rig.joints.push_back(joint);
     }
+    dampAndRubJoints(rig);
     updateDerived(rig);
     return out;
+}
+
+void dampAndRubJoints(RigDefinition& rig) {
+    constexpr double kNone = std::numeric_limits<double>::infinity();
+    double lightestTorque = kNone;
+    for (const RigJoint& joint : rig.joints)
+        for (const RigBody& body : rig.bodies)
+            if (body.bone == joint.child)
+                lightestTorque = std::min(lightestTorque, body.mass * std::abs(rig.solver.gravity) * 0.5 *
+                                                              rig.bones[size_t(joint.child)].length);
+    for (RigJoint& joint : rig.joints) {
+        joint.damping = kJointDamping;
+        if (lightestTorque < kNone) joint.friction = std::round(100.0 * kJointFrictionShare * lightestTorque) / 100.0;  // N·m
+    }
 }
 
 }  // namespace ragdoll

@@ -17,7 +17,7 @@
 // +x (counter-clockwise = forward for a hanging limb): elbows bend one way, [0°, 140°];
 // knees the other, [−140°, 0°]; everything else gets a symmetric, cone-like range:
 // spine ±30°, neck ±30°, head ±45°, shoulder ±140°, wrist ±60°, hip −30° to 120°, ankle ±35°,
-// other ±45°.
+// other ±45°; each damped and rubbing as dampAndRubJoints says (the shipped rigs' tuning).
 #pragma once
 
 #include <string>
@@ -47,6 +47,13 @@ struct GeneratedRig {
     int replacedBodies = 0;  ///< bodies and joints the input had, now replaced
     int replacedJoints = 0;
 };
+
+/// Damps every joint of the rig at 1.5/s and gives it friction of half the torque of the
+/// lightest limb's weight held level about its joint (rounded to 0.01 N·m; the paper doll's
+/// 1 N·m is about half its forearm's): a swinging limb settles in a couple of seconds, a limb
+/// at rest stays put, none is held up in the air by it, and a standing figure still folds,
+/// whatever the figure's size. What the generator and the Spine import give their joints.
+void dampAndRubJoints(RigDefinition& rig);
 
 /// One body per bone and one joint per parent–child pair, as described above. Visuals,
 /// bones, solver settings and the source text are kept, so saving writes the input file

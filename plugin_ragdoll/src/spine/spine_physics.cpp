@@ -12,12 +12,6 @@ namespace {
 
 constexpr double kLinearDamping = 0.05;   // 1/s, as the paper doll
 constexpr double kAngularDamping = 0.5;   // 1/s
-constexpr double kJointDamping = 1.5;     // 1/s: a swinging limb settles in a couple of seconds
-/// Every joint's friction, as a share of the torque of the lightest limb's weight held level
-/// about its joint (the paper doll's 1 N·m is about half its forearm's): a limb at rest
-/// stays put, none is held up in the air by it, and a standing figure still folds,
-/// whatever the figure's size.
-constexpr double kJointFrictionShare = 0.5;
 
 /// Distance from a point to a bone's segment in the setup pose, Spine units.
 double distanceToBone(const SpineSkeleton& skeleton, const std::vector<SpineWorld>& setup, int bone, double x, double y) {
@@ -210,7 +204,6 @@ void addSpinePhysics(RigDefinition& rig, const SpineRigMap& map, const SpineSkel
             joint.fileName = bone.fileName;
             joint.name = bone.name;
             joint.limited = true;
-            joint.damping = kJointDamping;
             double lower = recipe.lowerDegrees, upper = recipe.upperDegrees;
             const bool hinge = kind == BoneKind::Forearm || kind == BoneKind::Shin;
             if (hinge) {
@@ -246,11 +239,7 @@ void addSpinePhysics(RigDefinition& rig, const SpineRigMap& map, const SpineSkel
                       bone.parent >= 0 ? rig.bones[size_t(bone.parent)].fileName.c_str() : "(root)", limits.c_str());
         table.push_back(line + why);
     }
-    double lightestTorque = kInfinity;
-    for (const RigJoint& joint : rig.joints)
-        lightestTorque = std::min(lightestTorque, rig.bodies[size_t(joint.child)].mass * std::abs(rig.solver.gravity) * 0.5 *
-                                                      rig.bones[size_t(joint.child)].length);
-    for (RigJoint& joint : rig.joints) joint.friction = std::round(100.0 * kJointFrictionShare * lightestTorque) / 100.0;  // N·m
+    dampAndRubJoints(rig);
     updateDerived(rig);
 }
 

@@ -18,7 +18,8 @@
 // - Joints: limits from the bone's role guessed from its name (elbow, knee one-way; neck,
 //   shoulder, hip wide: rig_generator.h's recipe); a one-way hinge bends the way its setup
 //   pose is bent; then every range is widened to hold the angles the clips reach, so a
-//   character going limp mid-clip starts inside its limits.
+//   character going limp mid-clip starts inside its limits. Damping and friction as the
+//   rig generator gives them (dampAndRubJoints).
 #pragma once
 
 #include <string>
