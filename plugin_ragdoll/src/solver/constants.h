@@ -108,6 +108,17 @@ inline constexpr double kTreeContactTolerance = 1e-7;
 /// went wrong cold). In full, a stale multiplier after a mass change or a teleport (the reliability soak) pushed
 /// a 0.08 kg limb half a metre into a wall before the sweeps could take it back.
 inline constexpr double kTreeContactWarmStart = 0.9;
+/// Each contact point's row of a tree's system is this little soft: compliance this
+/// fraction of its own response W_ii, so it gives by 0.1% of what its push would move it
+/// free (micrometres for a resting limb). A figure resting on three or more points carries
+/// its weight on rows that repeat one another (W is singular); rigid, the load's split
+/// among them is any of many, and the sweeps, stopping at their cap, left a different split
+/// each step with the friction budgets following it. A doll lying on the harness's stairs
+/// rocked so at 6–12 mm/s for good (the load flipping between three stair edges every
+/// other step); a little give makes the split unique. The sweep: on the harness 115
+/// switches of 116 stopped within 3 s (113 rigid), the mean time to stop 1.49 → 1.32 s;
+/// 0.3, 3 and 10 times as much: 113, 115 and 114 (src/solver/NOTES.md).
+inline constexpr double kTreeContactPointCompliance = 1e-3;
 /// A damped joint of a tree touching the world is a soft row of its contact system, made
 /// as soft as takes back the fraction h·d of its turn with the limits near their bounds
 /// held; the limits' estimated share is capped so the response used stays at least this

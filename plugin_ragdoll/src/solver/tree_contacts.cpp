@@ -333,7 +333,11 @@ void TreeSolver::solveRowPositions(const Group& group, int groupIndex, const std
             const double compliance = held * (1.0 - r.damping) / r.damping;
             bound[i] = {-kInfinity, kInfinity, 0, 0, 0.0, compliance, r.friction};
             invDiag[i] = wii > 0.0 ? 1.0 / (wii + compliance) : 0.0;
-        } else if (r.point >= 0 || r.joint >= 0) {
+        } else if (r.point >= 0) {
+            const double compliance = kTreeContactPointCompliance * wii;
+            bound[i] = {0.0, kInfinity, 0, 0, 0.0, compliance};
+            invDiag[i] = wii > 0.0 ? 1.0 / (wii + compliance) : 0.0;
+        } else if (r.joint >= 0) {
             bound[i] = {0.0, kInfinity, 0, 0, 0.0, 0.0};
         } else {
             bound[i] = {0.0, 0.0, r.normalFirst, r.normalCount, contacts[size_t(r.contact)].friction, 0.0};
