@@ -9,13 +9,13 @@
 #include <fstream>
 #include <iterator>
 #include <set>
-#include <functional>
 #include <string_view>
 
 #include "character/character_tuning.h"
 #include "harness.h"
 #include "pool_tasks.h"
 #include "rig/rig_tuning.h"
+#include "state_blob_level.h"
 #include "solver/collide.h"
 #include "solver/constants.h"
 
@@ -955,62 +955,36 @@ TEST_CASE("A state blob from the previous format (joint limits only) still loads
 
 TEST_CASE("Every state blob an earlier plugin wrote still loads into the level it came from", "[character][state]") {
     // The state blobs kept as the fuzz target's seeds, one or more per format the plugin
-    // has written: from the fuzz target's scene (ground, a crate and the stickman), the
-    // harness, the harness as it was with the stickman, or the world tests' ramp.
-    auto fuzzScene = [](Scene& scene, std::string& error) {
-        SceneLevel level;
-        level.terrain.push_back({{{-20.0, -1.0}, {20.0, -1.0}, {20.0, 0.0}, {-20.0, 0.0}}});
-        level.props.push_back({"crate", {2.0, 0.25}, 0.0, {0.25, 0.25}, 5.0, 0.6, 0.0, 0xff808080u});
-        level.spawns.push_back({"player", std::string(PAPERDOLL_CONTENT_DIR) + "/rigs/stickman.rig.xml", {0.0, 0.0}, true});
-        return scene.loadLevel(level, error);
-    };
-    auto contentScene = [](const char* file) {
-        return [file](Scene& scene, std::string& error) { return scene.loadLevel(test::contentLevel(file), error); };
-    };
-    // The world tests' 25° ramp: flat ground, the ramp from x = 2 up to 1.5 m, a platform.
-    auto rampScene = [](const char* file) {
-        return [file](Scene& scene, std::string& error) {
-            SceneLevel level = test::contentLevel(file);
-            const double run = 1.5 / std::tan(25.0 * kPi / 180.0);
-            level.terrain = {{{{-10.0, -1.0}, {30.0, -1.0}, {30.0, 0.0}, {-10.0, 0.0}}},
-                             {{{2.0, 0.0}, {2.0 + run, 0.0}, {2.0 + run, 1.5}}, 0.7, 0.0},
-                             {{{2.0 + run, 0.0}, {6.0 + run, 0.0}, {6.0 + run, 1.5}, {2.0 + run, 1.5}}}};
-            level.props.clear();
-            level.spawns.resize(1);
-            level.spawns[0].position = {0.0, 0.0};
-            return scene.loadLevel(level, error);
-        };
-    };
-    const std::function<bool(Scene&, std::string&)> levels[] = {
-        fuzzScene, contentScene("harness.level.xml"), contentScene("stickman.level.xml"), rampScene("harness.level.xml"),
-        rampScene("stickman.level.xml")};
+    // has written, each with the level it was saved from: the fuzz target's (ground, a
+    // crate and the stickman), the harness as it was with the stickman, or the world
+    // tests' 25° ramp with the stickman.
+    const SceneLevel fuzzLevel = stateBlobLevel(PAPERDOLL_CONTENT_DIR);
+    const SceneLevel stickmanHarness = test::contentLevel("stickman.level.xml");
+    const SceneLevel stickmanRamp = test::rampLevel(25.0, "stickman.level.xml");
+    const struct {
+        const char* name;
+        const SceneLevel& level;
+    } blobs[] = {{"format2_ragdoll.bin", stickmanHarness},     {"format3_blend.bin", fuzzLevel},
+                 {"format3_getting_up.bin", fuzzLevel},        {"format3_ragdoll_net_preview.bin", fuzzLevel},
+                 {"format3_walking.bin", fuzzLevel},           {"format4_getting_up.bin", fuzzLevel},
+                 {"format4_pushing.bin", fuzzLevel},           {"format5_ragdoll_on_ramp.bin", stickmanRamp},
+                 {"format6_lying_ragdoll.bin", fuzzLevel}};
     const std::string dir = STATE_BLOB_DIR;
     std::set<int> formats;
-    for (const char* name : {"format2_ragdoll.bin", "format3_blend.bin", "format3_getting_up.bin",
-                             "format3_ragdoll_net_preview.bin", "format3_walking.bin", "format4_getting_up.bin",
-                             "format4_pushing.bin", "format5_ragdoll_on_ramp.bin", "format6_lying_ragdoll.bin"}) {
+    for (const auto& [name, level] : blobs) {
         std::ifstream in(dir + "/" + name, std::ios::binary);
         const std::vector<std::uint8_t> blob{std::istreambuf_iterator<char>(in), {}};
         REQUIRE(blob.size() > 12);
         std::uint32_t format = 0;
         std::memcpy(&format, blob.data() + 4, sizeof(format));
-        std::string errors;
-        bool loaded = false;
-        for (const auto& level : levels) {
-            Scene scene;
-            std::string error;
-            REQUIRE(level(scene, error));
-            if (!scene.loadState(blob.data(), blob.size(), error)) {
-                errors += "; " + error;
-                continue;
-            }
-            loaded = true;
-            test::run(scene, 60);  // and the scene goes on
-            scene.world().forEachBody([&](BodyId body) { CHECK(isFinite(scene.world().bodyState(body).position)); });
-            break;
-        }
-        INFO(name << " (format " << format << ") was refused by every level" << errors);
+        Scene scene;
+        std::string error;
+        REQUIRE(scene.loadLevel(level, error));
+        const bool loaded = scene.loadState(blob.data(), blob.size(), error);
+        INFO(name << " (format " << format << ") was refused: " << error);
         CHECK(loaded);
+        test::run(scene, 60);  // and the scene goes on
+        scene.world().forEachBody([&](BodyId body) { CHECK(isFinite(scene.world().bodyState(body).position)); });
         formats.insert(int(format));
     }
     CHECK(formats == std::set<int>{2, 3, 4, 5, 6});  // every format written so far
@@ -1019,10 +993,7 @@ TEST_CASE("Every state blob an earlier plugin wrote still loads into the level i
 TEST_CASE("The paper look is a setting that travels with the state, and is on for a state from before it", "[character][state]") {
     Scene a;
     test::loadHarness(a);
-    const auto& list = Scene::propertyList();
-    int look = -1;
-    for (size_t i = 0; i < list.size(); ++i)
-        if (std::string(list[i].name) == "view.paper_look") look = int(i);
+    const int look = propertyIndex("view.paper_look");
     REQUIRE(look >= 0);
     CHECK(a.property(look) == 1.0);  // on by default
     REQUIRE(a.setProperty(look, 0.0));
@@ -1049,12 +1020,9 @@ TEST_CASE("The paper look is a setting that travels with the state, and is on fo
 
 TEST_CASE("The solver's threads are a setting that travels with the state; a state from before it keeps the scene's",
           "[character][state][threads]") {
-    const auto& list = Scene::propertyList();
-    int threads = -1;
-    for (size_t i = 0; i < list.size(); ++i)
-        if (std::string(list[i].name) == "solver.threads") threads = int(i);
+    const int threads = propertyIndex("solver.threads");
     REQUIRE(threads >= 0);
-    CHECK(list[size_t(threads)].kind == SceneProperty::Int);
+    CHECK(Scene::propertyList()[size_t(threads)].kind == SceneProperty::Int);
     Scene a;
     test::loadHarness(a);
     CHECK(a.property(threads) == 1.0);  // without a job service: the calling thread

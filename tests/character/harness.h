@@ -14,6 +14,15 @@ ragdoll::SceneLevel harnessLevel();
 /// Another of content/levels the same way, by file name ("puppet.level.xml").
 ragdoll::SceneLevel contentLevel(const std::string& fileName);
 
+/// A box of terrain from (x0, y0) to (x1, y1).
+ragdoll::ScenePiece box(double x0, double y0, double x1, double y1, double friction = 0.7);
+/// Flat ground from x = -10 to 30 (top at y = 0) and a level's first spawn at x = 0, facing
+/// right (the harness's: the paper doll).
+ragdoll::SceneLevel flatLevel(const std::string& levelFile = "harness.level.xml");
+/// Flat ground with a ramp rising to the right at the given angle from x = 2, up to 1.5 m,
+/// and a platform beyond it.
+ragdoll::SceneLevel rampLevel(double degrees, const std::string& levelFile = "harness.level.xml");
+
 /// A scene with the harness loaded (REQUIREs success).
 void loadHarness(ragdoll::Scene& scene);
 

@@ -14,34 +14,13 @@
 
 using namespace ragdoll;
 using test::bit;
+using test::box;
+using test::flatLevel;
+using test::rampLevel;
 
 namespace {
 
 constexpr double kDt = 1.0 / 60.0;
-
-ScenePiece box(double x0, double y0, double x1, double y1, double friction = 0.7) {
-    return {{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}, friction, 0.0};
-}
-
-/// Flat ground from x = -10 to 30 (top at y = 0) and the harness's stickman at x = 0.
-SceneLevel flatLevel() {
-    SceneLevel level = test::harnessLevel();
-    level.terrain = {box(-10.0, -1.0, 30.0, 0.0)};
-    level.props.clear();
-    level.spawns.resize(1);
-    level.spawns[0].position = {0.0, 0.0};
-    level.spawns[0].facingRight = true;
-    return level;
-}
-
-/// Flat ground with a ramp rising to the right at the given angle from x = 2, up to 1.5 m.
-SceneLevel rampLevel(double degrees) {
-    SceneLevel level = flatLevel();
-    const double rise = 1.5, run = rise / std::tan(degrees * kPi / 180.0);
-    level.terrain.push_back({{{2.0, 0.0}, {2.0 + run, 0.0}, {2.0 + run, rise}}, 0.7, 0.0});
-    level.terrain.push_back(box(2.0 + run, 0.0, 2.0 + run + 4.0, rise));
-    return level;
-}
 
 SceneProp crate(const char* name, Vec2 centre, double size, double mass) {
     SceneProp p;

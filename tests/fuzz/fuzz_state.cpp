@@ -7,20 +7,16 @@
 
 #include "fuzz_target.h"
 #include "scene/scene.h"
+#include "state_blob_level.h"
 
 using namespace ragdoll;
 
 namespace {
 
-/// Ground and one stickman (its clips with it), like the harness's first spawn.
 std::unique_ptr<Scene> makeScene() {
-    SceneLevel level;
-    level.terrain.push_back({{{-20.0, -1.0}, {20.0, -1.0}, {20.0, 0.0}, {-20.0, 0.0}}});
-    level.props.push_back({"crate", {2.0, 0.25}, 0.0, {0.25, 0.25}, 5.0, 0.6, 0.0, 0xff808080u});
-    level.spawns.push_back({"player", std::string(PAPERDOLL_CONTENT_DIR) + "/rigs/stickman.rig.xml", {0.0, 0.0}, true});
     auto scene = std::make_unique<Scene>();
     std::string error;
-    FUZZ_CHECK(scene->loadLevel(level, error));
+    FUZZ_CHECK(scene->loadLevel(stateBlobLevel(PAPERDOLL_CONTENT_DIR), error));
     return scene;
 }
 

@@ -177,10 +177,9 @@ void dampAndRubJoints(RigDefinition& rig) {
     constexpr double kNone = std::numeric_limits<double>::infinity();
     double lightestTorque = kNone;
     for (const RigJoint& joint : rig.joints)
-        for (const RigBody& body : rig.bodies)
-            if (body.bone == joint.child)
-                lightestTorque = std::min(lightestTorque, body.mass * std::abs(rig.solver.gravity) * 0.5 *
-                                                              rig.bones[size_t(joint.child)].length);
+        if (const int body = rig.bodyOfBone(joint.child); body >= 0)
+            lightestTorque = std::min(lightestTorque, rig.bodies[size_t(body)].mass * std::abs(rig.solver.gravity) * 0.5 *
+                                                          rig.bones[size_t(joint.child)].length);
     for (RigJoint& joint : rig.joints) {
         joint.damping = kJointDamping;
         if (lightestTorque < kNone) joint.friction = std::round(100.0 * kJointFrictionShare * lightestTorque) / 100.0;  // N·m

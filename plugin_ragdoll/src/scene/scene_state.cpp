@@ -381,10 +381,18 @@ std::vector<std::uint8_t> Scene::saveState() const {
 
 namespace {
 
-/// The layouts a character of this format may have, in the order to try them.
-std::vector<ShiftLayout> shiftLayouts(std::uint32_t version) {
-    if (version == 4) return {ShiftLayout::Vector, ShiftLayout::Sideways};
-    return {ShiftLayout::Sideways};
+/// Reads a section holding characters with read(shift): a format-4 one with the vector
+/// layout first and, if that does not fill the section exactly, the other (they differ by
+/// 8 bytes a character); any other format has one layout.
+template <class Read>
+void readCharacters(Reader& section, size_t end, std::uint32_t version, const Read& read) {
+    const Reader start = section;
+    for (ShiftLayout shift : {ShiftLayout::Vector, ShiftLayout::Sideways}) {
+        if (shift == ShiftLayout::Vector && version != 4) continue;
+        section = start;
+        read(shift);
+        if (section.ok && section.offset == end) return;
+    }
 }
 
 }  // namespace
@@ -442,27 +450,20 @@ bool Scene::loadState(const std::uint8_t* data, std::size_t size, std::string& e
             for (BodySnapshot& s : snapshots) s = getSnapshot(section);
             haveBodies = section.ok && section.offset == end;
         } else if (std::memcmp(tag, "CHAR", 4) == 0) {
-            // A format-4 section read with the first layout, and if it does not fill its
-            // section exactly, with the second (they differ by 8 bytes a character).
-            const Reader start = section;
-            for (ShiftLayout shift : shiftLayouts(version)) {
-                section = start;
+            readCharacters(section, end, version, [&](ShiftLayout shift) {
                 characters.resize(section.getCount(64));
                 for (Character::SavedState& c : characters) c = getCharacter(section, version, shift);
-                haveCharacters = section.ok && section.offset == end;
-                if (haveCharacters) break;
-            }
+            });
+            haveCharacters = section.ok && section.offset == end;
         } else if (std::memcmp(tag, "PREV", 4) == 0) {
-            const Reader start = section;
-            for (ShiftLayout shift : shiftLayouts(version)) {
-                section = start;
-                const auto mode = section.get<std::uint8_t>();
+            std::uint8_t mode = 0;
+            readCharacters(section, end, version, [&](ShiftLayout shift) {
+                mode = section.get<std::uint8_t>();
                 havePreviewProxy = section.get<std::uint8_t>() != 0;
                 if (havePreviewProxy) previewState = getCharacter(section, version, shift);
-                if (mode > std::uint8_t(NetPreview::ProxyOnly) || section.offset != end) section.ok = false;
-                preview = NetPreview(mode);
-                if (section.ok) break;
-            }
+            });
+            if (mode > std::uint8_t(NetPreview::ProxyOnly) || section.offset != end) section.ok = false;
+            preview = NetPreview(mode);
         } else if (std::memcmp(tag, "RUNF", 4) == 0) {
             run.stretch = section.get<double>();
             run.limitViolation = section.get<double>();

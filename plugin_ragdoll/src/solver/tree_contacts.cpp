@@ -311,7 +311,6 @@ void TreeSolver::solveRowPositions(const Group& group, int groupIndex, const std
     int sweeps = kTreeContactSweeps;
     for (int i = 0; i < count; ++i) {
         const double wii = w[i * count + i];
-        invDiag[i] = wii > 0.0 ? 1.0 / wii : 0.0;
         const ContactRow& r = rows[i];
         if (r.friction > 0.0) sweeps = kTreeContactSweepsWithFriction;
         if (r.turn && r.damping == 0.0) {
@@ -332,16 +331,13 @@ void TreeSolver::solveRowPositions(const Group& group, int groupIndex, const std
             held = std::max(held, kDampingRowMinResponse * wii);
             const double compliance = held * (1.0 - r.damping) / r.damping;
             bound[i] = {-kInfinity, kInfinity, 0, 0, 0.0, compliance, r.friction};
-            invDiag[i] = wii > 0.0 ? 1.0 / (wii + compliance) : 0.0;
-        } else if (r.point >= 0) {
-            const double compliance = kTreeContactPointCompliance * wii;
-            bound[i] = {0.0, kInfinity, 0, 0, 0.0, compliance};
-            invDiag[i] = wii > 0.0 ? 1.0 / (wii + compliance) : 0.0;
-        } else if (r.joint >= 0) {
-            bound[i] = {0.0, kInfinity, 0, 0, 0.0, 0.0};
+        } else if (r.point >= 0 || r.joint >= 0) {
+            // A point gives a little (kTreeContactPointCompliance says why); a limit does not.
+            bound[i] = {0.0, kInfinity, 0, 0, 0.0, r.point >= 0 ? kTreeContactPointCompliance * wii : 0.0};
         } else {
             bound[i] = {0.0, 0.0, r.normalFirst, r.normalCount, contacts[size_t(r.contact)].friction, 0.0};
         }
+        invDiag[i] = wii > 0.0 ? 1.0 / (wii + bound[i].compliance) : 0.0;
     }
     // Warm start (kTreeContactWarmStart says why): each row begins near what it took in the
     // last substep. Cold, a load two limbs share (the SCENES stickman's left and right legs
