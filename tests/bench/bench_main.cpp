@@ -89,29 +89,30 @@ Reported, per engine:
 JSON keys: scene, n (null for the chain), horizontal, steps, substeps, iterations,
 joint_solver, sleeping, threads, ms_per_step_median, ms_per_step_mean, ms_total, bodies,
 joints, contacts, awake, max_stretch_m, max_stretch_end_m, max_limit_violation_deg,
-max_limit_violation_end_deg, max_depth_m, max_overlap_m, exploded, state_hash (the world's hash after the last step,
-hexadecimal; ours only), contact_lanes and crossing_contacts (ours only: the last step's
-lanes of contacts between bodies that threads sweep at once, and the contacts left to the
-calling thread), profile_ms (ours only: the mean wall milliseconds a step spent in each
-stage, over the same steps as ms_per_step_mean: collide, integrate, body_contacts,
-joint_trees, tree_contacts, velocities, finish; README's solver section says what each
-holds), memory_bytes (and memory_bytes_per_ragdoll for the pile) when the engine reports
-it; with --peer, "peer" holds the same keys and "engine".
+max_limit_violation_end_deg, max_depth_m, max_overlap_m, exploded, state_hash (the
+world's hash after the last step, hexadecimal; ours only), contact_lanes and
+crossing_contacts (ours only: the last step's lanes of contacts between bodies that
+threads sweep at once, and the contacts left to the calling thread), profile_ms (ours
+only: the mean wall milliseconds a step spent in each stage, over the same steps as
+ms_per_step_mean: collide, integrate, body_contacts, joint_trees, tree_contacts,
+velocities, finish; README's solver section says what each holds), memory_bytes (and
+memory_bytes_per_ragdoll for the pile) when the engine reports it; with --peer, "peer"
+holds the same keys and "engine".
 
 The sweep reports (table and JSON): scene, level, substeps, threads, switches (made; a
 place where the character does not stand on ground is skipped and counted in skipped),
 rested_within_2s (every body asleep within 2 s of the switch, and for good),
-stopped_within_3s (the same switch with sleeping off: every body's centre slower than
-5 mm/s, counting 0.25 m times its turn rate, from 3 s after the switch to 10 s),
+stopped_within_3s (the same switch with sleeping off: every body's centre slower than 5
+mm/s, counting 0.25 m times its turn rate, from 3 s after the switch to 10 s),
 slowest_rest_s (of those that came to rest), never_rested (still awake after 10 s with
-sleeping on), max_depth_m (deepest any body went
-into terrain at any step of any run), max_rest_depth_m (deepest once at rest),
-run_max_visual_depth_m (deepest any drawn part reached into terrain or props, standing,
-walking and limp: the player's figure), max_stretch_m, max_limit_violation_deg, ms_per_step_median, ms_per_step_mean (the scene's
-whole step), state_hash (after the last run), runs_hash (every run's last hash folded in
-order: the same only when every switch ends the same); in JSON also runs: each switch's x, kind,
-rest_s (when it came to rest for good, sleeping on; null if never) and moving_until_s
-(sleeping off: the last time a body was faster than 5 mm/s).
+sleeping on), max_depth_m (deepest any body went into terrain at any step of any run),
+max_rest_depth_m (deepest once at rest), run_max_visual_depth_m (deepest any drawn part
+reached into terrain or props, standing, walking and limp: the player's figure),
+max_stretch_m, max_limit_violation_deg, ms_per_step_median, ms_per_step_mean (the
+scene's whole step), state_hash (after the last run), runs_hash (every run's last hash
+folded in order: the same only when every switch ends the same); in JSON also runs: each
+switch's x, kind, rest_s (when it came to rest for good, sleeping on; null if never) and
+moving_until_s (sleeping off: the last time a body was faster than 5 mm/s).
 
 Exit status: 0 on success, 1 when --peer box2d is asked of a build without Box2D, the
 sweep's level does not load or the results cannot be written, 2 for a bad command line.
