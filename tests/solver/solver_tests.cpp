@@ -548,6 +548,26 @@ TEST_CASE("a resting pile falls asleep and a hit wakes it", "[solver][sleep]") {
     CHECK(world.stats().awakeBodies >= 10);  // the whole stickman wakes with its torso
 }
 
+TEST_CASE("a body that has stopped sleeps after a quarter second and one still drifting after half a second", "[solver][sleep]") {
+    // No gravity, far apart: each body is an island of its own, at its own speed.
+    World world = makeWorld(4, JointSolver::Direct, true, {0.0, 0.0});
+    const BodyId stopped = addCapsule(world, {-5.0, 0.0}, {-4.5, 0.0}, 0.05, 1.0);
+    const BodyId drifting = addCapsule(world, {5.0, 0.0}, {5.5, 0.0}, 0.05, 1.0);
+    world.setVelocity(drifting, {0.01, 0.0}, 0.0);  // 1 cm/s: under kSleepSpeed, over kStillSpeed
+    int stoppedSlept = -1, driftingSlept = -1;
+    for (int i = 1; i <= 60; ++i) {
+        world.step(kDt);
+        if (stoppedSlept < 0 && !world.snapshot(stopped).awake) stoppedSlept = i;
+        if (driftingSlept < 0 && !world.snapshot(drifting).awake) driftingSlept = i;
+    }
+    CAPTURE(stoppedSlept, driftingSlept);
+    CHECK(stoppedSlept >= 15);  // kTimeToSleep / 2 = 0.25 s = 15 steps, give or take rounding
+    CHECK(stoppedSlept <= 16);
+    CHECK(driftingSlept >= 30);  // the whole 0.5 s
+    CHECK(driftingSlept <= 31);
+    CHECK(world.bodyState(drifting).position.x > 5.0 + 0.01 * 29 * kDt);  // it drifted until then
+}
+
 TEST_CASE("runaway velocities are clamped and reported", "[solver][robustness]") {
     World world = makeWorld();
     BodyId b = addCapsule(world, {0, 5}, {0.5, 5}, 0.05, 1.0);

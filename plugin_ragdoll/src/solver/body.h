@@ -58,7 +58,7 @@ struct Body {
     double terrainReach = 0.0;
 
     bool awake = true;
-    double sleepTime = 0.0;     ///< seconds spent slow enough to sleep
+    double sleepTime = 0.0;     ///< seconds spent slow enough to sleep, counted twice while still (kStillSpeed)
     std::int64_t sleepingIsland = -1;  ///< when asleep: the island it fell asleep with
     int firstJoint = -1;        ///< head of this body's joint list (through Joint::next)
     int jointGroup = -1;        ///< direct-solve group, or -1

@@ -688,8 +688,8 @@ void World::updateSleep(double dt) {
         islandFlags_[size_t(i)] = 0;
         if (!s.active) return;
         Body& b = bodies_[size_t(i)];
-        const bool slow = length(s.linearVelocity) + std::abs(s.angularVelocity) * b.extent < kSleepSpeed;
-        b.sleepTime = slow ? b.sleepTime + dt : 0.0;
+        const double speed = length(s.linearVelocity) + std::abs(s.angularVelocity) * b.extent;
+        b.sleepTime = speed < kSleepSpeed ? b.sleepTime + (speed < kStillSpeed ? 2.0 * dt : dt) : 0.0;
         if (b.sleepTime < kTimeToSleep) return;
         islandFlags_[size_t(i)] = kIslandReady;
         ++count[0];
