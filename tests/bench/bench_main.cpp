@@ -36,7 +36,7 @@ Options:
                        from a static pin (stretch under a heavy mass ratio). sweep: the
                        level's character switched to ragdoll every 0.5 m from x = -2 to
                        12 m, standing, mid-walk, mid-run and hit (7, 2) N*s, each switch
-                       run 10 s with sleeping on and again with it off (our solver only).
+                       run 10 s with sleeping on and again with it off (ours only).
   --level FILE         The sweep's level (default: content/levels/harness.level.xml).
   --switch X:KIND      Only the sweep's switch at x = X m of KIND (standing, mid-walk,
                        mid-run or hit), both its runs: e.g. --switch 5.5:hit.
@@ -53,14 +53,17 @@ Options:
                        substeps: it ignores K and the value is only recorded.
   --iterations I       Our position iterations per substep, 1 to 64 (default 1).
   --joints direct|iterative
-                       Our joint solver: the direct tree solve (default) or Gauss-Seidel.
+                       How we solve joints: the direct tree solve (default) or
+                       Gauss-Seidel.
   --horizontal         Start the chain straight out to the right of the pin instead of
                        hanging down (it swings down: the hard case). Chain only.
-  --no-sleep           Keep every body awake (default: the engines sleep resting bodies).
+  --no-sleep           Keep every body awake (default: the engines sleep resting
+                       bodies).
   --threads T          Threads our solver's step is split across, 1 to 64 (default 1:
                        the calling thread alone). The joint trees, the narrow phase and
-                       the per-body loops run as tasks on a pool of T threads; the results
-                       (state_hash) are the same whatever T. The sweep uses them too.
+                       the per-body loops run as tasks on a pool of T threads; the
+                       results (state_hash) are the same whatever T. The sweep uses them
+                       too.
   --peer box2d         Also run the scene in Box2D 2.4.1 (8 velocity / 3 position
                        iterations, continuous collision off) and report it too.
   --json               Print one JSON object instead of the table.
@@ -102,8 +105,8 @@ holds the same keys and "engine".
 The sweep reports (table and JSON): scene, level, substeps, threads, switches (made; a
 place where the character does not stand on ground is skipped and counted in skipped),
 rested_within_2s (every body asleep within 2 s of the switch, and for good),
-stopped_within_3s (the same switch with sleeping off: every body's centre slower than 5
-mm/s, counting 0.25 m times its turn rate, from 3 s after the switch to 10 s),
+stopped_within_3s (the same switch with sleeping off: every body's centre slower than
+5 mm/s, counting 0.25 m times its turn rate, from 3 s after the switch to 10 s),
 slowest_rest_s (of those that came to rest), never_rested (still awake after 10 s with
 sleeping on), max_depth_m (deepest any body went into terrain at any step of any run),
 max_rest_depth_m (deepest once at rest), run_max_visual_depth_m (deepest any drawn part

@@ -23,10 +23,17 @@ LEVELS = ["content/levels/harness.level.xml", "tests/scenes/levels/steep.level.x
 
 
 def bench(path, *args):
-    done = subprocess.run([path, "--json", *args], cwd=ROOT, capture_output=True, text=True)
+    command = " ".join(args)
+    try:
+        done = subprocess.run([path, "--json", *args], cwd=ROOT, capture_output=True, text=True)
+    except OSError as error:
+        sys.exit(f"figures: {path} does not run: {error}")
     if done.returncode != 0:
-        sys.exit(f"figures: {' '.join(args)} failed ({done.returncode}): {done.stderr.strip()}")
-    return json.loads(done.stdout)
+        sys.exit(f"figures: {command} failed ({done.returncode}): {done.stderr.strip()}")
+    try:
+        return json.loads(done.stdout)
+    except ValueError as error:
+        sys.exit(f"figures: {command} printed no JSON ({error})")
 
 
 def millimetres(metres):
@@ -42,36 +49,31 @@ def main():
     options = parser.parse_args()
     if options.runs < 1:
         parser.error("--runs must be at least 1")
-    if not os.access(options.bench, os.X_OK):
+    if not os.path.isfile(options.bench) or not os.access(options.bench, os.X_OK):
         parser.error(f"{options.bench}: not found or not executable (build the default preset first)")
 
     rows = []
-    same_state = True
     for run in range(1, options.runs + 1):
         one = bench(options.bench, "--scene", "pile", "--n", "1000", "--steps", "300", "--peer", "box2d")
         two = bench(options.bench, "--scene", "pile", "--n", "1000", "--steps", "300", "--threads", "2")
         awake = bench(options.bench, "--scene", "pile", "--n", "100", "--steps", "600", "--no-sleep", "--peer", "box2d")
-        same_state = same_state and one["state_hash"] == two["state_hash"]
-        rows.append((run, one, two, awake))
+        rows.append((one, two, awake))
         print(f"run {run} of {options.runs} done", file=sys.stderr)
+    same_state = all(one["state_hash"] == two["state_hash"] for one, two, _ in rows)
 
+    def ms(result):
+        return result["ms_per_step_mean"]
+
+    ratios = [(ms(one["peer"]) / ms(one), ms(one) / ms(two), ms(awake["peer"]) / ms(awake)) for one, two, awake in rows]
     print("| run | N=1000 ours / Box2D ms | × Box2D | 2 threads ms | × 1 thread | N=100 awake ours / Box2D ms | × Box2D |")
     print("|---|---|---|---|---|---|---|")
-    ratios = {"n1000": [], "threads": [], "n100": []}
-    for run, one, two, awake in rows:
-        n1000 = one["peer"]["ms_per_step_mean"] / one["ms_per_step_mean"]
-        threads = one["ms_per_step_mean"] / two["ms_per_step_mean"]
-        n100 = awake["peer"]["ms_per_step_mean"] / awake["ms_per_step_mean"]
-        ratios["n1000"].append(n1000)
-        ratios["threads"].append(threads)
-        ratios["n100"].append(n100)
-        print(f"| {run} | {one['ms_per_step_mean']:.1f} / {one['peer']['ms_per_step_mean']:.1f} | {n1000:.2f} "
-              f"| {two['ms_per_step_mean']:.1f} | {threads:.2f} "
-              f"| {awake['ms_per_step_mean']:.2f} / {awake['peer']['ms_per_step_mean']:.2f} | {n100:.2f} |")
-    print(f"| median | | {statistics.median(ratios['n1000']):.2f} | | {statistics.median(ratios['threads']):.2f} "
-          f"| | {statistics.median(ratios['n100']):.2f} |")
+    for run, ((one, two, awake), (n1000, threads, n100)) in enumerate(zip(rows, ratios), 1):
+        print(f"| {run} | {ms(one):.1f} / {ms(one['peer']):.1f} | {n1000:.2f} | {ms(two):.1f} | {threads:.2f} "
+              f"| {ms(awake):.2f} / {ms(awake['peer']):.2f} | {n100:.2f} |")
+    medians = [statistics.median(column) for column in zip(*ratios)]
+    print(f"| median | | {medians[0]:.2f} | | {medians[1]:.2f} | | {medians[2]:.2f} |")
 
-    one, awake = rows[-1][1], rows[-1][3]
+    one, _, awake = rows[-1]
     print()
     print("| pile | stretch mm | limits ° | depth mm | overlap mm | Box2D stretch / limits / depth / overlap | state_hash |")
     print("|---|---|---|---|---|---|---|")
@@ -94,9 +96,11 @@ def main():
             s = bench(options.bench, "--scene", "sweep", "--level", level, "--threads", "2")
             rests = [r["rest_s"] for r in s["runs"] if r["rest_s"] is not None]
             stops = [r["moving_until_s"] for r in s["runs"]]
+            mean_rest = f"{statistics.mean(rests):.2f}" if rests else "–"
+            mean_stop = f"{statistics.mean(stops):.2f}" if stops else "–"
+            slowest = f"{s['slowest_rest_s']:.2f}" if rests else "–"
             print(f"| {os.path.basename(level).split('.')[0]} | {s['rested_within_2s']} of {s['switches']} "
-                  f"| {s['stopped_within_3s']} | {s['never_rested']} | {s['slowest_rest_s']:.2f} "
-                  f"| {statistics.mean(rests):.2f} / {statistics.mean(stops):.2f} "
+                  f"| {s['stopped_within_3s']} | {s['never_rested']} | {slowest} | {mean_rest} / {mean_stop} "
                   f"| {millimetres(s['max_depth_m'])} / {millimetres(s['max_rest_depth_m'])} "
                   f"| {s['max_stretch_m'] * 1000:.4f} | {s['max_limit_violation_deg']:.4f} | {s['runs_hash']} |")
     return 0 if same_state else 1

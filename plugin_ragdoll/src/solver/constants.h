@@ -74,12 +74,12 @@ inline constexpr double kSleepSpeed = 0.05;   ///< m/s
 /// ids at or above this come from a corrupt snapshot, and the next id could overflow.
 inline constexpr std::int64_t kMaxSleepingIsland = std::int64_t(1) << 62;
 inline constexpr double kTimeToSleep = 0.5;   ///< seconds
-/// A body slower than this (the same surface speed; a tenth of kSleepSpeed, what the sweep
-/// benchmark counts as stopped) counts its time towards kTimeToSleep twice over: one that has
-/// all but stopped sleeps after 0.25 s, where one still sliding or turning at up to
-/// kSleepSpeed waits the whole 0.5 s. Nothing that moves faster sleeps sooner: a figure
-/// creeping at 1 cm/s waits as long as before. The sweep's switches rested 0.25 s sooner on
-/// average (harness 89 → 96 of 116 within 2 s), their motion unchanged.
+/// A body whose fastest surface point (as for kSleepSpeed) is slower than this, a tenth of
+/// it, counts its time towards kTimeToSleep twice over: one that has all but stopped sleeps
+/// after 0.25 s, where one still sliding or turning at up to kSleepSpeed waits the whole
+/// 0.5 s, so nothing that moves faster sleeps sooner (a figure creeping at 1 cm/s waits as
+/// long as before). 5 mm/s is the speed the sweep benchmark calls stopped: its figures
+/// rested 0.25 s sooner on average, moving as before (src/solver/NOTES.md, sleeping).
 inline constexpr double kStillSpeed = 0.005;  ///< m/s
 
 /// The direct joint solver iterates Newton steps until every joint's error is below these,

@@ -139,7 +139,7 @@ struct BodySnapshot {
     double angularVelocity = 0.0;
     bool awake = true;
     bool frozen = false;
-    double sleepTime = 0.0;
+    double sleepTime = 0.0;  ///< seconds slow enough to sleep, counted twice while still (kStillSpeed)
     std::int64_t sleepingIsland = -1;
 };
 
