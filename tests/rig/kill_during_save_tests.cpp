@@ -81,13 +81,19 @@ std::vector<std::string> leftovers(const fs::path& dir, const std::string& keep)
     return names;
 }
 
+/// Whether `now` holds a name that `before` does not: a temporary file of this save's own.
+bool hasNewName(const std::vector<std::string>& now, const std::vector<std::string>& before) {
+    return std::any_of(now.begin(), now.end(), [&](const std::string& name) {
+        return std::find(before.begin(), before.end(), name) == before.end();
+    });
+}
+
 /// Returns once the child's save has made its temporary file beside the rig (a name in
 /// dir that is not in `before`), or once the child has exited (left to the caller to reap).
 void waitForOwnTemporary(const fs::path& dir, const std::string& keep, const std::vector<std::string>& before,
                          pid_t child) {
     for (;;) {
-        for (const std::string& name : leftovers(dir, keep))
-            if (std::find(before.begin(), before.end(), name) == before.end()) return;
+        if (hasNewName(leftovers(dir, keep), before)) return;
         siginfo_t info{};
         if (::waitid(P_PID, id_t(child), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == child) return;
         std::this_thread::sleep_for(std::chrono::microseconds(20));
@@ -174,7 +180,7 @@ TEST_CASE("a save killed at any point leaves the old file or the new one, whole"
     for (int i = 0; i < kIterations; ++i) {
         writeFile(path, oldText);
         const std::vector<std::string> before = leftovers(dir.path, fileName);
-        const double wait = delay(random);
+        const double wait = delay(random);  // drawn every run: the others keep the delays they had
         pid_t child = forkSave();
         // Every fourth run is killed as soon as its temporary file appears, while it writes,
         // syncs and renames it: a save spends most of its time making the text, and random
@@ -214,10 +220,7 @@ TEST_CASE("a save killed at any point leaves the old file or the new one, whole"
             CHECK(name.starts_with("." + fileName + ".tmp-"));
         }
         mostLeft = std::max(mostLeft, left.size());
-        bool leftOwn = std::any_of(left.begin(), left.end(), [&](const std::string& name) {
-            return std::find(before.begin(), before.end(), name) == before.end();
-        });
-        if (leftOwn) ++killedMidWrite;
+        if (hasNewName(left, before)) ++killedMidWrite;
     }
     std::printf("kill during save: %d limbs, %zu bytes old, %zu bytes new, a save takes %.1f ms; %d runs: "
                 "%d killed, %d finished first; the file was the old one %d times, the new one %d times (%d of them "

@@ -383,16 +383,17 @@ namespace {
 
 /// Reads a section holding characters with read(shift): a format-4 one with the vector
 /// layout first and, if that does not fill the section exactly, the other (they differ by
-/// 8 bytes a character); any other format has one layout.
+/// 8 bytes a character); any other format has one layout. True when a layout filled it.
 template <class Read>
-void readCharacters(Reader& section, size_t end, std::uint32_t version, const Read& read) {
+bool readCharacters(Reader& section, size_t end, std::uint32_t version, const Read& read) {
     const Reader start = section;
     for (ShiftLayout shift : {ShiftLayout::Vector, ShiftLayout::Sideways}) {
         if (shift == ShiftLayout::Vector && version != 4) continue;
         section = start;
         read(shift);
-        if (section.ok && section.offset == end) return;
+        if (section.ok && section.offset == end) return true;
     }
+    return false;
 }
 
 }  // namespace
@@ -450,19 +451,18 @@ bool Scene::loadState(const std::uint8_t* data, std::size_t size, std::string& e
             for (BodySnapshot& s : snapshots) s = getSnapshot(section);
             haveBodies = section.ok && section.offset == end;
         } else if (std::memcmp(tag, "CHAR", 4) == 0) {
-            readCharacters(section, end, version, [&](ShiftLayout shift) {
+            haveCharacters = readCharacters(section, end, version, [&](ShiftLayout shift) {
                 characters.resize(section.getCount(64));
                 for (Character::SavedState& c : characters) c = getCharacter(section, version, shift);
             });
-            haveCharacters = section.ok && section.offset == end;
         } else if (std::memcmp(tag, "PREV", 4) == 0) {
             std::uint8_t mode = 0;
-            readCharacters(section, end, version, [&](ShiftLayout shift) {
+            const bool filled = readCharacters(section, end, version, [&](ShiftLayout shift) {
                 mode = section.get<std::uint8_t>();
                 havePreviewProxy = section.get<std::uint8_t>() != 0;
                 if (havePreviewProxy) previewState = getCharacter(section, version, shift);
             });
-            if (mode > std::uint8_t(NetPreview::ProxyOnly) || section.offset != end) section.ok = false;
+            if (!filled || mode > std::uint8_t(NetPreview::ProxyOnly)) section.ok = false;
             preview = NetPreview(mode);
         } else if (std::memcmp(tag, "RUNF", 4) == 0) {
             run.stretch = section.get<double>();
