@@ -122,16 +122,16 @@ HullStorage<kMaxPolygonVertices> placePolygon(const Polygon& p, const Transform&
     return h;
 }
 
-/// A capsule as a two-vertex polygon: edge 0 runs center1 → center2 with the outward normal on
-/// its right (as on a counter-clockwise polygon), edge 1 runs back with the opposite normal.
-HullStorage<2> placeCapsule(const Capsule& c, const Transform& xf) {
+/// A capsule shape (capsuleShape) placed: edge 0 runs center1 → center2 with the outward
+/// normal on its right (as on a counter-clockwise polygon), edge 1 runs back with the
+/// opposite normal.
+HullStorage<2> placeCapsule(const Polygon& c, const Transform& xf) {
     HullStorage<2> h;
     h.count = 2;
     h.radius = c.radius;
-    h.vertices[0] = transformPoint(xf, c.center1);
-    h.vertices[1] = transformPoint(xf, c.center2);
-    Vec2 d = h.vertices[1] - h.vertices[0];
-    h.normals[0] = normalize(Vec2{d.y, -d.x});
+    h.vertices[0] = transformPoint(xf, c.vertices[0]);
+    h.vertices[1] = transformPoint(xf, c.vertices[1]);
+    h.normals[0] = rotate(xf.q, c.normals[0]);
     h.normals[1] = -h.normals[0];
     return h;
 }
@@ -414,15 +414,26 @@ Manifold collideCapsules(const Capsule& a, const Transform& xfA, const Capsule& 
                          double speculativeDistance) {
     if (isShort(b)) return collideCapsuleAndCircle(a, xfA, capsuleAsCircle(b), xfB, speculativeDistance);
     if (isShort(a)) return swapped(collideCapsuleAndCircle(b, xfB, capsuleAsCircle(a), xfA, speculativeDistance));
-    HullStorage<2> hullA = placeCapsule(a, Transform{});
-    HullStorage<2> hullB = placeCapsule(b, relativeTransform(xfA, xfB));
-    return collideHulls(hullA.view(), hullB.view(), xfA, speculativeDistance);
+    return collideCapsuleShapes(capsuleShape(a), xfA, capsuleShape(b), xfB, speculativeDistance);
 }
 
 Manifold collidePolygonAndCapsule(const Polygon& a, const Transform& xfA, const Capsule& b, const Transform& xfB,
                                   double speculativeDistance) {
     if (a.count < 3) return {};
     if (isShort(b)) return collidePolygonAndCircle(a, xfA, capsuleAsCircle(b), xfB, speculativeDistance);
+    return collidePolygonAndCapsuleShape(a, xfA, capsuleShape(b), xfB, speculativeDistance);
+}
+
+Manifold collideCapsuleShapes(const Polygon& a, const Transform& xfA, const Polygon& b, const Transform& xfB,
+                              double speculativeDistance) {
+    // A in its own frame is the shape as kept.
+    HullStorage<2> hullB = placeCapsule(b, relativeTransform(xfA, xfB));
+    return collideHulls(polygonView(a), hullB.view(), xfA, speculativeDistance);
+}
+
+Manifold collidePolygonAndCapsuleShape(const Polygon& a, const Transform& xfA, const Polygon& b, const Transform& xfB,
+                                       double speculativeDistance) {
+    if (a.count < 3) return {};
     HullStorage<2> hullB = placeCapsule(b, relativeTransform(xfA, xfB));
     return collideHulls(polygonView(a), hullB.view(), xfA, speculativeDistance);
 }

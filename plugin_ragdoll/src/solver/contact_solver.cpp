@@ -275,11 +275,11 @@ Manifold collideBodies(const Body& a, const BodySim& simA, const Body& b, const 
     switch (a.shape.type) {
     case ShapeType::Polygon:
         if (b.shape.type == ShapeType::Polygon) m = collidePolygons(ga, xa, gb, xb, speculativeDistance);
-        else if (b.shape.type == ShapeType::Capsule) m = collidePolygonAndCapsule(ga, xa, asCapsule(gb), xb, speculativeDistance);
+        else if (b.shape.type == ShapeType::Capsule) m = collidePolygonAndCapsuleShape(ga, xa, gb, xb, speculativeDistance);
         else m = collidePolygonAndCircle(ga, xa, asCircle(gb), xb, speculativeDistance);
         break;
     case ShapeType::Capsule:
-        if (b.shape.type == ShapeType::Capsule) m = collideCapsules(asCapsule(ga), xa, asCapsule(gb), xb, speculativeDistance);
+        if (b.shape.type == ShapeType::Capsule) m = collideCapsuleShapes(ga, xa, gb, xb, speculativeDistance);
         else m = collideCapsuleAndCircle(asCapsule(ga), xa, asCircle(gb), xb, speculativeDistance);
         break;
     case ShapeType::Circle:

@@ -132,6 +132,19 @@ bool makePolygon(const Vec2* points, int count, double radius, Polygon& out) {
     return true;
 }
 
+Polygon capsuleShape(const Capsule& capsule) {
+    Polygon g;
+    g.count = 2;
+    g.vertices[0] = capsule.center1;
+    g.vertices[1] = capsule.center2;
+    const Vec2 d = capsule.center2 - capsule.center1;
+    g.normals[0] = normalize(Vec2{d.y, -d.x});
+    g.normals[1] = -g.normals[0];
+    g.centroid = lerp(capsule.center1, capsule.center2, 0.5);
+    g.radius = capsule.radius;
+    return g;
+}
+
 Polygon makeBox(double hx, double hy, Vec2 center, double angle) {
     Rot q = makeRot(angle);
     const Vec2 corners[4] = {{-hx, -hy}, {hx, -hy}, {hx, hy}, {-hx, hy}};

@@ -215,13 +215,7 @@ bool World::setCircle(BodyId id, const ShapeDef& def, const Circle& circle) {
 bool World::setCapsule(BodyId id, const ShapeDef& def, const Capsule& capsule) {
     if (!(capsule.radius > 0.0) || !isFinite(capsule.center1) || !isFinite(capsule.center2)) return false;
     if (distance(capsule.center1, capsule.center2) < 1e-9) return setCircle(id, def, Circle{capsule.center1, capsule.radius});
-    Polygon g;
-    g.count = 2;
-    g.vertices[0] = capsule.center1;
-    g.vertices[1] = capsule.center2;
-    g.centroid = lerp(capsule.center1, capsule.center2, 0.5);
-    g.radius = capsule.radius;
-    return setShape(id, def, ShapeType::Capsule, g, computeMass(capsule, 1.0));
+    return setShape(id, def, ShapeType::Capsule, capsuleShape(capsule), computeMass(capsule, 1.0));
 }
 
 bool World::setPolygon(BodyId id, const ShapeDef& def, const Polygon& polygon) {
