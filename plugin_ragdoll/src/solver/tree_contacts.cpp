@@ -102,9 +102,19 @@ void TreeSolver::buildRows(const Group& group, int groupIndex, const std::vector
         row.treeSign = treeIsA ? -1.0 : 1.0;
         const int normalFirst = end - begin;
         int normals = 0;
+        // Points within the slop of touching: another row's push may close them. And a
+        // manifold's push that lifts its deepest point out turns the body about its
+        // centre, driving the other point in by up to as much: so that other point is a row
+        // from as far off as the deepest is deep.
+        double separation[2] = {0.0, 0.0};
+        double deepest = kInfinity;
         for (int i = 0; i < c.pointCount; ++i) {
-            // Points within the slop of touching: another row's push may close them.
-            if (measureSeparation(c, c.points[i], a, b) + kAllowedPenetration >= kLinearSlop) continue;
+            separation[i] = measureSeparation(c, c.points[i], a, b) + kAllowedPenetration;
+            deepest = std::min(deepest, separation[i]);
+        }
+        const double reach = kLinearSlop + std::max(-deepest, 0.0);
+        for (int i = 0; i < c.pointCount; ++i) {
+            if (separation[i] >= reach) continue;
             row.point = i;
             row.at = contactLocation(c, c.points[i], a, b);
             row.dir = c.normal;
