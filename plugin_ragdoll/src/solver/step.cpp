@@ -703,8 +703,10 @@ void World::updateSleep(double dt) {
     islandParent_.resize(n);
     std::iota(islandParent_.begin(), islandParent_.end(), 0);
     auto link = [&](int a, int b) {
-        if (!sims_[size_t(a)].active || !sims_[size_t(b)].active) return;
         std::uint8_t &fa = islandFlags_[size_t(a)], &fb = islandFlags_[size_t(b)];
+        // Most links join two bodies neither of which is ready (a ready body is active):
+        // refused on the flags, a byte each, before reading the bodies.
+        if (!((fa | fb) & kIslandReady) || !sims_[size_t(a)].active || !sims_[size_t(b)].active) return;
         if ((fa & kIslandReady) && (fb & kIslandReady)) {
             int ra = findRoot(islandParent_, a), rb = findRoot(islandParent_, b);
             if (ra != rb) islandParent_[size_t(std::max(ra, rb))] = std::min(ra, rb);
