@@ -419,7 +419,6 @@ Manifold collideCapsules(const Capsule& a, const Transform& xfA, const Capsule& 
 
 Manifold collidePolygonAndCapsule(const Polygon& a, const Transform& xfA, const Capsule& b, const Transform& xfB,
                                   double speculativeDistance) {
-    if (a.count < 3) return {};
     if (isShort(b)) return collidePolygonAndCircle(a, xfA, capsuleAsCircle(b), xfB, speculativeDistance);
     return collidePolygonAndCapsuleShape(a, xfA, capsuleShape(b), xfB, speculativeDistance);
 }
