@@ -301,3 +301,23 @@ TEST_CASE("bounding boxes of rotated shapes include the radius", "[geometry][aab
     CHECK(overlaps(b, rounded));
     CHECK_FALSE(overlaps(b, c));
 }
+
+TEST_CASE("a capsule shape keeps its segment's unit normal on the right of center1 to center2", "[geometry]") {
+    // The narrow phase reads the kept normal (collideCapsuleShapes) instead of making it
+    // for every pair, so it must be the one the capsule's hull would have.
+    const Capsule capsule{{0.1, -0.2}, {0.7, 0.6}, 0.05};
+    const Polygon g = capsuleShape(capsule);
+    REQUIRE(g.count == 2);
+    CHECK(g.vertices[0] == capsule.center1);
+    CHECK(g.vertices[1] == capsule.center2);
+    CHECK(g.radius == capsule.radius);
+    const Vec2 edge = capsule.center2 - capsule.center1;
+    CHECK(length(g.normals[0]) == Approx(1.0).margin(1e-15));
+    CHECK(dot(g.normals[0], edge) == Approx(0.0).margin(1e-15));
+    CHECK(cross(edge, g.normals[0]) < 0.0);  // on the right, as a counter-clockwise polygon's
+    CHECK(g.normals[0].x == Approx(0.8));    // (0.6, 0.8) turned right
+    CHECK(g.normals[0].y == Approx(-0.6));
+    CHECK(g.normals[1] == -g.normals[0]);
+    CHECK(g.centroid.x == Approx(0.4));
+    CHECK(g.centroid.y == Approx(0.2));
+}

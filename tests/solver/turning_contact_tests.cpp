@@ -96,15 +96,17 @@ TEST_CASE("a limb its ragdoll drags down within the step is caught by the ground
 
 TEST_CASE("a limb its ground contact lifts at one end does not drive the other end into the ground",
           "[solver][contacts]") {
-    // A shin-sized limb of a tree (0.46 m, 5 cm radius, 1.5 kg, pinned at its centre to a
-    // light body held clear of the ground) lies nearly flat, its left end 40 mm in the
-    // ground and its right end 4 mm above it once gravity has moved it, as a shin spinning
-    // in a pile lands. The tree's contact system lifts the left end, which turns the limb
-    // about its centre and lowers the right end by about a third as much: that point, more
-    // than the 5 mm slop of touching off, was no row of the system, and went 9.7 mm in (the
-    // N=1000 pile's deepest limb, 11.8 mm, was such a shin). A row from as far off as its
-    // manifold's deepest point is deep, it stops at the allowed 2 mm.
-    // One substep, so that the step ends where the contact system left the limb.
+    // A shin-sized limb (0.46 m, 5 cm radius, 1.5 kg) lies nearly flat, as a shin spinning
+    // in a pile lands: placed with its left end 40 mm in the ground and its right end
+    // 6.8 mm above it, 42.7 and 4.1 mm once gravity has moved it in the substep. A free
+    // 0.1 kg body 0.3 m above, pinned at the limb's centre, makes the limb a joint tree, so
+    // its ground contact is solved in the tree's contact system. The system lifts the left
+    // end, which turns the limb about its centre and lowers the right end by about a third
+    // as much: that point, more than the 5 mm slop of touching off, was no row of the
+    // system, and went 9.7 mm in (the N=1000 pile's deepest limb, 11.8 mm, was such a
+    // shin). A row now, as its manifold's deepest point is far past the allowed depth, it
+    // stops at the allowed 2 mm. One substep, so that the step ends where the contact
+    // system left the limb.
     WorldDef def = defaultWorldDef();
     def.substeps = 1;
     def.enableSleep = false;

@@ -38,6 +38,8 @@
 #include <cmath>
 #include <limits>
 
+#include "solver/constants.h"
+
 namespace ragdoll {
 namespace {
 
@@ -58,10 +60,6 @@ constexpr double kReferenceFaceBias = 5.0e-4;
 /// Two points closer than this (metres) are one: the direction between them is not trusted
 /// (world coordinates of 100 m round at ~1e-14 m).
 constexpr double kMinNormalDistance = 1.0e-12;
-
-/// A capsule shorter than this (metres) is a circle: its segment has no direction to build
-/// normals from.
-constexpr double kMinCapsuleLength = 1.0e-9;
 
 /// Segments whose sin² of the angle between them is below this are parallel for the closest-
 /// point solve (a 1e-6 rad angle), where the general formula divides by ~0.

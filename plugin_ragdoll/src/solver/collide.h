@@ -34,8 +34,8 @@ Manifold collideCapsules(const Capsule& a, const Transform& xfA, const Capsule& 
                          double speculativeDistance);
 Manifold collidePolygonAndCapsule(const Polygon& a, const Transform& xfA, const Capsule& b, const Transform& xfB,
                                   double speculativeDistance);
-/// The same for capsules as bodies keep them (capsuleShape, longer than zero): their normals
-/// are read rather than made, a square root and a division per capsule per pair.
+/// The same for capsules as bodies keep them (capsuleShape, at least kMinCapsuleLength long):
+/// their normals are read rather than made, a square root and a division per capsule per pair.
 Manifold collideCapsuleShapes(const Polygon& a, const Transform& xfA, const Polygon& b, const Transform& xfB,
                               double speculativeDistance);
 Manifold collidePolygonAndCapsuleShape(const Polygon& a, const Transform& xfA, const Polygon& b, const Transform& xfB,

@@ -54,6 +54,11 @@ inline constexpr int kPropContactSweeps = 3;
 inline constexpr int kPropDepth = 3;
 inline constexpr double kPropUnder = 0.5;
 
+/// A capsule shorter than this (metres) is a circle: its segment has no direction to build
+/// normals from (World::setCapsule makes it one; the narrow phase's Capsule functions treat
+/// it as one).
+inline constexpr double kMinCapsuleLength = 1.0e-9;
+
 /// Broadphase boxes are grown by this beyond the swept motion of a step (metres).
 inline constexpr double kAabbMargin = 0.02;
 

@@ -36,7 +36,7 @@ bool makePolygon(const Vec2* points, int count, double radius, Polygon& out);
 /// A capsule as a body keeps it: a two-vertex polygon rounded by its radius, normals[0]
 /// the unit normal on the right of center1 → center2 and normals[1] its opposite (the
 /// narrow phase reads them instead of normalising the segment for every pair). The capsule
-/// must be longer than zero.
+/// must be at least kMinCapsuleLength long (World::setCapsule makes a shorter one a circle).
 Polygon capsuleShape(const Capsule& capsule);
 /// An axis-aligned box of half-extents hx, hy centred on the origin, then placed.
 Polygon makeBox(double hx, double hy, Vec2 center = {}, double angle = 0.0);

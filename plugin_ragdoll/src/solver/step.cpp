@@ -704,8 +704,8 @@ void World::updateSleep(double dt) {
     std::iota(islandParent_.begin(), islandParent_.end(), 0);
     auto link = [&](int a, int b) {
         std::uint8_t &fa = islandFlags_[size_t(a)], &fb = islandFlags_[size_t(b)];
-        // Most links join two bodies neither of which is ready (a ready body is active):
-        // refused on the flags, a byte each, before reading the bodies.
+        // A link does something only when one of its bodies is ready, which most are not:
+        // refused on the flags, a byte each, before the bodies' records are read.
         if (!((fa | fb) & kIslandReady) || !sims_[size_t(a)].active || !sims_[size_t(b)].active) return;
         if ((fa & kIslandReady) && (fb & kIslandReady)) {
             int ra = findRoot(islandParent_, a), rb = findRoot(islandParent_, b);

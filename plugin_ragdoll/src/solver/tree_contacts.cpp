@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include "solver/arrays.h"
 #include "solver/constants.h"
@@ -104,8 +105,9 @@ void TreeSolver::buildRows(const Group& group, int groupIndex, const std::vector
         int normals = 0;
         // Points within the slop of touching: another row's push may close them. And a
         // manifold's push that lifts its deepest point out turns the body about its
-        // centre, driving the other point in by up to as much: so that other point is a row
-        // from as far off as the deepest is deep.
+        // centre, driving the other point in by up to as much: so the reach grows by how
+        // far the deepest point is past the allowed depth.
+        static_assert(std::size(Contact{}.points) == 2);
         double separation[2] = {0.0, 0.0};
         double deepest = kInfinity;
         for (int i = 0; i < c.pointCount; ++i) {
