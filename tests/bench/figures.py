@@ -84,7 +84,7 @@ def main():
               f"{millimetres(p['max_depth_m'])} mm / {millimetres(p['max_overlap_m'])} mm | {r['state_hash']} |")
     print()
     print("N=1000 on one thread, ms a step by stage (last run): " +
-          ", ".join(f"{stage} {ms:.2f}" for stage, ms in sorted(one["profile_ms"].items(), key=lambda kv: -kv[1])))
+          ", ".join(f"{stage} {stage_ms:.2f}" for stage, stage_ms in sorted(one["profile_ms"].items(), key=lambda kv: -kv[1])))
     print(f"N=1000 state_hash on 1 and 2 threads: {'the same' if same_state else 'DIFFERENT'}")
 
     if not options.no_sweep:

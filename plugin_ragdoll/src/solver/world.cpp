@@ -214,7 +214,8 @@ bool World::setCircle(BodyId id, const ShapeDef& def, const Circle& circle) {
 
 bool World::setCapsule(BodyId id, const ShapeDef& def, const Capsule& capsule) {
     if (!(capsule.radius > 0.0) || !isFinite(capsule.center1) || !isFinite(capsule.center2)) return false;
-    if (distance(capsule.center1, capsule.center2) < kMinCapsuleLength) return setCircle(id, def, Circle{capsule.center1, capsule.radius});
+    if (distance(capsule.center1, capsule.center2) < kMinCapsuleLength)
+        return setCircle(id, def, Circle{capsule.center1, capsule.radius});
     return setShape(id, def, ShapeType::Capsule, capsuleShape(capsule), computeMass(capsule, 1.0));
 }
 
