@@ -10,9 +10,9 @@
 // alternative, pinning the variant in tests, would only hide that: a game's replays and
 // network peers would still diverge.
 //
-// So these use only +, −, ×, ÷ and sqrt, which IEEE 754 rounds the same everywhere (the
-// solver is built with -ffp-contract=off, so no FMA changes an expression's rounding
-// either), and nearbyint and remainder, whose results are exact by definition (libm has
+// So these use only +, −, ×, ÷ and sqrt, which IEEE 754 rounds the same everywhere (no FMA
+// changes an expression's rounding either: the top-level CMakeLists.txt keeps them out of
+// every build), and nearbyint and remainder, whose results are exact by definition (libm has
 // variants of nearbyint too, but an exact result has only one value). Accuracy is glibc's
 // class: within 0.8 ulp (sin, cos) and 0.9 ulp (atan2), where glibc's are within 0.52
 // (tests/solver/trig_tests.cpp measures them against long double).
