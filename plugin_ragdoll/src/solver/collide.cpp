@@ -345,14 +345,6 @@ Manifold collideHulls(const HullView& a, const HullView& b, const Transform& xfA
     return m;
 }
 
-
-/// A (a polygon, or a capsule shape) as kept, in its own frame, against capsule shape B.
-Manifold collideHullAndCapsuleShape(const Polygon& a, const Transform& xfA, const Polygon& b, const Transform& xfB,
-                                    double speculativeDistance) {
-    HullStorage<2> hullB = placeCapsule(b, relativeTransform(xfA, xfB));
-    return collideHulls(polygonView(a), hullB.view(), xfA, speculativeDistance);
-}
-
 }  // namespace
 
 Manifold collideCircles(const Circle& a, const Transform& xfA, const Circle& b, const Transform& xfB,
@@ -431,13 +423,15 @@ Manifold collidePolygonAndCapsule(const Polygon& a, const Transform& xfA, const 
 
 Manifold collideCapsuleShapes(const Polygon& a, const Transform& xfA, const Polygon& b, const Transform& xfB,
                               double speculativeDistance) {
-    return collideHullAndCapsuleShape(a, xfA, b, xfB, speculativeDistance);
+    // A in its own frame is the shape as kept (a capsule here, a polygon from below).
+    HullStorage<2> hullB = placeCapsule(b, relativeTransform(xfA, xfB));
+    return collideHulls(polygonView(a), hullB.view(), xfA, speculativeDistance);
 }
 
 Manifold collidePolygonAndCapsuleShape(const Polygon& a, const Transform& xfA, const Polygon& b, const Transform& xfB,
                                        double speculativeDistance) {
     if (a.count < 3) return {};
-    return collideHullAndCapsuleShape(a, xfA, b, xfB, speculativeDistance);
+    return collideCapsuleShapes(a, xfA, b, xfB, speculativeDistance);
 }
 
 Manifold collidePolygons(const Polygon& a, const Transform& xfA, const Polygon& b, const Transform& xfB,
