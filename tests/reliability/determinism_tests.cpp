@@ -19,10 +19,11 @@ namespace {
 
 /// The "pile" of tests/scenes/SCENES.md: N stickmen, dt = 1/60 s, 4 substeps, gravity −10,
 /// sleeping on; with `tasks`, the step split across its workers.
-std::uint64_t pileHash(int stickmen, int steps, const TaskSystem& tasks = {}, bool boxes = false) {
+std::uint64_t pileHash(int stickmen, int steps, const TaskSystem& tasks = {}, bool boxes = false, int iterations = 1) {
     WorldDef def = defaultWorldDef();
     def.gravity = {0.0, -10.0};
     def.substeps = 4;
+    def.iterations = iterations;
     def.enableSleep = true;
     def.tasks = tasks;
     World world(def);
@@ -99,6 +100,12 @@ TEST_CASE("the pile's state hash is the same whatever the number of threads", "[
     CHECK(pileHash(60, 300, scenes::poolTasks(pool), true) == serial);
     paper::JobPool three(3);  // more threads than this machine may have cores: the same bits
     CHECK(pileHash(60, 300, scenes::poolTasks(three), true) == serial);
+
+    // Two iterations a substep: the trees are solved after each sweep of the contacts.
+    const std::uint64_t twice = pileHash(60, 300, {}, true, 2);
+    CAPTURE(hexHash(twice));
+    CHECK(twice != serial);
+    CHECK(pileHash(60, 300, scenes::poolTasks(pool), true, 2) == twice);
 }
 
 TEST_CASE("contacts between ragdolls swept in lanes give the same bits whatever the number of threads",

@@ -586,6 +586,11 @@ void World::solvePositions(double h) {
     };
     StepProfile& profile = counters_.profile;
     holdOnTerrain();
+    // Each iteration sweeps the contacts body by body and then solves the joints. The
+    // pass body by body pushes a limb out of another ragdoll on the limb's own mass, and
+    // the tree's solve after it pulls the limb part of the way back in (the push spreads
+    // over the whole ragdoll): the next iteration pushes again from there, so ragdolls
+    // sink less into one another with each (WorldDef::iterations has the figures).
     for (int iteration = 0; iteration < def_.iterations; ++iteration) {
         contactLanes_.sweep(def_.tasks, [&](int ci) {
             Contact& c = contacts_[size_t(ci)];
@@ -599,25 +604,27 @@ void World::solvePositions(double h) {
                 if (j.alive) gaussSeidel(j);
         }
         lap(profile.jointTrees);
-    }
-    // The props' contacts again, on this thread (a level's props are few).
-    for (int sweep = 1; sweep < kPropContactSweeps; ++sweep)
-        for (int ci : propContacts_) {
-            Contact& c = contacts_[size_t(ci)];
-            solveContactPositions(c, sims_[size_t(c.bodyA)], sims_[size_t(c.bodyB)]);
+        // The props' contacts again, on this thread (a level's props are few).
+        for (int sweep = 1; sweep < kPropContactSweeps; ++sweep)
+            for (int ci : propContacts_) {
+                Contact& c = contacts_[size_t(ci)];
+                solveContactPositions(c, sims_[size_t(c.bodyA)], sims_[size_t(c.bodyB)]);
+            }
+        lap(profile.bodyContacts);
+        if (direct) {
+            treeSolver_.solve(sims_, joints_, iteration == 0 ? TreeSolver::Pass::First : TreeSolver::Pass::Every);
+            counters_.newtonIterations += treeSolver_.lastIterations();
+            lap(profile.jointTrees);
         }
-    lap(profile.bodyContacts);
+    }
     if (direct) {
-        treeSolver_.solve(sims_, joints_);
-        counters_.newtonIterations += treeSolver_.lastIterations();
-        lap(profile.jointTrees);
         treeSolver_.solveFreeMotion(bodies_, sims_, joints_, contacts_, h);
         lap(profile.treeContacts);
         // Again for the second-order joint error the free motion left, and for a tree the
         // first solve left at its cap: a hit cut-out puppet, flying free, kept its neck 2.6°
         // past its limit for a step when only the free motion's trees were solved again.
         if (treeSolver_.anyUnsettled()) {
-            treeSolver_.solve(sims_, joints_, true);
+            treeSolver_.solve(sims_, joints_, TreeSolver::Pass::Unsettled);
             counters_.newtonIterations += treeSolver_.lastIterations();
         }
         lap(profile.jointTrees);

@@ -189,7 +189,7 @@ std::size_t TreeSolver::memoryBytes() const {
             rowInvDiagonal_.capacity()) * sizeof(double);
 }
 
-void TreeSolver::solve(std::vector<BodySim>& sims, std::vector<Joint>& joints, bool again) {
+void TreeSolver::solve(std::vector<BodySim>& sims, std::vector<Joint>& joints, Pass pass) {
     // Each group owns its bodies, joints and node scratch: the groups are solved as a task
     // (tasks.h), and their iteration counts summed afterwards.
     runTask(*tasks_, int(groups_.size()), kGroupsPerRange, [&](int begin, int end, int) {
@@ -202,9 +202,9 @@ void TreeSolver::solve(std::vector<BodySim>& sims, std::vector<Joint>& joints, b
         // pile's tree solves, each measuring a residual the first solve had already cleared.
         // One left outside tolerance goes on, as before: skipping those too raised the pile's
         // largest limit error over the run from 0.13° to 0.76°.
-        if (again && !group.unsettled) continue;
+        if (pass == Pass::Unsettled && !group.unsettled) continue;
         group.unsettled = true;
-        if (!again) prepareGroup(group, sims, joints);
+        if (pass == Pass::First) prepareGroup(group, sims, joints);
         // Full Newton steps, refactoring each time. Reusing the first factorisation (the
         // chord method) was tried twice: no faster here at first, and a tumbling pile then
         // left up to 17 mm of stretch where full steps leave 0.05 mm; later, with limit rows

@@ -30,11 +30,16 @@ public:
     bool dirty() const { return dirty_; }
     void rebuild(std::vector<Body>& bodies, std::vector<Joint>& joints);
 
-    /// Solves every awake group's joints to tolerance (up to kMaxNewtonIterations
-    /// Newton steps). The first solve of a substep resets the groups' joint multipliers;
-    /// a later one (again = true) goes on from them, so a soft joint's compliance acts once
-    /// per substep however often the tree is solved.
-    void solve(std::vector<BodySim>& sims, std::vector<Joint>& joints, bool again = false);
+    /// Which groups a solve takes, and whether it starts the substep.
+    enum class Pass {
+        First,      ///< every awake group; resets the groups' joint multipliers
+        Every,      ///< every awake group, going on from the multipliers
+        Unsettled,  ///< only the groups moved since (solveFreeMotion) or left outside tolerance
+    };
+    /// Solves the pass's groups' joints to tolerance (up to kMaxNewtonIterations Newton
+    /// steps). Only the first solve of a substep resets the multipliers, so a soft joint's
+    /// compliance acts once per substep however often the tree is solved.
+    void solve(std::vector<BodySim>& sims, std::vector<Joint>& joints, Pass pass);
     int groupCount() const { return int(groups_.size()); }
     /// Calls fn(bodySlot) for every body of the group.
     template <class Fn>

@@ -39,7 +39,12 @@ enum class JointSolver {
 struct WorldDef {
     Vec2 gravity{0.0, -9.81};       ///< m/s²
     int substeps = 4;               ///< per step (Macklin 2019: substeps beat iterations)
-    int iterations = 1;             ///< position iterations per substep
+    /// Position iterations per substep: each sweeps the contacts body by body, then solves
+    /// the joints. With the direct solver the joints are exact at one; more make ragdolls
+    /// sink less into one another (a heap of 20 stickmen landing: 21.1 mm at 1, 13.9 at 2,
+    /// 10.5 at 3), each costing another pass over those contacts and another joint solve
+    /// (at 2, the step of a pile of 1000 stickmen a quarter longer, of 100 lying awake 7%).
+    int iterations = 1;
     JointSolver jointSolver = JointSolver::Direct;
     bool enableSleep = true;
     /// Bodies beyond this distance from the origin are considered lost: they are
