@@ -102,9 +102,9 @@ velocities, finish; README's solver section says what each holds), memory_bytes 
 memory_bytes_per_ragdoll for the pile) when the engine reports it; with --peer, "peer"
 holds the same keys and "engine".
 
-The sweep reports (table and JSON): scene, level, substeps, threads, switches (made; a
-place where the character does not stand on ground is skipped and counted in skipped),
-rested_within_2s (every body asleep within 2 s of the switch, and for good),
+The sweep reports (table and JSON): scene, level, substeps, iterations, threads, switches
+(made; a place where the character does not stand on ground is skipped and counted in
+skipped), rested_within_2s (every body asleep within 2 s of the switch, and for good),
 stopped_within_3s (the same switch with sleeping off: every body's centre slower than
 5 mm/s, counting 0.25 m times its turn rate, from 3 s after the switch to 10 s),
 slowest_rest_s (of those that came to rest), never_rested (still awake after 10 s with
@@ -316,6 +316,7 @@ int runSweepScene(const BenchOptions& o) {
         options.levelPath = (*content / "levels" / "harness.level.xml").string();
     }
     options.substeps = o.substepsOrDefault();
+    options.iterations = o.iterationsOrDefault();
     options.threads = o.threadsOrDefault();
     options.onlyKind = o.switchKind;
     options.onlyX = o.switchX;
@@ -331,6 +332,7 @@ int runSweepScene(const BenchOptions& o) {
         j["scene"] = "sweep";
         j["level"] = options.levelPath;
         j["substeps"] = options.substeps;
+        j["iterations"] = options.iterations;
         j["threads"] = o.threadsOrDefault();
         j["switches"] = r.switches;
         j["skipped"] = r.skipped;
@@ -357,11 +359,12 @@ int runSweepScene(const BenchOptions& o) {
         std::cout << j.dump(2) << '\n';
     } else {
         if (options.onlyKind.empty())
-            std::printf("scene sweep, %s, x from %.1f to %.1f m every 0.5 m, %d substeps\n\n", options.levelPath.c_str(),
-                        options.fromX, options.toX, options.substeps);
+            std::printf("scene sweep, %s, x from %.1f to %.1f m every 0.5 m, %d substeps, iterations %d\n\n",
+                        options.levelPath.c_str(), options.fromX, options.toX, options.substeps, options.iterations);
         else
-            std::printf("scene sweep, %s, the switch %s at x = %.2f m, %d substeps\n\n", options.levelPath.c_str(),
-                        options.onlyKind.c_str(), options.onlyX, options.substeps);
+            std::printf("scene sweep, %s, the switch %s at x = %.2f m, %d substeps, iterations %d\n\n",
+                        options.levelPath.c_str(), options.onlyKind.c_str(), options.onlyX, options.substeps,
+                        options.iterations);
         std::printf("switches                 %d (skipped %d)\n", r.switches, r.skipped);
         std::printf("rested within 2 s        %d\n", r.restedWithin2s);
         std::printf("stopped within 3 s       %d (sleeping off)\n", r.stoppedWithin3s);

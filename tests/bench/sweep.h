@@ -14,6 +14,7 @@ struct SweepOptions {
     std::string levelPath;     ///< a level file with one spawn (the harness by default)
     double fromX = -2.0, toX = 12.0;  ///< metres; switches every 0.5 m in between
     int substeps = 4;
+    int iterations = 1;  ///< position iterations per substep (WorldDef::iterations)
     int threads = 1;  ///< the solver's (Scene::setThreads), from a job pool of the bench's
     /// Set: only the switch of this kind (standing, mid-walk, mid-run or hit) at onlyX.
     std::string onlyKind;
