@@ -803,24 +803,44 @@ TEST_CASE("a box woken by a contact does not fall into the ground in the step it
     CHECK(depth <= kAllowedPenetration + 1e-4);
 }
 
+namespace {
+
+/// A heap of 20 stickmen dropped on one another (the SCENES pile of 20, gravity −10) at
+/// `iterations` a substep: how deep any two sank into each other over the first 300 steps
+/// (landing) and after them (resting), and the joints' stretch (m) and limit error (rad).
+struct HeapRun {
+    double landing = 0.0, resting = 0.0, stretch = 0.0, limits = 0.0;
+};
+HeapRun runHeap(int iterations, int steps) {
+    World world = makeWorld(4, JointSolver::Direct, false, {0.0, -10.0});
+    world.setIterations(iterations);
+    scenes::BuiltScene built = scenes::buildWorld(world, scenes::makePile(20));
+    HeapRun run;
+    for (int i = 0; i < steps; ++i) {
+        world.step(kDt);
+        const double deepest = scenes::deepestBetweenMoving(world);
+        if (i < 300) run.landing = std::max(run.landing, deepest);
+        else run.resting = std::max(run.resting, deepest);
+        double separation = 0.0, violation = 0.0;
+        scenes::measureJoints(world, built, separation, violation);
+        run.stretch = std::max(run.stretch, separation);
+        run.limits = std::max(run.limits, violation);
+    }
+    return run;
+}
+
+}  // namespace
+
 // Ragdolls lying on one another rest on their surfaces: the contacts allow 2 mm of
 // overlap, and what the joint solve pulls back in after each push must not pile up into
 // sinking (the contacts between two ragdolls are solved body by body, before the trees: a
 // light limb pushed out alone is pulled back by its joints, and its tree's contacts with
 // the ground push it up again).
 TEST_CASE("a heap of stickmen resting on one another does not sink into itself", "[solver][stickman]") {
-    World world = makeWorld(4, JointSolver::Direct, false, {0.0, -10.0});
-    scenes::buildWorld(world, scenes::makePile(20));
-    double landing = 0.0, resting = 0.0;
-    for (int i = 0; i < 420; ++i) {
-        world.step(kDt);
-        const double deepest = scenes::deepestBetweenMoving(world);
-        if (i < 300) landing = std::max(landing, deepest);
-        else resting = std::max(resting, deepest);
-    }
-    CAPTURE(landing, resting);
-    CHECK(resting <= 0.005);  // 3.6 mm, steady from 2 s on
-    CHECK(landing <= 0.03);   // 21.1 mm for a step as one lands on another (Box2D 2.4.1, a pile of 100: 35 mm)
+    const HeapRun heap = runHeap(1, 420);
+    CAPTURE(heap.landing, heap.resting);
+    CHECK(heap.resting <= 0.005);  // 3.6 mm, steady from 2 s on
+    CHECK(heap.landing <= 0.03);   // 21.1 mm for a step as one lands on another (Box2D 2.4.1, a pile of 100: 35 mm)
 }
 
 TEST_CASE("each iteration a substep lets a heap of stickmen sink less into itself", "[solver][stickman]") {
@@ -828,26 +848,15 @@ TEST_CASE("each iteration a substep lets a heap of stickmen sink less into itsel
     // its tree's solve spreads the push over the whole figure and so takes the limb part of
     // the way back in. A second iteration pushes again from there and solves the trees again.
     auto deepest = [](int iterations) {
-        World world = makeWorld(4, JointSolver::Direct, false, {0.0, -10.0});
-        world.setIterations(iterations);
-        scenes::BuiltScene built = scenes::buildWorld(world, scenes::makePile(20));
-        double landing = 0.0, stretch = 0.0, limits = 0.0;
-        for (int i = 0; i < 300; ++i) {
-            world.step(kDt);
-            landing = std::max(landing, scenes::deepestBetweenMoving(world));
-            double separation = 0.0, violation = 0.0;
-            scenes::measureJoints(world, built, separation, violation);
-            stretch = std::max(stretch, separation);
-            limits = std::max(limits, violation);
-        }
-        CAPTURE(iterations, landing, stretch, limits);
-        CHECK(stretch <= 1e-5);               // the joints stay exact: 0.0013 mm
-        CHECK(limits <= 0.01 * kDegree);  // 0.0001°
-        return landing;
+        const HeapRun heap = runHeap(iterations, 300);
+        CAPTURE(iterations, heap.landing, heap.stretch, heap.limits);
+        CHECK(heap.stretch <= 1e-5);          // the joints stay exact: 0.0013 mm
+        CHECK(heap.limits <= 0.01 * kDegree);  // 0.0001°
+        return heap.landing;
     };
     const double once = deepest(1), twice = deepest(2), thrice = deepest(3);
     CAPTURE(once, twice, thrice);
-    CHECK(twice <= 0.016);  // 13.9 mm, from 21.1 mm at one iteration
+    CHECK(twice <= 0.016);   // 13.9 mm, from 21.1 mm at one iteration
     CHECK(thrice <= 0.012);  // 10.5 mm
     CHECK(twice <= 0.75 * once);
     CHECK(thrice < twice);
