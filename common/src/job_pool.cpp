@@ -19,8 +19,8 @@ constexpr int kRangesPerWorker = 16;
 /// tasks a few hundred microseconds apart; waking a sleeping thread costs tens of them.
 constexpr auto kSpinTime = std::chrono::microseconds(100);
 
-std::uint64_t makeWord(std::uint32_t generation, int count, int next) {
-    return (std::uint64_t(generation) << 32) | (std::uint64_t(count) << 16) | std::uint64_t(next);
+std::uint64_t makeWord(std::uint32_t generation, int end, int next) {
+    return (std::uint64_t(generation) << 32) | (std::uint64_t(end) << 16) | std::uint64_t(next);
 }
 
 /// One turn of a wait: a pause for the first few, then the core to whoever needs it.
@@ -105,13 +105,18 @@ void JobPool::finish(void* handle) {
 }
 
 bool JobPool::runOne(int worker) {
+    // The caller takes ranges from the front (next + 1), the pool's threads from the back
+    // (end − 1), so that task after task each core keeps to about the same part of the
+    // arrays: a step's tasks run over the same bodies, trees and contacts.
+    const bool front = worker == 0;
+    const std::uint64_t take = front ? 1 : std::uint64_t(0) - (std::uint64_t(1) << 16);
     std::uint64_t word = claim_.load(std::memory_order_acquire);
     do {
         if (!claimable(word)) return false;
-    } while (!claim_.compare_exchange_weak(word, word + 1, std::memory_order_acq_rel, std::memory_order_acquire));
+    } while (!claim_.compare_exchange_weak(word, word + take, std::memory_order_acq_rel, std::memory_order_acquire));
     // The compare-and-swap succeeded on a word with ranges left, so the task is still in
     // flight and task_ holds it until its last range is done (finish() waits for that).
-    const int range = int(word & 0xffff);
+    const int range = front ? int(word & 0xffff) : int((word >> 16) & 0xffff) - 1;
     const int begin = range * task_.rangeSize;
     const int end = std::min(begin + task_.rangeSize, task_.itemCount);
     task_.fn(begin, end, worker, task_.context);

@@ -58,15 +58,16 @@ private:
     };
     void start();
     void workerLoop(int worker);
-    /// Takes one range of the task in flight, if any is left, and runs it.
+    /// Takes one range of the task in flight, if any is left, and runs it: worker 0 (the
+    /// caller) from the front, the pool's threads from the back.
     bool runOne(int worker);
     static bool claimable(std::uint64_t word);
 
     int workerCount_ = 1;
     Task task_;
-    /// The task in flight and the next range to take, in one word so that a worker takes a
-    /// range with one compare-and-swap and can never take one of a task that has finished:
-    /// generation (32 bits) | range count (16) | next range (16).
+    /// The task in flight and the ranges left, in one word so that a worker takes a range
+    /// with one compare-and-swap and can never take one of a task that has finished:
+    /// generation (32 bits) | end of the ranges left (16) | next range from the front (16).
     std::atomic<std::uint64_t> claim_{0};
     std::uint32_t generation_ = 0;
     std::mutex enqueueMutex_;  ///< held from enqueue() to finish(): one task at a time
