@@ -42,7 +42,8 @@ struct Run {
     std::uint64_t hash = 0;
 };
 
-Run runSwitch(const SceneLevel& level, double x, Kind kind, bool sleeping, int substeps, int iterations,
+/// One switch, with the world's substeps and iterations from `options`.
+Run runSwitch(const SceneLevel& level, double x, Kind kind, bool sleeping, const SweepOptions& options,
               const TaskSystem& tasks, std::vector<double>& stepMs, std::FILE* trace) {
     Run r;
     Scene scene;
@@ -51,8 +52,8 @@ Run runSwitch(const SceneLevel& level, double x, Kind kind, bool sleeping, int s
     std::string error;
     if (!scene.loadLevel(level, error) || scene.characterCount() == 0) return r;
     World& world = scene.world();
-    world.setSubsteps(substeps);
-    world.setIterations(iterations);
+    world.setSubsteps(options.substeps);
+    world.setIterations(options.iterations);
     world.enableSleep(sleeping);
     Character& c = scene.character(0);
     c.teleport({x, 3.0}, true);
@@ -152,14 +153,12 @@ bool runSweep(const SweepOptions& options, SweepResult& result, std::string& err
         const double x = one ? options.onlyX : options.fromX + 0.5 * p;
         for (Kind kind : {Kind::Standing, Kind::MidWalk, Kind::MidRun, Kind::Hit}) {
             if (one && options.onlyKind != kindName(kind)) continue;
-            const Run resting =
-                runSwitch(level, x, kind, true, options.substeps, options.iterations, tasks, stepMs, trace.get());
+            const Run resting = runSwitch(level, x, kind, true, options, tasks, stepMs, trace.get());
             if (!resting.stood) {
                 ++result.skipped;
                 continue;
             }
-            const Run awake =
-                runSwitch(level, x, kind, false, options.substeps, options.iterations, tasks, stepMs, trace.get());
+            const Run awake = runSwitch(level, x, kind, false, options, tasks, stepMs, trace.get());
             ++result.switches;
             if (resting.restAt >= 0.0 && resting.restAt <= 2.0) ++result.restedWithin2s;
             if (awake.stood && awake.movingUntil < 3.0) ++result.stoppedWithin3s;  // slower from 3 s on
