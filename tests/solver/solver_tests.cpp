@@ -861,3 +861,72 @@ TEST_CASE("each iteration a substep lets a heap of stickmen sink less into itsel
     CHECK(twice <= 0.75 * once);
     CHECK(thrice < twice);
 }
+
+// The same straight arm hanging from a static pin, touching nothing: its tree damps each
+// joint with one push through the tree (TreeSolver::solveFreeMotion). Swinging as one body
+// on its elbow's limit, it should lose its swing at the shoulder's damping alone: each
+// substep the push takes back the fraction h·d of the shoulder's turn, so the turn rate
+// falls by −ln(1 − h·d)/h = 1.50/s and the swing (a pendulum) by half that, 0.75/s. With the
+// limits left out of the push's response, the push bent the elbow into its limit, the next
+// joint solve took two thirds of it back, and the swing died at 0.25/s (0.23/s with a
+// 0–135° elbow): three times as long.
+TEST_CASE("A damped arm hanging from a static pin loses its swing at the rate its damping asks", "[solver][joints][damping]") {
+    constexpr double kDamping = 1.5, kSubstep = kDt / 4.0;
+    const double expected = -std::log(1.0 - kSubstep * kDamping) / (2.0 * kSubstep);  // 0.752/s
+    for (double elbowUpper : {0.0, 135.0}) {  // welded straight, and an elbow that bends one way
+        World world = makeWorld();
+        ShapeDef shape = defaultShapeDef();
+        BodyDef fixed = defaultBodyDef();
+        fixed.type = BodyType::Static;
+        fixed.position = {0.0, 2.0};
+        const BodyId pin = world.createBody(fixed);
+        BodyDef def = defaultBodyDef();
+        shape.mass = 1.5;
+        def.position = {0.0, 1.86};
+        const BodyId upper = world.createBody(def);
+        world.setCapsule(upper, shape, Capsule{{0.0, -0.14}, {0.0, 0.14}, 0.045});
+        def.position = {0.0, 1.58};
+        const BodyId fore = world.createBody(def);
+        world.setCapsule(fore, shape, Capsule{{0.0, -0.14}, {0.0, 0.14}, 0.04});
+        JointDef shoulder = makeRevoluteJointDef(world, pin, upper, {0.0, 2.0});
+        shoulder.angularDamping = kDamping;
+        JointDef elbow = makeRevoluteJointDef(world, upper, fore, {0.0, 1.72});
+        elbow.angularDamping = kDamping;  // on its limit: it has nothing to damp
+        elbow.enableLimit = true;
+        elbow.lowerAngle = 0.0;
+        elbow.upperAngle = elbowUpper * kDegree;
+        const JointId shoulderId = world.createJoint(shoulder), elbowId = world.createJoint(elbow);
+        world.setVelocity(upper, {0.14 * 0.6, 0.0}, 0.6);
+        world.setVelocity(fore, {0.42 * 0.6, 0.0}, 0.6);
+        // The swing's peak turn rates (as it passes the bottom), from 0.5 s to 5 s.
+        double before = 0.0, last = 0.0, firstPeak = 0.0, firstTime = 0.0, lastPeak = 0.0, lastTime = 0.0;
+        double stretch = 0.0, limit = 0.0;
+        for (int i = 1; i <= 300; ++i) {
+            world.step(kDt);
+            const double w = std::abs(world.bodyState(upper).angularVelocity);
+            const double t = (i - 1) * kDt;  // the step before this one
+            if (last > before && last >= w && t >= 0.5) {
+                if (firstPeak == 0.0) {
+                    firstPeak = last;
+                    firstTime = t;
+                }
+                lastPeak = last;
+                lastTime = t;
+            }
+            before = last;
+            last = w;
+            for (JointId j : {shoulderId, elbowId}) {
+                stretch = std::max(stretch, world.jointError(j).separation);
+                limit = std::max(limit, world.jointError(j).limitViolation);
+            }
+        }
+        REQUIRE(lastTime - firstTime > 3.0);
+        const double rate = std::log(firstPeak / lastPeak) / (lastTime - firstTime);
+        INFO("elbow 0-" << elbowUpper << " deg: swing " << firstPeak << " rad/s at " << firstTime << " s, " << lastPeak
+                        << " at " << lastTime << " s: dies at " << rate << "/s (a pendulum damped so: " << expected
+                        << "/s); stretch " << stretch * 1000.0 << " mm, limit " << limit / kDegree << " deg");
+        CHECK(std::abs(rate - expected) < 0.1);
+        CHECK(stretch < 0.001);
+        CHECK(limit < 1.0 * kDegree);
+    }
+}

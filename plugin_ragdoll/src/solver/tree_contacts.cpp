@@ -56,6 +56,21 @@ Vec2 movedSince(const BodySim& s, Vec2 at) {
     return s.center + rotate(s.q, local) - at;
 }
 
+/// A limited joint's bound nearer its angle: `side` −1 for the upper, +1 for the lower (a
+/// positive push along side moves the angle into the range), `room` how far inside the
+/// range the angle is (radians; negative past the bound), and whether the limit `held` the
+/// joint: within kLimitRowMargin of the bound, or it pushed in this substep's joint solve.
+struct NearBound {
+    double side, room;
+    bool held;
+};
+NearBound nearBound(const Joint& joint, const std::vector<BodySim>& sims) {
+    const double offset = jointLimitOffset(joint, sims[size_t(joint.bodyA)], sims[size_t(joint.bodyB)]);
+    const double side = offset > 0.0 ? -1.0 : 1.0;
+    const double room = joint.limitHalfWidth + side * offset;
+    return {side, room, room < kLimitRowMargin || joint.lambdaLimit != 0.0};
+}
+
 }  // namespace
 
 void TreeSolver::buildRows(const Group& group, int groupIndex, const std::vector<Body>& bodies, std::vector<BodySim>& sims,
@@ -139,17 +154,14 @@ void TreeSolver::buildRows(const Group& group, int groupIndex, const std::vector
         if (!nodes_[size_t(n)].isJoint) continue;
         const Joint& joint = joints[size_t(nodes_[size_t(n)].index)];
         if (!joint.enableLimit) continue;
-        const double offset = jointLimitOffset(joint, sims[size_t(joint.bodyA)], sims[size_t(joint.bodyB)]);
-        const double side = offset > 0.0 ? -1.0 : 1.0;  // −1: the upper bound, +1: the lower
         // Every limit that pushed in this substep's joint solve is one too (its velocity
         // pass is the system's).
-        const double room = joint.limitHalfWidth + side * offset;
-        const bool held = room < kLimitRowMargin || joint.lambdaLimit != 0.0;
-        if (!held && room >= kLimitRowReach) continue;
+        const NearBound bound = nearBound(joint, sims);
+        if (!bound.held && bound.room >= kLimitRowReach) continue;
         ContactRow row;
-        row.held = held;
+        row.held = bound.held;
         row.joint = nodes_[size_t(n)].index;
-        row.limitSide = side;
+        row.limitSide = bound.side;
         row.treeBody = joint.bodyA;
         row.otherBody = joint.bodyB;
         add(row);
@@ -480,6 +492,16 @@ void TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
         if (touching) groupRows_[size_t(g)].count = rowsAtMost(group, joints, contacts, first, last);
         group.unsettled = true;
         prepareContactFactor(group, sims, joints);
+        // A tree touching nothing damps its joints with pushes through this factorisation
+        // (below), so its limits at or near a bound are rigid rows of it: left out, a push
+        // at the shoulder of an arm hanging straight on its elbow's limit bent the elbow
+        // into the limit, the next joint solve took two thirds of the push back, and the
+        // swing died at 0.25/s where the damping asks 0.75/s.
+        for (int n = group.firstNode; n < group.firstNode + group.nodeCount && !touching; ++n) {
+            if (!nodes_[size_t(n)].isJoint) continue;
+            const Joint& joint = joints[size_t(nodes_[size_t(n)].index)];
+            if (joint.enableLimit) nodes_[size_t(n)].limitActive = nearBound(joint, sims).held;
+        }
         factor(group);
         group.factoredSinceContacts = false;
         // Joint damping: take back the fraction min(h·d, 1) of each joint's relative rotation
@@ -489,7 +511,9 @@ void TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
         for (int n = group.firstNode; n < group.firstNode + group.nodeCount && damped && !touching; ++n) {
             if (!nodes_[size_t(n)].isJoint) continue;
             const Joint& joint = joints[size_t(nodes_[size_t(n)].index)];
-            if (!resistsTurning(joint)) continue;
+            // A joint its own limit holds does not turn: nothing to damp, and its response
+            // through the factorisation is zero but for rounding.
+            if (!resistsTurning(joint) || nodes_[size_t(n)].limitActive) continue;
             const BodySim& a = sims[size_t(joint.bodyA)];
             const BodySim& b = sims[size_t(joint.bodyB)];
             const double turned = (b.angle - b.prevAngle) - (a.angle - a.prevAngle);
