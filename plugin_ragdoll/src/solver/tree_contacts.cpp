@@ -302,7 +302,8 @@ void TreeSolver::pushRows(const Group& group, const RowRange& range, const std::
 void TreeSolver::prepareContactFactor(const Group& group, const std::vector<BodySim>& sims, std::vector<Joint>& joints) {
     linearise(group, sims, joints);  // levers where the bodies are now
     // The limits take part as one-sided rows of the contact system (buildRows), not as
-    // rigid rows of the factorisation.
+    // rigid rows of the factorisation (a tree touching nothing holds those near a bound
+    // for its damping's pushes: solveFreeMotion).
     for (int n = group.firstNode; n < group.firstNode + group.nodeCount; ++n) nodes_[size_t(n)].limitActive = false;
 }
 

@@ -77,7 +77,8 @@ public:
     /// - Joint damping and friction, on the relative rotation of each such joint this substep. As a
     ///   torque pair in the velocity pass it only slowed the two bodies' spin about their
     ///   own centres; the pins turned the swing back into it, and a hanging arm damped at
-    ///   1.5/s still swung ±25° after seconds.
+    ///   1.5/s still swung ±25° after seconds. A group touching nothing pushes joint by
+    ///   joint through its factorisation, its limits near a bound held rigid in it.
     /// A group it moves is unsettled (anyUnsettled) until solved again.
     void solveFreeMotion(const std::vector<Body>& bodies, std::vector<BodySim>& sims, std::vector<Joint>& joints,
                          std::vector<Contact>& contacts, double h);
