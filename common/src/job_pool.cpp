@@ -109,11 +109,12 @@ bool JobPool::runOne(int worker) {
     // (end − 1), so that task after task each core keeps to about the same part of the
     // arrays: a step's tasks run over the same bodies, trees and contacts.
     const bool front = worker == 0;
-    const std::uint64_t take = front ? 1 : std::uint64_t(0) - (std::uint64_t(1) << 16);
+    constexpr std::uint64_t kOneRange = 1, kOneEnd = std::uint64_t(1) << 16;
     std::uint64_t word = claim_.load(std::memory_order_acquire);
     do {
         if (!claimable(word)) return false;
-    } while (!claim_.compare_exchange_weak(word, word + take, std::memory_order_acq_rel, std::memory_order_acquire));
+    } while (!claim_.compare_exchange_weak(word, front ? word + kOneRange : word - kOneEnd, std::memory_order_acq_rel,
+                                           std::memory_order_acquire));
     // The compare-and-swap succeeded on a word with ranges left, so the task is still in
     // flight and task_ holds it until its last range is done (finish() waits for that).
     const int range = front ? int(word & 0xffff) : int((word >> 16) & 0xffff) - 1;

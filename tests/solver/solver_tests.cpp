@@ -713,6 +713,45 @@ TEST_CASE("velocities in the API are the body origin's, whatever the shape's off
     CHECK(world.bodyState(id).position.y == Approx(2.0).margin(1e-3));
 }
 
+namespace {
+
+/// A straight arm hanging from `parent` at `shoulder`: an upper arm and a forearm, 1.5 kg
+/// capsules 0.28 m long, both joints damped at `damping`, the elbow limited to 0…elbowUpper.
+struct HangingArm {
+    BodyId upper, fore;
+    JointId shoulder, elbow;
+};
+HangingArm addHangingArm(World& world, BodyId parent, Vec2 shoulder, double damping, double elbowUpper) {
+    ShapeDef shape = defaultShapeDef();
+    shape.mass = 1.5;
+    BodyDef def = defaultBodyDef();
+    HangingArm arm;
+    def.position = shoulder + Vec2{0.0, -0.14};
+    arm.upper = world.createBody(def);
+    world.setCapsule(arm.upper, shape, Capsule{{0.0, -0.14}, {0.0, 0.14}, 0.045});
+    def.position = shoulder + Vec2{0.0, -0.42};
+    arm.fore = world.createBody(def);
+    world.setCapsule(arm.fore, shape, Capsule{{0.0, -0.14}, {0.0, 0.14}, 0.04});
+    JointDef shoulderDef = makeRevoluteJointDef(world, parent, arm.upper, shoulder);
+    shoulderDef.angularDamping = damping;
+    JointDef elbowDef = makeRevoluteJointDef(world, arm.upper, arm.fore, shoulder + Vec2{0.0, -0.28});
+    elbowDef.angularDamping = damping;
+    elbowDef.enableLimit = true;
+    elbowDef.lowerAngle = 0.0;
+    elbowDef.upperAngle = elbowUpper;
+    arm.shoulder = world.createJoint(shoulderDef);
+    arm.elbow = world.createJoint(elbowDef);
+    return arm;
+}
+
+/// Sets the arm swinging as one body about its shoulder at `rate` (rad/s).
+void swingArm(World& world, const HangingArm& arm, double rate) {
+    world.setVelocity(arm.upper, {0.14 * rate, 0.0}, rate);
+    world.setVelocity(arm.fore, {0.42 * rate, 0.0}, rate);
+}
+
+}  // namespace
+
 // A straight arm (two 1.5 kg capsules, the elbow on its limit) hanging from an 8 kg body
 // lying on a ledge, both joints damped at 1.5/s, swings at 0.6 rad/s. The body touches the
 // world, so the damping is solved with its contacts and limits: pushed through the free
@@ -732,24 +771,11 @@ TEST_CASE("A damped arm hanging from a body lying on a ledge stops swinging", "[
     BodyId body = world.createBody(def);
     shape.mass = 8.0;
     world.setPolygon(body, shape, makeBox(0.4, 0.09));
-    shape.mass = 1.5;
-    def.position = {-0.02, 0.65};
-    BodyId upper = world.createBody(def);
-    world.setCapsule(upper, shape, Capsule{{0.0, -0.14}, {0.0, 0.14}, 0.045});
-    def.position = {-0.02, 0.37};
-    BodyId fore = world.createBody(def);
-    world.setCapsule(fore, shape, Capsule{{0.0, -0.14}, {0.0, 0.14}, 0.04});
-    JointDef shoulder = makeRevoluteJointDef(world, body, upper, {-0.02, 0.79});
-    shoulder.angularDamping = 1.5;
-    JointDef elbow = makeRevoluteJointDef(world, upper, fore, {-0.02, 0.51});
-    elbow.angularDamping = 1.5;
-    elbow.enableLimit = true;
-    elbow.lowerAngle = 0.0;
-    elbow.upperAngle = 135.0 * kDegree;
-    const JointId shoulderId = world.createJoint(shoulder), elbowId = world.createJoint(elbow);
+    const HangingArm arm = addHangingArm(world, body, {-0.02, 0.79}, 1.5, 135.0 * kDegree);
+    const BodyId upper = arm.upper;
+    const JointId shoulderId = arm.shoulder, elbowId = arm.elbow;
     for (int i = 0; i < 60; ++i) world.step(kDt);
-    world.setVelocity(upper, {0.14 * 0.6, 0.0}, 0.6);
-    world.setVelocity(fore, {0.42 * 0.6, 0.0}, 0.6);
+    swingArm(world, arm, 0.6);
     double early = 0.0, late = 0.0, bodySpeed = 0.0, stretch = 0.0, limit = 0.0;
     for (int i = 1; i <= 360; ++i) {
         world.step(kDt);
@@ -875,29 +901,15 @@ TEST_CASE("A damped arm hanging from a static pin loses its swing at the rate it
     const double expected = -std::log(1.0 - kSubstep * kDamping) / (2.0 * kSubstep);  // 0.752/s
     for (double elbowUpper : {0.0, 135.0}) {  // welded straight, and an elbow that bends one way
         World world = makeWorld();
-        ShapeDef shape = defaultShapeDef();
         BodyDef fixed = defaultBodyDef();
         fixed.type = BodyType::Static;
         fixed.position = {0.0, 2.0};
         const BodyId pin = world.createBody(fixed);
-        BodyDef def = defaultBodyDef();
-        shape.mass = 1.5;
-        def.position = {0.0, 1.86};
-        const BodyId upper = world.createBody(def);
-        world.setCapsule(upper, shape, Capsule{{0.0, -0.14}, {0.0, 0.14}, 0.045});
-        def.position = {0.0, 1.58};
-        const BodyId fore = world.createBody(def);
-        world.setCapsule(fore, shape, Capsule{{0.0, -0.14}, {0.0, 0.14}, 0.04});
-        JointDef shoulder = makeRevoluteJointDef(world, pin, upper, {0.0, 2.0});
-        shoulder.angularDamping = kDamping;
-        JointDef elbow = makeRevoluteJointDef(world, upper, fore, {0.0, 1.72});
-        elbow.angularDamping = kDamping;  // on its limit: it has nothing to damp
-        elbow.enableLimit = true;
-        elbow.lowerAngle = 0.0;
-        elbow.upperAngle = elbowUpper * kDegree;
-        const JointId shoulderId = world.createJoint(shoulder), elbowId = world.createJoint(elbow);
-        world.setVelocity(upper, {0.14 * 0.6, 0.0}, 0.6);
-        world.setVelocity(fore, {0.42 * 0.6, 0.0}, 0.6);
+        // The elbow's damping, on its limit, has nothing to damp.
+        const HangingArm arm = addHangingArm(world, pin, {0.0, 2.0}, kDamping, elbowUpper * kDegree);
+        const BodyId upper = arm.upper;
+        const JointId shoulderId = arm.shoulder, elbowId = arm.elbow;
+        swingArm(world, arm, 0.6);
         // The swing's peak turn rates (as it passes the bottom), from 0.5 s to 5 s.
         double before = 0.0, last = 0.0, firstPeak = 0.0, firstTime = 0.0, lastPeak = 0.0, lastTime = 0.0;
         double stretch = 0.0, limit = 0.0;
