@@ -27,7 +27,8 @@ static_assert(std::size(kActions) == std::size_t(Action::Count), "declare every 
 const PaperStatDesc kStats[kStatCount] = {
     {"bodies", "bodies", "", 1.0, PAPER_STAT_INTEGER | PAPER_STAT_HUD},
     {"joints", "joints", "", 1.0, PAPER_STAT_INTEGER},
-    {"contacts", "contacts", "", 1.0, PAPER_STAT_INTEGER | PAPER_STAT_HUD},
+    // Found for awake bodies only: a sleeping island keeps none, so a doll lying asleep reads 0.
+    {"contacts", "awake contacts", "", 1.0, PAPER_STAT_INTEGER | PAPER_STAT_HUD},
     {"awake_bodies", "awake", "", 1.0, PAPER_STAT_INTEGER | PAPER_STAT_HUD},
     {"step_ms", "step time", "ms", 1.0, PAPER_STAT_HUD | PAPER_STAT_PLOT},
     // The characters' joints (the mouse's soft grab joint stretches on purpose).

@@ -169,7 +169,7 @@ struct StepProfile {
 
 struct WorldStats {
     int bodies = 0, dynamicBodies = 0, awakeBodies = 0, joints = 0;
-    int contacts = 0;            ///< touching manifolds after the last step
+    int contacts = 0;            ///< touching manifolds after the last step (an awake body in each)
     int contactPoints = 0;
     int islands = 0, sleepingIslands = 0;
     int directJointGroups = 0;   ///< joint trees solved directly
