@@ -29,16 +29,18 @@ std::string readText(const fs::path& path) {
     return text.str();
 }
 
-/// A copy of the stickman rig with its clips beside it, in the shipped layout (the rig's
-/// <clip file="../anims/…"/> must resolve): the test edits and saves the copy.
+/// A copy of a shipped rig (the stickman unless named) with its clips and art beside it, in
+/// the shipped layout (the rig's <clip file="../anims/…"/> must resolve): the test edits and
+/// saves the copy.
 struct RigCopy {
     fs::path dir = test::makeTempDir();
-    fs::path rig = dir / "rigs" / "stickman.rig.xml";
+    fs::path rig;
 
-    RigCopy() {
+    explicit RigCopy(const std::string& name = "stickman.rig.xml") : rig(dir / "rigs" / name) {
         fs::create_directories(dir / "rigs");
-        fs::copy_file(kContent / "rigs" / "stickman.rig.xml", rig);
+        fs::copy_file(kContent / "rigs" / name, rig);
         fs::copy(kContent / "anims", dir / "anims", fs::copy_options::recursive);
+        fs::copy(kContent / "art", dir / "art", fs::copy_options::recursive);
     }
     ~RigCopy() { fs::remove_all(dir); }
 };
@@ -189,7 +191,7 @@ TEST_CASE("an expect that does not hold fails the run with the script's file and
     CHECK(readText(copy.rig) == readText(kContent / "rigs" / "stickman.rig.xml"));  // nothing saved
 }
 
-TEST_CASE("a script naming a joint the rig lacks fails with its line", "[editor][e2e]") {
+TEST_CASE("a script naming a joint or a kind of object that is not there fails with its line", "[editor][e2e]") {
     RigCopy copy;
     fs::path script = copy.dir / "nojoint.script";
     std::ofstream(script) << "mouse move target joint wrist_L upper\n";
@@ -197,6 +199,32 @@ TEST_CASE("a script naming a joint the rig lacks fails with its line", "[editor]
         test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
     CHECK(r.exitCode == 1);
     CHECK_THAT(r.err, Catch::Contains(script.string() + ":1:") && Catch::Contains("no joint 'wrist_L'"));
+
+    // An unknown kind lists the kinds there are, each once (the plugin names its own
+    // joints and bodies too).
+    std::ofstream(script) << "select crate box_1\n";
+    r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
+    CHECK(r.exitCode == 1);
+    CHECK_THAT(r.err, Catch::Contains(script.string() + ":1:") &&
+                          Catch::Contains("no kind of object 'crate' (joint, body, settings, character, prop)"));
+}
+
+TEST_CASE("an editor script presses the plugin's actions by name, and an unknown one fails at its line",
+          "[editor][e2e]") {
+    RigCopy copy;
+    fs::path script = copy.dir / "action.script";
+    std::ofstream(script) << "key press P\nwait_frames 2\naction press toggle_ragdoll\nwait_frames 10\n"
+                             "expect mode ragdoll\n";
+    test::ProcessResult r =
+        test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
+    CHECK(r.exitCode == 0);
+    CHECK(r.err.find("error") == std::string::npos);
+
+    fs::path unknown = copy.dir / "unknown.script";
+    std::ofstream(unknown) << "wait_frames 2\naction press bogus\n";
+    r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", unknown.string()}, editorEnv());
+    CHECK(r.exitCode == 2);
+    CHECK_THAT(r.err, Catch::Contains(unknown.string() + ":2:") && Catch::Contains("no action 'bogus'"));
 }
 
 TEST_CASE("editor: --frames runs that many frames and --screenshot saves the last one", "[editor]") {
@@ -375,6 +403,23 @@ TEST_CASE("the view starts on the whole character, follows it while playing and 
         test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", off.string()}, editorEnv());
     INFO(hidden.err);
     CHECK(hidden.exitCode == 0);
+}
+
+TEST_CASE("the Joints panel's Undo, Redo and Save take clicks with the paper doll's 11 joints listed",
+          "[editor][e2e][view]") {
+    // The Inspector stood at a fixed height and covered the buttons under a list this long.
+    RigCopy copy("paper_doll.rig.xml");
+    std::string original = readText(copy.rig);
+    test::ProcessResult r = test::runProcess(
+        {kEditor, "--rig", copy.rig.string(), "--script", (kData / "joints_buttons.script").string()}, editorEnv());
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    const std::string before = "name=\"elbow_L\" parent=\"upper_arm.L\" child=\"forearm.L\" lower=\"0\" upper=\"135\"";
+    std::size_t at = original.find(before);
+    REQUIRE(at != std::string::npos);
+    original.replace(at, before.size(),
+                     "name=\"elbow_L\" parent=\"upper_arm.L\" child=\"forearm.L\" lower=\"0\" upper=\"100\"");
+    CHECK(readText(copy.rig) == original);
 }
 
 TEST_CASE("the Joints panel keeps its width when an edit sets the unsaved marker", "[editor][e2e][view]") {

@@ -20,6 +20,7 @@
 #include "paper/content_paths.h"
 #include "app/editor.h"
 #include "paper/fixed_step.h"
+#include "paper/player_input.h"
 #include "paper/plugin_host.h"
 #include "paper/startup.h"
 #include "paper/draw_list.h"
@@ -498,6 +499,15 @@ int runEditor(const EditorOptions& options, std::ostream& out, std::ostream& err
         return 1;
     }
     plugin.watch(true);
+    if (script) {
+        // `action press jump` needs the plugin's actions, known only now (as in the player).
+        InputMap keys;
+        PlayerBindings bindings{keys};
+        bindings.bindGame(keys, plugin.declarations());
+        std::vector<ScriptError> errors = script->bindActions(keys);
+        for (const ScriptError& e : errors) err << Script::format(options.scriptPath, e) << '\n';
+        if (!errors.empty()) return 2;
+    }
 
     Editor editor(options, std::move(level), plugin, found, script ? &*script : nullptr, err);
     return editor.run();

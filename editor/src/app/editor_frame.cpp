@@ -152,14 +152,18 @@ void Editor::drawJointsPanel() {
         ImGui::BeginDisabled(!history_.canUndo());
         if (ImGui::Button("Undo")) undo();
         ImGui::EndDisabled();
+        targets_.remember("undo");
         ImGui::SameLine();
         ImGui::BeginDisabled(!history_.canRedo());
         if (ImGui::Button("Redo")) redo();
         ImGui::EndDisabled();
+        targets_.remember("redo");
         ImGui::SameLine();
         if (ImGui::Button(history_.dirty() ? "Save *###save" : "Save###save", {saveWidth, 0.0f})) save();
+        targets_.remember("save");
         jointsPanelWidth_ = ImGui::GetWindowWidth();
     }
+    jointsPanelBottom_ = ImGui::GetWindowPos().y + ImGui::GetWindowSize().y;
     ImGui::End();
 }
 
@@ -211,10 +215,10 @@ void Editor::drawPanels() {
     SimulateActions simulate = drawSimulatePanel(plugin_, simulation_, targets_);
     if (simulate.reset) resetWorld();
     if (!simulate.error.empty()) report(simulate.error, true);
-    if (std::optional<Edit> edit = drawInspectorPanel(plugin_, selection_, joints_, inspector_, targets_))
+    if (std::optional<Edit> edit = drawInspectorPanel(plugin_, selection_, joints_, jointsPanelBottom_, inspector_, targets_))
         recordEdit(*edit);
     if (drawPluginPanel(plugin_, pluginPanel_, targets_)) reloadPlugin();
-    if (std::optional<Edit> edit = drawTuningPanel(plugin_, tuning_, targets_)) recordEdit(*edit);
+    if (std::optional<Edit> edit = drawTuningPanel(plugin_, simulation_.bottom, tuning_, targets_)) recordEdit(*edit);
     drawStatusBar();
 
     std::string action = pending_ == PendingAction::Open ? "open " + fs::path(pendingAsset_).filename().string() : "quit";

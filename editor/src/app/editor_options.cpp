@@ -28,8 +28,8 @@ const char* editorUsage() {
            "Ctrl+S save, Ctrl+O open another asset, Ctrl+Q or Esc quit (unsaved edits are asked about),\n"
            "F5 reload the plugin.\n"
            "\n"
-           "Scripts take the player's commands (wait, wait_frames, key, mouse move world|screen, mouse\n"
-           "down|up, screenshot, quit) and the editor's:\n"
+           "Scripts take the player's commands (wait, wait_frames, key, action, mouse move world|screen,\n"
+           "mouse down|up, mouse wheel, screenshot, quit) and the editor's:\n"
            "  mouse move target joint NAME lower|upper|pivot   mouse move target joint NAME angle DEGREES\n"
            "  mouse move target body NAME                      mouse move target widget NAME [FRACTION]\n"
            "  select joint|body|KIND NAME                      type TEXT\n"
@@ -37,6 +37,7 @@ const char* editorUsage() {
            "  expect property joint|body|KIND NAME PROPERTY VALUE [TOL]\n"
            "  expect hovered|selected joint|body NAME | none   expect dialog unsaved|none\n"
            "  expect plots N   expect reloads N   expect mode MODE   expect blend W [TOL]   expect dirty|clean\n"
+           "  expect status TEXT   expect character visible|hidden   expect panel Joints width PIXELS [TOL]\n"
            "(the README's editor section explains each, and lists the widget names).\n"
            "\n"
            "Exit status: 0 done, 1 a failed run or expect, 2 a bad command line or script.\n";

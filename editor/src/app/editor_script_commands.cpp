@@ -67,7 +67,8 @@ std::optional<ObjectRef> Editor::objectNamed(const std::string& kind, const std:
     const int pluginKind = plugin_.declarations().kindNamed(kind);
     if (pluginKind < 0) {
         std::string kinds;
-        for (const PluginDeclarations::Kind& k : plugin_.declarations().kinds) kinds += ", " + k.name;
+        for (const PluginDeclarations::Kind& k : plugin_.declarations().kinds)
+            if (k.name != "joint" && k.name != "body") kinds += ", " + k.name;  // the plugin's may be named so too
         error = "no kind of object '" + kind + "' (joint, body" + kinds + ")";
         return std::nullopt;
     }

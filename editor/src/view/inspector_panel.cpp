@@ -92,10 +92,10 @@ bool setObjectPropertyByName(PluginHost& plugin, const ObjectRef& object, const 
 }
 
 std::optional<Edit> drawInspectorPanel(PluginHost& plugin, const ObjectRef& selection,
-                                       const std::vector<JointView>& joints, InspectorState& state,
+                                       const std::vector<JointView>& joints, float top, InspectorState& state,
                                        WidgetTargets& targets) {
     std::optional<Edit> finished;
-    ImGui::SetNextWindowPos({10.0f, 275.0f}, ImGuiCond_FirstUseEver);
+    placeWhenMoved({10.0f, top + kPanelGap}, {0.0f, 0.0f}, state.placedAt);
     if (ImGui::Begin("Inspector", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
         std::optional<std::uint64_t> handle = selection.empty() ? std::nullopt : handleOf(plugin, selection);
         if (!handle) {

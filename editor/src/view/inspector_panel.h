@@ -17,6 +17,7 @@
 #include "model/object_ref.h"
 #include "view/body_outlines.h"
 #include "view/joint_gizmo.h"
+#include "view/panel_placement.h"
 
 namespace paper {
 class PluginHost;
@@ -33,13 +34,15 @@ struct InspectorState {
     std::string active;        ///< its property, or empty
     double activeBefore = 0.0; ///< the property's value at the press
     JointLimits limitsBefore;  ///< the joint's limits at the press (lower/upper edits)
+    ImVec2 placedAt{-1.0f, -1.0f};  ///< where the panel was last put (placeWhenMoved)
 };
 
-/// Draws the Inspector for selection (joints as read this frame). Returns a
-/// finished edit for the history: a whole drag, or a whole typed entry, is one; a checkbox
-/// click is one. Widgets are remembered as "inspector:PROPERTY" (e.g. "inspector:mass").
+/// Draws the Inspector for selection (joints as read this frame), at the left edge under
+/// `top` (the Joints panel's bottom). Returns a finished edit for the history: a whole drag,
+/// or a whole typed entry, is one; a checkbox click is one. Widgets are remembered as
+/// "inspector:PROPERTY" (e.g. "inspector:mass").
 std::optional<Edit> drawInspectorPanel(PluginHost& plugin, const ObjectRef& selection,
-                                       const std::vector<JointView>& joints, InspectorState& state,
+                                       const std::vector<JointView>& joints, float top, InspectorState& state,
                                        WidgetTargets& targets);
 
 /// The handle the plugin knows object by now, or nullopt when it has no such object.

@@ -150,10 +150,10 @@ bool setPropertyByName(PluginHost& plugin, const std::string& name, double value
     return !settings(plugin, kind, handle).empty() && plugin.setProperty(kind, handle, name, value);
 }
 
-std::optional<Edit> drawTuningPanel(PluginHost& plugin, TuningState& state, WidgetTargets& targets) {
+std::optional<Edit> drawTuningPanel(PluginHost& plugin, float top, TuningState& state, WidgetTargets& targets) {
     std::optional<Edit> finished;
     ImGuiIO& io = ImGui::GetIO();
-    ImGui::SetNextWindowPos({io.DisplaySize.x - 10.0f, 385.0f}, ImGuiCond_FirstUseEver, {1.0f, 0.0f});
+    placeWhenMoved({io.DisplaySize.x - 10.0f, top + kPanelGap}, {1.0f, 0.0f}, state.placedAt);
     if (ImGui::Begin("Tuning", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
         int kind = -1;
         std::uint64_t handle = 0;

@@ -12,6 +12,7 @@
 #include "model/edit_history.h"
 #include "paper/descriptor.h"
 #include "paper/plugin_host.h"
+#include "view/panel_placement.h"
 
 namespace paper {
 class PluginHost;
@@ -41,12 +42,14 @@ bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, WidgetTargets&
 struct TuningState {
     std::string active;         ///< the property being dragged, or empty
     double activeBefore = 0.0;  ///< its value at the press
+    ImVec2 placedAt{-1.0f, -1.0f};  ///< where the panel was last put (placeWhenMoved)
 };
 
-/// Draws the Tuning panel: every property as a slider (int, float) or checkbox (bool) in its
-/// range, set live through PluginHost::setProperty. Returns a finished edit (a whole slider
-/// drag is one) for the history; widgets are remembered as "property:NAME".
-std::optional<Edit> drawTuningPanel(PluginHost& plugin, TuningState& state, WidgetTargets& targets);
+/// Draws the Tuning panel at the right edge under `top` (the Simulate panel's bottom): every
+/// property as a slider (int, float) or checkbox (bool) in its range, set live through
+/// PluginHost::setProperty. Returns a finished edit (a whole slider drag is one) for the
+/// history; widgets are remembered as "property:NAME".
+std::optional<Edit> drawTuningPanel(PluginHost& plugin, float top, TuningState& state, WidgetTargets& targets);
 
 /// Sets the property named name to value; false when the plugin has no such property now
 /// or refuses the value.

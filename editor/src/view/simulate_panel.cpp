@@ -112,6 +112,7 @@ SimulateActions drawSimulatePanel(PluginHost& plugin, SimulateState& state, Widg
         for (std::size_t i = 0; i < plots.count; ++i)
             drawPlot("##plot" + std::to_string(i), plots.plots[i].label, plots.plots[i].unit, plots.plots[i].values);
     }
+    state.bottom = ImGui::GetWindowPos().y + ImGui::GetWindowSize().y;
     ImGui::End();
     return actions;
 }

@@ -25,6 +25,7 @@ struct SimulateState {
     /// A slider's value while it is dragged, by widget name (the plugin may clamp or move it).
     std::map<std::string, float> sliders;
     StatsPlots plots;           ///< one sample per step
+    float bottom = 0.0f;        ///< the panel's lower edge last frame, pixels from the top
 };
 
 /// What the panel asks the editor to do (things that touch its history or input).
