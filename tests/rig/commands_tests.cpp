@@ -116,6 +116,36 @@ TEST_CASE("rig check lists every error of every file and fails", "[rig][commands
                                "paperdoll rig: 2 of 3 rig files failed the check\n");
 }
 
+TEST_CASE("rig check and rig drop refuse a rig the player refuses: a clip it names that does not load",
+          "[rig][commands]") {
+    // A copy of the stickman with its clips beside it, as shipped, and its walk clip then
+    // pointed at a file that is not there.
+    TempDir dir;
+    fs::create_directories(dir.path / "rigs");
+    fs::copy(fs::path(PAPERDOLL_CONTENT_DIR) / "anims", dir.path / "anims", fs::copy_options::recursive);
+    const std::string rig = (dir.path / "rigs" / "stickman.rig.xml").string();
+    std::ifstream shipped(contentRig("stickman.rig.xml"));
+    std::string text{std::istreambuf_iterator<char>(shipped), std::istreambuf_iterator<char>()};
+    std::ofstream(rig) << text;
+    REQUIRE(run({"rig", "check", rig}).status == 0);
+
+    const std::string walk = "file=\"../anims/walk.anim.xml\"";
+    REQUIRE(contains(text, walk));
+    text.replace(text.find(walk), walk.size(), "file=\"../anims/nope.anim.xml\"");
+    std::ofstream(rig) << text;
+    Run check = run({"rig", "check", rig});
+    CHECK(check.status == 1);
+    CHECK(check.out.empty());
+    CHECK(contains(check.err, rig + ":61: error: clip: the 'walk' clip '../anims/nope.anim.xml' does not load"));
+    CHECK(contains(check.err, "1 of 1 rig file failed the check"));
+    const nlohmann::json json = nlohmann::json::parse(run({"rig", "check", "--json", rig}).out);
+    CHECK(json["ok"] == false);
+    CHECK(contains(json["rigs"][0]["errors"].dump(), "'walk' clip"));
+    Run drop = run({"rig", "drop", rig});
+    CHECK(drop.status == 1);
+    CHECK(contains(drop.err, rig + ":61: error: clip:"));
+}
+
 TEST_CASE("rig check on what is not a rig file", "[rig][commands]") {
     Run missing = run({"rig", "check", dataPath("nope.rig.xml")});
     CHECK(missing.status == 1);

@@ -89,10 +89,7 @@ std::string rigCheckJson(const std::string& file, const RigDefinition& rig) {
     return out.dump();
 }
 
-std::string rigCheckErrorJson(const std::string& file, const std::vector<Diagnostic>& diagnostics) {
-    Json errors = Json::array();
-    for (const Diagnostic& d : diagnostics)
-        if (d.severity == Severity::Error) errors.push_back(d.format());
+std::string rigCheckErrorJson(const std::string& file, const std::vector<std::string>& errors) {
     return Json{{"file", file}, {"errors", errors}}.dump();
 }
 

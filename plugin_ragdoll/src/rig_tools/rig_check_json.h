@@ -12,7 +12,7 @@ namespace ragdoll {
 
 /// The JSON object for a rig that loaded (one line, no trailing newline).
 std::string rigCheckJson(const std::string& file, const RigDefinition& rig);
-/// The JSON object for a file that did not load: its errors, as formatted diagnostics.
-std::string rigCheckErrorJson(const std::string& file, const std::vector<Diagnostic>& diagnostics);
+/// The JSON object for a rig that failed the check: its errors ("FILE:LINE: error: …").
+std::string rigCheckErrorJson(const std::string& file, const std::vector<std::string>& errors);
 
 }  // namespace ragdoll

@@ -10,6 +10,7 @@
 #include "rig_tools/rig_check_json.h"
 #include "rig_tools/rig_drop.h"
 #include "rig_tools/rig_generator.h"
+#include "character/character_assets.h"
 #include "rig/rig_loader.h"
 #include "rig/rig_saver.h"
 #include "spine/spine_import.h"
@@ -59,6 +60,16 @@ int usageError(std::ostream& err, const std::string& message) {
 
 void printDiagnostics(std::ostream& err, const std::vector<Diagnostic>& diagnostics) {
     for (const Diagnostic& d : diagnostics) err << d.format() << "\n";
+}
+
+/// What the player and the editor refuse in a rig that loads, so that a rig `rig check` and
+/// `rig drop` pass is one they play: a clip it names that does not load, a bone without a
+/// body (each "FILE:LINE: error: …"). A rig with no bodies yet, the skeleton `rig generate`
+/// reads, is not asked.
+std::vector<std::string> playErrors(const std::string& file, const RigDefinition& rig) {
+    std::vector<std::string> errors;
+    if (!rig.bodies.empty()) loadCharacterAssets(file, errors);
+    return errors;
 }
 
 /// decimals after the point; as long as the number needs (1e300 has 301 digits before it).
@@ -161,9 +172,18 @@ int runCheck(const std::vector<std::string>& args, std::ostream& out, std::ostre
         const std::string& file = files[i];
         RigLoadResult result = loadRigFile(file);
         printDiagnostics(err, result.diagnostics);
-        if (json) out << (i == 0 ? "" : ",") << (result.rig ? rigCheckJson(file, *result.rig) : rigCheckErrorJson(file, result.diagnostics));
-        else if (result.rig) out << summaryLine(file, *result.rig) << "\n" << imageLines(*result.rig);
-        if (!result.rig) ++failed;
+        std::vector<std::string> errors;
+        if (result.rig) {
+            errors = playErrors(file, *result.rig);
+            for (const std::string& e : errors) err << e << "\n";
+        } else {
+            for (const Diagnostic& d : result.diagnostics)
+                if (d.severity == Severity::Error) errors.push_back(d.format());
+        }
+        const bool ok = result.rig && errors.empty();
+        if (json) out << (i == 0 ? "" : ",") << (ok ? rigCheckJson(file, *result.rig) : rigCheckErrorJson(file, errors));
+        else if (ok) out << summaryLine(file, *result.rig) << "\n" << imageLines(*result.rig);
+        if (!ok) ++failed;
     }
     if (json) out << "],\"ok\":" << (failed == 0 ? "true" : "false") << "}\n";
     if (failed > 0) {
@@ -304,6 +324,9 @@ int runDrop(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     RigLoadResult result = loadRigFile(file);
     printDiagnostics(err, result.diagnostics);
     if (!result.rig) return kExitBadFile;
+    const std::vector<std::string> refused = playErrors(file, *result.rig);
+    for (const std::string& e : refused) err << e << "\n";
+    if (!refused.empty()) return kExitBadFile;
     if (result.rig->bodies.empty()) {
         err << "paperdoll rig: error: " << file << ": rig '" << result.rig->name
             << "' has no bodies, nothing to drop (run `paperdoll rig generate` first)\n";
