@@ -323,6 +323,19 @@ TEST_CASE("opening another rig with unsaved edits asks first, a rig that fails k
     CHECK(readText(heavy) == heavyText);
 }
 
+TEST_CASE("a rig the plugin refuses at start ends the editor with its errors said once", "[editor][e2e]") {
+    RigCopy copy;
+    std::string text = readText(copy.rig);
+    text.replace(text.find("walk.anim.xml"), 13, "nope.anim.xml");
+    std::ofstream(copy.rig, std::ios::binary) << text;
+    test::ProcessResult r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--frames", "2"}, editorEnv());
+    CHECK(r.exitCode == 1);
+    const std::string error = copy.rig.string() + ":61: error: clip: the 'walk' clip '../anims/nope.anim.xml' does not load";
+    CHECK_THAT(r.err, Catch::Contains(error));
+    CHECK(r.err.find(error) == r.err.rfind(error));
+    CHECK_THAT(r.err, Catch::Contains("cannot open '" + copy.rig.string() + "' (the error above says why)"));
+}
+
 TEST_CASE("the live plots hold one sample per step, the newest the plugin's figures", "[editor][e2e][plots]") {
     RigCopy copy;
     fs::path script = scriptInto(copy.dir, "plots.script");

@@ -236,6 +236,10 @@ TEST_CASE("a plugin's image is drawn where its quad is, premultiplied (no colour
     r = test::runProcess({kPlayer, "--headless", level, "--plugin", run.plugin, "--frames", "1"});
     CHECK(r.exitCode == 1);
     CHECK_THAT(r.err, Catch::Contains("image '" + image + "': not a PNG file"));
+    // Said once, by the host's log; the player's last line points to it.
+    const std::string reason = "not a PNG file";
+    CHECK(r.err.find(reason) == r.err.rfind(reason));
+    CHECK_THAT(r.err, Catch::Contains("cannot run this level (the error above says why)"));
 }
 
 TEST_CASE("a rig's weighted mesh is drawn where its weights put it", "[player][display][mesh]") {

@@ -495,7 +495,9 @@ int runEditor(const EditorOptions& options, std::ostream& out, std::ostream& err
     std::unique_ptr<PluginHost> host = makePluginHost(kProgram, err);
     PluginHost& plugin = *host;
     if (!plugin.load(*descriptor) || !plugin.setLevel(level)) {
-        err << kProgram << ": error: " << plugin.status().lastError << '\n';
+        // The host has logged why, with every error of the asset: said once.
+        err << kProgram << ": error: the plugin '" << descriptor->name << "' cannot open '"
+            << level.spawns.front().asset << "' (the error above says why)\n";
         return 1;
     }
     plugin.watch(true);

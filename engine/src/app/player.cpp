@@ -428,8 +428,9 @@ int runPlayer(const PlayerOptions& options, std::ostream& out, std::ostream& err
             bool running = plugin->load(*descriptor);
             running = plugin->setLevel(*level) && running;
             if (!running && sim.stepLimit >= 0) {
+                // The host has logged why, with every error of the level's assets: said once.
                 err << "paperdoll: error: the plugin '" << descriptor->name << "' (" << descriptor->path.string()
-                    << ") cannot run this level: " << plugin->status().lastError << "\n";
+                    << ") cannot run this level (the error above says why)\n";
                 return 1;
             }
             plugin->watch(options.autoReload);
