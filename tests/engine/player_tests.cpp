@@ -423,11 +423,19 @@ TEST_CASE("With a script, --frames runs exactly that many steps; quit ends the r
     CHECK(readJson(run.stats)["frames"] == 12);
 }
 
+TEST_CASE("the player's plugin list names each plugin's actions, as a script presses them, beside their keys", "[player]") {
+    test::ProcessResult r = test::runProcess({kPlayer, "--list-plugins"});
+    CHECK(r.exitCode == 0);
+    CHECK_THAT(r.out, Catch::Contains("  keys          Left walk left, Right walk right, Left Shift run, Space jump, R ragdoll,") &&
+                          Catch::Contains("  actions       walk_left, walk_right, run, jump, toggle_ragdoll, hit_left,"));
+}
+
 TEST_CASE("a script naming an action the plugin does not declare exits 2 with its line", "[player][script]") {
     ScriptRun run;
     test::ProcessResult r = run.run("wait 0.5\naction press toggle\naction press ragdoll\n");
     CHECK(r.exitCode == 2);
-    CHECK_THAT(r.err, Catch::Contains(run.script + ":3: error: no action 'ragdoll': the plugin declares none by that name\n"));
+    CHECK_THAT(r.err, Catch::Contains(run.script + ":3: error: no action 'ragdoll': the plugin declares none by that name "
+                                                   "(its actions: walk_left, walk_right, run, jump, toggle, "));
     CHECK_FALSE(fs::exists(run.stats));
 }
 

@@ -445,7 +445,7 @@ TEST_CASE("`action press NAME` presses the declared action's first key; an undec
     Script s = parseOk("wait_frames 2\naction press jump\naction down run\nwait_frames 1\naction up run\n");
     InputMap input;
     PlayerBindings bindings = boundPlayer(input);
-    REQUIRE(s.bindActions(input).empty());
+    REQUIRE(s.bindActions(input, declaredActions()).empty());
     Camera camera = headlessCamera();
     ScriptRunner runner(s);
     std::vector<std::int64_t> jumpAt, runHeld;
@@ -460,10 +460,13 @@ TEST_CASE("`action press NAME` presses the declared action's first key; an undec
     CHECK(runHeld == std::vector<std::int64_t>{2});
 
     Script unknown = parseOk("action press jmup\nwait 0.1\naction down walk_right\n");
-    std::vector<ScriptError> errors = unknown.bindActions(input);
+    std::vector<ScriptError> errors = unknown.bindActions(input, declaredActions());
     REQUIRE(errors.size() == 1);
     CHECK(errors[0].line == 1);
-    CHECK(errors[0].message == "no action 'jmup': the plugin declares none by that name");
+    CHECK_THAT(errors[0].message, Catch::StartsWith("no action 'jmup': the plugin declares none by that name (its actions: ") &&
+                                      Catch::Contains("jump"));
+    // The engine's own bindings are not the plugin's actions.
+    REQUIRE(parseOk("action press quit\n").bindActions(input, declaredActions()).size() == 1);
     CHECK(parseErrors("action press\n").size() == 1);
     CHECK(parseErrors("action hold jump\n").size() == 1);
 }

@@ -349,7 +349,9 @@ static int listPlugins(const PlayerOptions& options, std::ostream& out, std::ost
             std::filesystem::temp_directory_path() / ("paperdoll-list-" + std::to_string(getpid()));
         if (std::optional<PluginDeclarations> declared = readPluginDeclarations(d, copies, error)) {
             out << "  keys          " << (declared->actions.empty() ? "(none)" : gameKeyHelp(*declared)) << "\n";
-            std::string kinds, assets;
+            std::string actions, kinds, assets;
+            for (const PluginDeclarations::Action& a : declared->actions) actions += (actions.empty() ? "" : ", ") + a.name;
+            out << "  actions       " << (actions.empty() ? "(none)" : actions) << "  (a script's `action press NAME`)\n";
             for (const PluginDeclarations::Kind& k : declared->kinds) kinds += (kinds.empty() ? "" : ", ") + k.name;
             for (const PluginDeclarations::AssetType& a : declared->assetTypes)
                 assets += (assets.empty() ? "" : ", ") + a.label + " (" + a.pattern + ")";
@@ -440,7 +442,8 @@ int runPlayer(const PlayerOptions& options, std::ostream& out, std::ostream& err
     }
     if (script) {
         // `action press jump` needs the plugin's actions, known only now.
-        std::vector<ScriptError> errors = script->bindActions(sim.input);
+        std::vector<ScriptError> errors =
+            script->bindActions(sim.input, sim.plugin ? sim.plugin->declarations() : PluginDeclarations{});
         for (const ScriptError& e : errors) err << Script::format(options.scriptPath, e) << '\n';
         if (!errors.empty()) return 2;
     }

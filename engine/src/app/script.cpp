@@ -15,6 +15,7 @@
 
 #include "paper/fixed_step.h"
 #include "paper/camera.h"
+#include "paper/plugin_host.h"
 
 namespace paper {
 
@@ -282,12 +283,18 @@ std::string Script::format(const std::string& fileName, const ScriptError& error
     return fileName + ":" + std::to_string(error.line) + ": error: " + error.message;
 }
 
-std::vector<ScriptError> Script::bindActions(const InputMap& input) {
+std::vector<ScriptError> Script::bindActions(const InputMap& input, const PluginDeclarations& declarations) {
     std::vector<ScriptError> errors;
+    std::string names;
+    for (const PluginDeclarations::Action& a : declarations.actions) names += (names.empty() ? "" : ", ") + a.name;
     for (ScriptCommand& c : commands_) {
         if (c.action.empty()) continue;
-        const ActionId id = input.find(c.action);
-        if (id == kNoAction) errors.push_back({c.line, "no action '" + c.action + "': the plugin declares none by that name"});
+        const bool declared = std::any_of(declarations.actions.begin(), declarations.actions.end(),
+                                          [&](const PluginDeclarations::Action& a) { return a.name == c.action; });
+        const ActionId id = declared ? input.find(c.action) : kNoAction;
+        if (id == kNoAction)
+            errors.push_back({c.line, "no action '" + c.action + "': the plugin declares none by that name (" +
+                                          (names.empty() ? "it declares no actions" : "its actions: " + names) + ")"});
         else if (input.keys(id).empty()) errors.push_back({c.line, "the action '" + c.action + "' has no key"});
         else c.keycode = input.keys(id).front();
     }
