@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <vector>
 #include <nlohmann/json.hpp>
@@ -121,6 +122,34 @@ TEST_CASE("the player plays the puppet, a rig naming no clips, and reports the p
     // The fall and the get-up keep the drawn figure within 2 cm of the ground's surface.
     CHECK(physics["run_max_visual_depth_m"].get<double>() >= 0.0);
     CHECK(physics["run_max_visual_depth_m"].get<double>() <= 0.02);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("what a rig or clip ignores is a warning in the player's log, naming the file and line", "[player]") {
+    // The stickman, its clips beside it as shipped, on a flat level; an attribute the idle
+    // clip's loader does not know, and one in the rig's first body.
+    const fs::path dir = test::makeTempDir();
+    const fs::path content = PAPERDOLL_CONTENT_DIR;
+    fs::create_directories(dir / "rigs");
+    fs::copy(content / "anims", dir / "anims", fs::copy_options::recursive);
+    auto patch = [](const fs::path& path, const std::string& from, const std::string& to) {
+        std::ifstream in(path);
+        std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+        text.replace(text.find(from), from.size(), to);
+        std::ofstream(path, std::ios::trunc) << text;
+    };
+    fs::copy_file(content / "rigs" / "stickman.rig.xml", dir / "rigs" / "stickman.rig.xml");
+    patch(dir / "rigs" / "stickman.rig.xml", "<body bone=", "<body tint=\"red\" bone=");
+    patch(dir / "anims" / "idle.anim.xml", "<clip name=", "<clip speed=\"2\" name=");
+    const fs::path level = dir / "flat.level.xml";
+    std::ofstream(level) << "<level name=\"flat\" format=\"1\" units=\"m\" scale=\"1\">\n"
+                            "  <box x=\"0\" y=\"-0.5\" width=\"20\" height=\"1\"/>\n"
+                            "  <spawn name=\"p\" asset=\"rigs/stickman.rig.xml\" x=\"0\" y=\"0\"/>\n</level>\n";
+    test::ProcessResult r = test::runProcess({kPlayer, "--headless", level.string(), "--frames", "2"});
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+    CHECK_THAT(r.err, Catch::Contains("stickman.rig.xml:31: warning: body: unknown attribute 'tint' ignored") &&
+                          Catch::Contains("idle.anim.xml:4: warning: clip: unknown attribute 'speed' ignored"));
     fs::remove_all(dir);
 }
 

@@ -129,6 +129,17 @@ TEST_CASE("rig check and rig drop refuse a rig the player refuses: a clip it nam
     std::ofstream(rig) << text;
     REQUIRE(run({"rig", "check", rig}).status == 0);
 
+    // An attribute the idle clip's loader does not know: a warning at its line, as the
+    // player logs it, and the rig still passes.
+    const fs::path idle = dir.path / "anims" / "idle.anim.xml";
+    std::ifstream idleIn(idle);
+    std::string clip{std::istreambuf_iterator<char>(idleIn), std::istreambuf_iterator<char>()};
+    clip.replace(clip.find("<clip name="), 11, "<clip speed=\"2\" name=");
+    std::ofstream(idle, std::ios::trunc) << clip;
+    Run warned = run({"rig", "check", rig});
+    CHECK(warned.status == 0);
+    CHECK(contains(warned.err, idle.string() + ":4: warning: clip: unknown attribute 'speed' ignored"));
+
     const std::string walk = "file=\"../anims/walk.anim.xml\"";
     REQUIRE(contains(text, walk));
     text.replace(text.find(walk), walk.size(), "file=\"../anims/nope.anim.xml\"");

@@ -13,9 +13,12 @@ namespace {
 
 constexpr const char* kRoleNames[int(ClipRole::Count)] = {"idle", "walk", "run", "jump", "daze", "get_up_front", "get_up_back"};
 
-void addErrors(const std::vector<Diagnostic>& diagnostics, std::vector<std::string>& errors) {
-    for (const Diagnostic& d : diagnostics)
+void addDiagnostics(const std::vector<Diagnostic>& diagnostics, std::vector<std::string>& errors,
+                    std::vector<std::string>* warnings) {
+    for (const Diagnostic& d : diagnostics) {
         if (d.severity == Severity::Error) errors.push_back(d.format());
+        else if (warnings) warnings->push_back(d.format());
+    }
 }
 
 }  // namespace
@@ -60,10 +63,11 @@ Clip restClip(const CharacterAssets& a, ClipRole role) {
 
 }  // namespace
 
-std::shared_ptr<const CharacterAssets> loadCharacterAssets(const std::string& rigPath, std::vector<std::string>& errors) {
+std::shared_ptr<const CharacterAssets> loadCharacterAssets(const std::string& rigPath, std::vector<std::string>& errors,
+                                                           std::vector<std::string>* warnings) {
     const size_t errorsBefore = errors.size();
     RigLoadResult loaded = loadRigFile(rigPath);
-    addErrors(loaded.diagnostics, errors);
+    addDiagnostics(loaded.diagnostics, errors, warnings);
     if (!loaded.rig) return nullptr;
 
     auto assets = std::make_shared<CharacterAssets>();
@@ -109,7 +113,7 @@ std::shared_ptr<const CharacterAssets> loadCharacterAssets(const std::string& ri
         }
         const std::string path = (folder / entry->file).lexically_normal().string();
         ClipLoadResult clip = loadClipFile(path, rig);
-        addErrors(clip.diagnostics, errors);
+        addDiagnostics(clip.diagnostics, errors, warnings);
         if (clip.clip) {
             assets->clips[role] = std::move(*clip.clip);
         } else {

@@ -35,7 +35,9 @@ struct CharacterAssets {
 };
 
 /// Loads a rig file and every clip it names. Null with every problem in errors (each
-/// "FILE:LINE: error: …") when anything is missing or broken.
-std::shared_ptr<const CharacterAssets> loadCharacterAssets(const std::string& rigPath, std::vector<std::string>& errors);
+/// "FILE:LINE: error: …") when anything is missing or broken; the rig's and the clips'
+/// warnings ("FILE:LINE: warning: …") go to warnings when given.
+std::shared_ptr<const CharacterAssets> loadCharacterAssets(const std::string& rigPath, std::vector<std::string>& errors,
+                                                           std::vector<std::string>* warnings = nullptr);
 
 }  // namespace ragdoll

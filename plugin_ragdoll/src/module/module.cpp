@@ -120,10 +120,14 @@ int32_t loadLevel(PaperPluginInstance* instance, const PaperLevelDesc* desc, cha
                                 p.facingRight != 0});
     }
     std::string why;
+    std::vector<std::string> warnings;
     try {
-        if (!instance->scene.loadLevel(level, why)) {
+        if (!instance->scene.loadLevel(level, why, &warnings)) {
             return refuse(error, capacity, why);
         }
+        // What the rigs and clips ignored (an unknown attribute, a misspelt element), said
+        // where the user looks while playing: the host's log.
+        for (const std::string& w : warnings) instance->services->log(instance->services->context, PAPER_LOG_WARNING, w.c_str());
         loadImages(*instance);
         instance->selected = {};
     } catch (const std::exception& e) {  // no exception may cross the C boundary

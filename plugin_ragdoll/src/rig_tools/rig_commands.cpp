@@ -62,14 +62,33 @@ void printDiagnostics(std::ostream& err, const std::vector<Diagnostic>& diagnost
     for (const Diagnostic& d : diagnostics) err << d.format() << "\n";
 }
 
-/// What the player and the editor refuse in a rig that loads, so that a rig `rig check` and
-/// `rig drop` pass is one they play: a clip it names that does not load, a bone without a
-/// body (each "FILE:LINE: error: …"). A rig with no bodies yet, the skeleton `rig generate`
-/// reads, is not asked.
-std::vector<std::string> playErrors(const std::string& file, const RigDefinition& rig) {
-    std::vector<std::string> errors;
-    if (!rig.bodies.empty()) loadCharacterAssets(file, errors);
-    return errors;
+/// A rig file as `rig check` and `rig drop` see it: as the player loads it, so that a rig
+/// they pass is one it plays — the rig, the clips it names (a clip that does not load is an
+/// error, its unknown attributes warnings), a body on every bone. A rig with no bodies yet,
+/// the skeleton `rig generate` reads, is not played: its own diagnostics alone.
+struct CheckedRig {
+    RigLoadResult loaded;
+    std::vector<std::string> errors, warnings;  ///< "FILE:LINE: error: …" / "… warning: …"
+    bool asPlayed = false;                      ///< errors and warnings come from loading it to play
+
+    bool ok() const { return loaded.rig && errors.empty(); }
+    void print(std::ostream& err) const {
+        if (!asPlayed) return printDiagnostics(err, loaded.diagnostics);  // in file order
+        for (const std::string& w : warnings) err << w << "\n";
+        for (const std::string& e : errors) err << e << "\n";
+    }
+};
+
+CheckedRig checkRig(const std::string& file) {
+    CheckedRig c{loadRigFile(file), {}, {}, false};
+    c.asPlayed = c.loaded.rig && !c.loaded.rig->bodies.empty();
+    if (c.asPlayed) {
+        loadCharacterAssets(file, c.errors, &c.warnings);
+    } else {
+        for (const Diagnostic& d : c.loaded.diagnostics)
+            (d.severity == Severity::Error ? c.errors : c.warnings).push_back(d.format());
+    }
+    return c;
 }
 
 /// decimals after the point; as long as the number needs (1e300 has 301 digits before it).
@@ -170,20 +189,12 @@ int runCheck(const std::vector<std::string>& args, std::ostream& out, std::ostre
     if (json) out << "{\"rigs\":[";
     for (size_t i = 0; i < files.size(); ++i) {
         const std::string& file = files[i];
-        RigLoadResult result = loadRigFile(file);
-        printDiagnostics(err, result.diagnostics);
-        std::vector<std::string> errors;
-        if (result.rig) {
-            errors = playErrors(file, *result.rig);
-            for (const std::string& e : errors) err << e << "\n";
-        } else {
-            for (const Diagnostic& d : result.diagnostics)
-                if (d.severity == Severity::Error) errors.push_back(d.format());
-        }
-        const bool ok = result.rig && errors.empty();
-        if (json) out << (i == 0 ? "" : ",") << (ok ? rigCheckJson(file, *result.rig) : rigCheckErrorJson(file, errors));
-        else if (ok) out << summaryLine(file, *result.rig) << "\n" << imageLines(*result.rig);
-        if (!ok) ++failed;
+        const CheckedRig checked = checkRig(file);
+        checked.print(err);
+        const RigDefinition* rig = checked.ok() ? checked.loaded.rig.get() : nullptr;
+        if (json) out << (i == 0 ? "" : ",") << (rig ? rigCheckJson(file, *rig) : rigCheckErrorJson(file, checked.errors));
+        else if (rig) out << summaryLine(file, *rig) << "\n" << imageLines(*rig);
+        if (!rig) ++failed;
     }
     if (json) out << "],\"ok\":" << (failed == 0 ? "true" : "false") << "}\n";
     if (failed > 0) {
@@ -321,18 +332,16 @@ int runDrop(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     if (files.empty()) return usageError(err, "'rig drop' needs a FILE");
     if (files.size() > 1) return usageError(err, "'rig drop' takes one FILE, got " + std::to_string(files.size()));
     const std::string& file = files[0];
-    RigLoadResult result = loadRigFile(file);
-    printDiagnostics(err, result.diagnostics);
-    if (!result.rig) return kExitBadFile;
-    const std::vector<std::string> refused = playErrors(file, *result.rig);
-    for (const std::string& e : refused) err << e << "\n";
-    if (!refused.empty()) return kExitBadFile;
-    if (result.rig->bodies.empty()) {
-        err << "paperdoll rig: error: " << file << ": rig '" << result.rig->name
+    const CheckedRig checked = checkRig(file);
+    checked.print(err);
+    if (!checked.ok()) return kExitBadFile;
+    const std::shared_ptr<const RigDefinition>& rig = checked.loaded.rig;
+    if (rig->bodies.empty()) {
+        err << "paperdoll rig: error: " << file << ": rig '" << rig->name
             << "' has no bodies, nothing to drop (run `paperdoll rig generate` first)\n";
         return kExitBadFile;
     }
-    DropReport report = dropRig(*result.rig, options);
+    DropReport report = dropRig(*rig, options);
     if (json) printDropJson(out, file, report);
     else printDropTable(out, file, report);
     return report.passed() ? kExitOk : kExitDropFailed;

@@ -58,7 +58,7 @@ Scene::~Scene() {
     characters_.clear();
 }
 
-bool Scene::loadLevel(const SceneLevel& level, std::string& error) {
+bool Scene::loadLevel(const SceneLevel& level, std::string& error, std::vector<std::string>* warnings) {
     World fresh(world_.def());
     std::vector<BodyId> terrain, props;
     for (const ScenePiece& piece : level.terrain) {
@@ -99,7 +99,7 @@ bool Scene::loadLevel(const SceneLevel& level, std::string& error) {
     std::vector<std::string> errors;
     for (const SceneSpawn& spawn : level.spawns) {
         if (assets.count(spawn.rigPath)) continue;
-        auto loaded = loadCharacterAssets(spawn.rigPath, errors);
+        auto loaded = loadCharacterAssets(spawn.rigPath, errors, warnings);
         if (loaded) assets[spawn.rigPath] = std::move(loaded);
     }
     if (!errors.empty()) {

@@ -64,8 +64,9 @@ public:
     ~Scene();
 
     /// Replaces whatever was there with the level (terrain, props, characters at their
-    /// spawns). False with every reason on bad data; the scene is then unchanged.
-    bool loadLevel(const SceneLevel& level, std::string& error);
+    /// spawns). False with every reason on bad data; the scene is then unchanged. The rigs'
+    /// and clips' warnings ("FILE:LINE: warning: …") go to warnings when given.
+    bool loadLevel(const SceneLevel& level, std::string& error, std::vector<std::string>* warnings = nullptr);
     /// One fixed step: input to the first character (its actions), the mouse grab, the
     /// characters and the world.
     void step(double dt, const SceneInput& input = {});
