@@ -670,12 +670,22 @@ TEST_CASE("Input drives the player: R, hits, B/N, G and Tab", "[character][input
     scene.step(kDt, test::input(0, bit(Action::BlendDown)));
     CHECK(c.mode() == CharacterMode::Animated);
     CHECK(c.ragdoll().empty());
+    // The weight reads what the mode is (0 animated, 1 limp), and the next N starts from 0.
+    CHECK(c.blendWeight() == 0.0);
+    scene.step(kDt, test::input(0, bit(Action::BlendUp)));
+    CHECK(c.blendWeight() == Approx(0.1));
+    scene.step(kDt, test::input(0, bit(Action::BlendDown)));
+    CHECK(c.mode() == CharacterMode::Animated);
     scene.step(kDt, test::input(0, bit(Action::HitLeft)));
     CHECK(c.mode() == CharacterMode::Ragdoll);
+    CHECK(c.blendWeight() == 1.0);
+    CHECK_FALSE(c.enterBlend(0.3));  // limp: no blend until it is up again
+    CHECK(c.blendWeight() == 1.0);
     test::run(scene, 5);
     CHECK(bodiesMomentum(scene.world(), c.ragdoll().bodies).linear.x > 50.0);  // pushed right
     scene.step(kDt, test::input(0, bit(Action::GetUp)));
     CHECK(c.mode() == CharacterMode::GettingUp);
+    CHECK(c.blendWeight() == 0.0);
     scene.step(kDt, test::input(0, bit(Action::NetRole)));
     CHECK(scene.netPreview() == NetPreview::HostProxy);
     CHECK(c.role() == NetRole::Host);

@@ -110,17 +110,20 @@ bool Character::enterRagdoll(Vec2 impulse) {
     if (mode_ == CharacterMode::Animated || mode_ == CharacterMode::GettingUp) savedAppearance_ = appearance_;
     appearance_.tint = tuning::kDazedTint;
     mode_ = CharacterMode::Ragdoll;
+    setBlendWeight(1.0);  // limp: what a blend at 1 is, and what the weight reads
     if (impulse.x != 0.0 || impulse.y != 0.0)
         for (BodyId body : ragdoll_.bodies) world_->applyLinearImpulse(body, impulse, world_->worldCenterOfMass(body));
     return true;
 }
 
 bool Character::enterBlend(double weight) {
-    if (role_ == NetRole::Proxy) return false;
-    setBlendWeight(weight);
-    if (mode_ == CharacterMode::Blend) return true;
-    if (mode_ != CharacterMode::Animated) return false;
+    if (role_ == NetRole::Proxy || (mode_ != CharacterMode::Blend && mode_ != CharacterMode::Animated)) return false;
+    if (mode_ == CharacterMode::Blend) {
+        setBlendWeight(weight);
+        return true;
+    }
     if (!buildBodies()) return false;
+    setBlendWeight(weight);
     savedAppearance_ = appearance_;
     mode_ = CharacterMode::Blend;
     return true;
@@ -130,6 +133,7 @@ bool Character::leaveBlend() {
     if (mode_ != CharacterMode::Blend) return false;
     destroyBodies();
     mode_ = CharacterMode::Animated;
+    setBlendWeight(0.0);  // following the animation exactly, as a blend at 0 would
     appearance_ = savedAppearance_;
     poses_ = animPoses_;
     createAnimatedBodies();
@@ -154,6 +158,7 @@ bool Character::getUp() {
     getUpTime_ = 0.0;
     getUpShift_ = 0.0;
     mode_ = CharacterMode::GettingUp;
+    setBlendWeight(0.0);
     haveAnimHistory_ = false;  // the root jumped: no velocity from the previous pose
     computeAnimatedPose(0.0, true, true);
     createAnimatedBodies();  // at the pose the body lies in (poses_ is still that)
