@@ -326,6 +326,17 @@ TEST_CASE("a rig's weighted mesh is drawn where its weights put it", "[player][d
     fs::remove_all(dir);
 }
 
+TEST_CASE("with no display a windowed run says so, and renders offscreen only when asked", "[player][display]") {
+    // SDL would fall back to its offscreen driver by itself: a window nobody sees.
+    test::ProcessResult r = test::runProcess({kPlayer, "--frames", "2"}, {"DISPLAY=", "WAYLAND_DISPLAY=", "SDL_VIDEODRIVER="});
+    CHECK(r.exitCode == 1);
+    CHECK_THAT(r.err, Catch::Contains("no display to open a window on") && Catch::Contains("--headless"));
+    r = test::runProcess({kPlayer, "--frames", "2"},
+                         {"DISPLAY=", "WAYLAND_DISPLAY=", "SDL_VIDEODRIVER=offscreen", "LSAN_OPTIONS=detect_leaks=0"});
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+}
+
 TEST_CASE("a windowed run saves a screenshot of the harness", "[player][display]") {
     std::string dir = test::makeTempDir();
     std::string png = dir + "/shot.png";

@@ -6,6 +6,8 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <backends/imgui_impl_sdl.h>
 
+#include <cstring>
+
 #include "paper/input.h"
 #include "platform/leak_check.h"
 
@@ -27,6 +29,16 @@ bool Window::open(const WindowDef& def, std::string& error) {
     if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
         error = std::string("cannot start SDL video: ") + SDL_GetError() +
                 " (no display? run under xvfb-run, set SDL_VIDEODRIVER=offscreen, or use --headless)";
+        return false;
+    }
+    // With no display SDL falls back to its offscreen driver by itself: a window nobody sees,
+    // and a run without --frames that never ends. Offscreen only when asked for.
+    const char* driver = SDL_GetCurrentVideoDriver();
+    const char* asked = SDL_getenv("SDL_VIDEODRIVER");
+    if (driver && std::strcmp(driver, "offscreen") == 0 && !(asked && std::strstr(asked, "offscreen"))) {
+        SDL_QuitSubSystem(SDL_INIT_VIDEO);
+        error = "no display to open a window on (run under a display or xvfb-run, set SDL_VIDEODRIVER=offscreen to "
+                "render without one, or use --headless)";
         return false;
     }
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
