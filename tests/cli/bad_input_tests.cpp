@@ -200,7 +200,7 @@ TEST_CASE("paperdoll refuses bad options and numbers", "[cli][bad-input][player]
         {"`--plugin` and `--no-plugin`", {"--headless", "--frames", "1", "--plugin", "x.plugin", "--no-plugin"}, 2,
          {"contradict"}},
         {"`PAPERDOLL_CONTENT` names a missing folder, no level given", {"--headless", "--frames", "1"}, 1,
-         {"cannot find the content folder", "PAPERDOLL_CONTENT"},
+         {"PAPERDOLL_CONTENT is '" + fixtures().missing + "', which is not a content folder"},
          false,
          {"PAPERDOLL_CONTENT=" + fixtures().missing}},
     };
@@ -377,7 +377,7 @@ TEST_CASE("paperdoll_editor refuses bad options and numbers", "[cli][bad-input][
         {"`--level` without a value", {"--level"}, 2, {"--level needs"}},
         {"`--rig` followed by another option", {"--rig", "--frames", "1"}, 2, {"--rig needs a file"}},
         {"`PAPERDOLL_CONTENT` names a missing folder, no level given", {"--frames", "1"}, 1,
-         {"cannot find the content folder", "PAPERDOLL_CONTENT"},
+         {"PAPERDOLL_CONTENT is '" + fixtures().missing + "', which is not a content folder"},
          false,
          {"PAPERDOLL_CONTENT=" + fixtures().missing}},
     };

@@ -330,6 +330,13 @@ TEST_CASE("error: malformed XML points at the broken element") {
     CHECK(r.diagnostics[0].line == 5);
     CHECK_THAT(r.diagnostics[0].message, Catch::Matchers::StartsWith("malformed XML: broken attribute"));
     CHECK_THAT(r.diagnostics[0].message, Catch::Matchers::EndsWith("in <box>"));
+
+    // Binary bytes with a '<' in them say what is wrong in words, not as tinyxml2's
+    // XML_ERROR_PARSING.
+    LevelLoadResult garbage = loadLevelFromText("\xd0<\x12\x9b", "x.level.xml");
+    CHECK_FALSE(garbage.level.has_value());
+    REQUIRE(garbage.diagnostics.size() == 1);
+    CHECK(garbage.diagnostics[0].message == "malformed XML: a '<' that starts no element (a binary file?)");
 }
 
 TEST_CASE("error: the root element is not <level>") {

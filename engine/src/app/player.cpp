@@ -460,8 +460,8 @@ int runPlayer(const PlayerOptions& options, std::ostream& out, std::ostream& err
         !writeStatsJson(options.statsJsonPath, options, *level, sim.stats, sim.plugin, err))
         return 1;
     if (options.headless)
-        out << "paperdoll: " << sim.stats.steps << " steps of '" << level->name << "' in " << sim.stats.wallSeconds
-            << " s\n";
+        out << "paperdoll: " << sim.stats.steps << (sim.stats.steps == 1 ? " step" : " steps") << " of '"
+            << level->name << "' in " << sim.stats.wallSeconds << " s\n";
     return 0;
 }
 

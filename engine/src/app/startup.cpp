@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 #include "paper/content_paths.h"
@@ -16,9 +17,14 @@ std::optional<Level> loadStartLevel(const std::string& program, const std::strin
     if (path.empty()) {
         std::optional<std::filesystem::path> content = findContentDir();
         if (!content) {
-            err << program << ": error: cannot find the content folder (run from the repository, or set "
-                              "PAPERDOLL_CONTENT); or name "
-                << levelHint << "\n";
+            const char* env = std::getenv("PAPERDOLL_CONTENT");
+            if (env && *env)
+                err << program << ": error: PAPERDOLL_CONTENT is '" << env
+                    << "', which is not a content folder (one with levels/ in it); or name " << levelHint << "\n";
+            else
+                err << program << ": error: cannot find the content folder (run from the repository, or set "
+                                  "PAPERDOLL_CONTENT); or name "
+                    << levelHint << "\n";
             return std::nullopt;
         }
         path = (*content / "levels" / "harness.level.xml").string();
