@@ -163,7 +163,7 @@ void Editor::drawJointsPanel() {
         targets_.remember("save");
         jointsPanelWidth_ = ImGui::GetWindowWidth();
     }
-    jointsPanelBottom_ = ImGui::GetWindowPos().y + ImGui::GetWindowSize().y;
+    jointsPanelRight_ = ImGui::GetWindowPos().x + ImGui::GetWindowSize().x;
     ImGui::End();
 }
 
@@ -215,7 +215,7 @@ void Editor::drawPanels() {
     SimulateActions simulate = drawSimulatePanel(plugin_, simulation_, targets_);
     if (simulate.reset) resetWorld();
     if (!simulate.error.empty()) report(simulate.error, true);
-    if (std::optional<Edit> edit = drawInspectorPanel(plugin_, selection_, joints_, jointsPanelBottom_, inspector_, targets_))
+    if (std::optional<Edit> edit = drawInspectorPanel(plugin_, selection_, joints_, jointsPanelRight_, inspector_, targets_))
         recordEdit(*edit);
     if (drawPluginPanel(plugin_, pluginPanel_, targets_)) reloadPlugin();
     if (std::optional<Edit> edit = drawTuningPanel(plugin_, simulation_.bottom, tuning_, targets_)) recordEdit(*edit);

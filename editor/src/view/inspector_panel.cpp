@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -24,6 +25,20 @@ bool isLimit(const ObjectRef& object, const std::string& property) {
 /// One property's widget; true when the user changed value this frame.
 bool propertyWidget(const PropertyValue& p, const std::string& label, double& value) {
     ImGui::SetNextItemWidth(kSliderWidth);
+    if ((p.flags & PAPER_PROPERTY_READ_ONLY) && p.type == PAPER_PROPERTY_STRING &&
+        ImGui::CalcTextSize(p.text.c_str()).x > kSliderWidth) {
+        // Too long for the slider's place, where it was cut (a body's cut-out parts): its name
+        // on a line, then the text, an item ("; " between) a line.
+        ImGui::TextUnformatted(label.c_str(), label.c_str() + std::min(label.find("##"), label.size()));
+        ImGui::Indent();
+        for (std::size_t begin = 0; begin <= p.text.size();) {
+            const std::size_t end = std::min(p.text.find("; ", begin), p.text.size());
+            ImGui::TextUnformatted(p.text.c_str() + begin, p.text.c_str() + end);
+            begin = end + 2;
+        }
+        ImGui::Unindent();
+        return false;
+    }
     if (p.flags & PAPER_PROPERTY_READ_ONLY) {
         // Shown, not edited: the value as text in the slider's place.
         char text[96];
@@ -92,10 +107,10 @@ bool setObjectPropertyByName(PluginHost& plugin, const ObjectRef& object, const 
 }
 
 std::optional<Edit> drawInspectorPanel(PluginHost& plugin, const ObjectRef& selection,
-                                       const std::vector<JointView>& joints, float top, InspectorState& state,
+                                       const std::vector<JointView>& joints, float left, InspectorState& state,
                                        WidgetTargets& targets) {
     std::optional<Edit> finished;
-    placeWhenMoved({10.0f, top + kPanelGap}, {0.0f, 0.0f}, state.placedAt);
+    placeWhenMoved({left + kPanelGap, 30.0f}, {0.0f, 0.0f}, state.placedAt);
     if (ImGui::Begin("Inspector", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
         std::optional<std::uint64_t> handle = selection.empty() ? std::nullopt : handleOf(plugin, selection);
         if (!handle) {

@@ -37,12 +37,12 @@ struct InspectorState {
     ImVec2 placedAt{-1.0f, -1.0f};  ///< where the panel was last put (placeWhenMoved)
 };
 
-/// Draws the Inspector for selection (joints as read this frame), at the left edge under
-/// `top` (the Joints panel's bottom). Returns a finished edit for the history: a whole drag,
+/// Draws the Inspector for selection (joints as read this frame), at the top right of `left`
+/// (the Joints panel's right edge). Returns a finished edit for the history: a whole drag,
 /// or a whole typed entry, is one; a checkbox click is one. Widgets are remembered as
 /// "inspector:PROPERTY" (e.g. "inspector:mass").
 std::optional<Edit> drawInspectorPanel(PluginHost& plugin, const ObjectRef& selection,
-                                       const std::vector<JointView>& joints, float top, InspectorState& state,
+                                       const std::vector<JointView>& joints, float left, InspectorState& state,
                                        WidgetTargets& targets);
 
 /// The handle the plugin knows object by now, or nullopt when it has no such object.
