@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "character/character_tuning.h"
+#include "character/drawn_shapes.h"
 #include "harness.h"
 #include "pool_tasks.h"
 #include "rig/rig_tuning.h"
@@ -434,6 +435,30 @@ TEST_CASE("Switched anywhere along the harness, the stickman comes to rest", "[c
                                             << deepestAtRest * 1000.0 << " mm");
 }
 
+TEST_CASE("The paper doll getting up at the foot of the stairs keeps its drawn parts out of them", "[character][getup]") {
+    // README's getting_up.png: walk 1.2 s from the spawn, limp, lie 2.5 s, get up. Its
+    // cut-out parts are what a user sees; measured as drawn, a hand went 6 cm into the first
+    // stair when only line visuals counted (the doll has none).
+    Scene scene;
+    test::loadHarness(scene);
+    Character& c = scene.character(0);
+    std::vector<DrawnShape> shapes;
+    drawnShapes(c.rig(), c.bonePoses(), c.appearance().scale, c.drawnMirrored(), shapes);
+    CHECK(shapes.size() == c.rig().sprites.size());
+    test::run(scene, 30);
+    walk(scene, 72);
+    REQUIRE(c.toggleRagdoll());
+    test::run(scene, 150);
+    REQUIRE(c.getUp());
+    double deepest = 0.0;
+    for (int step = 0; step < 90 && c.mode() == CharacterMode::GettingUp; ++step) {
+        test::run(scene, 1);
+        deepest = std::max(deepest, scene.lastFigures().visualDepth);
+    }
+    CHECK(c.mode() == CharacterMode::Animated);
+    CHECK(deepest <= 0.005);
+}
+
 TEST_CASE("Getting up stands the character where the ragdoll lay, feet on the ground", "[character][getup]") {
     const double x = GENERATE(-6.0, 3.5, 9.5);
     Scene scene;
@@ -462,7 +487,12 @@ TEST_CASE("Getting up stands the character where the ragdoll lay, feet on the gr
     CHECK(c.mode() == CharacterMode::Animated);
     test::run(scene, 10);
     INFO("lay at x = " << lyingX << ", stands at " << c.root().x << " after " << steps * kDt << " s");
-    CHECK(std::abs(c.root().x - lyingX) <= 0.02);
+    // Thrown from 9.5 m it lies at the foot of the crate stack, whose crates hold the get-up's
+    // drawn figure (its hands and head reaching forward) back by a few centimetres.
+    const double heldBack = x == 9.5 ? 0.1 : 0.0;
+    CHECK(c.root().x - lyingX <= 0.02);
+    CHECK(lyingX - c.root().x <= 0.02 + heldBack);
+    CHECK(scene.lastFigures().visualDepth <= 0.005);  // no drawn part in the ground or a crate
     double ground = 0.0;
     RayHit hit;
     Filter filter;

@@ -173,7 +173,7 @@ SceneLevel levelWith(const std::string& rigPath) {
 /// The lowest point of the character's drawn figure, metres.
 double lowestDrawnPoint(const Character& c) {
     std::vector<DrawnShape> shapes;
-    drawnShapes(c.rig(), c.bonePoses(), c.appearance().scale, shapes);
+    drawnShapes(c.rig(), c.bonePoses(), c.appearance().scale, c.drawnMirrored(), shapes);
     double lowest = 1e9;
     for (const DrawnShape& s : shapes) lowest = std::min({lowest, s.a.y - s.radius, s.b.y - s.radius});
     return lowest;

@@ -118,6 +118,29 @@ TEST_CASE("images and sprites load in metres and radians, with their defaults", 
     CHECK(head.order == 1);
 }
 
+TEST_CASE("a sprite knows where its art is in its rect: the texels at least half opaque", "[rig][sprites]") {
+    // A 16 × 8 RGBA image, clear but for a block of art at x 3..6, y 2..6 (alpha 200) and a
+    // faint haze at x 12 (alpha 100, under half).
+    TempDir dir;
+    std::vector<std::uint8_t> rgba(16 * 8 * 4, 0);
+    for (int y = 2; y <= 6; ++y)
+        for (int x = 3; x <= 6; ++x) rgba[size_t(4 * (y * 16 + x) + 3)] = 200;
+    for (int y = 0; y < 8; ++y) rgba[size_t(4 * (y * 16 + 12) + 3)] = 100;
+    testpng::writeBytes(dir.path / "atlas.png", testpng::encode(16, 8, 4, rgba));
+    const RigLoadResult result = loadIn(dir, kHeader + R"(
+  <sprite bone="forearm.L" image="atlas" rect="0 0 16 8" width="16" height="8"/>
+  <sprite bone="head" image="atlas" rect="5 4 10 4" width="10" height="4"/>
+  <sprite bone="torso" image="atlas" rect="8 0 8 8" width="8" height="8"/>
+</rig>
+)");
+    INFO(describe(result.diagnostics));
+    REQUIRE(result.rig);
+    REQUIRE(result.rig->sprites.size() == 3);
+    CHECK(result.rig->sprites[0].opaque == PixelRect{3, 2, 4, 5});
+    CHECK(result.rig->sprites[1].opaque == PixelRect{5, 4, 2, 3});  // the art's corner in that rect
+    CHECK(result.rig->sprites[2].opaque.width == 0);                // only haze: nothing drawn there
+}
+
 TEST_CASE("every art error is listed with its line, and loading goes on past each", "[rig][sprites][errors]") {
     TempDir dir;
     testpng::writeGrey(dir.path / "atlas.png", 64, 32);

@@ -291,7 +291,7 @@ void Character::chooseGetUpStart() {
 void Character::keepPoseOutOfTerrain() {
     // Rigid, along the way out of the deepest overlap, a few times (a corner can need two).
     for (int pass = 0; pass < 4; ++pass) {
-        drawnShapes(rig_, poses_, appearance_.scale, drawn_);
+        drawnShapes(rig_, poses_, appearance_.scale, drawnMirrored(), drawn_);
         const DrawnDepth deepest = deepestOverlap(*world_, drawn_, Obstacles::Terrain, scratch_);
         if (deepest.depth <= tuning::kPoseTerrainTolerance) return;
         const Vec2 shift = (deepest.depth - 0.5 * tuning::kPoseTerrainTolerance) * deepest.normal;
@@ -306,7 +306,7 @@ void Character::keepPoseOutOfProps() {
     // cannot pass through what it cannot push); lifted when the prop is under a limb (a foot
     // on a crate). Never pushed down: a crate on the head is pushed off by the bodies instead.
     for (int pass = 0; pass < 2; ++pass) {
-        drawnShapes(rig_, poses_, appearance_.scale, drawn_);
+        drawnShapes(rig_, poses_, appearance_.scale, drawnMirrored(), drawn_);
         const DrawnDepth deepest = deepestOverlap(*world_, drawn_, Obstacles::Props, scratch_);
         if (deepest.depth <= tuning::kPoseTerrainTolerance) return;
         const double out = deepest.depth - 0.5 * tuning::kPoseTerrainTolerance;

@@ -22,8 +22,31 @@ double deepestPoint(const Manifold& m, Vec2 normal, Vec2* out) {
 
 }  // namespace
 
-void drawnShapes(const RigDefinition& rig, const std::vector<BonePose>& poses, double scale, std::vector<DrawnShape>& out) {
+void drawnShapes(const RigDefinition& rig, const std::vector<BonePose>& poses, double scale, bool mirrored,
+                 std::vector<DrawnShape>& out) {
     out.clear();
+    // A cut-out part as the capsule inscribed in the rectangle its art fills (its opaque
+    // texels', found when the rig loaded; the whole quad when unknown): along the long side,
+    // half the short side round, so the corners a limb's or a shoe's art leaves clear are
+    // left out and a round head is the circle in its square. Placed as draw.cpp places the
+    // quad: the rect's x across the quad's width, its y (down) from the quad's top.
+    for (const RigSprite& sprite : rig.sprites) {
+        const BonePose& pose = poses[size_t(sprite.bone)];
+        const PixelRect& art = sprite.opaque.width > 0 ? sprite.opaque : sprite.rect;
+        const double toX = sprite.width / std::max(sprite.rect.width, 1), toY = sprite.height / std::max(sprite.rect.height, 1);
+        const double left = -0.5 * sprite.width + toX * (art.x - sprite.rect.x);
+        const double top = 0.5 * sprite.height - toY * (art.y - sprite.rect.y);
+        const double hw = 0.5 * toX * art.width, hh = 0.5 * toY * art.height;
+        const Vec2 centre{left + hw, top - hh};
+        const Vec2 half = hw >= hh ? Vec2{hw - hh, 0.0} : Vec2{0.0, hh - hw};
+        const Rot part = makeRot(sprite.angle), bone = makeRot(pose.angle);
+        auto place = [&](Vec2 local) {
+            Vec2 q = sprite.centre + rotate(part, centre + local);
+            if (mirrored) q.y = -q.y;
+            return pose.origin + rotate(bone, scale * q);
+        };
+        out.push_back({place(-1.0 * half), place(half), scale * std::min(hw, hh)});
+    }
     for (const RigVisual& visual : rig.visuals) {
         const BonePose& pose = poses[size_t(visual.bone)];
         const double length = rig.bones[size_t(visual.bone)].length;

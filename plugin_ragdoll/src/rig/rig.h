@@ -98,6 +98,10 @@ struct RigSprite {
     int bone = -1;   ///< index in RigDefinition::bones
     int image = -1;  ///< index in RigDefinition::images
     PixelRect rect;  ///< the part of the image; the whole image when the file gives none
+    /// Where the art is within rect: the smallest rectangle holding every texel at least half
+    /// opaque, in the image's pixels (found when the rig loads; zero size when unknown or
+    /// wholly clear, and rect stands for it). The drawn part's shape (drawn_shapes.h).
+    PixelRect opaque;
     Vec2 centre;     ///< the part's centre in the bone's frame (+x along it, +y to its left), metres
     double angle = 0.0;   ///< the rect's +x relative to the bone, radians counter-clockwise
     double width = 0.0;   ///< drawn size along the rect's x, metres, > 0 (the rect is stretched to it)

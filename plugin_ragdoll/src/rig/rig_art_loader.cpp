@@ -1,6 +1,8 @@
 #include "rig/rig_art_loader.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <system_error>
@@ -40,6 +42,26 @@ std::optional<PixelRect> parseRect(std::string_view text) {
     return PixelRect{int(values[0]), int(values[1]), int(values[2]), int(values[3])};
 }
 
+/// The smallest rectangle within rect holding every texel at least half opaque; zero size
+/// when there is none (or no alpha to look at).
+PixelRect opaqueWithin(const std::vector<std::uint8_t>& alpha, int imageWidth, const PixelRect& rect) {
+    constexpr std::uint8_t kHalfOpaque = 128;
+    int left = rect.x + rect.width, right = rect.x - 1, top = rect.y + rect.height, bottom = rect.y - 1;
+    if (alpha.size() < size_t(imageWidth) * size_t(rect.y + rect.height)) return {};
+    for (int y = rect.y; y < rect.y + rect.height; ++y) {
+        const std::uint8_t* row = alpha.data() + size_t(y) * size_t(imageWidth);
+        for (int x = rect.x; x < rect.x + rect.width; ++x) {
+            if (row[x] < kHalfOpaque) continue;
+            left = std::min(left, x);
+            right = std::max(right, x);
+            top = std::min(top, y);
+            bottom = std::max(bottom, y);
+        }
+    }
+    if (right < left) return {};
+    return {left, top, right - left + 1, bottom - top + 1};
+}
+
 }  // namespace
 
 double readAngle(AttributeReader& in, const char* name, Range range, double fallback) {
@@ -56,6 +78,7 @@ void warnChildElements(paper::Reporter& report, const XMLElement& element) {
 void ArtParser::readImage(const XMLElement& element, int ordinal) {
     AttributeReader in = reader(element);
     RigImage image;
+    std::vector<std::uint8_t>& alpha = alpha_.emplace_back();  // parallel to rig_.images
     image.line = element.GetLineNum();
     image.element = ordinal;
     image.name = in.text("name", Need::Required);
@@ -76,6 +99,8 @@ void ArtParser::readImage(const XMLElement& element, int ordinal) {
         if (paper::loadPng(image.path, png, why)) {
             image.width = png.width;
             image.height = png.height;
+            alpha.resize(png.rgba.size() / 4);
+            for (size_t i = 0; i < alpha.size(); ++i) alpha[i] = png.rgba[4 * i + 3];
         } else {
             const std::string where = image.path == image.file ? "" : " (read as " + image.path + ")";
             report_.error(element, "file " + inQuotes(image.file) + where + ": " + why);
@@ -147,8 +172,11 @@ void ArtParser::resolve(const std::map<std::string, int>& boneIndex) {
             report_.error(sprite.line, "sprite: rect " + inQuotes(record.rectText) + " reaches outside image " +
                                            inQuotes(image.name) + " (" + std::to_string(image.width) + " x " +
                                            std::to_string(image.height) + " pixels)");
+            continue;
         }
+        sprite.opaque = opaqueWithin(alpha_[size_t(sprite.image)], image.width, sprite.rect);
     }
+    alpha_.clear();
 }
 
 }  // namespace ragdoll::rigload

@@ -7,6 +7,7 @@
 // renderer decodes again for its textures, and a headless run needs only the sizes.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -63,6 +64,9 @@ private:
     paper::Reporter& report_;
     RigDefinition& rig_;
     std::vector<SpriteRecord> spriteRecords_;  ///< parallel to rig_.sprites
+    /// Each image's alpha, a byte a pixel row by row (parallel to rig_.images; empty when
+    /// unreadable), kept until resolve() has found where each sprite's art is.
+    std::vector<std::vector<std::uint8_t>> alpha_;
 };
 
 }  // namespace ragdoll::rigload

@@ -225,7 +225,8 @@ void Scene::measureFigures() {
             last_.stretch = std::max(last_.stretch, e.separation);
             last_.limitViolation = std::max(last_.limitViolation, e.limitViolation);
         }
-        drawnShapes(character->rig(), character->bonePoses(), character->appearance().scale, drawn_);
+        drawnShapes(character->rig(), character->bonePoses(), character->appearance().scale, character->drawnMirrored(),
+                    drawn_);
         last_.visualDepth =
             std::max(last_.visualDepth, deepestOverlap(world_, drawn_, Obstacles::TerrainAndProps, scratch_).depth);
     }
