@@ -550,6 +550,35 @@ TEST_CASE("a windowed script takes its screenshots at their steps", "[player][sc
     }
 }
 
+TEST_CASE("F1 hides the HUD and shows it again", "[player][script][display]") {
+    ScriptRun run;
+    const std::string shown = run.dir + "/shown.png", hidden = run.dir + "/hidden.png", again = run.dir + "/again.png";
+    std::ofstream(run.script) << "wait_frames 2\nscreenshot " << shown << "\nkey press F1\nwait_frames 2\nscreenshot "
+                              << hidden << "\nkey press F1\nwait_frames 2\nscreenshot " << again << "\n";
+    test::ProcessResult r = test::runProcess({kPlayer, kHarness, "--plugin", run.plugin, "--script", run.script,
+                                              "--window", "640x360"},
+                                             test::displayEnv());
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    // The HUD's dark panel over the top-left corner, counted pixel by pixel.
+    auto hudPixels = [](const std::string& png) {
+        int w = 0, h = 0, channels = 0;
+        unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &channels, 3);
+        REQUIRE(pixels);
+        int count = 0;
+        for (int y = 0; y < 120; ++y)
+            for (int x = 0; x < 200; ++x) {
+                const unsigned char* p = pixels + 3 * (y * w + x);
+                count += p[0] < 100 && p[1] < 100 && p[2] < 100 ? 1 : 0;
+            }
+        stbi_image_free(pixels);
+        return count;
+    };
+    CHECK(hudPixels(shown) > 200 * 120 / 2);
+    CHECK(hudPixels(hidden) == 0);  // the level's paper and grid there
+    CHECK(hudPixels(again) > 200 * 120 / 2);  // its text (the frame rate) moves a few pixels
+}
+
 namespace {
 
 /// The player's log lines holding `part`, without their "[   1.234 s] " time.

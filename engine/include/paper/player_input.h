@@ -19,7 +19,7 @@ struct PluginDeclarations;
 struct PlayerBindings {
     /// game[i] is the InputMap action of the plugin's action i (PaperInput's bit i).
     std::vector<ActionId> game;
-    ActionId quit, resetView, reloadPlugin, debugView;
+    ActionId quit, resetView, reloadPlugin, debugView, toggleHud;
 
     /// Binds the engine's keys: Esc quits, Home resets the view, F5 reloads the plugin, F3
     /// shows or hides the debug view (the level's spawn markers).

@@ -41,7 +41,7 @@ Controls (window): the keys of the plugin's actions (--list-plugins and the HUD 
 them; a script presses one with `action press NAME` or by its key); the left mouse
 button is the plugin's; right or middle drag pans, the wheel zooms at the cursor, Home
 resets the view, F5 reloads the plugin, F3 shows the debug view (each spawn's flag and
-name), Esc quits.
+name), F1 hides and shows the HUD, Esc quits.
 
 Exit status: 0 on success, 1 when the level, an output or (in a run with --frames or
 --script) the plugin fails, 2 for a bad command line or script.

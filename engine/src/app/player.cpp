@@ -210,7 +210,7 @@ void drawHud(const Level& level, const RunStats& stats, const Camera& camera, do
         ImGui::Separator();
         if (plugin && plugin->loaded()) hudText(gameKeyHelp(plugin->declarations()), disabled);
         hudText(std::string("right/middle drag pan, wheel zoom, Home view, F5 reload plugin, F3 debug view") +
-                    (debugView ? " (on)" : "") + ", Esc quit",
+                    (debugView ? " (on)" : "") + ", F1 hide this, Esc quit",
                 disabled);
     }
     ImGui::End();
@@ -241,6 +241,7 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
     camera.frame(level.camera.center, level.camera.viewHeight);
     DrawList backdrop, draw;
     bool debugView = false;
+    bool hudShown = true;  // F1: the view alone, for a small window or a clean picture
     FixedStepClock clock;
     // With --frames or a script the run is a recording: exactly one step per frame, unless
     // paced; the script's timing is in steps either way.
@@ -260,6 +261,7 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
         sim.applyScript();
         updateCamera(camera, input, sim.bindings, level.camera);
         if (input.pressed(sim.bindings.debugView)) debugView = !debugView;  // before a step takes the press
+        if (input.pressed(sim.bindings.toggleHud)) hudShown = !hudShown;
         if (sim.plugin) {
             if (input.pressed(sim.bindings.reloadPlugin)) {
                 input.consumeEdges();
@@ -292,7 +294,7 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
         renderer.draw(draw, camera, sim.plugin ? &sim.plugin->images() : nullptr);
         renderer.finish();
         sim.stats.renderSecondsTotal += secondsSince(renderStart);
-        drawHud(level, sim.stats, camera, fps, window.glRenderer(), sim.plugin, debugView);
+        if (hudShown) drawHud(level, sim.stats, camera, fps, window.glRenderer(), sim.plugin, debugView);
         window.renderImGui();
         ++sim.stats.framesRendered;
 

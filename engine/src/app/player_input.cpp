@@ -13,7 +13,8 @@ PlayerBindings::PlayerBindings(InputMap& input)
     : quit(input.bind("quit", SDLK_ESCAPE)),
       resetView(input.bind("reset_view", SDLK_HOME)),
       reloadPlugin(input.bind("reload_plugin", SDLK_F5)),
-      debugView(input.bind("debug_view", SDLK_F3)) {}
+      debugView(input.bind("debug_view", SDLK_F3)),
+      toggleHud(input.bind("toggle_hud", SDLK_F1)) {}
 
 std::vector<std::string> PlayerBindings::bindGame(InputMap& input, const PluginDeclarations& declarations) {
     std::vector<std::string> problems;
@@ -23,7 +24,8 @@ std::vector<std::string> PlayerBindings::bindGame(InputMap& input, const PluginD
     game.clear();
     for (const PluginDeclarations::Action& action : declarations.actions) {
         if (action.name == input.name(quit) || action.name == input.name(resetView) ||
-            action.name == input.name(reloadPlugin) || action.name == input.name(debugView)) {
+            action.name == input.name(reloadPlugin) || action.name == input.name(debugView) ||
+            action.name == input.name(toggleHud)) {
             problems.push_back("the plugin's action '" + action.name + "' has the name of one of the engine's; it gets no keys");
             game.push_back(kNoAction);
             continue;
