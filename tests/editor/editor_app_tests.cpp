@@ -367,6 +367,10 @@ TEST_CASE("editor command-line errors", "[editor][cli]") {
     }
     SECTION("a malformed value exits 2") {
         CHECK(test::runProcess({kEditor, "--window", "big"}).exitCode == 2);
+        // Below 800x600 the panels would lie over one another and the character.
+        test::ProcessResult small = test::runProcess({kEditor, "--window", "640x480"});
+        CHECK(small.exitCode == 2);
+        CHECK_THAT(small.err, Catch::Contains("at least 800x600") && Catch::Contains("got '640x480'"));
         CHECK(test::runProcess({kEditor, "--frames", "-4"}).exitCode == 2);
         CHECK(test::runProcess({kEditor, "--rig"}).exitCode == 2);
     }

@@ -334,6 +334,8 @@ int Editor::run() {
     std::string error;
     WindowDef def;
     def.title = "Paperdoll Editor";
+    def.minWidth = kMinEditorWidth;
+    def.minHeight = kMinEditorHeight;
     def.width = options_.windowWidth;
     def.height = options_.windowHeight;
     def.vsync = options_.frames < 0 && !script_;

@@ -9,6 +9,10 @@
 
 namespace paper::editor {
 
+/// The smallest window the editor opens or shrinks to, pixels: below it its five panels lie
+/// over one another and over the character.
+inline constexpr int kMinEditorWidth = 800, kMinEditorHeight = 600;
+
 struct EditorOptions {
     std::string levelPath;       ///< empty: content/levels/harness.level.xml
     std::string assetPath;       ///< empty: the level's own asset for its first spawn

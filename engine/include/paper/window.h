@@ -21,6 +21,7 @@ struct WindowDef {
     int height = 720;   ///< pixels
     bool vsync = true;
     int msaaSamples = 4;  ///< 0 disables multisampling
+    int minWidth = 0, minHeight = 0;  ///< pixels the user may not shrink the window below (0: SDL's own)
 };
 
 class Window {

@@ -64,6 +64,7 @@ bool Window::open(const WindowDef& def, std::string& error) {
         error = std::string("cannot create window: ") + SDL_GetError();
         return false;
     }
+    if (def.minWidth > 0 && def.minHeight > 0) SDL_SetWindowMinimumSize(window_, def.minWidth, def.minHeight);
     glContext_ = SDL_GL_CreateContext(window_);
     if (!glContext_) {
         error = std::string("cannot create an OpenGL 3.3 core context: ") + SDL_GetError();
