@@ -337,6 +337,11 @@ TEST_CASE("a library still being written is not loaded until it is complete", "[
     std::string why;
     CHECK_FALSE(isCompleteElf(box.library, why));
     CHECK_THAT(why, Catch::Contains("incomplete"));
+    // Shorter than an ELF header: its size said.
+    const fs::path stub = box.library.parent_path() / "stub.so";
+    std::ofstream(stub, std::ios::binary) << "8 bytes!";
+    CHECK_FALSE(isCompleteElf(stub, why));
+    CHECK(why == "'" + stub.string() + "' is 8 bytes, too short to be a shared library (not one, or a build still writing it)");
     auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(800);
     while (std::chrono::steady_clock::now() < until) {
         CHECK_FALSE(host->reloadIfChanged());

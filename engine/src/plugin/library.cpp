@@ -62,7 +62,8 @@ bool isCompleteElf(const fs::path& path, std::string& why) {
     unsigned char header[64] = {};
     std::ifstream file(path, std::ios::binary);
     if (size < sizeof header || !file.read(reinterpret_cast<char*>(header), sizeof header)) {
-        why = "'" + path.string() + "' is too short to be a shared library (still being written?)";
+        why = "'" + path.string() + "' is " + std::to_string(size) +
+              " bytes, too short to be a shared library (not one, or a build still writing it)";
         return false;
     }
     if (std::memcmp(header, "\x7f" "ELF", 4) != 0 || header[4] != 2 /* 64-bit */ || header[5] != 1 /* little endian */) {
