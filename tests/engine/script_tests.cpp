@@ -383,13 +383,20 @@ TEST_CASE("script files: missing, a directory, a device, binary and empty", "[sc
     CHECK(errors[0].line == 0);
     CHECK(errors[0].message == "'/dev/zero' is not a regular file (a device or a pipe?), not a script file");
 
-    // One error for a binary file, at its first NUL, not one per line of noise.
+    // One error for a binary file, at its first NUL or control byte, not one per line of
+    // noise echoed raw to the terminal.
     errors.clear();
-    std::ofstream(dir + "/binary.script", std::ios::binary) << "wait 1\n\x7f" << '\0' << "\x01\xff\n\xfe\n";
+    std::ofstream(dir + "/binary.script", std::ios::binary) << "wait 1\n" << '\0' << "\x01\xff\n\xfe\n";
     Script::load(dir + "/binary.script", errors);
     REQUIRE(errors.size() == 1);
     CHECK(errors[0].line == 2);
     CHECK(errors[0].message == "'" + dir + "/binary.script' is binary (a NUL byte here), not a script file");
+    errors.clear();
+    std::ofstream(dir + "/control.script", std::ios::binary) << "wait 1\r\n\twait 2\nab\x01\xfe cd\n";
+    Script::load(dir + "/control.script", errors);
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].line == 3);
+    CHECK(errors[0].message == "'" + dir + "/control.script' is binary (a control byte here), not a script file");
 
     // Nothing to do: an empty file, or only comments, is refused (a wrong or truncated file).
     for (const char* text : {"", "\n  \n", "# nothing\n   # at all\n"}) {

@@ -260,10 +260,16 @@ Script Script::load(const std::string& path, std::vector<ScriptError>& errors, c
         return {};
     }
     const std::string text = stream.str();
-    // A binary file would otherwise be an "unknown command" for every line of noise.
-    if (size_t nul = text.find('\0'); nul != std::string::npos) {
-        int line = 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(nul), '\n'));
-        errors.push_back({line, "'" + path + "' is binary (a NUL byte here), not a script file"});
+    // A binary file would otherwise be an "unknown command" for every line of noise, echoed
+    // raw to the terminal: any control byte but tab, line feed and carriage return says so.
+    const auto control = std::find_if(text.begin(), text.end(), [](char c) {
+        const auto byte = static_cast<unsigned char>(c);
+        return (byte < 0x20 && c != '\t' && c != '\n' && c != '\r') || byte == 0x7f;
+    });
+    if (control != text.end()) {
+        int line = 1 + int(std::count(text.begin(), control, '\n'));
+        errors.push_back({line, "'" + path + "' is binary (a " + (*control == '\0' ? std::string("NUL") : "control") +
+                                    " byte here), not a script file"});
         return {};
     }
     // A file with nothing to do is a wrong or truncated file far more often than a wish to
