@@ -68,6 +68,17 @@ int countColour(const std::string& png, int r, int g, int b, int tolerance) {
     return count;
 }
 
+/// The original rig with elbow_L's upper limit of 135° changed to degrees, the only change
+/// a drag of its handle may make in the file.
+std::string withElbowUpper(const std::string& original, const std::string& degrees) {
+    const std::string before = "name=\"elbow_L\" parent=\"upper_arm.L\" child=\"forearm.L\" lower=\"0\" upper=\"135\"";
+    std::string expected = original;
+    std::size_t at = expected.find(before);
+    if (at == std::string::npos) return "(the rig has no '" + before + "')";
+    return expected.replace(at, before.size(),
+                            "name=\"elbow_L\" parent=\"upper_arm.L\" child=\"forearm.L\" lower=\"0\" upper=\"" + degrees + "\"");
+}
+
 }  // namespace
 
 TEST_CASE("the puppet, a rig naming no clips, opens and stands in the editor", "[editor][e2e]") {
@@ -93,14 +104,7 @@ TEST_CASE("a scripted drag of elbow_L's upper handle, undone, redone and saved, 
         editorEnv());
     INFO(r.err);
     REQUIRE(r.exitCode == 0);
-
-    std::string expected = original;
-    const std::string before = "name=\"elbow_L\" parent=\"upper_arm.L\" child=\"forearm.L\" lower=\"0\" upper=\"135\"";
-    std::size_t at = expected.find(before);
-    REQUIRE(at != std::string::npos);
-    expected.replace(at, before.size(),
-                     "name=\"elbow_L\" parent=\"upper_arm.L\" child=\"forearm.L\" lower=\"0\" upper=\"100\"");
-    CHECK(readText(copy.rig) == expected);
+    CHECK(readText(copy.rig) == withElbowUpper(original, "100"));
 
     REQUIRE(fs::exists(png));
     // The gizmo's upper handle (green) and arc (blue) are on screen.
@@ -426,17 +430,12 @@ TEST_CASE("the Joints panel's Undo, Redo and Save take clicks with the paper dol
           "[editor][e2e][view]") {
     // The Inspector stood at a fixed height and covered the buttons under a list this long.
     RigCopy copy("paper_doll.rig.xml");
-    std::string original = readText(copy.rig);
+    const std::string original = readText(copy.rig);
     test::ProcessResult r = test::runProcess(
         {kEditor, "--rig", copy.rig.string(), "--script", (kData / "joints_buttons.script").string()}, editorEnv());
     INFO(r.err);
     REQUIRE(r.exitCode == 0);
-    const std::string before = "name=\"elbow_L\" parent=\"upper_arm.L\" child=\"forearm.L\" lower=\"0\" upper=\"135\"";
-    std::size_t at = original.find(before);
-    REQUIRE(at != std::string::npos);
-    original.replace(at, before.size(),
-                     "name=\"elbow_L\" parent=\"upper_arm.L\" child=\"forearm.L\" lower=\"0\" upper=\"100\"");
-    CHECK(readText(copy.rig) == original);
+    CHECK(readText(copy.rig) == withElbowUpper(original, "100"));
 }
 
 TEST_CASE("the Joints panel keeps its width when an edit sets the unsaved marker", "[editor][e2e][view]") {

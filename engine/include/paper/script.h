@@ -89,7 +89,8 @@ public:
                         const ScriptExtensionHook& hook = {});
     /// Reads and parses a file. A missing, unreadable or directory path, anything but a
     /// regular file, and a file without a single command (empty, or only comments) are one
-    /// error at line 0; a binary file (a NUL byte) is one error at the NUL's line.
+    /// error at line 0; a binary file (a NUL or another control byte but tab, line feed and
+    /// carriage return) is one error at that byte's line.
     static Script load(const std::string& path, std::vector<ScriptError>& errors,
                        const ScriptExtensionHook& hook = {});
     /// "FILE:LINE: error: message", or "FILE: error: message" for line 0.
