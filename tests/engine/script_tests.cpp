@@ -452,7 +452,8 @@ TEST_CASE("`action press NAME` presses the declared action's first key; an undec
     Script s = parseOk("wait_frames 2\naction press jump\naction down run\nwait_frames 1\naction up run\n");
     InputMap input;
     PlayerBindings bindings = boundPlayer(input);
-    REQUIRE(s.bindActions(input, declaredActions()).empty());
+    const PluginDeclarations declared = declaredActions();
+    REQUIRE(s.bindActions(input, &declared).empty());
     Camera camera = headlessCamera();
     ScriptRunner runner(s);
     std::vector<std::int64_t> jumpAt, runHeld;
@@ -467,13 +468,18 @@ TEST_CASE("`action press NAME` presses the declared action's first key; an undec
     CHECK(runHeld == std::vector<std::int64_t>{2});
 
     Script unknown = parseOk("action press jmup\nwait 0.1\naction down walk_right\n");
-    std::vector<ScriptError> errors = unknown.bindActions(input, declaredActions());
+    std::vector<ScriptError> errors = unknown.bindActions(input, &declared);
     REQUIRE(errors.size() == 1);
     CHECK(errors[0].line == 1);
     CHECK_THAT(errors[0].message, Catch::StartsWith("no action 'jmup': the plugin declares none by that name (its actions: ") &&
                                       Catch::Contains("jump"));
     // The engine's own bindings are not the plugin's actions.
-    REQUIRE(parseOk("action press quit\n").bindActions(input, declaredActions()).size() == 1);
+    REQUIRE(parseOk("action press quit\n").bindActions(input, &declared).size() == 1);
+    // No plugin at all (--no-plugin): said so, not that "the plugin" lacks it.
+    errors = parseOk("wait 1\naction press jump\n").bindActions(input, nullptr);
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].line == 2);
+    CHECK(errors[0].message == "no action 'jump': no plugin is loaded to declare one (--no-plugin)");
     CHECK(parseErrors("action press\n").size() == 1);
     CHECK(parseErrors("action hold jump\n").size() == 1);
 }

@@ -508,7 +508,7 @@ int runEditor(const EditorOptions& options, std::ostream& out, std::ostream& err
         InputMap keys;
         PlayerBindings bindings{keys};
         bindings.bindGame(keys, plugin.declarations());
-        std::vector<ScriptError> errors = script->bindActions(keys, plugin.declarations());
+        std::vector<ScriptError> errors = script->bindActions(keys, &plugin.declarations());
         for (const ScriptError& e : errors) err << Script::format(options.scriptPath, e) << '\n';
         if (!errors.empty()) return 2;
     }

@@ -99,8 +99,9 @@ public:
     const std::vector<ScriptCommand>& commands() const { return commands_; }
     /// Gives each `action …` command the first key in input of the action the plugin declares
     /// by that name (input bound from declarations); an action it does not declare, or one
-    /// without a key, is an error at its line, which lists the actions there are.
-    std::vector<ScriptError> bindActions(const InputMap& input, const PluginDeclarations& declarations);
+    /// without a key, is an error at its line, which lists the actions there are. With no
+    /// plugin (declarations null, --no-plugin) every `action` is an error saying so.
+    std::vector<ScriptError> bindActions(const InputMap& input, const PluginDeclarations* declarations);
     /// The step boundary by which every command has been applied and every input seen by
     /// at least one step: the end of the last wait, the step after the last input command
     /// (after the release of a press), whichever is later. A run of only this many steps

@@ -445,7 +445,7 @@ int runPlayer(const PlayerOptions& options, std::ostream& out, std::ostream& err
     if (script) {
         // `action press jump` needs the plugin's actions, known only now.
         std::vector<ScriptError> errors =
-            script->bindActions(sim.input, sim.plugin ? sim.plugin->declarations() : PluginDeclarations{});
+            script->bindActions(sim.input, sim.plugin ? &sim.plugin->declarations() : nullptr);
         for (const ScriptError& e : errors) err << Script::format(options.scriptPath, e) << '\n';
         if (!errors.empty()) return 2;
     }
