@@ -124,16 +124,14 @@ TEST_CASE("rig check and rig drop refuse a rig the player refuses: a clip it nam
     fs::create_directories(dir.path / "rigs");
     fs::copy(fs::path(PAPERDOLL_CONTENT_DIR) / "anims", dir.path / "anims", fs::copy_options::recursive);
     const std::string rig = (dir.path / "rigs" / "stickman.rig.xml").string();
-    std::ifstream shipped(contentRig("stickman.rig.xml"));
-    std::string text{std::istreambuf_iterator<char>(shipped), std::istreambuf_iterator<char>()};
+    std::string text = readFile(contentRig("stickman.rig.xml"));
     std::ofstream(rig) << text;
     REQUIRE(run({"rig", "check", rig}).status == 0);
 
     // An attribute the idle clip's loader does not know: a warning at its line, as the
     // player logs it, and the rig still passes.
     const fs::path idle = dir.path / "anims" / "idle.anim.xml";
-    std::ifstream idleIn(idle);
-    std::string clip{std::istreambuf_iterator<char>(idleIn), std::istreambuf_iterator<char>()};
+    std::string clip = readFile(idle);
     clip.replace(clip.find("<clip name="), 11, "<clip speed=\"2\" name=");
     std::ofstream(idle, std::ios::trunc) << clip;
     Run warned = run({"rig", "check", rig});

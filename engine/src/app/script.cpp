@@ -291,18 +291,17 @@ std::string Script::format(const std::string& fileName, const ScriptError& error
 
 std::vector<ScriptError> Script::bindActions(const InputMap& input, const PluginDeclarations* declarations) {
     std::vector<ScriptError> errors;
-    const std::vector<PluginDeclarations::Action> none;
-    const std::vector<PluginDeclarations::Action>& actions = declarations ? declarations->actions : none;
     std::string names;
-    for (const PluginDeclarations::Action& a : actions) names += (names.empty() ? "" : ", ") + a.name;
+    if (declarations)
+        for (const PluginDeclarations::Action& a : declarations->actions) names += (names.empty() ? "" : ", ") + a.name;
     for (ScriptCommand& c : commands_) {
         if (c.action.empty()) continue;
-        const bool declared = std::any_of(actions.begin(), actions.end(),
-                                          [&](const PluginDeclarations::Action& a) { return a.name == c.action; });
-        const ActionId id = declared ? input.find(c.action) : kNoAction;
-        if (!declarations)
+        if (!declarations) {
             errors.push_back({c.line, "no action '" + c.action + "': no plugin is loaded to declare one (--no-plugin)"});
-        else if (id == kNoAction)
+            continue;
+        }
+        const ActionId id = declarations->actionNamed(c.action) >= 0 ? input.find(c.action) : kNoAction;
+        if (id == kNoAction)
             errors.push_back({c.line, "no action '" + c.action + "': the plugin declares none by that name (" +
                                           (names.empty() ? "it declares no actions" : "its actions: " + names) + ")"});
         else if (input.keys(id).empty()) errors.push_back({c.line, "the action '" + c.action + "' has no key"});

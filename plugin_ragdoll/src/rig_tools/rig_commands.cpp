@@ -68,25 +68,26 @@ void printDiagnostics(std::ostream& err, const std::vector<Diagnostic>& diagnost
 /// the skeleton `rig generate` reads, is not played: its own diagnostics alone.
 struct CheckedRig {
     RigLoadResult loaded;
-    std::vector<std::string> errors, warnings;  ///< "FILE:LINE: error: …" / "… warning: …"
-    bool asPlayed = false;                      ///< errors and warnings come from loading it to play
+    std::vector<std::string> errors;    ///< "FILE:LINE: error: …"
+    std::vector<std::string> warnings;  ///< as played only (else the diagnostics hold them)
 
+    /// Loaded as the player loads it (the rig loads and has bodies to play).
+    bool asPlayed() const { return loaded.rig && !loaded.rig->bodies.empty(); }
     bool ok() const { return loaded.rig && errors.empty(); }
     void print(std::ostream& err) const {
-        if (!asPlayed) return printDiagnostics(err, loaded.diagnostics);  // in file order
+        if (!asPlayed()) return printDiagnostics(err, loaded.diagnostics);  // in file order
         for (const std::string& w : warnings) err << w << "\n";
         for (const std::string& e : errors) err << e << "\n";
     }
 };
 
 CheckedRig checkRig(const std::string& file) {
-    CheckedRig c{loadRigFile(file), {}, {}, false};
-    c.asPlayed = c.loaded.rig && !c.loaded.rig->bodies.empty();
-    if (c.asPlayed) {
+    CheckedRig c{loadRigFile(file), {}, {}};
+    if (c.asPlayed()) {
         loadCharacterAssets(file, c.errors, &c.warnings);
     } else {
         for (const Diagnostic& d : c.loaded.diagnostics)
-            (d.severity == Severity::Error ? c.errors : c.warnings).push_back(d.format());
+            if (d.severity == Severity::Error) c.errors.push_back(d.format());
     }
     return c;
 }

@@ -493,10 +493,10 @@ void TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
         if (touching) groupRows_[size_t(g)].count = rowsAtMost(group, joints, contacts, first, last);
         group.unsettled = true;
         prepareContactFactor(group, sims, joints);
-        // A tree touching nothing damps its joints with pushes through this factorisation
-        // (below), so its limits at or near a bound are rigid rows of it: left out, a push
-        // at the shoulder of an arm hanging straight on its elbow's limit bent the elbow
-        // into the limit, the next joint solve took two thirds of the push back, and the
+        // A tree touching nothing (so damped) damps its joints with pushes through this
+        // factorisation (below), so its limits at or near a bound are rigid rows of it: left
+        // out, a push at the shoulder of an arm hanging straight on its elbow's limit bent the
+        // elbow into the limit, the next joint solve took two thirds of the push back, and the
         // swing died at 0.25/s where the damping asks 0.75/s.
         for (int n = group.firstNode; n < group.firstNode + group.nodeCount && !touching; ++n) {
             if (!nodes_[size_t(n)].isJoint) continue;
@@ -505,11 +505,12 @@ void TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
         }
         factor(group);
         group.factoredSinceContacts = false;
+        // A tree touching the world damps and rubs in its contact system (buildRows).
+        if (touching) continue;
         // Joint damping: take back the fraction min(h·d, 1) of each joint's relative rotation
         // this substep, as the velocity-level form would of its relative angular velocity;
-        // joint friction: all of it while its budget τ·h² lasts. A tree touching the world
-        // does both in its contact system (buildRows).
-        for (int n = group.firstNode; n < group.firstNode + group.nodeCount && damped && !touching; ++n) {
+        // joint friction: all of it while its budget τ·h² lasts.
+        for (int n = group.firstNode; n < group.firstNode + group.nodeCount; ++n) {
             if (!nodes_[size_t(n)].isJoint) continue;
             const Joint& joint = joints[size_t(nodes_[size_t(n)].index)];
             // A joint its own limit holds does not turn: nothing to damp, and its response
