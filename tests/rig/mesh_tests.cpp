@@ -1,6 +1,6 @@
 // Meshes in rigs (FORMAT.md, "Meshes"): rigid and weighted meshes load in internal units,
 // size their bones' bodies, save byte for byte (and fresh), report every error on its line,
-// and bend at the joint when the ragdoll does. The PNG is written by each test.
+// bend at the joint when the ragdoll does, and count as drawn parts, bone by bone. The PNG is written by each test.
 
 #include <catch2/catch.hpp>
 
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "anim/pose.h"
+#include "character/drawn_shapes.h"
 #include "rig/rig_builder.h"
 #include "rig/rig_loader.h"
 #include "rig/rig_saver.h"
@@ -208,4 +209,51 @@ TEST_CASE("a weighted mesh bends at the joint with the ragdoll", "[rig][mesh][bu
     CHECK(std::abs(shoulderEdge - poses[0].angle / kDegree) < 15.0);
     CHECK(std::abs(wristEdge - poses[1].angle / kDegree) < 15.0);
     CHECK(wristEdge - shoulderEdge > 20.0);
+}
+
+TEST_CASE("a mesh counts as drawn parts, each bone's share following its bone", "[rig][mesh][drawn]") {
+    // What the get-up keeps out of terrain and props, and the player measures as a drawn
+    // part's depth (character/drawn_shapes.h): an imported Spine character's meshes as much
+    // as its sprites. The cuff bends at the elbow: the upper arm carries its triangles with a
+    // vertex following the upper arm most, the forearm the others.
+    TempDir dir;
+    const RigLoadResult r = loadArm(dir);
+    REQUIRE(r.rig);
+    const RigDefinition& rig = *r.rig;
+    const RigMesh& cuff = rig.meshes[1];
+    REQUIRE(cuff.parts.size() == 2);
+    CHECK(cuff.parts[0].bone == 0);
+    CHECK(cuff.parts[0].low.x == Approx(0.40));
+    CHECK(cuff.parts[0].high.x == Approx(0.50));
+    CHECK(cuff.parts[1].bone == 1);
+    CHECK(cuff.parts[1].low.x == Approx(0.0).margin(1e-12));  // the elbow's vertices, where the forearm's weight puts them
+    CHECK(cuff.parts[1].high.x == Approx(0.10));
+    CHECK(cuff.parts[1].low.y == Approx(-0.03));
+    CHECK(cuff.parts[1].high.y == Approx(0.03));
+
+    // The elbow bent 90°: the forearm points up from (0.5, 1).
+    const std::vector<BonePose> poses{{{0.0, 1.0}, 0.0}, {{0.5, 1.0}, 0.5 * kPi}};
+    std::vector<DrawnShape> shapes;
+    drawnShapes(rig, poses, 1.0, false, shapes);
+    CHECK(shapes.size() == 3);  // the patch, the cuff on each bone
+    World world(defaultWorldDef());
+    auto depthIn = [&](Vec2 centre) {
+        BodyDef def = defaultBodyDef();
+        def.type = BodyType::Static;
+        def.position = centre;
+        const BodyId box = world.createBody(def);
+        world.setPolygon(box, defaultShapeDef(), makeBox(0.01, 0.01));
+        std::vector<BodyId> scratch;
+        const double depth = deepestOverlap(world, shapes, Obstacles::Terrain, scratch).depth;
+        world.destroyBody(box);
+        return depth;
+    };
+    // A 2 cm box in the bent cuff (the forearm's share: 3 cm round, from 2 to 8 cm up the
+    // forearm): in by its half width and the capsule's radius.
+    CHECK(depthIn({0.5, 1.05}) == Approx(0.04).margin(1e-6));
+    // Where the cuff would be had it not bent: nothing drawn there.
+    CHECK(depthIn({0.585, 1.0}) == 0.0);
+    // Mirrored (a character facing left), the shares flip across their bones as drawn.
+    drawnShapes(rig, poses, 1.0, true, shapes);
+    CHECK(depthIn({0.5, 1.05}) == Approx(0.04).margin(1e-6));
 }

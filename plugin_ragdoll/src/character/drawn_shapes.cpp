@@ -22,31 +22,50 @@ double deepestPoint(const Manifold& m, Vec2 normal, Vec2* out) {
 
 }  // namespace
 
+namespace {
+
+/// The capsule inscribed in a rectangle of a bone's frame — its centre at origin + turn·centre,
+/// its half sizes hw and hh along turn's axes: along the long side, half the short side
+/// round — placed on the bone as drawn (scaled, flipped when mirrored).
+void addInscribedCapsule(Vec2 origin, Rot turn, Vec2 centre, double hw, double hh, const BonePose& pose, double scale,
+                         bool mirrored, std::vector<DrawnShape>& out) {
+    const Vec2 half = hw >= hh ? Vec2{hw - hh, 0.0} : Vec2{0.0, hh - hw};
+    const Rot bone = makeRot(pose.angle);
+    auto place = [&](Vec2 local) {
+        Vec2 q = origin + rotate(turn, centre + local);
+        if (mirrored) q.y = -q.y;
+        return pose.origin + rotate(bone, scale * q);
+    };
+    out.push_back({place(-1.0 * half), place(half), scale * std::min(hw, hh)});
+}
+
+}  // namespace
+
 void drawnShapes(const RigDefinition& rig, const std::vector<BonePose>& poses, double scale, bool mirrored,
                  std::vector<DrawnShape>& out) {
     out.clear();
     // A cut-out part as the capsule inscribed in the rectangle its art fills (its opaque
-    // texels', found when the rig loaded; the whole quad when unknown): along the long side,
-    // half the short side round, so the corners a limb's or a shoe's art leaves clear are
-    // left out and a round head is the circle in its square. Placed as draw.cpp places the
-    // quad: the rect's x across the quad's width, its y (down) from the quad's top.
+    // texels', found when the rig loaded; the whole quad when unknown), so the corners a
+    // limb's or a shoe's art leaves clear are left out and a round head is the circle in its
+    // square. Placed as draw.cpp places the quad: the rect's x across the quad's width, its
+    // y (down) from the quad's top.
     for (const RigSprite& sprite : rig.sprites) {
-        const BonePose& pose = poses[size_t(sprite.bone)];
         const PixelRect& art = sprite.opaque.width > 0 ? sprite.opaque : sprite.rect;
         const double toX = sprite.width / std::max(sprite.rect.width, 1), toY = sprite.height / std::max(sprite.rect.height, 1);
         const double left = -0.5 * sprite.width + toX * (art.x - sprite.rect.x);
         const double top = 0.5 * sprite.height - toY * (art.y - sprite.rect.y);
         const double hw = 0.5 * toX * art.width, hh = 0.5 * toY * art.height;
-        const Vec2 centre{left + hw, top - hh};
-        const Vec2 half = hw >= hh ? Vec2{hw - hh, 0.0} : Vec2{0.0, hh - hw};
-        const Rot part = makeRot(sprite.angle), bone = makeRot(pose.angle);
-        auto place = [&](Vec2 local) {
-            Vec2 q = sprite.centre + rotate(part, centre + local);
-            if (mirrored) q.y = -q.y;
-            return pose.origin + rotate(bone, scale * q);
-        };
-        out.push_back({place(-1.0 * half), place(half), scale * std::min(hw, hh)});
+        addInscribedCapsule(sprite.centre, makeRot(sprite.angle), {left + hw, top - hh}, hw, hh, poses[size_t(sprite.bone)],
+                            scale, mirrored, out);
     }
+    // A mesh as each bone's share of it (RigMeshPart): the capsule inscribed in its box, on
+    // that bone. A mesh is cut to its art's outline, so its box is the art's.
+    for (const RigMesh& mesh : rig.meshes)
+        for (const RigMeshPart& part : mesh.parts) {
+            if (part.low.x > part.high.x) continue;
+            addInscribedCapsule({0.0, 0.0}, makeRot(0.0), 0.5 * (part.low + part.high), 0.5 * (part.high.x - part.low.x),
+                                0.5 * (part.high.y - part.low.y), poses[size_t(part.bone)], scale, mirrored, out);
+        }
     for (const RigVisual& visual : rig.visuals) {
         const BonePose& pose = poses[size_t(visual.bone)];
         const double length = rig.bones[size_t(visual.bone)].length;

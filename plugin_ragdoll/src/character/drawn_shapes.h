@@ -1,4 +1,4 @@
-// The parts of a character as they are drawn (each cut-out part as the capsule in its quad,
+// The parts of a character as they are drawn (each cut-out part as the capsule in its art,
 // each visual's round-capped line or circle), in the world, and how far they reach into the
 // bodies around them. The player's run_max_visual_depth_m and the get-up's terrain clearance
 // both measure these, not the bodies: what a user sees passing through a step is the drawn
@@ -20,9 +20,9 @@ struct DrawnShape {
     double radius = 0.0;  ///< metres
 };
 
-/// The shapes of the rig's cut-out parts (sprites) and visuals at these (world) poses, scaled
-/// by scale (a mirrored character's parts flipped as drawn), into out after clearing it.
-/// Visuals with no width or radius draw nothing; meshes are not counted.
+/// The shapes of the rig's cut-out parts (sprites, and each bone's share of a mesh) and
+/// visuals at these (world) poses, scaled by scale (a mirrored character's parts flipped as
+/// drawn), into out after clearing it. Visuals with no width or radius draw nothing.
 void drawnShapes(const RigDefinition& rig, const std::vector<BonePose>& poses, double scale, bool mirrored,
                  std::vector<DrawnShape>& out);
 

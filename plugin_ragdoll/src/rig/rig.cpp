@@ -109,6 +109,36 @@ double RigDefinition::totalMass() const {
     return sum;
 }
 
+namespace {
+
+void deriveMeshParts(RigMesh& mesh, int boneCount) {
+    mesh.parts.clear();
+    std::vector<int> partOfBone(size_t(boneCount), -1);
+    const int vertexCount = int(mesh.vertices.size());
+    for (size_t t = 0; t + 2 < mesh.triangles.size(); t += 3) {
+        const int* corners = &mesh.triangles[t];
+        if (std::any_of(corners, corners + 3, [&](int v) { return v < 0 || v >= vertexCount; })) continue;
+        for (int c = 0; c < 3; ++c) {
+            const RigMeshWeight* most = mainWeight(mesh.vertices[size_t(corners[c])]);
+            if (!most || most->bone < 0 || most->bone >= boneCount) continue;
+            int& index = partOfBone[size_t(most->bone)];
+            if (index < 0) {
+                index = int(mesh.parts.size());
+                mesh.parts.push_back({most->bone, {kInfinity, kInfinity}, {-kInfinity, -kInfinity}});
+            }
+            RigMeshPart& part = mesh.parts[size_t(index)];
+            for (int k = 0; k < 3; ++k)
+                for (const RigMeshWeight& w : mesh.vertices[size_t(corners[k])].weights) {
+                    if (w.bone != part.bone) continue;
+                    part.low = {std::min(part.low.x, w.position.x), std::min(part.low.y, w.position.y)};
+                    part.high = {std::max(part.high.x, w.position.x), std::max(part.high.y, w.position.y)};
+                }
+        }
+    }
+}
+
+}  // namespace
+
 void updateDerived(RigDefinition& rig) {
     // Parents before children without assuming file order: walk each bone's chain up to a
     // posed ancestor. The loader has ruled out cycles and dangling parents; the depth guard
@@ -155,6 +185,8 @@ void updateDerived(RigDefinition& rig) {
         joint.parentBody = rig.bodyOfBone(joint.parent);
         joint.childBody = rig.bodyOfBone(joint.child);
     }
+
+    for (RigMesh& mesh : rig.meshes) deriveMeshParts(mesh, count);
 }
 
 }  // namespace ragdoll

@@ -130,6 +130,16 @@ struct RigMeshVertex {
 /// The weight a mesh vertex follows most (the first of equal ones; null without weights).
 const RigMeshWeight* mainWeight(const RigMeshVertex& vertex);
 
+/// The share of a mesh one bone carries, as a box in that bone's frame (metres): the
+/// triangles with a vertex that follows this bone most, each of their vertices where its
+/// weight on this bone puts it (a vertex with none is left out). Bent at a joint, each
+/// bone's share follows its bone. The drawn part's shape (drawn_shapes.h), as a sprite's is
+/// its opaque rect.
+struct RigMeshPart {
+    int bone = -1;
+    Vec2 low, high;
+};
+
 /// A cut-out part drawn as textured triangles (Spine's mesh attachment): rigid when every
 /// vertex has one weight on one bone, weighted (bending at a joint) otherwise. Drawn where
 /// its weights put it: Σ w · (bone pose · position), in z order with the sprites.
@@ -139,6 +149,7 @@ struct RigMesh {
     std::array<std::uint8_t, 4> color{255, 255, 255, 255};
     std::vector<RigMeshVertex> vertices;
     std::vector<int> triangles;  ///< vertex indices, three per triangle
+    std::vector<RigMeshPart> parts;  ///< one per bone carrying some of it, derived by updateDerived()
     int order = 0;               ///< position among the rig's meshes in the file
     int line = 0;
     int element = -1;
