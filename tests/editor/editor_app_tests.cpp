@@ -438,6 +438,21 @@ TEST_CASE("the Joints panel's Undo, Redo and Save take clicks with the paper dol
     CHECK(readText(copy.rig) == withElbowUpper(original, "100"));
 }
 
+TEST_CASE("in the least window the Inspector leaves the Simulate panel's Play button clear", "[editor][e2e][view]") {
+    RigCopy copy("paper_doll.rig.xml");
+    const std::string original = readText(copy.rig);
+    test::ProcessResult r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--window", "800x600", "--script",
+                                              (kData / "narrow_window.script").string()},
+                                             editorEnv());
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);  // the expects: the mass typed, saved, and Play pressed
+    std::string expected = original;
+    const std::string torso = "<body bone=\"torso\" shape=\"capsule\" mass=\"8\"";
+    REQUIRE(expected.find(torso) != std::string::npos);
+    expected.replace(expected.find(torso), torso.size(), "<body bone=\"torso\" shape=\"capsule\" mass=\"9\"");
+    CHECK(readText(copy.rig) == expected);
+}
+
 TEST_CASE("the Joints panel keeps its width when an edit sets the unsaved marker", "[editor][e2e][view]") {
     RigCopy copy;
     // First the width as it is: a deliberately failing expect reports it.

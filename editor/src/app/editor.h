@@ -159,7 +159,7 @@ private:
     std::string title_;
     std::string statusText_;  ///< the status line as drawn last frame (state and message)
     float jointsPanelWidth_ = 0.0f;  ///< pixels, as drawn last frame
-    float jointsPanelRight_ = 0.0f;  ///< its right edge last frame, pixels (the Inspector stands beside it)
+    InspectorPlace inspectorPlace_;  ///< the Joints and Simulate panels' edges this frame
     std::vector<const ScriptCommand*> screenshots_;
     std::string typedText_;  ///< a script's `type`, handed to ImGui at the next frame
 

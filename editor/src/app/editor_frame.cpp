@@ -163,7 +163,9 @@ void Editor::drawJointsPanel() {
         targets_.remember("save");
         jointsPanelWidth_ = ImGui::GetWindowWidth();
     }
-    jointsPanelRight_ = ImGui::GetWindowPos().x + ImGui::GetWindowSize().x;
+    inspectorPlace_.jointsLeft = ImGui::GetWindowPos().x;
+    inspectorPlace_.jointsRight = ImGui::GetWindowPos().x + ImGui::GetWindowSize().x;
+    inspectorPlace_.jointsBottom = ImGui::GetWindowPos().y + ImGui::GetWindowSize().y;
     ImGui::End();
 }
 
@@ -215,9 +217,12 @@ void Editor::drawPanels() {
     SimulateActions simulate = drawSimulatePanel(plugin_, simulation_, targets_);
     if (simulate.reset) resetWorld();
     if (!simulate.error.empty()) report(simulate.error, true);
-    if (std::optional<Edit> edit = drawInspectorPanel(plugin_, selection_, joints_, jointsPanelRight_, inspector_, targets_))
-        recordEdit(*edit);
+    // The Plugin panel before the Inspector, which then lies over it where a narrow window
+    // puts the Inspector under the Joints panel.
     if (drawPluginPanel(plugin_, pluginPanel_, targets_)) reloadPlugin();
+    inspectorPlace_.simulateLeft = simulation_.left;
+    if (std::optional<Edit> edit = drawInspectorPanel(plugin_, selection_, joints_, inspectorPlace_, inspector_, targets_))
+        recordEdit(*edit);
     if (std::optional<Edit> edit = drawTuningPanel(plugin_, simulation_.bottom, tuning_, targets_)) recordEdit(*edit);
     drawStatusBar();
 

@@ -107,10 +107,12 @@ bool setObjectPropertyByName(PluginHost& plugin, const ObjectRef& object, const 
 }
 
 std::optional<Edit> drawInspectorPanel(PluginHost& plugin, const ObjectRef& selection,
-                                       const std::vector<JointView>& joints, float left, InspectorState& state,
+                                       const std::vector<JointView>& joints, const InspectorPlace& place, InspectorState& state,
                                        WidgetTargets& targets) {
     std::optional<Edit> finished;
-    placeWhenMoved({left + kPanelGap, 30.0f}, {0.0f, 0.0f}, state.placedAt);
+    const bool fitsBeside = place.jointsRight + 2.0f * kPanelGap + state.width <= place.simulateLeft;
+    placeWhenMoved(fitsBeside ? ImVec2{place.jointsRight + kPanelGap, 30.0f} : ImVec2{place.jointsLeft, place.jointsBottom + kPanelGap},
+                   {0.0f, 0.0f}, state.placedAt);
     if (ImGui::Begin("Inspector", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
         std::optional<std::uint64_t> handle = selection.empty() ? std::nullopt : handleOf(plugin, selection);
         if (!handle) {
@@ -155,6 +157,7 @@ std::optional<Edit> drawInspectorPanel(PluginHost& plugin, const ObjectRef& sele
             }
         }
     }
+    state.width = ImGui::GetWindowWidth();
     ImGui::End();
     return finished;
 }

@@ -35,14 +35,22 @@ struct InspectorState {
     double activeBefore = 0.0; ///< the property's value at the press
     JointLimits limitsBefore;  ///< the joint's limits at the press (lower/upper edits)
     ImVec2 placedAt{-1.0f, -1.0f};  ///< where the panel was last put (placeWhenMoved)
+    float width = 0.0f;             ///< the panel's width last frame, pixels
 };
 
-/// Draws the Inspector for selection (joints as read this frame), at the top right of `left`
-/// (the Joints panel's right edge). Returns a finished edit for the history: a whole drag,
+/// The edges the Inspector is placed by, pixels, as drawn this frame: it stands beside the
+/// Joints panel when it fits there clear of the Simulate panel, and under it otherwise (a
+/// narrow window: at 800x600 a body's Inspector beside the Joints panel covered Play).
+struct InspectorPlace {
+    float jointsLeft = 0.0f, jointsRight = 0.0f, jointsBottom = 0.0f;
+    float simulateLeft = 0.0f;
+};
+
+/// Draws the Inspector for selection (joints as read this frame), placed by `place`. Returns a finished edit for the history: a whole drag,
 /// or a whole typed entry, is one; a checkbox click is one. Widgets are remembered as
 /// "inspector:PROPERTY" (e.g. "inspector:mass").
 std::optional<Edit> drawInspectorPanel(PluginHost& plugin, const ObjectRef& selection,
-                                       const std::vector<JointView>& joints, float left, InspectorState& state,
+                                       const std::vector<JointView>& joints, const InspectorPlace& place, InspectorState& state,
                                        WidgetTargets& targets);
 
 /// The handle the plugin knows object by now, or nullopt when it has no such object.

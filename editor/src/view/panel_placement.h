@@ -21,4 +21,7 @@ inline void placeWhenMoved(ImVec2 at, ImVec2 pivot, ImVec2& placedAt) {
 /// The gap between a panel and the one it stands against, pixels.
 constexpr float kPanelGap = 8.0f;
 
+/// A window at least this tall (pixels) holds every panel unfolded beside the others.
+constexpr float kRoomyPanelsHeight = 720.0f;
+
 }  // namespace paper::editor

@@ -92,7 +92,9 @@ bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, WidgetTargets&
     // Bottom left, over the status line, leaving the Inspector above it room to grow.
     const ImGuiIO& io = ImGui::GetIO();
     ImGui::SetNextWindowPos({10, io.DisplaySize.y - 40.0f}, ImGuiCond_FirstUseEver, {0.0f, 1.0f});
-    ImGui::SetNextWindowCollapsed(false, ImGuiCond_FirstUseEver);
+    // In a short window it starts folded to its title bar (the Inspector then stands over its
+    // corner, and F5 still reloads): it reports, where the other panels are worked in.
+    ImGui::SetNextWindowCollapsed(io.DisplaySize.y < kRoomyPanelsHeight, ImGuiCond_FirstUseEver);
     if (ImGui::Begin("Plugin", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
         if (plugin.loaded()) {
             ImGui::Text("%s %s", s.name.c_str(), s.version.c_str());

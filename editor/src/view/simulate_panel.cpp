@@ -113,6 +113,7 @@ SimulateActions drawSimulatePanel(PluginHost& plugin, SimulateState& state, Widg
             drawPlot("##plot" + std::to_string(i), plots.plots[i].label, plots.plots[i].unit, plots.plots[i].values);
     }
     state.bottom = ImGui::GetWindowPos().y + ImGui::GetWindowSize().y;
+    state.left = ImGui::GetWindowPos().x;
     ImGui::End();
     return actions;
 }

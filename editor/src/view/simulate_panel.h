@@ -26,6 +26,7 @@ struct SimulateState {
     std::map<std::string, float> sliders;
     StatsPlots plots;           ///< one sample per step
     float bottom = 0.0f;        ///< the panel's lower edge last frame, pixels from the top
+    float left = 0.0f;          ///< its left edge last frame, pixels
 };
 
 /// What the panel asks the editor to do (things that touch its history or input).
