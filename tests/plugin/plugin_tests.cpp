@@ -793,3 +793,21 @@ TEST_CASE("the paper doll is drawn from its atlas: every part a quad on its bone
     CHECK(violetQuads(marked) == 0);
     fs::remove_all(copies);
 }
+
+TEST_CASE("the Inspector lists a body's meshes among its cut-out parts", "[plugin][ragdoll][mesh]") {
+    // The imported Spine doll: its right elbow's patch is a mesh bent across the joint, so
+    // both the upper arm and the forearm carry it; the torso carries two (collar and belt).
+    LevelLoadResult level = loadLevelFile(std::string(PAPERDOLL_CONTENT_DIR) + "/levels/spine_doll.level.xml");
+    REQUIRE(level.level);
+    fs::path copies = test::makeTempDir();
+    PluginHost host(copies, nullptr);
+    REQUIRE(host.load(ragdollDescriptor()));
+    REQUIRE(host.setLevel(*level.level));
+    auto partsOf = [&](const char* body) { return propertyOf(host, "body", objectOf(host, "body", body).handle, "parts").text; };
+    CHECK(partsOf("upper_arm_R") == "paper_doll 226 2 48 140, z 8; paper_doll mesh of 6 vertices, z 13");
+    CHECK(partsOf("forearm_R") == "paper_doll 278 2 48 156, z 9; paper_doll mesh of 6 vertices, z 13");
+    CHECK(partsOf("upper_arm_L").find("mesh") == std::string::npos);
+    CHECK(partsOf("torso") ==
+          "paper_doll 126 2 96 240, z 4; paper_doll mesh of 4 vertices, z 10; paper_doll mesh of 4 vertices, z 11");
+    fs::remove_all(copies);
+}

@@ -1,5 +1,6 @@
 #include "module/objects.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <exception>
@@ -179,15 +180,22 @@ std::int32_t jointProperty(const Character& c, int joint, std::int32_t index, Pa
     return 0;
 }
 
-/// The cut-out parts on a body's bone: "doll 126 2 96 240, z 5" (image, rect, z), "; " between;
-/// "none" for a bone drawn as a stick.
+/// The cut-out parts on a body's bone: "doll 126 2 96 240, z 5" (a sprite's image, rect and
+/// z), "doll mesh of 6 vertices, z 13" (a mesh carried by this bone, in part or whole), "; "
+/// between; "none" for a bone drawn as a stick.
 std::string partsText(const RigDefinition& rig, int bone) {
     std::string text;
+    char line[160];
     for (const RigSprite& s : rig.sprites) {
         if (s.bone != bone) continue;
-        char line[160];
         std::snprintf(line, sizeof line, "%s%s %d %d %d %d, z %d", text.empty() ? "" : "; ",
                       rig.images[size_t(s.image)].name.c_str(), s.rect.x, s.rect.y, s.rect.width, s.rect.height, s.z);
+        text += line;
+    }
+    for (const RigMesh& m : rig.meshes) {
+        if (std::none_of(m.parts.begin(), m.parts.end(), [&](const RigMeshPart& p) { return p.bone == bone; })) continue;
+        std::snprintf(line, sizeof line, "%s%s mesh of %zu vertices, z %d", text.empty() ? "" : "; ",
+                      rig.images[size_t(m.image)].name.c_str(), m.vertices.size(), m.z);
         text += line;
     }
     return text.empty() ? "none" : text;
