@@ -438,6 +438,27 @@ TEST_CASE("the Joints panel's Undo, Redo and Save take clicks with the paper dol
     CHECK(readText(copy.rig) == withElbowUpper(original, "100"));
 }
 
+TEST_CASE("keys typed into a value or pressed in an open menu are not the editor's shortcuts", "[editor][e2e][keys]") {
+    RigCopy copy;
+    const std::string original = readText(copy.rig);
+    fs::path script = scriptInto(copy.dir, "keys_while_typing.script");
+    test::ProcessResult r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
+    INFO(r.err);
+    // Every expect ran: the editor quit on neither Esc, and P played once the menu had closed
+    // (an open menu keeps the shortcuts, as a typed value does).
+    REQUIRE(r.exitCode == 0);
+    CHECK(fs::exists(copy.dir / "end.png"));  // the script's last command but quit
+    CHECK(readText(copy.rig) == original);
+}
+
+TEST_CASE("a script the editor quits before its end fails at the first command left", "[editor][e2e][script]") {
+    RigCopy copy;
+    fs::path script = scriptInto(copy.dir, "quit_early.script");
+    test::ProcessResult r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
+    CHECK(r.exitCode == 1);
+    CHECK_THAT(r.err, Catch::Contains(script.string() + ":4: the editor quit before this command ran"));
+}
+
 TEST_CASE("in the least window the Inspector leaves the Simulate panel's Play button clear", "[editor][e2e][view]") {
     RigCopy copy("paper_doll.rig.xml");
     const std::string original = readText(copy.rig);

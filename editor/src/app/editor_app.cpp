@@ -421,6 +421,12 @@ int Editor::run() {
         bool scriptOver = script_ && options_.frames < 0 && runner_->done() &&
                           frame_ - kScriptWarmupFrames >= script_->endStep();
         bool framesOver = options_.frames > 0 && frame_ + 1 >= options_.frames;
+        if (quit_ && runner_ && runner_->nextLine() > 0) {
+            // Esc, Ctrl+Q or the window closed with commands left: their expects never ran.
+            err_ << kProgram << ": error: " << options_.scriptPath << ':' << runner_->nextLine()
+                 << ": the editor quit before this command ran (a key or the window's close button quit it)\n";
+            return 1;
+        }
         if (quit_ || scriptOver || framesOver) break;
         window_.swap();
         input_.endFrame();

@@ -43,6 +43,10 @@ constexpr int kStatusMaxLines = 3;
 
 void Editor::handleKeys() {
     if (askUnsaved_ || menu_.openDialog) return;  // the dialog has the keys
+    // A value being typed, or an open menu, has the keys too: Esc cancels the entry or closes
+    // the menu, Ctrl+Z undoes typing, and "p" or "." are text (they played and stepped the
+    // simulation, and Esc quit the editor, under a typed value).
+    if (ImGui::GetIO().WantTextInput || ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) return;
     bool ctrl = input_.held(keys_.ctrl);
     if (ctrl && input_.pressed(keys_.undo)) input_.held(keys_.shift) ? redo() : undo();
     if (ctrl && input_.pressed(keys_.redo)) redo();

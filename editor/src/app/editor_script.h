@@ -74,6 +74,8 @@ public:
     int failedLine() const { return failedLine_; }
     /// Whether every command has run and every key pressed has been released.
     bool done() const { return next_ >= script_.commands().size() && releases_.empty(); }
+    /// The line of the first command not yet run, 0 when every one has.
+    int nextLine() const { return next_ < script_.commands().size() ? script_.commands()[next_].line : 0; }
 
 private:
     const Script& script_;

@@ -41,6 +41,11 @@ void addFilesIn(const fs::path& folder, const std::vector<std::string>& patterns
         if (std::find(files.begin(), files.end(), file) == files.end()) files.push_back(file);
 }
 
+/// Inside an open menu: Esc closes it (ImGui does so only with keyboard navigation on).
+void closeOnEscape() {
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ImGui::CloseCurrentPopup();
+}
+
 void setPath(MainMenuState& state, const std::string& path) {
     state.path = path;
     std::strncpy(state.pathBuffer, path.c_str(), sizeof state.pathBuffer - 1);
@@ -114,6 +119,7 @@ MainMenuActions drawMainMenu(MainMenuState& state, ViewOptions& view, bool dirty
             ImGui::Separator();
             if (ImGui::MenuItem("Quit", "Ctrl+Q")) actions.quit = true;
             targets.remember("menu:quit");
+            closeOnEscape();
             ImGui::EndMenu();
         }
         bool viewOpen = ImGui::BeginMenu("View");
@@ -131,6 +137,7 @@ MainMenuActions drawMainMenu(MainMenuState& state, ViewOptions& view, bool dirty
             ImGui::MenuItem("Follow", nullptr, &view.follow);
             targets.remember("menu:follow");
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("While playing, keep what the first spawn made in view");
+            closeOnEscape();
             ImGui::EndMenu();
         }
         ImGui::EndMainMenuBar();
