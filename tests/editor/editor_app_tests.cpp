@@ -184,6 +184,22 @@ TEST_CASE("Build & reload runs the build command, shows its output and reloads",
     CHECK(fs::exists(copy.dir / "build.png"));
 }
 
+TEST_CASE("a failed build's output keeps the Plugin panel above the status line, its Reload in reach", "[editor][e2e][build]") {
+    RigCopy copy;
+    fs::path script = scriptInto(copy.dir, "build_output_inside.script");
+    std::vector<std::string> env = editorEnv();
+    env.push_back("PAPERDOLL_PLUGIN_BUILD=sh -c 'for i in 1 2 3 4 5 6; do echo plugin.cpp:$i: error: it went wrong; done; exit 1'");
+    test::ProcessResult r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, env);
+    INFO(r.err);
+    CHECK(r.exitCode == 0);  // the panels inside, and a click on Reload reloaded
+
+    // Asked of a panel there is not, the expect names those there are.
+    std::ofstream(copy.dir / "nopanel.script") << "expect panel Layers inside\n";
+    r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", (copy.dir / "nopanel.script").string()}, editorEnv());
+    CHECK(r.exitCode == 1);
+    CHECK_THAT(r.err, Catch::Contains("no panel 'Layers' (Joints, Inspector, Simulate, Tuning, Plugin)"));
+}
+
 TEST_CASE("an expect that does not hold fails the run with the script's file and line", "[editor][e2e]") {
     RigCopy copy;
     fs::path script = copy.dir / "wrong.script";

@@ -160,6 +160,7 @@ private:
     std::string statusText_;  ///< the status line as drawn last frame (state and message)
     float jointsPanelWidth_ = 0.0f;  ///< pixels, as drawn last frame
     InspectorPlace inspectorPlace_;  ///< the Joints and Simulate panels' edges this frame
+    float statusTop_ = 0.0f;         ///< the status line's top edge last frame, pixels
     std::vector<const ScriptCommand*> screenshots_;
     std::string typedText_;  ///< a script's `type`, handed to ImGui at the next frame
 

@@ -187,6 +187,7 @@ void Editor::drawStatusBar() {
     float textHeight = ImGui::CalcTextSize(message_.c_str(), message_.c_str() + message_.size(), false, wrap).y;
     int lines = std::clamp(int(std::ceil(textHeight / lineHeight - 0.01f)), 1, kStatusMaxLines);
     float height = ImGui::GetFrameHeightWithSpacing() + kStatusPaddingPixels + float(lines - 1) * lineHeight;
+    statusTop_ = io.DisplaySize.y - height;
     ImGui::SetNextWindowPos({0, io.DisplaySize.y - height});
     ImGui::SetNextWindowSize({io.DisplaySize.x, height});
     ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
@@ -223,7 +224,7 @@ void Editor::drawPanels() {
     if (!simulate.error.empty()) report(simulate.error, true);
     // The Plugin panel before the Inspector, which then lies over it where a narrow window
     // puts the Inspector under the Joints panel.
-    if (drawPluginPanel(plugin_, pluginPanel_, targets_)) reloadPlugin();
+    if (drawPluginPanel(plugin_, pluginPanel_, statusTop_, targets_)) reloadPlugin();
     inspectorPlace_.simulateLeft = simulation_.left;
     if (std::optional<Edit> edit = drawInspectorPanel(plugin_, selection_, joints_, inspectorPlace_, inspector_, targets_))
         recordEdit(*edit);

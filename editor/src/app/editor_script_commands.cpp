@@ -1,6 +1,7 @@
 // The editor's script commands at run time (editor_script.h checks their syntax): named
 // mouse targets, selection, typing, and the expects that stop a run with FILE:LINE.
 #include <imgui.h>
+#include <imgui_internal.h>  // FindWindowByName: where a panel is, by its title
 
 #include <cmath>
 #include <cstdio>
@@ -232,6 +233,21 @@ bool Editor::expectView(const ScriptCommand& c, std::string& error) {
                       visible ? "visible" : "not wholly visible", box.min.x, box.max.x, box.min.y, box.max.y,
                       view.min.x, view.max.x, view.min.y, view.max.y);
         error = "expect character " + w[2] + text;
+        return false;
+    }
+    if (w[3] == "inside") {  // expect panel NAME inside: wholly between the menu bar and the status line
+        const ImGuiWindow* panel = ImGui::FindWindowByName(w[2].c_str());
+        if (!panel || !panel->WasActive) {
+            error = "expect panel: no panel '" + w[2] + "' (Joints, Inspector, Simulate, Tuning, Plugin)";
+            return false;
+        }
+        const ImVec2 low = panel->Pos, high{panel->Pos.x + panel->Size.x, panel->Pos.y + panel->Size.y};
+        const float menuBottom = ImGui::GetFrameHeight();
+        if (low.x >= 0.0f && low.y >= menuBottom && high.x <= ImGui::GetIO().DisplaySize.x && high.y <= statusTop_) return true;
+        char text[200];
+        std::snprintf(text, sizeof text, ": it spans x %.0f..%.0f, y %.0f..%.0f px; the free area is x 0..%.0f, y %.0f..%.0f",
+                      low.x, high.x, low.y, high.y, ImGui::GetIO().DisplaySize.x, menuBottom, statusTop_);
+        error = "expect panel " + w[2] + " inside" + text;
         return false;
     }
     // expect panel NAME width PIXELS [TOLERANCE]: the panels whose width matters.

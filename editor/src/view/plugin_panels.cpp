@@ -82,7 +82,7 @@ std::string clockText() {
     return text;
 }
 
-bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, WidgetTargets& targets) {
+bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, float bottom, WidgetTargets& targets) {
     const PluginStatus& s = plugin.status();
     if (s.reloads != state.seenReloads) {
         state.seenReloads = s.reloads;
@@ -92,6 +92,11 @@ bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, WidgetTargets&
     // Bottom left, over the status line, leaving the Inspector above it room to grow.
     const ImGuiIO& io = ImGui::GetIO();
     ImGui::SetNextWindowPos({10, io.DisplaySize.y - 40.0f}, ImGuiCond_FirstUseEver, {0.0f, 1.0f});
+    // It grows downward; what it grew by (a reload's error over its buttons, a build's output
+    // under them) would go under the status line and off the window, buttons and all.
+    if (bottom <= 0.0f) bottom = io.DisplaySize.y - 40.0f;  // the first frame: no status line yet
+    if (state.lift) ImGui::SetNextWindowPos({state.liftLeft, bottom - kPanelGap}, ImGuiCond_Always, {0.0f, 1.0f});
+    state.lift = false;
     // In a short window it starts folded to its title bar (the Inspector then stands over its
     // corner, and F5 still reloads): it reports, where the other panels are worked in.
     ImGui::SetNextWindowCollapsed(io.DisplaySize.y < kRoomyPanelsHeight, ImGuiCond_FirstUseEver);
@@ -133,6 +138,9 @@ bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, WidgetTargets&
             ImGui::TreePop();
         }
     }
+    const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    state.lift = at.y + size.y > bottom + 0.5f && at.y > 30.0f;
+    state.liftLeft = at.x;
     ImGui::End();
     return reload;
 }

@@ -31,12 +31,17 @@ struct PluginPanelState {
     std::string buildCommand;             ///< "Build & reload" runs this (empty: no button)
     BackgroundCommand build;              ///< the build running or last run
     bool buildHandled = true;             ///< the finished build's result was acted on
+    /// Grown past `bottom` (an error, a build's output), the panel is lifted back over it at
+    /// the next frame, its left edge where it was.
+    bool lift = false;
+    float liftLeft = 0.0f;
 };
 
 /// Draws the Plugin panel; true when the plugin should be reloaded now (its Reload button, as
 /// F5 does, or a successful "Build & reload" with Auto-reload off: with it on, the file
-/// watcher reloads). Toggling Auto-reload calls plugin.watch at once.
-bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, WidgetTargets& targets);
+/// watcher reloads). Toggling Auto-reload calls plugin.watch at once. `bottom` is the lowest
+/// its lower edge may go (the status line's top), pixels from the window's top.
+bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, float bottom, WidgetTargets& targets);
 
 /// A property slider or checkbox being dragged: its value when the drag began.
 struct TuningState {
