@@ -53,13 +53,14 @@ std::vector<std::string> editorEnv() {
     return env;
 }
 
-/// Pixels of the PNG within tolerance of an RGB colour.
-int countColour(const std::string& png, int r, int g, int b, int tolerance) {
+/// Pixels of the PNG within tolerance of an RGB colour; only in its last `bottomRows` rows
+/// when that is given (the status line).
+int countColour(const std::string& png, int r, int g, int b, int tolerance, int bottomRows = 0) {
     int w = 0, h = 0, n = 0;
     unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &n, 3);
     if (!pixels) return -1;
     int count = 0;
-    for (int i = 0; i < w * h; ++i) {
+    for (int i = bottomRows > 0 ? w * std::max(h - bottomRows, 0) : 0; i < w * h; ++i) {
         const unsigned char* p = pixels + 3 * i;
         if (std::abs(p[0] - r) <= tolerance && std::abs(p[1] - g) <= tolerance && std::abs(p[2] - b) <= tolerance)
             ++count;
@@ -198,6 +199,31 @@ TEST_CASE("a failed build's output keeps the Plugin panel above the status line,
     r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", (copy.dir / "nopanel.script").string()}, editorEnv());
     CHECK(r.exitCode == 1);
     CHECK_THAT(r.err, Catch::Contains("no panel 'Layers' (Joints, Inspector, Simulate, Tuning, Plugin)"));
+}
+
+TEST_CASE("the status line says what came of each reload, F5's or the file watcher's, and a failure in red once",
+          "[editor][e2e][reload]") {
+    RigCopy copy;
+    fs::path plugins = copy.dir / "plugins";
+    fs::create_directories(plugins);
+    fs::copy_file(kPlugins / "ragdoll.plugin", plugins / "ragdoll.plugin");
+    fs::copy_file(kPlugins / "libragdoll.so", plugins / "libragdoll.so");
+    // The "build": first an 8-byte library renamed over the watched one, then the good one back.
+    const fs::path build = copy.dir / "build.sh";
+    std::ofstream(build) << "cd '" << plugins.string() << "'\n"
+                         << "if [ -f good.so ]; then cp good.so next.so; rm good.so\n"
+                         << "else cp libragdoll.so good.so; printf '\\177ELF1234' > next.so; fi\n"
+                         << "mv next.so libragdoll.so\n";
+    std::vector<std::string> env = editorEnv();
+    env.push_back("PAPERDOLL_PLUGIN_BUILD=sh '" + build.string() + "'");
+    fs::path script = scriptInto(copy.dir, "reload_messages.script");
+    test::ProcessResult r = test::runProcess(
+        {kEditor, "--rig", copy.rig.string(), "--plugin", (plugins / "ragdoll.plugin").string(), "--script", script.string()},
+        env);
+    INFO(r.err);
+    CHECK(r.exitCode == 0);  // the expects: the failure said, then the good reload with no error left
+    // The failure in the status line (its bottom 20 pixels) in red, as other refusals are.
+    CHECK(countColour((copy.dir / "watch_failed.png").string(), 255, 115, 102, 8, 20) > 200);
 }
 
 TEST_CASE("an expect that does not hold fails the run with the script's file and line", "[editor][e2e]") {

@@ -106,6 +106,8 @@ private:
     void syncWithPlugin();
     /// What the Open dialog lists: the plugin's asset types.
     OpenChoices openChoices() const;
+    /// The file watcher's reload, when the library changed, said in the status line.
+    void reloadIfChanged();
     void report(std::string message, bool error) {
         message_ = std::move(message);
         messageIsError_ = error;

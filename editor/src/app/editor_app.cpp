@@ -239,7 +239,22 @@ void Editor::redo() {
 
 void Editor::reloadPlugin() {
     gizmo_.cancelDrag();
-    report(plugin_.reload() ? "Plugin reloaded." : "Reload failed: " + plugin_.status().lastError, !plugin_.loaded());
+    // A failure is the host's error as it stands ("reload failed, still running …"): red,
+    // whether or not the old library runs on.
+    if (plugin_.reload()) report("Plugin reloaded.", false);
+    else report(plugin_.status().lastError, true);
+}
+
+void Editor::reloadIfChanged() {
+    // Between frames, by the file watcher: said in the status line as F5's is (a good reload
+    // left a failed one's error there); a file that stays broken is said once.
+    const std::string errorBefore = plugin_.status().lastError;
+    if (plugin_.reloadIfChanged()) {
+        gizmo_.cancelDrag();
+        report("Plugin reloaded: its library changed.", false);
+    } else if (const std::string& error = plugin_.status().lastError; !error.empty() && error != errorBefore) {
+        report(error, true);
+    }
 }
 
 void Editor::resetWorld() {
@@ -364,7 +379,7 @@ int Editor::run() {
         }
         Vec2 size = window_.framebufferSize();
         camera_.viewportSize = size;
-        if (plugin_.reloadIfChanged()) gizmo_.cancelDrag();
+        reloadIfChanged();
         syncWithPlugin();
         joints_ = readJoints(plugin_);
         bodies_ = readBodies(plugin_);
