@@ -48,17 +48,18 @@ Options:
                        with --switch it shows why one switch rests late.
   --n N                Stickmen in the pile, 1 to 10000 (default 100). Pile only.
   --steps S            Steps to run, 1 to 100000 (default 600 for the pile, 300 for
-                       the chain).
+                       the chain). Pile and chain (each of the sweep's runs is 10 s).
   --substeps K         Our substeps per step, 1 to 64 (default 4). Box2D 2.4.1 has no
                        substeps: it ignores K and the value is only recorded.
   --iterations I       Our position iterations per substep, 1 to 64 (default 1).
   --joints direct|iterative
                        How we solve joints: the direct tree solve (default) or
-                       Gauss-Seidel.
+                       Gauss-Seidel. Pile and chain (the sweep's characters are
+                       solved as the game solves them).
   --horizontal         Start the chain straight out to the right of the pin instead of
                        hanging down (it swings down: the hard case). Chain only.
   --no-sleep           Keep every body awake (default: the engines sleep resting
-                       bodies).
+                       bodies). Pile and chain (the sweep runs every switch both ways).
   --threads T          Threads our solver's step is split across, 1 to 64 (default 1:
                        the calling thread alone). The joint trees, the narrow phase and
                        the per-body loops run as tasks on a pool of T threads; the
@@ -107,7 +108,7 @@ The sweep reports (table and JSON): scene, level, substeps, iterations, threads,
 skipped), rested_within_2s (every body asleep within 2 s of the switch, and for good),
 stopped_within_3s (the same switch with sleeping off: every body's centre slower than
 5 mm/s, counting 0.25 m times its turn rate, from 3 s after the switch to 10 s),
-slowest_rest_s (of those that came to rest), never_rested (still awake after 10 s with
+slowest_rest_s (of those that came to rest; null when none did), never_rested (still awake after 10 s with
 sleeping on), max_depth_m (deepest any body went into terrain at any step of any run),
 max_rest_depth_m (deepest once at rest), run_max_visual_depth_m (deepest any drawn part
 reached into terrain or props, standing, walking and limp: the player's figure),
@@ -136,6 +137,7 @@ struct BenchOptions {
     double switchX = 0.0;
     std::string tracePath;          ///< --trace FILE, the sweep's
     bool iterativeJoints = false;   ///< --joints iterative: Gauss-Seidel instead of the direct solver
+    bool jointsGiven = false;
     bool horizontal = false;
     bool sleeping = true;
     bool peerBox2D = false;
@@ -228,6 +230,8 @@ ParseResult parseCommandLine(const std::vector<std::string>& args) {
             if (auto e = integer("a number of iterations", 1, 64, o.iterations)) return fail(*e);
         } else if (arg == "--joints") {
             if (!value(v)) return fail("--joints needs direct or iterative");
+            if (o.jointsGiven) return fail("--joints is given twice");
+            o.jointsGiven = true;
             if (v == "direct") o.iterativeJoints = false;
             else if (v == "iterative") o.iterativeJoints = true;
             else return fail("unknown joint solver '" + v + "' (direct or iterative)");
@@ -258,6 +262,11 @@ ParseResult parseCommandLine(const std::vector<std::string>& args) {
     if (o.scene != Scene::Sweep && !o.levelPath.empty()) return fail("--level applies to --scene sweep only");
     if (o.scene != Scene::Sweep && !o.switchKind.empty()) return fail("--switch applies to --scene sweep only");
     if (o.scene != Scene::Sweep && !o.tracePath.empty()) return fail("--trace applies to --scene sweep only");
+    if (o.scene == Scene::Sweep && o.steps) return fail("--steps applies to the pile and the chain (each of the sweep's runs is 10 s)");
+    if (o.scene == Scene::Sweep && o.jointsGiven)
+        return fail("--joints applies to the pile and the chain (the sweep's characters are solved as the game solves them)");
+    if (o.scene == Scene::Sweep && !o.sleeping)
+        return fail("--no-sleep applies to the pile and the chain (the sweep runs every switch with sleeping on and off)");
     return {o, {}};
 }
 
@@ -327,6 +336,14 @@ int runSweepScene(const BenchOptions& o) {
         std::fprintf(stderr, "ragdoll_bench: error: %s\n", error.c_str());
         return 1;
     }
+    if (!o.switchKind.empty() && r.switches == 0) {
+        // Nothing measured is no result: the character could not stand there.
+        std::fprintf(stderr,
+                     "ragdoll_bench: error: --switch %g:%s: the character cannot stand at x = %g m of %s (the sweep runs "
+                     "x from %.1f to %.1f m)\n",
+                     o.switchX, o.switchKind.c_str(), o.switchX, options.levelPath.c_str(), options.fromX, options.toX);
+        return 1;
+    }
     if (o.json) {
         nlohmann::json j;
         j["scene"] = "sweep";
@@ -338,7 +355,7 @@ int runSweepScene(const BenchOptions& o) {
         j["skipped"] = r.skipped;
         j["rested_within_2s"] = r.restedWithin2s;
         j["stopped_within_3s"] = r.stoppedWithin3s;
-        j["slowest_rest_s"] = r.slowestRestSeconds;
+        j["slowest_rest_s"] = r.switches > r.neverRested ? nlohmann::json(r.slowestRestSeconds) : nlohmann::json();
         j["never_rested"] = r.neverRested;
         j["max_depth_m"] = r.maxDepth;
         j["max_rest_depth_m"] = r.maxRestDepth;
@@ -365,7 +382,10 @@ int runSweepScene(const BenchOptions& o) {
         std::printf("switches                 %d (skipped %d)\n", r.switches, r.skipped);
         std::printf("rested within 2 s        %d\n", r.restedWithin2s);
         std::printf("stopped within 3 s       %d (sleeping off)\n", r.stoppedWithin3s);
-        std::printf("slowest rest             %.2f s (%d never rested within 10 s)\n", r.slowestRestSeconds, r.neverRested);
+        if (r.switches > r.neverRested)
+            std::printf("slowest rest             %.2f s (%d never rested within 10 s)\n", r.slowestRestSeconds, r.neverRested);
+        else
+            std::printf("slowest rest             none rested (%d never rested within 10 s)\n", r.neverRested);
         std::printf("max depth                %.1f mm, at rest %.1f mm\n", r.maxDepth * 1000.0, r.maxRestDepth * 1000.0);
         std::printf("max visual depth         %.1f mm (drawn parts, every mode)\n", r.maxVisualDepth * 1000.0);
         std::printf("max stretch              %.4f mm\n", r.maxStretch * 1000.0);
