@@ -416,3 +416,29 @@ TEST_CASE("a failed write leaves the original intact and no temporary file behin
         CHECK(load(path.string())->bodies[0].mass == 9.0);
     }
 }
+
+TEST_CASE("a rig saved through a symbolic link edits the file it names and keeps the link", "[rig][saver][atomic]") {
+    // rigs/hero.rig.xml -> ../shared/stickman.rig.xml: the save replaced the link with an
+    // edited copy, and the file it named was never edited.
+    TempDir dir;
+    fs::create_directories(dir.path / "shared");
+    fs::create_directories(dir.path / "rigs");
+    const fs::path real = dir.path / "shared" / "stickman.rig.xml", link = dir.path / "rigs" / "hero.rig.xml";
+    const std::string originalText = readFile(std::string(PAPERDOLL_CONTENT_DIR) + "/rigs/stickman.rig.xml");
+    writeFile(real, originalText);
+    fs::create_symlink("../shared/stickman.rig.xml", link);
+    auto rig = load(link.string());
+    REQUIRE(rig);
+    RigDefinition edited = *rig;
+    edited.bodies[0].mass = 9.0;
+    const RigSaveResult saved = saveRig(edited, link.string());
+    INFO(describe(saved.diagnostics));
+    REQUIRE(saved.ok);
+    CHECK(fs::is_symlink(link));
+    CHECK(fs::read_symlink(link) == "../shared/stickman.rig.xml");
+    CHECK(readFile(real) != originalText);
+    CHECK(load(real.string())->bodies[0].mass == 9.0);
+    // Nothing left beside either: no temporary file, no copy.
+    CHECK(std::distance(fs::directory_iterator(dir.path / "rigs"), fs::directory_iterator()) == 1);
+    CHECK(std::distance(fs::directory_iterator(dir.path / "shared"), fs::directory_iterator()) == 1);
+}

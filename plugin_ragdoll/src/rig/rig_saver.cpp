@@ -469,8 +469,16 @@ RigSaveResult saveRig(const RigDefinition& rig, const std::string& path) {
     }
     if (!text.ok) return result;
 
-    const fs::path target(path);
+    // Saved through a symbolic link, into the file it names (hop by hop, a dangling one too):
+    // the temporary file renamed over the link itself replaced the link with a copy, and the
+    // rig it pointed at was never edited.
+    fs::path target(path);
     std::error_code status;
+    for (int hops = 0; fs::is_symlink(target, status); ++hops) {
+        const fs::path link = fs::read_symlink(target, status);
+        if (status || hops == 40) return fail("it is a symbolic link that cannot be followed");
+        target = link.is_absolute() ? link : target.parent_path() / link;
+    }
     if (fs::is_directory(target, status)) return fail("it is a directory");
     const fs::path directory = target.has_parent_path() ? target.parent_path() : fs::path(".");
     if (!fs::is_directory(directory, status)) {
@@ -514,8 +522,8 @@ RigSaveResult saveRig(const RigDefinition& rig, const std::string& path) {
         return fail("writing '" + temp + "' failed: " + writeError + " (the original is unchanged)");
     }
     struct stat original;
-    if (::stat(path.c_str(), &original) == 0) ::chmod(temp.c_str(), original.st_mode & 07777);
-    if (::rename(temp.c_str(), path.c_str()) != 0) {
+    if (::stat(target.c_str(), &original) == 0) ::chmod(temp.c_str(), original.st_mode & 07777);
+    if (::rename(temp.c_str(), target.c_str()) != 0) {
         std::string error = errnoText();
         ::unlink(temp.c_str());
         unlock();
