@@ -34,7 +34,7 @@ TEST_CASE("undo and redo walk the edits back and forth", "[editor][history]") {
 
 TEST_CASE("an edit that changes nothing is not recorded", "[editor][history]") {
     EditHistory h;
-    h.record(edit(135, 135));
+    CHECK_FALSE(h.record(edit(135, 135)));
     CHECK(h.size() == 0);
     CHECK_FALSE(h.canUndo());
 }

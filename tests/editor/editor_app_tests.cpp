@@ -226,6 +226,14 @@ TEST_CASE("the status line says what came of each reload, F5's or the file watch
     CHECK(countColour((copy.dir / "watch_failed.png").string(), 255, 115, 102, 8, 20) > 200);
 }
 
+TEST_CASE("a joint limit typed past the other limit stops at it, as a dragged handle does", "[editor][e2e][inspector]") {
+    RigCopy copy;
+    test::ProcessResult r = test::runProcess(
+        {kEditor, "--rig", copy.rig.string(), "--script", (kData / "limit_typed_past.script").string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+}
+
 TEST_CASE("an expect that does not hold fails the run with the script's file and line", "[editor][e2e]") {
     RigCopy copy;
     fs::path script = copy.dir / "wrong.script";

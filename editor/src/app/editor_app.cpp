@@ -213,8 +213,8 @@ bool Editor::applyEdit(const Edit& edit, bool after, std::string& error) {
 }
 
 void Editor::recordEdit(const Edit& edit) {
-    history_.record(edit);
-    report("Set " + editText(edit, true), false);
+    // A typed value cancelled with Esc, or one the plugin kept as it was, changes nothing.
+    if (history_.record(edit)) report("Set " + editText(edit, true), false);
 }
 
 void Editor::undo() {

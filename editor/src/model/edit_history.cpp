@@ -5,10 +5,10 @@
 
 namespace paper::editor {
 
-void EditHistory::record(const Edit& edit) {
+bool EditHistory::record(const Edit& edit) {
     if (edit.kind == EditKind::Limits && edit.before.lower == edit.after.lower && edit.before.upper == edit.after.upper)
-        return;
-    if (edit.kind != EditKind::Limits && edit.beforeValue == edit.afterValue) return;
+        return false;
+    if (edit.kind != EditKind::Limits && edit.beforeValue == edit.afterValue) return false;
     if (savedPosition_ > position_ && savedPosition_ != SIZE_MAX) {
         // The saved state is among the edits being dropped. If only world property edits lie
         // between here and there, the asset still matches the file: keep clean where it is.
@@ -19,6 +19,7 @@ void EditHistory::record(const Edit& edit) {
     edits_.resize(position_);
     edits_.push_back(edit);
     ++position_;
+    return true;
 }
 
 bool EditHistory::dirty() const {

@@ -72,8 +72,8 @@ inline bool changesAsset(const Edit& edit) { return edit.kind != EditKind::Prope
 class EditHistory {
 public:
     /// Records a finished edit, dropping anything that could have been redone. Edits that
-    /// change nothing are ignored (a click on a handle without moving it).
-    void record(const Edit& edit);
+    /// change nothing are ignored (a click on a handle without moving it): false.
+    bool record(const Edit& edit);
     /// The edit to undo (its `before` is what to set), or null when there is none; moves back.
     const Edit* undo();
     /// The edit to redo (its `after` is what to set), or null when there is none; moves on.

@@ -139,6 +139,12 @@ std::optional<Edit> drawInspectorPanel(PluginHost& plugin, const ObjectRef& sele
                     state.activeBefore = p.value;
                     if (const JointView* j = findJoint(joints, selection.name)) state.limitsBefore = limitsOf(j->info);
                 }
+                if (changed && isLimit(selection, name)) {
+                    // A limit stops at the other one, as the gizmo's handles do (the plugin
+                    // refuses a lower above the upper: a typed one was dropped without a word).
+                    if (const PropertyValue* other = findProperty(properties, name == "lower" ? "upper" : "lower"))
+                        value = name == "lower" ? std::min(value, other->value) : std::max(value, other->value);
+                }
                 if (changed) plugin.setProperty(selection.pluginKind, *handle, int(i), value);
                 bool click = p.type == PAPER_PROPERTY_BOOL && changed;  // a click is the whole edit
                 bool released = ImGui::IsItemDeactivated() && state.active == name && state.activeObject == selection;
