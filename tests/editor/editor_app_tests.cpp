@@ -234,6 +234,15 @@ TEST_CASE("a joint limit typed past the other limit stops at it, as a dragged ha
     CHECK(r.exitCode == 0);
 }
 
+TEST_CASE("with a joint selected, its gizmo's arc is what the hover shows there, and the forearm a click selects",
+          "[editor][e2e][picking]") {
+    RigCopy copy;
+    test::ProcessResult r = test::runProcess(
+        {kEditor, "--rig", copy.rig.string(), "--script", (kData / "body_under_gizmo.script").string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+}
+
 TEST_CASE("an expect that does not hold fails the run with the script's file and line", "[editor][e2e]") {
     RigCopy copy;
     fs::path script = copy.dir / "wrong.script";

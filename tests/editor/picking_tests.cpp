@@ -64,17 +64,25 @@ TEST_CASE("the point that selects a body is on it, away from the pivots", "[edit
     std::vector<BodyShape> bodies = {capsule({0, 0}, {1, 0}, 0.1), capsule({1, 0}, {2, 0}, 0.05)};
     std::vector<Vec2d> pivots = {{0, 0}, {1, 0}};
     Vec2d at;
-    REQUIRE(pointPickingBody(pivots, bodies, 1, 0.08, 0.04, at));
+    REQUIRE(pointPickingBody(pivots, bodies, 1, 0.08, 0.04, nullptr, at));
     CHECK(at.x == Approx(2.0));  // the forearm's free end: farthest from the elbow
     CHECK(at.y == Approx(0.0));
     CHECK(pickAt(pivots, bodies, at, 0.08, 0.04).body == 1);
 
-    REQUIRE(pointPickingBody(pivots, bodies, 0, 0.08, 0.04, at));
+    REQUIRE(pointPickingBody(pivots, bodies, 0, 0.08, 0.04, nullptr, at));
     CHECK(at.x == Approx(0.5));  // midway between its two pivots
     CHECK(pickAt(pivots, bodies, at, 0.08, 0.04).body == 0);
 
     // A body buried under a pivot everywhere cannot be clicked.
     std::vector<BodyShape> tiny = {capsule({1, 0}, {1.01, 0}, 0.01)};
-    CHECK_FALSE(pointPickingBody(pivots, tiny, 0, 0.08, 0.04, at));
-    CHECK_FALSE(pointPickingBody(pivots, bodies, 5, 0.08, 0.04, at));
+    CHECK_FALSE(pointPickingBody(pivots, tiny, 0, 0.08, 0.04, nullptr, at));
+    CHECK_FALSE(pointPickingBody(pivots, bodies, 5, 0.08, 0.04, nullptr, at));
+
+    // Points another's (a gizmo's arc drawn over the forearm's end) are passed over: the
+    // nearest free one to the end is taken instead.
+    auto arc = [](Vec2d p) { return p.x > 1.8; };
+    REQUIRE(pointPickingBody(pivots, bodies, 1, 0.08, 0.04, arc, at));
+    CHECK(at.x <= 1.8);
+    CHECK(at.x >= 1.7);
+    CHECK(pickAt(pivots, bodies, at, 0.08, 0.04).body == 1);
 }

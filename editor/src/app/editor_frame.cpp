@@ -90,6 +90,12 @@ void Editor::handleViewport() {
     m.released = released;
     m.snap = input_.held(keys_.shift) ? SnapMode::Free : input_.held(keys_.ctrl) ? SnapMode::Fine : SnapMode::Default;
     bool used = gizmo_.update(joints_, m, camera_.pixelsPerMetre, view_.allGizmos, plugin_, history_);
+    // Over a gizmo's arc or handle a click is the gizmo's: the hover says so, not the body
+    // under it (lit, the forearm under its elbow's arc stayed unselected when clicked).
+    if (!gizmo_.hoveredJoint().empty() && !gizmo_.dragging()) {
+        const JointView* j = findJoint(joints_, gizmo_.hoveredJoint());
+        hovered_ = j ? jointRef(j->info.kind, j->info.character, j->name) : ObjectRef{};
+    }
     if (gizmo_.dragging() && !selection_.is(ObjectKind::Joint, gizmo_.selected()))
         if (const JointView* j = findJoint(joints_, gizmo_.selected()))
             select(jointRef(j->info.kind, j->info.character, j->name));

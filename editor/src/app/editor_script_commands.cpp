@@ -113,7 +113,8 @@ bool Editor::moveToTarget(const ScriptCommand& c, std::string& error) {
             return false;
         }
         Vec2d at;
-        if (!pointSelectingBody(joints_, bodies_, *b, camera_.pixelsPerMetre, at)) {
+        auto gizmos = [&](Vec2d point) { return gizmo_.has(joints_, point, camera_.pixelsPerMetre, view_.allGizmos); };
+        if (!pointSelectingBody(joints_, bodies_, *b, camera_.pixelsPerMetre, gizmos, at)) {
             error = "mouse move target: body '" + w[2] + "' is covered by pivots and other bodies at this zoom";
             return false;
         }

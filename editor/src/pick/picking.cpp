@@ -84,7 +84,8 @@ PickResult pickAt(const std::vector<Vec2d>& pivots, const std::vector<BodyShape>
 }
 
 bool pointPickingBody(const std::vector<Vec2d>& pivots, const std::vector<BodyShape>& bodies, int index,
-                      double pivotRadiusMetres, double slackMetres, Vec2d& point) {
+                      double pivotRadiusMetres, double slackMetres, const std::function<bool(Vec2d)>& taken,
+                      Vec2d& point) {
     if (index < 0 || std::size_t(index) >= bodies.size()) return false;
     const BodyShape& body = bodies[std::size_t(index)];
     int samples = body.outline == BodyOutline::Circle ? 0 : kCentreLineSamples;
@@ -93,7 +94,7 @@ bool pointPickingBody(const std::vector<Vec2d>& pivots, const std::vector<BodySh
         double t = samples > 0 ? double(i) / samples : 0.0;
         Vec2d candidate{body.a.x + t * (body.b.x - body.a.x), body.a.y + t * (body.b.y - body.a.y)};
         PickResult hit = pickAt(pivots, bodies, candidate, pivotRadiusMetres, slackMetres);
-        if (hit.body != index) continue;
+        if (hit.body != index || (taken && taken(candidate))) continue;
         double clearance = std::numeric_limits<double>::infinity();
         for (Vec2d pivot : pivots) clearance = std::min(clearance, length(minus(candidate, pivot)));
         if (clearance > bestClearance) {

@@ -8,6 +8,7 @@
 // thin arm drawn over the thick torso when the click is on the arm.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "gizmo/gizmo_math.h"
@@ -50,9 +51,11 @@ PickResult pickAt(const std::vector<Vec2d>& pivots, const std::vector<BodyShape>
                   double pivotRadiusMetres, double slackMetres);
 
 /// A point that picks body `index` (pickAt returns it, not a pivot nor another body), on its
-/// centre line as far from every pivot as possible: where a hand clicks to select it. False
-/// when no point of the body picks it (covered by other bodies' pivots everywhere).
+/// centre line as far from every pivot as possible: where a hand clicks to select it. Points
+/// `taken` says are another's (a gizmo's arc over the body) are passed over. False when no
+/// point of the body picks it (covered by other bodies' pivots everywhere).
 bool pointPickingBody(const std::vector<Vec2d>& pivots, const std::vector<BodyShape>& bodies, int index,
-                      double pivotRadiusMetres, double slackMetres, Vec2d& point);
+                      double pivotRadiusMetres, double slackMetres, const std::function<bool(Vec2d)>& taken,
+                      Vec2d& point);
 
 }  // namespace paper::editor

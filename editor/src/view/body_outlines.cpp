@@ -115,14 +115,15 @@ ObjectRef objectAt(const std::vector<JointView>& joints, const std::vector<BodyV
 }
 
 bool pointSelectingBody(const std::vector<JointView>& joints, const std::vector<BodyView>& bodies,
-                        const BodyView& body, double pixelsPerMetre, Vec2d& point) {
+                        const BodyView& body, double pixelsPerMetre, const std::function<bool(Vec2d)>& taken,
+                        Vec2d& point) {
     if (pixelsPerMetre <= 0.0) return false;
     std::vector<Vec2d> pivots;
     std::vector<BodyShape> shapes;
     pickInputs(joints, bodies, pivots, shapes);
     int index = int(&body - bodies.data());
     return pointPickingBody(pivots, shapes, index, kPivotPickPixels / pixelsPerMetre,
-                            kBodyPickSlackPixels / pixelsPerMetre, point);
+                            kBodyPickSlackPixels / pixelsPerMetre, taken, point);
 }
 
 void drawBodyOutlines(ImDrawList* list, const std::vector<JointView>& joints, const std::vector<BodyView>& bodies,

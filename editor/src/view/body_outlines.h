@@ -32,10 +32,11 @@ Vec2d bodyCentre(const BodyInfo& info);
 /// The joint pivot or body under the mouse (world metres) at zoom pixelsPerMetre; empty for none.
 ObjectRef objectAt(const std::vector<JointView>& joints, const std::vector<BodyView>& bodies, Vec2d mouseWorld,
                    double pixelsPerMetre);
-/// Where a click selects body (world metres): on its centre line, away from every pivot.
-/// False when nowhere does.
+/// Where a click selects body (world metres): on its centre line, away from every pivot and
+/// from the points `taken` says are a gizmo's. False when nowhere does.
 bool pointSelectingBody(const std::vector<JointView>& joints, const std::vector<BodyView>& bodies,
-                        const BodyView& body, double pixelsPerMetre, Vec2d& point);
+                        const BodyView& body, double pixelsPerMetre, const std::function<bool(Vec2d)>& taken,
+                        Vec2d& point);
 
 /// Draws every body's outline (when showOutlines), then the hovered object (a body's outline
 /// or a joint's pivot ring) and the selected body, which are drawn whatever showOutlines says.

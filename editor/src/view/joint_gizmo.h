@@ -64,6 +64,12 @@ public:
     /// Draws the gizmos (the selected one last, on top) and the hovered part's tooltip.
     void draw(ImDrawList* list, const std::vector<JointView>& joints, const Camera& camera, bool showAll) const;
 
+    /// Whether a press at mouseWorld would be the gizmos' (a handle, or an arc).
+    bool has(const std::vector<JointView>& joints, Vec2d mouseWorld, double pixelsPerMetre, bool showAll) const {
+        return hitAt(joints, mouseWorld, pixelsPerMetre, showAll).part != GizmoPart::None;
+    }
+    /// The joint whose gizmo the mouse was over at the last update, empty for none.
+    const std::string& hoveredJoint() const { return hovered_.joint; }
     const std::string& selected() const { return selected_; }
     void select(const std::string& joint) { selected_ = joint; }
     bool dragging() const { return drag_.handle != GizmoPart::None; }
