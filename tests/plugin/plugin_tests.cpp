@@ -2,6 +2,9 @@
 // purpose-built test plugins (test_plugin.cpp) that misbehave on purpose.
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -188,6 +191,34 @@ TEST_CASE("what the plugin declares and reflects is copied, and the plugin sees 
     CHECK(valueOf(*host, "walker", before[0].handle, "weight") == 0.75);
     CHECK_FALSE(host->runCommand(before[0].handle, 3, 0.0, error));
     CHECK(error == "no such command");
+}
+
+TEST_CASE("a killed host's library copies are removed by the next host, nothing else", "[plugin][copies]") {
+    // A host killed before closing its library leaves its copy (40 MB for the ragdoll
+    // plugin) in its folder under the temp folder; the next host to start removes it.
+    const fs::path temp = test::makeTempDir();
+    const pid_t child = ::fork();
+    if (child == 0) ::_exit(0);
+    REQUIRE(child > 0);
+    REQUIRE(::waitpid(child, nullptr, 0) == child);  // gone: its pid names an abandoned folder
+    const std::string dead = std::to_string(child), alive = std::to_string(::getpid());
+    auto folderWith = [&](const std::string& name, const std::vector<std::string>& files) {
+        fs::create_directories(temp / name);
+        for (const std::string& f : files) std::ofstream(temp / name / f) << "x";
+        return temp / name;
+    };
+    const fs::path editor = folderWith("paperdoll_editor-" + dead, {"libragdoll." + dead + ".0.so", "libragdoll." + dead + ".1.so"});
+    const fs::path mixed = folderWith("paperdoll-" + dead, {"libragdoll." + dead + ".0.so", "notes.txt"});
+    const fs::path running = folderWith("paperdoll-" + alive, {"libragdoll." + alive + ".0.so"});
+    const fs::path other = folderWith("someone-" + dead, {"libragdoll." + dead + ".0.so"});
+
+    CHECK(removeAbandonedCopies(temp) == 1);
+    CHECK_FALSE(fs::exists(editor));
+    CHECK(fs::exists(mixed / "notes.txt"));  // not ours: kept, and the folder with it
+    CHECK_FALSE(fs::exists(mixed / ("libragdoll." + dead + ".0.so")));
+    CHECK(fs::exists(running / ("libragdoll." + alive + ".0.so")));  // a live host's
+    CHECK(fs::exists(other / ("libragdoll." + dead + ".0.so")));     // not a host's folder
+    fs::remove_all(temp);
 }
 
 TEST_CASE("a plugin built for another ABI is refused and the old one keeps running", "[plugin]") {

@@ -14,6 +14,12 @@ namespace paper {
 /// header table that ends inside the file (a linker still writing fails this).
 bool isCompleteElf(const std::filesystem::path& path, std::string& why);
 
+/// Removes what hosts killed before closing their libraries left in `parent` (the temp
+/// folder): in each folder named as a host names its own ("paperdoll…-<pid>") whose process
+/// is gone, the library copies (`<stem>.<pid>.<n>.so`, tens of MB each), then the folder if
+/// that emptied it. Anything else is left. Returns how many folders went.
+int removeAbandonedCopies(const std::filesystem::path& parent);
+
 class PluginLibrary {
 public:
     /// Copies `source` into `copyFolder` under a unique name, dlopens the copy, finds the

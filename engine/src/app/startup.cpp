@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "paper/content_paths.h"
+#include "paper/library.h"
 
 namespace paper {
 
@@ -36,6 +37,7 @@ std::optional<Level> loadStartLevel(const std::string& program, const std::strin
 
 std::unique_ptr<PluginHost> makePluginHost(const std::string& program, std::ostream& err) {
     using Clock = std::chrono::steady_clock;
+    removeAbandonedCopies(std::filesystem::temp_directory_path());  // a killed run's library copies
     return std::make_unique<PluginHost>(
         std::filesystem::temp_directory_path() / (program + "-" + std::to_string(getpid())),
         [&err, program, start = Clock::now()](PaperLogLevel level, const std::string& message) {

@@ -1,9 +1,11 @@
 #include "paper/library.h"
 
 #include <dlfcn.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -80,6 +82,28 @@ bool isCompleteElf(const fs::path& path, std::string& why) {
         return false;
     }
     return true;
+}
+
+int removeAbandonedCopies(const fs::path& parent) {
+    int removed = 0;
+    std::error_code ec;
+    for (fs::directory_iterator it(parent, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        const std::size_t dash = name.rfind('-');
+        if (!name.starts_with("paperdoll") || dash == std::string::npos || dash + 1 == name.size() ||
+            name.find_first_not_of("0123456789", dash + 1) != std::string::npos || !it->is_directory(ec))
+            continue;
+        const std::string pid = name.substr(dash + 1);
+        const long owner = pid.size() <= 9 ? std::stol(pid) : 0;
+        if (owner <= 0 || owner == long(getpid()) || ::kill(pid_t(owner), 0) == 0 || errno != ESRCH) continue;
+        std::error_code ignored;
+        for (fs::directory_iterator file(it->path(), ignored), last; !ignored && file != last; file.increment(ignored)) {
+            const std::string copy = file->path().filename().string();
+            if (copy.ends_with(".so") && copy.find("." + pid + ".") != std::string::npos) fs::remove(file->path(), ignored);
+        }
+        if (fs::remove(it->path(), ignored)) ++removed;  // only when that emptied it
+    }
+    return removed;
 }
 
 std::unique_ptr<PluginLibrary> PluginLibrary::open(const fs::path& source, const fs::path& copyFolder, std::string& error) {
