@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -134,7 +136,7 @@ bool runSweep(const SweepOptions& options, SweepResult& result, std::string& err
         if (!options.tracePath.empty()) {
             trace.reset(std::fopen(options.tracePath.c_str(), "w"));
             if (!trace) {
-                error = options.tracePath + ": cannot be written";
+                error = options.tracePath + ": cannot be written: " + std::strerror(errno);
                 return false;
             }
             std::fprintf(trace.get(), "run,t_s,awake,deepest_mm,centre_x_m,centre_y_m");

@@ -462,7 +462,7 @@ TEST_CASE("ragdoll_bench refuses bad options and numbers", "[cli][bad-input][ben
         {"`--switch` where no character stands", {"--scene", "sweep", "--switch", "500:hit"}, 1,
          {"--switch 500:hit: the character cannot stand at x = 500 m", "from -2.0 to 12.0 m"}},
         {"`--trace` into a missing folder", {"--scene", "sweep", "--switch", "0:standing", "--trace", "no_such_dir/t.csv"}, 1,
-         {"no_such_dir/t.csv", "cannot be written"}},
+         {"no_such_dir/t.csv", "cannot be written: No such file or directory"}},
         {"`--trace` onto a full disk", {"--scene", "sweep", "--switch", "0:standing", "--trace", "/dev/full"}, 1,
          {"/dev/full", "cannot be written"}},
         {"`--scene sweep` with a missing level", {"--scene", "sweep", "--level", "no_such.level.xml"}, 1, {"no_such.level.xml"}},

@@ -428,6 +428,19 @@ TEST_CASE("editor command-line errors", "[editor][cli]") {
         CHECK(r.exitCode == 2);
         CHECK_THAT(r.err, Catch::Contains("--bogus"));
     }
+    SECTION("an option given twice exits 2 (the second would win without a word)") {
+        test::ProcessResult r = test::runProcess({kEditor, "--rig", "a.rig.xml", "--asset", "b.rig.xml"});
+        CHECK(r.exitCode == 2);
+        CHECK_THAT(r.err, Catch::Contains("--asset is given twice"));
+    }
+    SECTION("a screenshot that cannot be written says why") {
+        RigCopy copy;
+        test::ProcessResult r = test::runProcess(
+            {kEditor, "--headless", "--rig", copy.rig.string(), "--frames", "2", "--screenshot", "/nonexistent/x.png"},
+            editorEnv());
+        CHECK(r.exitCode == 1);
+        CHECK_THAT(r.err, Catch::Contains("cannot write '/nonexistent/x.png': No such file or directory"));
+    }
     SECTION("a malformed value exits 2") {
         CHECK(test::runProcess({kEditor, "--window", "big"}).exitCode == 2);
         // Below 800x600 the panels would lie over one another and the character.

@@ -64,6 +64,14 @@ EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args) {
             return true;
         };
         std::string text;
+        // A file option given twice: the second would win without a word.
+        static const char* const kOnce[] = {"--level", "--asset", "--rig", "--plugin", "--script", "--screenshot",
+                                            "--frames", "--window"};
+        for (const char* once : kOnce)
+            if (arg == once)
+                for (std::size_t k = 0; k < i; ++k)
+                    if (args[k] == arg || (arg == "--rig" && args[k] == "--asset") || (arg == "--asset" && args[k] == "--rig"))
+                        return {std::nullopt, arg + " is given twice"};
         if (arg == "--help" || arg == "-h") {
             options.showHelp = true;
         } else if (arg == "--headless") {

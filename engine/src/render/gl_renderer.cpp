@@ -4,6 +4,7 @@
 #include <stb_image_write.h>
 
 #include <cstddef>
+#include <cerrno>
 #include <cstring>
 #include <vector>
 
@@ -213,7 +214,7 @@ bool saveFramebufferPng(const std::string& path, int width, int height, std::str
         std::memcpy(&flipped[size_t(y) * rowBytes], &pixels[size_t(height - 1 - y) * rowBytes], rowBytes);
     for (size_t i = 3; i < flipped.size(); i += 4) flipped[i] = 255;
     if (!stbi_write_png(path.c_str(), width, height, 4, flipped.data(), int(rowBytes))) {
-        error = "cannot write '" + path + "'";
+        error = "cannot write '" + path + "': " + std::strerror(errno ? errno : EIO);
         return false;
     }
     return true;
