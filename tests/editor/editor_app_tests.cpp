@@ -529,6 +529,16 @@ TEST_CASE("a script the editor quits before its end fails at the first command l
     test::ProcessResult r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
     CHECK(r.exitCode == 1);
     CHECK_THAT(r.err, Catch::Contains(script.string() + ":4: the editor quit before this command ran"));
+
+    // `expect quit` says the quit is wanted there; reached with the editor running, it fails.
+    std::ofstream(copy.dir / "wanted.script") << "key press Escape\nwait_frames 1\nexpect quit\n";
+    r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", (copy.dir / "wanted.script").string()}, editorEnv());
+    CHECK(r.exitCode == 0);
+    std::ofstream(copy.dir / "running.script") << "wait_frames 1\nexpect quit\n";
+    r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", (copy.dir / "running.script").string()},
+                         editorEnv());
+    CHECK(r.exitCode == 1);
+    CHECK_THAT(r.err, Catch::Contains("running.script:2: expect quit: the editor is still running"));
 }
 
 TEST_CASE("in the least window the Inspector leaves the Simulate panel's Play button clear", "[editor][e2e][view]") {

@@ -436,10 +436,12 @@ int Editor::run() {
         bool scriptOver = script_ && options_.frames < 0 && runner_->done() &&
                           frame_ - kScriptWarmupFrames >= script_->endStep();
         bool framesOver = options_.frames > 0 && frame_ + 1 >= options_.frames;
-        if (quit_ && runner_ && runner_->nextLine() > 0) {
+        if (const ScriptCommand* next = runner_ ? runner_->next() : nullptr;
+            quit_ && next && next->words != std::vector<std::string>{"expect", "quit"}) {
             // Esc, Ctrl+Q or the window closed with commands left: their expects never ran.
-            err_ << kProgram << ": error: " << options_.scriptPath << ':' << runner_->nextLine()
-                 << ": the editor quit before this command ran (a key or the window's close button quit it)\n";
+            err_ << kProgram << ": error: " << options_.scriptPath << ':' << next->line
+                 << ": the editor quit before this command ran (a key, a dialog or the window's close button quit it; "
+                    "`expect quit` says it should)\n";
             return 1;
         }
         if (quit_ || scriptOver || framesOver) break;

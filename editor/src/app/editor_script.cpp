@@ -92,6 +92,8 @@ bool checkExpect(const std::vector<std::string>& w, std::string& error) {
         checkValue(w, 2, error);
     } else if (what == "mode") {
         if (w.size() != 3) error = "expect mode needs one mode (the first object's \"mode\" property)";
+    } else if (what == "quit") {  // expect quit: the editor quit before this line ran
+        if (w.size() != 2) error = "expect quit takes nothing after it";
     } else if (what == "dirty" || what == "clean") {
         if (w.size() != 2) error = "expect " + what + " takes nothing after it";
     } else if (what == "status") {  // expect status TEXT...
@@ -107,7 +109,7 @@ bool checkExpect(const std::vector<std::string>& w, std::string& error) {
             checkValue(w, 4, error);
     } else {
         error = "expect needs joint, property, reloads, blend, mode, dirty, clean, hovered, selected, dialog, "
-                "plots, status, character or panel";
+                "plots, status, character, panel or quit";
     }
     return true;
 }

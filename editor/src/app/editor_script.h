@@ -74,8 +74,8 @@ public:
     int failedLine() const { return failedLine_; }
     /// Whether every command has run and every key pressed has been released.
     bool done() const { return next_ >= script_.commands().size() && releases_.empty(); }
-    /// The line of the first command not yet run, 0 when every one has.
-    int nextLine() const { return next_ < script_.commands().size() ? script_.commands()[next_].line : 0; }
+    /// The first command not yet run, null when every one has.
+    const ScriptCommand* next() const { return next_ < script_.commands().size() ? &script_.commands()[next_] : nullptr; }
 
 private:
     const Script& script_;

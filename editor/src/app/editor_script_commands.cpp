@@ -266,6 +266,10 @@ bool Editor::expectState(const ScriptCommand& c, std::string& error) {
     if (w[1] == "property" && w.size() >= 6) return expectObjectProperty(c, error);
     if (w[1] == "hovered" || w[1] == "selected") return expectObject(c, error);
     if (w[1] == "plots") return expectPlots(c, error);
+    if (w[1] == "quit") {  // reached: the editor is still running
+        error = "expect quit: the editor is still running";
+        return false;
+    }
     if (w[1] == "dialog") {
         if (askUnsaved_ == (w[2] == "unsaved")) return true;
         error = std::string("expect dialog ") + w[2] + ": " + (askUnsaved_ ? "the unsaved-changes question is open"
