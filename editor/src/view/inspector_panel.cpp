@@ -107,12 +107,13 @@ bool setObjectPropertyByName(PluginHost& plugin, const ObjectRef& object, const 
 }
 
 std::optional<Edit> drawInspectorPanel(PluginHost& plugin, const ObjectRef& selection,
-                                       const std::vector<JointView>& joints, const InspectorPlace& place, InspectorState& state,
+                                       const std::vector<JointView>& joints, const InspectorPlace& place,
+                                       InspectorState& state,
                                        WidgetTargets& targets) {
     std::optional<Edit> finished;
     const bool fitsBeside = place.jointsRight + 2.0f * kPanelGap + state.width <= place.simulateLeft;
-    placeWhenMoved(fitsBeside ? ImVec2{place.jointsRight + kPanelGap, 30.0f} : ImVec2{place.jointsLeft, place.jointsBottom + kPanelGap},
-                   {0.0f, 0.0f}, state.placedAt);
+    const ImVec2 beside{place.jointsRight + kPanelGap, 30.0f}, under{place.jointsLeft, place.jointsBottom + kPanelGap};
+    placeWhenMoved(fitsBeside ? beside : under, {0.0f, 0.0f}, state.placedAt);
     if (ImGui::Begin("Inspector", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
         std::optional<std::uint64_t> handle = selection.empty() ? std::nullopt : handleOf(plugin, selection);
         if (!handle) {

@@ -46,11 +46,12 @@ struct InspectorPlace {
     float simulateLeft = 0.0f;
 };
 
-/// Draws the Inspector for selection (joints as read this frame), placed by `place`. Returns a finished edit for the history: a whole drag,
-/// or a whole typed entry, is one; a checkbox click is one. Widgets are remembered as
-/// "inspector:PROPERTY" (e.g. "inspector:mass").
+/// Draws the Inspector for selection (joints as read this frame), placed by `place`. Returns
+/// a finished edit for the history: a whole drag, or a whole typed entry, is one; a checkbox
+/// click is one. Widgets are remembered as "inspector:PROPERTY" (e.g. "inspector:mass").
 std::optional<Edit> drawInspectorPanel(PluginHost& plugin, const ObjectRef& selection,
-                                       const std::vector<JointView>& joints, const InspectorPlace& place, InspectorState& state,
+                                       const std::vector<JointView>& joints, const InspectorPlace& place,
+                                       InspectorState& state,
                                        WidgetTargets& targets);
 
 /// The handle the plugin knows object by now, or nullopt when it has no such object.

@@ -91,12 +91,13 @@ int removeAbandonedCopies(const fs::path& parent) {
         const std::string name = it->path().filename().string();
         const std::size_t dash = name.rfind('-');
         if (!name.starts_with("paperdoll") || dash == std::string::npos || dash + 1 == name.size() ||
-            name.find_first_not_of("0123456789", dash + 1) != std::string::npos || !it->is_directory(ec))
+            name.find_first_not_of("0123456789", dash + 1) != std::string::npos)
             continue;
+        std::error_code ignored;
+        if (!it->is_directory(ignored)) continue;
         const std::string pid = name.substr(dash + 1);
         const long owner = pid.size() <= 9 ? std::stol(pid) : 0;
         if (owner <= 0 || owner == long(getpid()) || ::kill(pid_t(owner), 0) == 0 || errno != ESRCH) continue;
-        std::error_code ignored;
         for (fs::directory_iterator file(it->path(), ignored), last; !ignored && file != last; file.increment(ignored)) {
             const std::string copy = file->path().filename().string();
             if (copy.ends_with(".so") && copy.find("." + pid + ".") != std::string::npos) fs::remove(file->path(), ignored);
