@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 
 #include "anim/clip.h"
 #include "anim/pose.h"
@@ -390,6 +391,59 @@ TEST_CASE("import: an existing OUT is refused without --force and replaced with 
     CHECK(std::filesystem::last_write_time(folder / "mini.rig.xml") == written);
     o.force = true;
     CHECK(runImport(o).exitCode == 0);
+}
+
+namespace {
+
+/// Every entry of a folder: a file's bytes, "<folder>" for a folder.
+std::map<std::string, std::string> folderContents(const std::filesystem::path& folder) {
+    std::map<std::string, std::string> contents;
+    for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+        std::string bytes = "<folder>";
+        if (!entry.is_directory()) {
+            std::ifstream in(entry.path(), std::ios::binary);
+            bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        }
+        contents[entry.path().filename().string()] = bytes;
+    }
+    return contents;
+}
+
+}  // namespace
+
+TEST_CASE("import --force: a write that fails leaves the previous import byte for byte, with no temporary files",
+          "[spine][import][errors]") {
+    const std::filesystem::path folder = freshFolder("failed_write");
+    SpineImportOptions o = options(dataPath("mini.json"), folder / "mini.rig.xml");
+    o.scale = 10.0;
+    REQUIRE(runImport(o).exitCode == 0);
+    std::map<std::string, std::string> before = folderContents(folder);
+    REQUIRE(before.size() == 3);  // the page, the clip, the rig
+    REQUIRE(before.count("mini.swing.anim.xml") == 1);
+    o.force = true;
+    o.scale = 20.0;  // every file but the page changes
+    // A folder where a file of the import must go (a temporary file, then a backup of the
+    // rig, the last file written) makes that one write fail: the first fails before any file
+    // is replaced, the second after the page and the clip were.
+    for (const char* blocked : {".mini.rig.xml.import-tmp", ".mini.rig.xml.import-backup"}) {
+        INFO(blocked);
+        std::filesystem::create_directories(folder / blocked / "in_the_way");
+        ImportRun run = runImport(o);
+        CHECK(run.exitCode == 1);
+        CHECK(run.err.find(o.outPath + ": error: not imported: ") != std::string::npos);
+        std::map<std::string, std::string> expected = before;
+        expected[blocked] = "<folder>";
+        CHECK(folderContents(folder) == expected);
+        std::filesystem::remove_all(folder / blocked);
+    }
+    // And with nothing in the way the same import replaces them, leaving no temporary file.
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    std::map<std::string, std::string> after = folderContents(folder);
+    CHECK(after.size() == 3);
+    CHECK(after["mini.rig.xml"] != before["mini.rig.xml"]);
+    CHECK(after["paper_doll.png"] == before["paper_doll.png"]);
 }
 
 TEST_CASE("rig check --json gives the imported bones, bodies, joints and sprite quads in the world", "[spine][import][json]") {

@@ -44,31 +44,94 @@ std::optional<std::string> readPageBytes(const fs::path& path) {
     return paper::readUserFile(path.string(), "page image", report);
 }
 
-/// Writes through a temporary file beside the target, renamed over it.
-bool writeFile(const fs::path& path, const std::string& bytes, std::string& error) {
+/// A hidden name beside a file: ".NAME" + suffix in the same folder (so a rename between
+/// the two stays on one filesystem and is atomic).
+fs::path besideName(const fs::path& path, const char* suffix) {
     // Appended piece by piece: g++ 12 warns falsely (-Wstringop-overflow) about "." + name.
-    std::string tempName = ".";
-    tempName += path.filename().string();
-    tempName += ".import-tmp";
-    const fs::path temp = path.parent_path() / tempName;
+    std::string name = ".";
+    name += path.filename().string();
+    name += suffix;
+    return path.parent_path() / name;
+}
+
+/// Whether anything (a file, a folder, a dangling link) is at path.
+bool somethingAt(const fs::path& path) {
+    std::error_code status;
+    return fs::symlink_status(path, status).type() != fs::file_type::not_found && !status;
+}
+
+/// One file the import writes, and how far its writing got (for undoing it).
+struct PlannedWrite {
+    fs::path target, temp, backup;
+    std::string bytes;
+    bool tempWritten = false;  ///< temp holds bytes
+    bool backedUp = false;     ///< the file that was at target is now at backup
+    bool placed = false;       ///< temp has been renamed to target
+};
+
+PlannedWrite planWrite(const fs::path& target, std::string bytes) {
+    return {target, besideName(target, ".import-tmp"), besideName(target, ".import-backup"), std::move(bytes)};
+}
+
+bool writeTemp(PlannedWrite& w, std::string& error) {
     {
-        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-        out << bytes;
+        std::ofstream out(w.temp, std::ios::binary | std::ios::trunc);
+        out << w.bytes;
         out.flush();
-        if (!out) {
-            error = "cannot write " + temp.string();
-            std::error_code ignored;
-            fs::remove(temp, ignored);
-            return false;
+        if (out) {
+            w.tempWritten = true;
+            return true;
         }
     }
-    std::error_code status;
-    fs::rename(temp, path, status);
-    if (status) {
-        error = "cannot rename " + temp.string() + " to " + path.string() + ": " + status.message();
-        fs::remove(temp, status);
-        return false;
+    error = "cannot write " + w.temp.string();
+    std::error_code ignored;
+    if (fs::is_regular_file(w.temp, ignored)) fs::remove(w.temp, ignored);
+    return false;
+}
+
+/// Puts back what was at each target before the import: a replaced file is renamed back
+/// over the new one, a new file is removed, temporaries are removed.
+void undoWrites(std::vector<PlannedWrite>& writes) {
+    std::error_code ignored;
+    for (auto w = writes.rbegin(); w != writes.rend(); ++w) {
+        if (w->backedUp) fs::rename(w->backup, w->target, ignored);
+        else if (w->placed) fs::remove(w->target, ignored);
+        if (w->tempWritten && !w->placed) fs::remove(w->temp, ignored);
     }
+}
+
+/// Writes every file or none: all temporaries first (a failure there touches no target),
+/// then each existing target is moved aside to its backup and its temporary renamed into
+/// place; a failure there moves every backup back. The backups are removed at the end.
+/// So a failed import (a full disk, a read-only folder) leaves the old files as they were.
+bool writeAllOrNothing(std::vector<PlannedWrite>& writes, std::string& error) {
+    for (PlannedWrite& w : writes)
+        if (!writeTemp(w, error)) {
+            undoWrites(writes);
+            return false;
+        }
+    for (PlannedWrite& w : writes) {
+        std::error_code status;
+        if (somethingAt(w.target)) {
+            fs::rename(w.target, w.backup, status);
+            if (status) {
+                error = "cannot move " + w.target.string() + " aside to " + w.backup.string() + ": " + status.message();
+                undoWrites(writes);
+                return false;
+            }
+            w.backedUp = true;
+        }
+        fs::rename(w.temp, w.target, status);
+        if (status) {
+            error = "cannot rename " + w.temp.string() + " to " + w.target.string() + ": " + status.message();
+            undoWrites(writes);
+            return false;
+        }
+        w.placed = true;
+    }
+    std::error_code ignored;
+    for (const PlannedWrite& w : writes)
+        if (w.backedUp) fs::remove(w.backup, ignored);
     return true;
 }
 
@@ -154,7 +217,7 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
 
     // Write: page images (unless the same file is already there), clips, the rig last.
     const fs::path outDir = outPath.has_parent_path() ? outPath.parent_path() : fs::path(".");
-    std::vector<std::pair<fs::path, std::string>> writes;
+    std::vector<PlannedWrite> writes;
     for (size_t p = 0; p < atlas.pages.size(); ++p) {
         if (imageOfPage[p] < 0) continue;
         const fs::path from = atlasDir / atlas.pages[p].file, to = outDir / fs::path(atlas.pages[p].file).filename();
@@ -168,7 +231,7 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
             err << "paperdoll rig: error: '" << to.string() << "' exists and is not the atlas page; pass --force to overwrite it\n";
             return kExitUsage;
         }
-        writes.emplace_back(to, std::move(*bytes));
+        writes.push_back(planWrite(to, std::move(*bytes)));
     }
     for (const BakedClip& clip : build.clips) {
         const fs::path to = outDir / clip.file;
@@ -176,18 +239,19 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
             err << "paperdoll rig: error: '" << to.string() << "' already exists; pass --force to overwrite it\n";
             return kExitUsage;
         }
-        writes.emplace_back(to, clip.text);
+        writes.push_back(planWrite(to, clip.text));
     }
-    writes.emplace_back(outPath, build.rigText);
-    std::vector<fs::path> written;
-    for (const auto& [path, bytes] : writes) {
-        std::string why;
-        if (!writeFile(path, bytes, why)) {
-            report.error(options.outPath, 0, "not imported: " + why);
-            for (const fs::path& done : written) fs::remove(done, status);
+    writes.push_back(planWrite(outPath, build.rigText));
+    // A folder where a file goes would be moved aside and then left behind: refused first.
+    for (const PlannedWrite& w : writes)
+        if (fs::is_directory(w.target, status)) {
+            report.error(options.outPath, 0, "not imported: " + w.target.string() + " is a directory");
             return kExitBadFile;
         }
-        written.push_back(path);
+    std::string why;
+    if (!writeAllOrNothing(writes, why)) {
+        report.error(options.outPath, 0, "not imported: " + why);
+        return kExitBadFile;
     }
 
     // Report what was written, read back from the file.
