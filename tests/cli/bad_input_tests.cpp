@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <sstream>
 #include <string>
@@ -357,6 +358,32 @@ TEST_CASE("paperdoll rig refuses bad rig files", "[cli][bad-input][rig]") {
     };
     checkAll("paperdoll rig", kPlayer, rows);
     CHECK_FALSE(fs::exists(out));
+}
+
+TEST_CASE("paperdoll rig shows a user file's bytes escaped, and never cuts its output at a NUL",
+          "[cli][bad-input][rig]") {
+    const Fixtures& f = fixtures();
+    // The test skeleton with an animation whose name holds a NUL (JSON allows it): the
+    // import prints the name in its list of clips, on standard output.
+    const std::string spineData = fs::path(kContent).parent_path().string() + "/tests/spine/data";
+    std::ifstream mini(spineData + "/mini.json", std::ios::binary);
+    std::string json((std::istreambuf_iterator<char>(mini)), std::istreambuf_iterator<char>());
+    const size_t swing = json.find("\"swing\"");
+    REQUIRE(swing != std::string::npos);
+    json.replace(swing, 7, "\"sw\\u0000ing\"");
+    const std::string nulJson = (f.dir / "nul_name.json").string();
+    writeFile(nulJson, json);
+    const std::string png = kContent + "/art/paper_doll.png";
+    const std::vector<Row> rows = {
+        {"`rig import`: a PNG given as the atlas",
+         {"rig", "import", kContent + "/spine/paper_doll.json", (f.dir / "png_atlas.rig.xml").string(), "--atlas", png}, 1,
+         {png + ": error: not a libGDX text atlas (it is a PNG image: the atlas is the .atlas text file that names it)\n"}},
+        {"`rig import`: an animation named with a NUL",
+         {"rig", "import", nulJson, (f.dir / "nul_name.rig.xml").string(), "--atlas", spineData + "/mini.atlas", "--scale", "10"},
+         0, {"  sw\\x00ing -> nul_name.sw_ing.anim.xml (once, ", "; as 'sw_ing')\n"}},
+    };
+    checkAll("paperdoll rig", kPlayer, rows);
+    CHECK_FALSE(fs::exists(f.dir / "png_atlas.rig.xml"));
 }
 
 TEST_CASE("paperdoll_editor refuses bad options and numbers", "[cli][bad-input][editor]") {

@@ -202,9 +202,29 @@ const AtlasRegion* SpineAtlas::find(std::string_view name) const {
     return best;
 }
 
+namespace {
+
+/// What a file given as the atlas is when it cannot be a text atlas at all, or nullopt.
+std::optional<std::string> binaryAtlasKind(std::string_view text) {
+    constexpr std::string_view kPngSignature("\x89PNG\r\n\x1a\n", 8);
+    if (text.starts_with(kPngSignature)) return "it is a PNG image: the atlas is the .atlas text file that names it";
+    if (text.starts_with("\xff\xfe") || text.starts_with("\xfe\xff"))
+        return "it is UTF-16 text: save it as UTF-8";
+    if (text.find('\0') != std::string_view::npos) return "it is a binary file: it holds NUL bytes";
+    return std::nullopt;
+}
+
+}  // namespace
+
 AtlasLoadResult parseAtlas(std::string_view text, const std::string& fileName) {
     AtlasLoadResult result;
     result.atlas.path = fileName;
+    // A binary file read line by line gives a page and regions of garbage names and a
+    // warning per "key:" it happens to hold: one error instead, saying what the file is.
+    if (std::optional<std::string> kind = binaryAtlasKind(text)) {
+        result.diagnostics.push_back({Severity::Error, fileName, 0, "not a libGDX text atlas (" + *kind + ")"});
+        return result;
+    }
     AtlasParser(fileName, result).parse(text);
     result.ok = !hasErrors(result.diagnostics);
     return result;
