@@ -446,6 +446,25 @@ TEST_CASE("import --force: a write that fails leaves the previous import byte fo
     CHECK(after["paper_doll.png"] == before["paper_doll.png"]);
 }
 
+TEST_CASE("import: an atlas saved with a UTF-8 byte-order mark finds its first page", "[spine][import]") {
+    const std::filesystem::path folder = freshFolder("bom");
+    // mini.atlas with a mark in front, its page named by the full path (the atlas is moved).
+    std::ifstream in(dataPath("mini.atlas"), std::ios::binary);
+    std::string atlas((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    atlas.replace(0, atlas.find('\n'), contentPath("art/paper_doll.png"));
+    const std::filesystem::path bomAtlas = folder / "bom.atlas";
+    std::ofstream(bomAtlas, std::ios::binary) << "\xef\xbb\xbf" << atlas;
+    SpineImportOptions o = options(dataPath("mini.json"), folder / "out" / "mini.rig.xml");
+    std::filesystem::create_directory(folder / "out");
+    o.atlasPath = bomAtlas.string();
+    o.scale = 10.0;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    CHECK(run.exitCode == 0);
+    CHECK(run.err.empty());
+    CHECK(std::filesystem::exists(folder / "out" / "paper_doll.png"));
+}
+
 TEST_CASE("rig check --json gives the imported bones, bodies, joints and sprite quads in the world", "[spine][import][json]") {
     const std::filesystem::path folder = freshFolder("json");
     SpineImportOptions o = options(dataPath("mini.json"), folder / "mini.rig.xml");

@@ -237,3 +237,12 @@ TEST_CASE("atlas: control bytes in a name are shown escaped, the message on one 
     REQUIRE(r.diagnostics.size() == 1);
     CHECK(r.diagnostics[0].format() == "a.atlas:5: warning: region 'b\\x1aox': unknown property 'sp\\x1bin' (ignored)");
 }
+
+TEST_CASE("atlas: a UTF-8 byte-order mark before the first page is skipped", "[spine][atlas]") {
+    AtlasLoadResult r = parseAtlas("\xef\xbb\xbfpage.png\nsize: 4,4\nbox\n  bounds: 0,0,1,1\n", "a.atlas");
+    CHECK(r.ok);
+    REQUIRE(r.atlas.pages.size() == 1);
+    CHECK(r.atlas.pages[0].file == "page.png");
+    CHECK(r.atlas.pages[0].line == 1);
+    CHECK(r.diagnostics.empty());
+}

@@ -225,6 +225,9 @@ AtlasLoadResult parseAtlas(std::string_view text, const std::string& fileName) {
         result.diagnostics.push_back({Severity::Error, fileName, 0, "not a libGDX text atlas (" + *kind + ")"});
         return result;
     }
+    // A UTF-8 byte-order mark (some editors save one) is not part of the first page's name.
+    constexpr std::string_view kUtf8Bom = "\xef\xbb\xbf";
+    if (text.starts_with(kUtf8Bom)) text.remove_prefix(kUtf8Bom.size());
     AtlasParser(fileName, result).parse(text);
     result.ok = !hasErrors(result.diagnostics);
     return result;
