@@ -572,6 +572,34 @@ TEST_CASE("import: --loop names the clips that loop, and by default idle, walk a
     CHECK(loaded.rig->findClip("swing") != nullptr);
 }
 
+TEST_CASE("import: --loop with a name that is no animation, or with no name, is refused (exit 2), naming the animations",
+          "[spine][import][bake]") {
+    const std::filesystem::path folder = freshFolder("loop_unknown");
+    const std::string out = (folder / "mini.rig.xml").string();
+    struct Case {
+        std::vector<std::string> loop;
+        std::string expected;
+    };
+    const std::vector<Case> cases = {
+        {{"--loop", "swing", "swang"},
+         "paperdoll rig: error: --loop 'swang': " + dataPath("mini.json") + " has no animation by that name (it has 'swing')\n"},
+        {{"--loop=Swing"},
+         "paperdoll rig: error: --loop 'Swing': " + dataPath("mini.json") + " has no animation by that name (it has 'swing')\n"},
+        {{"--loop"}, "paperdoll rig: error: --loop needs an animation NAME (or several)\n"},
+        {{"--loop", "--force"}, "paperdoll rig: error: --loop needs an animation NAME (or several)\n"},
+        {{"--loop="}, "paperdoll rig: error: --loop needs an animation NAME\n"},
+    };
+    for (const Case& c : cases) {
+        std::vector<std::string> args = {"rig", "import", dataPath("mini.json"), out, "--scale", "10"};
+        args.insert(args.end(), c.loop.begin(), c.loop.end());
+        std::ostringstream printed, err;
+        INFO(c.loop.back());
+        CHECK(runRigCommand(args, printed, err) == 2);
+        CHECK(err.str().starts_with(c.expected));
+        CHECK(filesIn(folder) == 0);
+    }
+}
+
 TEST_CASE("import: an animation named with dashes and '>' bakes a clip file that loads (its comment stays one comment)",
           "[spine][import][bake]") {
     const std::filesystem::path folder = freshFolder("dashes");

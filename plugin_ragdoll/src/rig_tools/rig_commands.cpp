@@ -461,6 +461,7 @@ int runImport(const std::vector<std::string>& args, std::ostream& out, std::ostr
                 return usageError(err, "--scale must be a number of units per metre above 0 (and at most 1e6), got '" + text + "'");
             options.scale = *scale;
         } else if (option.name == "--loop") {
+            if (option.hasValue && option.value.empty()) return usageError(err, "--loop needs an animation NAME");
             if (!options.loops) options.loops.emplace();
             if (option.hasValue) options.loops->push_back(option.value);
             inLoop = true;
@@ -468,6 +469,8 @@ int runImport(const std::vector<std::string>& args, std::ostream& out, std::ostr
             return usageError(err, "unknown option '" + arg + "' for 'rig import'");
         }
     }
+    // "--loop" and no name after it would loop nothing, not what was meant.
+    if (options.loops && options.loops->empty()) return usageError(err, "--loop needs an animation NAME (or several)");
     if (files.size() != 2)
         return usageError(err, "'rig import' needs SKELETON.json and OUT.rig.xml, got " + std::to_string(files.size()) +
                                    " argument" + (files.size() == 1 ? "" : "s"));

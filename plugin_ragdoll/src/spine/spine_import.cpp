@@ -181,6 +181,22 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
     if (!loaded.ok) return kExitBadFile;
     const SpineSkeleton& skeleton = loaded.skeleton;
     const std::string& json = options.skeletonPath;
+    // --loop replaces the default choice of looping clips: a misspelt name would silently
+    // stop idle and walk looping.
+    if (options.loops)
+        for (const std::string& name : *options.loops) {
+            bool found = false;
+            std::string names;
+            for (const SpineAnimation& animation : skeleton.animations) {
+                found = found || animation.name == name;
+                names += (names.empty() ? "'" : ", '") + animation.name + "'";
+            }
+            if (!found) {
+                err << "paperdoll rig: error: --loop " << paper::inQuotes(name) << ": " << json << " has no animation by that name ("
+                    << (names.empty() ? std::string("it has none") : "it has " + names) << ")\n";
+                return kExitUsage;
+            }
+        }
     const std::string atlasPath =
         options.atlasPath.empty() ? fs::path(json).replace_extension(".atlas").string() : options.atlasPath;
     AtlasLoadResult atlasLoaded = loadAtlasFile(atlasPath);
