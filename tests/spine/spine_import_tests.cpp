@@ -425,12 +425,20 @@ TEST_CASE("import --force: a write that fails leaves the previous import byte fo
     // A folder where a file of the import must go (a temporary file, then a backup of the
     // rig, the last file written) makes that one write fail: the first fails before any file
     // is replaced, the second after the page and the clip were.
-    for (const char* blocked : {".mini.rig.xml.import-tmp", ".mini.rig.xml.import-backup"}) {
+    const std::string rig = (folder / "mini.rig.xml").string();
+    const std::vector<std::pair<std::string, std::string>> blocks = {
+        {".mini.rig.xml.import-tmp",
+         "cannot write " + rig + " (through its temporary file .mini.rig.xml.import-tmp): Is a directory (no file was changed)"},
+        {".mini.rig.xml.import-backup",
+         "cannot replace " + rig + ": moving it aside to " + (folder / ".mini.rig.xml.import-backup").string() + " failed: "},
+    };
+    for (const auto& [blocked, why] : blocks) {
         INFO(blocked);
         std::filesystem::create_directories(folder / blocked / "in_the_way");
         ImportRun run = runImport(o);
         CHECK(run.exitCode == 1);
-        CHECK(run.err.find(o.outPath + ": error: not imported: ") != std::string::npos);
+        CHECK(run.err.find(o.outPath + ": error: not imported: " + why) != std::string::npos);
+        CHECK(run.err.ends_with(" (no file was changed)\n"));
         std::map<std::string, std::string> expected = before;
         expected[blocked] = "<folder>";
         CHECK(folderContents(folder) == expected);
@@ -444,6 +452,18 @@ TEST_CASE("import --force: a write that fails leaves the previous import byte fo
     CHECK(after.size() == 3);
     CHECK(after["mini.rig.xml"] != before["mini.rig.xml"]);
     CHECK(after["paper_doll.png"] == before["paper_doll.png"]);
+}
+
+TEST_CASE("import: OUT in a folder that does not exist names the file and the cause", "[spine][import][errors]") {
+    const std::filesystem::path folder = freshFolder("no_folder");
+    SpineImportOptions o = options(dataPath("mini.json"), folder / "none" / "mini.rig.xml");
+    o.scale = 10.0;
+    ImportRun run = runImport(o);
+    CHECK(run.exitCode == 1);
+    CHECK(run.err == o.outPath + ": error: not imported: cannot write " + (folder / "none" / "paper_doll.png").string() +
+                         " (through its temporary file .paper_doll.png.import-tmp): the folder '" + (folder / "none").string() +
+                         "' does not exist (no file was changed)\n");
+    CHECK(filesIn(folder) == 0);
 }
 
 TEST_CASE("import: an atlas saved with a UTF-8 byte-order mark finds its first page", "[spine][import]") {

@@ -1,9 +1,14 @@
 #include "spine/spine_import.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -73,31 +78,64 @@ PlannedWrite planWrite(const fs::path& target, std::string bytes) {
     return {target, besideName(target, ".import-tmp"), besideName(target, ".import-backup"), std::move(bytes)};
 }
 
-bool writeTemp(PlannedWrite& w, std::string& error) {
-    {
-        std::ofstream out(w.temp, std::ios::binary | std::ios::trunc);
-        out << w.bytes;
-        out.flush();
-        if (out) {
-            w.tempWritten = true;
-            return true;
-        }
+/// Why a file could not be written, in words: the system's (errno) for most causes, the
+/// folder named when it is the folder that is missing.
+std::string writeFailure(const fs::path& target, int error) {
+    const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    std::error_code status;
+    if (error == ENOENT && !fs::is_directory(folder, status))
+        return "the folder '" + folder.string() + "' does not exist";
+    return std::strerror(error);
+}
+
+/// Writes all of bytes to fd, retrying short writes and interruptions; false with errno set.
+bool writeAll(int fd, const std::string& bytes) {
+    size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return false;
+        done += size_t(n);
     }
-    error = "cannot write " + w.temp.string();
-    std::error_code ignored;
-    if (fs::is_regular_file(w.temp, ignored)) fs::remove(w.temp, ignored);
+    return true;
+}
+
+/// The temporary file, written and synced (so the rename over an old file never leaves an
+/// empty one after a crash). Through POSIX calls, to say why it failed: a full disk, a
+/// read-only or missing folder.
+bool writeTemp(PlannedWrite& w, std::string& error) {
+    int failure = 0;
+    const int fd = ::open(w.temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        failure = errno;
+    } else {
+        w.tempWritten = true;  // created: removed by the undo if anything fails
+        if (!writeAll(fd, w.bytes) || ::fsync(fd) != 0) failure = errno;
+        if (::close(fd) != 0 && failure == 0) failure = errno;
+    }
+    if (failure == 0) return true;
+    error = "cannot write " + w.target.string() + " (through its temporary file " + w.temp.filename().string() +
+            "): " + writeFailure(w.target, failure);
     return false;
 }
 
 /// Puts back what was at each target before the import: a replaced file is renamed back
-/// over the new one, a new file is removed, temporaries are removed.
-void undoWrites(std::vector<PlannedWrite>& writes) {
+/// over the new one, a new file is removed, temporaries are removed. Returns "" when all
+/// is back, else where the old files that could not be put back are now (to be said).
+std::string undoWrites(std::vector<PlannedWrite>& writes) {
+    std::string stranded;
     std::error_code ignored;
     for (auto w = writes.rbegin(); w != writes.rend(); ++w) {
-        if (w->backedUp) fs::rename(w->backup, w->target, ignored);
-        else if (w->placed) fs::remove(w->target, ignored);
+        if (w->backedUp) {
+            std::error_code status;
+            fs::rename(w->backup, w->target, status);
+            if (status) stranded += "; the old " + w->target.string() + " could not be put back: it is " + w->backup.string();
+        } else if (w->placed) {
+            fs::remove(w->target, ignored);
+        }
         if (w->tempWritten && !w->placed) fs::remove(w->temp, ignored);
     }
+    return stranded;
 }
 
 /// Writes every file or none: all temporaries first (a failure there touches no target),
@@ -105,28 +143,27 @@ void undoWrites(std::vector<PlannedWrite>& writes) {
 /// place; a failure there moves every backup back. The backups are removed at the end.
 /// So a failed import (a full disk, a read-only folder) leaves the old files as they were.
 bool writeAllOrNothing(std::vector<PlannedWrite>& writes, std::string& error) {
-    for (PlannedWrite& w : writes)
-        if (!writeTemp(w, error)) {
-            undoWrites(writes);
-            return false;
-        }
+    // On a failure: everything undone, and the message says so (or what could not be undone).
+    auto fail = [&](const std::string& why) {
+        const std::string stranded = undoWrites(writes);
+        error = why + (stranded.empty() ? " (no file was changed)" : stranded);
+        return false;
+    };
+    for (PlannedWrite& w : writes) {
+        std::string why;
+        if (!writeTemp(w, why)) return fail(why);
+    }
     for (PlannedWrite& w : writes) {
         std::error_code status;
         if (somethingAt(w.target)) {
             fs::rename(w.target, w.backup, status);
-            if (status) {
-                error = "cannot move " + w.target.string() + " aside to " + w.backup.string() + ": " + status.message();
-                undoWrites(writes);
-                return false;
-            }
+            if (status)
+                return fail("cannot replace " + w.target.string() + ": moving it aside to " + w.backup.string() + " failed: " +
+                            status.message());
             w.backedUp = true;
         }
         fs::rename(w.temp, w.target, status);
-        if (status) {
-            error = "cannot rename " + w.temp.string() + " to " + w.target.string() + ": " + status.message();
-            undoWrites(writes);
-            return false;
-        }
+        if (status) return fail("cannot write " + w.target.string() + ": renaming " + w.temp.string() + " to it failed: " + status.message());
         w.placed = true;
     }
     std::error_code ignored;
