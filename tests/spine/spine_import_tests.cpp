@@ -348,6 +348,50 @@ TEST_CASE("import: each bad input exits 1 with its file and line, and writes not
     }
 }
 
+TEST_CASE("import: a rig failing its own check names OUT, says nothing was written and, for sizes, the scale used",
+          "[spine][import][errors]") {
+    const std::filesystem::path folder = freshFolder("own_check");
+    SpineImportOptions o = options(dataPath("mini.json"), folder / "mini.rig.xml");
+    o.scale = 0.01;  // a thousandth of what fits: every radius is in kilometres
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    CHECK(run.exitCode == 1);
+    CHECK(run.err.find(o.outPath + ": error: body: radius 1000 m of bone 'arm' is outside 0.0001 to 100 m\n") != std::string::npos);
+    CHECK(run.err.ends_with(o.outPath + ": error: not imported (nothing written): the rig made from mini.json fails the rig's "
+                                       "checks above; its sizes are the skeleton's at 0.01 units per metre (--scale): pass --scale "
+                                       "UNITS_PER_METRE, how many of the skeleton's units make a metre (the setup pose is 54.75 "
+                                       "units tall)\n"));
+    // No message names the rig as if it were beside the atlas page, where it never is.
+    CHECK(run.err.find("content/art/mini.rig.xml") == std::string::npos);
+    CHECK(filesIn(folder) == 0);
+}
+
+TEST_CASE("import: a part a bone's scale makes too thin (or 0) to draw is an error at its attachment, naming slot and bone",
+          "[spine][import][errors]") {
+    std::ifstream in(dataPath("mini.json"), std::ios::binary);
+    const std::string mini((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::filesystem::path folder = freshFolder("thin");
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"1e-12", "error: attachment 'trim' (slot 'forearm', bone 'forearm') is drawn 0 x 10 units, too thin to draw (its bone "
+                  "is stretched 0 x 1 in the setup pose)\n"},
+        {"0", "error: attachment 'trim' (slot 'forearm', bone 'forearm') has no size in the setup pose (30 x 10 scaled 1 x 1, on "
+              "its bone stretched 0 x 1)\n"},
+    };
+    for (const auto& [scaleX, expected] : cases) {
+        std::string json = mini;
+        json.replace(json.find("\"scaleX\": 1.5"), 13, "\"scaleX\": " + scaleX);
+        const std::filesystem::path path = folder / "thin.json";
+        std::ofstream(path, std::ios::binary) << json;
+        SpineImportOptions o = options(path.string(), folder / "out" / "thin.rig.xml");
+        o.atlasPath = dataPath("mini.atlas");
+        o.scale = 10.0;
+        ImportRun run = runImport(o);
+        INFO(run.err);
+        CHECK(run.exitCode == 1);
+        CHECK(run.err == path.string() + ":15: " + expected);
+    }
+}
+
 TEST_CASE("import: a thigh listed before the torso, both under a helper hip, is jointed to the torso and drops",
           "[spine][import]") {
     // The rig bones keep Spine's order, so here the child comes before its new parent.
