@@ -198,6 +198,39 @@ TEST_CASE("bad usage is exit 2 with a clear message and the usage", "[rig][comma
     CHECK(help.out.starts_with("usage: paperdoll rig check FILE..."));
 }
 
+TEST_CASE("--help or -h after a command prints that command's usage and exits 0", "[rig][commands]") {
+    const std::string exitStatus = "\nexit status: 0 ok, 1 bad or unreadable file, 2 bad usage, 3 drop outside the limits\n";
+    struct Case {
+        std::vector<std::string> args;
+        std::string usage;
+    };
+    const std::vector<Case> cases = {
+        {{"rig", "check", "--help"}, "usage: paperdoll rig check FILE... [--json]\n\n  check      validate rig files:"},
+        {{"rig", "check", "a.rig.xml", "--json", "-h"}, "usage: paperdoll rig check FILE... [--json]\n\n  check "},
+        {{"rig", "drop", "-h"}, "usage: paperdoll rig drop FILE [--frames N] [--push M/S] [--json]\n\n  drop       drop the rig"},
+        {{"rig", "generate", "--help"}, "usage: paperdoll rig generate IN OUT [--force]\n\n  generate   add bodies"},
+        {{"rig", "import", "-h"},
+         "usage: paperdoll rig import SKELETON.json OUT.rig.xml [--atlas FILE] [--skin NAME]\n"
+         "                            [--scale UNITS_PER_METRE] [--force] [--loop NAME...]\n\n  import     make a rig"},
+        {{"rig", "import", "hero.json", "--loop", "walk", "--help"}, "usage: paperdoll rig import SKELETON.json"},
+    };
+    for (const Case& c : cases) {
+        Run r = run(c.args);
+        CAPTURE(c.args.back(), r.out, r.err);
+        CHECK(r.status == 0);
+        CHECK(r.err.empty());
+        CHECK(r.out.starts_with(c.usage));
+        CHECK(r.out.ends_with(exitStatus));
+        // That command's alone: no other command's synopsis.
+        for (const char* other : {"rig check FILE", "rig drop FILE", "rig generate IN", "rig import SKELETON"})
+            if (!contains(c.usage, other)) CHECK_FALSE(contains(r.out, other));
+    }
+    // After "--" it is a file name, as any other argument there.
+    Run r = run({"rig", "check", "--", "--help"});
+    CHECK(r.status == 1);
+    CHECK(contains(r.err, "--help: error: cannot open rig: file not found"));
+}
+
 TEST_CASE("rig drop prints a table or one JSON object", "[rig][commands]") {
     std::string stickman = contentRig("stickman.rig.xml");
     Run table = run({"rig", "drop", stickman});
