@@ -220,7 +220,8 @@ TEST_CASE("paperdoll refuses bad levels", "[cli][bad-input][player]") {
         {"level: binary garbage", level(f.garbage), 1, {f.garbage + ":1:", "malformed XML"}},
         {"level: /dev/zero", level(f.device), 1, {f.device, "not a regular file"}},
         {"level: NaN on line 3", level(f.badLevel), 1, {f.badLevel + ":3:", "'y'", "nan"}},
-        {"level: its spawn's rig is binary garbage", level(f.badRigLevel), 1, {"garbage.bin:1:", "malformed XML"}},
+        {"level: its spawn's rig is binary garbage", level(f.badRigLevel), 1,
+         {"garbage.bin: error: not an XML rig file (it is a binary file: it holds NUL bytes)"}},
     };
     checkAll("paperdoll", kPlayer, rows);
 }
@@ -331,13 +332,14 @@ TEST_CASE("paperdoll rig refuses bad rig files", "[cli][bad-input][rig]") {
         {"`rig check`: missing file", {"rig", "check", f.missing}, 1, {f.missing, "file not found"}},
         {"`rig check`: a directory", {"rig", "check", f.folder}, 1, {f.folder, "directory"}},
         {"`rig check`: empty file", {"rig", "check", f.empty}, 1, {f.empty, "empty"}},
-        {"`rig check`: binary garbage", {"rig", "check", f.garbage}, 1, {f.garbage + ":1:", "malformed XML"}},
+        {"`rig check`: binary garbage", {"rig", "check", f.garbage}, 1,
+         {f.garbage + ": error: not an XML rig file (it is a binary file: it holds NUL bytes)"}},
         {"`rig check`: /dev/zero", {"rig", "check", f.device}, 1, {f.device, "not a regular file"}},
         {"`rig check`: negative mass on line 4", {"rig", "check", f.badRig}, 1, {f.badRig + ":4:", "mass"}},
         {"`rig drop`: missing file", {"rig", "drop", f.missing}, 1, {f.missing, "file not found"}},
         {"`rig drop`: a directory", {"rig", "drop", f.folder}, 1, {f.folder, "directory"}},
         {"`rig drop`: empty file", {"rig", "drop", f.empty}, 1, {f.empty, "empty"}},
-        {"`rig drop`: binary garbage", {"rig", "drop", f.garbage}, 1, {f.garbage + ":1:", "malformed XML"}},
+        {"`rig drop`: binary garbage", {"rig", "drop", f.garbage}, 1, {f.garbage + ": error: not an XML rig file"}},
         {"`rig drop`: negative mass on line 4", {"rig", "drop", f.badRig}, 1, {f.badRig + ":4:", "mass"}},
         {"`rig import`: SKELETON missing", {"rig", "import", f.missing, out}, 1, {f.missing, "file not found"}},
         {"`rig import`: SKELETON a directory", {"rig", "import", f.folder, out}, 1, {f.folder, "directory"}},
@@ -347,7 +349,15 @@ TEST_CASE("paperdoll rig refuses bad rig files", "[cli][bad-input][rig]") {
         {"`rig generate`: IN missing", {"rig", "generate", f.missing, out}, 1, {f.missing, "file not found"}},
         {"`rig generate`: IN a directory", {"rig", "generate", f.folder, out}, 1, {f.folder, "directory"}},
         {"`rig generate`: IN empty", {"rig", "generate", f.empty, out}, 1, {f.empty, "empty"}},
-        {"`rig generate`: IN binary garbage", {"rig", "generate", f.garbage, out}, 1, {f.garbage + ":1:", "malformed"}},
+        {"`rig generate`: IN binary garbage", {"rig", "generate", f.garbage, out}, 1, {f.garbage + ": error: not an XML rig file"}},
+        {"`rig check`: a PNG", {"rig", "check", kContent + "/art/paper_doll.png"}, 1,
+         {kContent + "/art/paper_doll.png: error: not an XML rig file (it is a PNG image: a rig names its images in <image "
+                     "file=...>)"}},
+        {"`rig check`: a Spine skeleton", {"rig", "check", kContent + "/spine/paper_doll.json"}, 1,
+         {kContent + "/spine/paper_doll.json: error: not an XML rig file (it is JSON; a Spine skeleton becomes a rig with "
+                     "`paperdoll rig import SKELETON.json OUT.rig.xml`)"}},
+        {"`rig generate`: IN a PNG", {"rig", "generate", kContent + "/art/paper_doll.png", out}, 1,
+         {kContent + "/art/paper_doll.png: error: not an XML rig file (it is a PNG image"}},
         {"`rig generate`: OUT in a folder that does not exist", {"rig", "generate", kStickman, f.missing + "/o.rig.xml"},
          1, {f.missing + "/o.rig.xml", "does not exist"}},
         {"`rig generate`: OUT a directory", {"rig", "generate", kStickman, f.folder}, 1, {f.folder, "directory"}},

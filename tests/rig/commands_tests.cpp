@@ -165,6 +165,18 @@ TEST_CASE("rig check on what is not a rig file", "[rig][commands]") {
     Run malformed = run({"rig", "check", dataPath("malformed.rig.xml")});
     CHECK(malformed.status == 1);
     CHECK(contains(malformed.err, dataPath("malformed.rig.xml") + ":2: error: malformed XML"));
+    // A file of another kind is said to be one, not "malformed XML: broken text or entity".
+    const std::string png = std::string(PAPERDOLL_CONTENT_DIR) + "/art/paper_doll.png";
+    const std::string spine = std::string(PAPERDOLL_CONTENT_DIR) + "/spine/paper_doll.json";
+    Run image = run({"rig", "check", png});
+    CHECK(image.status == 1);
+    CHECK(image.err == png + ": error: not an XML rig file (it is a PNG image: a rig names its images in <image file=...>)\n"
+                             "paperdoll rig: 1 of 1 rig file failed the check\n");
+    Run skeleton = run({"rig", "generate", spine, (fs::temp_directory_path() / "never_written.rig.xml").string()});
+    CHECK(skeleton.status == 1);
+    CHECK(skeleton.err == spine + ": error: not an XML rig file (it is JSON; a Spine skeleton becomes a rig with "
+                                  "`paperdoll rig import SKELETON.json OUT.rig.xml`)\n");
+    CHECK_FALSE(fs::exists(fs::temp_directory_path() / "never_written.rig.xml"));
 }
 
 TEST_CASE("bad usage is exit 2 with a clear message and the usage", "[rig][commands]") {

@@ -206,11 +206,12 @@ namespace {
 
 /// What a file given as the atlas is when it cannot be a text atlas at all, or nullopt.
 std::optional<std::string> binaryAtlasKind(std::string_view text) {
-    constexpr std::string_view kPngSignature("\x89PNG\r\n\x1a\n", 8);
-    if (text.starts_with(kPngSignature)) return "it is a PNG image: the atlas is the .atlas text file that names it";
-    if (text.starts_with("\xff\xfe") || text.starts_with("\xfe\xff"))
-        return "it is UTF-16 text: save it as UTF-8";
-    if (text.find('\0') != std::string_view::npos) return "it is a binary file: it holds NUL bytes";
+    switch (paper::sniffFileKind(text)) {
+        case paper::FileKind::Png: return "it is a PNG image: the atlas is the .atlas text file that names it";
+        case paper::FileKind::Utf16: return "it is UTF-16 text: save it as UTF-8";
+        case paper::FileKind::Binary: return "it is a binary file: it holds NUL bytes";
+        case paper::FileKind::Text: break;
+    }
     return std::nullopt;
 }
 
