@@ -324,7 +324,7 @@ TEST_CASE("import: each bad input exits 1 with its file and line, and writes not
         {"cycle.json", "mini.atlas", "", dataPath("cycle.json") + ":5: error: bone 'a' is in a parent cycle"},
         {"slot_unknown_bone.json", "mini.atlas", "", dataPath("slot_unknown_bone.json") + ":5: error: slot 'hat': bone 'head' is not a bone"},
         {"missing_region.json", "missing_region.atlas", "",
-         dataPath("missing_region.json") + ":6: error: attachment 'sleeve' (slot 'arm'): no region 'sleeve' in the atlas " +
+         dataPath("missing_region.json") + ":6: error: attachment 'sleeve' (skin 'default', slot 'arm'): no region 'sleeve' in the atlas " +
              dataPath("missing_region.atlas")},
         {"missing_page.json", "missing_page.atlas", "", dataPath("missing_page.atlas") + ":1: error: page 'no_such_page.png': cannot read"},
         {"mini.json", "two_pages.atlas", "",
@@ -390,6 +390,35 @@ TEST_CASE("import: a part a bone's scale makes too thin (or 0) to draw is an err
         CHECK(run.exitCode == 1);
         CHECK(run.err == path.string() + ":15: " + expected);
     }
+}
+
+TEST_CASE("import --skin: a region missing from the atlas is reported at the skin's own entry, naming the skin",
+          "[spine][import][errors]") {
+    // mini.json's skin 'blue' has its own 'trim' on line 18 (the default skin's is on line
+    // 15): here it names a region the atlas does not have.
+    std::ifstream in(dataPath("mini.json"), std::ios::binary);
+    std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string blue = "\"trim\": { \"x\": 6,";
+    REQUIRE(json.find(blue) != std::string::npos);
+    json.replace(json.find(blue), blue.size(), "\"trim\": { \"path\": \"trim_blue\", \"x\": 6,");
+    const std::filesystem::path folder = freshFolder("skin_region");
+    const std::filesystem::path path = folder / "skins.json";
+    std::ofstream(path, std::ios::binary) << json;
+    SpineImportOptions o = options(path.string(), folder / "skins.rig.xml");
+    o.atlasPath = dataPath("mini.atlas");
+    o.scale = 10.0;
+    o.skin = "blue";
+    ImportRun run = runImport(o);
+    CHECK(run.exitCode == 1);
+    CHECK(run.err == path.string() + ":18: error: attachment 'trim' (skin 'blue', slot 'forearm'): no region 'trim_blue' in the atlas " +
+                         dataPath("mini.atlas") + "\n");
+    // The default skin's own entry still imports, and is found on its line.
+    o.skin.clear();
+    CHECK(runImport(o).exitCode == 0);
+    SpineLoadResult loaded = loadSpineJsonFile(path.string());
+    REQUIRE(loaded.skeleton.skins.size() == 2);
+    CHECK(loaded.skeleton.skins[0].attachments[1].line == 15);
+    CHECK(loaded.skeleton.skins[1].attachments[0].line == 18);
 }
 
 TEST_CASE("import: a thigh listed before the torso, both under a helper hip, is jointed to the torso and drops",

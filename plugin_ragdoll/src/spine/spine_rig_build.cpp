@@ -149,10 +149,14 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
         }
     }
     std::map<std::pair<int, std::string>, const SpineAttachment*> shown;
+    std::map<const SpineAttachment*, std::string> skinOf;  // for messages: which skin's entry is used
     int notShown = 0;
     for (const SpineSkin* skin : {defaultSkin, namedSkin})
         if (skin)
-            for (const SpineAttachment& a : skin->attachments) shown[{a.slot, a.name}] = &a;
+            for (const SpineAttachment& a : skin->attachments) {
+                shown[{a.slot, a.name}] = &a;
+                skinOf[&a] = skin->name;
+            }
     for (const auto& [key, a] : shown) notShown += skeleton.slots[size_t(key.first)].attachment != key.second;
 
     for (const SpineBone& bone : skeleton.bones) {
@@ -187,8 +191,8 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
         }
         const AtlasRegion* region = atlas.find(a.path);
         if (!region) {
-            report.error(input.jsonPath, a.line, "attachment '" + a.name + "' (slot '" + slot.name + "'): no region '" + a.path +
-                                           "' in the atlas " + input.atlasPath);
+            report.error(input.jsonPath, a.line, "attachment '" + a.name + "' (skin '" + skinOf[&a] + "', slot '" + slot.name +
+                                                     "'): no region '" + a.path + "' in the atlas " + input.atlasPath);
             continue;
         }
         SpinePart part;
