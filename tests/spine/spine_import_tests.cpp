@@ -517,6 +517,17 @@ TEST_CASE("import --force: a write that fails leaves the previous import byte fo
         CHECK(folderContents(folder) == expected);
         std::filesystem::remove_all(folder / blocked);
     }
+    // A folder where the clip goes is refused before anything is written (moved aside, it
+    // would have been left behind under the backup's name).
+    std::filesystem::remove(folder / "mini.swing.anim.xml");
+    std::filesystem::create_directories(folder / "mini.swing.anim.xml" / "in_the_way");
+    ImportRun refused = runImport(o);
+    CHECK(refused.exitCode == 1);
+    CHECK(refused.err == o.outPath + ": error: not imported: " + (folder / "mini.swing.anim.xml").string() + " is a directory\n");
+    std::map<std::string, std::string> expected = before;
+    expected["mini.swing.anim.xml"] = "<folder>";
+    CHECK(folderContents(folder) == expected);
+    std::filesystem::remove_all(folder / "mini.swing.anim.xml");
     // And with nothing in the way the same import replaces them, leaving no temporary file.
     ImportRun run = runImport(o);
     INFO(run.err);
