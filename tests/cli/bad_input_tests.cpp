@@ -396,6 +396,14 @@ TEST_CASE("paperdoll rig shows a user file's bytes escaped, and never cuts its o
     CHECK_FALSE(fs::exists(f.dir / "png_atlas.rig.xml"));
 }
 
+TEST_CASE("paperdoll rig COMMAND --help prints that command's usage and exits 0", "[cli][rig]") {
+    const std::vector<Row> rows = {
+        {"`rig check --help`", {"rig", "check", "--help"}, 0, {"usage: paperdoll rig check FILE... [--json]\n\n  check "}},
+        {"`rig import -h`", {"rig", "import", "-h"}, 0, {"usage: paperdoll rig import SKELETON.json OUT.rig.xml"}},
+    };
+    checkAll("paperdoll rig", kPlayer, rows);
+}
+
 TEST_CASE("paperdoll_editor refuses bad options and numbers", "[cli][bad-input][editor]") {
     const std::vector<Row> rows = {
         {"unknown option `--bogus`", {"--bogus"}, 2, {"unknown option '--bogus'"}},

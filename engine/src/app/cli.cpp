@@ -9,8 +9,6 @@ const char* playerUsage() {
     return R"(Usage: paperdoll [LEVEL] [OPTIONS]
 
 Plays a level (default: content/levels/harness.level.xml) in a window.
-Plugins add commands: `paperdoll rig --help` lists the ragdoll plugin's, which check,
-drop, generate and import (from Spine) rig files.
 
 Options:
   --headless           Run without a window, SDL or OpenGL (tests, CI, benchmarks).
