@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <sstream>
 #include <string>
@@ -219,7 +220,8 @@ TEST_CASE("paperdoll refuses bad levels", "[cli][bad-input][player]") {
         {"level: binary garbage", level(f.garbage), 1, {f.garbage + ":1:", "malformed XML"}},
         {"level: /dev/zero", level(f.device), 1, {f.device, "not a regular file"}},
         {"level: NaN on line 3", level(f.badLevel), 1, {f.badLevel + ":3:", "'y'", "nan"}},
-        {"level: its spawn's rig is binary garbage", level(f.badRigLevel), 1, {"garbage.bin:1:", "malformed XML"}},
+        {"level: its spawn's rig is binary garbage", level(f.badRigLevel), 1,
+         {"garbage.bin: error: not an XML rig file (it is a binary file: it holds NUL bytes)"}},
     };
     checkAll("paperdoll", kPlayer, rows);
 }
@@ -330,13 +332,14 @@ TEST_CASE("paperdoll rig refuses bad rig files", "[cli][bad-input][rig]") {
         {"`rig check`: missing file", {"rig", "check", f.missing}, 1, {f.missing, "file not found"}},
         {"`rig check`: a directory", {"rig", "check", f.folder}, 1, {f.folder, "directory"}},
         {"`rig check`: empty file", {"rig", "check", f.empty}, 1, {f.empty, "empty"}},
-        {"`rig check`: binary garbage", {"rig", "check", f.garbage}, 1, {f.garbage + ":1:", "malformed XML"}},
+        {"`rig check`: binary garbage", {"rig", "check", f.garbage}, 1,
+         {f.garbage + ": error: not an XML rig file (it is a binary file: it holds NUL bytes)"}},
         {"`rig check`: /dev/zero", {"rig", "check", f.device}, 1, {f.device, "not a regular file"}},
         {"`rig check`: negative mass on line 4", {"rig", "check", f.badRig}, 1, {f.badRig + ":4:", "mass"}},
         {"`rig drop`: missing file", {"rig", "drop", f.missing}, 1, {f.missing, "file not found"}},
         {"`rig drop`: a directory", {"rig", "drop", f.folder}, 1, {f.folder, "directory"}},
         {"`rig drop`: empty file", {"rig", "drop", f.empty}, 1, {f.empty, "empty"}},
-        {"`rig drop`: binary garbage", {"rig", "drop", f.garbage}, 1, {f.garbage + ":1:", "malformed XML"}},
+        {"`rig drop`: binary garbage", {"rig", "drop", f.garbage}, 1, {f.garbage + ": error: not an XML rig file"}},
         {"`rig drop`: negative mass on line 4", {"rig", "drop", f.badRig}, 1, {f.badRig + ":4:", "mass"}},
         {"`rig import`: SKELETON missing", {"rig", "import", f.missing, out}, 1, {f.missing, "file not found"}},
         {"`rig import`: SKELETON a directory", {"rig", "import", f.folder, out}, 1, {f.folder, "directory"}},
@@ -346,7 +349,15 @@ TEST_CASE("paperdoll rig refuses bad rig files", "[cli][bad-input][rig]") {
         {"`rig generate`: IN missing", {"rig", "generate", f.missing, out}, 1, {f.missing, "file not found"}},
         {"`rig generate`: IN a directory", {"rig", "generate", f.folder, out}, 1, {f.folder, "directory"}},
         {"`rig generate`: IN empty", {"rig", "generate", f.empty, out}, 1, {f.empty, "empty"}},
-        {"`rig generate`: IN binary garbage", {"rig", "generate", f.garbage, out}, 1, {f.garbage + ":1:", "malformed"}},
+        {"`rig generate`: IN binary garbage", {"rig", "generate", f.garbage, out}, 1, {f.garbage + ": error: not an XML rig file"}},
+        {"`rig check`: a PNG", {"rig", "check", kContent + "/art/paper_doll.png"}, 1,
+         {kContent + "/art/paper_doll.png: error: not an XML rig file (it is a PNG image: a rig names its images in <image "
+                     "file=...>)"}},
+        {"`rig check`: a Spine skeleton", {"rig", "check", kContent + "/spine/paper_doll.json"}, 1,
+         {kContent + "/spine/paper_doll.json: error: not an XML rig file (it is JSON; a Spine skeleton becomes a rig with "
+                     "`paperdoll rig import SKELETON.json OUT.rig.xml`)"}},
+        {"`rig generate`: IN a PNG", {"rig", "generate", kContent + "/art/paper_doll.png", out}, 1,
+         {kContent + "/art/paper_doll.png: error: not an XML rig file (it is a PNG image"}},
         {"`rig generate`: OUT in a folder that does not exist", {"rig", "generate", kStickman, f.missing + "/o.rig.xml"},
          1, {f.missing + "/o.rig.xml", "does not exist"}},
         {"`rig generate`: OUT a directory", {"rig", "generate", kStickman, f.folder}, 1, {f.folder, "directory"}},
@@ -357,6 +368,40 @@ TEST_CASE("paperdoll rig refuses bad rig files", "[cli][bad-input][rig]") {
     };
     checkAll("paperdoll rig", kPlayer, rows);
     CHECK_FALSE(fs::exists(out));
+}
+
+TEST_CASE("paperdoll rig shows a user file's bytes escaped, and never cuts its output at a NUL",
+          "[cli][bad-input][rig]") {
+    const Fixtures& f = fixtures();
+    // The test skeleton with an animation whose name holds a NUL (JSON allows it): the
+    // import prints the name in its list of clips, on standard output.
+    const std::string spineData = fs::path(kContent).parent_path().string() + "/tests/spine/data";
+    std::ifstream mini(spineData + "/mini.json", std::ios::binary);
+    std::string json((std::istreambuf_iterator<char>(mini)), std::istreambuf_iterator<char>());
+    const size_t swing = json.find("\"swing\"");
+    REQUIRE(swing != std::string::npos);
+    json.replace(swing, 7, "\"sw\\u0000ing\"");
+    const std::string nulJson = (f.dir / "nul_name.json").string();
+    writeFile(nulJson, json);
+    const std::string png = kContent + "/art/paper_doll.png";
+    const std::vector<Row> rows = {
+        {"`rig import`: a PNG given as the atlas",
+         {"rig", "import", kContent + "/spine/paper_doll.json", (f.dir / "png_atlas.rig.xml").string(), "--atlas", png}, 1,
+         {png + ": error: not a libGDX text atlas (it is a PNG image: the atlas is the .atlas text file that names it)\n"}},
+        {"`rig import`: an animation named with a NUL",
+         {"rig", "import", nulJson, (f.dir / "nul_name.rig.xml").string(), "--atlas", spineData + "/mini.atlas", "--scale", "10"},
+         0, {"  sw\\x00ing -> nul_name.sw_ing.anim.xml (once, ", "; as 'sw_ing')\n"}},
+    };
+    checkAll("paperdoll rig", kPlayer, rows);
+    CHECK_FALSE(fs::exists(f.dir / "png_atlas.rig.xml"));
+}
+
+TEST_CASE("paperdoll rig COMMAND --help prints that command's usage and exits 0", "[cli][rig]") {
+    const std::vector<Row> rows = {
+        {"`rig check --help`", {"rig", "check", "--help"}, 0, {"usage: paperdoll rig check FILE... [--json]\n\n  check "}},
+        {"`rig import -h`", {"rig", "import", "-h"}, 0, {"usage: paperdoll rig import SKELETON.json OUT.rig.xml"}},
+    };
+    checkAll("paperdoll rig", kPlayer, rows);
 }
 
 TEST_CASE("paperdoll_editor refuses bad options and numbers", "[cli][bad-input][editor]") {
@@ -395,11 +440,13 @@ TEST_CASE("paperdoll_editor refuses bad files", "[cli][bad-input][editor]") {
         {"--level: empty file", opt("--level", f.empty), 1, {f.empty, "empty"}},
         {"--level: binary garbage", opt("--level", f.garbage), 1, {f.garbage + ":1:", "malformed XML"}},
         {"--level: NaN on line 3", opt("--level", f.badLevel), 1, {f.badLevel + ":3:", "nan"}},
-        {"--level: its spawn's rig is binary garbage", opt("--level", f.badRigLevel), 1, {"garbage.bin:1:", "malformed"}},
+        {"--level: its spawn's rig is binary garbage", opt("--level", f.badRigLevel), 1,
+         {"garbage.bin: error: not an XML rig file (it is a binary file: it holds NUL bytes)"}},
         {"--rig: missing file", opt("--rig", f.missing), 1, {f.missing, "no such file"}},
         {"--rig: a directory", opt("--rig", f.folder), 1, {"--asset names the file", f.folder, "it is a directory"}},
         {"--rig: empty file", opt("--rig", f.empty), 1, {f.empty, "empty"}},
-        {"--rig: binary garbage", opt("--rig", f.garbage), 1, {f.garbage + ":1:", "malformed XML"}},
+        {"--rig: binary garbage", opt("--rig", f.garbage), 1,
+         {f.garbage + ": error: not an XML rig file (it is a binary file: it holds NUL bytes)"}},
         {"--rig: /dev/zero", opt("--rig", f.device), 1, {"--asset names the file", f.device, "not a regular file"}},
         {"--rig: negative mass on line 4", opt("--rig", f.badRig), 1, {f.badRig + ":4:", "mass"}},
         {"--script: missing file", opt("--script", f.missing), 2, {f.missing, "No such file"}},

@@ -197,6 +197,8 @@ TEST_CASE("bad command lines exit 2 and --help exits 0", "[player]") {
     r = test::runProcess({kPlayer, "--help"});
     CHECK(r.exitCode == 0);
     CHECK_THAT(r.out, Catch::Contains("--stats-json"));
+    // The plugins' commands, read from the plugins found (the engine knows none itself).
+    CHECK_THAT(r.out, Catch::Contains("\nPlugin 'ragdoll' adds `paperdoll rig ...`: `paperdoll rig --help` gives its usage.\n"));
     r = test::runProcess({kPlayer, "--headless"});
     CHECK(r.exitCode == 2);
 }

@@ -165,6 +165,18 @@ TEST_CASE("rig check on what is not a rig file", "[rig][commands]") {
     Run malformed = run({"rig", "check", dataPath("malformed.rig.xml")});
     CHECK(malformed.status == 1);
     CHECK(contains(malformed.err, dataPath("malformed.rig.xml") + ":2: error: malformed XML"));
+    // A file of another kind is said to be one, not "malformed XML: broken text or entity".
+    const std::string png = std::string(PAPERDOLL_CONTENT_DIR) + "/art/paper_doll.png";
+    const std::string spine = std::string(PAPERDOLL_CONTENT_DIR) + "/spine/paper_doll.json";
+    Run image = run({"rig", "check", png});
+    CHECK(image.status == 1);
+    CHECK(image.err == png + ": error: not an XML rig file (it is a PNG image: a rig names its images in <image file=...>)\n"
+                             "paperdoll rig: 1 of 1 rig file failed the check\n");
+    Run skeleton = run({"rig", "generate", spine, (fs::temp_directory_path() / "never_written.rig.xml").string()});
+    CHECK(skeleton.status == 1);
+    CHECK(skeleton.err == spine + ": error: not an XML rig file (it is JSON; a Spine skeleton becomes a rig with "
+                                  "`paperdoll rig import SKELETON.json OUT.rig.xml`)\n");
+    CHECK_FALSE(fs::exists(fs::temp_directory_path() / "never_written.rig.xml"));
 }
 
 TEST_CASE("bad usage is exit 2 with a clear message and the usage", "[rig][commands]") {
@@ -196,6 +208,39 @@ TEST_CASE("bad usage is exit 2 with a clear message and the usage", "[rig][comma
     Run help = run({"rig", "--help"});
     CHECK(help.status == 0);
     CHECK(help.out.starts_with("usage: paperdoll rig check FILE..."));
+}
+
+TEST_CASE("--help or -h after a command prints that command's usage and exits 0", "[rig][commands]") {
+    const std::string exitStatus = "\nexit status: 0 ok, 1 bad or unreadable file, 2 bad usage, 3 drop outside the limits\n";
+    struct Case {
+        std::vector<std::string> args;
+        std::string usage;
+    };
+    const std::vector<Case> cases = {
+        {{"rig", "check", "--help"}, "usage: paperdoll rig check FILE... [--json]\n\n  check      validate rig files:"},
+        {{"rig", "check", "a.rig.xml", "--json", "-h"}, "usage: paperdoll rig check FILE... [--json]\n\n  check "},
+        {{"rig", "drop", "-h"}, "usage: paperdoll rig drop FILE [--frames N] [--push M/S] [--json]\n\n  drop       drop the rig"},
+        {{"rig", "generate", "--help"}, "usage: paperdoll rig generate IN OUT [--force]\n\n  generate   add bodies"},
+        {{"rig", "import", "-h"},
+         "usage: paperdoll rig import SKELETON.json OUT.rig.xml [--atlas FILE] [--skin NAME]\n"
+         "                            [--scale UNITS_PER_METRE] [--force] [--loop NAME...]\n\n  import     make a rig"},
+        {{"rig", "import", "hero.json", "--loop", "walk", "--help"}, "usage: paperdoll rig import SKELETON.json"},
+    };
+    for (const Case& c : cases) {
+        Run r = run(c.args);
+        CAPTURE(c.args.back(), r.out, r.err);
+        CHECK(r.status == 0);
+        CHECK(r.err.empty());
+        CHECK(r.out.starts_with(c.usage));
+        CHECK(r.out.ends_with(exitStatus));
+        // That command's alone: no other command's synopsis.
+        for (const char* other : {"rig check FILE", "rig drop FILE", "rig generate IN", "rig import SKELETON"})
+            if (!contains(c.usage, other)) CHECK_FALSE(contains(r.out, other));
+    }
+    // After "--" it is a file name, as any other argument there.
+    Run r = run({"rig", "check", "--", "--help"});
+    CHECK(r.status == 1);
+    CHECK(contains(r.err, "--help: error: cannot open rig: file not found"));
 }
 
 TEST_CASE("rig drop prints a table or one JSON object", "[rig][commands]") {

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 
 #include "anim/clip.h"
 #include "anim/pose.h"
@@ -323,7 +324,7 @@ TEST_CASE("import: each bad input exits 1 with its file and line, and writes not
         {"cycle.json", "mini.atlas", "", dataPath("cycle.json") + ":5: error: bone 'a' is in a parent cycle"},
         {"slot_unknown_bone.json", "mini.atlas", "", dataPath("slot_unknown_bone.json") + ":5: error: slot 'hat': bone 'head' is not a bone"},
         {"missing_region.json", "missing_region.atlas", "",
-         dataPath("missing_region.json") + ":6: error: attachment 'sleeve' (slot 'arm'): no region 'sleeve' in the atlas " +
+         dataPath("missing_region.json") + ":6: error: attachment 'sleeve' (skin 'default', slot 'arm'): no region 'sleeve' in the atlas " +
              dataPath("missing_region.atlas")},
         {"missing_page.json", "missing_page.atlas", "", dataPath("missing_page.atlas") + ":1: error: page 'no_such_page.png': cannot read"},
         {"mini.json", "two_pages.atlas", "",
@@ -345,6 +346,79 @@ TEST_CASE("import: each bad input exits 1 with its file and line, and writes not
         CHECK(run.out.empty());
         CHECK(filesIn(folder) == 0);
     }
+}
+
+TEST_CASE("import: a rig failing its own check names OUT, says nothing was written and, for sizes, the scale used",
+          "[spine][import][errors]") {
+    const std::filesystem::path folder = freshFolder("own_check");
+    SpineImportOptions o = options(dataPath("mini.json"), folder / "mini.rig.xml");
+    o.scale = 0.01;  // a thousandth of what fits: every radius is in kilometres
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    CHECK(run.exitCode == 1);
+    CHECK(run.err.find(o.outPath + ": error: body: radius 1000 m of bone 'arm' is outside 0.0001 to 100 m\n") != std::string::npos);
+    CHECK(run.err.ends_with(o.outPath + ": error: not imported (nothing written): the rig made from mini.json fails the rig's "
+                                       "checks above; its sizes are the skeleton's at 0.01 units per metre (--scale): pass --scale "
+                                       "UNITS_PER_METRE, how many of the skeleton's units make a metre (the setup pose is 54.75 "
+                                       "units tall)\n"));
+    // No message names the rig as if it were beside the atlas page, where it never is.
+    CHECK(run.err.find("content/art/mini.rig.xml") == std::string::npos);
+    CHECK(filesIn(folder) == 0);
+}
+
+TEST_CASE("import: a part a bone's scale makes too thin (or 0) to draw is an error at its attachment, naming slot and bone",
+          "[spine][import][errors]") {
+    std::ifstream in(dataPath("mini.json"), std::ios::binary);
+    const std::string mini((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::filesystem::path folder = freshFolder("thin");
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"1e-12", "error: attachment 'trim' (slot 'forearm', bone 'forearm') is drawn 0 x 10 units, too thin to draw (its bone "
+                  "is stretched 0 x 1 in the setup pose)\n"},
+        {"0", "error: attachment 'trim' (slot 'forearm', bone 'forearm') has no size in the setup pose (30 x 10 scaled 1 x 1, on "
+              "its bone stretched 0 x 1)\n"},
+    };
+    for (const auto& [scaleX, expected] : cases) {
+        std::string json = mini;
+        json.replace(json.find("\"scaleX\": 1.5"), 13, "\"scaleX\": " + scaleX);
+        const std::filesystem::path path = folder / "thin.json";
+        std::ofstream(path, std::ios::binary) << json;
+        SpineImportOptions o = options(path.string(), folder / "out" / "thin.rig.xml");
+        o.atlasPath = dataPath("mini.atlas");
+        o.scale = 10.0;
+        ImportRun run = runImport(o);
+        INFO(run.err);
+        CHECK(run.exitCode == 1);
+        CHECK(run.err == path.string() + ":15: " + expected);
+    }
+}
+
+TEST_CASE("import --skin: a region missing from the atlas is reported at the skin's own entry, naming the skin",
+          "[spine][import][errors]") {
+    // mini.json's skin 'blue' has its own 'trim' on line 18 (the default skin's is on line
+    // 15): here it names a region the atlas does not have.
+    std::ifstream in(dataPath("mini.json"), std::ios::binary);
+    std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string blue = "\"trim\": { \"x\": 6,";
+    REQUIRE(json.find(blue) != std::string::npos);
+    json.replace(json.find(blue), blue.size(), "\"trim\": { \"path\": \"trim_blue\", \"x\": 6,");
+    const std::filesystem::path folder = freshFolder("skin_region");
+    const std::filesystem::path path = folder / "skins.json";
+    std::ofstream(path, std::ios::binary) << json;
+    SpineImportOptions o = options(path.string(), folder / "skins.rig.xml");
+    o.atlasPath = dataPath("mini.atlas");
+    o.scale = 10.0;
+    o.skin = "blue";
+    ImportRun run = runImport(o);
+    CHECK(run.exitCode == 1);
+    CHECK(run.err == path.string() + ":18: error: attachment 'trim' (skin 'blue', slot 'forearm'): no region 'trim_blue' in the atlas " +
+                         dataPath("mini.atlas") + "\n");
+    // The default skin's own entry still imports, and is found on its line.
+    o.skin.clear();
+    CHECK(runImport(o).exitCode == 0);
+    SpineLoadResult loaded = loadSpineJsonFile(path.string());
+    REQUIRE(loaded.skeleton.skins.size() == 2);
+    CHECK(loaded.skeleton.skins[0].attachments[1].line == 15);
+    CHECK(loaded.skeleton.skins[1].attachments[0].line == 18);
 }
 
 TEST_CASE("import: a thigh listed before the torso, both under a helper hip, is jointed to the torso and drops",
@@ -390,6 +464,109 @@ TEST_CASE("import: an existing OUT is refused without --force and replaced with 
     CHECK(std::filesystem::last_write_time(folder / "mini.rig.xml") == written);
     o.force = true;
     CHECK(runImport(o).exitCode == 0);
+}
+
+namespace {
+
+/// Every entry of a folder: a file's bytes, "<folder>" for a folder.
+std::map<std::string, std::string> folderContents(const std::filesystem::path& folder) {
+    std::map<std::string, std::string> contents;
+    for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+        std::string bytes = "<folder>";
+        if (!entry.is_directory()) {
+            std::ifstream in(entry.path(), std::ios::binary);
+            bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        }
+        contents[entry.path().filename().string()] = bytes;
+    }
+    return contents;
+}
+
+}  // namespace
+
+TEST_CASE("import --force: a write that fails leaves the previous import byte for byte, with no temporary files",
+          "[spine][import][errors]") {
+    const std::filesystem::path folder = freshFolder("failed_write");
+    SpineImportOptions o = options(dataPath("mini.json"), folder / "mini.rig.xml");
+    o.scale = 10.0;
+    REQUIRE(runImport(o).exitCode == 0);
+    std::map<std::string, std::string> before = folderContents(folder);
+    REQUIRE(before.size() == 3);  // the page, the clip, the rig
+    REQUIRE(before.count("mini.swing.anim.xml") == 1);
+    o.force = true;
+    o.scale = 20.0;  // every file but the page changes
+    // A folder where a file of the import must go (a temporary file, then a backup of the
+    // rig, the last file written) makes that one write fail: the first fails before any file
+    // is replaced, the second after the page and the clip were.
+    const std::string rig = (folder / "mini.rig.xml").string();
+    const std::vector<std::pair<std::string, std::string>> blocks = {
+        {".mini.rig.xml.import-tmp",
+         "cannot write " + rig + " (through its temporary file .mini.rig.xml.import-tmp): Is a directory (no file was changed)"},
+        {".mini.rig.xml.import-backup",
+         "cannot replace " + rig + ": moving it aside to " + (folder / ".mini.rig.xml.import-backup").string() + " failed: "},
+    };
+    for (const auto& [blocked, why] : blocks) {
+        INFO(blocked);
+        std::filesystem::create_directories(folder / blocked / "in_the_way");
+        ImportRun run = runImport(o);
+        CHECK(run.exitCode == 1);
+        CHECK(run.err.find(o.outPath + ": error: not imported: " + why) != std::string::npos);
+        CHECK(run.err.ends_with(" (no file was changed)\n"));
+        std::map<std::string, std::string> expected = before;
+        expected[blocked] = "<folder>";
+        CHECK(folderContents(folder) == expected);
+        std::filesystem::remove_all(folder / blocked);
+    }
+    // A folder where the clip goes is refused before anything is written (moved aside, it
+    // would have been left behind under the backup's name).
+    std::filesystem::remove(folder / "mini.swing.anim.xml");
+    std::filesystem::create_directories(folder / "mini.swing.anim.xml" / "in_the_way");
+    ImportRun refused = runImport(o);
+    CHECK(refused.exitCode == 1);
+    CHECK(refused.err == o.outPath + ": error: not imported: " + (folder / "mini.swing.anim.xml").string() + " is a directory\n");
+    std::map<std::string, std::string> expected = before;
+    expected["mini.swing.anim.xml"] = "<folder>";
+    CHECK(folderContents(folder) == expected);
+    std::filesystem::remove_all(folder / "mini.swing.anim.xml");
+    // And with nothing in the way the same import replaces them, leaving no temporary file.
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    std::map<std::string, std::string> after = folderContents(folder);
+    CHECK(after.size() == 3);
+    CHECK(after["mini.rig.xml"] != before["mini.rig.xml"]);
+    CHECK(after["paper_doll.png"] == before["paper_doll.png"]);
+}
+
+TEST_CASE("import: OUT in a folder that does not exist names the file and the cause", "[spine][import][errors]") {
+    const std::filesystem::path folder = freshFolder("no_folder");
+    SpineImportOptions o = options(dataPath("mini.json"), folder / "none" / "mini.rig.xml");
+    o.scale = 10.0;
+    ImportRun run = runImport(o);
+    CHECK(run.exitCode == 1);
+    CHECK(run.err == o.outPath + ": error: not imported: cannot write " + (folder / "none" / "paper_doll.png").string() +
+                         " (through its temporary file .paper_doll.png.import-tmp): the folder '" + (folder / "none").string() +
+                         "' does not exist (no file was changed)\n");
+    CHECK(filesIn(folder) == 0);
+}
+
+TEST_CASE("import: an atlas saved with a UTF-8 byte-order mark finds its first page", "[spine][import]") {
+    const std::filesystem::path folder = freshFolder("bom");
+    // mini.atlas with a mark in front, its page named by the full path (the atlas is moved).
+    std::ifstream in(dataPath("mini.atlas"), std::ios::binary);
+    std::string atlas((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    atlas.replace(0, atlas.find('\n'), contentPath("art/paper_doll.png"));
+    const std::filesystem::path bomAtlas = folder / "bom.atlas";
+    std::ofstream(bomAtlas, std::ios::binary) << "\xef\xbb\xbf" << atlas;
+    SpineImportOptions o = options(dataPath("mini.json"), folder / "out" / "mini.rig.xml");
+    std::filesystem::create_directory(folder / "out");
+    o.atlasPath = bomAtlas.string();
+    o.scale = 10.0;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    CHECK(run.exitCode == 0);
+    CHECK(run.err.empty());
+    CHECK(std::filesystem::exists(folder / "out" / "paper_doll.png"));
 }
 
 TEST_CASE("rig check --json gives the imported bones, bodies, joints and sprite quads in the world", "[spine][import][json]") {
@@ -497,6 +674,34 @@ TEST_CASE("import: --loop names the clips that loop, and by default idle, walk a
     CHECK(clip.clip->loop);
     // Not a role: listed in the rig under its own name, for scripts.
     CHECK(loaded.rig->findClip("swing") != nullptr);
+}
+
+TEST_CASE("import: --loop with a name that is no animation, or with no name, is refused (exit 2), naming the animations",
+          "[spine][import][bake]") {
+    const std::filesystem::path folder = freshFolder("loop_unknown");
+    const std::string out = (folder / "mini.rig.xml").string();
+    struct Case {
+        std::vector<std::string> loop;
+        std::string expected;
+    };
+    const std::vector<Case> cases = {
+        {{"--loop", "swing", "swang"},
+         "paperdoll rig: error: --loop 'swang': " + dataPath("mini.json") + " has no animation by that name (it has 'swing')\n"},
+        {{"--loop=Swing"},
+         "paperdoll rig: error: --loop 'Swing': " + dataPath("mini.json") + " has no animation by that name (it has 'swing')\n"},
+        {{"--loop"}, "paperdoll rig: error: --loop needs an animation NAME (or several)\n"},
+        {{"--loop", "--force"}, "paperdoll rig: error: --loop needs an animation NAME (or several)\n"},
+        {{"--loop="}, "paperdoll rig: error: --loop needs an animation NAME\n"},
+    };
+    for (const Case& c : cases) {
+        std::vector<std::string> args = {"rig", "import", dataPath("mini.json"), out, "--scale", "10"};
+        args.insert(args.end(), c.loop.begin(), c.loop.end());
+        std::ostringstream printed, err;
+        INFO(c.loop.back());
+        CHECK(runRigCommand(args, printed, err) == 2);
+        CHECK(err.str().starts_with(c.expected));
+        CHECK(filesIn(folder) == 0);
+    }
 }
 
 TEST_CASE("import: an animation named with dashes and '>' bakes a clip file that loads (its comment stays one comment)",

@@ -211,3 +211,38 @@ TEST_CASE("JSON: a 4.x IK key's curve of mix and softness (8 numbers) reads, the
     CHECK(sampleSpineTimeline(t, 0, 0.5, 1.0) == Approx(0.5).margin(1e-9));
     CHECK(sampleSpineTimeline(t, 0, 0.1, 1.0) < 0.1 - 0.02);
 }
+
+TEST_CASE("atlas: a PNG, UTF-16 or other binary file given as the atlas is one error saying what it is", "[spine][atlas]") {
+    struct Case {
+        std::string bytes, expected;
+    };
+    const std::string png("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\x02\0", 20);
+    const std::vector<Case> cases = {
+        {png, "art.atlas: error: not a libGDX text atlas (it is a PNG image: the atlas is the .atlas text file that names it)"},
+        {std::string("\xff\xfep\0a\0g\0e\0", 10), "art.atlas: error: not a libGDX text atlas (it is UTF-16 text: save it as UTF-8)"},
+        {"page.png\nsize: 1,1\nbox\n  bounds: 0,0,1,1" + std::string("\0\x01\x02", 3),
+         "art.atlas: error: not a libGDX text atlas (it is a binary file: it holds NUL bytes)"},
+    };
+    for (const Case& c : cases) {
+        AtlasLoadResult r = parseAtlas(c.bytes, "art.atlas");
+        CHECK_FALSE(r.ok);
+        REQUIRE(r.diagnostics.size() == 1);
+        CHECK(r.diagnostics[0].format() == c.expected);
+    }
+}
+
+TEST_CASE("atlas: control bytes in a name are shown escaped, the message on one line", "[spine][atlas]") {
+    AtlasLoadResult r = parseAtlas(std::string("page.png\nsize: 4,4\nb\x1a" "ox\n  bounds: 0,0,1,1\n  sp\x1b" "in: 1\n"), "a.atlas");
+    REQUIRE(r.ok);
+    REQUIRE(r.diagnostics.size() == 1);
+    CHECK(r.diagnostics[0].format() == "a.atlas:5: warning: region 'b\\x1aox': unknown property 'sp\\x1bin' (ignored)");
+}
+
+TEST_CASE("atlas: a UTF-8 byte-order mark before the first page is skipped", "[spine][atlas]") {
+    AtlasLoadResult r = parseAtlas("\xef\xbb\xbfpage.png\nsize: 4,4\nbox\n  bounds: 0,0,1,1\n", "a.atlas");
+    CHECK(r.ok);
+    REQUIRE(r.atlas.pages.size() == 1);
+    CHECK(r.atlas.pages[0].file == "page.png");
+    CHECK(r.atlas.pages[0].line == 1);
+    CHECK(r.diagnostics.empty());
+}

@@ -3,9 +3,31 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace paper {
+
+/// text with every control byte (below 0x20, and 0x7f) written as \xNN: text from a
+/// user's file (a name, a key, a line of a binary file) shown in a message stays on its
+/// line, and a NUL in it cannot cut the message (or all that follows it) where the text
+/// crosses a C string, such as the plugin ABI's print.
+inline std::string escapeControlBytes(std::string_view text) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        const unsigned char byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 || byte == 0x7f) {
+            out += "\\x";
+            out += kHex[byte >> 4];
+            out += kHex[byte & 0xf];
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
 
 /// A warning lets the file load; an error stops it.
 enum class Severity { Warning, Error };
@@ -20,9 +42,9 @@ struct Diagnostic {
     int column = 0;       ///< 1-based, in bytes; 0 when not known (only JSON readers give one)
 
     /// "FILE:LINE: error: message" ("FILE:LINE:COLUMN: ..." with a column, "FILE: ..." when
-    /// line is 0).
+    /// line is 0), one line: control bytes in the file name or message escaped.
     std::string format() const {
-        std::string out = file;
+        std::string out = escapeControlBytes(file);
         // Appended piece by piece: g++ 12 at -O3 warns falsely (-Wrestrict) about
         // ":" + std::to_string(line).
         if (line > 0) {
@@ -34,7 +56,7 @@ struct Diagnostic {
             }
         }
         out += severity == Severity::Error ? ": error: " : ": warning: ";
-        out += message;
+        out += escapeControlBytes(message);
         return out;
     }
 };

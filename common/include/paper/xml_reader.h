@@ -351,6 +351,18 @@ inline const tinyxml2::XMLElement* parseRootElement(std::string_view text, const
     return root;
 }
 
+/// What a user's file is by its first bytes, for a reader of text given something else: a
+/// PNG image (its signature), UTF-16 text (its byte-order mark), other binary data (a NUL
+/// byte anywhere), or text.
+enum class FileKind { Text, Png, Utf16, Binary };
+inline FileKind sniffFileKind(std::string_view bytes) {
+    constexpr std::string_view kPngSignature("\x89PNG\r\n\x1a\n", 8);
+    if (bytes.starts_with(kPngSignature)) return FileKind::Png;
+    if (bytes.starts_with("\xff\xfe") || bytes.starts_with("\xfe\xff")) return FileKind::Utf16;
+    if (bytes.find('\0') != std::string_view::npos) return FileKind::Binary;
+    return FileKind::Text;
+}
+
 /// The whole file at path; nullopt after reporting "cannot open <what>: why" at line 0
 /// (what: "level", "rig").
 inline std::optional<std::string> readUserFile(const std::string& path, const char* what, Reporter& report) {

@@ -228,6 +228,8 @@ std::vector<std::filesystem::path> pluginSearchPath();
 std::vector<PluginDescriptor> findPluginsNamedFirst(const std::string& namedDescriptor,
                                                     std::vector<Diagnostic>& diagnostics);
 
+/// The commandlets the plugin lists (`paperdoll <command> …`); none when it cannot be loaded.
+std::vector<std::string> pluginCommands(const PluginDescriptor& descriptor, const std::filesystem::path& copyFolder);
 /// Whether the plugin lists `command` among its commandlets.
 bool pluginRunsCommand(const PluginDescriptor& descriptor, const std::string& command,
                        const std::filesystem::path& copyFolder);

@@ -387,6 +387,15 @@ static std::optional<PluginDescriptor> choosePlugin(const PlayerOptions& options
 int runPlayer(const PlayerOptions& options, std::ostream& out, std::ostream& err) {
     if (options.showHelp) {
         out << playerUsage();
+        // The commands are the plugins' (found as a command line would run them), so the
+        // help names what this installation can run; a plugin that cannot load adds none.
+        std::vector<Diagnostic> ignored;
+        const std::filesystem::path copies =
+            std::filesystem::temp_directory_path() / ("paperdoll-help-" + std::to_string(getpid()));
+        for (const PluginDescriptor& d : findPluginsNamedFirst(options.pluginPath, ignored))
+            for (const std::string& command : pluginCommands(d, copies))
+                out << "\nPlugin '" << d.name << "' adds `paperdoll " << command << " ...`: `paperdoll " << command
+                    << " --help` gives its usage.\n";
         return 0;
     }
     if (options.showVersion) {

@@ -2,6 +2,7 @@
 // commandlets (`paperdoll <command> …`) without an instance or a window.
 #include "paper/plugin_host.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -64,20 +65,25 @@ std::optional<int> runCommandlet(const PluginDescriptor& descriptor, const std::
     return status;
 }
 
-bool pluginRunsCommand(const PluginDescriptor& descriptor, const std::string& command,
-                       const std::filesystem::path& copyFolder) {
+std::vector<std::string> pluginCommands(const PluginDescriptor& descriptor, const std::filesystem::path& copyFolder) {
     std::string error;
     std::unique_ptr<PluginLibrary> library = PluginLibrary::open(descriptor.libraryPath(), copyFolder, error);
-    bool runs = false;
+    std::vector<std::string> commands;
     if (library && library->api().commandlets) {
         std::istringstream names(library->api().commandlets);
         std::string name;
-        while (names >> name) runs = runs || name == command;
+        while (names >> name) commands.push_back(name);
     }
     library.reset();
     std::error_code ec;
     fs::remove(copyFolder, ec);
-    return runs;
+    return commands;
+}
+
+bool pluginRunsCommand(const PluginDescriptor& descriptor, const std::string& command,
+                       const std::filesystem::path& copyFolder) {
+    const std::vector<std::string> commands = pluginCommands(descriptor, copyFolder);
+    return std::find(commands.begin(), commands.end(), command) != commands.end();
 }
 
 std::optional<PluginDeclarations> readPluginDeclarations(const PluginDescriptor& descriptor,

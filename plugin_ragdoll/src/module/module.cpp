@@ -197,6 +197,19 @@ void getStats(PaperPluginInstance* instance, double* values, int32_t count) {
     for (int32_t i = 0; values && i < count && i < kStatCount; ++i) values[i] = figures[i];
 }
 
+/// A command's output as the C string the engine's print takes: a NUL byte in it (a name
+/// read from a user's file) would end the string there and hide all that follows, so each
+/// is written as \x00.
+std::string withNulsEscaped(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        if (c == '\0') out += "\\x00";
+        else out += c;
+    }
+    return out;
+}
+
 /// `paperdoll rig …` (rig_tools/rig_commands.h), printed through the engine.
 int32_t runCommand(const PaperEngineServices* services, int32_t argc, const char* const* argv) {
     std::vector<std::string> args(argv, argv + argc);
@@ -208,8 +221,8 @@ int32_t runCommand(const PaperEngineServices* services, int32_t argc, const char
         err << "paperdoll rig: error: " << e.what() << '\n';
         status = 1;
     }
-    services->print(services->context, 1, out.str().c_str());
-    services->print(services->context, 2, err.str().c_str());
+    services->print(services->context, 1, withNulsEscaped(out.str()).c_str());
+    services->print(services->context, 2, withNulsEscaped(err.str()).c_str());
     return status;
 }
 

@@ -541,9 +541,35 @@ private:
 
 }  // namespace
 
+namespace {
+
+/// What a file given as a rig is when it plainly is no XML (a PNG, UTF-16, binary data, a
+/// JSON document such as a Spine skeleton), or nullopt: XML's own errors ("broken text or
+/// entity") would say nothing useful about such a file.
+std::optional<std::string> notXmlKind(std::string_view text) {
+    switch (paper::sniffFileKind(text)) {
+        case paper::FileKind::Png: return "it is a PNG image: a rig names its images in <image file=...>";
+        case paper::FileKind::Utf16: return "it is UTF-16 text: save it as UTF-8";
+        case paper::FileKind::Binary: return "it is a binary file: it holds NUL bytes";
+        case paper::FileKind::Text: break;
+    }
+    constexpr std::string_view kUtf8Bom = "\xef\xbb\xbf";
+    if (text.starts_with(kUtf8Bom)) text.remove_prefix(kUtf8Bom.size());
+    const size_t first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string_view::npos && (text[first] == '{' || text[first] == '['))
+        return "it is JSON; a Spine skeleton becomes a rig with `paperdoll rig import SKELETON.json OUT.rig.xml`";
+    return std::nullopt;
+}
+
+}  // namespace
+
 RigLoadResult loadRigFromText(std::string_view text, const std::string& fileName) {
     RigLoadResult result;
     Reporter report(fileName, result.diagnostics);
+    if (std::optional<std::string> kind = notXmlKind(text)) {
+        report.error(0, "not an XML rig file (" + *kind + ")");
+        return result;
+    }
     tinyxml2::XMLDocument document;
     const XMLElement* root = paper::parseRootElement(text, "rig", document, report);
     if (!root) return result;

@@ -30,31 +30,54 @@ constexpr int kMaxFrames = 100000;
 /// Fastest sideways push `rig drop --push` accepts, m/s (the solver's tested extreme is 50).
 constexpr double kMaxPush = 50.0;
 
-constexpr const char* kUsage =
-    "usage: paperdoll rig check FILE... [--json]\n"
-    "       paperdoll rig drop FILE [--frames N] [--push M/S] [--json]\n"
-    "       paperdoll rig generate IN OUT [--force]\n"
-    "       paperdoll rig import SKELETON.json OUT.rig.xml [--atlas FILE] [--skin NAME]\n"
-    "                            [--scale UNITS_PER_METRE] [--force] [--loop NAME...]\n"
-    "\n"
-    "  check      validate rig files: every error with FILE:LINE, or one summary line per rig\n"
-    "             (bones, bodies, joints, mass, images, sprites), then each image's size; --json:\n"
-    "             one JSON document with every bone's world start and end at rest, every body\n"
-    "             and joint, every sprite's world quad and every mesh's world vertices\n"
-    "  drop       drop the rig from 1 m onto flat ground with a sideways push (default 1 m/s),\n"
-    "             step N frames at 1/60 s (default 300) and report joint stretch, limit\n"
-    "             violation, frames until at rest and explosions\n"
-    "  generate   add bodies and joints to a rig that has only bones; writes OUT (never IN;\n"
-    "             an existing OUT only with --force)\n"
-    "  import     make a rig from a Spine skeleton (JSON 3.8 or 4.0-4.2, its .atlas and page PNGs):\n"
-    "             sprites, one clip per animation, bodies and joints guessed (a table of them is\n"
-    "             printed); without --scale the setup pose is taken as 1.8 m tall; --loop names\n"
-    "             the animations to loop (default: names with idle, walk or run)\n"
-    "\n"
-    "exit status: 0 ok, 1 bad or unreadable file, 2 bad usage, 3 drop outside the limits\n";
+/// Each command's usage: its synopsis and what it does (`rig COMMAND --help` prints one,
+/// `rig --help` and every usage error all of them).
+struct CommandUsage {
+    const char* name;
+    const char* synopsis;
+    const char* description;
+};
+constexpr CommandUsage kCommandUsages[] = {
+    {"check", "paperdoll rig check FILE... [--json]\n",
+     "  check      validate rig files: every error with FILE:LINE, or one summary line per rig\n"
+     "             (bones, bodies, joints, mass, images, sprites), then each image's size; --json:\n"
+     "             one JSON document with every bone's world start and end at rest, every body\n"
+     "             and joint, every sprite's world quad and every mesh's world vertices\n"},
+    {"drop", "paperdoll rig drop FILE [--frames N] [--push M/S] [--json]\n",
+     "  drop       drop the rig from 1 m onto flat ground with a sideways push (default 1 m/s),\n"
+     "             step N frames at 1/60 s (default 300) and report joint stretch, limit\n"
+     "             violation, frames until at rest and explosions\n"},
+    {"generate", "paperdoll rig generate IN OUT [--force]\n",
+     "  generate   add bodies and joints to a rig that has only bones; writes OUT (never IN;\n"
+     "             an existing OUT only with --force)\n"},
+    {"import",
+     "paperdoll rig import SKELETON.json OUT.rig.xml [--atlas FILE] [--skin NAME]\n"
+     "                            [--scale UNITS_PER_METRE] [--force] [--loop NAME...]\n",
+     "  import     make a rig from a Spine skeleton (JSON 3.8 or 4.0-4.2, its .atlas and page PNGs):\n"
+     "             sprites, one clip per animation, bodies and joints guessed (a table of them is\n"
+     "             printed); without --scale the setup pose is taken as 1.8 m tall; --loop names\n"
+     "             the animations to loop (default: names with idle, walk or run)\n"},
+};
+constexpr const char* kExitStatus = "exit status: 0 ok, 1 bad or unreadable file, 2 bad usage, 3 drop outside the limits\n";
+
+/// Every command's synopsis, then what each does.
+std::string fullUsage() {
+    std::string text;
+    for (const CommandUsage& c : kCommandUsages) text += (text.empty() ? "usage: " : "       ") + std::string(c.synopsis);
+    text += "\n";
+    for (const CommandUsage& c : kCommandUsages) text += c.description;
+    return text + "\n" + kExitStatus;
+}
+
+/// One command's synopsis and what it does, or nullptr for an unknown command.
+const CommandUsage* commandUsage(const std::string& name) {
+    for (const CommandUsage& c : kCommandUsages)
+        if (name == c.name) return &c;
+    return nullptr;
+}
 
 int usageError(std::ostream& err, const std::string& message) {
-    err << "paperdoll rig: error: " << message << "\n" << kUsage;
+    err << "paperdoll rig: error: " << message << "\n" << fullUsage();
     return kExitUsage;
 }
 
@@ -461,6 +484,7 @@ int runImport(const std::vector<std::string>& args, std::ostream& out, std::ostr
                 return usageError(err, "--scale must be a number of units per metre above 0 (and at most 1e6), got '" + text + "'");
             options.scale = *scale;
         } else if (option.name == "--loop") {
+            if (option.hasValue && option.value.empty()) return usageError(err, "--loop needs an animation NAME");
             if (!options.loops) options.loops.emplace();
             if (option.hasValue) options.loops->push_back(option.value);
             inLoop = true;
@@ -468,6 +492,8 @@ int runImport(const std::vector<std::string>& args, std::ostream& out, std::ostr
             return usageError(err, "unknown option '" + arg + "' for 'rig import'");
         }
     }
+    // "--loop" and no name after it would loop nothing, not what was meant.
+    if (options.loops && options.loops->empty()) return usageError(err, "--loop needs an animation NAME (or several)");
     if (files.size() != 2)
         return usageError(err, "'rig import' needs SKELETON.json and OUT.rig.xml, got " + std::to_string(files.size()) +
                                    " argument" + (files.size() == 1 ? "" : "s"));
@@ -486,9 +512,16 @@ int runRigCommand(const std::vector<std::string>& args, std::ostream& out, std::
     if (words.empty()) return usageError(err, "missing command");
     const std::string& command = words[0];
     if (command == "help" || command == "--help" || command == "-h") {
-        out << kUsage;
+        out << fullUsage();
         return kExitOk;
     }
+    // `rig COMMAND --help` (or -h) anywhere before a "--": that command's usage alone.
+    if (const CommandUsage* usage = commandUsage(command))
+        for (size_t i = 1; i < words.size() && words[i] != "--"; ++i)
+            if (words[i] == "--help" || words[i] == "-h") {
+                out << "usage: " << usage->synopsis << "\n" << usage->description << "\n" << kExitStatus;
+                return kExitOk;
+            }
     if (command == "check") return runCheck(words, out, err);
     if (command == "drop") return runDrop(words, out, err);
     if (command == "generate") return runGenerate(words, out, err);

@@ -20,10 +20,11 @@ std::string lowercase(const std::string& text) {
 
 /// Text for inside an XML comment, which may hold no "--" and may not end in '-' (a name
 /// like "run--fast" would otherwise break the clip file): a space goes between such dashes.
-/// Entities are not read in a comment, so nothing else is escaped.
+/// Entities are not read in a comment; control bytes, which XML allows nowhere (a NUL would
+/// end the file for its reader), are written as \xNN.
 std::string commentText(const std::string& text) {
     std::string out;
-    for (char c : text) {
+    for (char c : paper::escapeControlBytes(text)) {
         if (c == '-' && !out.empty() && out.back() == '-') out += ' ';
         out += c;
     }

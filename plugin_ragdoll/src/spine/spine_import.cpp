@@ -1,9 +1,14 @@
 #include "spine/spine_import.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -44,31 +49,126 @@ std::optional<std::string> readPageBytes(const fs::path& path) {
     return paper::readUserFile(path.string(), "page image", report);
 }
 
-/// Writes through a temporary file beside the target, renamed over it.
-bool writeFile(const fs::path& path, const std::string& bytes, std::string& error) {
+/// A hidden name beside a file: ".NAME" + suffix in the same folder (so a rename between
+/// the two stays on one filesystem and is atomic).
+fs::path besideName(const fs::path& path, const char* suffix) {
     // Appended piece by piece: g++ 12 warns falsely (-Wstringop-overflow) about "." + name.
-    std::string tempName = ".";
-    tempName += path.filename().string();
-    tempName += ".import-tmp";
-    const fs::path temp = path.parent_path() / tempName;
-    {
-        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-        out << bytes;
-        out.flush();
-        if (!out) {
-            error = "cannot write " + temp.string();
-            std::error_code ignored;
-            fs::remove(temp, ignored);
-            return false;
-        }
-    }
+    std::string name = ".";
+    name += path.filename().string();
+    name += suffix;
+    return path.parent_path() / name;
+}
+
+/// Whether anything (a file, a folder, a dangling link) is at path.
+bool somethingAt(const fs::path& path) {
     std::error_code status;
-    fs::rename(temp, path, status);
-    if (status) {
-        error = "cannot rename " + temp.string() + " to " + path.string() + ": " + status.message();
-        fs::remove(temp, status);
-        return false;
+    return fs::symlink_status(path, status).type() != fs::file_type::not_found && !status;
+}
+
+/// One file the import writes, and how far its writing got (for undoing it).
+struct PlannedWrite {
+    fs::path target, temp, backup;
+    std::string bytes;
+    bool tempWritten = false;  ///< temp holds bytes
+    bool backedUp = false;     ///< the file that was at target is now at backup
+    bool placed = false;       ///< temp has been renamed to target
+};
+
+PlannedWrite planWrite(const fs::path& target, std::string bytes) {
+    return {target, besideName(target, ".import-tmp"), besideName(target, ".import-backup"), std::move(bytes)};
+}
+
+/// Why a file could not be written, in words: the system's (errno) for most causes, the
+/// folder named when it is the folder that is missing.
+std::string writeFailure(const fs::path& target, int error) {
+    const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    std::error_code status;
+    if (error == ENOENT && !fs::is_directory(folder, status))
+        return "the folder '" + folder.string() + "' does not exist";
+    return std::strerror(error);
+}
+
+/// Writes all of bytes to fd, retrying short writes and interruptions; false with errno set.
+bool writeAll(int fd, const std::string& bytes) {
+    size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return false;
+        done += size_t(n);
     }
+    return true;
+}
+
+/// The temporary file, written and synced (so the rename over an old file never leaves an
+/// empty one after a crash). Through POSIX calls, to say why it failed: a full disk, a
+/// read-only or missing folder.
+bool writeTemp(PlannedWrite& w, std::string& error) {
+    int failure = 0;
+    const int fd = ::open(w.temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        failure = errno;
+    } else {
+        w.tempWritten = true;  // created: removed by the undo if anything fails
+        if (!writeAll(fd, w.bytes) || ::fsync(fd) != 0) failure = errno;
+        if (::close(fd) != 0 && failure == 0) failure = errno;
+    }
+    if (failure == 0) return true;
+    error = "cannot write " + w.target.string() + " (through its temporary file " + w.temp.filename().string() +
+            "): " + writeFailure(w.target, failure);
+    return false;
+}
+
+/// Puts back what was at each target before the import: a replaced file is renamed back
+/// over the new one, a new file is removed, temporaries are removed. Returns "" when all
+/// is back, else where the old files that could not be put back are now (to be said).
+std::string undoWrites(std::vector<PlannedWrite>& writes) {
+    std::string stranded;
+    std::error_code ignored;
+    for (auto w = writes.rbegin(); w != writes.rend(); ++w) {
+        if (w->backedUp) {
+            std::error_code status;
+            fs::rename(w->backup, w->target, status);
+            if (status) stranded += "; the old " + w->target.string() + " could not be put back: it is " + w->backup.string();
+        } else if (w->placed) {
+            fs::remove(w->target, ignored);
+        }
+        if (w->tempWritten && !w->placed) fs::remove(w->temp, ignored);
+    }
+    return stranded;
+}
+
+/// Writes every file or none: all temporaries first (a failure there touches no target),
+/// then each existing target is moved aside to its backup and its temporary renamed into
+/// place; a failure there moves every backup back. The backups are removed at the end.
+/// So a failed import (a full disk, a read-only folder) leaves the old files as they were.
+bool writeAllOrNothing(std::vector<PlannedWrite>& writes, std::string& error) {
+    // On a failure: everything undone, and the message says so (or what could not be undone).
+    auto fail = [&](const std::string& why) {
+        const std::string stranded = undoWrites(writes);
+        error = why + (stranded.empty() ? " (no file was changed)" : stranded);
+        return false;
+    };
+    for (PlannedWrite& w : writes) {
+        std::string why;
+        if (!writeTemp(w, why)) return fail(why);
+    }
+    for (PlannedWrite& w : writes) {
+        std::error_code status;
+        if (somethingAt(w.target)) {
+            fs::rename(w.target, w.backup, status);
+            if (status)
+                return fail("cannot replace " + w.target.string() + ": moving it aside to " + w.backup.string() + " failed: " +
+                            status.message());
+            w.backedUp = true;
+        }
+        fs::rename(w.temp, w.target, status);
+        if (status) return fail("cannot write " + w.target.string() + ": renaming " + w.temp.string() + " to it failed: " + status.message());
+        w.placed = true;
+    }
+    std::error_code ignored;
+    for (const PlannedWrite& w : writes)
+        if (w.backedUp) fs::remove(w.backup, ignored);
     return true;
 }
 
@@ -118,6 +218,22 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
     if (!loaded.ok) return kExitBadFile;
     const SpineSkeleton& skeleton = loaded.skeleton;
     const std::string& json = options.skeletonPath;
+    // --loop replaces the default choice of looping clips: a misspelt name would silently
+    // stop idle and walk looping.
+    if (options.loops)
+        for (const std::string& name : *options.loops) {
+            bool found = false;
+            std::string names;
+            for (const SpineAnimation& animation : skeleton.animations) {
+                found = found || animation.name == name;
+                names += (names.empty() ? "'" : ", '") + animation.name + "'";
+            }
+            if (!found) {
+                err << "paperdoll rig: error: --loop " << paper::inQuotes(name) << ": " << json << " has no animation by that name ("
+                    << (names.empty() ? std::string("it has none") : "it has " + names) << ")\n";
+                return kExitUsage;
+            }
+        }
     const std::string atlasPath =
         options.atlasPath.empty() ? fs::path(json).replace_extension(".atlas").string() : options.atlasPath;
     AtlasLoadResult atlasLoaded = loadAtlasFile(atlasPath);
@@ -154,7 +270,7 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
 
     // Write: page images (unless the same file is already there), clips, the rig last.
     const fs::path outDir = outPath.has_parent_path() ? outPath.parent_path() : fs::path(".");
-    std::vector<std::pair<fs::path, std::string>> writes;
+    std::vector<PlannedWrite> writes;
     for (size_t p = 0; p < atlas.pages.size(); ++p) {
         if (imageOfPage[p] < 0) continue;
         const fs::path from = atlasDir / atlas.pages[p].file, to = outDir / fs::path(atlas.pages[p].file).filename();
@@ -168,7 +284,7 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
             err << "paperdoll rig: error: '" << to.string() << "' exists and is not the atlas page; pass --force to overwrite it\n";
             return kExitUsage;
         }
-        writes.emplace_back(to, std::move(*bytes));
+        writes.push_back(planWrite(to, std::move(*bytes)));
     }
     for (const BakedClip& clip : build.clips) {
         const fs::path to = outDir / clip.file;
@@ -176,18 +292,19 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
             err << "paperdoll rig: error: '" << to.string() << "' already exists; pass --force to overwrite it\n";
             return kExitUsage;
         }
-        writes.emplace_back(to, clip.text);
+        writes.push_back(planWrite(to, clip.text));
     }
-    writes.emplace_back(outPath, build.rigText);
-    std::vector<fs::path> written;
-    for (const auto& [path, bytes] : writes) {
-        std::string why;
-        if (!writeFile(path, bytes, why)) {
-            report.error(options.outPath, 0, "not imported: " + why);
-            for (const fs::path& done : written) fs::remove(done, status);
+    writes.push_back(planWrite(outPath, build.rigText));
+    // A folder where a file goes would be moved aside and then left behind: refused first.
+    for (const PlannedWrite& w : writes)
+        if (fs::is_directory(w.target, status)) {
+            report.error(options.outPath, 0, "not imported: " + w.target.string() + " is a directory");
             return kExitBadFile;
         }
-        written.push_back(path);
+    std::string why;
+    if (!writeAllOrNothing(writes, why)) {
+        report.error(options.outPath, 0, "not imported: " + why);
+        return kExitBadFile;
     }
 
     // Report what was written, read back from the file.

@@ -5,8 +5,10 @@
 //
 // Order of work: read and check everything, build the rig and the clips in memory, check
 // that they load, and only then write: the page PNGs (copied beside OUT), the clips, the
-// rig last (through a temporary file renamed over OUT). Any error stops before the first
-// write, so a failed import leaves nothing behind.
+// rig last. Any error stops before the first write. Writing itself is all or nothing:
+// every file goes to a temporary file beside it first, then each existing file is moved
+// aside and the new one renamed into place; a failure at any point (a full disk, a
+// read-only folder) puts every old file back, so a failed import leaves the folder as it was.
 #pragma once
 
 #include <array>

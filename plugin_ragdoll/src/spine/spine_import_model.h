@@ -20,6 +20,7 @@ struct SpinePart {
     std::string name;      ///< the attachment's name
     int slot = -1;         ///< draw order: the slot's index
     int bone = -1;         ///< the Spine bone its slot is on
+    int line = 0;          ///< the attachment's line in the JSON (for messages)
     const AtlasRegion* region = nullptr;
     double centreX = 0.0, centreY = 0.0;  ///< of the drawn (packed) pixels
     double angle = 0.0;    ///< degrees: the packed rect's +x (after the atlas's turn)

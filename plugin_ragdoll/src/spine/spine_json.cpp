@@ -37,10 +37,11 @@ public:
         return out;
     }
 
-    /// The line of the entry `"name": "NAME"` first found after the key `section`, or 0.
-    int lineOf(std::string_view section, const std::string& name) const {
+    /// Where the entry `"name": "NAME"` is first found after the key `section` (else the key
+    /// "NAME" after it, else the section's key); npos without the section.
+    size_t offsetOf(std::string_view section, const std::string& name) const {
         size_t from = text_.find(quoted(section));
-        if (from == std::string_view::npos) return 0;
+        if (from == std::string_view::npos) return from;
         const std::string quoted = "\"" + name + "\"";
         for (size_t at = text_.find(quoted, from); at != std::string_view::npos; at = text_.find(quoted, at + 1)) {
             size_t back = at;
@@ -48,9 +49,19 @@ public:
             if (back == 0 || text_[back - 1] != ':') continue;
             --back;
             while (back > 0 && std::isspace(static_cast<unsigned char>(text_[back - 1]))) --back;
-            if (back >= 6 && text_.substr(back - 6, 6) == "\"name\"") return lineAt(at);
+            if (back >= 6 && text_.substr(back - 6, 6) == "\"name\"") return at;
         }
-        return lineOfKey(from, name);
+        return offsetOfKey(from, name);
+    }
+    /// Where the key `"KEY"` is first found after `from`, or `from`.
+    size_t offsetOfKey(size_t from, const std::string& key) const {
+        size_t at = text_.find("\"" + key + "\"", from);
+        return at == std::string_view::npos ? from : at;
+    }
+    /// The line of the entry `"name": "NAME"` first found after the key `section`, or 0.
+    int lineOf(std::string_view section, const std::string& name) const {
+        const size_t at = offsetOf(section, name);
+        return at == std::string_view::npos ? 0 : lineAt(at);
     }
     /// The line of the key `"KEY":` first found after `from`, or the line of `from`.
     int lineOfKey(size_t from, const std::string& key) const {
@@ -231,11 +242,13 @@ public:
         }
     }
 
-    void readAttachment(SpineSkin& skin, int slot, const std::string& name, const Json& entry) {
+    /// slotAt: where the skin's entry for the slot is in the text, so that the line found
+    /// is this skin's entry, not another skin's of the same slot and name.
+    void readAttachment(SpineSkin& skin, int slot, const std::string& name, const Json& entry, size_t slotAt) {
         SpineAttachment a;
         a.slot = slot;
         a.name = name;
-        a.line = lineOfKey(size_t(text_.find("\"skins\"")), name);
+        a.line = lineOfKey(slotAt, name);
         const std::string what = "attachment '" + name + "' (skin '" + skin.name + "', slot '" +
                                  skeleton_.slots[size_t(slot)].name + "')";
         if (!entry.is_object()) return error(a.line, what + " must be an object");
@@ -321,10 +334,12 @@ public:
         if (at != a.vertices.size()) error(a.line, what + ": 'vertices' holds more than its " + std::to_string(count) + " vertices");
     }
 
-    void readSkin(const std::string& name, const Json& attachments, int line) {
+    /// skinAt: where the skin is in the text (its name), for the lines of its entries.
+    void readSkin(const std::string& name, const Json& attachments, size_t skinAt) {
         SpineSkin skin;
         skin.name = name;
-        skin.line = line;
+        skin.line = lineAt(skinAt);
+        const int line = skin.line;
         if (!attachments.is_object()) return error(line, "skin '" + name + "': its attachments must be an object");
         for (auto& [slotName, entries] : attachments.items()) {
             const int slot = skeleton_.findSlot(slotName);
@@ -333,7 +348,8 @@ public:
                 continue;
             }
             if (!entries.is_object()) continue;
-            for (auto& [attachmentName, entry] : entries.items()) readAttachment(skin, slot, attachmentName, entry);
+            const size_t slotAt = offsetOfKey(skinAt, slotName);
+            for (auto& [attachmentName, entry] : entries.items()) readAttachment(skin, slot, attachmentName, entry, slotAt);
         }
         skeleton_.skins.push_back(std::move(skin));
     }
@@ -347,11 +363,15 @@ public:
                 if (!entry.is_object()) continue;
                 const std::string name = string(entry, "name", "", 0, "skin");
                 auto attachments = entry.find("attachments");
-                if (attachments != entry.end()) readSkin(name, *attachments, lineOf("skins", name));
-                else skeleton_.skins.push_back({name, {}, lineOf("skins", name)});
+                // The skin's "name" comes before its attachments in Spine's exports; where
+                // it does not, the lines are found from the start of the skins.
+                const size_t at = offsetOf("skins", name);
+                if (attachments != entry.end()) readSkin(name, *attachments, at);
+                else skeleton_.skins.push_back({name, {}, lineAt(at)});
             }
         } else if (it->is_object()) {
-            for (auto& [name, attachments] : it->items()) readSkin(name, attachments, lineOfKey("skins", name));
+            const size_t skins = text_.find(quoted("skins"));
+            for (auto& [name, attachments] : it->items()) readSkin(name, attachments, offsetOfKey(skins, name));
         } else {
             error(lineOfKey(0, "skins"), "'skins' must be an array or an object");
         }

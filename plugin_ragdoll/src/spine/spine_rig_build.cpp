@@ -46,9 +46,22 @@ double tidy(double metres, double scale) { return std::round(metres * scale * 1e
 /// An angle in radians rounded to 1e-9 degree, for the same reason.
 double tidyAngle(double radians) { return std::round(radians / kDegrees * 1e9) / 1e9 * kDegrees; }
 
+/// How a bone is stretched in the setup pose along its x and y (its scale and its parents'),
+/// as "1.5 x 1", for messages about a part that has no size.
+std::string stretchText(const SpineWorld& bone) {
+    return shortNumber(std::hypot(bone.a, bone.c), 4) + " x " + shortNumber(std::hypot(bone.b, bone.d), 4);
+}
+
+/// Whether an error of the rig's own check is about a size or length out of range (a
+/// radius of 1200 m, a sprite 0 wide, a length over 1e4 m): what a wrong --scale gives.
+bool saysSizeOutOfRange(const std::string& message) {
+    return (message.find(" is outside ") != std::string::npos && message.ends_with(" m")) ||
+           message.find("must be > 0, got 0") != std::string::npos || message.find("is too large (more than") != std::string::npos;
+}
+
 /// The region attachment as drawn in the setup pose (see SpinePart), or false (reported).
 bool placePart(const SpineAttachment& a, const AtlasRegion& region, const SpineWorld& bone, SpinePart& part,
-               Reporter& report, const std::string& file) {
+               Reporter& report, const std::string& file, const std::string& where) {
     const double w = a.width * a.scaleX, h = a.height * a.scaleY;
     if (a.scaleX < 0.0 || a.scaleY < 0.0)
         report.warning(file, a.line, "attachment '" + a.name + "' is flipped (negative scale); drawn unflipped");
@@ -73,7 +86,10 @@ bool placePart(const SpineAttachment& a, const AtlasRegion& region, const SpineW
     if (region.degrees == 90 || region.degrees == 270) std::swap(part.width, part.height);
     part.region = &region;
     if (part.width <= 0.0 || part.height <= 0.0) {
-        report.error(file, a.line, "attachment '" + a.name + "' has no size in the setup pose");
+        report.error(file, a.line, "attachment '" + a.name + "' " + where + " has no size in the setup pose (" +
+                                       shortNumber(a.width, 4) + " x " + shortNumber(a.height, 4) + " scaled " +
+                                       shortNumber(a.scaleX, 4) + " x " + shortNumber(a.scaleY, 4) + ", on its bone stretched " +
+                                       stretchText(bone) + ")");
         return false;
     }
     return true;
@@ -133,10 +149,14 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
         }
     }
     std::map<std::pair<int, std::string>, const SpineAttachment*> shown;
+    std::map<const SpineAttachment*, std::string> skinOf;  // for messages: which skin's entry is used
     int notShown = 0;
     for (const SpineSkin* skin : {defaultSkin, namedSkin})
         if (skin)
-            for (const SpineAttachment& a : skin->attachments) shown[{a.slot, a.name}] = &a;
+            for (const SpineAttachment& a : skin->attachments) {
+                shown[{a.slot, a.name}] = &a;
+                skinOf[&a] = skin->name;
+            }
     for (const auto& [key, a] : shown) notShown += skeleton.slots[size_t(key.first)].attachment != key.second;
 
     for (const SpineBone& bone : skeleton.bones) {
@@ -171,14 +191,15 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
         }
         const AtlasRegion* region = atlas.find(a.path);
         if (!region) {
-            report.error(input.jsonPath, a.line, "attachment '" + a.name + "' (slot '" + slot.name + "'): no region '" + a.path +
-                                           "' in the atlas " + input.atlasPath);
+            report.error(input.jsonPath, a.line, "attachment '" + a.name + "' (skin '" + skinOf[&a] + "', slot '" + slot.name +
+                                                     "'): no region '" + a.path + "' in the atlas " + input.atlasPath);
             continue;
         }
         SpinePart part;
         part.name = a.name;
         part.slot = int(s);
         part.bone = slot.bone;
+        part.line = a.line;
         if (isMesh) {
             part.mesh = meshSource(skeleton, a, input.options.skin.empty() ? std::string("default") : input.options.skin);
             if (!part.mesh) {
@@ -187,7 +208,8 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
                 continue;
             }
             placeMesh(*part.mesh, *region, setup, slot.bone, skeleton.bones.size(), part);
-        } else if (!placePart(a, *region, setup[size_t(slot.bone)], part, report, input.jsonPath)) {
+        } else if (!placePart(a, *region, setup[size_t(slot.bone)], part, report, input.jsonPath,
+                              "(slot '" + slot.name + "', bone '" + skeleton.bones[size_t(slot.bone)].name + "')")) {
             continue;
         }
         for (size_t c = 0; c < 4; ++c) part.color[c] = byteOf(slot.color[c] * a.color[c]);
@@ -289,11 +311,22 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
         sprite.angle = tidyAngle(wrapDegrees(p.angle - a / kDegrees) * kDegrees);
         sprite.width = tidy(p.width / scale, scale);
         sprite.height = tidy(p.height / scale, scale);
+        // Rounded to the file's precision, a part drawn a billionth of a unit thin is 0: said
+        // here of the Spine attachment, not of the rig file it would have made.
+        if (sprite.width <= 0.0 || sprite.height <= 0.0) {
+            const SpineSlot& slot = skeleton.slots[size_t(p.slot)];
+            report.error(input.jsonPath, p.line, "attachment '" + p.name + "' (slot '" + slot.name + "', bone '" +
+                                                     skeleton.bones[size_t(p.bone)].name + "') is drawn " +
+                                                     shortNumber(p.width, 4) + " x " + shortNumber(p.height, 4) +
+                                                     " units, too thin to draw (its bone is stretched " +
+                                                     stretchText(setup[size_t(p.bone)]) + " in the setup pose)");
+        }
         sprite.z = p.slot;
         sprite.color = p.color;
         sprite.order = int(rig.sprites.size());
         rig.sprites.push_back(sprite);
     }
+    if (report.errors > 0) return build;
     updateDerived(rig);
     // Meshes: their weights on the rig bones (placed by the rest pose just derived).
     for (const SpinePart& p : parts) {
@@ -318,10 +351,39 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
     for (const BakeWarning& w : baked.warnings) report.warning(input.jsonPath, w.line, w.message);
     addSpinePhysics(rig, map, skeleton, baked.ranges, table);
 
+    // The rig's own check speaks of the rig as it would be loaded beside the page images, a
+    // file that is never written: its diagnostics name OUT instead, without the line of a
+    // text nobody can open, and its errors end in one saying that nothing was written and,
+    // for a size out of range, what the scale made of the art.
+    const std::string scaleText =
+        shortNumber(scale, 4) + " units per metre " +
+        (input.options.scale ? std::string("(--scale)")
+                             : "(the setup pose's " + shortNumber(high - low, 2) + " units taken as " + shortNumber(kImportHeightMetres, 2) + " m)");
+    auto reportOwnCheck = [&](const std::vector<Diagnostic>& diagnostics) {
+        int errors = 0;
+        bool sizes = false;
+        for (Diagnostic d : diagnostics) {
+            // rigToText's summary speaks of saving an edited rig: replaced by the one below.
+            if (d.severity == Severity::Error && d.message.starts_with("not saved:")) continue;
+            d.file = input.outPath;
+            d.line = 0;
+            if (d.severity == Severity::Error) ++errors, sizes = sizes || saysSizeOutOfRange(d.message);
+            report.print({d});
+        }
+        if (errors == 0) return;
+        std::string message = "not imported (nothing written): the rig made from " + fs::path(input.jsonPath).filename().string() +
+                              " fails the rig's checks above";
+        if (sizes)
+            message += "; its sizes are the skeleton's at " + scaleText +
+                       ": pass --scale UNITS_PER_METRE, how many of the skeleton's units make a metre (the setup pose is " +
+                       shortNumber(high - low, 2) + " units tall)";
+        report.error(input.outPath, 0, message);
+    };
+
     // The rig's text, checked as if it sat beside the page images; then the clip entries.
     const fs::path pageDir = fs::path(input.atlasDir) / fs::path(atlas.pages[0].file).parent_path();
     RigTextResult text = rigToText(rig, (pageDir / outPath.filename()).string());
-    report.print(text.diagnostics);
+    reportOwnCheck(text.diagnostics);
     if (!text.ok) return build;
     std::string rigText = text.text;
     const size_t firstLine = rigText.find('\n') + 1;
@@ -335,7 +397,7 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
         for (const std::string& role : clip.roles) clipLines += "  <clip name=\"" + role + "\" file=\"" + clip.file + "\"/>\n";
     rigText.insert(rigText.rfind("</rig>"), clipLines);
     RigLoadResult check = loadRigFromText(rigText, (pageDir / outPath.filename()).string());
-    report.print(check.diagnostics);
+    reportOwnCheck(check.diagnostics);
     if (!check.rig) return build;
     for (const BakedClip& clip : baked.clips) {
         ClipLoadResult clipCheck = loadClipFromText(clip.text, clip.file, *check.rig);
