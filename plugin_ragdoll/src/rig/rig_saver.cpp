@@ -402,18 +402,6 @@ std::optional<std::string> patchedText(const RigDefinition& rig) {
 
 std::string errnoText() { return std::strerror(errno); }
 
-/// Writes all of text to fd, retrying short writes and interruptions.
-bool writeAll(int fd, const std::string& text) {
-    size_t done = 0;
-    while (done < text.size()) {
-        ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        done += size_t(n);
-    }
-    return true;
-}
-
 /// Removes the temporary files of saves to this target that were killed before their
 /// rename (nothing runs after SIGKILL): those whose lock (see saveRig) nobody holds. A save
 /// in progress holds its lock, except in the instant between creating its file and locking
@@ -454,6 +442,17 @@ RigTextResult rigToText(const RigDefinition& rig, const std::string& loadedAs) {
     }
     result.ok = true;
     return result;
+}
+
+bool writeAll(int fd, std::string_view bytes) {
+    size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        done += size_t(n);
+    }
+    return true;
 }
 
 RigSaveResult saveRig(const RigDefinition& rig, const std::string& path) {

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rig/rig.h"
@@ -53,5 +54,9 @@ struct RigSaveResult {
 /// and its temporary file (".NAME.tmp-XXXXXXXX" beside it), which the next save of NAME
 /// removes. A new file gets the process's default permissions; an existing one keeps its own.
 RigSaveResult saveRig(const RigDefinition& rig, const std::string& path);
+
+/// Writes all of bytes to the open file fd, retrying short writes and interruptions; false
+/// with errno saying why (the saves here report the system's reason: a full disk, …).
+bool writeAll(int fd, std::string_view bytes);
 
 }  // namespace ragdoll

@@ -17,6 +17,7 @@
 #include "paper/png_image.h"
 #include "paper/xml_reader.h"
 #include "rig/rig_loader.h"
+#include "rig/rig_saver.h"
 #include "spine/spine_json.h"
 #include "spine/spine_rig_build.h"
 
@@ -86,18 +87,6 @@ std::string writeFailure(const fs::path& target, int error) {
     if (error == ENOENT && !fs::is_directory(folder, status))
         return "the folder '" + folder.string() + "' does not exist";
     return std::strerror(error);
-}
-
-/// Writes all of bytes to fd, retrying short writes and interruptions; false with errno set.
-bool writeAll(int fd, const std::string& bytes) {
-    size_t done = 0;
-    while (done < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) return false;
-        done += size_t(n);
-    }
-    return true;
 }
 
 /// The temporary file, written and synced (so the rename over an old file never leaves an
