@@ -11,9 +11,12 @@ namespace ragdoll {
 
 namespace {
 
-/// Ground wider than the explosion bounds, so nothing walks off it before exploding.
-constexpr double kGroundHalfWidth = 2.0 * kDropBounds;
 constexpr double kGroundHalfThickness = 0.5;
+
+/// How far from where it was dropped a body may be at time t (s) before it counts as
+/// exploded: the bounds, plus what the push alone carries it by then (a rig pushed at
+/// 30 m/s slides past 50 m along the ground, which is no explosion).
+double dropReach(const DropOptions& options, double t) { return kDropBounds + std::abs(options.push) * t; }
 
 struct Extent {
     double minX = INFINITY, maxX = -INFINITY, minY = INFINITY;
@@ -83,7 +86,9 @@ DropReport dropRig(const RigDefinition& rig, const DropOptions& options) {
     groundDef.type = BodyType::Static;
     groundDef.position = {0.0, -kGroundHalfThickness};
     BodyId ground = world.createBody(groundDef);
-    world.setPolygon(ground, defaultShapeDef(), makeBox(kGroundHalfWidth, kGroundHalfThickness));
+    // Wider than the farthest reach, so nothing slides off it before counting as exploded.
+    const double groundHalfWidth = 2.0 * dropReach(options, options.frames * options.dt);
+    world.setPolygon(ground, defaultShapeDef(), makeBox(groundHalfWidth, kGroundHalfThickness));
 
     RagdollDef def = defaultRagdollDef();
     def.linearVelocity = {options.push, 0.0};
@@ -123,7 +128,7 @@ DropReport dropRig(const RigDefinition& rig, const DropOptions& options) {
                 !std::isfinite(state.angularVelocity)) {
                 report.exploded = true;
                 report.explosion = "body '" + bone + "' became NaN/inf at frame " + std::to_string(frame);
-            } else if (distance(center, start[i]) > kDropBounds || center.y < -kDropBelowGround) {
+            } else if (distance(center, start[i]) > dropReach(options, frame * options.dt) || center.y < -kDropBelowGround) {
                 report.exploded = true;
                 report.explosion = "body '" + bone + "' left the bounds at frame " + std::to_string(frame);
             }

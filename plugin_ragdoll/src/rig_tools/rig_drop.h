@@ -33,8 +33,8 @@ struct DropOptions {
 inline constexpr double kDropMaxStretch = 0.001;           ///< metres
 inline constexpr double kDropMaxLimitViolationDegrees = 1.0;
 inline constexpr double kDropMaxRestSeconds = 5.0;
-/// A body farther than this from where it was dropped, or this far below the ground, has
-/// exploded (metres).
+/// A body farther than this from where it was dropped (plus what the push alone carries it
+/// by then), or this far below the ground, has exploded (metres).
 inline constexpr double kDropBounds = 50.0;
 inline constexpr double kDropBelowGround = 1.0;
 
