@@ -323,6 +323,16 @@ TEST_CASE("paperdoll rig refuses bad commands, options and numbers", "[cli][bad-
          {"cannot write to standard output"}},
     };
     checkAll("paperdoll rig", kPlayer, rows);
+
+    // Run where a folder is named like the command (a project's rig/ folder): still the command.
+    const std::filesystem::path here = std::filesystem::current_path(), project = test::makeTempDir();
+    std::filesystem::create_directory(project / "rig");
+    std::filesystem::current_path(project);
+    const test::ProcessResult r = test::runProcess({kPlayer, "rig", "check", "--help"});
+    std::filesystem::current_path(here);
+    std::filesystem::remove_all(project);
+    CHECK(r.exitCode == 0);
+    CHECK(r.out.starts_with("usage: paperdoll rig check FILE..."));
 }
 
 TEST_CASE("paperdoll rig refuses bad rig files", "[cli][bad-input][rig]") {
