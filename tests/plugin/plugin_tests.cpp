@@ -842,3 +842,22 @@ TEST_CASE("the Inspector lists a body's meshes among its cut-out parts", "[plugi
           "paper_doll 126 2 96 240, z 4; paper_doll mesh of 4 vertices, z 10; paper_doll mesh of 4 vertices, z 11");
     fs::remove_all(copies);
 }
+
+TEST_CASE("a player run that ends by itself fails when the plugin crashed in it", "[plugin][crash][player]") {
+    // `--frames` and scripts are what CI runs: a plugin stopped by a crash (no library to go
+    // back to) left the rest of the run simulating nothing, and the run exited 0.
+    Sandbox box;
+    box.install("test_plugin_crashes");
+    const fs::path level = box.dir / "flat.level.xml";
+    std::ofstream(level) << "<level name=\"flat\" format=\"1\" units=\"m\" scale=\"1\">\n"
+                            "  <box x=\"0\" y=\"-0.5\" width=\"10\" height=\"1\"/>\n</level>\n";
+    const fs::path stats = box.dir / "stats.json";
+    test::ProcessResult r =
+        test::runProcess({PAPERDOLL_PLAYER_EXE, "--headless", "--frames", "10", "--plugin", (box.dir / "test.plugin").string(),
+                          "--stats-json", stats.string(), level.string()},
+                         {}, 60.0);
+    INFO(r.err);
+    CHECK(r.exitCode == 1);
+    CHECK_THAT(r.err, Catch::Contains("the plugin 'test' crashed during the run (stopped; the log above says where)"));
+    CHECK(fs::exists(stats));  // the run's figures are still written
+}
