@@ -490,8 +490,8 @@ int runPlayer(const PlayerOptions& options, std::ostream& out, std::ostream& err
 static std::optional<int> runCommandletIfAny(const std::vector<std::string>& args) {
     if (args.empty() || args[0].empty() || args[0][0] == '-') return std::nullopt;
     std::error_code ec;
-    // A level file by that name is played; a folder by that name (a project's rig/) is not a
-    // level, and took the command's place.
+    // A level file by that name is played; a folder by that name (a project's folder named
+    // like the command) is not a level, and took the command's place.
     if (std::filesystem::is_regular_file(args[0], ec)) return std::nullopt;
     std::vector<Diagnostic> diagnostics;
     std::filesystem::path copies = std::filesystem::temp_directory_path() / ("paperdoll-cmd-" + std::to_string(getpid()));
