@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include "build_world.h"
 #include "solver/constants.h"
@@ -587,6 +588,75 @@ TEST_CASE("runaway velocities are clamped and reported", "[solver][robustness]")
     CHECK(length(s.linearVelocity) <= kMaxLinearSpeed + 9.81 * kDt);  // clamped, then one step of gravity
     CHECK(std::abs(s.angularVelocity) <= kMaxAngularSpeed + 1e-9);
     CHECK(world.stats().clampedVelocities >= 2);
+}
+
+TEST_CASE("queries find what a look at every body finds, among thousands of terrain pieces", "[solver][query]") {
+    // The queries look through an index of the terrain sorted along x (rebuilt by the step),
+    // not at every body. Two worlds alike: after the same steps, one has its index, the
+    // other a static body made and removed since (no index until its next step: it looks at
+    // every body). Every box query and ray cast must find the same bodies, in the same order,
+    // at the same points — ties included (a ray along two boxes' common edge).
+    auto build = [](World& world) {
+        addGround(world);
+        for (int i = 0; i < 3000; ++i) {  // a tiled level: pieces every 0.5 m, some touching
+            BodyDef def = defaultBodyDef();
+            def.type = BodyType::Static;
+            def.position = {-600.0 + 0.4 * i, 0.1 + 0.05 * (i % 7)};
+            world.setPolygon(world.createBody(def), defaultShapeDef(), makeBox(0.2, 0.1 + 0.02 * (i % 5)));
+        }
+        for (int i = 0; i < 40; ++i) addCapsule(world, {-30.0 + 1.5 * i, 3.0}, {-29.6 + 1.5 * i, 3.2}, 0.05, 1.0);
+        BodyId last;
+        for (int i = 0; i < 2; ++i) {  // two pieces in one place: a ray meets both at once
+            BodyDef def = defaultBodyDef();
+            def.type = BodyType::Static;
+            def.position = {700.0, 1.0};
+            last = world.createBody(def);
+            world.setPolygon(last, defaultShapeDef(), makeBox(0.5, 0.5));
+        }
+        return last;
+    };
+    World indexed = makeWorld(), scanned = makeWorld();
+    const BodyId madeLast = build(indexed);
+    build(scanned);
+    for (int step = 0; step < 30; ++step) {
+        indexed.step(kDt);
+        scanned.step(kDt);
+    }
+    BodyDef def = defaultBodyDef();
+    def.type = BodyType::Static;
+    scanned.destroyBody(scanned.createBody(def));
+    std::vector<BodyId> a, b;
+    int found = 0;
+    for (int q = 0; q < 400; ++q) {
+        const double x = -620.0 + 3.1 * q, w = 0.05 + 0.4 * (q % 9);
+        const AABB box{{x, -0.2 + 0.01 * (q % 13)}, {x + w, 0.5 + 0.3 * (q % 4)}};
+        a.clear();
+        b.clear();
+        indexed.queryAABB(box, a);
+        scanned.queryAABB(box, b);
+        CHECK(a == b);
+        found += int(a.size());
+        for (const double dx : {0.0, 0.2, 7.0}) {  // straight down (along a shared edge at 0.2), and slanting
+            RayHit ha, hb;
+            const bool hitA = indexed.rayCast({x, 4.0}, {x + dx, -0.5}, Filter{}, ha);
+            const bool hitB = scanned.rayCast({x, 4.0}, {x + dx, -0.5}, Filter{}, hb);
+            REQUIRE(hitA == hitB);
+            if (!hitA) continue;
+            CHECK(ha.body == hb.body);
+            CHECK(ha.fraction == hb.fraction);
+            CHECK(ha.point.x == hb.point.x);
+            CHECK(ha.normal.y == hb.normal.y);
+        }
+    }
+    CHECK(found > 1000);
+    // Of the two pieces a ray meets at once, the one made last, as a look at every body in
+    // order of their slots kept.
+    RayHit ha, hb;
+    REQUIRE(indexed.rayCast({700.0, 4.0}, {700.0, -0.5}, Filter{}, ha));
+    REQUIRE(scanned.rayCast({700.0, 4.0}, {700.0, -0.5}, Filter{}, hb));
+    CHECK(ha.body == madeLast);
+    CHECK(hb.body == madeLast);
+    CHECK(ha.point.y == Approx(1.5));
 }
 
 TEST_CASE("ray casts hit the closest shape with its normal", "[solver][query]") {

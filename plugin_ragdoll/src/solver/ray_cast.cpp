@@ -3,6 +3,8 @@
 
 #include "solver/world.h"
 
+#include <algorithm>
+
 namespace ragdoll {
 
 namespace {
@@ -85,18 +87,67 @@ bool rayCapsule(Vec2 p, Vec2 d, const Polygon& g, double maxT, double& t, Vec2& 
 
 }  // namespace
 
+void World::rebuildQueryIndex() {
+    QueryIndex& index = queryIndex_;
+    index.statics.clear();
+    index.others.clear();
+    index.widestStatic = 0.0;
+    for (int i = 0; i < int(bodies_.size()); ++i) {
+        const Body& b = bodies_[size_t(i)];
+        if (!b.alive || !b.hasShape) continue;
+        if (b.type != BodyType::Static) {
+            index.others.push_back(i);
+            continue;
+        }
+        index.statics.push_back(i);
+        index.widestStatic = std::max(index.widestStatic, b.aabb.upper.x - b.aabb.lower.x);
+    }
+    std::sort(index.statics.begin(), index.statics.end(), [&](int a, int b) {
+        const double xa = bodies_[size_t(a)].aabb.lower.x, xb = bodies_[size_t(b)].aabb.lower.x;
+        return xa < xb || (xa == xb && a < b);
+    });
+    index.staticLowerX.clear();
+    for (int slot : index.statics) index.staticLowerX.push_back(bodies_[size_t(slot)].aabb.lower.x);
+    index.valid = true;
+}
+
+template <class Fn>
+void World::forEachCandidate(const AABB& box, Fn&& fn) const {
+    const QueryIndex& index = queryIndex_;
+    if (!index.valid) {
+        for (int i = 0; i < int(bodies_.size()); ++i)
+            if (bodies_[size_t(i)].alive && bodies_[size_t(i)].hasShape) fn(i);
+        return;
+    }
+    // A static body overlapping the box starts at most the widest one's width left of it.
+    const auto first = std::lower_bound(index.staticLowerX.begin(), index.staticLowerX.end(), box.lower.x - index.widestStatic);
+    const auto last = std::upper_bound(first, index.staticLowerX.end(), box.upper.x);
+    for (auto it = first; it != last; ++it) fn(index.statics[size_t(it - index.staticLowerX.begin())]);
+    for (int slot : index.others) fn(slot);
+}
+
+void World::queryAABB(const AABB& box, std::vector<BodyId>& out) const {
+    const size_t before = out.size();
+    forEachCandidate(box, [&](int i) {
+        if (overlaps(bodies_[size_t(i)].aabb, box)) out.push_back(bodyId(i));
+    });
+    // In slot order, whatever the index gave first: callers that keep the first of equals see
+    // the same body as before the index.
+    std::sort(out.begin() + long(before), out.end(), [](BodyId a, BodyId b) { return a.index1 < b.index1; });
+}
+
 bool World::rayCast(Vec2 p1, Vec2 p2, Filter filter, RayHit& hit) const {
     Vec2 d = p2 - p1;
     if (!isFinite(p1) || !isFinite(p2)) return false;
     AABB rayBox{{std::min(p1.x, p2.x), std::min(p1.y, p2.y)}, {std::max(p1.x, p2.x), std::max(p1.y, p2.y)}};
     double best = 1.0;
-    bool found = false;
-    for (int i = 0; i < int(bodies_.size()); ++i) {
+    int bestSlot = -1;
+    forEachCandidate(rayBox, [&](int i) {
         const Body& b = bodies_[size_t(i)];
-        if (!b.alive || !b.hasShape || !overlaps(b.aabb, rayBox)) continue;
+        if (!overlaps(b.aabb, rayBox)) return;
         const Filter& f = b.shape.filter;
-        if ((f.categoryBits & filter.maskBits) == 0 || (filter.categoryBits & f.maskBits) == 0) continue;
-        if (filter.group != 0 && filter.group == f.group && filter.group < 0) continue;
+        if ((f.categoryBits & filter.maskBits) == 0 || (filter.categoryBits & f.maskBits) == 0) return;
+        if (filter.group != 0 && filter.group == f.group && filter.group < 0) return;
         // Cast in the body's frame.
         Transform xf = bodyFrame(b, sims_[size_t(i)]);
         Vec2 lp = inverseTransformPoint(xf, p1), ld = inverseRotate(xf.q, d);
@@ -108,15 +159,16 @@ bool World::rayCast(Vec2 p1, Vec2 p2, Filter filter, RayHit& hit) const {
         case ShapeType::Capsule: ok = rayCapsule(lp, ld, b.shape.geometry, best, t, normal); break;
         case ShapeType::Polygon: ok = rayPolygon(lp, ld, b.shape.geometry, best, t, normal); break;
         }
-        if (!ok || t > best) continue;
+        // The closest; of equally close ones the highest slot, as a scan in slot order kept.
+        if (!ok || t > best || (t == best && i < bestSlot)) return;
         best = t;
-        found = true;
+        bestSlot = i;
         hit.body = bodyId(i);
         hit.fraction = t;
         hit.point = p1 + t * d;
         hit.normal = rotate(xf.q, normal);
-    }
-    return found;
+    });
+    return bestSlot >= 0;
 }
 
 }  // namespace ragdoll

@@ -146,6 +146,7 @@ void World::step(double dt) {
     });
     updateSleep(dt);
     recoverBodies(false);
+    if (!queryIndex_.valid) rebuildQueryIndex();
     lap(profile.finish);
     counters_.stepMilliseconds = std::chrono::duration<double, std::milli>(lapStart_ - start).count();
 }

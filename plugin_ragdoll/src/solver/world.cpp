@@ -141,6 +141,7 @@ BodyId World::createBody(const BodyDef& def) {
     refreshActive(slot);
     ++bodyCount_;
     broadPhase_.markDirty();
+    queryIndex_.valid = false;
     return BodyId{slot + 1, b.generation};
 }
 
@@ -162,6 +163,7 @@ bool World::destroyBody(BodyId id) {
     releaseSlot(freeBodies_, slot);
     --bodyCount_;
     broadPhase_.markDirty();
+    queryIndex_.valid = false;
     treeSolver_.markDirty();
     return true;
 }
@@ -198,6 +200,7 @@ bool World::setShape(BodyId id, const ShapeDef& def, ShapeType type, const Polyg
         b->extent = std::max(b->extent, length(geometry.vertices[i] - b->localCenter) + geometry.radius);
     b->aabb = shapeBounds(*b, sim);
     broadPhase_.markDirty();
+    queryIndex_.valid = false;
     treeSolver_.updateMass(int(id.index1 - 1), b->mass, b->inertia);  // it keeps a copy
     return true;
 }
@@ -286,7 +289,10 @@ void World::setTransform(BodyId id, Vec2 position, double angle) {
     sim.prevAngle = angle;
     b->frozen = false;
     if (b->hasShape) b->aabb = shapeBounds(*b, sim);
-    if (b->type == BodyType::Static) broadPhase_.markDirty();
+    if (b->type == BodyType::Static) {
+        broadPhase_.markDirty();
+        queryIndex_.valid = false;
+    }
     wakeSlot(slot);
     refreshActive(slot);
 }
@@ -352,7 +358,10 @@ bool World::restore(BodyId id, const BodySnapshot& s) {
     b->lastGoodCenter = s.center;
     b->lastGoodAngle = s.angle;
     if (b->hasShape) b->aabb = shapeBounds(*b, sim);
-    if (b->type == BodyType::Static) broadPhase_.markDirty();
+    if (b->type == BodyType::Static) {
+        broadPhase_.markDirty();
+        queryIndex_.valid = false;
+    }
     refreshActive(slot);
     return true;
 }
@@ -431,13 +440,6 @@ bool World::shouldCollide(int a, int b) const {
 }
 
 // ---- queries ----
-
-void World::queryAABB(const AABB& box, std::vector<BodyId>& out) const {
-    for (int i = 0; i < int(bodies_.size()); ++i) {
-        const Body& b = bodies_[size_t(i)];
-        if (b.alive && b.hasShape && overlaps(b.aabb, box)) out.push_back(bodyId(i));
-    }
-}
 
 WorldStats World::stats() const {
     WorldStats s = counters_;

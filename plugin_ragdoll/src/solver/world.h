@@ -199,6 +199,24 @@ private:
     std::vector<int> holdOf_;                ///< per body slot: its entry in terrainHolds_, or −1
     std::vector<int> propGroup_;     ///< per body slot: the tree group that took it as a prop this step, or −1 (set only when one did)
     BroadPhase broadPhase_;
+    /// What rayCast and queryAABB look through instead of every Body record (~500 bytes
+    /// apart: with thousands of terrain pieces, a character's queries were most of a frame):
+    /// the static bodies sorted by their bounds' lower x, with the widest one's width, and the
+    /// other bodies' slots. Rebuilt by the step after a body came, went, changed shape or a
+    /// static one moved; a query before that step reads every body, as it did.
+    struct QueryIndex {
+        std::vector<int> statics;          ///< slots, by aabb.lower.x then slot
+        std::vector<double> staticLowerX;  ///< their aabb.lower.x
+        double widestStatic = 0.0;         ///< metres
+        std::vector<int> others;           ///< the other live bodies with a shape, by slot
+        bool valid = false;
+    };
+    QueryIndex queryIndex_;
+    void rebuildQueryIndex();
+    /// Calls fn(slot) for every live body with a shape whose bounds may overlap box (some
+    /// that do not, too), each once, in no set order.
+    template <class Fn>
+    void forEachCandidate(const AABB& box, Fn&& fn) const;
     TreeSolver treeSolver_;
     std::vector<std::pair<int, int>> pairs_;  ///< broadphase output, reused
     std::vector<double> groupReach_;  ///< per joint group: how far its fastest point, or that of a tree whose bounds overlap its own, travels in the step, m
