@@ -79,6 +79,24 @@ TEST_CASE("A walker shoves a crate that has slept for a second, and no drawn lim
     CHECK(c.mode() == CharacterMode::Animated);
 }
 
+TEST_CASE("Props a level places inside one another or in the terrain are warned about when it loads", "[world][props]") {
+    // Two crates in one place (a copy-and-paste slip) threw the upper one up at 52 m/s
+    // without a word; one sunk 10 cm into the ground is pushed up at once too.
+    Scene scene;
+    SceneLevel level = flatLevel();
+    level.props.push_back(crate("stacked", {3.0, 0.25}, 0.5, 3.0));
+    level.props.push_back(crate("copy", {3.0, 0.25}, 0.5, 3.0));
+    level.props.push_back(crate("sunk", {6.0, 0.15}, 0.5, 3.0));
+    level.props.push_back(crate("resting", {9.0, 0.25}, 0.5, 3.0));  // on the ground: no warning
+    level.props.push_back(crate("on top", {9.0, 0.75}, 0.5, 3.0));  // on the one under it: none
+    std::string error;
+    std::vector<std::string> warnings;
+    REQUIRE(scene.loadLevel(level, error, &warnings));
+    REQUIRE(warnings.size() == 2);
+    CHECK(warnings[0] == "prop 'copy' is placed 0.5 m into prop 'stacked': it will be pushed out at once, fast (place it clear)");
+    CHECK(warnings[1] == "prop 'sunk' is placed 0.1 m into the terrain: it will be pushed out at once, fast (place it clear)");
+}
+
 TEST_CASE("A heavy crate resists the walker more than a light one", "[world][props]") {
     auto walkInto = [](double mass, double& walked, double& pushed, double& deepest) {
         double felt = 0.0;  // the most the walker found itself pushing
