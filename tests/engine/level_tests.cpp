@@ -336,7 +336,17 @@ TEST_CASE("error: malformed XML points at the broken element") {
     LevelLoadResult garbage = loadLevelFromText("\xd0<\x12\x9b", "x.level.xml");
     CHECK_FALSE(garbage.level.has_value());
     REQUIRE(garbage.diagnostics.size() == 1);
-    CHECK(garbage.diagnostics[0].message == "malformed XML: a '<' that starts no element (a binary file?)");
+    const std::string parsing = "malformed XML: an element never closed (its closing tag missing, or the file cut short), "
+                                "or a '<' that starts no element (a binary file?)";
+    CHECK(garbage.diagnostics[0].message == parsing);
+
+    // A level cut short (no </level>): the same words, at the element left open.
+    LevelLoadResult cut = loadLevelFromText("<level name=\"x\" format=\"1\">\n  <box x=\"0\" y=\"0\" width=\"1\" height=\"1\"/>\n",
+                                            "x.level.xml");
+    CHECK_FALSE(cut.level.has_value());
+    REQUIRE(cut.diagnostics.size() == 1);
+    CHECK(cut.diagnostics[0].line == 1);
+    CHECK(cut.diagnostics[0].message == parsing);
 }
 
 TEST_CASE("error: the root element is not <level>") {

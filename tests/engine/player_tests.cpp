@@ -468,7 +468,7 @@ TEST_CASE("With a script, --frames runs exactly that many steps; quit ends the r
 TEST_CASE("the player's plugin list names each plugin's actions, as a script presses them, beside their keys", "[player]") {
     test::ProcessResult r = test::runProcess({kPlayer, "--list-plugins"});
     CHECK(r.exitCode == 0);
-    CHECK_THAT(r.out, Catch::Contains("  keys          Left walk left, Right walk right, Left Shift run, Space jump, R ragdoll,") &&
+    CHECK_THAT(r.out, Catch::Contains("  keys          Left walk left, Right walk right, Left Shift/Right Shift run, Space jump, R ragdoll,") &&
                           Catch::Contains("  actions       walk_left, walk_right, run, jump, toggle_ragdoll, hit_left,"));
 }
 

@@ -417,7 +417,8 @@ TEST_CASE("the plugin's declared actions get their keys, a reload replaces them,
     InputMap input;
     PlayerBindings bindings = boundPlayer(input);
     REQUIRE(bindings.game.size() == 5);
-    CHECK(gameKeyHelp(declaredActions()) == "Left walk left, Right walk right, Left Shift run, Space jump, R fall");
+    CHECK(gameKeyHelp(declaredActions()) ==
+          "Left walk left, Right walk right, Left Shift/Right Shift run, Space jump, R fall");
     input.keyEvent(SDLK_SPACE, true);
     CHECK(input.held(bindings.game[kJump]));
     input.keyEvent(SDLK_SPACE, false);

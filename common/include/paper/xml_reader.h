@@ -294,7 +294,11 @@ inline std::string describeXmlError(const tinyxml2::XMLDocument& document) {
         case tinyxml2::XML_ERROR_PARSING_COMMENT: what = "unterminated comment"; break;
         case tinyxml2::XML_ERROR_PARSING_DECLARATION: what = "broken <?xml ...?> declaration"; break;
         case tinyxml2::XML_ERROR_MISMATCHED_ELEMENT: what = "closing tag does not match the open element"; break;
-        case tinyxml2::XML_ERROR_PARSING: what = "a '<' that starts no element (a binary file?)"; break;
+        case tinyxml2::XML_ERROR_PARSING:
+            // tinyxml2 says this of a file cut short inside an element as of stray bytes.
+            what = "an element never closed (its closing tag missing, or the file cut short), or a '<' that starts "
+                   "no element (a binary file?)";
+            break;
         case tinyxml2::XML_ERROR_PARSING_UNKNOWN: what = "broken '<!' markup"; break;
         case tinyxml2::XML_ERROR_EMPTY_DOCUMENT: what = "no element in the file"; break;
         default: what = tinyxml2::XMLDocument::ErrorIDToName(document.ErrorID()); break;

@@ -45,7 +45,10 @@ std::string gameKeyHelp(const PluginDeclarations& declarations) {
     std::string help;
     for (const PluginDeclarations::Action& action : declarations.actions) {
         if (!help.empty()) help += ", ";
-        help += (action.keys.empty() ? std::string("(no key)") : action.keys.front()) + " " + action.label;
+        // Every key (run: "Left Shift/Right Shift"), where the first alone hid the others.
+        std::string keys;
+        for (const std::string& key : action.keys) keys += (keys.empty() ? "" : "/") + key;
+        help += (keys.empty() ? std::string("(no key)") : keys) + " " + action.label;
     }
     return help;
 }
