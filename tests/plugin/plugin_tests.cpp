@@ -530,6 +530,33 @@ TEST_CASE("plugin descriptors are validated with file and line", "[plugin][descr
     fs::remove_all(dir);
 }
 
+TEST_CASE("plugins are found in the search path's order within a phase, and a name found twice is warned about",
+          "[plugin][descriptor]") {
+    // --help says the first found in $PAPERDOLL_PLUGIN_PATH, then plugins/: sorted by name,
+    // a folder's "zzz" lost its place to the "aaa" of the next folder.
+    const fs::path first = test::makeTempDir(), second = test::makeTempDir();
+    auto describe = [](const fs::path& file, const char* name, const char* phase) {
+        std::ofstream(file) << "<plugin name=\"" << name << "\" version=\"1\" abi_version=\"1\" library=\"x\" loading_phase=\""
+                            << phase << "\"/>\n";
+    };
+    describe(first / "b.plugin", "zzz", "default");
+    describe(first / "a.plugin", "yyy", "default");
+    describe(second / "a.plugin", "aaa", "default");
+    describe(second / "b.plugin", "zzz", "default");
+    describe(second / "c.plugin", "early", "pre_default");
+    std::vector<Diagnostic> diagnostics;
+    const std::vector<PluginDescriptor> found = findPlugins({first, second}, diagnostics);
+    std::vector<std::string> names;
+    for (const PluginDescriptor& d : found) names.push_back(d.name);
+    CHECK(names == std::vector<std::string>{"early", "yyy", "zzz", "aaa", "zzz"});
+    REQUIRE(diagnostics.size() == 1);
+    CHECK(diagnostics[0].severity == Severity::Warning);
+    CHECK(diagnostics[0].format() == (second / "b.plugin").string() + ": warning: plugin 'zzz' is described by " +
+                                         (first / "b.plugin").string() + " too, which comes first");
+    fs::remove_all(first);
+    fs::remove_all(second);
+}
+
 TEST_CASE("the ragdoll plugin's joints are edited live, kept across a reload and saved into the rig file", "[plugin][ragdoll]") {
     const paper::Level level = stickmanLevel();
     fs::path dir = test::makeTempDir();

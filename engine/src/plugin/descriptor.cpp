@@ -102,10 +102,21 @@ std::vector<PluginDescriptor> findPlugins(const std::vector<fs::path>& folders, 
             if (r.descriptor) found.push_back(std::move(*r.descriptor));
         }
     }
+    // By phase, and within a phase as found: the search path's folders in order, each
+    // folder's files by name (sorted by the plugins' names instead, a plugin in
+    // $PAPERDOLL_PLUGIN_PATH lost its place to the one beside the executable).
     std::stable_sort(found.begin(), found.end(), [](const PluginDescriptor& a, const PluginDescriptor& b) {
         auto rank = [](LoadingPhase p) { return p == LoadingPhase::PreDefault ? 0 : p == LoadingPhase::Default ? 1 : 2; };
-        return rank(a.loadingPhase) != rank(b.loadingPhase) ? rank(a.loadingPhase) < rank(b.loadingPhase) : a.name < b.name;
+        return rank(a.loadingPhase) < rank(b.loadingPhase);
     });
+    for (size_t i = 0; i < found.size(); ++i)
+        for (size_t j = 0; j < i; ++j)
+            if (found[j].name == found[i].name) {
+                diagnostics.push_back({Severity::Warning, found[i].path.string(), 0,
+                                       "plugin '" + found[i].name + "' is described by " + found[j].path.string() +
+                                           " too, which comes first"});
+                break;
+            }
     return found;
 }
 
