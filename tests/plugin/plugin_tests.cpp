@@ -553,6 +553,14 @@ TEST_CASE("plugins are found in the search path's order within a phase, and a na
     CHECK(diagnostics[0].severity == Severity::Warning);
     CHECK(diagnostics[0].format() == (second / "b.plugin").string() + ": warning: plugin 'zzz' is described by " +
                                          (first / "b.plugin").string() + " too, which comes first");
+
+    // A misspelt attribute is named, beside the required one it leaves missing.
+    std::ofstream(first / "typo.plugin") << "<plugin name=\"t\" version=\"1\" abi_version=\"1\" libary=\"t\"/>\n";
+    const DescriptorResult typo = loadPluginDescriptor(first / "typo.plugin");
+    CHECK_FALSE(typo.descriptor);
+    REQUIRE(typo.diagnostics.size() == 2);
+    CHECK(typo.diagnostics[0].format() == (first / "typo.plugin").string() + ":1: warning: plugin: unknown attribute 'libary' ignored");
+    CHECK_THAT(typo.diagnostics[1].message, Catch::Contains("missing required attribute 'library'"));
     fs::remove_all(first);
     fs::remove_all(second);
 }

@@ -49,6 +49,13 @@ DescriptorResult loadPluginDescriptor(const fs::path& path) {
         return result;
     }
     int line = root->GetLineNum();
+    // A misspelt attribute (libary="x") is said as such, not only as the one then missing.
+    static constexpr std::string_view kKnown[] = {"name", "version", "library", "abi_version", "friendly_name",
+                                                  "build_target", "loading_phase"};
+    for (const tinyxml2::XMLAttribute* a = root->FirstAttribute(); a; a = a->Next())
+        if (std::find(std::begin(kKnown), std::end(kKnown), std::string_view(a->Name())) == std::end(kKnown))
+            result.diagnostics.push_back({Severity::Warning, file, line,
+                                          "plugin: unknown attribute '" + std::string(a->Name()) + "' ignored"});
     PluginDescriptor d;
     d.path = path;
     auto required = [&](const char* attribute, std::string& out) {
