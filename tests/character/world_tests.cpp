@@ -79,7 +79,7 @@ TEST_CASE("A walker shoves a crate that has slept for a second, and no drawn lim
     CHECK(c.mode() == CharacterMode::Animated);
 }
 
-TEST_CASE("Props a level places inside one another or in the terrain are warned about when it loads", "[world][props]") {
+TEST_CASE("Props a level places inside one another, in the terrain or out of the world are warned about when it loads", "[world][props]") {
     // Two crates in one place (a copy-and-paste slip) threw the upper one up at 52 m/s
     // without a word; one sunk 10 cm into the ground is pushed up at once too.
     Scene scene;
@@ -95,6 +95,14 @@ TEST_CASE("Props a level places inside one another or in the terrain are warned 
     REQUIRE(warnings.size() == 2);
     CHECK(warnings[0] == "prop 'copy' is placed 0.5 m into prop 'stacked': it will be pushed out at once, fast (place it clear)");
     CHECK(warnings[1] == "prop 'sunk' is placed 0.1 m into the terrain: it will be pushed out at once, fast (place it clear)");
+
+    // Far out, past the solver's world, a prop does not move at all (a level takes numbers
+    // to 10⁶ m): said too.
+    level.props = {crate("far", {3.0, 10000.0}, 0.5, 3.0)};
+    warnings.clear();
+    REQUIRE(scene.loadLevel(level, error, &warnings));
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0] == "prop 'far' at (3, 10000) m is beyond the solver's world (1000 m from the origin each way): it will not move");
 }
 
 TEST_CASE("A heavy crate resists the walker more than a light one", "[world][props]") {

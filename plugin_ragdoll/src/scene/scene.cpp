@@ -127,7 +127,22 @@ bool Scene::loadLevel(const SceneLevel& level, std::string& error, std::vector<s
         fresh.setPolygon(id, shape, makeBox(prop.halfExtents.x, prop.halfExtents.y));
         props.push_back(id);
     }
-    if (warnings) warnAboutOverlappingProps(fresh, level.props, props, *warnings);
+    if (warnings) {
+        warnAboutOverlappingProps(fresh, level.props, props, *warnings);
+        // The solver freezes what leaves its world (a level's numbers go to 10⁶ m).
+        const double extent = fresh.def().worldHalfExtent;
+        auto outside = [&](Vec2 p) { return std::abs(p.x) > extent || std::abs(p.y) > extent; };
+        char where[96];
+        auto say = [&](const std::string& what, Vec2 p) {
+            std::snprintf(where, sizeof where, " at (%g, %g) m is beyond the solver's world (%g m from the origin", p.x, p.y,
+                          extent);
+            warnings->push_back(what + where + " each way): it will not move");
+        };
+        for (const SceneProp& prop : level.props)
+            if (outside(prop.position)) say("prop '" + prop.name + "'", prop.position);
+        for (const SceneSpawn& spawn : level.spawns)
+            if (outside(spawn.position)) say("spawn '" + spawn.name + "'", spawn.position);
+    }
     // Every rig (and its clips) loads before anything changes; a rig shared by several
     // spawns loads once.
     std::map<std::string, std::shared_ptr<const CharacterAssets>> assets;
