@@ -79,7 +79,7 @@ TEST_CASE("A walker shoves a crate that has slept for a second, and no drawn lim
     CHECK(c.mode() == CharacterMode::Animated);
 }
 
-TEST_CASE("Props a level places inside one another, in the terrain or out of the world are warned about when it loads", "[world][props]") {
+TEST_CASE("Props and spawns a level places inside one another, in the terrain or out of the world are warned about when it loads", "[world][props]") {
     // Two crates in one place (a copy-and-paste slip) threw the upper one up at 52 m/s
     // without a word; one sunk 10 cm into the ground is pushed up at once too.
     Scene scene;
@@ -103,6 +103,20 @@ TEST_CASE("Props a level places inside one another, in the terrain or out of the
     REQUIRE(scene.loadLevel(level, error, &warnings));
     REQUIRE(warnings.size() == 1);
     CHECK(warnings[0] == "prop 'far' at (3, 10000) m is beyond the solver's world (1000 m from the origin each way): it will not move");
+
+    // A spawn inside a block of terrain: its figure is pushed out sideways, askew.
+    level.props.clear();
+    level.terrain.push_back(box(5.0, 0.0, 7.0, 3.0));
+    level.spawns[0].position = {6.0, 0.0};
+    warnings.clear();
+    REQUIRE(scene.loadLevel(level, error, &warnings));
+    REQUIRE(warnings.size() == 1);
+    CHECK_THAT(warnings[0], Catch::StartsWith("spawn '" + level.spawns[0].name + "' at (6, 0) m stands ") &&
+                                Catch::EndsWith(" m inside the terrain: it will be pushed out (place it clear)"));
+    level.spawns[0].position = {2.0, 0.0};  // beside it: nothing to say
+    warnings.clear();
+    REQUIRE(scene.loadLevel(level, error, &warnings));
+    CHECK(warnings.empty());
 }
 
 TEST_CASE("A heavy crate resists the walker more than a light one", "[world][props]") {

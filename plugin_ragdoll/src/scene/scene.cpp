@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "character/character_tuning.h"
+#include "character/drawn_shapes.h"
 #include "solver/constants.h"
 
 namespace ragdoll {
@@ -61,8 +62,10 @@ Scene::~Scene() {
 
 namespace {
 
-/// A prop placed into another or into the terrain deeper than this is warned about (metres).
+/// A prop placed into another or into the terrain deeper than this is warned about, and a
+/// spawn whose standing figure reaches this far into the terrain (metres).
 constexpr double kPropOverlapWarning = 0.01;
+constexpr double kSpawnInTerrainWarning = 0.02;
 
 /// Props the level places inside one another or in the terrain: the solver pushes such an
 /// overlap out within a substep, and a deep one throws the prop (two crates in one place:
@@ -175,6 +178,19 @@ bool Scene::loadLevel(const SceneLevel& level, std::string& error, std::vector<s
         def.facingRight = spawn.facingRight;
         def.collisionGroup = -1 - std::int32_t(i);
         characters_.push_back(std::make_unique<Character>(world_, assets_[spawn.rigPath], def));
+        if (!warnings) continue;
+        // A spawn inside the terrain: the figure is pushed out of it sideways and stands
+        // askew where the level did not put it (a copy-and-paste slip, said when it loads).
+        const Character& c = *characters_.back();
+        std::vector<DrawnShape> shapes;
+        std::vector<BodyId> scratch;
+        drawnShapes(c.rig(), c.bonePoses(), c.appearance().scale, c.drawnMirrored(), shapes);
+        if (const double depth = deepestOverlap(world_, shapes, Obstacles::Terrain, scratch).depth; depth > kSpawnInTerrainWarning) {
+            char text[160];
+            std::snprintf(text, sizeof text, "spawn '%s' at (%g, %g) m stands %.3g m inside the terrain: it will be pushed out (place it clear)",
+                          spawn.name.c_str(), spawn.position.x, spawn.position.y, depth);
+            warnings->push_back(text);
+        }
     }
     last_ = run_ = {};
     return true;
