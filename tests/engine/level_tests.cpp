@@ -400,7 +400,11 @@ TEST_CASE("error: NaN and infinity") {
 
 TEST_CASE("error: absurd magnitudes after unit conversion") {
     requireErrors(loadFixture("bad_too_large.level.xml"),
-                  {{4, "box: attribute 'x' is too large (more than 1e6 m), got 2e8"}});
+                  {{4, "box: attribute 'x' is too large (more than 1e6 m), got 2e8 (2e+06 m)"}});
+    // In pixels at half a pixel a metre, 600000 px are 1.2e6 m: the metres are shown beside.
+    requireErrors(loadLevelFromText(R"(<level name="t" format="1" units="px" scale="0.5">
+<box x="600000" y="0" width="4" height="1"/></level>)", "px.level.xml"),
+                  {{2, "box: attribute 'x' is too large (more than 1e6 m), got 600000 (1.2e+06 m)"}});
     // 1e8 cm is exactly 1e6 m: still allowed.
     LevelLoadResult edge = loadLevelFromText(
         R"(<level name="t" format="1" units="cm"><box x="1e8" y="0" width="100" height="100"/></level>)", "x");

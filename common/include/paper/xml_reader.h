@@ -16,6 +16,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
@@ -173,7 +174,14 @@ public:
         if (!value) return fallback;
         double metres = *value / unitsPerMetre_;
         if (std::abs(metres) > rules_.maxLengthMetres) {
-            fail(name, rules_.lengthTooLarge, element_.Attribute(name));
+            // In the file's units the value alone would read as metres: its metres beside it.
+            std::string shown = element_.Attribute(name);
+            if (unitsPerMetre_ != 1.0) {
+                char inMetres[48];
+                std::snprintf(inMetres, sizeof inMetres, " (%g m)", metres);
+                shown += inMetres;
+            }
+            fail(name, rules_.lengthTooLarge, shown);
             return fallback;
         }
         return metres;
