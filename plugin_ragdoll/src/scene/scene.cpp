@@ -93,6 +93,34 @@ void warnAboutOverlappingProps(const World& world, const std::vector<SceneProp>&
     }
 }
 
+/// Props and spawns past the solver's world, where it freezes bodies (a level's numbers go
+/// to 10⁶ m).
+void warnAboutLeavingTheWorld(double extent, const SceneLevel& level, std::vector<std::string>& warnings) {
+    auto say = [&](const std::string& what, Vec2 p) {
+        if (std::abs(p.x) <= extent && std::abs(p.y) <= extent) return;
+        char where[96];
+        std::snprintf(where, sizeof where, " at (%g, %g) m is beyond the solver's world (%g m from the origin", p.x, p.y, extent);
+        warnings.push_back(what + where + " each way): it will not move");
+    };
+    for (const SceneProp& prop : level.props) say("prop '" + prop.name + "'", prop.position);
+    for (const SceneSpawn& spawn : level.spawns) say("spawn '" + spawn.name + "'", spawn.position);
+}
+
+/// A spawn inside the terrain: the figure is pushed out of it sideways and stands askew,
+/// away from where the level put it (a copy-and-paste slip, said when it loads).
+void warnAboutSpawnInTerrain(const World& world, const Character& c, const SceneSpawn& spawn,
+                             std::vector<std::string>& warnings) {
+    std::vector<DrawnShape> shapes;
+    std::vector<BodyId> scratch;
+    drawnShapes(c.rig(), c.bonePoses(), c.appearance().scale, c.drawnMirrored(), shapes);
+    const double depth = deepestOverlap(world, shapes, Obstacles::Terrain, scratch).depth;
+    if (depth <= kSpawnInTerrainWarning) return;
+    char where[96];
+    std::snprintf(where, sizeof where, "' at (%g, %g) m stands %.3g m inside the terrain", spawn.position.x, spawn.position.y,
+                  depth);
+    warnings.push_back("spawn '" + spawn.name + where + ": it will be pushed out (place it clear)");
+}
+
 }  // namespace
 
 bool Scene::loadLevel(const SceneLevel& level, std::string& error, std::vector<std::string>* warnings) {
@@ -132,19 +160,7 @@ bool Scene::loadLevel(const SceneLevel& level, std::string& error, std::vector<s
     }
     if (warnings) {
         warnAboutOverlappingProps(fresh, level.props, props, *warnings);
-        // The solver freezes what leaves its world (a level's numbers go to 10⁶ m).
-        const double extent = fresh.def().worldHalfExtent;
-        auto outside = [&](Vec2 p) { return std::abs(p.x) > extent || std::abs(p.y) > extent; };
-        char where[96];
-        auto say = [&](const std::string& what, Vec2 p) {
-            std::snprintf(where, sizeof where, " at (%g, %g) m is beyond the solver's world (%g m from the origin", p.x, p.y,
-                          extent);
-            warnings->push_back(what + where + " each way): it will not move");
-        };
-        for (const SceneProp& prop : level.props)
-            if (outside(prop.position)) say("prop '" + prop.name + "'", prop.position);
-        for (const SceneSpawn& spawn : level.spawns)
-            if (outside(spawn.position)) say("spawn '" + spawn.name + "'", spawn.position);
+        warnAboutLeavingTheWorld(fresh.def().worldHalfExtent, level, *warnings);
     }
     // Every rig (and its clips) loads before anything changes; a rig shared by several
     // spawns loads once.
@@ -178,19 +194,7 @@ bool Scene::loadLevel(const SceneLevel& level, std::string& error, std::vector<s
         def.facingRight = spawn.facingRight;
         def.collisionGroup = -1 - std::int32_t(i);
         characters_.push_back(std::make_unique<Character>(world_, assets_[spawn.rigPath], def));
-        if (!warnings) continue;
-        // A spawn inside the terrain: the figure is pushed out of it sideways and stands
-        // askew where the level did not put it (a copy-and-paste slip, said when it loads).
-        const Character& c = *characters_.back();
-        std::vector<DrawnShape> shapes;
-        std::vector<BodyId> scratch;
-        drawnShapes(c.rig(), c.bonePoses(), c.appearance().scale, c.drawnMirrored(), shapes);
-        if (const double depth = deepestOverlap(world_, shapes, Obstacles::Terrain, scratch).depth; depth > kSpawnInTerrainWarning) {
-            char text[160];
-            std::snprintf(text, sizeof text, "spawn '%s' at (%g, %g) m stands %.3g m inside the terrain: it will be pushed out (place it clear)",
-                          spawn.name.c_str(), spawn.position.x, spawn.position.y, depth);
-            warnings->push_back(text);
-        }
+        if (warnings) warnAboutSpawnInTerrain(world_, *characters_.back(), spawn, *warnings);
     }
     last_ = run_ = {};
     return true;
