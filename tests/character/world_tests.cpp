@@ -119,6 +119,22 @@ TEST_CASE("Props and spawns a level places inside one another, in the terrain or
     CHECK(warnings.empty());
 }
 
+TEST_CASE("A rig the level's spawns name that does not load is said once, with the spawns that name it", "[world][spawns]") {
+    // Two spawns of one missing rig: its error came twice, and named no spawn.
+    Scene scene;
+    SceneLevel level = flatLevel();
+    const std::string missing = std::string(PAPERDOLL_CONTENT_DIR) + "/rigs/no_such.rig.xml";
+    level.spawns.resize(3);
+    level.spawns[1] = {"left", missing, {-2.0, 0.0}, true};
+    level.spawns[2] = {"right", missing, {2.0, 0.0}, true};
+    std::string error;
+    CHECK_FALSE(scene.loadLevel(level, error));
+    size_t count = 0;
+    for (size_t at = error.find(missing + ":"); at != std::string::npos; at = error.find(missing + ":", at + 1)) ++count;
+    CHECK(count == 1);
+    CHECK_THAT(error, Catch::EndsWith("(named by spawns 'left', 'right' of the level: " + missing + ")"));
+}
+
 TEST_CASE("A heavy crate resists the walker more than a light one", "[world][props]") {
     auto walkInto = [](double mass, double& walked, double& pushed, double& deepest) {
         double felt = 0.0;  // the most the walker found itself pushing

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <set>
 
 #include "character/character_tuning.h"
 #include "character/drawn_shapes.h"
@@ -166,10 +167,21 @@ bool Scene::loadLevel(const SceneLevel& level, std::string& error, std::vector<s
     // spawns loads once.
     std::map<std::string, std::shared_ptr<const CharacterAssets>> assets;
     std::vector<std::string> errors;
+    std::set<std::string> refused;
     for (const SceneSpawn& spawn : level.spawns) {
-        if (assets.count(spawn.rigPath)) continue;
+        if (assets.count(spawn.rigPath) || refused.count(spawn.rigPath)) continue;
         auto loaded = loadCharacterAssets(spawn.rigPath, errors, warnings);
-        if (loaded) assets[spawn.rigPath] = std::move(loaded);
+        if (loaded) {
+            assets[spawn.rigPath] = std::move(loaded);
+            continue;
+        }
+        // Which spawns name it: in a level of many, the file's own errors did not say.
+        refused.insert(spawn.rigPath);
+        std::string names;
+        int count = 0;
+        for (const SceneSpawn& other : level.spawns)
+            if (other.rigPath == spawn.rigPath) names += std::string(count++ ? ", '" : "'") + other.name + "'";
+        errors.push_back("(named by spawn" + std::string(count > 1 ? "s " : " ") + names + " of the level: " + spawn.rigPath + ")");
     }
     if (!errors.empty()) {
         error.clear();
