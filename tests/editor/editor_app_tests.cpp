@@ -113,6 +113,16 @@ TEST_CASE("a scripted drag of elbow_L's upper handle, undone, redone and saved, 
     CHECK(countColour(png, 40, 110, 220, 12) > 30);
 }
 
+/// The built ragdoll plugin copied into a folder of its own under dir (its descriptor and
+/// library), so a test can replace the library the editor watches.
+fs::path pluginFolderIn(const fs::path& dir) {
+    const fs::path plugins = dir / "plugins";
+    fs::create_directories(plugins);
+    fs::copy_file(kPlugins / "ragdoll.plugin", plugins / "ragdoll.plugin");
+    fs::copy_file(kPlugins / "libragdoll.so", plugins / "libragdoll.so");
+    return plugins;
+}
+
 /// A copy of the data script with `screenshot NAME` written into dir (scripts resolve file
 /// names against the working directory, which ctest shares between tests).
 fs::path scriptInto(const fs::path& dir, const std::string& name) {
@@ -126,11 +136,7 @@ fs::path scriptInto(const fs::path& dir, const std::string& name) {
 
 TEST_CASE("a hot reload of the plugin keeps the unsaved edit and the simulation", "[editor][e2e][reload]") {
     RigCopy copy;
-    // The plugin from a folder of its own, so the test can replace its library.
-    fs::path plugins = copy.dir / "plugins";
-    fs::create_directories(plugins);
-    fs::copy_file(kPlugins / "ragdoll.plugin", plugins / "ragdoll.plugin");
-    fs::copy_file(kPlugins / "libragdoll.so", plugins / "libragdoll.so");
+    const fs::path plugins = pluginFolderIn(copy.dir);
     fs::path script = scriptInto(copy.dir, "reload_keeps_edits.script");
     fs::path ready = copy.dir / "ready.png";
 
@@ -204,10 +210,7 @@ TEST_CASE("a failed build's output keeps the Plugin panel above the status line,
 TEST_CASE("the status line says what came of each reload, F5's or the file watcher's, and a failure in red once",
           "[editor][e2e][reload]") {
     RigCopy copy;
-    fs::path plugins = copy.dir / "plugins";
-    fs::create_directories(plugins);
-    fs::copy_file(kPlugins / "ragdoll.plugin", plugins / "ragdoll.plugin");
-    fs::copy_file(kPlugins / "libragdoll.so", plugins / "libragdoll.so");
+    const fs::path plugins = pluginFolderIn(copy.dir);
     // The "build": first an 8-byte library renamed over the watched one, then the good one back.
     const fs::path build = copy.dir / "build.sh";
     std::ofstream(build) << "cd '" << plugins.string() << "'\n"

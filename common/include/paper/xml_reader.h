@@ -375,6 +375,18 @@ inline FileKind sniffFileKind(std::string_view bytes) {
     return FileKind::Text;
 }
 
+/// Why bytes that should be a text file are not one ("it is a PNG image: " + pngHint, UTF-16,
+/// binary), or nullopt for text: what readers of text formats say instead of a parser's error.
+inline std::optional<std::string> notTextFile(std::string_view bytes, const std::string& pngHint) {
+    switch (sniffFileKind(bytes)) {
+        case FileKind::Png: return "it is a PNG image: " + pngHint;
+        case FileKind::Utf16: return std::string("it is UTF-16 text: save it as UTF-8");
+        case FileKind::Binary: return std::string("it is a binary file: it holds NUL bytes");
+        case FileKind::Text: break;
+    }
+    return std::nullopt;
+}
+
 /// The whole file at path; nullopt after reporting "cannot open <what>: why" at line 0
 /// (what: "level", "rig").
 inline std::optional<std::string> readUserFile(const std::string& path, const char* what, Reporter& report) {

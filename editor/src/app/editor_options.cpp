@@ -1,6 +1,7 @@
 #include "app/editor_options.h"
 
 #include <charconv>
+#include <set>
 
 namespace paper::editor {
 
@@ -55,6 +56,7 @@ bool parseInt(const std::string& text, std::int64_t& value) {
 
 EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args) {
     EditorOptions options;
+    std::set<std::string> given;  ///< the value options seen, --rig counted as --asset
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& arg = args[i];
         // The next argument, unless that is another option (`--rig --frames 1` forgot the file).
@@ -64,14 +66,11 @@ EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args) {
             return true;
         };
         std::string text;
-        // A file option given twice: the second would win without a word.
-        static const char* const kOnce[] = {"--level", "--asset", "--rig", "--plugin", "--script", "--screenshot",
-                                            "--frames", "--window"};
-        for (const char* once : kOnce)
-            if (arg == once)
-                for (std::size_t k = 0; k < i; ++k)
-                    if (args[k] == arg || (arg == "--rig" && args[k] == "--asset") || (arg == "--asset" && args[k] == "--rig"))
-                        return {std::nullopt, arg + " is given twice"};
+        // A value option given twice: the second would win without a word (--rig is --asset).
+        static const std::set<std::string> kOnce = {"--level", "--asset", "--rig", "--plugin", "--script", "--screenshot",
+                                                    "--frames", "--window"};
+        if (kOnce.count(arg) && !given.insert(arg == "--rig" ? "--asset" : arg).second)
+            return {std::nullopt, arg + " is given twice"};
         if (arg == "--help" || arg == "-h") {
             options.showHelp = true;
         } else if (arg == "--headless") {

@@ -547,12 +547,7 @@ namespace {
 /// JSON document such as a Spine skeleton), or nullopt: XML's own errors ("broken text or
 /// entity") would say nothing useful about such a file.
 std::optional<std::string> notXmlKind(std::string_view text) {
-    switch (paper::sniffFileKind(text)) {
-        case paper::FileKind::Png: return "it is a PNG image: a rig names its images in <image file=...>";
-        case paper::FileKind::Utf16: return "it is UTF-16 text: save it as UTF-8";
-        case paper::FileKind::Binary: return "it is a binary file: it holds NUL bytes";
-        case paper::FileKind::Text: break;
-    }
+    if (std::optional<std::string> kind = paper::notTextFile(text, "a rig names its images in <image file=...>")) return kind;
     constexpr std::string_view kUtf8Bom = "\xef\xbb\xbf";
     if (text.starts_with(kUtf8Bom)) text.remove_prefix(kUtf8Bom.size());
     const size_t first = text.find_first_not_of(" \t\r\n");

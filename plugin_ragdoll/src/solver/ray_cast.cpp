@@ -1,9 +1,9 @@
-// Ray casts against the world's shapes (closest hit), for feet IK and picking.
+// The world's queries: ray casts against its shapes (closest hit), for feet IK and picking,
+// and boxes, both through the index of the terrain the step keeps (World::QueryIndex).
+#include <algorithm>
 #include <cmath>
 
 #include "solver/world.h"
-
-#include <algorithm>
 
 namespace ragdoll {
 

@@ -202,27 +202,12 @@ const AtlasRegion* SpineAtlas::find(std::string_view name) const {
     return best;
 }
 
-namespace {
-
-/// What a file given as the atlas is when it cannot be a text atlas at all, or nullopt.
-std::optional<std::string> binaryAtlasKind(std::string_view text) {
-    switch (paper::sniffFileKind(text)) {
-        case paper::FileKind::Png: return "it is a PNG image: the atlas is the .atlas text file that names it";
-        case paper::FileKind::Utf16: return "it is UTF-16 text: save it as UTF-8";
-        case paper::FileKind::Binary: return "it is a binary file: it holds NUL bytes";
-        case paper::FileKind::Text: break;
-    }
-    return std::nullopt;
-}
-
-}  // namespace
-
 AtlasLoadResult parseAtlas(std::string_view text, const std::string& fileName) {
     AtlasLoadResult result;
     result.atlas.path = fileName;
     // A binary file read line by line gives a page and regions of garbage names and a
     // warning per "key:" it happens to hold: one error instead, saying what the file is.
-    if (std::optional<std::string> kind = binaryAtlasKind(text)) {
+    if (std::optional<std::string> kind = paper::notTextFile(text, "the atlas is the .atlas text file that names it")) {
         result.diagnostics.push_back({Severity::Error, fileName, 0, "not a libGDX text atlas (" + *kind + ")"});
         return result;
     }
