@@ -93,8 +93,8 @@ TEST_CASE("Props and spawns a level places inside one another, in the terrain or
     std::vector<std::string> warnings;
     REQUIRE(scene.loadLevel(level, error, &warnings));
     REQUIRE(warnings.size() == 2);
-    CHECK(warnings[0] == "prop 'copy' is placed 0.5 m into prop 'stacked': it will be pushed out at once, fast (place it clear)");
-    CHECK(warnings[1] == "prop 'sunk' is placed 0.1 m into the terrain: it will be pushed out at once, fast (place it clear)");
+    CHECK(warnings[0] == "prop 'copy' is placed 0.5 m into prop 'stacked': the solver pushes it out at up to 3 m/s (place it clear)");
+    CHECK(warnings[1] == "prop 'sunk' is placed 0.1 m into the terrain: the solver pushes it out at up to 3 m/s (place it clear)");
 
     // Far out, past the solver's world, a prop does not move at all (a level takes numbers
     // to 10⁶ m): said too.

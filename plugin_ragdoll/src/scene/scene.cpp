@@ -69,17 +69,18 @@ constexpr double kPropOverlapWarning = 0.01;
 constexpr double kSpawnInTerrainWarning = 0.02;
 
 /// Props the level places inside one another or in the terrain: the solver pushes such an
-/// overlap out within a substep, and a deep one throws the prop (two crates in one place:
-/// the upper at 52 m/s). A copy-and-paste slip, said when the level loads.
+/// overlap out at up to kMaxPushOutSpeed, so the prop rises out of it over the first frames
+/// where it stands. A copy-and-paste slip, said when the level loads.
 void warnAboutOverlappingProps(const World& world, const std::vector<SceneProp>& info, const std::vector<BodyId>& props,
                                std::vector<std::string>& warnings) {
-    char depth[32];
+    char depth[32], speed[32];
+    std::snprintf(speed, sizeof speed, "%g m/s", kMaxPushOutSpeed);
     std::vector<BodyId> near;
     for (size_t i = 0; i < props.size(); ++i) {
         auto say = [&](double d, const std::string& what) {
             std::snprintf(depth, sizeof depth, "%.3g m", d);
             warnings.push_back("prop '" + info[i].name + "' is placed " + depth + " into " + what +
-                               ": it will be pushed out at once, fast (place it clear)");
+                               ": the solver pushes it out at up to " + speed + " (place it clear)");
         };
         for (size_t j = 0; j < i; ++j)
             if (const double d = world.overlap(props[i], props[j]); d > kPropOverlapWarning) say(d, "prop '" + info[j].name + "'");

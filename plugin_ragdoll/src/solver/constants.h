@@ -11,6 +11,15 @@ namespace ragdoll {
 /// Must stay below kLinearSlop.
 inline constexpr double kAllowedPenetration = 0.002;
 
+/// The fastest a contact pushes out an overlap it did not make this substep (m/s: so much
+/// of a point's depth at the substep's start, beyond kAllowedPenetration, per substep).
+/// Two crates pasted into one place, or a body teleported into another, separate at this
+/// speed instead of being thrown apart: the whole depth taken back in one substep made
+/// two coincident 1 m crates throw the upper one up at 59 m/s. What the substep's own
+/// motion drives in is still pushed out whole. Box2D v3 caps its push the same (3 m/s,
+/// b2WorldDef::contactPushMaxVelocity).
+inline constexpr double kMaxPushOutSpeed = 3.0;
+
 /// Geometric tolerance (metres): the largest resting overlap the tests accept, and the
 /// margin used when deciding that two shapes touch.
 inline constexpr double kLinearSlop = 0.005;

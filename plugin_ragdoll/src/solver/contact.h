@@ -3,7 +3,7 @@
 // The manifold is found once per step; each point keeps its anchor on both bodies' core
 // shapes (circle centre, capsule segment, polygon surface) in the bodies' frames, so every
 // substep measures the current separation
-//   C = (p_b − p_a)·n − (radius_a + radius_b),  p = c + R(θ)·r,  C ≥ −kAllowedPenetration,
+//   C = (p_b − p_a)·n − (radius_a + radius_b),  p = c + R(θ)·r,  C ≥ −allowedDepth,
 // with λ_n ≥ 0 accumulated per substep; a two-point manifold is one 2×2 block. Anchoring on
 // the core rather than on the rounded surface matters: a surface point of a rolling circle
 // turns away from the ground within a step, and pushing on it there spins the circle up.
@@ -20,6 +20,7 @@
 
 #include "solver/body.h"
 #include "solver/collide.h"
+#include "solver/constants.h"
 
 namespace ragdoll {
 
@@ -30,6 +31,9 @@ struct ContactPoint {
     double lambdaWarm = 0.0;     ///< a joint tree's last substep's λ_n here (its warm start)
     double normalSpeedBefore = 0.0;  ///< relative normal velocity at the substep start, m/s
     double separation = 0.0;     ///< latest measured, metres
+    /// Overlap the position solve leaves this substep (metres): kAllowedPenetration, or what
+    /// is left of the overlap the manifold was found with, less kMaxPushOutSpeed·h a substep.
+    double allowedDepth = kAllowedPenetration;
     std::uint32_t id = 0;
 };
 

@@ -532,7 +532,7 @@ void World::holdOnTerrain() {
                     continue;
                 }
                 ContactPoint p = c.points[i];  // measured on a copy: the point's record is the tree's
-                point.gap = measureSeparation(c, p, a, b) + kAllowedPenetration;
+                point.gap = measureSeparation(c, p, a, b) + p.allowedDepth;
                 point.normal = treeIsA ? -1.0 * c.normal : c.normal;
                 point.arm = contactLocation(c, p, a, b) - (treeIsA ? a : b).center;
             }

@@ -126,7 +126,7 @@ void TreeSolver::buildRows(const Group& group, int groupIndex, const std::vector
         double separation[2] = {0.0, 0.0};
         double deepest = kInfinity;
         for (int i = 0; i < c.pointCount; ++i) {
-            separation[i] = measureSeparation(c, c.points[i], a, b) + kAllowedPenetration;
+            separation[i] = measureSeparation(c, c.points[i], a, b) + c.points[i].allowedDepth;
             deepest = std::min(deepest, separation[i]);
         }
         const double reach = kLinearSlop + std::max(-deepest, 0.0);
@@ -405,7 +405,7 @@ void TreeSolver::solveRowPositions(const Group& group, int groupIndex, const std
             const BodySim& a = sims[size_t(c.bodyA)];
             const BodySim& b = sims[size_t(c.bodyB)];
             if (r.point >= 0) {
-                v[i] = measureSeparation(c, c.points[r.point], a, b) + kAllowedPenetration;
+                v[i] = measureSeparation(c, c.points[r.point], a, b) + c.points[r.point].allowedDepth;
             } else {
                 // How far the surfaces at the manifold's centre have slid this substep: the
                 // material points that were there when it began, wherever integration,
@@ -482,7 +482,7 @@ void TreeSolver::solveFreeMotion(const std::vector<Body>& bodies, std::vector<Bo
         for (const int* ci = first; ci != last && !touching; ++ci) {
             Contact& c = contacts[size_t(*ci)];
             for (int i = 0; i < c.pointCount && !touching; ++i)
-                touching = measureSeparation(c, c.points[i], sims[size_t(c.bodyA)], sims[size_t(c.bodyB)]) + kAllowedPenetration < 0.0;
+                touching = measureSeparation(c, c.points[i], sims[size_t(c.bodyA)], sims[size_t(c.bodyB)]) + c.points[i].allowedDepth < 0.0;
         }
         bool damped = false;
         for (int n = group.firstNode; n < group.firstNode + group.nodeCount && !damped; ++n)
