@@ -153,6 +153,22 @@ TEST_CASE("rig check and rig drop refuse a rig the player refuses: a clip it nam
     Run drop = run({"rig", "drop", rig});
     CHECK(drop.status == 1);
     CHECK(contains(drop.err, rig + ":61: error: clip:"));
+
+    // The rig broken elsewhere (an image that is not there, a body without mass), its bones
+    // whole: the clip's error is listed with the rig's own, not after they are mended.
+    const std::string torso = "<bone name=\"torso\"";
+    REQUIRE(contains(text, torso));
+    text.insert(text.find(torso), "<image name=\"art\" file=\"gone.png\"/>\n  ");
+    const std::string mass = "mass=\"";
+    text.replace(text.find(mass, text.find("<body ")), mass.size() + 1, "mass=\"0");
+    std::ofstream(rig, std::ios::trunc) << text;
+    Run both = run({"rig", "check", rig});
+    CAPTURE(both.err);
+    CHECK(both.status == 1);
+    CHECK(contains(both.err, "error: image: file 'gone.png'"));
+    CHECK(contains(both.err, "error: body: attribute 'mass' must be > 0"));
+    CHECK(contains(both.err, rig + ":62: error: clip: the 'walk' clip '../anims/nope.anim.xml' does not load"));
+    CHECK(contains(nlohmann::json::parse(run({"rig", "check", "--json", rig}).out)["rigs"][0]["errors"].dump(), "'walk' clip"));
 }
 
 TEST_CASE("rig check on what is not a rig file", "[rig][commands]") {

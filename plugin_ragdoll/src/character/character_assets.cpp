@@ -61,6 +61,22 @@ Clip restClip(const CharacterAssets& a, ClipRole role) {
     return clip;
 }
 
+/// Loads the clip the rig names for role (it names one) against the rig's bones into out; a
+/// clip that does not load is an error at the rig's <clip> line as well as in its own file.
+void loadNamedClip(const std::string& rigPath, const RigDefinition& rig, ClipRole role, Clip& out,
+                   std::vector<std::string>& errors, std::vector<std::string>* warnings) {
+    const char* name = kRoleNames[int(role)];
+    const RigClip* entry = rig.findClip(name);
+    const std::string path = (std::filesystem::path(rigPath).parent_path() / entry->file).lexically_normal().string();
+    ClipLoadResult clip = loadClipFile(path, rig);
+    addDiagnostics(clip.diagnostics, errors, warnings);
+    if (clip.clip)
+        out = std::move(*clip.clip);
+    else
+        errors.push_back(rigPath + ":" + std::to_string(entry->line) + ": error: clip: the '" + name + "' clip '" +
+                         entry->file + "' does not load (" + path + ")");
+}
+
 }  // namespace
 
 std::shared_ptr<const CharacterAssets> loadCharacterAssets(const std::string& rigPath, std::vector<std::string>& errors,
@@ -68,7 +84,16 @@ std::shared_ptr<const CharacterAssets> loadCharacterAssets(const std::string& ri
     const size_t errorsBefore = errors.size();
     RigLoadResult loaded = loadRigFile(rigPath);
     addDiagnostics(loaded.diagnostics, errors, warnings);
-    if (!loaded.rig) return nullptr;
+    if (!loaded.rig) {
+        // Its skeleton whole, the clips are checked too: every error at once.
+        if (loaded.skeleton)
+            for (int role = 0; role < int(ClipRole::Count); ++role) {
+                Clip unused;
+                if (loaded.skeleton->findClip(kRoleNames[role]))
+                    loadNamedClip(rigPath, *loaded.skeleton, ClipRole(role), unused, errors, warnings);
+            }
+        return nullptr;
+    }
 
     auto assets = std::make_shared<CharacterAssets>();
     assets->rig = *loaded.rig;
@@ -102,24 +127,12 @@ std::shared_ptr<const CharacterAssets> loadCharacterAssets(const std::string& ri
     }
 
     // The clips the rig names; a role it names none for plays the rest pose, standing (so
-    // any rig `rig check` accepts is playable). A named clip that does not load is an error
-    // at the rig's <clip> line as well as in the clip's own file.
-    const std::filesystem::path folder = std::filesystem::path(rigPath).parent_path();
+    // any rig `rig check` accepts is playable).
     for (int role = 0; role < int(ClipRole::Count); ++role) {
-        const RigClip* entry = rig.findClip(kRoleNames[role]);
-        if (!entry) {
+        if (rig.findClip(kRoleNames[role]))
+            loadNamedClip(rigPath, rig, ClipRole(role), assets->clips[role], errors, warnings);
+        else
             assets->clips[role] = restClip(*assets, ClipRole(role));
-            continue;
-        }
-        const std::string path = (folder / entry->file).lexically_normal().string();
-        ClipLoadResult clip = loadClipFile(path, rig);
-        addDiagnostics(clip.diagnostics, errors, warnings);
-        if (clip.clip) {
-            assets->clips[role] = std::move(*clip.clip);
-        } else {
-            errors.push_back(rigPath + ":" + std::to_string(entry->line) + ": error: clip: the '" + kRoleNames[role] +
-                             "' clip '" + entry->file + "' does not load (" + path + ")");
-        }
     }
     for (int b = 0; b < boneCount; ++b)
         if (assets->bodyOfBone[size_t(b)] < 0)

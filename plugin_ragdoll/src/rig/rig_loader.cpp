@@ -86,11 +86,16 @@ public:
 
     void parse(const XMLElement& root) {
         if (!readHeader(root)) return;
+        int boneErrors = report_.errorCount();  // the header's
         int ordinal = 0;
         for (const XMLElement* e = root.FirstChildElement(); e; e = e->NextSiblingElement(), ++ordinal) {
             std::string_view name = e->Name();
+            const int before = report_.errorCount();
             if (name == "solver") readSolver(*e, ordinal);
-            else if (name == "bone") readBone(*e, ordinal);
+            else if (name == "bone") {
+                readBone(*e, ordinal);
+                boneErrors += report_.errorCount() - before;
+            }
             else if (name == "visual") readVisual(*e, ordinal);
             else if (name == "body") readBody(*e, ordinal);
             else if (name == "joint") readJoint(*e, ordinal);
@@ -101,7 +106,9 @@ public:
             else if (name == "mesh") meshes_.readMesh(*e, ordinal);
             else report_.warning(e->GetLineNum(), "unknown element '" + std::string(name) + "' ignored (kept on save)");
         }
+        const int before = report_.errorCount();
         resolveBones(root);
+        bonesIntact_ = boneErrors + report_.errorCount() - before == 0;
         resolveVisuals();
         art_.resolve(boneIndex_);
         meshes_.resolve(boneIndex_);
@@ -113,6 +120,10 @@ public:
             warnDisconnectedBodies(root);
         }
     }
+
+    /// The header and every bone read without error: the skeleton the clips name is whole,
+    /// whatever else in the rig is broken.
+    bool bonesIntact() const { return bonesIntact_; }
 
 private:
     AttributeReader reader(const XMLElement& element) { return AttributeReader(element, report_, rig_.scale, kRigRules); }
@@ -537,6 +548,7 @@ private:
     std::map<std::string, int> boneIndex_;  ///< sanitised name → bone
     rigload::ArtParser art_;                ///< <image> and <sprite>
     rigload::MeshParser meshes_;            ///< <mesh>
+    bool bonesIntact_ = false;
 };
 
 }  // namespace
@@ -578,6 +590,7 @@ RigLoadResult loadRigFromText(std::string_view text, const std::string& fileName
     std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),
                      [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
     if (report.errorCount() == 0) result.rig = std::move(rig);
+    else if (parser.bonesIntact()) result.skeleton = std::move(rig);
     return result;
 }
 

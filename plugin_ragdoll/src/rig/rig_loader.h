@@ -13,6 +13,10 @@ namespace ragdoll {
 struct RigLoadResult {
     /// The rig, or null when any error was found: a rig that fails to load builds nothing.
     std::shared_ptr<const RigDefinition> rig;
+    /// When the rig has errors, none of them in its header or bones: the rig as read, for
+    /// what needs only its skeleton (checking the clips it names, which name its bones), so
+    /// a missing image does not hide the clips' errors. Never built or played.
+    std::shared_ptr<const RigDefinition> skeleton;
     /// Every error and warning, in file order of the checks (each element, then references).
     std::vector<Diagnostic> diagnostics;
 };

@@ -94,8 +94,9 @@ struct CheckedRig {
     std::vector<std::string> errors;    ///< "FILE:LINE: error: …"
     std::vector<std::string> warnings;  ///< as played only (else the diagnostics hold them)
 
-    /// Loaded as the player loads it (the rig loads and has bodies to play).
-    bool asPlayed() const { return loaded.rig && !loaded.rig->bodies.empty(); }
+    /// Loaded as the player loads it: the rig loads and has bodies to play, or it is broken
+    /// with its skeleton whole (its clips are checked too, so every error is listed at once).
+    bool asPlayed() const { return (loaded.rig && !loaded.rig->bodies.empty()) || loaded.skeleton; }
     bool ok() const { return loaded.rig && errors.empty(); }
     void print(std::ostream& err) const {
         if (!asPlayed()) return printDiagnostics(err, loaded.diagnostics);  // in file order
