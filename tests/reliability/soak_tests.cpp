@@ -303,7 +303,7 @@ TEST_CASE("ragdolls survive random impulses, teleports, 1:1000 masses and NaNs f
         REQUIRE(stats.frozenBodies == 0);
         // No centre past the middle of a wall (1 m thick: from there it would be pushed out
         // of the world). Centres do get past the inner faces, a step at a time (a limb pulled
-        // off its joints into the ground, heavy bones landing on a limb; 3.7 to 17.6 cm over
+        // off its joints into the ground, heavy bones landing on a limb; 3.1 to 17.6 cm over
         // the solver's versions, as the random run goes); the deepest and the longest stay
         // are captured.
         REQUIRE(outside < 0.5 * kThickness);
