@@ -80,8 +80,8 @@ TEST_CASE("A walker shoves a crate that has slept for a second, and no drawn lim
 }
 
 TEST_CASE("Props and spawns a level places inside one another, in the terrain or out of the world are warned about when it loads", "[world][props]") {
-    // Two crates in one place (a copy-and-paste slip) threw the upper one up at 52 m/s
-    // without a word; one sunk 10 cm into the ground is pushed up at once too.
+    // Two crates in one place (a copy-and-paste slip) are pushed apart, one sunk 10 cm into
+    // the ground up out of it: neither where the level put it.
     Scene scene;
     SceneLevel level = flatLevel();
     level.props.push_back(crate("stacked", {3.0, 0.25}, 0.5, 3.0));
@@ -114,6 +114,20 @@ TEST_CASE("Props and spawns a level places inside one another, in the terrain or
     CHECK_THAT(warnings[0], Catch::StartsWith("spawn '" + level.spawns[0].name + "' at (6, 0) m stands ") &&
                                 Catch::EndsWith(" m inside the terrain: it will be pushed out (place it clear)"));
     level.spawns[0].position = {2.0, 0.0};  // beside it: nothing to say
+    warnings.clear();
+    REQUIRE(scene.loadLevel(level, error, &warnings));
+    CHECK(warnings.empty());
+
+    // Two spawns on one point: the second stood on the first one's head without a word.
+    level.spawns.push_back(level.spawns[0]);
+    level.spawns[1].name = "twin";
+    warnings.clear();
+    REQUIRE(scene.loadLevel(level, error, &warnings));
+    REQUIRE(warnings.size() == 1);
+    CHECK_THAT(warnings[0], Catch::StartsWith("spawn 'twin' stands ") &&
+                                Catch::EndsWith(" m inside spawn '" + level.spawns[0].name +
+                                                "': it will be pushed out of it (place them apart)"));
+    level.spawns[1].position.x += 1.0;  // a metre apart: nothing to say
     warnings.clear();
     REQUIRE(scene.loadLevel(level, error, &warnings));
     CHECK(warnings.empty());

@@ -64,9 +64,9 @@ Scene::~Scene() {
 namespace {
 
 /// A prop placed into another or into the terrain deeper than this is warned about, and a
-/// spawn whose standing figure reaches this far into the terrain (metres).
+/// spawn whose standing figure reaches this far into the terrain or another's (metres).
 constexpr double kPropOverlapWarning = 0.01;
-constexpr double kSpawnInTerrainWarning = 0.02;
+constexpr double kSpawnOverlapWarning = 0.02;
 
 /// Props the level places inside one another or in the terrain: the solver pushes such an
 /// overlap out at up to kMaxPushOutSpeed, so the prop rises out of it over the first frames
@@ -116,11 +116,31 @@ void warnAboutSpawnInTerrain(const World& world, const Character& c, const Scene
     std::vector<BodyId> scratch;
     drawnShapes(c.rig(), c.bonePoses(), c.appearance().scale, c.drawnMirrored(), shapes);
     const double depth = deepestOverlap(world, shapes, Obstacles::Terrain, scratch).depth;
-    if (depth <= kSpawnInTerrainWarning) return;
+    if (depth <= kSpawnOverlapWarning) return;
     char where[96];
     std::snprintf(where, sizeof where, "' at (%g, %g) m stands %.3g m inside the terrain", spawn.position.x, spawn.position.y,
                   depth);
     warnings.push_back("spawn '" + spawn.name + where + ": it will be pushed out (place it clear)");
+}
+
+/// Two spawns whose standing figures overlap: the later one is pushed out of the earlier,
+/// onto its head when they share a place (a copy-and-paste slip, said when it loads).
+void warnAboutOverlappingSpawns(const World& world, const std::vector<std::unique_ptr<Character>>& characters,
+                                const std::vector<SceneSpawn>& spawns, std::vector<std::string>& warnings) {
+    auto bodies = [](const Character& c) -> const std::vector<BodyId>& {
+        return c.animatedBodies().empty() ? c.ragdoll().bodies : c.animatedBodies();
+    };
+    for (size_t j = 0; j < characters.size(); ++j)
+        for (size_t i = 0; i < j; ++i) {
+            double depth = 0.0;
+            for (BodyId a : bodies(*characters[i]))
+                for (BodyId b : bodies(*characters[j])) depth = std::max(depth, world.overlap(a, b));
+            if (depth <= kSpawnOverlapWarning) continue;
+            char how[48];
+            std::snprintf(how, sizeof how, "' stands %.3g m inside spawn '", depth);
+            warnings.push_back("spawn '" + spawns[j].name + how + spawns[i].name +
+                               "': it will be pushed out of it (place them apart)");
+        }
 }
 
 }  // namespace
@@ -209,6 +229,7 @@ bool Scene::loadLevel(const SceneLevel& level, std::string& error, std::vector<s
         characters_.push_back(std::make_unique<Character>(world_, assets_[spawn.rigPath], def));
         if (warnings) warnAboutSpawnInTerrain(world_, *characters_.back(), spawn, *warnings);
     }
+    if (warnings) warnAboutOverlappingSpawns(world_, characters_, level.spawns, *warnings);
     last_ = run_ = {};
     return true;
 }
