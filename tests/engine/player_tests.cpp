@@ -84,7 +84,7 @@ TEST_CASE("a headless run of the harness writes a valid stats JSON", "[player]")
     // The last step by stage: each there, and together the whole step.
     double stages = 0.0;
     for (const char* key : {"step_collide_ms", "step_integrate_ms", "step_body_contacts_ms", "step_joint_trees_ms",
-                            "step_tree_contacts_ms", "step_velocities_ms", "step_finish_ms"}) {
+                            "step_tree_contacts_ms", "step_velocities_ms", "step_finish_ms", "step_characters_ms"}) {
         INFO(key);
         REQUIRE(physics.contains(key));
         CHECK(physics[key].get<double>() >= 0.0);

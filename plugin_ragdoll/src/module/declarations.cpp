@@ -30,6 +30,7 @@ const PaperStatDesc kStats[kStatCount] = {
     // Found for awake bodies only: a sleeping island keeps none, so a doll lying asleep reads 0.
     {"contacts", "awake contacts", "", 1.0, PAPER_STAT_INTEGER | PAPER_STAT_HUD},
     {"awake_bodies", "awake", "", 1.0, PAPER_STAT_INTEGER | PAPER_STAT_HUD},
+    // The plugin's whole step: the world's and the characters' work around it.
     {"step_ms", "step time", "ms", 1.0, PAPER_STAT_HUD | PAPER_STAT_PLOT},
     // The characters' joints (the mouse's soft grab joint stretches on purpose).
     {"max_stretch_m", "stretch", "mm", 1000.0, PAPER_STAT_HUD | PAPER_STAT_PLOT},
@@ -40,7 +41,7 @@ const PaperStatDesc kStats[kStatCount] = {
     // How deep any drawn part reaches into terrain or props.
     {"max_visual_depth_m", "drawn depth", "mm", 1000.0, 0},
     {"run_max_visual_depth_m", "max drawn depth", "mm", 1000.0, 0},
-    // The last step's time by stage (the solver's WorldStats::profile).
+    // The last step's time by stage (the solver's WorldStats::profile, then the characters').
     {"step_collide_ms", "collide", "ms", 1.0, 0},
     {"step_integrate_ms", "integrate", "ms", 1.0, 0},
     {"step_body_contacts_ms", "body contacts", "ms", 1.0, 0},
@@ -48,6 +49,7 @@ const PaperStatDesc kStats[kStatCount] = {
     {"step_tree_contacts_ms", "tree contacts", "ms", 1.0, 0},
     {"step_velocities_ms", "velocities", "ms", 1.0, 0},
     {"step_finish_ms", "finish", "ms", 1.0, 0},
+    {"step_characters_ms", "characters", "ms", 1.0, 0},
 };
 
 const PaperObjectKindDesc kKinds[kKindCount] = {

@@ -18,7 +18,8 @@ enum CharacterCommand : std::int32_t { kBlendWeight, kToggleRagdoll, kHitLeft, k
 enum Stat : std::int32_t {
     kBodies, kJoints, kContacts, kAwakeBodies, kStepMs, kStretch, kLimitError,
     kRunStretch, kRunLimitError, kVisualDepth, kRunVisualDepth,
-    kCollideMs, kIntegrateMs, kBodyContactsMs, kJointTreesMs, kTreeContactsMs, kVelocitiesMs, kFinishMs, kStatCount
+    kCollideMs, kIntegrateMs, kBodyContactsMs, kJointTreesMs, kTreeContactsMs, kVelocitiesMs, kFinishMs, kCharactersMs,
+    kStatCount
 };
 
 extern const PaperActionDesc kActions[];

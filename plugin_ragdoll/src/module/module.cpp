@@ -180,7 +180,7 @@ void getStats(PaperPluginInstance* instance, double* values, int32_t count) {
     figures[kJoints] = s.joints;
     figures[kContacts] = s.contacts;
     figures[kAwakeBodies] = s.awakeBodies;
-    figures[kStepMs] = s.stepMilliseconds;
+    figures[kStepMs] = instance->scene.stepMilliseconds();
     figures[kStretch] = last.stretch;
     figures[kLimitError] = last.limitViolation * 180.0 / kPi;
     figures[kRunStretch] = run.stretch;
@@ -194,6 +194,7 @@ void getStats(PaperPluginInstance* instance, double* values, int32_t count) {
     figures[kTreeContactsMs] = s.profile.treeContacts;
     figures[kVelocitiesMs] = s.profile.velocities;
     figures[kFinishMs] = s.profile.finish;
+    figures[kCharactersMs] = instance->scene.charactersMilliseconds();
     for (int32_t i = 0; values && i < count && i < kStatCount; ++i) values[i] = figures[i];
 }
 

@@ -1,6 +1,7 @@
 #include "scene/scene.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -231,6 +232,7 @@ bool Scene::loadLevel(const SceneLevel& level, std::string& error, std::vector<s
     }
     if (warnings) warnAboutOverlappingSpawns(world_, characters_, level.spawns, *warnings);
     last_ = run_ = {};
+    stepMilliseconds_ = charactersMilliseconds_ = 0.0;
     return true;
 }
 
@@ -304,6 +306,7 @@ bool Scene::act(int index, Action action) {
 
 void Scene::step(double dt, const SceneInput& input) {
     if (!(dt > 0.0)) return;
+    const auto start = std::chrono::steady_clock::now();
     handleInput(input);
     updateGrab(input);
     CharacterControls controls;
@@ -319,6 +322,8 @@ void Scene::step(double dt, const SceneInput& input) {
         previewProxy_->applyReplicated(characters_[0]->replicate());
     }
     measureFigures();
+    stepMilliseconds_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    charactersMilliseconds_ = stepMilliseconds_ - world_.stats().stepMilliseconds;
 }
 
 void Scene::measureFigures() {

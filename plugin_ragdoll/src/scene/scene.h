@@ -110,6 +110,11 @@ public:
     };
     Figures lastFigures() const { return last_; }
     Figures runFigures() const { return run_; }
+    /// Wall time of the last step (ms): the world's step (World::stats) and the characters'
+    /// own work around it (animation, ground probes, props pushed, drawn parts, the figures).
+    double stepMilliseconds() const { return stepMilliseconds_; }
+    /// The characters' share of it: the whole step less the world's own.
+    double charactersMilliseconds() const { return charactersMilliseconds_; }
 
     /// The threads the host offers the solver (its job service; tasks.h), of which the
     /// "solver.threads" setting uses up to its value. None by default: the step runs on the
@@ -154,6 +159,7 @@ private:
     bool mouseWasDown_ = false;
 
     Figures last_, run_;
+    double stepMilliseconds_ = 0.0, charactersMilliseconds_ = 0.0;
     std::vector<DrawnShape> drawn_;  ///< scratch for measureFigures
     std::vector<BodyId> scratch_;
 };
