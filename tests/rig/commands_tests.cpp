@@ -171,6 +171,43 @@ TEST_CASE("rig check and rig drop refuse a rig the player refuses: a clip it nam
     CHECK(contains(nlohmann::json::parse(run({"rig", "check", "--json", rig}).out)["rigs"][0]["errors"].dump(), "'walk' clip"));
 }
 
+TEST_CASE("rig check reads every clip the rig names, a role's or not, and warns about a misspelt role",
+          "[rig][commands]") {
+    // A clip under another name than a role's was never opened: a broken one passed the
+    // check, and a role misspelt ('wlak') left the character walking in its rest pose.
+    TempDir dir;
+    fs::create_directories(dir.path / "rigs");
+    fs::copy(fs::path(PAPERDOLL_CONTENT_DIR) / "anims", dir.path / "anims", fs::copy_options::recursive);
+    const std::string rig = (dir.path / "rigs" / "stickman.rig.xml").string();
+    const std::string shipped = readFile(contentRig("stickman.rig.xml"));
+    const std::string walk = "<clip name=\"walk\"";
+    REQUIRE(contains(shipped, walk));
+
+    std::string text = shipped;
+    text.insert(text.find(walk), "<clip name=\"wave\" file=\"../anims/wave.anim.xml\"/>\n  ");
+    std::ofstream(rig) << text;
+    std::ofstream(dir.path / "anims" / "wave.anim.xml") << R"(<clip name="wave" format="1" duration="1">
+  <track bone="forarm.L"><key t="0" angle="0"/><key t="0.5" angle="90"/></track>
+</clip>
+)";
+    Run broken = run({"rig", "check", rig});
+    CAPTURE(broken.err);
+    CHECK(broken.status == 1);
+    CHECK(contains(broken.err, (dir.path / "anims" / "wave.anim.xml").string() +
+                                   ":2: error: track: bone 'forarm.L' is not a bone of rig 'stickman'"));
+    CHECK(contains(broken.err, rig + ":61: error: clip: the 'wave' clip '../anims/wave.anim.xml' does not load"));
+    CHECK_FALSE(contains(broken.err, "warning: clip: 'wave'"));  // no role is a slip away from it
+
+    text = shipped;
+    text.replace(text.find(walk), walk.size(), "<clip name=\"wlak\"");
+    std::ofstream(rig, std::ios::trunc) << text;
+    Run misspelt = run({"rig", "check", rig});
+    CAPTURE(misspelt.err);
+    CHECK(misspelt.status == 0);  // a warning: a clip of any name may be kept
+    CHECK(contains(misspelt.err, rig + ":61: warning: clip: 'wlak' is no role a character plays (kept, never played): "
+                                       "did you mean 'walk'? Without a 'walk' clip the character shows its rest pose there"));
+}
+
 TEST_CASE("rig check on what is not a rig file", "[rig][commands]") {
     Run missing = run({"rig", "check", dataPath("nope.rig.xml")});
     CHECK(missing.status == 1);

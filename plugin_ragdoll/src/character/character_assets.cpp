@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <optional>
+#include <string_view>
 
 #include "anim/pose.h"
 #include "rig/rig_loader.h"
@@ -61,20 +63,65 @@ Clip restClip(const CharacterAssets& a, ClipRole role) {
     return clip;
 }
 
-/// Loads the clip the rig names for role (it names one) against the rig's bones into out; a
-/// clip that does not load is an error at the rig's <clip> line as well as in its own file.
-void loadNamedClip(const std::string& rigPath, const RigDefinition& rig, ClipRole role, Clip& out,
-                   std::vector<std::string>& errors, std::vector<std::string>* warnings) {
-    const char* name = kRoleNames[int(role)];
-    const RigClip* entry = rig.findClip(name);
-    const std::string path = (std::filesystem::path(rigPath).parent_path() / entry->file).lexically_normal().string();
+/// Loads a clip the rig names against the rig's bones; one that does not load is an error at
+/// the rig's <clip> line as well as in its own file.
+std::optional<Clip> loadRigClip(const std::string& rigPath, const RigDefinition& rig, const RigClip& entry,
+                                std::vector<std::string>& errors, std::vector<std::string>* warnings) {
+    const std::string path = (std::filesystem::path(rigPath).parent_path() / entry.file).lexically_normal().string();
     ClipLoadResult clip = loadClipFile(path, rig);
     addDiagnostics(clip.diagnostics, errors, warnings);
-    if (clip.clip)
-        out = std::move(*clip.clip);
-    else
-        errors.push_back(rigPath + ":" + std::to_string(entry->line) + ": error: clip: the '" + name + "' clip '" +
-                         entry->file + "' does not load (" + path + ")");
+    if (clip.clip) return std::move(*clip.clip);
+    errors.push_back(rigPath + ":" + std::to_string(entry.line) + ": error: clip: the '" + entry.name + "' clip '" +
+                     entry.file + "' does not load (" + path + ")");
+    return std::nullopt;
+}
+
+int roleOf(const std::string& name) {
+    for (int role = 0; role < int(ClipRole::Count); ++role)
+        if (name == kRoleNames[role]) return role;
+    return -1;
+}
+
+/// How many letters to add, drop, change or swap with the next to make one word the other
+/// (optimal string alignment distance: 'wlak' is one from 'walk').
+size_t editDistance(std::string_view a, std::string_view b) {
+    std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+    for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+    for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+    for (size_t i = 1; i <= a.size(); ++i)
+        for (size_t j = 1; j <= b.size(); ++j) {
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    return d[a.size()][b.size()];
+}
+
+/// A clip under a name no role has is kept and never played; a slip off a role the rig names
+/// no clip for, it is most likely that role misspelt ('wlak'), which would leave the
+/// character walking in its rest pose without a word.
+void warnAboutMisspeltRole(const std::string& rigPath, const RigDefinition& rig, const RigClip& entry,
+                           std::vector<std::string>& warnings) {
+    for (int role = 0; role < int(ClipRole::Count); ++role) {
+        // One slip in a short name, two in a long one ('get_up_frnot'); 'wave' is no 'daze'.
+        const size_t slips = std::string_view(kRoleNames[role]).size() > 5 ? 2 : 1;
+        if (rig.findClip(kRoleNames[role]) || editDistance(entry.name, kRoleNames[role]) > slips) continue;
+        warnings.push_back(rigPath + ":" + std::to_string(entry.line) + ": warning: clip: '" + entry.name +
+                           "' is no role a character plays (kept, never played): did you mean '" + kRoleNames[role] +
+                           "'? Without a '" + kRoleNames[role] + "' clip the character shows its rest pose there");
+        return;
+    }
+}
+
+/// Every clip the rig names, each checked: a role's into roleClips when given, the others
+/// read for their errors only.
+void loadRigClips(const std::string& rigPath, const RigDefinition& rig, Clip* roleClips, std::vector<std::string>& errors,
+                  std::vector<std::string>* warnings) {
+    for (const RigClip& entry : rig.clips) {
+        const int role = roleOf(entry.name);
+        std::optional<Clip> clip = loadRigClip(rigPath, rig, entry, errors, warnings);
+        if (role >= 0 && clip && roleClips) roleClips[role] = std::move(*clip);
+        if (role < 0 && warnings) warnAboutMisspeltRole(rigPath, rig, entry, *warnings);
+    }
 }
 
 }  // namespace
@@ -86,12 +133,7 @@ std::shared_ptr<const CharacterAssets> loadCharacterAssets(const std::string& ri
     addDiagnostics(loaded.diagnostics, errors, warnings);
     if (!loaded.rig) {
         // Its skeleton whole, the clips are checked too: every error at once.
-        if (loaded.skeleton)
-            for (int role = 0; role < int(ClipRole::Count); ++role) {
-                Clip unused;
-                if (loaded.skeleton->findClip(kRoleNames[role]))
-                    loadNamedClip(rigPath, *loaded.skeleton, ClipRole(role), unused, errors, warnings);
-            }
+        if (loaded.skeleton) loadRigClips(rigPath, *loaded.skeleton, nullptr, errors, warnings);
         return nullptr;
     }
 
@@ -128,12 +170,9 @@ std::shared_ptr<const CharacterAssets> loadCharacterAssets(const std::string& ri
 
     // The clips the rig names; a role it names none for plays the rest pose, standing (so
     // any rig `rig check` accepts is playable).
-    for (int role = 0; role < int(ClipRole::Count); ++role) {
-        if (rig.findClip(kRoleNames[role]))
-            loadNamedClip(rigPath, rig, ClipRole(role), assets->clips[role], errors, warnings);
-        else
-            assets->clips[role] = restClip(*assets, ClipRole(role));
-    }
+    loadRigClips(rigPath, rig, assets->clips, errors, warnings);
+    for (int role = 0; role < int(ClipRole::Count); ++role)
+        if (!rig.findClip(kRoleNames[role])) assets->clips[role] = restClip(*assets, ClipRole(role));
     for (int b = 0; b < boneCount; ++b)
         if (assets->bodyOfBone[size_t(b)] < 0)
             errors.push_back(rigPath + ":" + std::to_string(rig.bones[size_t(b)].line) + ": error: bone '" +
