@@ -1,5 +1,6 @@
 // Runs the real `paperdoll` executable as a user would.
 #include <catch2/catch.hpp>
+#include <sys/stat.h>
 
 #include <stb_image.h>
 #include <stb_image_write.h>
@@ -9,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <thread>
 #include <vector>
 #include <nlohmann/json.hpp>
 
@@ -161,6 +163,35 @@ TEST_CASE("the player finds the harness by itself from any directory", "[player]
     INFO(r.err);
     REQUIRE(r.exitCode == 0);
     CHECK(readJson(stats)["level"]["name"] == "harness");
+    fs::remove_all(dir);
+}
+
+TEST_CASE("--stats-json writes through a symbolic link and into a pipe, replacing neither", "[player]") {
+    // Written beside the name and renamed over it, a link became a file (its target kept
+    // the old stats) and a pipe a file nobody read; run as root, /dev/full was replaced.
+    std::string dir = test::makeTempDir();
+    const std::string target = dir + "/target.json", link = dir + "/link.json";
+    std::ofstream(target) << "{}\n";
+    fs::create_symlink("target.json", link);
+    test::ProcessResult r = test::runProcess({kPlayer, "--headless", "--frames", "1", "--stats-json", link});
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    CHECK(fs::is_symlink(fs::symlink_status(link)));
+    CHECK(readJson(target)["frames"] == 1);
+    CHECK_FALSE(fs::exists(target + ".tmp"));
+
+    const std::string fifo = dir + "/fifo";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    std::string read;
+    std::thread reader([&] {
+        std::ifstream in(fifo);
+        read.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    });
+    r = test::runProcess({kPlayer, "--headless", "--frames", "1", "--stats-json", fifo});
+    reader.join();
+    CHECK(r.exitCode == 0);
+    CHECK(fs::is_fifo(fs::status(fifo)));
+    CHECK(nlohmann::json::parse(read)["frames"] == 1);
     fs::remove_all(dir);
 }
 

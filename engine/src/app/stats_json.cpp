@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <ostream>
 
@@ -92,26 +93,41 @@ bool writeStatsJson(const std::string& path, const PlayerOptions& options, const
                     stats.framesRendered > 0 ? 1000.0 * stats.renderSecondsTotal / double(stats.framesRendered) : 0.0},
                    {"realtime", options.realtime}};
 
-    // Write beside the target and rename, so a reader never sees half a file.
-    std::string temp = path + ".tmp";
-    {
-        errno = 0;
-        std::ofstream file(temp, std::ios::trunc);
-        file << j.dump(2) << '\n';
-        if (!file.good()) {
-            err << "paperdoll: error: cannot write stats to '" << path << "': " << std::strerror(errno ? errno : EIO)
-                << '\n';
-            std::remove(temp.c_str());
-            return false;
-        }
-    }
-    if (std::rename(temp.c_str(), path.c_str()) != 0) {
-        err << "paperdoll: error: cannot write stats to '" << path << "': " << std::strerror(errno) << '\n';
-        std::remove(temp.c_str());
+    const std::string text = j.dump(2) + '\n';
+    auto failed = [&](int code) {
+        err << "paperdoll: error: cannot write stats to '" << path << "': " << std::strerror(code ? code : EIO) << '\n';
         return false;
+    };
+    auto write = [&](const std::string& to) {
+        errno = 0;
+        std::ofstream file(to, std::ios::trunc);
+        file << text;
+        file.flush();
+        return file.good();
+    };
+    // Into a pipe, a device or a descriptor (/dev/stdout, /proc/self/fd/1) as it is: a file
+    // renamed over it would replace it.
+    std::error_code ec;
+    const std::filesystem::file_status status = std::filesystem::status(path, ec);
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+        return write(path) ? true : failed(errno);
+    // Else beside the file (a symbolic link's target: the link stays) and renamed over it, so
+    // a reader never sees half a file.
+    const std::filesystem::path target = std::filesystem::is_symlink(std::filesystem::symlink_status(path, ec))
+                                             ? std::filesystem::weakly_canonical(path, ec)
+                                             : std::filesystem::path(path);
+    const std::string temp = target.string() + ".tmp";
+    if (!write(temp)) {
+        const int code = errno;
+        std::remove(temp.c_str());
+        return failed(code);
+    }
+    if (std::rename(temp.c_str(), target.c_str()) != 0) {
+        const int code = errno;
+        std::remove(temp.c_str());
+        return failed(code);
     }
     return true;
 }
-
 
 }  // namespace paper
