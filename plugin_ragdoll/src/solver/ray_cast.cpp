@@ -91,12 +91,14 @@ void World::rebuildQueryIndex() {
     QueryIndex& index = queryIndex_;
     index.statics.clear();
     index.others.clear();
+    index.otherLowerX.clear();
     index.widestStatic = 0.0;
     for (int i = 0; i < int(bodies_.size()); ++i) {
         const Body& b = bodies_[size_t(i)];
         if (!b.alive || !b.hasShape) continue;
         if (b.type != BodyType::Static) {
             index.others.push_back(i);
+            index.otherLowerX.push_back(0.0);
             continue;
         }
         index.statics.push_back(i);
@@ -109,6 +111,31 @@ void World::rebuildQueryIndex() {
     index.staticLowerX.clear();
     for (int slot : index.statics) index.staticLowerX.push_back(bodies_[size_t(slot)].aabb.lower.x);
     index.valid = true;
+    sortQueryIndexOthers();
+}
+
+void World::sortQueryIndexOthers() {
+    // Insertion sort from the last step's order: bodies move a little a step, so it is
+    // nearly sorted already and this is about a pass (the broadphase sorts the same way).
+    QueryIndex& index = queryIndex_;
+    index.widestOther = 0.0;
+    for (size_t k = 0; k < index.others.size(); ++k) {
+        const AABB& box = bodies_[size_t(index.others[k])].aabb;
+        index.otherLowerX[k] = box.lower.x;
+        index.widestOther = std::max(index.widestOther, box.upper.x - box.lower.x);
+    }
+    for (size_t k = 1; k < index.others.size(); ++k) {
+        const int slot = index.others[k];
+        const double x = index.otherLowerX[k];
+        size_t j = k;
+        for (; j > 0 && (index.otherLowerX[j - 1] > x || (index.otherLowerX[j - 1] == x && index.others[j - 1] > slot)); --j) {
+            index.others[j] = index.others[j - 1];
+            index.otherLowerX[j] = index.otherLowerX[j - 1];
+        }
+        index.others[j] = slot;
+        index.otherLowerX[j] = x;
+    }
+    index.othersSorted = true;
 }
 
 template <class Fn>
@@ -123,7 +150,13 @@ void World::forEachCandidate(const AABB& box, Fn&& fn) const {
     const auto first = std::lower_bound(index.staticLowerX.begin(), index.staticLowerX.end(), box.lower.x - index.widestStatic);
     const auto last = std::upper_bound(first, index.staticLowerX.end(), box.upper.x);
     for (auto it = first; it != last; ++it) fn(index.statics[size_t(it - index.staticLowerX.begin())]);
-    for (int slot : index.others) fn(slot);
+    if (!index.othersSorted) {
+        for (int slot : index.others) fn(slot);
+        return;
+    }
+    const auto firstOther = std::lower_bound(index.otherLowerX.begin(), index.otherLowerX.end(), box.lower.x - index.widestOther);
+    const auto lastOther = std::upper_bound(firstOther, index.otherLowerX.end(), box.upper.x);
+    for (auto it = firstOther; it != lastOther; ++it) fn(index.others[size_t(it - index.otherLowerX.begin())]);
 }
 
 void World::queryAABB(const AABB& box, std::vector<BodyId>& out) const {

@@ -147,6 +147,7 @@ void World::step(double dt) {
     updateSleep(dt);
     recoverBodies(false);
     if (!queryIndex_.valid) rebuildQueryIndex();
+    else sortQueryIndexOthers();
     lap(profile.finish);
     counters_.stepMilliseconds = std::chrono::duration<double, std::milli>(lapStart_ - start).count();
 }

@@ -293,6 +293,7 @@ void World::setTransform(BodyId id, Vec2 position, double angle) {
         broadPhase_.markDirty();
         queryIndex_.valid = false;
     }
+    queryIndex_.othersSorted = queryIndex_.othersSorted && b->type == BodyType::Static;
     wakeSlot(slot);
     refreshActive(slot);
 }
@@ -362,6 +363,7 @@ bool World::restore(BodyId id, const BodySnapshot& s) {
         broadPhase_.markDirty();
         queryIndex_.valid = false;
     }
+    queryIndex_.othersSorted = queryIndex_.othersSorted && b->type == BodyType::Static;
     refreshActive(slot);
     return true;
 }

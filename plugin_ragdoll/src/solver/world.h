@@ -208,11 +208,18 @@ private:
         std::vector<int> statics;          ///< slots, by aabb.lower.x then slot
         std::vector<double> staticLowerX;  ///< their aabb.lower.x
         double widestStatic = 0.0;         ///< metres
-        std::vector<int> others;           ///< the other live bodies with a shape, by slot
-        bool valid = false;
+        /// The other live bodies with a shape: by aabb.lower.x then slot while othersSorted
+        /// (sorted again by each step, after it moved them; a body put somewhere between
+        /// steps unsorts them until the next), else in no order.
+        std::vector<int> others;
+        std::vector<double> otherLowerX;
+        double widestOther = 0.0;
+        bool othersSorted = false;
+        bool valid = false;  ///< which bodies are static and which not
     };
     QueryIndex queryIndex_;
     void rebuildQueryIndex();
+    void sortQueryIndexOthers();
     /// Calls fn(slot) for every live body with a shape whose bounds may overlap box (some
     /// that do not, too), each once, in no set order.
     template <class Fn>
