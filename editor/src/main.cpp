@@ -1,3 +1,4 @@
 #include "app/editor_app.h"
+#include "paper/library.h"
 
-int main(int argc, char** argv) { return paper::editor::editorMain(argc, argv); }
+int main(int argc, char** argv) { return paper::finishProcess(paper::editor::editorMain(argc, argv)); }

@@ -321,6 +321,36 @@ TEST_CASE("a reloaded plugin that crashes rolls back to the previous library and
     CHECK(stepsOf(*host) == 6);
 }
 
+TEST_CASE("a library that crashes while it loads is refused and the running plugin keeps running", "[plugin]") {
+    // A global constructor that crashes runs inside dlopen, outside every guarded call: the
+    // whole process died, a hot reload taking the tuning session with it.
+    Sandbox box;
+    box.install("test_plugin_v1");
+    auto host = box.host();
+    REQUIRE(host->load(box.descriptor));
+    PaperInput input = {};
+    for (int i = 0; i < 3; ++i) host->tick(1.0 / 60, input);
+    const std::uint64_t atReload = hashBytes(host->saveState());
+
+    box.install("test_plugin_crashes_on_load");
+    CHECK_FALSE(host->reload());
+    CHECK(host->loaded());
+    CHECK(host->status().version == "1.0");
+    CHECK_THAT(host->status().lastError, Catch::Contains("crashed while loading, in its start-up code (SIGSEGV"));
+    CHECK(hashBytes(host->saveState()) == atReload);
+    host->tick(1.0 / 60, input);
+    CHECK(stepsOf(*host) == 4);
+
+    // And as the first load: refused with the same reason; a fixed build then loads.
+    auto fresh = box.host();
+    CHECK_FALSE(fresh->load(box.descriptor));
+    CHECK_FALSE(fresh->loaded());
+    CHECK_THAT(fresh->status().lastError, Catch::Contains("crashed while loading"));
+    box.install("test_plugin_v2");
+    CHECK(fresh->reload());
+    CHECK(fresh->status().version == "2.0");
+}
+
 TEST_CASE("a crash with nothing to roll back to stops the plugin, not the engine", "[plugin]") {
     Sandbox box;
     box.install("test_plugin_crashes");

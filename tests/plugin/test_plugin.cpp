@@ -5,6 +5,7 @@
 //   TEST_PLUGIN_NULL_ENTRY    a table with getObject left NULL
 //   TEST_PLUGIN_REFUSE_STATE  refuse every state blob
 //   TEST_PLUGIN_CRASH_IN_TICK crash (SIGSEGV) in its first tick
+//   TEST_PLUGIN_CRASH_ON_LOAD crash (SIGSEGV) in a global constructor, while it loads
 //   TEST_PLUGIN_BAD_DECLARATION  a kind's stats key that is also a figure's name
 // Its state is a step counter and 4 KiB that every tick scrambles, so a state that does
 // not survive a reload bit for bit shows in a hash.
@@ -18,6 +19,7 @@
 // asleep, where the level put them. The walker is not part of the state blob. When the
 // level's first spawn names a PNG, it is loaded through the engine and drawn as a 1 m square,
 // with its silhouette below.
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -136,6 +138,13 @@ void moveCharacter(PaperPluginInstance* c, double dt, const PaperInput& input) {
     if (!fallen) c->position.x += float(direction * (run ? 2.0 : 1.0) * dt);
     if (input.mouseDown & 1) c->position = input.mouseWorld;
 }
+
+#ifdef TEST_PLUGIN_CRASH_ON_LOAD
+// A plugin's global object whose constructor crashes: it runs inside dlopen.
+struct CrashesOnLoad {
+    CrashesOnLoad() { std::raise(SIGSEGV); }  // a null store here the compiler drops as undefined
+} crashesOnLoad;
+#endif
 
 void tick(PaperPluginInstance* instance, double dt, const PaperInput* input) {
 #ifdef TEST_PLUGIN_CRASH_IN_TICK

@@ -20,6 +20,12 @@ bool isCompleteElf(const std::filesystem::path& path, std::string& why);
 /// that emptied it. Anything else is left. Returns how many folders went.
 int removeAbandonedCopies(const std::filesystem::path& parent);
 
+/// Ends main with code. A library that crashed while loading stays half-loaded (never
+/// unloaded), and the C library would run its finalizers at exit — code of a crashed plugin
+/// run again, killing the process after it had reported and survived the crash — so when
+/// one did, the process ends here (streams flushed) without them; else code is returned.
+int finishProcess(int code);
+
 class PluginLibrary {
 public:
     /// Copies `source` into `copyFolder` under a unique name, dlopens the copy, finds the
@@ -38,6 +44,7 @@ public:
 private:
     PluginLibrary() = default;
     void* handle_ = nullptr;
+    bool abandoned_ = false;  ///< crashed while loading: never dlclose'd
     const PaperPluginApi* api_ = nullptr;
     std::filesystem::path source_, copy_;
 };

@@ -6,10 +6,14 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <string>
 #include <system_error>
+
+#include "plugin/crash_guard.h"
 
 namespace paper {
 
@@ -107,6 +111,16 @@ int removeAbandonedCopies(const fs::path& parent) {
     return removed;
 }
 
+namespace {
+std::atomic<bool> gAbandonedLibrary{false};
+}
+
+int finishProcess(int code) {
+    if (!gAbandonedLibrary) return code;
+    std::fflush(nullptr);
+    std::_Exit(code);
+}
+
 std::unique_ptr<PluginLibrary> PluginLibrary::open(const fs::path& source, const fs::path& copyFolder, std::string& error) {
     if (!isCompleteElf(source, error)) return nullptr;
     // Unique per process and load, so dlopen never hands back an old mapping.
@@ -123,7 +137,19 @@ std::unique_ptr<PluginLibrary> PluginLibrary::open(const fs::path& source, const
     library->source_ = source;
     library->copy_ = copy;  // from here on, the destructor cleans up
 
-    library->handle_ = dlopen(copy.c_str(), RTLD_NOW | RTLD_LOCAL);
+    // Loading runs the library's own start-up code (its global constructors): a crash
+    // there is a crash of the plugin, refused like any other, the running one kept. The
+    // half-loaded library is never unloaded (the loader may be mid-way through it): a
+    // crashed plugin's memory is leaked, as after any crash (crash_guard.h).
+    void* handle = nullptr;
+    if (const int signal = callGuarded([&] { handle = dlopen(copy.c_str(), RTLD_NOW | RTLD_LOCAL); })) {
+        error = "'" + source.string() + "' crashed while loading, in its start-up code (" + describeSignal(signal) +
+                "): a global constructor of the plugin, most likely";
+        library->abandoned_ = true;
+        gAbandonedLibrary = true;
+        return nullptr;
+    }
+    library->handle_ = handle;
     if (!library->handle_) {
         const char* why = dlerror();
         error = "cannot load '" + source.string() + "': " + (why ? why : "dlopen failed");
@@ -135,7 +161,13 @@ std::unique_ptr<PluginLibrary> PluginLibrary::open(const fs::path& source, const
         error = "'" + source.string() + "' does not export the entry symbol '" PAPER_PLUGIN_ENTRY_SYMBOL "'";
         return nullptr;
     }
-    const PaperPluginApi* api = entry(PAPER_PLUGIN_ABI_VERSION);
+    const PaperPluginApi* api = nullptr;
+    if (const int signal = callGuarded([&] { api = entry(PAPER_PLUGIN_ABI_VERSION); })) {
+        error = "'" + source.string() + "' crashed in " PAPER_PLUGIN_ENTRY_SYMBOL " (" + describeSignal(signal) + ")";
+        library->abandoned_ = true;
+        gAbandonedLibrary = true;
+        return nullptr;
+    }
     if (!api) {
         error = "'" + source.string() + "' has no table for the engine's ABI version " +
                 std::to_string(PAPER_PLUGIN_ABI_VERSION);
@@ -175,7 +207,7 @@ std::unique_ptr<PluginLibrary> PluginLibrary::open(const fs::path& source, const
 }
 
 PluginLibrary::~PluginLibrary() {
-    if (handle_) dlclose(handle_);
+    if (handle_ && !abandoned_) dlclose(handle_);
     std::error_code ec;
     if (!copy_.empty()) fs::remove(copy_, ec);
 }
