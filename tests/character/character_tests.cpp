@@ -754,6 +754,57 @@ TEST_CASE("Dragging with the mouse grabs a limb, knocks the stickman over and le
     CHECK(scene.world().stats().joints == int(c.ragdoll().joints.size()));  // the grab's joint is gone
 }
 
+TEST_CASE("A body dragged into the ground presses on what it meets; a flick still throws a ragdoll", "[character][input]") {
+    // The harness's stack: the top crate grabbed and dragged 5 m under the floor. The pin
+    // pulled with a lead of metres and drove the crate through the one under it, which shot
+    // out of the level at 29 m/s.
+    Scene scene;
+    test::loadHarness(scene);
+    SceneInput in;
+    in.mouseWorld = {13.5, 0.8};  // the stack's top crate
+    in.mouseLeftDown = true;
+    scene.step(kDt, in);
+    REQUIRE(scene.grabbing());
+    std::vector<Scene::PropView> props = scene.props();
+    size_t grabbed = 0;
+    for (size_t k = 0; k < props.size(); ++k)
+        if (distance(props[k].transform.p, in.mouseWorld) < distance(props[grabbed].transform.p, in.mouseWorld)) grabbed = k;
+    for (int i = 0; i < 12; ++i) scene.step(kDt, in);
+    in.mouseWorld = {12.0, -4.0};
+    double fastestOther = 0.0;  // m/s, over a step
+    for (int i = 0; i < 90; ++i) {
+        props = scene.props();
+        scene.step(kDt, in);
+        for (size_t k = 0; k < props.size(); ++k)
+            if (k != grabbed)
+                fastestOther = std::max(fastestOther, distance(scene.props()[k].transform.p, props[k].transform.p) / kDt);
+    }
+    CAPTURE(fastestOther);
+    CHECK(fastestOther < 8.0);  // knocked by the falling crate, not shot out
+
+    // Grabbed by the chest and flicked up 5 m in a tenth of a second, then let go: flung.
+    Scene flat;
+    test::loadHarness(flat);
+    test::run(flat, 10);
+    Character& c = flat.character(0);
+    const Vec2 chest = c.bonePoses()[size_t(c.assets().rootBone)].origin + Vec2{0.0, 0.3};
+    SceneInput flick;
+    flick.mouseWorld = chest;
+    flick.mouseLeftDown = true;
+    flat.step(kDt, flick);
+    REQUIRE(flat.grabbing());
+    for (int i = 0; i < 6; ++i) {
+        flick.mouseWorld.y += 5.0 / 6.0;
+        flat.step(kDt, flick);
+    }
+    flick.mouseLeftDown = false;
+    flat.step(kDt, flick);
+    double rising = 0.0;
+    for (BodyId id : c.ragdoll().bodies) rising = std::max(rising, flat.world().bodyState(id).linearVelocity.y);
+    CAPTURE(rising);
+    CHECK(rising > 10.0);  // m/s
+}
+
 /// Both scenes' blobs are the same, byte for byte (where they first differ, if not).
 void checkSameState(const Scene& a, const Scene& b, const std::string& what) {
     const std::vector<std::uint8_t> sa = a.saveState(), sb = b.saveState();

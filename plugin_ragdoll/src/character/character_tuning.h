@@ -73,5 +73,11 @@ inline constexpr std::uint32_t kDazedTint = 0x8cd8c4b4u;
 // Mouse grab: a soft pin between the grabbed body and the mouse.
 inline constexpr double kGrabStiffness = 0.08;      ///< fraction of the error removed per substep
 inline constexpr double kGrabDamping = 4.0;         ///< 1/s, keeps the body from swinging forever
+/// The pin's anchor leads the grabbed point by at most this (metres): the pull is bounded,
+/// as a mouse joint's force is elsewhere. Following the mouse however far, a crate dragged
+/// 5 m under the floor was driven through the crate under it, which shot out of the level
+/// at 29 m/s (now 5 m/s, knocked by the falling crate); a flick still throws a ragdoll at
+/// 17 m/s (71 m/s before: more than any throw needs).
+inline constexpr double kGrabMaxLead = 0.3;
 
 }  // namespace ragdoll::tuning

@@ -358,7 +358,13 @@ void Scene::updateGrab(const SceneInput& input) {
     if (!isFinite(mouse)) return;
     grabTarget_ = mouse;
     if (grabbing()) {
-        world_.setKinematicTarget(grabAnchor_, mouse, 0.0, 1.0 / 60.0);
+        // The pull is the pin's stiffness times how far the anchor leads the grabbed point:
+        // bounded (kGrabMaxLead), a body dragged into the ground or another presses on it
+        // instead of being driven through it.
+        const Vec2 at = grabPoint(), lead = mouse - at;
+        const double far = length(lead);
+        const Vec2 target = far > tuning::kGrabMaxLead ? at + (tuning::kGrabMaxLead / far) * lead : mouse;
+        world_.setKinematicTarget(grabAnchor_, target, 0.0, 1.0 / 60.0);
         return;
     }
     if (!pressedNow) return;
