@@ -237,6 +237,43 @@ TEST_CASE("a body that no joint connects is a warning", "[rig][loader]") {
     CHECK(warnings[0].message == "body: 'head' is not joined to 'torso' by any chain of joints; it will fall on its own");
 }
 
+TEST_CASE("a rig no one means — a units slip, gravity the wrong way, bodies 10^9 apart — loads with a warning", "[rig][loader]") {
+    // Each loaded and played without a word: the first stood 177 m tall under 981 m/s² and
+    // exploded in `rig drop`.
+    auto warningsOf = [](const std::string& text) {
+        std::vector<std::string> out;
+        for (const Diagnostic& d : ofSeverity(loadRigFromText(text, "w.rig.xml"), Severity::Warning))
+            out.push_back(std::to_string(d.line) + ": " + d.message);
+        return out;
+    };
+    const std::string bones = "  <bone name=\"torso\" angle=\"90\" length=\"50\"/>\n"
+                              "  <bone name=\"head\" parent=\"torso\" length=\"30\"/>\n";
+    const std::string bodies = "  <body bone=\"torso\" mass=\"8\" radius=\"10\"/>\n  <body bone=\"head\" mass=\"2\" radius=\"10\"/>\n"
+                               "  <joint parent=\"torso\" child=\"head\"/>\n";
+    // Centimetres, as meant: nothing to say.
+    CHECK(warningsOf("<rig name=\"t\" format=\"1\" units=\"cm\">\n" + bones + bodies + "</rig>\n").empty());
+    // The same numbers read as metres, with the gravity written for centimetres.
+    const std::vector<std::string> slip = warningsOf("<rig name=\"t\" format=\"1\" units=\"m\">\n<solver gravity=\"-981\"/>\n" + bones +
+                                                     "  <body bone=\"torso\" mass=\"8\" radius=\"0.1\"/>\n  <body bone=\"head\" mass=\"2\" radius=\"0.1\"/>\n"
+                                                     "  <joint parent=\"torso\" child=\"head\"/>\n</rig>\n");
+    REQUIRE(slip.size() == 2);
+    CHECK(slip[0] == "1: rig: its rest pose stands 80 m tall (units=\"m\", scale 1); were its numbers centimetres "
+                     "(units=\"cm\") or pixels (units=\"px\")?");
+    CHECK(slip[1] == "2: solver: gravity -981 m/s² (-981 in the file's m) is strong; the Earth's is -9.81 m/s², "
+                     "written -9.81 in m at scale 1");
+    // Gravity pointing up, in centimetres.
+    const std::vector<std::string> up = warningsOf("<rig name=\"t\" format=\"1\" units=\"cm\">\n<solver gravity=\"981\"/>\n" + bones + bodies + "</rig>\n");
+    REQUIRE(up.size() == 1);
+    CHECK(up[0] == "2: solver: gravity 9.81 m/s² (981 in the file's cm) points up; the Earth's is -9.81 m/s², written -981 in cm at scale 100");
+    // A torso of a million kilograms holding a head of a gram.
+    const std::vector<std::string> heavy = warningsOf("<rig name=\"t\" format=\"1\" units=\"cm\">\n" + bones +
+                                                      "  <body bone=\"torso\" mass=\"1e6\" radius=\"10\"/>\n  <body bone=\"head\" mass=\"0.001\" radius=\"10\"/>\n"
+                                                      "  <joint parent=\"torso\" child=\"head\"/>\n</rig>\n");
+    REQUIRE(heavy.size() == 1);
+    CHECK(heavy[0] == "6: joint: 'torso' -> 'head' joins 1e+06 and 0.001 kg, 1e+09 to 1: past 1000 to 1 a light body "
+                      "pressed by a heavy one is driven into what is under it");
+}
+
 // ---------------------------------------------------------------- errors, one kind each
 
 TEST_CASE("an unknown parent is an error at the bone", "[rig][loader][errors]") {

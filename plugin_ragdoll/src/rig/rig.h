@@ -175,6 +175,14 @@ enum class RadiusSource {
 /// millimetre to 100 m. Beyond, the solver's inverse masses and inertias overflow.
 inline constexpr double kMinBodyMass = 1e-3, kMaxBodyMass = 1e6;        ///< kg
 inline constexpr double kMinBodyRadius = 1e-4, kMaxBodyRadius = 100.0;  ///< m
+/// Past these a rig loads with a warning: most likely a units mistake or a typo, not a
+/// figure anyone means. A rest pose this tall or short (m); a gravity outside this range or
+/// pointing up (m/s²: the moon's is 1.6, a game may triple the Earth's); two jointed bodies
+/// further apart in mass than this ratio (the joint tests hold 1:1000; past it a light body
+/// pressed by a heavy one is driven into whatever is under it).
+inline constexpr double kPlausibleMinHeight = 0.02, kPlausibleMaxHeight = 20.0;
+inline constexpr double kPlausibleMinGravity = 1.0, kPlausibleMaxGravity = 50.0;
+inline constexpr double kPlausibleMassRatio = 1000.0;
 
 struct RigBody {
     int bone = -1;

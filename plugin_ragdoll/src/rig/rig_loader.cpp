@@ -118,6 +118,7 @@ public:
             updateDerived(rig_);
             checkBodySizes();
             warnDisconnectedBodies(root);
+            warnImplausibleFigures(root);
         }
     }
 
@@ -512,6 +513,46 @@ private:
 
     /// A body that no chain of joints links to the rest falls on its own: allowed (a prop
     /// carried by the rig) but almost always a forgotten joint, so say so.
+    /// A rig that loads but is no figure anyone means: a units mistake (a rig in cm written
+    /// with units="m" stands 177 m tall under its own gravity of 981 m/s²), a gravity of the
+    /// wrong sign or size, bodies 10⁹ apart in mass.
+    void warnImplausibleFigures(const XMLElement& root) {
+        double low = kInfinity, high = -kInfinity;
+        for (const RigBone& bone : rig_.bones) {
+            low = std::min({low, bone.origin.y, bone.tip().y});
+            high = std::max({high, bone.origin.y, bone.tip().y});
+        }
+        const double height = high - low;
+        const char* units = unitsName(rig_.units);
+        if (height > kPlausibleMaxHeight || (height < kPlausibleMinHeight && rig_.bones.size() > 1)) {
+            const char* hint = height > kPlausibleMaxHeight
+                                   ? (rig_.units == RigUnits::Metres ? "; were its numbers centimetres (units=\"cm\") or pixels (units=\"px\")?"
+                                                                     : "; are its units or scale right?")
+                                   : (rig_.units == RigUnits::Metres ? "; are its units or scale right?"
+                                                                     : "; were its numbers metres (units=\"m\")?");
+            report_.warning(root, "its rest pose stands " + shortNumber(height) + " m tall (units=\"" + units + "\", scale " +
+                                      shortNumber(rig_.scale) + ")" + hint);
+        }
+        const double g = rig_.solver.gravity;
+        if (rig_.solver.element >= 0 && (g > 0.0 || std::abs(g) < kPlausibleMinGravity || std::abs(g) > kPlausibleMaxGravity))
+            report_.warning(rig_.solver.line, "solver: gravity " + shortNumber(g) + " m/s² (" + shortNumber(g * rig_.scale) +
+                                                  " in the file's " + units + ") " +
+                                                  (g > 0.0 ? "points up" : std::abs(g) < kPlausibleMinGravity ? "is weak" : "is strong") +
+                                                  "; the Earth's is -9.81 m/s², written " + shortNumber(-9.81 * rig_.scale) +
+                                                  " in " + units + " at scale " + shortNumber(rig_.scale));
+        for (const RigJoint& joint : rig_.joints) {
+            const int a = rig_.bodyOfBone(joint.parent), b = rig_.bodyOfBone(joint.child);
+            if (a < 0 || b < 0) continue;
+            const double ma = rig_.bodies[size_t(a)].mass, mb = rig_.bodies[size_t(b)].mass;
+            if (std::max(ma, mb) <= kPlausibleMassRatio * std::min(ma, mb)) continue;
+            report_.warning(joint.line, "joint: " + boneLabel(joint.parent) + " -> " + boneLabel(joint.child) + " joins " +
+                                            shortNumber(ma) + " and " + shortNumber(mb) + " kg, " +
+                                            shortNumber(std::max(ma, mb) / std::min(ma, mb)) + " to 1: past " +
+                                            shortNumber(kPlausibleMassRatio) +
+                                            " to 1 a light body pressed by a heavy one is driven into what is under it");
+        }
+    }
+
     void warnDisconnectedBodies(const XMLElement& root) {
         const int count = int(rig_.bodies.size());
         if (count == 0) {
