@@ -131,6 +131,16 @@ TEST_CASE("Props and spawns a level places inside one another, in the terrain or
     warnings.clear();
     REQUIRE(scene.loadLevel(level, error, &warnings));
     CHECK(warnings.empty());
+    // Eight pasted on one point: a warning each, not one for every pair (28).
+    level.spawns.resize(1);
+    for (int k = 1; k < 8; ++k) {
+        level.spawns.push_back(level.spawns[0]);
+        level.spawns.back().name = "copy " + std::to_string(k);
+    }
+    warnings.clear();
+    REQUIRE(scene.loadLevel(level, error, &warnings));
+    REQUIRE(warnings.size() == 7);
+    CHECK_THAT(warnings[6], Catch::StartsWith("spawn 'copy 7' stands ") && Catch::Contains(" (and 6 more): it will be pushed out of it"));
 }
 
 TEST_CASE("A rig the level's spawns name that does not load is said once, with the spawns that name it", "[world][spawns]") {

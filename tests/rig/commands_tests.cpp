@@ -91,6 +91,19 @@ TEST_CASE("rig check counts images and sprites and gives each image's size", "[r
                          "  image 'atlas': atlas.png, 96 x 40 px\n"
                          "  image 'face': face.png, 12 x 7 px\n");
 
+    // A mesh is counted too.
+    std::string text = readFile(rig);
+    text.insert(text.find("  <body "), "  <mesh image=\"atlas\">\n"
+                                         "    <vertex u=\"0\" v=\"0\"><weight bone=\"torso\" x=\"0\" y=\"0\"/></vertex>\n"
+                                         "    <vertex u=\"10\" v=\"0\"><weight bone=\"torso\" x=\"10\" y=\"0\"/></vertex>\n"
+                                         "    <vertex u=\"0\" v=\"10\"><weight bone=\"torso\" x=\"0\" y=\"10\"/></vertex>\n"
+                                         "    <triangles>0 1 2</triangles>\n  </mesh>\n");
+    std::ofstream(rig, std::ios::trunc) << text;
+    Run meshed = run({"rig", "check", rig});
+    CAPTURE(meshed.err);
+    CHECK(meshed.status == 0);
+    CHECK(contains(meshed.out, "9.5 kg; 2 images, 3 sprites, 1 mesh\n"));
+
     // A sprite whose image is missing fails the check with FILE:LINE.
     fs::remove(dir.path / "face.png");
     Run missing = run({"rig", "check", rig});

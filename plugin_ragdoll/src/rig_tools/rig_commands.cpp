@@ -186,7 +186,8 @@ std::string summaryLine(const std::string& path, const RigDefinition& rig) {
     return path + ": rig '" + rig.name + "': " + count(rig.bones.size(), "bone", "bones") + ", " +
            count(rig.bodies.size(), "body", "bodies") + ", " + count(rig.joints.size(), "joint", "joints") + ", " +
            brief(rig.totalMass()) + " kg; " + count(rig.images.size(), "image", "images") + ", " +
-           count(rig.sprites.size(), "sprite", "sprites");
+           count(rig.sprites.size(), "sprite", "sprites") +
+           (rig.meshes.empty() ? "" : ", " + count(rig.meshes.size(), "mesh", "meshes"));
 }
 
 /// One indented line per image: its file and its size in pixels.
@@ -295,7 +296,7 @@ void printDropTable(std::ostream& out, const std::string& file, const DropReport
     std::snprintf(line, sizeof line, "  %-22s %-22s %-18s %s\n", "max limit violation",
                   (fixed(r.maxLimitViolationDegrees, 3) + " deg").c_str(), "limit 1 deg", verdict(r.limitsOk()));
     out << line;
-    std::string rest = r.restFrame < 0 ? std::string("never (-1)")
+    std::string rest = r.restFrame < 0 ? std::string("never")
                                        : std::to_string(r.restFrame) + " frames (" + fixed(r.seconds(), 2) + " s)";
     std::snprintf(line, sizeof line, "  %-22s %-22s %-18s %s\n", "at rest after", rest.c_str(), "limit 5 s",
                   verdict(r.restOk()));

@@ -131,17 +131,30 @@ void warnAboutOverlappingSpawns(const World& world, const std::vector<std::uniqu
     auto bodies = [](const Character& c) -> const std::vector<BodyId>& {
         return c.animatedBodies().empty() ? c.ragdoll().bodies : c.animatedBodies();
     };
-    for (size_t j = 0; j < characters.size(); ++j)
+    // One warning a spawn, naming the earlier one it goes deepest into (eight spawns pasted
+    // on one point make seven warnings, not 28).
+    for (size_t j = 0; j < characters.size(); ++j) {
+        double deepest = 0.0;
+        size_t into = 0;
+        int others = 0;
         for (size_t i = 0; i < j; ++i) {
             double depth = 0.0;
             for (BodyId a : bodies(*characters[i]))
                 for (BodyId b : bodies(*characters[j])) depth = std::max(depth, world.overlap(a, b));
             if (depth <= kSpawnOverlapWarning) continue;
-            char how[48];
-            std::snprintf(how, sizeof how, "' stands %.3g m inside spawn '", depth);
-            warnings.push_back("spawn '" + spawns[j].name + how + spawns[i].name +
-                               "': it will be pushed out of it (place them apart)");
+            others += deepest > 0.0;
+            if (depth > deepest) {
+                deepest = depth;
+                into = i;
+            }
         }
+        if (deepest == 0.0) continue;
+        char how[48];
+        std::snprintf(how, sizeof how, "' stands %.3g m inside spawn '", deepest);
+        const std::string more = others == 0 ? "" : " (and " + std::to_string(others) + " more)";
+        warnings.push_back("spawn '" + spawns[j].name + how + spawns[into].name + "'" + more +
+                           ": it will be pushed out of it (place them apart)");
+    }
 }
 
 }  // namespace
