@@ -205,9 +205,8 @@ BakeResult bakeSpineClips(const SpineSkeleton& skeleton, const SpineRigMap& map,
                                       : unwrapped[i - 1] + wrapDegrees(samples[i].angles[b] - samples[i - 1].angles[b]);
                 moves = moves || std::abs(unwrapped[i]) > 1e-4;
                 AngleRange& range = result.ranges[b];
-                if (unwrapped[i] < range.low || unwrapped[i] > range.high) range.clip = animation.name;
-                range.low = std::min(range.low, unwrapped[i]);
-                range.high = std::max(range.high, unwrapped[i]);
+                if (unwrapped[i] < range.low) range.low = unwrapped[i], range.lowClip = animation.name;
+                if (unwrapped[i] > range.high) range.high = unwrapped[i], range.highClip = animation.name;
             }
             if (!moves) continue;
             text += "  <track bone=\"" + rigxml::escapeAttribute(rig.bones[b].fileName) + "\">";

@@ -30,11 +30,8 @@ int nearestBodiedAncestor(const SpineSkeleton& skeleton, const std::vector<char>
     return -1;
 }
 
-std::string degrees(double value) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.0f", value);
-    return buffer;
-}
+/// Whole degrees for the table ("0", never "-0": a straight hinge's limit is -0 from -bend).
+std::string degrees(double value) { return shortNumber(value, 0); }
 
 }  // namespace
 
@@ -217,12 +214,18 @@ void addSpinePhysics(RigDefinition& rig, const SpineRigMap& map, const SpineSkel
                     why += ", one-way, bending " + std::string(positive ? "counter-clockwise" : "clockwise") +
                            " as in the setup pose";
             }
+            // Widened only on a side a clip goes past, to the furthest angle plus the margin:
+            // a clip reaching a limit (a straight knee) is inside it, and with no clip (an
+            // empty range) the guess stands.
             const AngleRange& range = clipRanges[i];
-            if (range.low - kClipLimitMargin < lower || range.high + kClipLimitMargin > upper) {
-                lower = std::max(-180.0, std::min(lower, range.low - kClipLimitMargin));
-                upper = std::min(180.0, std::max(upper, range.high + kClipLimitMargin));
-                why += ", widened to hold clip '" + range.clip + "'";
-            }
+            const bool pastLower = !range.empty() && range.low < lower - kClipLimitTolerance;
+            const bool pastUpper = !range.empty() && range.high > upper + kClipLimitTolerance;
+            if (pastLower) lower = std::max(-180.0, range.low - kClipLimitMargin);
+            if (pastUpper) upper = std::min(180.0, range.high + kClipLimitMargin);
+            if (pastLower && pastUpper && range.lowClip != range.highClip)
+                why += ", widened to hold clips '" + range.lowClip + "' and '" + range.highClip + "'";
+            else if (pastLower || pastUpper)
+                why += ", widened to hold clip '" + (pastLower ? range.lowClip : range.highClip) + "'";
             joint.lower = lower * kPi / 180.0;
             joint.upper = upper * kPi / 180.0;
             rig.joints.push_back(joint);
