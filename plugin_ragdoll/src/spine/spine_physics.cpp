@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "rig_tools/rig_generator.h"
+#include "spine/spine_mesh.h"
 
 namespace ragdoll {
 
@@ -44,7 +45,14 @@ SpineRigMap mapSpineSkeleton(const SpineSkeleton& skeleton, const std::vector<Sp
     map.riderOfSpine.assign(count, -1);
     double largest = 0.0;
     for (const SpinePart& part : parts) {
-        map.partArea[size_t(part.bone)] += part.area;
+        // A weighted mesh counts for each bone by its weights (an arm mesh bending at the
+        // elbow gives the forearm a body of its own); a region is all its bone's.
+        if (part.mesh) {
+            const std::vector<double> shares = meshAreaByBone(*part.mesh, skeleton.slots[size_t(part.slot)].bone, setup);
+            for (size_t i = 0; i < count; ++i) map.partArea[i] += shares[i];
+        } else {
+            map.partArea[size_t(part.bone)] += part.area;
+        }
         largest = std::max(largest, part.area);
     }
     std::vector<char> bodied(count, 0);
@@ -139,22 +147,22 @@ void addSpinePhysics(RigDefinition& rig, const SpineRigMap& map, const SpineSkel
     std::vector<double> area(count, 0.0);
     for (const RigSprite& sprite : rig.sprites) area[size_t(sprite.bone)] += sprite.width * sprite.height;
     for (const RigMesh& mesh : rig.meshes) {
-        // A mesh's triangles (in the rest pose) count for the rig bone with most of its weight.
-        std::vector<double> weight(count, 0.0);
+        // A mesh's triangles (in the rest pose) count for the rig bones that move them, each
+        // triangle split by its corners' mean weights (as meshAreaByBone splits the Spine mesh).
         std::vector<Vec2> at(mesh.vertices.size());
         for (size_t v = 0; v < mesh.vertices.size(); ++v)
             for (const RigMeshWeight& w : mesh.vertices[v].weights) {
                 const RigBone& bone = rig.bones[size_t(w.bone)];
-                weight[size_t(w.bone)] += w.weight;
                 at[v] = at[v] + w.weight * (bone.origin + Vec2{std::cos(bone.angle) * w.position.x - std::sin(bone.angle) * w.position.y,
                                                                std::sin(bone.angle) * w.position.x + std::cos(bone.angle) * w.position.y});
             }
-        double triangles = 0.0;
         for (size_t t = 0; t + 2 < mesh.triangles.size(); t += 3) {
             const Vec2 a = at[size_t(mesh.triangles[t])], b = at[size_t(mesh.triangles[t + 1])], c = at[size_t(mesh.triangles[t + 2])];
-            triangles += 0.5 * std::abs((b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y));
+            const double triangle = 0.5 * std::abs((b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y));
+            for (size_t corner = 0; corner < 3; ++corner)
+                for (const RigMeshWeight& w : mesh.vertices[size_t(mesh.triangles[t + corner])].weights)
+                    area[size_t(w.bone)] += triangle * w.weight / 3.0;
         }
-        area[size_t(std::max_element(weight.begin(), weight.end()) - weight.begin())] += triangles;
     }
     // The torso's bodies share kHeaviestBodyMass by area (the root's alone when no bone is
     // torso-like); every other body weighs kLimbMass times its area over the median of theirs.
