@@ -22,6 +22,7 @@
 #include "spine/spine_bake.h"
 #include "spine/spine_json.h"
 #include "spine/spine_pose.h"
+#include "spine_bot.h"
 #include "spine_test_support.h"
 
 using namespace ragdoll;
@@ -346,6 +347,35 @@ TEST_CASE("import: each bad input exits 1 with its file and line, and writes not
         CHECK(run.out.empty());
         CHECK(filesIn(folder) == 0);
     }
+}
+
+TEST_CASE("import: every mistake in the JSON is reported in one run, each at its line, and nothing is written",
+          "[spine][import][errors]") {
+    // Three typos: a slot on bone 'thight_l', the torso's skin entry keyed 'torsoo' (so the
+    // slot's setup attachment 'torso' is in no skin), an animation of bone 'shin_left'.
+    nlohmann::json bot = botSkeleton();
+    for (nlohmann::json& slot : bot["slots"])
+        if (slot["name"] == "leg_l") slot["bone"] = "thight_l";
+    nlohmann::json& skin = bot["skins"][0]["attachments"];
+    skin["torso"] = {{"torsoo", skin["torso"]["torso"]}};
+    bot["animations"]["walk"]["bones"]["shin_left"]["rotate"] =
+        nlohmann::json::array({{{"value", 0}}, {{"time", 0.25}, {"value", -40}}, {{"time", 0.5}, {"value", 0}}});
+    const std::filesystem::path folder = freshFolder("all_errors");
+    const std::string path = writeBot(folder, bot).string();
+    const std::string json = botText(bot);
+    SpineImportOptions o = options(path, folder / "out" / "bot.rig.xml");
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    CHECK(run.exitCode == 1);
+    const std::string expected =
+        path + ":" + std::to_string(lineOf(json, "\"name\": \"leg_l\"")) + ": error: slot 'leg_l': bone 'thight_l' is not a bone\n" +
+        path + ":" + std::to_string(lineOf(json, "\"name\": \"torso\"", "\"slots\"")) +
+        ": error: slot 'torso': its setup attachment 'torso' is in no skin (looked in skin 'default', which holds 'torsoo' for "
+        "this slot)\n" +
+        path + ":" + std::to_string(lineOf(json, "\"shin_left\"")) + ": error: animation 'walk': 'shin_left' is not a bone\n";
+    CHECK(run.err == expected);
+    CHECK(run.out.empty());
+    CHECK_FALSE(std::filesystem::exists(folder / "out"));
 }
 
 TEST_CASE("import: a rig failing its own check names OUT, says nothing was written and, for sizes, the scale used",

@@ -377,6 +377,35 @@ public:
         }
     }
 
+    /// A slot's setup attachment must be in some skin of the file: one in none is a typo
+    /// (of the slot's attachment or of the skin's key), and importing past it would guess
+    /// the bodies without that part. Said at the slot's line, naming the skins looked in
+    /// and what they do hold for the slot. (One in a skin that is not imported, another
+    /// --skin's, is the importer's to warn about: the slot is empty in that skin.)
+    void checkSetupAttachments() {
+        std::string skinNames;
+        for (const SpineSkin& skin : skeleton_.skins) skinNames += (skinNames.empty() ? "'" : ", '") + skin.name + "'";
+        const bool one = skeleton_.skins.size() == 1;
+        for (size_t s = 0; s < skeleton_.slots.size(); ++s) {
+            const SpineSlot& slot = skeleton_.slots[s];
+            if (slot.attachment.empty()) continue;
+            bool found = false;
+            std::string held;
+            for (const SpineSkin& skin : skeleton_.skins)
+                for (const SpineAttachment& a : skin.attachments) {
+                    if (a.slot != int(s)) continue;
+                    found = found || a.name == slot.attachment;
+                    held += (held.empty() ? "'" : ", '") + a.name + "'";
+                }
+            if (found) continue;
+            std::string where = "the file has no skins";
+            if (!skinNames.empty())
+                where = std::string(one ? "looked in skin " : "looked in skins ") + skinNames + (one ? ", which holds " : ", which hold ") +
+                        (held.empty() ? std::string("nothing") : held) + " for this slot";
+            error(slot.line, "slot '" + slot.name + "': its setup attachment '" + slot.attachment + "' is in no skin (" + where + ")");
+        }
+    }
+
     void readConstraints(const Json& root) {
         for (const char* kind : {"path", "physics"})
             if (auto it = root.find(kind); it != root.end() && it->is_array() && !it->empty())
@@ -478,11 +507,16 @@ SpineLoadResult parseSpineJson(std::string_view text, const std::string& fileNam
     SpineReader reader(text, fileName, result);
     reader.readVersion(root);
     reader.readBones(root);
-    if (!hasErrors(result.diagnostics)) {
+    // Every section is read whatever the errors before it, so that one run lists every
+    // mistake (a slot on a misspelt bone, a misspelt skin entry, an animation of a misspelt
+    // bone), as the atlas's missing regions are; only without bones is there nothing for
+    // the rest to name.
+    if (!result.skeleton.bones.empty()) {
         reader.readSlots(root);
         reader.readSkins(root);
+        reader.checkSetupAttachments();
         reader.readConstraints(root);
-        if (!hasErrors(result.diagnostics)) readSpineAnimations(root, text, fileName, result);
+        readSpineAnimations(root, text, fileName, result);
     }
     result.ok = !hasErrors(result.diagnostics);
     return result;
