@@ -1,6 +1,6 @@
 // A small Spine figure written by the tests themselves (JSON, atlas and page PNG): a helper
 // root and hip, a torso, a head, two arms bent 10 degrees at the elbow, two straight legs,
-// each a region attachment. Tests change the JSON (a mesh, animations, typos) before
+// each a region attachment. Tests change the JSON (a mesh, animations, typos; keys kept in the order Spine writes them) before
 // writing it, and find lines in the written text.
 #pragma once
 
@@ -15,8 +15,8 @@
 namespace spinetest {
 
 /// The figure's skeleton: bones, slots, the default skin; no animations.
-inline nlohmann::json botSkeleton() {
-    using nlohmann::json;
+inline nlohmann::ordered_json botSkeleton() {
+    using json = nlohmann::ordered_json;
     json bot;
     bot["skeleton"] = {{"spine", "4.1.24"}};
     bot["bones"] = json::array({
@@ -65,8 +65,8 @@ inline nlohmann::json botSkeleton() {
 /// vertices along the arm, the shoulder's two all on upper_arm_r (bone 6), the elbow's two
 /// half on it and half on forearm_r (bone 7), the hand's two all on forearm_r. The forearm
 /// keeps no region of its own.
-inline void giveBotArmMesh(nlohmann::json& bot) {
-    using nlohmann::json;
+inline void giveBotArmMesh(nlohmann::ordered_json& bot) {
+    using json = nlohmann::ordered_json;
     json& slots = bot["slots"];
     for (size_t i = 0; i < slots.size(); ++i)
         if (slots[i]["name"] == "farm_r") {
@@ -93,7 +93,7 @@ inline void giveBotArmMesh(nlohmann::json& bot) {
 }
 
 /// The figure's JSON text as written: two-space indents, one key or array item a line.
-inline std::string botText(const nlohmann::json& bot) { return bot.dump(2); }
+inline std::string botText(const nlohmann::ordered_json& bot) { return bot.dump(2); }
 
 /// The 1-based line of the first occurrence of `text` at or after the first of `after`.
 inline int lineOf(const std::string& file, const std::string& text, const std::string& after = "") {
@@ -107,7 +107,7 @@ inline int lineOf(const std::string& file, const std::string& text, const std::s
 
 /// Writes NAME.json (the figure), NAME.atlas and bot.png (grey, 256 x 128) into folder;
 /// returns the JSON's path.
-inline std::filesystem::path writeBot(const std::filesystem::path& folder, const nlohmann::json& bot,
+inline std::filesystem::path writeBot(const std::filesystem::path& folder, const nlohmann::ordered_json& bot,
                                       const std::string& name = "bot") {
     std::ofstream(folder / (name + ".json"), std::ios::binary) << botText(bot);
     std::ofstream(folder / (name + ".atlas"), std::ios::binary) << "bot.png\n"

@@ -26,7 +26,7 @@ struct BotImport {
     std::optional<RigDefinition> rig;
 };
 
-BotImport importBot(const std::filesystem::path& folder, const nlohmann::json& bot) {
+BotImport importBot(const std::filesystem::path& folder, const nlohmann::ordered_json& bot) {
     SpineImportOptions o;
     o.skeletonPath = writeBot(folder, bot).string();
     o.outPath = (folder / "out" / "bot.rig.xml").string();
@@ -59,7 +59,7 @@ std::string tableLine(const std::string& out, const std::string& bone) {
 
 TEST_CASE("import: straight elbows and knees keep the guess [0, 140] / [-140, 0] unless a clip goes past it",
           "[spine][import][limits]") {
-    nlohmann::json bot = botSkeleton();
+    nlohmann::ordered_json bot = botSkeleton();
     bot["bones"][5]["rotation"] = 0;  // forearm_l straight
     REQUIRE(bot["bones"][5]["name"] == "forearm_l");
 
@@ -79,9 +79,9 @@ TEST_CASE("import: straight elbows and knees keep the guess [0, 140] / [-140, 0]
     // straightening the left elbow 20 degrees past straight: only the elbow's lower limit
     // moves, to the punch's -20 less the 5 degree margin.
     bot["animations"]["walk"]["bones"]["shin_l"]["rotate"] =
-        nlohmann::json::array({{{"value", 0}}, {{"time", 0.25}, {"value", -40}}, {{"time", 0.5}, {"value", 0}}});
+        nlohmann::ordered_json::array({{{"value", 0}}, {{"time", 0.25}, {"value", -40}}, {{"time", 0.5}, {"value", 0}}});
     bot["animations"]["punch"]["bones"]["forearm_l"]["rotate"] =
-        nlohmann::json::array({{{"value", 0}}, {{"time", 0.2}, {"value", -20}}, {{"time", 0.4}, {"value", 0}}});
+        nlohmann::ordered_json::array({{{"value", 0}}, {{"time", 0.2}, {"value", -20}}, {{"time", 0.4}, {"value", 0}}});
     BotImport moving = importBot(freshFolder("limits_clips"), bot);
     INFO(moving.run.err);
     REQUIRE(moving.rig);
@@ -98,12 +98,12 @@ TEST_CASE("import: a mesh weighted across the elbow gives the forearm its own bo
           "[spine][import][mesh]") {
     // The right arm is one mesh on upper_arm_r, its hand half weighted to forearm_r, which
     // has no region of its own; the punch turns both bones.
-    nlohmann::json bot = botSkeleton();
+    nlohmann::ordered_json bot = botSkeleton();
     giveBotArmMesh(bot);
     bot["animations"]["punch"]["bones"]["upper_arm_r"]["rotate"] =
-        nlohmann::json::array({{{"value", 0}}, {{"time", 0.2}, {"value", 90}}, {{"time", 0.4}, {"value", 0}}});
+        nlohmann::ordered_json::array({{{"value", 0}}, {{"time", 0.2}, {"value", 90}}, {{"time", 0.4}, {"value", 0}}});
     bot["animations"]["punch"]["bones"]["forearm_r"]["rotate"] =
-        nlohmann::json::array({{{"value", 0}}, {{"time", 0.2}, {"value", -10}}, {{"time", 0.4}, {"value", 0}}});
+        nlohmann::ordered_json::array({{{"value", 0}}, {{"time", 0.2}, {"value", -10}}, {{"time", 0.4}, {"value", 0}}});
     const std::filesystem::path folder = freshFolder("mesh_elbow");
     BotImport imported = importBot(folder, bot);
     INFO(imported.run.err);
@@ -159,7 +159,7 @@ TEST_CASE("mesh: a weighted mesh's area is shared among its bones by each triang
     // The arm mesh straight (no elbow bend): the upper arm's 30 x 10 half is two triangles of
     // 150, the forearm's 28 x 10 half two of 140. Corner weights on the upper arm, per
     // triangle: 5/6, 2/3, 1/3, 1/6; the rest is the forearm's.
-    nlohmann::json bot = botSkeleton();
+    nlohmann::ordered_json bot = botSkeleton();
     giveBotArmMesh(bot);
     bot["bones"][7]["rotation"] = 0;
     REQUIRE(bot["bones"][7]["name"] == "forearm_r");
@@ -182,14 +182,14 @@ TEST_CASE("import: a helper bone's keys that move nothing baked are warned about
           "[spine][import][bake]") {
     // The right forearm without art: no body, and nothing under it, so the punch's keys on it
     // cannot be in the clip. The walk's root translate is the root motion: not warned about.
-    nlohmann::json bot = botSkeleton();
-    nlohmann::json& slots = bot["slots"];
+    nlohmann::ordered_json bot = botSkeleton();
+    nlohmann::ordered_json& slots = bot["slots"];
     for (size_t i = 0; i < slots.size(); ++i)
         if (slots[i]["name"] == "farm_r") slots.erase(i--);
     bot["skins"][0]["attachments"].erase("farm_r");
     bot["animations"]["punch"]["bones"]["forearm_r"]["rotate"] =
-        nlohmann::json::array({{{"value", 0}}, {{"time", 0.2}, {"value", -10}}, {{"time", 0.4}, {"value", 0}}});
-    bot["animations"]["walk"]["bones"]["root"]["translate"] = nlohmann::json::array({{{"x", 0}}, {{"time", 1}, {"x", 130}}});
+        nlohmann::ordered_json::array({{{"value", 0}}, {{"time", 0.2}, {"value", -10}}, {{"time", 0.4}, {"value", 0}}});
+    bot["animations"]["walk"]["bones"]["root"]["translate"] = nlohmann::ordered_json::array({{{"x", 0}}, {{"time", 1}, {"x", 130}}});
     const std::filesystem::path folder = freshFolder("dropped_keys");
     BotImport imported = importBot(folder, bot);
     INFO(imported.run.err);

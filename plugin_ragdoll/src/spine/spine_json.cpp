@@ -18,6 +18,13 @@ using Json = nlohmann::json;
 /// (and its squares would overflow in the pose maths).
 constexpr double kMaxSpineNumber = 1e7;
 
+/// A number as written in a message: a whole one as an integer ("9", not nlohmann's
+/// "9.0": indices and counts are read as doubles), any other as JSON writes it.
+std::string numberText(double value) {
+    if (value == std::floor(value) && std::abs(value) < 1e15) return std::to_string(static_cast<long long>(value));
+    return Json(value).dump();
+}
+
 class SpineReader {
 public:
     SpineReader(std::string_view text, const std::string& file, SpineLoadResult& result)
@@ -306,7 +313,7 @@ public:
         if (triangles.size() % 3 != 0) return error(a.line, what + ": 'triangles' must hold three indices per triangle");
         for (double t : triangles) {
             if (t < 0 || t >= double(count) || t != std::floor(t))
-                return error(a.line, what + ": triangle index " + Json(t).dump() + " is not one of the " +
+                return error(a.line, what + ": triangle index " + numberText(t) + " is not one of the " +
                                          std::to_string(count) + " vertices");
             a.triangles.push_back(int(t));
         }
@@ -317,18 +324,23 @@ public:
         for (size_t v = 0; v < count; ++v) {
             if (at >= a.vertices.size()) return error(a.line, what + ": 'vertices' ends before vertex " + std::to_string(v));
             const double bones = a.vertices[at++];
-            if (bones < 1 || bones != std::floor(bones) || at + size_t(bones) * 4 > a.vertices.size())
-                return error(a.line, what + ": vertex " + std::to_string(v) + " has a bad bone count " + Json(bones).dump());
+            if (bones < 1 || bones != std::floor(bones) || bones > double(skeleton_.bones.size()))
+                return error(a.line, what + ": vertex " + std::to_string(v) + " has a bad bone count " + numberText(bones));
+            // A count that is right but has too few numbers after it: the array is cut short.
+            if (at + size_t(bones) * 4 > a.vertices.size())
+                return error(a.line, what + ": 'vertices' is cut short: vertex " + std::to_string(v) + "'s bone count " +
+                                         numberText(bones) + " needs " + std::to_string(size_t(bones) * 4) + " numbers after it, " +
+                                         std::to_string(a.vertices.size() - at) + " are left");
             double sum = 0.0;
             for (size_t b = 0; b < size_t(bones); ++b, at += 4) {
                 const double bone = a.vertices[at];
                 if (bone < 0 || bone >= double(skeleton_.bones.size()) || bone != std::floor(bone))
-                    return error(a.line, what + ": vertex " + std::to_string(v) + " names bone index " + Json(bone).dump() +
+                    return error(a.line, what + ": vertex " + std::to_string(v) + " names bone index " + numberText(bone) +
                                              " of " + std::to_string(skeleton_.bones.size()));
                 sum += a.vertices[at + 3];
             }
             if (std::abs(sum - 1.0) > 1e-3)
-                return error(a.line, what + ": the weights of vertex " + std::to_string(v) + " sum to " + Json(sum).dump() +
+                return error(a.line, what + ": the weights of vertex " + std::to_string(v) + " sum to " + numberText(sum) +
                                          ", not 1");
         }
         if (at != a.vertices.size()) error(a.line, what + ": 'vertices' holds more than its " + std::to_string(count) + " vertices");

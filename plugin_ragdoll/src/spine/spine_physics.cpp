@@ -31,6 +31,12 @@ int nearestBodiedAncestor(const SpineSkeleton& skeleton, const std::vector<char>
     return -1;
 }
 
+/// A limit in degrees as the rig gets it: rounded to 1 / kLimitStepsPerDegree, in radians by
+/// the rig file's own factor (kPi / 180, multiplied), so that it is written back as rounded.
+double writtenLimit(double degrees) {
+    return std::round(degrees * kLimitStepsPerDegree) / kLimitStepsPerDegree * (kPi / 180.0);
+}
+
 /// Whole degrees for the table ("0", never "-0": a straight hinge's limit is -0 from -bend).
 std::string degrees(double value) { return shortNumber(value, 0); }
 
@@ -187,6 +193,7 @@ void addSpinePhysics(RigDefinition& rig, const SpineRigMap& map, const SpineSkel
         body.radiusSource = RadiusSource::Visual;
         body.mass = torso[i] ? kHeaviestBodyMass * area[i] / torsoArea
                              : std::clamp(kLimbMass * area[i] / median, kLightestBodyMass, kMaxLimbFraction * kHeaviestBodyMass);
+        body.mass = std::round(body.mass * kMassStepsPerKg) / kMassStepsPerKg;
         body.linearDamping = kLinearDamping;
         body.angularDamping = kAngularDamping;
         rig.bodies.push_back(body);
@@ -234,8 +241,8 @@ void addSpinePhysics(RigDefinition& rig, const SpineRigMap& map, const SpineSkel
                 why += ", widened to hold clips '" + range.lowClip + "' and '" + range.highClip + "'";
             else if (pastLower || pastUpper)
                 why += ", widened to hold clip '" + (pastLower ? range.lowClip : range.highClip) + "'";
-            joint.lower = lower * kPi / 180.0;
-            joint.upper = upper * kPi / 180.0;
+            joint.lower = writtenLimit(lower);
+            joint.upper = writtenLimit(upper);
             rig.joints.push_back(joint);
             limits = "[";
             limits += degrees(lower);

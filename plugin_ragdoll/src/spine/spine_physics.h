@@ -42,6 +42,11 @@ inline constexpr double kClipLimitMargin = 5.0;          ///< degrees beyond wha
 /// Degrees a clip may pass a guessed limit by and still be at it, not past it: the pose
 /// maths' rounding (a walk's straight knee reaches its limit 0 to within 1e-12).
 inline constexpr double kClipLimitTolerance = 1e-3;
+/// What the rig file is given, rounded so that it reads as written: limits to a millionth of
+/// a degree (not 45.000000000000014, the margin's sum in radians and back), masses to 0.1 g.
+/// As steps per unit, so that round(x * steps) / steps is the nearest double to the decimal.
+inline constexpr double kLimitStepsPerDegree = 1e6;
+inline constexpr double kMassStepsPerKg = 1e4;
 
 /// Which Spine bones become rig bones, their rig parents, and what every other bone rides on.
 SpineRigMap mapSpineSkeleton(const SpineSkeleton& skeleton, const std::vector<SpineWorld>& setup,
