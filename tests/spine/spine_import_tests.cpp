@@ -22,6 +22,7 @@
 #include "spine/spine_bake.h"
 #include "spine/spine_json.h"
 #include "spine/spine_pose.h"
+#include "spine_bot.h"
 #include "spine_test_support.h"
 
 using namespace ragdoll;
@@ -348,6 +349,68 @@ TEST_CASE("import: each bad input exits 1 with its file and line, and writes not
     }
 }
 
+TEST_CASE("import: every mistake in the JSON is reported in one run, each at its line, and nothing is written",
+          "[spine][import][errors]") {
+    // Three typos: a slot on bone 'thight_l', the torso's skin entry keyed 'torsoo' (so the
+    // slot's setup attachment 'torso' is in no skin), an animation of bone 'shin_left'.
+    nlohmann::ordered_json bot = botSkeleton();
+    for (nlohmann::ordered_json& slot : bot["slots"])
+        if (slot["name"] == "leg_l") slot["bone"] = "thight_l";
+    nlohmann::ordered_json& skin = bot["skins"][0]["attachments"];
+    skin["torso"] = {{"torsoo", skin["torso"]["torso"]}};
+    bot["animations"]["walk"]["bones"]["shin_left"]["rotate"] =
+        nlohmann::ordered_json::array({{{"value", 0}}, {{"time", 0.25}, {"value", -40}}, {{"time", 0.5}, {"value", 0}}});
+    const std::filesystem::path folder = freshFolder("all_errors");
+    const std::string path = writeBot(folder, bot).string();
+    const std::string json = botText(bot);
+    SpineImportOptions o = options(path, folder / "out" / "bot.rig.xml");
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    CHECK(run.exitCode == 1);
+    const std::string expected =
+        path + ":" + std::to_string(lineOf(json, "\"name\": \"leg_l\"")) + ": error: slot 'leg_l': bone 'thight_l' is not a bone\n" +
+        path + ":" + std::to_string(lineOf(json, "\"name\": \"torso\"", "\"slots\"")) +
+        ": error: slot 'torso': its setup attachment 'torso' is in no skin (looked in skin 'default', which holds 'torsoo' for "
+        "this slot)\n" +
+        path + ":" + std::to_string(lineOf(json, "\"shin_left\"")) + ": error: animation 'walk': 'shin_left' is not a bone\n";
+    CHECK(run.err == expected);
+    CHECK(run.out.empty());
+    CHECK_FALSE(std::filesystem::exists(folder / "out"));
+}
+
+TEST_CASE("import: the report counts in words ('1 mesh') and the rig file's limits and masses are rounded to read",
+          "[spine][import]") {
+    // The walk bends the left knee 40 degrees against its guess: its upper limit is 40 plus
+    // the 5 degree margin, which through radians came out 45.000000000000014.
+    nlohmann::ordered_json bot = botSkeleton();
+    giveBotArmMesh(bot);
+    bot["animations"]["walk"]["bones"]["shin_l"]["rotate"] =
+        nlohmann::ordered_json::array({{{"value", 0}}, {{"time", 0.25}, {"value", 40}}, {{"time", 0.5}, {"value", 0}}});
+    const std::filesystem::path folder = freshFolder("readable");
+    SpineImportOptions o = options(writeBot(folder, bot).string(), folder / "bot.rig.xml");
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    CHECK(run.out.find("\n  12 Spine bones -> 10 rig bones with bodies; ") != std::string::npos);
+    CHECK(run.out.find("\n  8 sprites and 1 mesh on 1 image, ") != std::string::npos);
+    CHECK(run.out.find(" kg, 9 joints\n") != std::string::npos);
+    std::ifstream in(folder / "bot.rig.xml");
+    const std::string rig((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(rig.find("<joint name=\"shin_l\" parent=\"thigh_l\" child=\"shin_l\" lower=\"-140\" upper=\"45\" ") != std::string::npos);
+    // Every mass to 0.1 g and every limit to 1e-6 degree: at most 4 and 6 decimals.
+    size_t masses = 0, limits = 0;
+    for (const auto& [key, decimals] : std::vector<std::pair<std::string, size_t>>{{" mass=\"", 4}, {" lower=\"", 6}, {" upper=\"", 6}})
+        for (size_t at = rig.find(key); at != std::string::npos; at = rig.find(key, at + 1)) {
+            const std::string value = rig.substr(at + key.size(), rig.find('"', at + key.size()) - at - key.size());
+            INFO(key << value);
+            const size_t point = value.find('.');
+            CHECK((point == std::string::npos || value.size() - point - 1 <= decimals));
+            ++(key == " mass=\"" ? masses : limits);
+        }
+    CHECK(masses == 10);
+    CHECK(limits == 18);
+}
+
 TEST_CASE("import: a rig failing its own check names OUT, says nothing was written and, for sizes, the scale used",
           "[spine][import][errors]") {
     const std::filesystem::path folder = freshFolder("own_check");
@@ -602,7 +665,7 @@ TEST_CASE("rig check --json gives the imported bones, bodies, joints and sprite 
     std::array<Corner, 4> quad{};
     for (size_t i = 0; i < 4; ++i) quad[i] = {rig["sprites"][0]["quad"][i][0].get<double>(), rig["sprites"][0]["quad"][i][1].get<double>()};
     CHECK(sameCorners(quad, spineCorners(w[1], -20, 20, -10, 10, 15, 10, 2, 10.0), 1e-9));
-    CHECK(rig["sprites"][0]["rect"] == nlohmann::json::array({10, 10, 20, 40}));
+    CHECK(rig["sprites"][0]["rect"] == nlohmann::ordered_json::array({10, 10, 20, 40}));
 
     // A file that does not load: its errors in the document, and exit 1.
     std::ostringstream badOut, badErr;

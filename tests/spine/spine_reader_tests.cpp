@@ -7,6 +7,7 @@
 #include "spine/spine_atlas.h"
 #include "spine/spine_json.h"
 #include "spine/spine_pose.h"
+#include "spine_bot.h"
 #include "spine_test_support.h"
 
 using namespace ragdoll;
@@ -245,4 +246,37 @@ TEST_CASE("atlas: a UTF-8 byte-order mark before the first page is skipped", "[s
     CHECK(r.atlas.pages[0].file == "page.png");
     CHECK(r.atlas.pages[0].line == 1);
     CHECK(r.diagnostics.empty());
+}
+
+TEST_CASE("JSON: a weighted mesh's 'vertices' cut short is said so, and indices are written as integers", "[spine][json]") {
+    nlohmann::ordered_json bot = botSkeleton();
+    giveBotArmMesh(bot);
+    nlohmann::ordered_json& mesh = bot["skins"][0]["attachments"]["arm_r"]["armmesh"];
+    nlohmann::ordered_json cut = mesh["vertices"];
+    cut.erase(cut.size() - 1);  // the last vertex's weight
+    mesh["vertices"] = cut;
+    const std::string what = "attachment 'armmesh' (skin 'default', slot 'arm_r'): ";
+    SpineLoadResult r = parseSpineJson(botText(bot), "bot.json");
+    CHECK_FALSE(r.ok);
+    REQUIRE(r.diagnostics.size() == 1);
+    CHECK(r.diagnostics[0].message == what + "'vertices' is cut short: vertex 5's bone count 1 needs 4 numbers after it, 3 are left");
+    CHECK(r.diagnostics[0].line == lineOf(botText(bot), "\"armmesh\": {"));
+
+    giveBotArmMesh(bot);
+    bot["skins"][0]["attachments"]["arm_r"]["armmesh"]["triangles"][11] = 9;
+    r = parseSpineJson(botText(bot), "bot.json");
+    REQUIRE(r.diagnostics.size() == 1);
+    CHECK(r.diagnostics[0].message == what + "triangle index 9 is not one of the 6 vertices");
+
+    giveBotArmMesh(bot);
+    bot["skins"][0]["attachments"]["arm_r"]["armmesh"]["vertices"][1] = 12;
+    r = parseSpineJson(botText(bot), "bot.json");
+    REQUIRE(r.diagnostics.size() == 1);
+    CHECK(r.diagnostics[0].message == what + "vertex 0 names bone index 12 of 12");
+
+    giveBotArmMesh(bot);
+    bot["skins"][0]["attachments"]["arm_r"]["armmesh"]["vertices"][0] = 1.5;
+    r = parseSpineJson(botText(bot), "bot.json");
+    REQUIRE(r.diagnostics.size() == 1);
+    CHECK(r.diagnostics[0].message == what + "vertex 0 has a bad bone count 1.5");
 }

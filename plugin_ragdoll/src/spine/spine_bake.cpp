@@ -74,6 +74,24 @@ Sample sampleAt(const SpineSkeleton& skeleton, const SpineRigMap& map, const std
     return s;
 }
 
+/// Per Spine bone: whether its keys can show in the clips, which hold the bodied bones'
+/// angles and the root only. They can when the bone has a body or a bone under it does (its
+/// motion carries that body), or a bone under it is a constraint's target (the constraint
+/// turns its bones); a helper bone with none of these (a forearm without art) moves nothing
+/// that is baked, and its keys are dropped.
+std::vector<char> keysReachClips(const SpineSkeleton& skeleton, const SpineRigMap& map) {
+    std::vector<char> reaches(skeleton.bones.size(), 0);
+    for (size_t i = 0; i < skeleton.bones.size(); ++i) reaches[i] = map.rigOfSpine[i] >= 0;
+    for (const SpineIk& ik : skeleton.ik)
+        if (ik.target >= 0) reaches[size_t(ik.target)] = 1;
+    for (const SpineTransformConstraint& t : skeleton.transforms)
+        if (t.target >= 0) reaches[size_t(t.target)] = 1;
+    // Parents come before their children (the reader sorts them so): children first here.
+    for (size_t i = skeleton.bones.size(); i-- > 0;)
+        if (reaches[i] && skeleton.bones[i].parent >= 0) reaches[size_t(skeleton.bones[i].parent)] = 1;
+    return reaches;
+}
+
 }  // namespace
 
 std::string clipRoleOf(const std::string& animationName) {
@@ -118,8 +136,19 @@ BakeResult bakeSpineClips(const SpineSkeleton& skeleton, const SpineRigMap& map,
         }
 
     std::set<std::string> names;
+    const std::vector<char> reachesClips = keysReachClips(skeleton, map);
     for (size_t a = 0; a < skeleton.animations.size(); ++a) {
         const SpineAnimation& animation = skeleton.animations[a];
+        // A helper bone's keys that move nothing baked are lost: said, once per bone.
+        std::set<int> dropped;
+        for (const SpineTimeline& t : animation.timelines)
+            if (t.kind != SpineTimelineKind::Ik && !reachesClips[size_t(t.target)] && dropped.insert(t.target).second) {
+                const int rider = map.spineOfRig[size_t(map.riderOfSpine[size_t(t.target)])];
+                result.warnings.push_back({animation.line, "animation '" + animation.name + "': bone '" +
+                                                               skeleton.bones[size_t(t.target)].name +
+                                                               "' has no body (its parts ride on '" + skeleton.bones[size_t(rider)].name +
+                                                               "'): its keys are dropped from the clip"});
+            }
         BakedClip clip;
         clip.animation = animation.name;
         if (roleOf[a] == "get_up") clip.roles = {"get_up_front", "get_up_back"};
@@ -205,9 +234,8 @@ BakeResult bakeSpineClips(const SpineSkeleton& skeleton, const SpineRigMap& map,
                                       : unwrapped[i - 1] + wrapDegrees(samples[i].angles[b] - samples[i - 1].angles[b]);
                 moves = moves || std::abs(unwrapped[i]) > 1e-4;
                 AngleRange& range = result.ranges[b];
-                if (unwrapped[i] < range.low || unwrapped[i] > range.high) range.clip = animation.name;
-                range.low = std::min(range.low, unwrapped[i]);
-                range.high = std::max(range.high, unwrapped[i]);
+                if (unwrapped[i] < range.low) range.low = unwrapped[i], range.lowClip = animation.name;
+                if (unwrapped[i] > range.high) range.high = unwrapped[i], range.highClip = animation.name;
             }
             if (!moves) continue;
             text += "  <track bone=\"" + rigxml::escapeAttribute(rig.bones[b].fileName) + "\">";

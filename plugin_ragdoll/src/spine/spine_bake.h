@@ -7,7 +7,8 @@
 // any two samples; a stepped key becomes a jump of kJumpLead. The rig root's origin becomes the root track: x its travel since the
 // clip's start (root motion), y its offset from the rest height. Only angles and the root
 // move: an animation that moves a bone off its place on its parent (a translate or scale
-// timeline, a helper bone turning between two bodies) is warned about.
+// timeline, a helper bone turning between two bodies) is warned about, and so are the keys
+// of a helper bone that move nothing baked (a forearm without a body), which are dropped.
 #pragma once
 
 #include <string>

@@ -43,6 +43,9 @@ struct Reporter {
     }
 };
 
+/// "1 mesh", "2 meshes".
+std::string counted(size_t count, const char* one, const char* many) { return std::to_string(count) + " " + (count == 1 ? one : many); }
+
 /// A page image's bytes, to copy or compare (the loaders' file reader; why it failed is not needed here).
 std::optional<std::string> readPageBytes(const fs::path& path) {
     std::vector<Diagnostic> ignored;
@@ -310,10 +313,12 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
         << "\n";
     std::string helpers;
     for (const std::string& name : build.helpers) helpers += (helpers.empty() ? "" : ", ") + name;
-    out << "  " << skeleton.bones.size() << " Spine bones -> " << result.bones.size() << " rig bones with bodies"
+    out << "  " << counted(skeleton.bones.size(), "Spine bone", "Spine bones") << " -> "
+        << counted(result.bones.size(), "rig bone with a body", "rig bones with bodies")
         << (helpers.empty() ? std::string() : "; without a part, riding on their nearest body: " + helpers) << "\n";
-    out << "  " << result.sprites.size() << " sprites and " << result.meshes.size() << " meshes on " << result.images.size() << " image(s), "
-        << shortNumber(result.totalMass(), 2) << " kg, " << result.joints.size() << " joints\n";
+    out << "  " << counted(result.sprites.size(), "sprite", "sprites") << " and " << counted(result.meshes.size(), "mesh", "meshes")
+        << " on " << counted(result.images.size(), "image", "images") << ", " << shortNumber(result.totalMass(), 2) << " kg, "
+        << counted(result.joints.size(), "joint", "joints") << "\n";
     out << "guesses to tune (bodies and joint limits; in the editor, or in the rig file):\n";
     for (const std::string& line : build.table) out << line << "\n";
     out << "clips:\n";

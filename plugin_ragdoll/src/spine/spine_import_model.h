@@ -28,8 +28,9 @@ struct SpinePart {
     double area = 0.0;     ///< of the whole attachment (untrimmed), units²
     std::array<std::uint8_t, 4> color{255, 255, 255, 255};
     /// A mesh attachment (the vertices' source), or nullptr for a region. For a mesh the
-    /// centre and size are its setup-pose bounding box (angle 0), the area its triangles',
-    /// and `bone` the Spine bone that carries most of its weight.
+    /// centre and size are its setup-pose bounding box (angle 0), the area its triangles'
+    /// (shared among its bones by weight for the bodies: meshAreaByBone), and `bone` the
+    /// Spine bone that carries most of its weight.
     const SpineAttachment* mesh = nullptr;
 };
 
@@ -42,7 +43,7 @@ struct SpineRigMap {
     std::vector<int> riderOfSpine;     ///< per Spine bone: the rig bone its parts and motion ride on
     std::vector<int> rigParent;        ///< per rig bone: its parent rig bone, -1 for the root
     std::vector<std::string> jointNote;  ///< per rig bone: how its parent was chosen (for the table)
-    std::vector<double> partArea;      ///< per Spine bone: area of its own parts, units²
+    std::vector<double> partArea;      ///< per Spine bone: area of its own parts (its weighted share of a mesh), units²
 };
 
 /// A number with up to `decimals` decimals and no trailing zeros ("-0" as "0"), as the

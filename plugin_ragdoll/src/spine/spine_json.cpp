@@ -18,6 +18,13 @@ using Json = nlohmann::json;
 /// (and its squares would overflow in the pose maths).
 constexpr double kMaxSpineNumber = 1e7;
 
+/// A number as written in a message: a whole one as an integer ("9", not nlohmann's
+/// "9.0": indices and counts are read as doubles), any other as JSON writes it.
+std::string numberText(double value) {
+    if (value == std::floor(value) && std::abs(value) < 1e15) return std::to_string(static_cast<long long>(value));
+    return Json(value).dump();
+}
+
 class SpineReader {
 public:
     SpineReader(std::string_view text, const std::string& file, SpineLoadResult& result)
@@ -306,7 +313,7 @@ public:
         if (triangles.size() % 3 != 0) return error(a.line, what + ": 'triangles' must hold three indices per triangle");
         for (double t : triangles) {
             if (t < 0 || t >= double(count) || t != std::floor(t))
-                return error(a.line, what + ": triangle index " + Json(t).dump() + " is not one of the " +
+                return error(a.line, what + ": triangle index " + numberText(t) + " is not one of the " +
                                          std::to_string(count) + " vertices");
             a.triangles.push_back(int(t));
         }
@@ -317,18 +324,23 @@ public:
         for (size_t v = 0; v < count; ++v) {
             if (at >= a.vertices.size()) return error(a.line, what + ": 'vertices' ends before vertex " + std::to_string(v));
             const double bones = a.vertices[at++];
-            if (bones < 1 || bones != std::floor(bones) || at + size_t(bones) * 4 > a.vertices.size())
-                return error(a.line, what + ": vertex " + std::to_string(v) + " has a bad bone count " + Json(bones).dump());
+            if (bones < 1 || bones != std::floor(bones) || bones > double(skeleton_.bones.size()))
+                return error(a.line, what + ": vertex " + std::to_string(v) + " has a bad bone count " + numberText(bones));
+            // A count that is right but has too few numbers after it: the array is cut short.
+            if (at + size_t(bones) * 4 > a.vertices.size())
+                return error(a.line, what + ": 'vertices' is cut short: vertex " + std::to_string(v) + "'s bone count " +
+                                         numberText(bones) + " needs " + std::to_string(size_t(bones) * 4) + " numbers after it, " +
+                                         std::to_string(a.vertices.size() - at) + " are left");
             double sum = 0.0;
             for (size_t b = 0; b < size_t(bones); ++b, at += 4) {
                 const double bone = a.vertices[at];
                 if (bone < 0 || bone >= double(skeleton_.bones.size()) || bone != std::floor(bone))
-                    return error(a.line, what + ": vertex " + std::to_string(v) + " names bone index " + Json(bone).dump() +
+                    return error(a.line, what + ": vertex " + std::to_string(v) + " names bone index " + numberText(bone) +
                                              " of " + std::to_string(skeleton_.bones.size()));
                 sum += a.vertices[at + 3];
             }
             if (std::abs(sum - 1.0) > 1e-3)
-                return error(a.line, what + ": the weights of vertex " + std::to_string(v) + " sum to " + Json(sum).dump() +
+                return error(a.line, what + ": the weights of vertex " + std::to_string(v) + " sum to " + numberText(sum) +
                                          ", not 1");
         }
         if (at != a.vertices.size()) error(a.line, what + ": 'vertices' holds more than its " + std::to_string(count) + " vertices");
@@ -374,6 +386,35 @@ public:
             for (auto& [name, attachments] : it->items()) readSkin(name, attachments, offsetOfKey(skins, name));
         } else {
             error(lineOfKey(0, "skins"), "'skins' must be an array or an object");
+        }
+    }
+
+    /// A slot's setup attachment must be in some skin of the file: one in none is a typo
+    /// (of the slot's attachment or of the skin's key), and importing past it would guess
+    /// the bodies without that part. Said at the slot's line, naming the skins looked in
+    /// and what they do hold for the slot. (One in a skin that is not imported, another
+    /// --skin's, is the importer's to warn about: the slot is empty in that skin.)
+    void checkSetupAttachments() {
+        std::string skinNames;
+        for (const SpineSkin& skin : skeleton_.skins) skinNames += (skinNames.empty() ? "'" : ", '") + skin.name + "'";
+        const bool one = skeleton_.skins.size() == 1;
+        for (size_t s = 0; s < skeleton_.slots.size(); ++s) {
+            const SpineSlot& slot = skeleton_.slots[s];
+            if (slot.attachment.empty()) continue;
+            bool found = false;
+            std::string held;
+            for (const SpineSkin& skin : skeleton_.skins)
+                for (const SpineAttachment& a : skin.attachments) {
+                    if (a.slot != int(s)) continue;
+                    found = found || a.name == slot.attachment;
+                    held += (held.empty() ? "'" : ", '") + a.name + "'";
+                }
+            if (found) continue;
+            std::string where = "the file has no skins";
+            if (!skinNames.empty())
+                where = std::string(one ? "looked in skin " : "looked in skins ") + skinNames + (one ? ", which holds " : ", which hold ") +
+                        (held.empty() ? std::string("nothing") : held) + " for this slot";
+            error(slot.line, "slot '" + slot.name + "': its setup attachment '" + slot.attachment + "' is in no skin (" + where + ")");
         }
     }
 
@@ -478,11 +519,16 @@ SpineLoadResult parseSpineJson(std::string_view text, const std::string& fileNam
     SpineReader reader(text, fileName, result);
     reader.readVersion(root);
     reader.readBones(root);
-    if (!hasErrors(result.diagnostics)) {
+    // Every section is read whatever the errors before it, so that one run lists every
+    // mistake (a slot on a misspelt bone, a misspelt skin entry, an animation of a misspelt
+    // bone), as the atlas's missing regions are; only without bones is there nothing for
+    // the rest to name.
+    if (!result.skeleton.bones.empty()) {
         reader.readSlots(root);
         reader.readSkins(root);
+        reader.checkSetupAttachments();
         reader.readConstraints(root);
-        if (!hasErrors(result.diagnostics)) readSpineAnimations(root, text, fileName, result);
+        readSpineAnimations(root, text, fileName, result);
     }
     result.ok = !hasErrors(result.diagnostics);
     return result;

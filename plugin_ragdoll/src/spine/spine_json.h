@@ -2,8 +2,9 @@
 // nlohmann::json. A syntax error is reported at its line and column; every other problem
 // names the entry (and its line when the entry can be found in the text) and the whole
 // read fails on any error: a bone with an unknown parent or in a parent cycle, a slot on
-// an unknown bone, a constraint or timeline naming nothing, a mesh whose indices or
-// weights do not fit. What is read but not used by the importer is the importer's to warn
+// an unknown bone, a slot's setup attachment in no skin, a constraint or timeline naming
+// nothing, a mesh whose indices or weights do not fit. Every section is read past the
+// errors before it, so one read reports them all. What is read but not used by the importer is the importer's to warn
 // about; what this reader cannot represent (unknown timeline kinds) it warns about itself.
 #pragma once
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace ragdoll {
 
@@ -69,6 +70,27 @@ int meshMainBone(const SpineAttachment& source, int slotBone, size_t boneCount) 
     std::vector<double> total(boneCount, 0.0);
     forEachWeight(source, [&](size_t, int bone, double, double, double w) { total[size_t(bone)] += w; });
     return int(std::max_element(total.begin(), total.end()) - total.begin());
+}
+
+std::vector<double> meshAreaByBone(const SpineAttachment& source, int slotBone, const std::vector<SpineWorld>& setup) {
+    const std::vector<std::array<double, 2>> world = meshWorldVertices(source, slotBone, setup);
+    // Each vertex's (bone, weight) pairs; a rigid mesh's vertices are all on the slot's bone.
+    std::vector<std::vector<std::pair<int, double>>> weights(world.size());
+    if (!source.weighted) {
+        for (auto& w : weights) w.push_back({slotBone, 1.0});
+    } else {
+        forEachWeight(source, [&](size_t v, int bone, double, double, double w) { weights[v].push_back({bone, w}); });
+    }
+    std::vector<double> area(setup.size(), 0.0);
+    for (size_t t = 0; t + 2 < source.triangles.size(); t += 3) {
+        const auto& a = world[size_t(source.triangles[t])];
+        const auto& b = world[size_t(source.triangles[t + 1])];
+        const auto& c = world[size_t(source.triangles[t + 2])];
+        const double triangle = 0.5 * std::abs((b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1]));
+        for (size_t corner = 0; corner < 3; ++corner)
+            for (const auto& [bone, w] : weights[size_t(source.triangles[t + corner])]) area[size_t(bone)] += triangle * w / 3.0;
+    }
+    return area;
 }
 
 RigMesh rigMeshOf(const SpinePart& part, const SpineAttachment& source, int slotBone, const SpineRigMap& map,

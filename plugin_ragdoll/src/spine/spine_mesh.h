@@ -22,6 +22,12 @@ std::vector<std::array<double, 2>> meshWorldVertices(const SpineAttachment& sour
 /// The Spine bone that carries most of a mesh's weight (the slot's bone for a rigid mesh).
 int meshMainBone(const SpineAttachment& source, int slotBone, size_t boneCount);
 
+/// A mesh's area in the setup pose (its triangles', units²) shared among the Spine bones
+/// that move it, per bone: each triangle's area split by its corners' mean weight on each
+/// bone, so a mesh bending across an elbow credits the forearm the part that follows it (a
+/// rigid mesh's is all its slot bone's). Whether a bone gets a body is judged on its share.
+std::vector<double> meshAreaByBone(const SpineAttachment& source, int slotBone, const std::vector<SpineWorld>& setup);
+
 /// The rig mesh of a part: texture positions in page pixels, weights on rig bones (metres).
 RigMesh rigMeshOf(const SpinePart& part, const SpineAttachment& source, int slotBone, const SpineRigMap& map,
                   const std::vector<SpineWorld>& setup, const RigDefinition& rig, int image);

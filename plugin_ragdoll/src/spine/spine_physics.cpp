@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "rig_tools/rig_generator.h"
+#include "spine/spine_mesh.h"
 
 namespace ragdoll {
 
@@ -30,11 +31,14 @@ int nearestBodiedAncestor(const SpineSkeleton& skeleton, const std::vector<char>
     return -1;
 }
 
-std::string degrees(double value) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.0f", value);
-    return buffer;
+/// A limit in degrees as the rig gets it: rounded to 1 / kLimitStepsPerDegree, in radians by
+/// the rig file's own factor (kPi / 180, multiplied), so that it is written back as rounded.
+double writtenLimit(double degrees) {
+    return std::round(degrees * kLimitStepsPerDegree) / kLimitStepsPerDegree * (kPi / 180.0);
 }
+
+/// Whole degrees for the table ("0", never "-0": a straight hinge's limit is -0 from -bend).
+std::string degrees(double value) { return shortNumber(value, 0); }
 
 }  // namespace
 
@@ -47,7 +51,14 @@ SpineRigMap mapSpineSkeleton(const SpineSkeleton& skeleton, const std::vector<Sp
     map.riderOfSpine.assign(count, -1);
     double largest = 0.0;
     for (const SpinePart& part : parts) {
-        map.partArea[size_t(part.bone)] += part.area;
+        // A weighted mesh counts for each bone by its weights (an arm mesh bending at the
+        // elbow gives the forearm a body of its own); a region is all its bone's.
+        if (part.mesh) {
+            const std::vector<double> shares = meshAreaByBone(*part.mesh, skeleton.slots[size_t(part.slot)].bone, setup);
+            for (size_t i = 0; i < count; ++i) map.partArea[i] += shares[i];
+        } else {
+            map.partArea[size_t(part.bone)] += part.area;
+        }
         largest = std::max(largest, part.area);
     }
     std::vector<char> bodied(count, 0);
@@ -142,22 +153,22 @@ void addSpinePhysics(RigDefinition& rig, const SpineRigMap& map, const SpineSkel
     std::vector<double> area(count, 0.0);
     for (const RigSprite& sprite : rig.sprites) area[size_t(sprite.bone)] += sprite.width * sprite.height;
     for (const RigMesh& mesh : rig.meshes) {
-        // A mesh's triangles (in the rest pose) count for the rig bone with most of its weight.
-        std::vector<double> weight(count, 0.0);
+        // A mesh's triangles (in the rest pose) count for the rig bones that move them, each
+        // triangle split by its corners' mean weights (as meshAreaByBone splits the Spine mesh).
         std::vector<Vec2> at(mesh.vertices.size());
         for (size_t v = 0; v < mesh.vertices.size(); ++v)
             for (const RigMeshWeight& w : mesh.vertices[v].weights) {
                 const RigBone& bone = rig.bones[size_t(w.bone)];
-                weight[size_t(w.bone)] += w.weight;
                 at[v] = at[v] + w.weight * (bone.origin + Vec2{std::cos(bone.angle) * w.position.x - std::sin(bone.angle) * w.position.y,
                                                                std::sin(bone.angle) * w.position.x + std::cos(bone.angle) * w.position.y});
             }
-        double triangles = 0.0;
         for (size_t t = 0; t + 2 < mesh.triangles.size(); t += 3) {
             const Vec2 a = at[size_t(mesh.triangles[t])], b = at[size_t(mesh.triangles[t + 1])], c = at[size_t(mesh.triangles[t + 2])];
-            triangles += 0.5 * std::abs((b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y));
+            const double triangle = 0.5 * std::abs((b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y));
+            for (size_t corner = 0; corner < 3; ++corner)
+                for (const RigMeshWeight& w : mesh.vertices[size_t(mesh.triangles[t + corner])].weights)
+                    area[size_t(w.bone)] += triangle * w.weight / 3.0;
         }
-        area[size_t(std::max_element(weight.begin(), weight.end()) - weight.begin())] += triangles;
     }
     // The torso's bodies share kHeaviestBodyMass by area (the root's alone when no bone is
     // torso-like); every other body weighs kLimbMass times its area over the median of theirs.
@@ -182,6 +193,7 @@ void addSpinePhysics(RigDefinition& rig, const SpineRigMap& map, const SpineSkel
         body.radiusSource = RadiusSource::Visual;
         body.mass = torso[i] ? kHeaviestBodyMass * area[i] / torsoArea
                              : std::clamp(kLimbMass * area[i] / median, kLightestBodyMass, kMaxLimbFraction * kHeaviestBodyMass);
+        body.mass = std::round(body.mass * kMassStepsPerKg) / kMassStepsPerKg;
         body.linearDamping = kLinearDamping;
         body.angularDamping = kAngularDamping;
         rig.bodies.push_back(body);
@@ -217,14 +229,20 @@ void addSpinePhysics(RigDefinition& rig, const SpineRigMap& map, const SpineSkel
                     why += ", one-way, bending " + std::string(positive ? "counter-clockwise" : "clockwise") +
                            " as in the setup pose";
             }
+            // Widened only on a side a clip goes past, to the furthest angle plus the margin:
+            // a clip reaching a limit (a straight knee) is inside it, and with no clip (an
+            // empty range) the guess stands.
             const AngleRange& range = clipRanges[i];
-            if (range.low - kClipLimitMargin < lower || range.high + kClipLimitMargin > upper) {
-                lower = std::max(-180.0, std::min(lower, range.low - kClipLimitMargin));
-                upper = std::min(180.0, std::max(upper, range.high + kClipLimitMargin));
-                why += ", widened to hold clip '" + range.clip + "'";
-            }
-            joint.lower = lower * kPi / 180.0;
-            joint.upper = upper * kPi / 180.0;
+            const bool pastLower = !range.empty() && range.low < lower - kClipLimitTolerance;
+            const bool pastUpper = !range.empty() && range.high > upper + kClipLimitTolerance;
+            if (pastLower) lower = std::max(-180.0, range.low - kClipLimitMargin);
+            if (pastUpper) upper = std::min(180.0, range.high + kClipLimitMargin);
+            if (pastLower && pastUpper && range.lowClip != range.highClip)
+                why += ", widened to hold clips '" + range.lowClip + "' and '" + range.highClip + "'";
+            else if (pastLower || pastUpper)
+                why += ", widened to hold clip '" + (pastLower ? range.lowClip : range.highClip) + "'";
+            joint.lower = writtenLimit(lower);
+            joint.upper = writtenLimit(upper);
             rig.joints.push_back(joint);
             limits = "[";
             limits += degrees(lower);

@@ -17,11 +17,14 @@
 //   kMaxLimbFraction of the torso.
 // - Joints: limits from the bone's role guessed from its name (elbow, knee one-way; neck,
 //   shoulder, hip wide: rig_generator.h's recipe); a one-way hinge bends the way its setup
-//   pose is bent; then every range is widened to hold the angles the clips reach, so a
-//   character going limp mid-clip starts inside its limits. Damping and friction as the
+//   pose is bent; then a range a clip goes past is widened on that side to hold the
+//   furthest angle the clips reach (plus kClipLimitMargin), so a character going limp
+//   mid-clip starts inside its limits. A clip that only reaches a limit (a straight knee
+//   in a walk) leaves it as guessed. Damping and friction as the
 //   rig generator gives them (dampAndRubJoints).
 #pragma once
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -36,15 +39,27 @@ inline constexpr double kMaxLimbFraction = 0.5;          ///< of the torso's mas
 inline constexpr double kLightestBodyMass = 0.3;         ///< kg
 inline constexpr double kHingeBendDegrees = 5.0;         ///< a setup bend that sets a hinge's side
 inline constexpr double kClipLimitMargin = 5.0;          ///< degrees beyond what the clips reach
+/// Degrees a clip may pass a guessed limit by and still be at it, not past it: the pose
+/// maths' rounding (a walk's straight knee reaches its limit 0 to within 1e-12).
+inline constexpr double kClipLimitTolerance = 1e-3;
+/// What the rig file is given, rounded so that it reads as written: limits to a millionth of
+/// a degree (not 45.000000000000014, the margin's sum in radians and back), masses to 0.1 g.
+/// As steps per unit, so that round(x * steps) / steps is the nearest double to the decimal.
+inline constexpr double kLimitStepsPerDegree = 1e6;
+inline constexpr double kMassStepsPerKg = 1e4;
 
 /// Which Spine bones become rig bones, their rig parents, and what every other bone rides on.
 SpineRigMap mapSpineSkeleton(const SpineSkeleton& skeleton, const std::vector<SpineWorld>& setup,
                              const std::vector<SpinePart>& parts);
 
-/// The angles (degrees from rest, relative to the rig parent) a rig bone reaches in the clips.
+/// The angles (degrees from rest, relative to the rig parent) a rig bone reaches in the
+/// clips. Empty (low > high) until a clip is sampled: with no clips nothing is reached, not
+/// the rest angle, so no limit is widened.
 struct AngleRange {
-    double low = 0.0, high = 0.0;
-    std::string clip;  ///< the clip reaching furthest outside the guess, for the table
+    double low = std::numeric_limits<double>::infinity();
+    double high = -std::numeric_limits<double>::infinity();
+    std::string lowClip, highClip;  ///< the clip reaching furthest each way, for the table
+    bool empty() const { return low > high; }
 };
 
 /// Adds a body per rig bone and a joint per rig parent–child pair to a rig whose bones and
