@@ -537,6 +537,9 @@ TEST_CASE("plugin descriptors are validated with file and line", "[plugin][descr
         {"<plugin name=\"x\" version=\"1\" abi_version=\"1\" library=\"x\" loading_phase=\"soon\"/>", "unknown value 'soon'"},
         {"<level/>", ":1: error: the root element must be <plugin>"},
         {"<plugin name=\"x\"", "malformed XML"},
+        // The library given for its descriptor read "malformed XML: broken text or entity".
+        {"\x7f" "ELF\x02\x01\x01", ": error: it is a shared library, not a plugin descriptor: give the *.plugin file"},
+        {"\x89PNG\r\n\x1a\n", ": error: not a plugin descriptor (it is a PNG image"},
     };
     int i = 0;
     for (const Case& c : cases) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <fstream>
 #include <system_error>
 
 namespace paper {
@@ -31,6 +32,23 @@ DescriptorResult loadPluginDescriptor(const fs::path& path) {
     if (!fs::is_regular_file(path, ec)) {
         error(0, fs::exists(path, ec) ? "not a file" : "no such file");
         return result;
+    }
+    // A plugin's library given where its descriptor goes (the likeliest slip), or any other
+    // file that is plainly no XML, says so: the parser's words would be about broken text.
+    {
+        std::ifstream in(path, std::ios::binary);
+        std::string head(4096, '\0');
+        in.read(head.data(), std::streamsize(head.size()));
+        head.resize(size_t(in.gcount()));
+        if (head.starts_with("\x7f" "ELF")) {
+            error(0, "it is a shared library, not a plugin descriptor: give the *.plugin file that names it "
+                     "(beside it, e.g. " + (path.parent_path() / "NAME.plugin").string() + ")");
+            return result;
+        }
+        if (std::optional<std::string> kind = notTextFile(head, "a descriptor is XML text")) {
+            error(0, "not a plugin descriptor (" + *kind + ")");
+            return result;
+        }
     }
     tinyxml2::XMLDocument doc;
     if (doc.LoadFile(file.c_str()) != tinyxml2::XML_SUCCESS) {
