@@ -252,11 +252,11 @@ TEST_CASE("paperdoll refuses bad plugins", "[cli][bad-input][player]") {
         {"--plugin: missing descriptor", plugin(f.missing), 1, {f.missing, "no such file"}},
         {"--plugin: a directory", plugin(f.folder), 1, {f.folder, "not a file"}},
         {"--plugin: empty descriptor", plugin(f.empty), 1, {f.empty, "empty"}},
-        {"--plugin: binary garbage", plugin(f.garbage), 1, {f.garbage + ":1:", "malformed XML"}},
+        {"--plugin: binary garbage", plugin(f.garbage), 1, {f.garbage + ": error: not a plugin descriptor (it is a binary file"}},
         {"--plugin: bad abi_version on line 2", plugin(f.badPlugin), 1, {f.badPlugin + ":2:", "abi_version"}},
         {"--plugin: its library is missing", plugin(f.noLibrary), 1, {"libnot_built.so", "No such file"}},
         {"--plugin: its library is binary garbage", plugin(f.garbageLibrary), 1, {"libgarbage.so", "not a 64-bit ELF"}},
-        {"--list-plugins --plugin garbage", {"--list-plugins", "--plugin", f.garbage}, 1, {f.garbage, "malformed XML"}},
+        {"--list-plugins --plugin garbage", {"--list-plugins", "--plugin", f.garbage}, 1, {f.garbage, "not a plugin descriptor"}},
     };
     checkAll("paperdoll", kPlayer, rows);
 }
@@ -468,7 +468,7 @@ TEST_CASE("paperdoll_editor refuses bad files", "[cli][bad-input][editor]") {
         {"--plugin: missing descriptor", opt("--plugin", f.missing), 1, {f.missing, "no such file"}},
         {"--plugin: a directory", opt("--plugin", f.folder), 1, {f.folder, "not a file"}},
         {"--plugin: empty descriptor", opt("--plugin", f.empty), 1, {f.empty, "empty"}},
-        {"--plugin: binary garbage", opt("--plugin", f.garbage), 1, {f.garbage + ":1:", "malformed XML"}},
+        {"--plugin: binary garbage", opt("--plugin", f.garbage), 1, {f.garbage + ": error: not a plugin descriptor (it is a binary file"}},
         {"--plugin: its library is missing", opt("--plugin", f.noLibrary), 1, {"libnot_built.so", "No such file"}},
         {"--plugin: its library is binary garbage", opt("--plugin", f.garbageLibrary), 1,
          {"libgarbage.so", "not a 64-bit ELF"}},

@@ -119,7 +119,7 @@ TEST_CASE("rig check lists every error of every file and fails", "[rig][commands
     Run r = run({"rig", "check", broken, good, empty});
     CHECK(r.status == 1);
     CHECK(r.out == good + ": rig 'stickman': 10 bones, 10 bodies, 9 joints, 21.5 kg; 0 images, 0 sprites\n");
-    CHECK(r.err == broken + ":7: error: bone: unknown parent 'torsoo' of 'arm' (no bone has that name)\n" +
+    CHECK(r.err == broken + ":7: error: bone: unknown parent 'torsoo' of 'arm' (no bone has that name; did you mean 'torso'?)\n" +
                        broken + ":10: error: body: attribute 'mass' must be > 0, got 0\n" +
                        broken + ":11: error: body: bone 'arm.L' is not a bone of this rig\n" +
                        broken + ":12: error: joint: 'torso' -> 'head': child bone 'head' has no <body> (a joint needs "

@@ -278,7 +278,7 @@ TEST_CASE("a rig no one means — a units slip, gravity the wrong way, bodies 10
 
 TEST_CASE("an unknown parent is an error at the bone", "[rig][loader][errors]") {
     requireError(loadBody(kTorso + "\n<bone name=\"head\" parent=\"torsoo\" length=\"0.3\"/>"), 3,
-                 "bone: unknown parent 'torsoo' of 'head' (no bone has that name)");
+                 "bone: unknown parent 'torsoo' of 'head' (no bone has that name; did you mean 'torso'?)");
 }
 
 TEST_CASE("a parent cycle is an error at its first bone", "[rig][loader][errors]") {
@@ -417,6 +417,14 @@ TEST_CASE("references to bones that do not exist are errors at the referring ele
                    {6, "joint: child 'tail' is not a bone of this rig"}});
     requireError(loadBody(kTorso + "\n" + kTorsoBody + "\n<body bone=\"torso\" radius=\"0.1\" mass=\"1\"/>"), 4,
                  "body: bone 'torso' already has a body at line 3 (one body per bone)");
+    // A slip away from a bone (a letter swapped, changed, or the dot written as '_' with the
+    // side's case changed) is pointed at the bone; 'hand' is no slip of 'head'.
+    requireErrors(loadBody(kTorso + "\n" + kHead + "\n<bone name=\"shin.R\" parent=\"torso\" length=\"0.4\"/>\n" + kTorsoBody +
+                           "\n<body bone=\"haed\" radius=\"0.1\" mass=\"1\"/>\n<body bone=\"shin_r\" radius=\"0.1\" mass=\"1\"/>"
+                           "\n<body bone=\"hand\" radius=\"0.1\" mass=\"1\"/>"),
+                  {{6, "body: bone 'haed' is not a bone of this rig; did you mean 'head'?"},
+                   {7, "body: bone 'shin_r' is not a bone of this rig; did you mean 'shin.R'?"},
+                   {8, "body: bone 'hand' is not a bone of this rig"}});
 }
 
 TEST_CASE("a format version we do not know stops the load", "[rig][loader][errors]") {
@@ -448,7 +456,7 @@ TEST_CASE("every error of a file is reported, in line order, in the compiler's f
     std::vector<std::string> texts;
     for (const Diagnostic& d : result.diagnostics) texts.push_back(d.format());
     CHECK(texts == std::vector<std::string>{
-                       path + ":7: error: bone: unknown parent 'torsoo' of 'arm' (no bone has that name)",
+                       path + ":7: error: bone: unknown parent 'torsoo' of 'arm' (no bone has that name; did you mean 'torso'?)",
                        path + ":10: error: body: attribute 'mass' must be > 0, got 0",
                        path + ":11: error: body: bone 'arm.L' is not a bone of this rig",
                        path + ":12: error: joint: 'torso' -> 'head': child bone 'head' has no <body> (a joint needs a "

@@ -167,7 +167,8 @@ private:
         if (usable) {
             track.bone = rig_.findBone(boneName);
             if (track.bone < 0) {
-                report_.error(element, "bone " + inQuotes(boneName) + " is not a bone of rig " + inQuotes(rig_.name));
+                report_.error(element, "bone " + inQuotes(boneName) + " is not a bone of rig " + inQuotes(rig_.name) +
+                                           didYouMeanBone(rig_, boneName));
                 usable = false;
             } else if (auto [it, inserted] = trackLine_.emplace(track.bone, element.GetLineNum()); !inserted) {
                 report_.error(element, "bone " + inQuotes(boneName) + " already has a track at line " +

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "anim/pose.h"
+#include "paper/spelling.h"
 #include "rig/rig_loader.h"
 
 namespace ragdoll {
@@ -82,29 +83,13 @@ int roleOf(const std::string& name) {
     return -1;
 }
 
-/// How many letters to add, drop, change or swap with the next to make one word the other
-/// (optimal string alignment distance: 'wlak' is one from 'walk').
-size_t editDistance(std::string_view a, std::string_view b) {
-    std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
-    for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-    for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
-    for (size_t i = 1; i <= a.size(); ++i)
-        for (size_t j = 1; j <= b.size(); ++j) {
-            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-        }
-    return d[a.size()][b.size()];
-}
-
 /// A clip under a name no role has is kept and never played; a slip off a role the rig names
 /// no clip for, it is most likely that role misspelt ('wlak'), which would leave the
 /// character walking in its rest pose without a word.
 void warnAboutMisspeltRole(const std::string& rigPath, const RigDefinition& rig, const RigClip& entry,
                            std::vector<std::string>& warnings) {
     for (int role = 0; role < int(ClipRole::Count); ++role) {
-        // One slip in a short name, two in a long one ('get_up_frnot'); 'wave' is no 'daze'.
-        const size_t slips = std::string_view(kRoleNames[role]).size() > 5 ? 2 : 1;
-        if (rig.findClip(kRoleNames[role]) || editDistance(entry.name, kRoleNames[role]) > slips) continue;
+        if (rig.findClip(kRoleNames[role]) || !paper::isSlipOf(entry.name, kRoleNames[role])) continue;
         warnings.push_back(rigPath + ":" + std::to_string(entry.line) + ": warning: clip: '" + entry.name +
                            "' is no role a character plays (kept, never played): did you mean '" + kRoleNames[role] +
                            "'? Without a '" + kRoleNames[role] + "' clip the character shows its rest pose there");

@@ -1,5 +1,7 @@
 #include "rig/rig.h"
 
+#include "paper/spelling.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -17,6 +19,21 @@ const char* unitsName(RigUnits units) {
         case RigUnits::Metres: return "m";
     }
     return "m";
+}
+
+std::string didYouMeanBone(const RigDefinition& rig, std::string_view typed) {
+    const std::string sanitised = sanitiseName(typed);
+    const RigBone* nearest = nullptr;
+    size_t best = 0;
+    for (const RigBone& bone : rig.bones) {
+        if (!paper::isSlipOf(typed, bone.fileName) && !paper::isSlipOf(sanitised, bone.name)) continue;
+        const size_t d = std::min(paper::editDistance(typed, bone.fileName), paper::editDistance(sanitised, bone.name));
+        if (!nearest || d < best) {
+            nearest = &bone;
+            best = d;
+        }
+    }
+    return nearest ? "; did you mean '" + nearest->fileName + "'?" : "";
 }
 
 double defaultScale(RigUnits units) { return units == RigUnits::Metres ? 1.0 : 100.0; }

@@ -39,6 +39,11 @@ double defaultScale(RigUnits units);
 /// and left every dotted limb without a body; here it is done once, on purpose).
 std::string sanitiseName(std::string_view name);
 
+struct RigDefinition;
+/// "; did you mean 'torso'?" when a bone of the rig (as its file spells it) is a slip away
+/// from `typed`, the nearest; else "". For messages about a bone name that is not one.
+std::string didYouMeanBone(const RigDefinition& rig, std::string_view typed);
+
 struct RigBone {
     std::string name;      ///< sanitised: what code and references use
     std::string fileName;  ///< as the file spells it; written back on save

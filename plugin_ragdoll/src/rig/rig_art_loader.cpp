@@ -153,7 +153,8 @@ void ArtParser::resolve(const std::map<std::string, int>& boneIndex) {
             if (it != boneIndex.end())
                 sprite.bone = it->second;
             else
-                report_.error(sprite.line, "sprite: bone " + inQuotes(record.boneName) + " is not a bone of this rig");
+                report_.error(sprite.line, "sprite: bone " + inQuotes(record.boneName) + " is not a bone of this rig" +
+                                               didYouMeanBone(rig_, record.boneName));
         }
         if (!record.imageName.empty()) {
             sprite.image = rig_.findImage(record.imageName);

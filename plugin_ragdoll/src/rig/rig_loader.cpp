@@ -317,7 +317,7 @@ private:
         auto it = boneIndex_.find(sanitiseName(ref.boneName));
         if (it != boneIndex_.end()) return it->second;
         report_.error(line, std::string(element) + ": " + attribute + " " + inQuotes(ref.boneName) +
-                                " is not a bone of this rig");
+                                " is not a bone of this rig" + didYouMeanBone(rig_, ref.boneName));
         return -1;
     }
 
@@ -365,7 +365,8 @@ private:
             auto it = boneIndex_.find(sanitiseName(record.parentName));
             if (it == boneIndex_.end()) {
                 report_.error(bone.line, "bone: unknown parent " + inQuotes(record.parentName) + " of " +
-                                             inQuotes(bone.fileName) + " (no bone has that name)");
+                                             inQuotes(bone.fileName) + " (no bone has that name" +
+                                             didYouMeanBone(rig_, record.parentName) + ")");
                 continue;
             }
             bone.parent = it->second;

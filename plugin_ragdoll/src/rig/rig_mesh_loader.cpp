@@ -138,7 +138,8 @@ void MeshParser::resolve(const std::map<std::string, int>& boneIndex) {
                 if (name.empty()) continue;  // reported as missing already
                 auto it = boneIndex.find(sanitiseName(name));
                 if (it != boneIndex.end()) mesh.vertices[v].weights[w].bone = it->second;
-                else report_.error(record.weightLines[v][w], "weight: bone " + inQuotes(name) + " is not a bone of this rig");
+                else report_.error(record.weightLines[v][w], "weight: bone " + inQuotes(name) + " is not a bone of this rig" +
+                                                                 didYouMeanBone(rig_, name));
             }
         for (int index : mesh.triangles)
             if (index >= int(mesh.vertices.size())) {

@@ -1,0 +1,31 @@
+// Names a user typed, and the names they most likely meant: for "did you mean" hints.
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace paper {
+
+/// How many letters to add, drop, change or swap with the next to make one word the other
+/// (the optimal string alignment distance: 'wlak' is one from 'walk', 'haed' one from 'head').
+inline size_t editDistance(std::string_view a, std::string_view b) {
+    std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+    for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+    for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+    for (size_t i = 1; i <= a.size(); ++i)
+        for (size_t j = 1; j <= b.size(); ++j) {
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    return d[a.size()][b.size()];
+}
+
+/// Whether `typed` is a slip away from `meant`: one in a name of up to 5 letters, two in a
+/// longer one ('get_up_frnot'), so 'wave' is no 'daze'.
+inline bool isSlipOf(std::string_view typed, std::string_view meant) {
+    return typed != meant && editDistance(typed, meant) <= (meant.size() > 5 ? 2u : 1u);
+}
+
+}  // namespace paper
