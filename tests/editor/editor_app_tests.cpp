@@ -582,3 +582,42 @@ TEST_CASE("the Joints panel keeps its width when an edit sets the unsaved marker
     INFO(r.err);
     CHECK(r.exitCode == 0);
 }
+
+/// Runs a data script on a copy of the stickman whose "build" command (the Plugin panel's
+/// Build, $PAPERDOLL_PLUGIN_BUILD) is `change`, a sed expression applied to the rig file:
+/// another program changing the file while the editor has it open.
+test::ProcessResult runWithRigChangedBy(const RigCopy& copy, const std::string& script, const std::string& change) {
+    const fs::path build = copy.dir / "change_rig.sh";
+    std::ofstream(build) << "sed -i '" << change << "' '" << copy.rig.string() << "'\n";
+    std::vector<std::string> env = editorEnv();
+    env.push_back("PAPERDOLL_PLUGIN_BUILD=sh '" + build.string() + "'");
+    return test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", (kData / script).string()}, env);
+}
+
+TEST_CASE("a save never overwrites a change made to the rig on disk, and F5 reads it again with the edits kept",
+          "[editor][e2e][save]") {
+    RigCopy copy;
+    const std::string knee = "name=\"knee_L\" parent=\"thigh.L\" child=\"shin.L\" lower=\"-135\"";
+    const std::string kneeNow = "name=\"knee_L\" parent=\"thigh.L\" child=\"shin.L\" lower=\"-90\"";
+    const std::string comment = "<!-- changed by another program -->";
+    test::ProcessResult r = runWithRigChangedBy(copy, "save_changed_on_disk.script",
+                                                "s/" + knee + "/" + kneeNow + "/; 1a " + comment);
+    INFO(r.err);
+    CHECK(r.exitCode == 0);  // refused while changed, then F5: knee_L -90 and elbow_L 100, saved twice
+    // The file: the other program's changes and the editor's last edit, nothing else.
+    std::string expected = withElbowUpper(readText(kContent / "rigs" / "stickman.rig.xml"), "90");
+    REQUIRE(expected.find(knee) != std::string::npos);
+    expected.replace(expected.find(knee), knee.size(), kneeNow);
+    expected.insert(expected.find('\n') + 1, comment + "\n");
+    CHECK(readText(copy.rig) == expected);
+}
+
+TEST_CASE("a rig broken on disk while open is not overwritten by a save", "[editor][e2e][save]") {
+    RigCopy copy;
+    const std::string mass = "<body bone=\"forearm.L\" mass=\"1.5\"";
+    test::ProcessResult r =
+        runWithRigChangedBy(copy, "save_broken_on_disk.script", "s/" + mass + "/<body bone=\"forearm.L\" mass=\"-1.5\"/");
+    INFO(r.err);
+    CHECK(r.exitCode == 0);  // F5 and Reset fail, Ctrl+S refuses, the edit is still there
+    CHECK(readText(copy.rig) == withForearmMass(readText(kContent / "rigs" / "stickman.rig.xml"), "-1.5"));
+}
