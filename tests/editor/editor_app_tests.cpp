@@ -621,3 +621,14 @@ TEST_CASE("a rig broken on disk while open is not overwritten by a save", "[edit
     CHECK(r.exitCode == 0);  // F5 and Reset fail, Ctrl+S refuses, the edit is still there
     CHECK(readText(copy.rig) == withForearmMass(readText(kContent / "rigs" / "stickman.rig.xml"), "-1.5"));
 }
+
+TEST_CASE("a handle drag cut short by F5, Esc or the unsaved question puts the limit back and is no edit",
+          "[editor][e2e][gizmo]") {
+    RigCopy copy;
+    const std::string original = readText(copy.rig);
+    test::ProcessResult r = test::runProcess(
+        {kEditor, "--rig", copy.rig.string(), "--script", (kData / "drag_interrupted.script").string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);  // the expects: 135 and clean after each; Esc did not quit
+    CHECK(readText(copy.rig) == original);
+}

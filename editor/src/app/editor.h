@@ -87,6 +87,10 @@ private:
     void redo();
     bool save();
     void reloadPlugin();
+    /// Ends a handle drag in progress, if any, with the joint's limits put back where the
+    /// drag began: an interrupted drag is no edit (none in the history, no `*`). True when
+    /// there was one.
+    bool cancelDrag();
     /// Rebuilds the level in the plugin (back at rest) and applies the edits in the history
     /// again: the plugin reads the asset from its file, without the unsaved edits.
     void resetWorld();

@@ -237,11 +237,19 @@ void Editor::redo() {
     report("Redid " + editText(*edit, true), false);
 }
 
-void Editor::reloadPlugin() {
+bool Editor::cancelDrag() {
+    if (!gizmo_.dragging()) return false;
+    // By name in the plugin as it is now: after a reload the joint's handle may be new.
+    setLimits(gizmo_.dragJoint(), gizmo_.dragStart());
     gizmo_.cancelDrag();
+    return true;
+}
+
+void Editor::reloadPlugin() {
+    bool cancelled = cancelDrag();
     // A failure is the host's error as it stands ("reload failed, still running …"): red,
     // whether or not the old library runs on.
-    if (plugin_.reload()) report("Plugin reloaded.", false);
+    if (plugin_.reload()) report(cancelled ? "Plugin reloaded; the handle drag was cancelled." : "Plugin reloaded.", false);
     else report(plugin_.status().lastError, true);
 }
 
@@ -250,15 +258,19 @@ void Editor::reloadIfChanged() {
     // left a failed one's error there); a file that stays broken is said once.
     const std::string errorBefore = plugin_.status().lastError;
     if (plugin_.reloadIfChanged()) {
-        gizmo_.cancelDrag();
-        report("Plugin reloaded: its library changed.", false);
+        // The reload carried the dragged limits over; cancelDrag puts the start back in the
+        // new instance.
+        bool cancelled = cancelDrag();
+        report(cancelled ? "Plugin reloaded: its library changed; the handle drag was cancelled."
+                         : "Plugin reloaded: its library changed.",
+               false);
     } else if (const std::string& error = plugin_.status().lastError; !error.empty() && error != errorBefore) {
         report(error, true);
     }
 }
 
 void Editor::resetWorld() {
-    gizmo_.cancelDrag();
+    cancelDrag();
     if (!plugin_.setLevel(level_)) return report("Reset failed: " + plugin_.status().lastError, true);
     std::string error, failed;
     for (const Edit& edit : history_.applied())
@@ -287,8 +299,8 @@ void Editor::request(PendingAction action, std::string asset) {
     if (askUnsaved_) return;  // already asking
     pending_ = action;
     pendingAsset_ = std::move(asset);
+    cancelDrag();  // a drag cut short is no edit, whatever the answer
     if (history_.dirty()) {
-        gizmo_.cancelDrag();
         askUnsaved_ = true;
         return;
     }
@@ -326,7 +338,7 @@ void Editor::openAsset(const std::string& path) {
     }
     std::string previous = level_.spawns.front().asset;
     level_.spawns.front().asset = fs::absolute(path).lexically_normal().string();
-    gizmo_.cancelDrag();
+    cancelDrag();
     if (!plugin_.setLevel(level_)) {
         why = plugin_.status().lastError;
         level_.spawns.front().asset = previous;

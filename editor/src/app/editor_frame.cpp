@@ -58,7 +58,12 @@ void Editor::handleKeys() {
     if (input_.pressed(keys_.frameSelected)) frameSelected();
     if (input_.pressed(player_.resetView)) resetView();
     if (input_.pressed(player_.reloadPlugin)) reloadPlugin();
-    if (input_.pressed(player_.quit)) request(PendingAction::Quit);
+    if (input_.pressed(player_.quit)) {
+        // Esc during a handle drag cancels the drag (the limits go back), as Esc cancels a
+        // typed value; it quit the editor under the user's hand.
+        if (cancelDrag()) report("Drag cancelled: the limits are back where they were.", false);
+        else request(PendingAction::Quit);
+    }
 }
 
 void Editor::handleViewport() {
