@@ -632,3 +632,11 @@ TEST_CASE("a handle drag cut short by F5, Esc or the unsaved question puts the l
     CHECK(r.exitCode == 0);  // the expects: 135 and clean after each; Esc did not quit
     CHECK(readText(copy.rig) == original);
 }
+
+TEST_CASE("values typed into the Tuning panel outside the plugin's ranges are clamped to them", "[editor][e2e][panels]") {
+    RigCopy copy;
+    test::ProcessResult r = test::runProcess(
+        {kEditor, "--rig", copy.rig.string(), "--script", (kData / "tuning_typed.script").string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+}
