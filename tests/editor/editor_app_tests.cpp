@@ -640,3 +640,33 @@ TEST_CASE("values typed into the Tuning panel outside the plugin's ranges are cl
     INFO(r.err);
     CHECK(r.exitCode == 0);
 }
+
+TEST_CASE("a long status message shows whole lines only, the last ending in '...'", "[editor][e2e][view]") {
+    RigCopy copy;
+    // A rig with an error on each body (mass -2): the refusal lists a dozen of them, far
+    // more than the status line's three lines.
+    std::string broken = readText(copy.rig);
+    for (std::size_t at = 0; (at = broken.find("mass=\"", at)) != std::string::npos; at += 6) {
+        const std::size_t end = broken.find('"', at + 6);
+        broken.replace(at + 6, end - at - 6, "-2");
+    }
+    const fs::path brokenRig = copy.dir / "rigs" / "broken.rig.xml";
+    std::ofstream(brokenRig, std::ios::binary) << broken;
+    const fs::path shot = copy.dir / "status.png";
+    std::ofstream(copy.dir / "status.script") << "key down Left Ctrl\nkey press O\nwait_frames 1\nkey up Left Ctrl\n"
+                                                 "wait_frames 2\nmouse move target widget open:broken.rig.xml\n"
+                                                 "wait_frames 1\nmouse down left\nwait_frames 1\nmouse up left\n"
+                                                 "wait_frames 1\nmouse move target widget open:open\nwait_frames 1\n"
+                                                 "mouse down left\nwait_frames 1\nmouse up left\nwait_frames 1\n"
+                                                 "mouse move screen 640 300\nwait_frames 3\n"
+                                                 "expect status Cannot open 'broken.rig.xml'\n"
+                                                 "screenshot " << shot.string() << "\nquit\n";
+    test::ProcessResult r = test::runProcess(
+        {kEditor, "--rig", copy.rig.string(), "--script", (copy.dir / "status.script").string()}, editorEnv());
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    // The message in red in the status line, and none of it in the bar's bottom rows, where a
+    // fourth line cut through showed the tops of its letters.
+    CHECK(countColour(shot.string(), 255, 115, 102, 8, 60) > 200);
+    CHECK(countColour(shot.string(), 255, 115, 102, 8, 5) == 0);
+}

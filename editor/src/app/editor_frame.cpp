@@ -213,8 +213,11 @@ void Editor::drawStatusBar() {
         ImGui::SameLine(0.0f, 24.0f);
         ImGui::PushStyleColor(ImGuiCol_Text, messageIsError_ ? ImVec4{1.0f, 0.45f, 0.4f, 1.0f}
                                                              : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        ImGui::PushTextWrapPos(0.0f);  // to the window's right edge
-        ImGui::TextUnformatted(message_.c_str(), message_.c_str() + message_.size());
+        // Whole lines only: what does not fit in kStatusMaxLines ends in "..." (the bar's
+        // bottom edge cut a fourth line through), and the hover shows all of it.
+        const std::string shown = firstLines(message_, wrap, kStatusMaxLines);
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
+        ImGui::TextUnformatted(shown.c_str(), shown.c_str() + shown.size());
         ImGui::PopTextWrapPos();
         ImGui::PopStyleColor();
         if (ImGui::IsWindowHovered() && textHeight > float(lines) * lineHeight + 0.5f) wholeTooltip(message_);
