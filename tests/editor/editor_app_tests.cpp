@@ -531,7 +531,7 @@ TEST_CASE("a script the editor quits before its end fails at the first command l
     fs::path script = scriptInto(copy.dir, "quit_early.script");
     test::ProcessResult r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
     CHECK(r.exitCode == 1);
-    CHECK_THAT(r.err, Catch::Contains(script.string() + ":4: the editor quit before this command ran"));
+    CHECK_THAT(r.err, Catch::Contains(script.string() + ":4: error: the editor quit before this command ran"));
 
     // `expect quit` says the quit is wanted there; reached with the editor running, it fails.
     std::ofstream(copy.dir / "wanted.script") << "key press Escape\nwait_frames 1\nexpect quit\n";
@@ -541,7 +541,7 @@ TEST_CASE("a script the editor quits before its end fails at the first command l
     r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", (copy.dir / "running.script").string()},
                          editorEnv());
     CHECK(r.exitCode == 1);
-    CHECK_THAT(r.err, Catch::Contains("running.script:2: expect quit: the editor is still running"));
+    CHECK_THAT(r.err, Catch::Contains("running.script:2: error: expect quit: the editor is still running"));
 }
 
 TEST_CASE("in the least window the Inspector leaves the Simulate panel's Play button clear", "[editor][e2e][view]") {
@@ -669,4 +669,17 @@ TEST_CASE("a long status message shows whole lines only, the last ending in '...
     // fourth line cut through showed the tops of its letters.
     CHECK(countColour(shot.string(), 255, 115, 102, 8, 60) > 200);
     CHECK(countColour(shot.string(), 255, 115, 102, 8, 5) == 0);
+}
+
+TEST_CASE("a failing expect still writes its frame's earlier screenshots, its error in the parse errors' form",
+          "[editor][e2e][script]") {
+    RigCopy copy;
+    const fs::path script = copy.dir / "fails.script";
+    const fs::path shot = copy.dir / "before.png";
+    std::ofstream(script) << "screenshot " << shot.string() << "\nexpect joint elbow_L upper 90\n";
+    test::ProcessResult r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
+    CHECK(r.exitCode == 1);
+    CHECK_THAT(r.err, Catch::Contains(script.string() + ":2: error: expect joint elbow_L upper 90") &&
+                          Catch::Contains("it is 135"));
+    CHECK(fs::exists(shot));
 }

@@ -396,13 +396,13 @@ int Editor::run() {
         joints_ = readJoints(plugin_);
         bodies_ = readBodies(plugin_);
 
+        // A command that fails ends the run after this frame: the screenshots its earlier
+        // commands asked for are still written (they were lost when it returned at once).
+        std::optional<ScriptError> scriptFailure;
         if (runner_ && frame_ >= kScriptWarmupFrames) {
             auto handler = [this](const ScriptCommand& c, std::string& e) { return runScriptCommand(c, e); };
-            if (!runner_->run(frame_ - kScriptWarmupFrames, input_, camera_, handler, error)) {
-                err_ << kProgram << ": error: " << options_.scriptPath << ':' << runner_->failedLine() << ": " << error
-                     << '\n';
-                return 1;
-            }
+            if (!runner_->run(frame_ - kScriptWarmupFrames, input_, camera_, handler, error))
+                scriptFailure = ScriptError{runner_->failedLine(), error};
         }
 
         beginImGuiFrame();
@@ -436,14 +436,18 @@ int Editor::run() {
         window_.renderImGui();
         updateTitle();
 
+        // A script's errors at run time read as its parse errors do (FILE:LINE: error: …).
         for (const ScriptCommand* c : screenshots_) {
             if (!saveFramebufferPng(c->file, int(size.x), int(size.y), error)) {
-                err_ << kProgram << ": error: " << options_.scriptPath << ':' << c->line << ": screenshot: " << error
-                     << '\n';
+                err_ << Script::format(options_.scriptPath, {c->line, "screenshot: " + error}) << '\n';
                 return 1;
             }
         }
         screenshots_.clear();
+        if (scriptFailure) {
+            err_ << Script::format(options_.scriptPath, *scriptFailure) << '\n';
+            return 1;
+        }
 
         bool scriptOver = script_ && options_.frames < 0 && runner_->done() &&
                           frame_ - kScriptWarmupFrames >= script_->endStep();
@@ -451,9 +455,10 @@ int Editor::run() {
         if (const ScriptCommand* next = runner_ ? runner_->next() : nullptr;
             quit_ && next && next->words != std::vector<std::string>{"expect", "quit"}) {
             // Esc, Ctrl+Q or the window closed with commands left: their expects never ran.
-            err_ << kProgram << ": error: " << options_.scriptPath << ':' << next->line
-                 << ": the editor quit before this command ran (a key, a dialog or the window's close button quit it; "
-                    "`expect quit` says it should)\n";
+            err_ << Script::format(options_.scriptPath,
+                                   {next->line, "the editor quit before this command ran (a key, a dialog or the "
+                                                "window's close button quit it; `expect quit` says it should)"})
+                 << '\n';
             return 1;
         }
         if (quit_ || scriptOver || framesOver) break;
