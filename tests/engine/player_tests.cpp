@@ -166,7 +166,7 @@ TEST_CASE("the player finds the harness by itself from any directory", "[player]
     fs::remove_all(dir);
 }
 
-TEST_CASE("--stats-json writes through a symbolic link and into a pipe, replacing neither", "[player]") {
+TEST_CASE("the player's --stats-json writes through a symbolic link and into a pipe, replacing neither", "[player]") {
     // Written beside the name and renamed over it, a link became a file (its target kept
     // the old stats) and a pipe a file nobody read; run as root, /dev/full was replaced.
     std::string dir = test::makeTempDir();
