@@ -249,8 +249,32 @@ void Editor::reloadPlugin() {
     bool cancelled = cancelDrag();
     // A failure is the host's error as it stands ("reload failed, still running …"): red,
     // whether or not the old library runs on.
-    if (plugin_.reload()) report(cancelled ? "Plugin reloaded; the handle drag was cancelled." : "Plugin reloaded.", false);
-    else report(plugin_.status().lastError, true);
+    if (plugin_.reload()) {
+        assetStamp_ = stampOf(assetPath_);  // the new instance read the asset again
+        report(cancelled ? "Plugin reloaded; the handle drag was cancelled." : "Plugin reloaded.", false);
+    } else {
+        report(plugin_.status().lastError, true);
+    }
+}
+
+std::optional<Editor::AssetStamp> Editor::stampOf(const std::string& path) {
+    std::error_code ec;
+    AssetStamp stamp{fs::last_write_time(path, ec), 0};
+    if (ec) return std::nullopt;
+    stamp.size = fs::file_size(path, ec);
+    if (ec) return std::nullopt;
+    return stamp;
+}
+
+void Editor::noticeAssetChange() {
+    // A stat a frame: the change is said when it happens, not first at Ctrl+S.
+    std::optional<AssetStamp> now = stampOf(assetPath_);
+    if (now == assetStamp_) return;
+    assetStamp_ = now;  // said once per change
+    const std::string name = fs::path(assetPath_).filename().string();
+    report("'" + name + "' changed on disk (another program wrote it). Reset reads it again and applies your edits to "
+               "it; until then Save will not write over that change.",
+           true);
 }
 
 void Editor::reloadIfChanged() {
@@ -261,6 +285,7 @@ void Editor::reloadIfChanged() {
         // The reload carried the dragged limits over; cancelDrag puts the start back in the
         // new instance.
         bool cancelled = cancelDrag();
+        assetStamp_ = stampOf(assetPath_);
         report(cancelled ? "Plugin reloaded: its library changed; the handle drag was cancelled."
                          : "Plugin reloaded: its library changed.",
                false);
@@ -272,6 +297,7 @@ void Editor::reloadIfChanged() {
 void Editor::resetWorld() {
     cancelDrag();
     if (!plugin_.setLevel(level_)) return report("Reset failed: " + plugin_.status().lastError, true);
+    assetStamp_ = stampOf(assetPath_);  // read again
     std::string error, failed;
     for (const Edit& edit : history_.applied())
         if (!applyEdit(edit, true, error)) failed = error;
@@ -291,6 +317,7 @@ bool Editor::save() {
         return false;
     }
     history_.markSaved();
+    assetStamp_ = stampOf(assetPath_);  // what the plugin wrote
     report("Saved " + assetPath_, false);
     return true;
 }
@@ -350,6 +377,7 @@ void Editor::openAsset(const std::string& path) {
                       true);
     }
     assetPath_ = level_.spawns.front().asset;
+    assetStamp_ = stampOf(assetPath_);
     history_.clear();
     select({});
     hovered_ = {};
@@ -379,6 +407,7 @@ int Editor::run() {
     joints_ = readJoints(plugin_);
     bodies_ = readBodies(plugin_);
     resetView();
+    assetStamp_ = stampOf(assetPath_);
     DrawList backdrop, draw;
 
     for (frame_ = 0;; ++frame_) {
@@ -392,6 +421,7 @@ int Editor::run() {
         Vec2 size = window_.framebufferSize();
         camera_.viewportSize = size;
         reloadIfChanged();
+        noticeAssetChange();
         syncWithPlugin();
         joints_ = readJoints(plugin_);
         bodies_ = readBodies(plugin_);
