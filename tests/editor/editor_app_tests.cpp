@@ -531,7 +531,7 @@ TEST_CASE("a script the editor quits before its end fails at the first command l
     fs::path script = scriptInto(copy.dir, "quit_early.script");
     test::ProcessResult r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
     CHECK(r.exitCode == 1);
-    CHECK_THAT(r.err, Catch::Contains(script.string() + ":4: the editor quit before this command ran"));
+    CHECK_THAT(r.err, Catch::Contains(script.string() + ":4: error: the editor quit before this command ran"));
 
     // `expect quit` says the quit is wanted there; reached with the editor running, it fails.
     std::ofstream(copy.dir / "wanted.script") << "key press Escape\nwait_frames 1\nexpect quit\n";
@@ -541,7 +541,7 @@ TEST_CASE("a script the editor quits before its end fails at the first command l
     r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", (copy.dir / "running.script").string()},
                          editorEnv());
     CHECK(r.exitCode == 1);
-    CHECK_THAT(r.err, Catch::Contains("running.script:2: expect quit: the editor is still running"));
+    CHECK_THAT(r.err, Catch::Contains("running.script:2: error: expect quit: the editor is still running"));
 }
 
 TEST_CASE("in the least window the Inspector leaves the Simulate panel's Play button clear", "[editor][e2e][view]") {
@@ -581,4 +581,105 @@ TEST_CASE("the Joints panel keeps its width when an edit sets the unsaved marker
         test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
     INFO(r.err);
     CHECK(r.exitCode == 0);
+}
+
+/// Runs a data script on a copy of the stickman whose "build" command (the Plugin panel's
+/// Build, $PAPERDOLL_PLUGIN_BUILD) is `change`, a sed expression applied to the rig file:
+/// another program changing the file while the editor has it open.
+test::ProcessResult runWithRigChangedBy(const RigCopy& copy, const std::string& script, const std::string& change) {
+    const fs::path build = copy.dir / "change_rig.sh";
+    std::ofstream(build) << "sed -i '" << change << "' '" << copy.rig.string() << "'\n";
+    std::vector<std::string> env = editorEnv();
+    env.push_back("PAPERDOLL_PLUGIN_BUILD=sh '" + build.string() + "'");
+    return test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", (kData / script).string()}, env);
+}
+
+TEST_CASE("a save never overwrites a change made to the rig on disk, and F5 reads it again with the edits kept",
+          "[editor][e2e][save]") {
+    RigCopy copy;
+    const std::string knee = "name=\"knee_L\" parent=\"thigh.L\" child=\"shin.L\" lower=\"-135\"";
+    const std::string kneeNow = "name=\"knee_L\" parent=\"thigh.L\" child=\"shin.L\" lower=\"-90\"";
+    const std::string comment = "<!-- changed by another program -->";
+    test::ProcessResult r = runWithRigChangedBy(copy, "save_changed_on_disk.script",
+                                                "s/" + knee + "/" + kneeNow + "/; 1a " + comment);
+    INFO(r.err);
+    CHECK(r.exitCode == 0);  // refused while changed, then F5: knee_L -90 and elbow_L 100, saved twice
+    // The file: the other program's changes and the editor's last edit, nothing else.
+    std::string expected = withElbowUpper(readText(kContent / "rigs" / "stickman.rig.xml"), "90");
+    REQUIRE(expected.find(knee) != std::string::npos);
+    expected.replace(expected.find(knee), knee.size(), kneeNow);
+    expected.insert(expected.find('\n') + 1, comment + "\n");
+    CHECK(readText(copy.rig) == expected);
+}
+
+TEST_CASE("a rig broken on disk while open is not overwritten by a save", "[editor][e2e][save]") {
+    RigCopy copy;
+    const std::string mass = "<body bone=\"forearm.L\" mass=\"1.5\"";
+    test::ProcessResult r =
+        runWithRigChangedBy(copy, "save_broken_on_disk.script", "s/" + mass + "/<body bone=\"forearm.L\" mass=\"-1.5\"/");
+    INFO(r.err);
+    CHECK(r.exitCode == 0);  // F5 and Reset fail, Ctrl+S refuses, the edit is still there
+    CHECK(readText(copy.rig) == withForearmMass(readText(kContent / "rigs" / "stickman.rig.xml"), "-1.5"));
+}
+
+TEST_CASE("a handle drag cut short by F5, Esc or the unsaved question puts the limit back and is no edit",
+          "[editor][e2e][gizmo]") {
+    RigCopy copy;
+    const std::string original = readText(copy.rig);
+    test::ProcessResult r = test::runProcess(
+        {kEditor, "--rig", copy.rig.string(), "--script", (kData / "drag_interrupted.script").string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);  // the expects: 135 and clean after each; Esc did not quit
+    CHECK(readText(copy.rig) == original);
+}
+
+TEST_CASE("values typed into the Tuning panel outside the plugin's ranges are clamped to them", "[editor][e2e][panels]") {
+    RigCopy copy;
+    test::ProcessResult r = test::runProcess(
+        {kEditor, "--rig", copy.rig.string(), "--script", (kData / "tuning_typed.script").string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+}
+
+TEST_CASE("a long status message shows whole lines only, the last ending in '...'", "[editor][e2e][view]") {
+    RigCopy copy;
+    // A rig with an error on each body (mass -2): the refusal lists a dozen of them, far
+    // more than the status line's three lines.
+    std::string broken = readText(copy.rig);
+    for (std::size_t at = 0; (at = broken.find("mass=\"", at)) != std::string::npos; at += 6) {
+        const std::size_t end = broken.find('"', at + 6);
+        broken.replace(at + 6, end - at - 6, "-2");
+    }
+    const fs::path brokenRig = copy.dir / "rigs" / "broken.rig.xml";
+    std::ofstream(brokenRig, std::ios::binary) << broken;
+    const fs::path shot = copy.dir / "status.png";
+    std::ofstream(copy.dir / "status.script") << "key down Left Ctrl\nkey press O\nwait_frames 1\nkey up Left Ctrl\n"
+                                                 "wait_frames 2\nmouse move target widget open:broken.rig.xml\n"
+                                                 "wait_frames 1\nmouse down left\nwait_frames 1\nmouse up left\n"
+                                                 "wait_frames 1\nmouse move target widget open:open\nwait_frames 1\n"
+                                                 "mouse down left\nwait_frames 1\nmouse up left\nwait_frames 1\n"
+                                                 "mouse move screen 640 300\nwait_frames 3\n"
+                                                 "expect status Cannot open 'broken.rig.xml'\n"
+                                                 "screenshot " << shot.string() << "\nquit\n";
+    test::ProcessResult r = test::runProcess(
+        {kEditor, "--rig", copy.rig.string(), "--script", (copy.dir / "status.script").string()}, editorEnv());
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    // The message in red in the status line, and none of it in the bar's bottom rows, where a
+    // fourth line cut through showed the tops of its letters.
+    CHECK(countColour(shot.string(), 255, 115, 102, 8, 60) > 200);
+    CHECK(countColour(shot.string(), 255, 115, 102, 8, 5) == 0);
+}
+
+TEST_CASE("a failing expect still writes its frame's earlier screenshots, its error in the parse errors' form",
+          "[editor][e2e][script]") {
+    RigCopy copy;
+    const fs::path script = copy.dir / "fails.script";
+    const fs::path shot = copy.dir / "before.png";
+    std::ofstream(script) << "screenshot " << shot.string() << "\nexpect joint elbow_L upper 90\n";
+    test::ProcessResult r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
+    CHECK(r.exitCode == 1);
+    CHECK_THAT(r.err, Catch::Contains(script.string() + ":2: error: expect joint elbow_L upper 90") &&
+                          Catch::Contains("it is 135"));
+    CHECK(fs::exists(shot));
 }

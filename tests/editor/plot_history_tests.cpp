@@ -64,3 +64,35 @@ TEST_CASE("the stats plots take one sample per step of each figure flagged for p
     plots.configure({}, 8);
     CHECK(plots.count == 0);
 }
+
+TEST_CASE("a hot reload declaring the same figures keeps the plots' samples, and a changed figure starts empty",
+          "[editor][plots]") {
+    using Stat = paper::PluginDeclarations::Stat;
+    const std::vector<Stat> declared = {{"step_ms", "step time", "ms", 1.0, PAPER_STAT_PLOT},
+                                        {"max_stretch_m", "stretch", "mm", 1000.0, PAPER_STAT_PLOT}};
+    StatsPlots plots;
+    plots.configure(declared, 1);
+    for (int step = 0; step < 40; ++step) plots.add({double(step), 0.001});
+    // The next library, the same figures (the editor reconfigures on every new generation).
+    plots.configure(declared, 2);
+    REQUIRE(plots.count == 2);
+    CHECK(plots.generation == 2);
+    CHECK(plots.plots[0].values.size() == 40);
+    CHECK(plots.plots[0].values.latest() == Approx(39.0));
+    CHECK(plots.plots[1].values.size() == 40);
+    plots.add({40.0, 0.002});
+    CHECK(plots.plots[0].values.size() == 41);
+
+    // A library that adds a figure first, keeps step time and rescales stretch to metres:
+    // step time keeps its samples where it now is, the others start empty.
+    plots.configure({{"contacts", "contacts", "", 1.0, PAPER_STAT_PLOT},
+                     {"step_ms", "step time", "ms", 1.0, PAPER_STAT_PLOT},
+                     {"max_stretch_m", "stretch", "m", 1.0, PAPER_STAT_PLOT}},
+                    3);
+    REQUIRE(plots.count == 3);
+    CHECK(plots.plots[0].values.empty());
+    CHECK(plots.plots[1].label == "step time");
+    CHECK(plots.plots[1].values.size() == 41);
+    CHECK(plots.plots[1].values.latest() == Approx(40.0));
+    CHECK(plots.plots[2].values.empty());
+}

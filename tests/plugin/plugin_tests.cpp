@@ -929,3 +929,74 @@ TEST_CASE("a player run that ends by itself fails when the plugin crashed in it"
     CHECK_THAT(r.err, Catch::Contains("the plugin 'test' crashed during the run (stopped; the log above says where)"));
     CHECK(fs::exists(stats));  // the run's figures are still written
 }
+
+TEST_CASE("the ragdoll plugin never saves over a rig changed on disk, and a reload keeps only the edits over it",
+          "[plugin][ragdoll][save]") {
+    // A copy of the stickman with its clips, where another program can change it.
+    const fs::path dir = test::makeTempDir();
+    const fs::path content = PAPERDOLL_CONTENT_DIR;
+    fs::create_directories(dir / "rigs");
+    fs::copy_file(content / "rigs" / "stickman.rig.xml", dir / "rigs" / "stickman.rig.xml");
+    fs::copy(content / "anims", dir / "anims", fs::copy_options::recursive);
+    const fs::path rig = dir / "rigs" / "stickman.rig.xml";
+    paper::Level level = stickmanLevel();
+    level.spawns.front().asset = rig.string();
+    auto read = [&] {
+        std::ifstream in(rig, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    auto replace = [](std::string text, const std::string& from, const std::string& to) {
+        REQUIRE(text.find(from) != std::string::npos);
+        return text.replace(text.find(from), from.size(), to);
+    };
+
+    PluginHost host(dir / "copies", nullptr);
+    REQUIRE(host.load(ragdollDescriptor()));
+    REQUIRE(host.setLevel(level));
+    const int jointKind = kindOf(host, "joint");
+    const int bodyKind = kindOf(host, "body");
+    const ObjectEntry elbow = objectOf(host, "joint", "elbow_L");
+    const ObjectEntry knee = objectOf(host, "joint", "knee_L");
+    const ObjectEntry forearm = objectOf(host, "body", "forearm_L");
+    REQUIRE(host.setProperty(jointKind, elbow.handle, "upper", 100.0));
+    REQUIRE(host.setProperty(bodyKind, forearm.handle, "mass", 2.5));
+
+    // Another program: knee_L's lower limit, the forearm's mass (edited here too) and a comment.
+    const std::string original = read();
+    std::string changed = replace(original, "name=\"knee_L\" parent=\"thigh.L\" child=\"shin.L\" lower=\"-135\"",
+                                  "name=\"knee_L\" parent=\"thigh.L\" child=\"shin.L\" lower=\"-90\"");
+    changed = replace(changed, "<body bone=\"forearm.L\" mass=\"1.5\"", "<body bone=\"forearm.L\" mass=\"3\"");
+    changed = replace(changed, "<rig ", "<!-- changed by another program -->\n<rig ");
+    std::ofstream(rig, std::ios::binary) << changed;
+
+    // The save is refused, saying why and what to do; the file is as the other program left it.
+    std::string error;
+    CHECK_FALSE(host.saveAsset(rig.string(), "", error));
+    CHECK_THAT(error, Catch::Contains("changed on disk since it was read") && Catch::Contains("Reset"));
+    CHECK(read() == changed);
+
+    // A hot reload reads the file again: the unedited knee as the file has it now; the
+    // edited elbow and forearm as edited (an edit wins over the file's change).
+    REQUIRE(host.reload());
+    CHECK(valueOf(host, "joint", knee.handle, "lower") == Approx(-90.0));
+    CHECK(valueOf(host, "joint", elbow.handle, "upper") == Approx(100.0));
+    CHECK(valueOf(host, "body", forearm.handle, "mass") == 2.5);
+
+    // Now it saves: the other program's changes and the edits. And again, over what it wrote.
+    REQUIRE(host.saveAsset(rig.string(), "", error));
+    std::string expected = replace(changed, "child=\"forearm.L\" lower=\"0\" upper=\"135\"", "child=\"forearm.L\" lower=\"0\" upper=\"100\"");
+    expected = replace(expected, "<body bone=\"forearm.L\" mass=\"3\"", "<body bone=\"forearm.L\" mass=\"2.5\"");
+    CHECK(read() == expected);
+    REQUIRE(host.setProperty(jointKind, elbow.handle, "upper", 90.0));
+    INFO(error);
+    REQUIRE(host.saveAsset(rig.string(), "", error));
+    CHECK(read() == replace(expected, "upper=\"100\"", "upper=\"90\""));
+
+    // Saved, the values are the file's: a reload over a file changed again takes its new
+    // value for the elbow, no longer an edit.
+    const std::string changedAgain = replace(read(), "upper=\"90\"", "upper=\"80\"");
+    std::ofstream(rig, std::ios::binary) << changedAgain;
+    REQUIRE(host.reload());
+    CHECK(valueOf(host, "joint", elbow.handle, "upper") == Approx(80.0));
+    fs::remove_all(dir);
+}

@@ -87,6 +87,10 @@ private:
     void redo();
     bool save();
     void reloadPlugin();
+    /// Ends a handle drag in progress, if any, with the joint's limits put back where the
+    /// drag began: an interrupted drag is no edit (none in the history, no `*`). True when
+    /// there was one.
+    bool cancelDrag();
     /// Rebuilds the level in the plugin (back at rest) and applies the edits in the history
     /// again: the plugin reads the asset from its file, without the unsaved edits.
     void resetWorld();
@@ -108,6 +112,17 @@ private:
     OpenChoices openChoices() const;
     /// The file watcher's reload, when the library changed, said in the status line.
     void reloadIfChanged();
+    /// The asset file's modification time and size as the plugin last read or wrote it
+    /// (nullopt: not there); noticeAssetChange compares the file with it every frame.
+    struct AssetStamp {
+        std::filesystem::file_time_type written;
+        std::uintmax_t size = 0;
+        bool operator==(const AssetStamp&) const = default;
+    };
+    static std::optional<AssetStamp> stampOf(const std::string& path);
+    /// Says in the status line, once per change, that another program changed the asset on
+    /// disk: a save would be refused until Reset or F5 reads it again.
+    void noticeAssetChange();
     void report(std::string message, bool error) {
         message_ = std::move(message);
         messageIsError_ = error;
@@ -133,6 +148,7 @@ private:
     Level level_;
     PluginHost& plugin_;
     std::string assetPath_;                ///< the file being edited: the first spawn's asset
+    std::optional<AssetStamp> assetStamp_;  ///< assetPath_ as the plugin last read or wrote it
     std::filesystem::path contentFolder_;  ///< content/, for the Open dialog (may be empty)
     int pluginGeneration_ = -1;            ///< the plugin library the bindings and plots are for
     std::ostream& err_;

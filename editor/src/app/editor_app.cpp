@@ -237,12 +237,44 @@ void Editor::redo() {
     report("Redid " + editText(*edit, true), false);
 }
 
-void Editor::reloadPlugin() {
+bool Editor::cancelDrag() {
+    if (!gizmo_.dragging()) return false;
+    // By name in the plugin as it is now: after a reload the joint's handle may be new.
+    setLimits(gizmo_.dragJoint(), gizmo_.dragStart());
     gizmo_.cancelDrag();
+    return true;
+}
+
+void Editor::reloadPlugin() {
+    bool cancelled = cancelDrag();
     // A failure is the host's error as it stands ("reload failed, still running …"): red,
     // whether or not the old library runs on.
-    if (plugin_.reload()) report("Plugin reloaded.", false);
-    else report(plugin_.status().lastError, true);
+    if (plugin_.reload()) {
+        assetStamp_ = stampOf(assetPath_);  // the new instance read the asset again
+        report(cancelled ? "Plugin reloaded; the handle drag was cancelled." : "Plugin reloaded.", false);
+    } else {
+        report(plugin_.status().lastError, true);
+    }
+}
+
+std::optional<Editor::AssetStamp> Editor::stampOf(const std::string& path) {
+    std::error_code ec;
+    AssetStamp stamp{fs::last_write_time(path, ec), 0};
+    if (ec) return std::nullopt;
+    stamp.size = fs::file_size(path, ec);
+    if (ec) return std::nullopt;
+    return stamp;
+}
+
+void Editor::noticeAssetChange() {
+    // A stat a frame: the change is said when it happens, not first at Ctrl+S.
+    std::optional<AssetStamp> now = stampOf(assetPath_);
+    if (now == assetStamp_) return;
+    assetStamp_ = now;  // said once per change
+    const std::string name = fs::path(assetPath_).filename().string();
+    report("'" + name + "' changed on disk (another program wrote it). Reset reads it again and applies your edits to "
+               "it; until then Save will not write over that change.",
+           true);
 }
 
 void Editor::reloadIfChanged() {
@@ -250,16 +282,22 @@ void Editor::reloadIfChanged() {
     // left a failed one's error there); a file that stays broken is said once.
     const std::string errorBefore = plugin_.status().lastError;
     if (plugin_.reloadIfChanged()) {
-        gizmo_.cancelDrag();
-        report("Plugin reloaded: its library changed.", false);
+        // The reload carried the dragged limits over; cancelDrag puts the start back in the
+        // new instance.
+        bool cancelled = cancelDrag();
+        assetStamp_ = stampOf(assetPath_);
+        report(cancelled ? "Plugin reloaded: its library changed; the handle drag was cancelled."
+                         : "Plugin reloaded: its library changed.",
+               false);
     } else if (const std::string& error = plugin_.status().lastError; !error.empty() && error != errorBefore) {
         report(error, true);
     }
 }
 
 void Editor::resetWorld() {
-    gizmo_.cancelDrag();
+    cancelDrag();
     if (!plugin_.setLevel(level_)) return report("Reset failed: " + plugin_.status().lastError, true);
+    assetStamp_ = stampOf(assetPath_);  // read again
     std::string error, failed;
     for (const Edit& edit : history_.applied())
         if (!applyEdit(edit, true, error)) failed = error;
@@ -279,6 +317,7 @@ bool Editor::save() {
         return false;
     }
     history_.markSaved();
+    assetStamp_ = stampOf(assetPath_);  // what the plugin wrote
     report("Saved " + assetPath_, false);
     return true;
 }
@@ -287,8 +326,8 @@ void Editor::request(PendingAction action, std::string asset) {
     if (askUnsaved_) return;  // already asking
     pending_ = action;
     pendingAsset_ = std::move(asset);
+    cancelDrag();  // a drag cut short is no edit, whatever the answer
     if (history_.dirty()) {
-        gizmo_.cancelDrag();
         askUnsaved_ = true;
         return;
     }
@@ -326,7 +365,7 @@ void Editor::openAsset(const std::string& path) {
     }
     std::string previous = level_.spawns.front().asset;
     level_.spawns.front().asset = fs::absolute(path).lexically_normal().string();
-    gizmo_.cancelDrag();
+    cancelDrag();
     if (!plugin_.setLevel(level_)) {
         why = plugin_.status().lastError;
         level_.spawns.front().asset = previous;
@@ -338,6 +377,7 @@ void Editor::openAsset(const std::string& path) {
                       true);
     }
     assetPath_ = level_.spawns.front().asset;
+    assetStamp_ = stampOf(assetPath_);
     history_.clear();
     select({});
     hovered_ = {};
@@ -367,6 +407,7 @@ int Editor::run() {
     joints_ = readJoints(plugin_);
     bodies_ = readBodies(plugin_);
     resetView();
+    assetStamp_ = stampOf(assetPath_);
     DrawList backdrop, draw;
 
     for (frame_ = 0;; ++frame_) {
@@ -380,17 +421,18 @@ int Editor::run() {
         Vec2 size = window_.framebufferSize();
         camera_.viewportSize = size;
         reloadIfChanged();
+        noticeAssetChange();
         syncWithPlugin();
         joints_ = readJoints(plugin_);
         bodies_ = readBodies(plugin_);
 
+        // A command that fails ends the run after this frame: the screenshots its earlier
+        // commands asked for are still written (they were lost when it returned at once).
+        std::optional<ScriptError> scriptFailure;
         if (runner_ && frame_ >= kScriptWarmupFrames) {
             auto handler = [this](const ScriptCommand& c, std::string& e) { return runScriptCommand(c, e); };
-            if (!runner_->run(frame_ - kScriptWarmupFrames, input_, camera_, handler, error)) {
-                err_ << kProgram << ": error: " << options_.scriptPath << ':' << runner_->failedLine() << ": " << error
-                     << '\n';
-                return 1;
-            }
+            if (!runner_->run(frame_ - kScriptWarmupFrames, input_, camera_, handler, error))
+                scriptFailure = ScriptError{runner_->failedLine(), error};
         }
 
         beginImGuiFrame();
@@ -424,14 +466,18 @@ int Editor::run() {
         window_.renderImGui();
         updateTitle();
 
+        // A script's errors at run time read as its parse errors do (FILE:LINE: error: …).
         for (const ScriptCommand* c : screenshots_) {
             if (!saveFramebufferPng(c->file, int(size.x), int(size.y), error)) {
-                err_ << kProgram << ": error: " << options_.scriptPath << ':' << c->line << ": screenshot: " << error
-                     << '\n';
+                err_ << Script::format(options_.scriptPath, {c->line, "screenshot: " + error}) << '\n';
                 return 1;
             }
         }
         screenshots_.clear();
+        if (scriptFailure) {
+            err_ << Script::format(options_.scriptPath, *scriptFailure) << '\n';
+            return 1;
+        }
 
         bool scriptOver = script_ && options_.frames < 0 && runner_->done() &&
                           frame_ - kScriptWarmupFrames >= script_->endStep();
@@ -439,9 +485,10 @@ int Editor::run() {
         if (const ScriptCommand* next = runner_ ? runner_->next() : nullptr;
             quit_ && next && next->words != std::vector<std::string>{"expect", "quit"}) {
             // Esc, Ctrl+Q or the window closed with commands left: their expects never ran.
-            err_ << kProgram << ": error: " << options_.scriptPath << ':' << next->line
-                 << ": the editor quit before this command ran (a key, a dialog or the window's close button quit it; "
-                    "`expect quit` says it should)\n";
+            err_ << Script::format(options_.scriptPath,
+                                   {next->line, "the editor quit before this command ran (a key, a dialog or the "
+                                                "window's close button quit it; `expect quit` says it should)"})
+                 << '\n';
             return 1;
         }
         if (quit_ || scriptOver || framesOver) break;

@@ -58,7 +58,12 @@ void Editor::handleKeys() {
     if (input_.pressed(keys_.frameSelected)) frameSelected();
     if (input_.pressed(player_.resetView)) resetView();
     if (input_.pressed(player_.reloadPlugin)) reloadPlugin();
-    if (input_.pressed(player_.quit)) request(PendingAction::Quit);
+    if (input_.pressed(player_.quit)) {
+        // Esc during a handle drag cancels the drag (the limits go back), as Esc cancels a
+        // typed value; it quit the editor under the user's hand.
+        if (cancelDrag()) report("Drag cancelled: the limits are back where they were.", false);
+        else request(PendingAction::Quit);
+    }
 }
 
 void Editor::handleViewport() {
@@ -208,8 +213,11 @@ void Editor::drawStatusBar() {
         ImGui::SameLine(0.0f, 24.0f);
         ImGui::PushStyleColor(ImGuiCol_Text, messageIsError_ ? ImVec4{1.0f, 0.45f, 0.4f, 1.0f}
                                                              : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        ImGui::PushTextWrapPos(0.0f);  // to the window's right edge
-        ImGui::TextUnformatted(message_.c_str(), message_.c_str() + message_.size());
+        // Whole lines only: what does not fit in kStatusMaxLines ends in "..." (the bar's
+        // bottom edge cut a fourth line through), and the hover shows all of it.
+        const std::string shown = firstLines(message_, wrap, kStatusMaxLines);
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
+        ImGui::TextUnformatted(shown.c_str(), shown.c_str() + shown.size());
         ImGui::PopTextWrapPos();
         ImGui::PopStyleColor();
         if (ImGui::IsWindowHovered() && textHeight > float(lines) * lineHeight + 0.5f) wholeTooltip(message_);

@@ -61,7 +61,7 @@ inline constexpr std::size_t kMaxPlots = 8;
 struct StatsPlots {
     struct Plot {
         std::size_t stat = 0;        ///< index into the plugin's stats
-        std::string label, unit;
+        std::string name, label, unit;
         double displayScale = 1.0;
         RingBuffer<kPlotSamples> values;
     };
@@ -69,18 +69,27 @@ struct StatsPlots {
     std::size_t count = 0;  ///< plots in use
     int generation = -1;    ///< the plugin library they were chosen for (PluginHost::generation)
 
-    /// Chooses the plots from the plugin's declared figures (the first kMaxPlots flagged),
-    /// emptied.
+    /// Chooses the plots from the plugin's declared figures (the first kMaxPlots flagged).
+    /// A figure plotted before (the same name, unit and scale: a hot reload of the same
+    /// plugin) keeps its samples, wherever it moved in the list; a new one starts empty.
+    /// Only Reset (clear()) empties them all: a reload goes on with the same simulation.
     void configure(const std::vector<PluginDeclarations::Stat>& stats, int pluginGeneration) {
+        const std::array<Plot, kMaxPlots> before = plots;
+        const std::size_t countBefore = count;
         count = 0;
         for (std::size_t i = 0; i < stats.size() && count < kMaxPlots; ++i) {
             if (!(stats[i].flags & PAPER_STAT_PLOT)) continue;
             Plot& plot = plots[count++];
             plot.stat = i;
+            plot.name = stats[i].name;
             plot.label = stats[i].label;
             plot.unit = stats[i].unit;
             plot.displayScale = stats[i].displayScale;
             plot.values.clear();
+            for (std::size_t b = 0; b < countBefore; ++b)
+                if (before[b].name == plot.name && before[b].unit == plot.unit &&
+                    before[b].displayScale == plot.displayScale)
+                    plot.values = before[b].values;
         }
         generation = pluginGeneration;
     }

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "paper/plugin_host.h"
+#include "view/number_text.h"
 #include "view/widget_targets.h"
 
 namespace paper::editor {
@@ -14,6 +15,14 @@ namespace paper::editor {
 namespace {
 
 constexpr float kSliderWidth = 160.0f;  ///< pixels, the inspector's slider frames
+
+/// How a property's number is shown, read-only or in its slider: degrees to a tenth, an
+/// integer whole, anything else to 4 significant digits.
+const char* numberFormat(const PropertyValue& p) {
+    if (p.type == PAPER_PROPERTY_INT) return "%.0f";
+    return p.unit == "\xC2\xB0" ? "%.1f" : "%.4g";
+}
+
 /// A positive range this many times wide (mass, 0.01 to 1000 kg) gets a logarithmic slider:
 /// a linear one would give the usual values a few pixels at its left end.
 constexpr double kLogarithmicRangeRatio = 1000.0;
@@ -45,7 +54,7 @@ bool propertyWidget(const PropertyValue& p, const std::string& label, double& va
         if (p.type == PAPER_PROPERTY_STRING) std::snprintf(text, sizeof text, "%s", p.text.c_str());
         else if (p.type == PAPER_PROPERTY_VEC2) std::snprintf(text, sizeof text, "%.3f, %.3f", double(p.vector.x), double(p.vector.y));
         else if (p.type == PAPER_PROPERTY_BOOL) std::snprintf(text, sizeof text, "%s", p.value != 0.0 ? "yes" : "no");
-        else std::snprintf(text, sizeof text, p.type == PAPER_PROPERTY_INT ? "%.0f" : "%.4g", p.value);
+        else std::snprintf(text, sizeof text, "%s", numberText(p.value, numberFormat(p)).c_str());
         ImGui::LabelText(label.c_str(), "%s", text);
         return false;
     }
@@ -65,8 +74,7 @@ bool propertyWidget(const PropertyValue& p, const std::string& label, double& va
     default: {
         ImGuiSliderFlags flags = ImGuiSliderFlags_AlwaysClamp;
         if (p.minValue > 0.0 && p.maxValue >= kLogarithmicRangeRatio * p.minValue) flags |= ImGuiSliderFlags_Logarithmic;
-        const char* format = p.unit == "\xC2\xB0" ? "%.1f" : "%.4g";
-        return ImGui::SliderScalar(label.c_str(), ImGuiDataType_Double, &value, &p.minValue, &p.maxValue, format,
+        return ImGui::SliderScalar(label.c_str(), ImGuiDataType_Double, &value, &p.minValue, &p.maxValue, numberFormat(p),
                                    flags);
     }
     }
@@ -80,7 +88,7 @@ void drawHeader(PluginHost& plugin, const ObjectRef& selection, const std::vecto
     ImGui::Text("%s  %s", kind.c_str(), selection.name.c_str());
     if (selection.kind != ObjectKind::Joint) return;
     if (const JointView* j = findJoint(joints, selection.name))
-        ImGui::TextDisabled("angle now %.1f\xC2\xB0%s", toDegrees(j->info.currentAngle),
+        ImGui::TextDisabled("angle now %s\xC2\xB0%s", numberText(toDegrees(j->info.currentAngle), "%.1f").c_str(),
                             outside(j->info.currentAngle, limitsOf(j->info), toRadians(0.5)) ? "  (outside)" : "");
 }
 

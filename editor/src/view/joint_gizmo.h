@@ -73,7 +73,12 @@ public:
     const std::string& selected() const { return selected_; }
     void select(const std::string& joint) { selected_ = joint; }
     bool dragging() const { return drag_.handle != GizmoPart::None; }
-    /// Ends a drag without recording it (the plugin was reloaded or the joint vanished).
+    /// The joint being dragged and its limits when the drag began (while dragging()).
+    const ObjectRef& dragJoint() const { return dragRef_; }
+    JointLimits dragStart() const { return dragStart_; }
+    /// Ends a drag without recording it. The limits stay where the drag left them: the
+    /// caller puts dragStart() back (the editor does, so a drag cut short by a reload, a
+    /// dialog or Esc leaves no change outside the history).
     void cancelDrag() { drag_ = {}; }
 
 private:

@@ -9,4 +9,9 @@ namespace paper::editor {
 /// A tooltip with all of text, wrapped at wrapPixels.
 void wholeTooltip(const std::string& text, float wrapPixels = 720.0f);
 
+/// text as it fits in maxLines lines wrapped at wrapPixels (the current font): whole when
+/// it does, else its longest beginning that fits with "..." after it, so a box of that many
+/// lines shows whole lines only (a fourth was cut through the middle).
+std::string firstLines(const std::string& text, float wrapPixels, int maxLines);
+
 }  // namespace paper::editor

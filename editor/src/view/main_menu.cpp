@@ -78,7 +78,10 @@ std::string drawOpenDialog(MainMenuState& state, const OpenChoices& choices, Wid
         ImGui::TextDisabled("%s", folder.c_str());
     }
     ImGui::SetNextItemWidth(420.0f);
-    if (ImGui::InputText("Path", state.pathBuffer, sizeof state.pathBuffer)) state.path = state.pathBuffer;
+    // Return in the path opens it, as the Open button does (it did nothing).
+    const bool entered = ImGui::InputText("Path", state.pathBuffer, sizeof state.pathBuffer, ImGuiInputTextFlags_EnterReturnsTrue);
+    state.path = state.pathBuffer;
+    if (entered && !state.path.empty()) chosen = state.path;
     targets.remember("open:path");
     ImGui::BeginDisabled(state.path.empty());
     if (ImGui::Button("Open", {90, 0})) chosen = state.path;

@@ -178,10 +178,13 @@ std::optional<Edit> drawTuningPanel(PluginHost& plugin, float top, TuningState& 
             double value = p.value;
             bool changed = false;
             ImGui::SetNextItemWidth(kSliderWidth);
+            // A Ctrl+clicked value typed outside the plugin's range is clamped to it, as the
+            // Inspector's are: the plugin refuses such a value, and the entry was silently lost.
+            const ImGuiSliderFlags clamp = ImGuiSliderFlags_AlwaysClamp;
             switch (p.type) {
             case PAPER_PROPERTY_INT: {
                 int v = int(std::lround(p.value));
-                changed = ImGui::SliderInt(label.c_str(), &v, int(p.minValue), int(p.maxValue));
+                changed = ImGui::SliderInt(label.c_str(), &v, int(p.minValue), int(p.maxValue), "%d", clamp);
                 value = v;
                 break;
             }
@@ -192,8 +195,10 @@ std::optional<Edit> drawTuningPanel(PluginHost& plugin, float top, TuningState& 
                 break;
             }
             default: {
-                float v = float(p.value);
-                changed = ImGui::SliderFloat(label.c_str(), &v, float(p.minValue), float(p.maxValue), "%.2f");
+                // In double, as the plugin has it: a float's rounding could put a clamped value
+                // just past the range, where the plugin refuses it.
+                double v = p.value;
+                changed = ImGui::SliderScalar(label.c_str(), ImGuiDataType_Double, &v, &p.minValue, &p.maxValue, "%.2f", clamp);
                 value = v;
                 break;
             }

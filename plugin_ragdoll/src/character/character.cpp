@@ -32,6 +32,7 @@ Character::Character(World& world, std::shared_ptr<const CharacterAssets> assets
     : world_(&world), assets_(std::move(assets)), name_(def.name), group_(def.collisionGroup < 0 ? def.collisionGroup : -1),
       role_(def.role), rig_(assets_->rig), root_(def.position), facingRight_(def.facingRight) {
     const RigDefinition& rig = rig_;
+    fileTuning_ = tuningOf(rig);
     const size_t bones = rig.bones.size();
     rigPoses_.resize(bones);
     animPoses_.resize(bones);

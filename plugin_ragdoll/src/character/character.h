@@ -113,6 +113,11 @@ public:
     CharacterDef def() const { return {name_, root_, facingRight_, role_, group_}; }
     /// The character's own copy of its rig, with the edits made through it (saveRig writes it).
     const RigDefinition& rig() const { return rig_; }
+    /// The rig was written to its file as text: that is the file's text from now on, and its
+    /// values are the file's (what a hot reload compares the edits with).
+    void rigSaved(std::string text);
+    /// The tuning as the rig's file has it (read, or last saved).
+    const RigTuning& fileTuning() const { return fileTuning_; }
     const std::vector<BonePose>& bonePoses() const { return poses_; }  ///< world, per rig bone
     Vec2 root() const { return root_; }
     bool facingRight() const { return facingRight_; }
@@ -208,6 +213,9 @@ private:
     NetRole role_;
     CharacterMode mode_ = CharacterMode::Animated;
     RigDefinition rig_;  ///< the assets' rig with this character's edits
+    /// The tuning as the rig's file has it (read, or last saved): the values save() does
+    /// not count as edits, so a hot reload keeps the file's own where they are unedited.
+    RigTuning fileTuning_;
 
     // Locomotion.
     Vec2 root_;
@@ -260,6 +268,11 @@ struct Character::SavedState {
     double getUpShift = 0.0;
     std::vector<double> blendWeights;
     RigTuning tuning;
+    /// The tuning as the rig's file had it (Character::fileTuning_); empty in a blob from
+    /// before it was kept. load() takes from `tuning` only what differs from it (the edits)
+    /// and keeps its own rig's values for the rest: a file changed on disk since keeps its
+    /// changes where they were not edited.
+    RigTuning fileTuning;
     Appearance appearance, savedAppearance;
     ReplicatedCharacterState replicated;
     Vec2 replicatedVelocity;

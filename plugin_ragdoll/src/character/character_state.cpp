@@ -40,6 +40,7 @@ void Character::save(SavedState& out) const {
     out.getUpShift = getUpShift_;
     out.blendWeights = blendWeights_;
     out.tuning = tuningOf(rig_);
+    out.fileTuning = fileTuning_;
     out.appearance = appearance_;
     out.savedAppearance = savedAppearance_;
     out.replicated = replicated_;
@@ -112,6 +113,10 @@ bool Character::load(const SavedState& in, std::string& error) {
         }
         tuning = std::move(full);
     }
+    // Only the edits: where the blob's rig still had its file's values, this character's
+    // file's (a hot reload reads the file again, and another program may have changed it).
+    if (!in.fileTuning.joints.empty() || !in.fileTuning.bodies.empty())
+        tuning = editsOver(tuning, in.fileTuning, fileTuning_);
     RigDefinition tuned = rig_;
     if (!applyTuning(tuned, tuning, error)) {
         error = "character '" + name_ + "': " + error;
@@ -173,6 +178,11 @@ bool Character::load(const SavedState& in, std::string& error) {
         pushedMass_ = in.pushedMass;  // createAnimatedBodies cleared it
     }
     return true;
+}
+
+void Character::rigSaved(std::string text) {
+    rig_.sourceText = std::move(text);
+    fileTuning_ = tuningOf(rig_);
 }
 
 }  // namespace ragdoll

@@ -390,14 +390,26 @@ std::int32_t runObjectCommand(PaperPluginInstance* instance, std::uint64_t handl
 
 std::int32_t saveAsset(PaperPluginInstance* instance, const char* asset, const char* path, char* error, std::size_t capacity) {
     if (!asset) return refuse(error, capacity, "no asset named");
-    const Scene& scene = instance->scene;
+    Scene& scene = instance->scene;
     for (int c = 0; c < scene.characterCount(); ++c) {
-        const RigDefinition& rig = scene.character(c).rig();
+        Character& character = scene.character(c);
+        const RigDefinition& rig = character.rig();
         if (rig.path != asset) continue;
         try {
             const std::string target = path ? std::string(path) : rig.path;
+            // The save patches the text read at load: over a file another program has
+            // changed since, it would put back all it changed. Refused, and said how to go on.
+            if (std::string changed = changedOnDisk(rig, target); !changed.empty())
+                return refuse(error, capacity,
+                              changed + ". Reset (the editor's Simulate panel) reads it again and applies your edits to "
+                                  "it; then save.");
             RigSaveResult saved = saveRig(rig, target);
-            if (saved.ok) return 0;
+            if (saved.ok) {
+                // The file holds this text now: the next save patches it, and a reload
+                // counts what differs from it as edits.
+                if (target == rig.path) character.rigSaved(std::move(saved.text));
+                return 0;
+            }
             std::string why = "cannot save '" + target + "'";
             for (const Diagnostic& d : saved.diagnostics) why += "\n" + d.format();
             return refuse(error, capacity, why);

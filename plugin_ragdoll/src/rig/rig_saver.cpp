@@ -16,9 +16,11 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <random>
+#include <sstream>
 
 #include "rig/rig_loader.h"
 #include "rig/rig_xml.h"
@@ -536,7 +538,20 @@ RigSaveResult saveRig(const RigDefinition& rig, const std::string& path) {
         ::close(dirFd);
     }
     result.ok = true;
+    result.text = std::move(text.text);
     return result;
+}
+
+std::string changedOnDisk(const RigDefinition& rig, const std::string& path) {
+    if (rig.sourceText.empty() || rig.path.empty()) return {};
+    std::error_code status;
+    if (!fs::exists(path, status) || !fs::equivalent(path, rig.path, status)) return {};
+    std::ifstream file(path, std::ios::binary);
+    std::stringstream now;
+    now << file.rdbuf();
+    if (!file || now.str() == rig.sourceText) return {};
+    return "'" + fs::path(path).filename().string() +
+           "' changed on disk since it was read (another program wrote it), and saving would undo that change";
 }
 
 }  // namespace ragdoll

@@ -46,6 +46,7 @@ RigTextResult rigToText(const RigDefinition& rig, const std::string& loadedAs);
 struct RigSaveResult {
     bool ok = false;
     std::vector<Diagnostic> diagnostics;
+    std::string text;  ///< what was written (when ok): the rig's source text from now on
 };
 
 /// Writes rigToText(rig) to path atomically: a temporary file beside it, flushed to disk,
@@ -54,6 +55,13 @@ struct RigSaveResult {
 /// and its temporary file (".NAME.tmp-XXXXXXXX" beside it), which the next save of NAME
 /// removes. A new file gets the process's default permissions; an existing one keeps its own.
 RigSaveResult saveRig(const RigDefinition& rig, const std::string& path);
+
+/// Why saving the rig to path would overwrite a change made to that file since the rig was
+/// read from it (another program wrote it), or empty when it would not: path is not the
+/// file the rig was read from, the rig has no source text, or the file still holds exactly
+/// that text (or is gone). saveRig patches the text read at load, so a save over a file
+/// that has changed since would silently put back everything that change did.
+std::string changedOnDisk(const RigDefinition& rig, const std::string& path);
 
 /// Writes all of bytes to the open file fd, retrying short writes and interruptions; false
 /// with errno saying why (the saves here report the system's reason: a full disk, …).

@@ -168,4 +168,40 @@ bool applyTuning(RigDefinition& rig, const RigTuning& tuning, std::string& error
     return true;
 }
 
+RigTuning editsOver(const RigTuning& edited, const RigTuning& editedFrom, const RigTuning& file) {
+    if (edited.joints.size() != editedFrom.joints.size() || edited.joints.size() != file.joints.size() ||
+        edited.bodies.size() != editedFrom.bodies.size() || edited.bodies.size() != file.bodies.size())
+        return edited;
+    RigTuning out = file;
+    for (size_t i = 0; i < edited.joints.size(); ++i) {
+        const JointTuning& e = edited.joints[i];
+        const JointTuning& from = editedFrom.joints[i];
+        JointTuning& o = out.joints[i];
+        if (e.limited != from.limited || e.lower != from.lower || e.upper != from.upper) {
+            o.limited = e.limited;
+            o.lower = e.lower;
+            o.upper = e.upper;
+        }
+        if (e.stiffness != from.stiffness) o.stiffness = e.stiffness;
+        if (e.damping != from.damping) o.damping = e.damping;
+        if (e.friction != from.friction) o.friction = e.friction;
+        if (e.collide != from.collide) o.collide = e.collide;
+    }
+    for (size_t i = 0; i < edited.bodies.size(); ++i) {
+        const BodyTuning& e = edited.bodies[i];
+        const BodyTuning& from = editedFrom.bodies[i];
+        BodyTuning& o = out.bodies[i];
+        if (e.radiusSource != from.radiusSource || e.radius != from.radius || e.radiusFraction != from.radiusFraction) {
+            o.radiusSource = e.radiusSource;
+            o.radius = e.radius;
+            o.radiusFraction = e.radiusFraction;
+        }
+        if (e.mass != from.mass) o.mass = e.mass;
+        if (e.linearDamping != from.linearDamping) o.linearDamping = e.linearDamping;
+        if (e.angularDamping != from.angularDamping) o.angularDamping = e.angularDamping;
+        if (e.friction != from.friction) o.friction = e.friction;
+    }
+    return out;
+}
+
 }  // namespace ragdoll

@@ -64,4 +64,12 @@ RigTuning tuningOf(const RigDefinition& rig);
 /// when the counts differ or a value is out of its range.
 bool applyTuning(RigDefinition& rig, const RigTuning& tuning, std::string& error);
 
+/// The edits of `edited` (the values that differ from `editedFrom`, the tuning it started
+/// from) laid over `file`: what a hot reload restores, so a value the file changed since
+/// (another program wrote it) stays as the file has it unless it was edited. A joint's
+/// limits (limited, lower, upper) go together, as do a body's radius and its source, so
+/// the result never mixes an edited limit with one it could cross. When the three differ
+/// in shape, `edited` whole.
+RigTuning editsOver(const RigTuning& edited, const RigTuning& editedFrom, const RigTuning& file);
+
 }  // namespace ragdoll

@@ -23,7 +23,9 @@ namespace {
 // reach targets), "PREV" the net-role preview and its proxy, "RUNF" the run's joint figures,
 // "DEPF" the run's deepest drawn overlap (format 4), "LOOK" how the scene is drawn (the
 // paper look on or off; absent: on), "THRD" the solver's threads setting (absent: the
-// scene keeps its own; threads change no result, only the time a step takes).
+// scene keeps its own; threads change no result, only the time a step takes), "TUNF" each
+// character's tuning as its rig's file has it (absent: the whole tuning in CHAR is restored;
+// present: only what differs from it, the edits, over the file as the new instance read it).
 // A reader skips sections it does not know and refuses a blob missing one it needs, so
 // adding a section is compatible and changing one takes a new tag or format.
 constexpr char kMagic[4] = {'P', 'D', 'R', 'S'};
@@ -327,7 +329,7 @@ std::vector<std::uint8_t> Scene::saveState() const {
     Writer w;
     w.append(kMagic, 4);
     w.put(kFormatVersion);
-    w.put(std::uint32_t(8));  // sections
+    w.put(std::uint32_t(9));  // sections
 
     size_t section = w.beginSection("WRLD");
     const WorldDef& d = world_.def();
@@ -352,6 +354,11 @@ std::vector<std::uint8_t> Scene::saveState() const {
         character->save(saved);
         putCharacter(w, saved);
     }
+    w.endSection(section);
+
+    section = w.beginSection("TUNF");
+    w.put(std::uint32_t(characters_.size()));
+    for (const auto& character : characters_) putTuning(w, character->fileTuning());
     w.endSection(section);
 
     section = w.beginSection("PREV");
@@ -416,6 +423,7 @@ bool Scene::loadState(const std::uint8_t* data, std::size_t size, std::string& e
     WorldDef def = world_.def();
     std::vector<BodySnapshot> snapshots;
     std::vector<Character::SavedState> characters;
+    std::vector<RigTuning> fileTunings;
     NetPreview preview = NetPreview::Off;
     bool havePreviewProxy = false;
     Character::SavedState previewState;
@@ -455,6 +463,10 @@ bool Scene::loadState(const std::uint8_t* data, std::size_t size, std::string& e
                 characters.resize(section.getCount(64));
                 for (Character::SavedState& c : characters) c = getCharacter(section, version, shift);
             });
+        } else if (std::memcmp(tag, "TUNF", 4) == 0) {
+            fileTunings.resize(section.getCount(8));
+            for (RigTuning& t : fileTunings) t = getTuning(section, kFormatVersion);
+            if (section.offset != end) section.ok = false;
         } else if (std::memcmp(tag, "PREV", 4) == 0) {
             std::uint8_t mode = 0;
             const bool filled = readCharacters(section, end, version, [&](ShiftLayout shift) {
@@ -486,6 +498,8 @@ bool Scene::loadState(const std::uint8_t* data, std::size_t size, std::string& e
         error = std::string("the state blob lacks its ") + (!haveSettings ? "WRLD" : !haveBodies ? "BODY" : "CHAR") + " section";
         return false;
     }
+    if (fileTunings.size() == characters.size())
+        for (size_t c = 0; c < characters.size(); ++c) characters[c].fileTuning = std::move(fileTunings[c]);
     if (terrain_.size() + propBodies_.size() != snapshots.size() || characters.size() != characters_.size()) {
         error = "the state has " + std::to_string(snapshots.size()) + " level bodies and " +
                 std::to_string(characters.size()) + " characters but this level has " +
