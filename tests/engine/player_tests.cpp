@@ -371,10 +371,12 @@ TEST_CASE("with no display a windowed run says so, and renders offscreen only wh
 }
 
 TEST_CASE("a windowed run saves a screenshot of the harness", "[player][display]") {
+    // One frame: the HUD is in it (ImGui showed a window that fits its contents from its
+    // second frame on, so a first frame's screenshot had none).
     std::string dir = test::makeTempDir();
     std::string png = dir + "/shot.png";
     test::ProcessResult r =
-        test::runProcess({kPlayer, "--frames", "5", "--window", "640x360", "--screenshot", png, kHarness}, test::displayEnv());
+        test::runProcess({kPlayer, "--frames", "1", "--window", "640x360", "--screenshot", png, kHarness}, test::displayEnv());
     INFO(r.err);
     REQUIRE(r.exitCode == 0);
     int w = 0, h = 0, channels = 0;
@@ -385,16 +387,18 @@ TEST_CASE("a windowed run saves a screenshot of the harness", "[player][display]
     // The picture shows paper background above (right of the HUD) and the dark ground below.
     auto isPaper = [](const unsigned char* p) { return std::abs(p[0] - 243) < 16 && std::abs(p[1] - 239) < 16 && std::abs(p[2] - 228) < 16; };
     auto isDark = [](const unsigned char* p) { return p[0] < 140 && p[1] < 140 && p[2] < 150; };
-    int paperTop = 0, darkBottom = 0;
+    int paperTop = 0, darkBottom = 0, hud = 0;
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x) {
             const unsigned char* p = pixels + 3 * (y * w + x);
             if (y < h / 3 && x > 2 * w / 3 && isPaper(p)) ++paperTop;
             if (y > 3 * h / 4 && isDark(p)) ++darkBottom;
+            if (y >= 15 && y < 45 && x >= 15 && x < 115 && isDark(p)) ++hud;  // the HUD's top left, under its title
         }
     stbi_image_free(pixels);
     CHECK(paperTop > (w / 3) * (h / 3) / 2);  // most of the top-right corner is background
     CHECK(darkBottom > w * h / 4 / 2);   // most of the bottom quarter is ground
+    CHECK(hud > 100 * 30 / 2);           // the HUD's dark panel
     fs::remove_all(dir);
 }
 

@@ -249,6 +249,12 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
 
     Clock::time_point last = Clock::now();
     double fps = 0.0;
+    // ImGui measures a window that fits its contents on its first frame and shows it from
+    // the second: the HUD laid out once before the first frame (drawn into the back buffer
+    // the first frame clears), so that frame — a `--frames 1` screenshot — shows it too.
+    window.beginImGuiFrame();
+    drawHud(level, sim.stats, camera, fps, window.glRenderer(), sim.plugin, debugView);
+    window.renderImGui();
     for (;;) {
         if (!window.pollEvents(input)) break;
         Clock::time_point now = Clock::now();
