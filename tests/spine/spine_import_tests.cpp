@@ -665,7 +665,7 @@ TEST_CASE("rig check --json gives the imported bones, bodies, joints and sprite 
     std::array<Corner, 4> quad{};
     for (size_t i = 0; i < 4; ++i) quad[i] = {rig["sprites"][0]["quad"][i][0].get<double>(), rig["sprites"][0]["quad"][i][1].get<double>()};
     CHECK(sameCorners(quad, spineCorners(w[1], -20, 20, -10, 10, 15, 10, 2, 10.0), 1e-9));
-    CHECK(rig["sprites"][0]["rect"] == nlohmann::ordered_json::array({10, 10, 20, 40}));
+    CHECK(rig["sprites"][0]["rect"] == nlohmann::json::array({10, 10, 20, 40}));
 
     // A file that does not load: its errors in the document, and exit 1.
     std::ostringstream badOut, badErr;
