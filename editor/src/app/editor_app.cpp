@@ -58,12 +58,6 @@ std::string pluginBuildCommand(const PluginDescriptor& plugin) {
            (plugin.buildTarget.empty() ? "" : " --target " + quoted(plugin.buildTarget));
 }
 
-std::string degreesText(double radians) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f\xC2\xB0", toDegrees(radians) == 0.0 ? 0.0 : toDegrees(radians));
-    return text;
-}
-
 /// "elbow_L: 0.0° to 100.0°", "solver.substeps: 8" or "forearm.L mass: 2.5".
 std::string editText(const Edit& edit, bool after) {
     char value[32];

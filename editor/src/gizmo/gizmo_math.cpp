@@ -214,8 +214,6 @@ const char* partName(GizmoPart part) {
     return "none";
 }
 
-namespace {
-
 // Rounded here (halves away from zero) rather than by printf, which rounds the binary value
 // and would print −0.04° as "-0.0°".
 std::string degreesText(double radians) {
@@ -225,8 +223,6 @@ std::string degreesText(double radians) {
     std::snprintf(text, sizeof text, "%.1f\u00b0", tenths);
     return text;
 }
-
-}  // namespace
 
 std::string angleLabel(std::string_view name, double radians) {
     std::string label(name);

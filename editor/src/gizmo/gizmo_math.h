@@ -163,6 +163,8 @@ bool outside(double current, JointLimits limits, double toleranceRadians = 0.0);
 
 /// "lower", "upper", "arc" or "none".
 const char* partName(GizmoPart part);
+/// Radians in degrees with one decimal and a degree sign, never "-0.0°": "100.0°".
+std::string degreesText(double radians);
 /// name, a space, then radians in degrees with one decimal and a degree sign: "upper 100.0°".
 /// −0.0° prints as 0.0°.
 std::string angleLabel(std::string_view name, double radians);

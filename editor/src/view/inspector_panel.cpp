@@ -88,7 +88,7 @@ void drawHeader(PluginHost& plugin, const ObjectRef& selection, const std::vecto
     ImGui::Text("%s  %s", kind.c_str(), selection.name.c_str());
     if (selection.kind != ObjectKind::Joint) return;
     if (const JointView* j = findJoint(joints, selection.name))
-        ImGui::TextDisabled("angle now %s\xC2\xB0%s", numberText(toDegrees(j->info.currentAngle), "%.1f").c_str(),
+        ImGui::TextDisabled("angle now %s%s", degreesText(j->info.currentAngle).c_str(),
                             outside(j->info.currentAngle, limitsOf(j->info), toRadians(0.5)) ? "  (outside)" : "");
 }
 

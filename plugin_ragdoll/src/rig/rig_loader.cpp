@@ -525,12 +525,13 @@ private:
         }
         const double height = high - low;
         const char* units = unitsName(rig_.units);
-        if (height > kPlausibleMaxHeight || (height < kPlausibleMinHeight && rig_.bones.size() > 1)) {
-            const char* hint = height > kPlausibleMaxHeight
-                                   ? (rig_.units == RigUnits::Metres ? "; were its numbers centimetres (units=\"cm\") or pixels (units=\"px\")?"
-                                                                     : "; are its units or scale right?")
-                                   : (rig_.units == RigUnits::Metres ? "; are its units or scale right?"
-                                                                     : "; were its numbers metres (units=\"m\")?");
+        const bool tall = height > kPlausibleMaxHeight, small = height < kPlausibleMinHeight && rig_.bones.size() > 1;
+        if (tall || small) {
+            // The likely slip: numbers in smaller units than declared (tall), or larger (small).
+            const bool metres = rig_.units == RigUnits::Metres;
+            const char* hint = tall && metres    ? "; were its numbers centimetres (units=\"cm\") or pixels (units=\"px\")?"
+                               : small && !metres ? "; were its numbers metres (units=\"m\")?"
+                                                  : "; are its units or scale right?";
             report_.warning(root, "its rest pose stands " + shortNumber(height) + " m tall (units=\"" + units + "\", scale " +
                                       shortNumber(rig_.scale) + ")" + hint);
         }

@@ -136,22 +136,22 @@ void warnAboutOverlappingSpawns(const World& world, const std::vector<std::uniqu
     for (size_t j = 0; j < characters.size(); ++j) {
         double deepest = 0.0;
         size_t into = 0;
-        int others = 0;
+        int overlapped = 0;
         for (size_t i = 0; i < j; ++i) {
             double depth = 0.0;
             for (BodyId a : bodies(*characters[i]))
                 for (BodyId b : bodies(*characters[j])) depth = std::max(depth, world.overlap(a, b));
             if (depth <= kSpawnOverlapWarning) continue;
-            others += deepest > 0.0;
+            ++overlapped;
             if (depth > deepest) {
                 deepest = depth;
                 into = i;
             }
         }
-        if (deepest == 0.0) continue;
+        if (overlapped == 0) continue;
         char how[48];
         std::snprintf(how, sizeof how, "' stands %.3g m inside spawn '", deepest);
-        const std::string more = others == 0 ? "" : " (and " + std::to_string(others) + " more)";
+        const std::string more = overlapped == 1 ? "" : " (and " + std::to_string(overlapped - 1) + " more)";
         warnings.push_back("spawn '" + spawns[j].name + how + spawns[into].name + "'" + more +
                            ": it will be pushed out of it (place them apart)");
     }
