@@ -9,6 +9,7 @@
 
 #include "character/drawn_shapes.h"
 #include "harness.h"
+#include "run_process.h"
 #include "solver/collide.h"
 #include "solver/constants.h"
 
@@ -229,20 +230,25 @@ TEST_CASE("Get-ups keep every drawn part out of the ground: flat, 20° and 30° 
 
 namespace {
 
-/// A copy of the stickman (px units, dotted bone names) in a temporary folder with the given
-/// <clip> lines instead of its own.
-std::string stickmanWithClips(const std::string& name, const std::string& clips) {
-    const std::string folder = std::filesystem::temp_directory_path() / ("paperdoll_world_tests_" + name);
-    std::filesystem::create_directories(folder);
-    std::ifstream in(std::string(PAPERDOLL_CONTENT_DIR) + "/rigs/stickman.rig.xml");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const size_t first = text.find("  <clip "), last = text.find("</rig>");
-    REQUIRE(first != std::string::npos);
-    text = text.substr(0, first) + clips + text.substr(last);
-    const std::string path = folder + "/" + name + ".rig.xml";
-    std::ofstream(path) << text;
-    return path;
-}
+/// A copy of the stickman (px units, dotted bone names) with the given <clip> lines instead of
+/// its own, in a folder of its own that is removed with it.
+struct StickmanCopy {
+    std::filesystem::path folder;
+    std::string path;
+    StickmanCopy(const std::string& name, const std::string& clips) : folder(test::makeTempDir()) {
+        std::ifstream in(std::string(PAPERDOLL_CONTENT_DIR) + "/rigs/stickman.rig.xml");
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const size_t first = text.find("  <clip "), last = text.find("</rig>");
+        REQUIRE(first != std::string::npos);
+        text = text.substr(0, first) + clips + text.substr(last);
+        path = (folder / (name + ".rig.xml")).string();
+        std::ofstream(path) << text;
+    }
+    ~StickmanCopy() {
+        std::error_code ignored;
+        std::filesystem::remove_all(folder, ignored);
+    }
+};
 
 SceneLevel levelWith(const std::string& rigPath) {
     SceneLevel level = flatLevel();
@@ -262,8 +268,9 @@ double lowestDrawnPoint(const Character& c) {
 }  // namespace
 
 TEST_CASE("A rig that names no clips stands in its rest pose, goes limp, and gets up in half a second", "[world][clipless]") {
+    const StickmanCopy clipless("clipless_px", "");
     const std::string rigs[] = {std::string(PAPERDOLL_CONTENT_DIR) + "/rigs/paper_puppet.rig.xml",  // cm
-                                stickmanWithClips("clipless_px", "")};                              // px
+                                clipless.path};                                                     // px
     for (const std::string& rig : rigs) DYNAMIC_SECTION(rig) {
         Scene scene;
         load(scene, levelWith(rig));
@@ -304,8 +311,9 @@ TEST_CASE("A rig that names no clips stands in its rest pose, goes limp, and get
 }
 
 TEST_CASE("A rig's clip that is missing or broken is an error at the rig's <clip> line", "[world][clipless]") {
-    const std::string rig = stickmanWithClips("broken_clip", "  <clip name=\"idle\" file=\"../../no/such.anim.xml\"/>\n"
-                                                             "  <clip name=\"walk\" file=\"walk.anim.xml\"/>\n");
+    const StickmanCopy copy("broken_clip", "  <clip name=\"idle\" file=\"../../no/such.anim.xml\"/>\n"
+                                           "  <clip name=\"walk\" file=\"walk.anim.xml\"/>\n");
+    const std::string& rig = copy.path;
     std::ofstream(std::filesystem::path(rig).parent_path() / "walk.anim.xml") << "<clip name=\"walk\" format=\"1\">\n  <key t=\"oops\"/>\n</clip>\n";
     Scene scene;
     std::string error;
