@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "paper/xml_reader.h"
@@ -34,6 +35,8 @@ struct DescriptorResult {
 };
 
 DescriptorResult loadPluginDescriptor(const std::filesystem::path& path);
+/// The same from a descriptor's text; path names it in diagnostics and places its library.
+DescriptorResult loadPluginDescriptorFromText(std::string_view text, const std::filesystem::path& path);
 
 /// Every *.plugin directly inside the given folders, sorted by loading phase then name;
 /// descriptors that fail to load add their diagnostics and are skipped.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <fstream>
+#include <iterator>
 #include <system_error>
 
 namespace paper {
@@ -23,42 +24,48 @@ const char* loadingPhaseName(LoadingPhase phase) {
 }
 
 DescriptorResult loadPluginDescriptor(const fs::path& path) {
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) {
+        DescriptorResult result;
+        result.diagnostics.push_back(
+            Diagnostic{Severity::Error, path.string(), 0, fs::exists(path, ec) ? "not a file" : "no such file"});
+        return result;
+    }
+    std::ifstream in(path, std::ios::binary);
+    std::string text;
+    if (in.is_open()) text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (!in.is_open() || in.bad()) {
+        DescriptorResult result;
+        result.diagnostics.push_back(Diagnostic{Severity::Error, path.string(), 0, "the file could not be read"});
+        return result;
+    }
+    return loadPluginDescriptorFromText(text, path);
+}
+
+DescriptorResult loadPluginDescriptorFromText(std::string_view text, const fs::path& path) {
     DescriptorResult result;
     std::string file = path.string();
     auto error = [&](int line, std::string message) {
         result.diagnostics.push_back(Diagnostic{Severity::Error, file, line, std::move(message)});
     };
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) {
-        error(0, fs::exists(path, ec) ? "not a file" : "no such file");
-        return result;
-    }
     // A plugin's library given where its descriptor goes (the likeliest slip), or any other
     // file that is plainly no XML, says so: the parser's words would be about broken text.
-    {
-        std::ifstream in(path, std::ios::binary);
-        std::string head(4096, '\0');
-        in.read(head.data(), std::streamsize(head.size()));
-        head.resize(size_t(in.gcount()));
-        if (head.starts_with("\x7f" "ELF")) {
-            error(0, "it is a shared library, not a plugin descriptor: give the *.plugin file that names it "
-                     "(beside it, e.g. " + (path.parent_path() / "NAME.plugin").string() + ")");
-            return result;
-        }
-        if (std::optional<std::string> kind = notTextFile(head, "a descriptor is XML text")) {
-            error(0, "not a plugin descriptor (" + *kind + ")");
-            return result;
-        }
+    if (text.starts_with("\x7f" "ELF")) {
+        error(0, "it is a shared library, not a plugin descriptor: give the *.plugin file that names it "
+                 "(beside it, e.g. " + (path.parent_path() / "NAME.plugin").string() + ")");
+        return result;
+    }
+    if (std::optional<std::string> kind = notTextFile(text, "a descriptor is XML text")) {
+        error(0, "not a plugin descriptor (" + *kind + ")");
+        return result;
     }
     tinyxml2::XMLDocument doc;
-    if (doc.LoadFile(file.c_str()) != tinyxml2::XML_SUCCESS) {
-        if (doc.ErrorID() == tinyxml2::XML_ERROR_EMPTY_DOCUMENT)
-            error(0, "file is empty; expected a <plugin> element");
-        else if (doc.ErrorID() == tinyxml2::XML_ERROR_FILE_COULD_NOT_BE_OPENED ||
-                 doc.ErrorID() == tinyxml2::XML_ERROR_FILE_READ_ERROR)
-            error(0, "the file could not be read");
-        else
-            error(doc.ErrorLineNum(), "malformed XML: " + describeXmlError(doc));
+    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+        error(0, "file is empty; expected a <plugin> element");
+        return result;
+    }
+    if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
+        error(doc.ErrorLineNum(), "malformed XML: " + describeXmlError(doc));
         return result;
     }
     const tinyxml2::XMLElement* root = doc.RootElement();
