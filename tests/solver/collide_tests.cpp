@@ -551,6 +551,33 @@ TEST_CASE("polygon and capsule: zero-length capsule is a circle", "[collide][cap
 // ---------------------------------------------------------------------------------------------
 // Polygons
 
+TEST_CASE("crates of one width stacked square meet at both corners of their faces when apart too", "[collide][polygon]") {
+    // Parallel faces whose ends line up are closest at a pair of ends straight across: a face
+    // over a face, two points. Taken for corner against corner, it was one point at one end,
+    // and the upper crate was pushed up at one corner and tilted. Capsules side by side, their
+    // ends level, the same.
+    Polygon crate = makeBox(0.25, 0.25);
+    for (double gap : {0.001, 0.01}) {
+        Manifold m = sortedByX(collidePolygons(crate, at(0, 0.25), crate, at(0, 0.75 + gap), kSpeculative));
+        checkInvariants(m);
+        REQUIRE(m.pointCount == 2);
+        checkVec(m.normal, {0.0, 1.0}, 1e-12);
+        checkVec(m.points[0].pointA, {-0.25, 0.5});
+        checkVec(m.points[1].pointA, {0.25, 0.5});
+        CHECK(m.points[0].separation == Approx(gap).margin(kTol));
+        CHECK(m.points[1].separation == Approx(gap).margin(kTol));
+    }
+    Capsule shin{{0.0, -0.23}, {0.0, 0.23}, 0.05};
+    Manifold side = collideCapsules(shin, at(0, 0.3), shin, at(0.105, 0.3), kSpeculative);
+    checkInvariants(side);
+    CHECK(side.pointCount == 2);
+    // Corner against corner is still one point, along the gap.
+    Manifold corner = collidePolygons(crate, at(0, 0.25), crate, at(0.505, 0.755), kSpeculative);
+    checkInvariants(corner);
+    REQUIRE(corner.pointCount == 1);
+    checkVec(corner.normal, {std::sqrt(0.5), std::sqrt(0.5)}, 1e-9);
+}
+
 TEST_CASE("a box stacked on a box gets two points at its bottom corners", "[collide][polygon]") {
     Polygon ground = makeBox(2.0, 0.5);
     Polygon crate = makeBox(0.5, 0.5);

@@ -292,7 +292,12 @@ Manifold collideHulls(const HullView& a, const HullView& b, const Transform& xfA
         SegmentClosest closest = closestPoints(v1, v2, w1, w2);
         bool refAtVertex = closest.fraction1 == 0.0 || closest.fraction1 == 1.0;
         bool incAtVertex = closest.fraction2 == 0.0 || closest.fraction2 == 1.0;
-        if (closest.distanceSquared > kTouchingDistance * kTouchingDistance && refAtVertex && incAtVertex) {
+        // Two parallel edges whose ends line up (crates of one width stacked square) are
+        // closest at a pair of ends too, straight across the face: that is a face meeting a
+        // face, clipped below to both ends. Taken as corner to corner, it was one point at one
+        // end, and the upper crate was pushed up at one corner only and tilted.
+        bool across = std::abs(dot(closest.point2 - closest.point1, perp(normal))) <= kTouchingDistance;
+        if (closest.distanceSquared > kTouchingDistance * kTouchingDistance && refAtVertex && incAtVertex && !across) {
             double gap = std::sqrt(closest.distanceSquared);
             if (gap - totalRadius >= speculativeDistance) return m;
             Vec2 n = (1.0 / gap) * (closest.point2 - closest.point1);

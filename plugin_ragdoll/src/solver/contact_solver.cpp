@@ -32,6 +32,23 @@ double effectiveInverseMass(const BodySim& a, Vec2 ra, const BodySim& b, Vec2 rb
     return a.invMass + b.invMass + a.invInertia * ca * ca + b.invInertia * cb * cb;
 }
 
+/// Solves K·x = rhs for the two points of a manifold along direction n, where
+/// K_ij = w_a + w_b + Iw_a·(r_ai × n)(r_aj × n) + Iw_b·(r_bi × n)(r_bj × n).
+/// False when the rows are nearly parallel (points almost on top of each other).
+bool solveBlock(const BodySim& a, const BodySim& b, const Vec2 ra[2], const Vec2 rb[2], Vec2 n, const double rhs[2],
+                double x[2]) {
+    double ca0 = cross(ra[0], n), ca1 = cross(ra[1], n), cb0 = cross(rb[0], n), cb1 = cross(rb[1], n);
+    double m = a.invMass + b.invMass;
+    double k11 = m + a.invInertia * ca0 * ca0 + b.invInertia * cb0 * cb0;
+    double k22 = m + a.invInertia * ca1 * ca1 + b.invInertia * cb1 * cb1;
+    double k12 = m + a.invInertia * ca0 * ca1 + b.invInertia * cb0 * cb1;
+    double det = k11 * k22 - k12 * k12;
+    if (!(det > 1e-9 * k11 * k22)) return false;
+    x[0] = (k22 * rhs[0] - k12 * rhs[1]) / det;
+    x[1] = (k11 * rhs[1] - k12 * rhs[0]) / det;
+    return true;
+}
+
 /// A resting two-point manifold that sticks: both normal rows and the friction row (at the
 /// manifold's centre) solved together as one 3×3 block. Solved one after the other, friction
 /// held the surface point, the body pivoted about it, and the next normal push turned it
@@ -109,14 +126,14 @@ struct Mobility {
 /// terrain pushes at every held point (multipliers −A⁻¹·J·M⁻¹·wrench ≥ 0) and the motion
 /// leaves every other point short of the terrain (its gap now, the gap when the hold was
 /// made moved with the body since). A held point still apart is held where it is.
-Mobility mobility(const BodySim& body, const TerrainHold* hold, Vec2 arm, Vec2 direction, double amount) {
+Mobility mobility(const BodySim& body, const TerrainHold* hold, const Wrench& push, double amount) {
     Mobility m;
     if (!body.dynamic) return m;
     m.p[0][0] = m.p[1][1] = body.invMass;
     m.p[2][2] = body.invInertia;
     if (!hold) return m;
     const int count = hold->count;
-    const Wrench u = m.times(wrench(arm, direction));
+    const Wrench u = m.times(push);
     const Vec2 moved = body.center - hold->center;
     const double turned = body.angle - hold->angle;
     Wrench j[2], mj[2];
@@ -170,6 +187,11 @@ Mobility mobility(const BodySim& body, const TerrainHold* hold, Vec2 arm, Vec2 d
     return m;
 }
 
+/// The same for a push of `amount` along `direction` at `arm`.
+Mobility mobility(const BodySim& body, const TerrainHold* hold, Vec2 arm, Vec2 direction, double amount) {
+    return mobility(body, hold, wrench(arm, direction), amount);
+}
+
 /// Moves a dynamic body by the push `sign`·impulse at `arm`, through its mobility: its
 /// position (and q), or its velocity.
 void moveBy(BodySim& body, const Mobility& m, Vec2 arm, Vec2 impulse, double sign, bool velocity) {
@@ -177,12 +199,106 @@ void moveBy(BodySim& body, const Mobility& m, Vec2 arm, Vec2 impulse, double sig
     moveBody(body, m.times(wrench(arm, sign * impulse)).v, velocity);
 }
 
-/// solveContactPositions for a contact one of whose bodies the terrain holds: its points one
-/// after the other, then static friction, each push through both bodies' mobilities.
+/// Solves K·x = rhs, K symmetric N×N (N = 2 or 3) by Cramer's rule; false when K is nearly
+/// singular (rows that nearly repeat one another).
+template <int N>
+bool solveSmall(const double (&k)[N][N], const double (&rhs)[N], double (&x)[N]) {
+    auto det = [](const double (&m)[N][N]) {
+        if constexpr (N == 2) return m[0][0] * m[1][1] - m[0][1] * m[1][0];
+        else
+            return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+                   m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+    };
+    const double d = det(k);
+    double diagonal = 1.0;
+    for (int i = 0; i < N; ++i) diagonal *= k[i][i];
+    if (!(std::abs(d) > 1e-12 * std::abs(diagonal))) return false;
+    for (int col = 0; col < N; ++col) {
+        double m[N][N];
+        for (int i = 0; i < N; ++i)
+            for (int j = 0; j < N; ++j) m[i][j] = j == col ? rhs[i] : k[i][j];
+        x[col] = det(m) / d;
+    }
+    return true;
+}
+
+/// A two-point manifold between props with both points in, where a prop is held by the
+/// terrain: the rows solved together
+/// through the mobilities the pair's push (solved free first) gives the bodies, as
+/// solveStickingBlock and the 2×2 block do on the free masses. Point by point, a crate 700
+/// times as heavy as the crate under it tilted on the first point's push and on the second's
+/// back, and sank through the held crate as if it were not there. True when it solved the
+/// normals (and, sticking, the friction: `frictionSolved`).
+bool solveHeldBlock(Contact& contact, BodySim& a, BodySim& b, const TerrainHold* holdA, const TerrainHold* holdB,
+                    const double c[2], const Vec2 ra[2], const Vec2 rb[2], bool& frictionSolved) {
+    const Vec2 n = contact.normal, t = perp(n);
+    double estimate[2];
+    const double rhs2[2] = {-c[0], -c[1]};
+    if (!solveBlock(a, b, ra, rb, n, rhs2, estimate)) return false;
+    Wrench pushA, pushB;
+    for (int i = 0; i < 2; ++i) {
+        const double amount = std::max(contact.points[i].lambdaNormal + estimate[i], 0.0) - contact.points[i].lambdaNormal;
+        const Wrench wa = wrench(ra[i], -1.0 * n), wb = wrench(rb[i], n);
+        for (int r = 0; r < 3; ++r) {
+            pushA.v[r] += amount * wa.v[r];
+            pushB.v[r] += amount * wb.v[r];
+        }
+    }
+    const Mobility ma = mobility(a, holdA, pushA, 1.0), mb = mobility(b, holdB, pushB, 1.0);
+    const Vec2 rac = contact.frictionCenter - a.prevCenter, rbc = contact.frictionCenter - b.prevCenter;
+    const Vec2 dir[3] = {n, n, t};
+    const Vec2 armA[3] = {ra[0], ra[1], rac}, armB[3] = {rb[0], rb[1], rbc};
+    auto apply = [&](int row, double amount) {
+        moveBy(a, ma, armA[row], amount * dir[row], -1.0, false);
+        moveBy(b, mb, armB[row], amount * dir[row], 1.0, false);
+    };
+    auto k = [&](int i, int j) {
+        return dot(wrench(armA[i], dir[i]), ma.times(wrench(armA[j], dir[j]))) +
+               dot(wrench(armB[i], dir[i]), mb.times(wrench(armB[j], dir[j])));
+    };
+    frictionSolved = false;
+    if (contact.lambdaTangent == 0.0) {
+        double k3[3][3], x[3];
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) k3[i][j] = k(i, j);
+        const double rhs3[3] = {-c[0], -c[1], -contact.slip};
+        if (solveSmall(k3, rhs3, x)) {
+            const double n0 = contact.points[0].lambdaNormal + x[0], n1 = contact.points[1].lambdaNormal + x[1];
+            if (n0 >= 0.0 && n1 >= 0.0 && std::abs(x[2]) <= contact.friction * (n0 + n1)) {
+                for (int i = 0; i < 3; ++i) apply(i, x[i]);
+                contact.points[0].lambdaNormal = n0;
+                contact.points[1].lambdaNormal = n1;
+                contact.lambdaTangent = x[2];
+                frictionSolved = true;
+                return true;
+            }
+        }
+    }
+    const double k2[2][2] = {{k(0, 0), k(0, 1)}, {k(1, 0), k(1, 1)}};
+    double x[2];
+    if (!solveSmall(k2, rhs2, x)) return false;
+    if (contact.points[0].lambdaNormal + x[0] < 0.0 || contact.points[1].lambdaNormal + x[1] < 0.0) return false;
+    for (int i = 0; i < 2; ++i) {
+        contact.points[i].lambdaNormal += x[i];
+        apply(i, x[i]);
+    }
+    return true;
+}
+
+/// solveContactPositions for a contact one of whose bodies the terrain holds: its points
+/// together when both are in (solveHeldBlock), else one after the other, then static
+/// friction, each push through both bodies' mobilities.
 void solveHeldContactPositions(Contact& contact, BodySim& a, BodySim& b, const TerrainHold* holdA,
                                const TerrainHold* holdB, const double c[2], const Vec2 ra[2], const Vec2 rb[2]) {
     const Vec2 n = contact.normal;
-    for (int i = 0; i < contact.pointCount; ++i) {
+    bool frictionSolved = false;
+    // Props only: a tree body's velocity pass pulls back through the mobilities of the
+    // pushes one point at a time, and after a block push that threw a 60 kg body landing on
+    // a held limb back up at 1.1 m/s (restitution 0).
+    const bool block = contact.loose && contact.pointCount == 2 && c[0] < 0.0 && c[1] < 0.0 &&
+                       solveHeldBlock(contact, a, b, holdA, holdB, c, ra, rb, frictionSolved);
+    if (frictionSolved) return;
+    for (int i = 0; i < contact.pointCount && !block; ++i) {
         ContactPoint& p = contact.points[i];
         const double ci = i > 0 ? measureSeparation(contact, p, a, b) + p.allowedDepth : c[0];
         if (ci >= 0.0) continue;
@@ -349,26 +465,6 @@ double measureSeparation(const Contact& contact, ContactPoint& p, const BodySim&
     return p.separation;
 }
 
-namespace {
-
-/// Solves K·x = rhs for the two points of a manifold along direction n, where
-/// K_ij = w_a + w_b + Iw_a·(r_ai × n)(r_aj × n) + Iw_b·(r_bi × n)(r_bj × n).
-/// False when the rows are nearly parallel (points almost on top of each other).
-bool solveBlock(const BodySim& a, const BodySim& b, const Vec2 ra[2], const Vec2 rb[2], Vec2 n, const double rhs[2],
-                double x[2]) {
-    double ca0 = cross(ra[0], n), ca1 = cross(ra[1], n), cb0 = cross(rb[0], n), cb1 = cross(rb[1], n);
-    double m = a.invMass + b.invMass;
-    double k11 = m + a.invInertia * ca0 * ca0 + b.invInertia * cb0 * cb0;
-    double k22 = m + a.invInertia * ca1 * ca1 + b.invInertia * cb1 * cb1;
-    double k12 = m + a.invInertia * ca0 * ca1 + b.invInertia * cb0 * cb1;
-    double det = k11 * k22 - k12 * k12;
-    if (!(det > 1e-9 * k11 * k22)) return false;
-    x[0] = (k22 * rhs[0] - k12 * rhs[1]) / det;
-    x[1] = (k11 * rhs[1] - k12 * rhs[0]) / det;
-    return true;
-}
-
-}  // namespace
 
 void prepareContactSubstep(Contact& contact, const BodySim& a, const BodySim& b, double h) {
     // Called after integration, so velocities are the ones that just moved the bodies.
@@ -416,7 +512,7 @@ void solveContactPositions(Contact& contact, BodySim& a, BodySim& b, const Terra
         ra[i] = at - a.prevCenter;
         rb[i] = at - b.prevCenter;
     }
-    if (holdA || holdB) {
+    if ((holdA || holdB) && a.dynamic && b.dynamic) {
         solveHeldContactPositions(contact, a, b, holdA, holdB, c, ra, rb);
         return;
     }
@@ -472,7 +568,7 @@ void solveContactPositions(Contact& contact, BodySim& a, BodySim& b, const Terra
 
 void solveContactVelocities(Contact& contact, BodySim& a, BodySim& b, double h, double restitutionThreshold,
                             const TerrainHold* holdA, const TerrainHold* holdB) {
-    if (holdA || holdB) {
+    if ((holdA || holdB) && a.dynamic && b.dynamic) {
         solveHeldContactVelocities(contact, a, b, h, restitutionThreshold, holdA, holdB);
         return;
     }

@@ -495,7 +495,7 @@ void World::laneBodyContacts() {
     bodyContacts_.clear();
     propContacts_.clear();
     terrainContacts_.clear();
-    bool treeBodyContacts = false;
+    bool movingPairs = false;
     for (int ci = 0; ci < int(contacts_.size()); ++ci) {
         const std::uint8_t kind = bodyContactKind_[size_t(ci)];
         if (kind == 0) continue;
@@ -505,11 +505,16 @@ void World::laneBodyContacts() {
         }
         bodyContacts_.push_back(ci);
         if (kind == 2) propContacts_.push_back(ci);
-        else treeBodyContacts = true;
+        const Contact& c = contacts_[size_t(ci)];
+        const bool bothMove = sims_[size_t(c.bodyA)].dynamic && sims_[size_t(c.bodyB)].dynamic;
+        movingPairs = movingPairs || bothMove;
+        // A prop on the terrain is held by it too, against the bodies it meets (its contact
+        // with the terrain itself is solved here, body by body, as before).
+        if (kind == 2 && !bothMove) terrainContacts_.push_back(ci);
     }
     contactLanes_.build(bodyContacts_, contacts_, sims_, def_.tasks);
-    // Holds matter only where a tree's body meets another moving body in the passes body by body.
-    if (!treeBodyContacts) terrainContacts_.clear();
+    // Holds matter only where a held body meets another moving body in the passes body by body.
+    if (!movingPairs) terrainContacts_.clear();
     if (holdOf_.size() < bodies_.size()) holdOf_.resize(bodies_.size(), -1);
     resizeWithHeadroom(terrainPoints_, 2 * terrainContacts_.size());
 }
@@ -610,7 +615,8 @@ void World::solvePositions(double h) {
         for (int sweep = 1; sweep < kPropContactSweeps; ++sweep)
             for (int ci : propContacts_) {
                 Contact& c = contacts_[size_t(ci)];
-                solveContactPositions(c, sims_[size_t(c.bodyA)], sims_[size_t(c.bodyB)]);
+                solveContactPositions(c, sims_[size_t(c.bodyA)], sims_[size_t(c.bodyB)], terrainHold(c.bodyA),
+                                      terrainHold(c.bodyB));
             }
         lap(profile.bodyContacts);
         if (direct) {
@@ -651,10 +657,14 @@ void World::updateVelocities(double h) {
 void World::solveVelocities(double h) {
     double threshold = kRestitutionThresholdFactor * length(def_.gravity) * h;
     StepProfile& profile = counters_.profile;
+    // A prop's hold is for the position pass only: its contact with the terrain is in this
+    // sweep too and takes back what a push on its free mass drives into the terrain. Held
+    // here as well, a crate under one 10,000 times its mass was thrown out from under it.
+    auto treeHold = [&](int body) { return bodies_[size_t(body)].jointGroup >= 0 ? terrainHold(body) : nullptr; };
     contactLanes_.sweep(def_.tasks, [&](int ci) {
         Contact& c = contacts_[size_t(ci)];
-        solveContactVelocities(c, sims_[size_t(c.bodyA)], sims_[size_t(c.bodyB)], h, threshold, terrainHold(c.bodyA),
-                               terrainHold(c.bodyB));
+        solveContactVelocities(c, sims_[size_t(c.bodyA)], sims_[size_t(c.bodyB)], h, threshold, treeHold(c.bodyA),
+                               treeHold(c.bodyB));
     });
     lap(profile.bodyContacts);
     auto limitAndDamping = [&](Joint& j, bool damping) {
