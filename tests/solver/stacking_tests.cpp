@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "solver/constants.h"
 #include "solver/world.h"
@@ -72,4 +73,32 @@ TEST_CASE("a crate up to 10000 times as heavy as the crate under it rests on it"
     CHECK(tilt < 0.01);
     CHECK(std::abs(world.bodyState(bottom).position.x) < 0.001);  // not squeezed out from under it
     CHECK(world.bodyState(bottom).position.y > 0.25 - kLinearSlop);
+}
+
+TEST_CASE("a stack of crates holds a crate 1000 times as heavy on top", "[solver][contacts]") {
+    // 1 kg crates of 0.5 m stacked 3, 5 and 10 high, each a little off the one under it, and
+    // the top one 1, 100 or 1000 kg, awake for 10 s. A prop on a held prop is held by it in
+    // turn (World::holdStackedProps): held only by the terrain, the crate above the bottom one
+    // was pressed into it by a crate 100 times its mass and the stack fell, at every height.
+    const int height = GENERATE(3, 5, 10);
+    const double topMass = GENERATE(1.0, 100.0, 1000.0);
+    World world(awakeWorldDef());
+    addGround(world, 0.0, 6.0);
+    std::vector<BodyId> crates;
+    auto offset = [](int k) { return 0.01 * (k % 3); };
+    for (int k = 0; k < height; ++k)
+        crates.push_back(addBox(world, {offset(k), 0.25 + 0.51 * k}, 0.25, 0.25, k == height - 1 ? topMass : 1.0));
+    double deepest = 0.0;
+    for (int i = 0; i < 600; ++i) {
+        world.step(1.0 / 60.0);
+        for (int k = 0; k + 1 < height; ++k) deepest = std::max(deepest, world.overlap(crates[size_t(k)], crates[size_t(k) + 1]));
+    }
+    double drift = 0.0;
+    for (int k = 0; k < height; ++k) drift = std::max(drift, std::abs(world.bodyState(crates[size_t(k)]).position.x - offset(k)));
+    const double topY = world.bodyState(crates.back()).position.y, restingY = 0.25 + (0.5 - kAllowedPenetration) * (height - 1);
+    INFO(height << " high, " << topMass << " kg on top: crates " << deepest * 1000.0 << " mm into one another at most, the top at y = "
+                << topY << " (resting " << restingY << "), " << drift * 1000.0 << " mm sideways at most");
+    CHECK(deepest <= kLinearSlop);
+    CHECK(topY == Approx(restingY).margin(0.005));
+    CHECK(drift < 0.02);
 }

@@ -63,6 +63,12 @@ inline constexpr int kPropContactSweeps = 3;
 inline constexpr int kPropDepth = 3;
 inline constexpr double kPropUnder = 0.5;
 
+/// A prop on the terrain is held by it against the bodies it meets in the passes body by
+/// body (TerrainHold), and a prop resting on a held prop by that one, up to this many layers
+/// of a stack (the terrain's is the first). Each layer is a pass over the props' contacts
+/// per step.
+inline constexpr int kHeldPropLayers = 32;
+
 /// A capsule shorter than this (metres) is a circle: its segment has no direction to build
 /// normals from (World::setCapsule makes it one; the narrow phase's Capsule functions treat
 /// it as one).

@@ -78,6 +78,7 @@ struct TerrainPoint {
     Vec2 normal;  ///< from the terrain into the body
     Vec2 arm;     ///< from the body's centre of mass to the point
     double gap = 0.0;  ///< separation beyond the allowed depth (kAllowedPenetration), metres
+    int support = -1;  ///< the body it rests on: static, or a held prop under it
 };
 struct TerrainHold {
     int count = 0;

@@ -125,21 +125,27 @@ struct Mobility {
 /// the sets of held points (none, either, both) the first that is consistent is taken: the
 /// terrain pushes at every held point (multipliers −A⁻¹·J·M⁻¹·wrench ≥ 0) and the motion
 /// leaves every other point short of the terrain (its gap now, the gap when the hold was
-/// made moved with the body since). A held point still apart is held where it is.
-Mobility mobility(const BodySim& body, const TerrainHold* hold, const Wrench& push, double amount) {
+/// made moved with the body since). A held point still apart is held where it is. The
+/// points on `pusher` are left out: a prop held by the prop under it is pushed by that one
+/// on its own mass (as a body held by the terrain is, by the terrain).
+Mobility mobility(const BodySim& body, const TerrainHold* hold, const Wrench& push, double amount, int pusher) {
     Mobility m;
     if (!body.dynamic) return m;
     m.p[0][0] = m.p[1][1] = body.invMass;
     m.p[2][2] = body.invInertia;
     if (!hold) return m;
-    const int count = hold->count;
+    const TerrainPoint* points[2];
+    int count = 0;
+    for (int k = 0; k < hold->count; ++k)
+        if (hold->points[k].support != pusher) points[count++] = &hold->points[k];
+    if (count == 0) return m;
     const Wrench u = m.times(push);
     const Vec2 moved = body.center - hold->center;
     const double turned = body.angle - hold->angle;
     Wrench j[2], mj[2];
     double drive[2], gap[2], a[2][2];
     for (int k = 0; k < count; ++k) {
-        const TerrainPoint& point = hold->points[k];
+        const TerrainPoint& point = *points[k];
         j[k] = wrench(point.arm, point.normal);
         mj[k] = m.times(j[k]);
         drive[k] = dot(j[k], u);  // the point's motion along its normal per unit push, free
@@ -188,8 +194,8 @@ Mobility mobility(const BodySim& body, const TerrainHold* hold, const Wrench& pu
 }
 
 /// The same for a push of `amount` along `direction` at `arm`.
-Mobility mobility(const BodySim& body, const TerrainHold* hold, Vec2 arm, Vec2 direction, double amount) {
-    return mobility(body, hold, wrench(arm, direction), amount);
+Mobility mobility(const BodySim& body, const TerrainHold* hold, Vec2 arm, Vec2 direction, double amount, int pusher) {
+    return mobility(body, hold, wrench(arm, direction), amount, pusher);
 }
 
 /// Moves a dynamic body by the push `sign`·impulse at `arm`, through its mobility: its
@@ -244,7 +250,7 @@ bool solveHeldBlock(Contact& contact, BodySim& a, BodySim& b, const TerrainHold*
             pushB.v[r] += amount * wb.v[r];
         }
     }
-    const Mobility ma = mobility(a, holdA, pushA, 1.0), mb = mobility(b, holdB, pushB, 1.0);
+    const Mobility ma = mobility(a, holdA, pushA, 1.0, contact.bodyB), mb = mobility(b, holdB, pushB, 1.0, contact.bodyA);
     const Vec2 rac = contact.frictionCenter - a.prevCenter, rbc = contact.frictionCenter - b.prevCenter;
     const Vec2 dir[3] = {n, n, t};
     const Vec2 armA[3] = {ra[0], ra[1], rac}, armB[3] = {rb[0], rb[1], rbc};
@@ -306,7 +312,7 @@ void solveHeldContactPositions(Contact& contact, BodySim& a, BodySim& b, const T
         const double free = effectiveInverseMass(a, ra[i], b, rb[i], n);
         if (!(free > 0.0)) continue;
         const double estimate = std::max(p.lambdaNormal - ci / free, 0.0) - p.lambdaNormal;
-        const Mobility ma = mobility(a, holdA, ra[i], -1.0 * n, estimate), mb = mobility(b, holdB, rb[i], n, estimate);
+        const Mobility ma = mobility(a, holdA, ra[i], -1.0 * n, estimate, contact.bodyB), mb = mobility(b, holdB, rb[i], n, estimate, contact.bodyA);
         const double w = ma.response(ra[i], n) + mb.response(rb[i], n);
         if (!(w > 0.0)) continue;
         const double dl = std::max(p.lambdaNormal - ci / w, 0.0) - p.lambdaNormal;
@@ -320,7 +326,7 @@ void solveHeldContactPositions(Contact& contact, BodySim& a, BodySim& b, const T
     // Static friction at the manifold's centre, with the mobilities its normal push has there.
     const Vec2 t = perp(n);
     const Vec2 rac = contact.frictionCenter - a.prevCenter, rbc = contact.frictionCenter - b.prevCenter;
-    const Mobility ma = mobility(a, holdA, rac, -1.0 * n, lambdaNormal), mb = mobility(b, holdB, rbc, n, lambdaNormal);
+    const Mobility ma = mobility(a, holdA, rac, -1.0 * n, lambdaNormal, contact.bodyB), mb = mobility(b, holdB, rbc, n, lambdaNormal, contact.bodyA);
     const double wt = ma.response(rac, t) + mb.response(rbc, t);
     if (!(wt > 0.0)) return;
     const double limit = contact.friction * lambdaNormal;
@@ -357,7 +363,7 @@ void solveHeldContactVelocities(Contact& contact, BodySim& a, BodySim& b, double
         const double free = effectiveInverseMass(a, ra, b, rb, n);
         if (!(free > 0.0)) continue;
         const double amount = dv >= 0.0 ? h * dv / free : p.lambdaNormal;
-        const Mobility ma = mobility(a, holdA, ra, -1.0 * n, amount), mb = mobility(b, holdB, rb, n, amount);
+        const Mobility ma = mobility(a, holdA, ra, -1.0 * n, amount, contact.bodyB), mb = mobility(b, holdB, rb, n, amount, contact.bodyA);
         const double w = ma.response(ra, n) + mb.response(rb, n);
         if (!(w > 0.0)) continue;
         moveBy(a, ma, ra, (dv / w) * n, -1.0, true);
@@ -369,7 +375,7 @@ void solveHeldContactVelocities(Contact& contact, BodySim& a, BodySim& b, double
     const Vec2 relative = (b.linearVelocity + cross(b.angularVelocity, rbc)) - (a.linearVelocity + cross(a.angularVelocity, rac));
     const Vec2 t = perp(n);
     const double vt = dot(relative, t);
-    const Mobility ma = mobility(a, holdA, rac, -1.0 * n, lambdaNormal), mb = mobility(b, holdB, rbc, n, lambdaNormal);
+    const Mobility ma = mobility(a, holdA, rac, -1.0 * n, lambdaNormal, contact.bodyB), mb = mobility(b, holdB, rbc, n, lambdaNormal, contact.bodyA);
     const double wt = ma.response(rac, t) + mb.response(rbc, t);
     if (!(wt > 0.0) || vt == 0.0) return;
     const double budget = std::max(contact.friction * lambdaNormal - std::abs(contact.lambdaTangent), 0.0) / h;

@@ -495,28 +495,67 @@ void World::laneBodyContacts() {
     bodyContacts_.clear();
     propContacts_.clear();
     terrainContacts_.clear();
+    heldBy_.clear();
     bool movingPairs = false;
+    auto holdWith = [&](int ci, int body) {
+        terrainContacts_.push_back(ci);
+        heldBy_.push_back(body);
+    };
     for (int ci = 0; ci < int(contacts_.size()); ++ci) {
         const std::uint8_t kind = bodyContactKind_[size_t(ci)];
         if (kind == 0) continue;
+        const Contact& c = contacts_[size_t(ci)];
+        const int dynamicSide = sims_[size_t(c.bodyA)].dynamic ? c.bodyA : c.bodyB;
         if (kind == 3) {
-            terrainContacts_.push_back(ci);
+            holdWith(ci, dynamicSide);
             continue;
         }
         bodyContacts_.push_back(ci);
         if (kind == 2) propContacts_.push_back(ci);
-        const Contact& c = contacts_[size_t(ci)];
         const bool bothMove = sims_[size_t(c.bodyA)].dynamic && sims_[size_t(c.bodyB)].dynamic;
         movingPairs = movingPairs || bothMove;
         // A prop on the terrain is held by it too, against the bodies it meets (its contact
         // with the terrain itself is solved here, body by body, as before).
-        if (kind == 2 && !bothMove) terrainContacts_.push_back(ci);
+        if (kind == 2 && !bothMove) holdWith(ci, dynamicSide);
     }
     contactLanes_.build(bodyContacts_, contacts_, sims_, def_.tasks);
     // Holds matter only where a held body meets another moving body in the passes body by body.
-    if (!movingPairs) terrainContacts_.clear();
+    if (!movingPairs) {
+        terrainContacts_.clear();
+        heldBy_.clear();
+    }
+    holdStackedProps();
     if (holdOf_.size() < bodies_.size()) holdOf_.resize(bodies_.size(), -1);
     resizeWithHeadroom(terrainPoints_, 2 * terrainContacts_.size());
+}
+
+void World::holdStackedProps() {
+    if (terrainContacts_.empty() || propContacts_.empty()) return;
+    // A prop resting on a held prop (the contact's normal within acos(kPropUnder) of straight
+    // up into it) is held by it in turn, layer by layer up a stack: the held prop under it
+    // gives way to a push from above only along its own support, so the prop above rests on
+    // it as on the terrain. Held only by the terrain, the middle crate of three was pressed
+    // into the bottom one by a crate 100 times its mass, and both sank through.
+    heldProp_.assign(bodies_.size(), 0);
+    for (int body : heldBy_) heldProp_[size_t(body)] = 1;
+    const Vec2 up = -normalize(def_.gravity);
+    for (int layer = 1; layer < kHeldPropLayers; ++layer) {
+        bool any = false;
+        for (int ci : propContacts_) {
+            const Contact& c = contacts_[size_t(ci)];
+            if (!sims_[size_t(c.bodyA)].dynamic || !sims_[size_t(c.bodyB)].dynamic) continue;
+            // The normal points from A to B: B rests on A when it points up.
+            const bool bOnA = dot(c.normal, up) >= kPropUnder, aOnB = -dot(c.normal, up) >= kPropUnder;
+            const int upper = bOnA ? c.bodyB : aOnB ? c.bodyA : -1, lower = bOnA ? c.bodyA : c.bodyB;
+            if (upper < 0 || heldProp_[size_t(lower)] != layer || heldProp_[size_t(upper)] != 0) continue;
+            terrainContacts_.push_back(ci);
+            heldBy_.push_back(upper);
+            any = true;
+        }
+        if (!any) break;
+        for (size_t t = 0; t < heldBy_.size(); ++t)
+            if (heldProp_[size_t(heldBy_[t])] == 0) heldProp_[size_t(heldBy_[t])] = std::uint8_t(layer + 1);
+    }
 }
 
 void World::holdOnTerrain() {
@@ -530,23 +569,24 @@ void World::holdOnTerrain() {
             const Contact& c = contacts_[size_t(terrainContacts_[size_t(t)])];
             const BodySim& a = sims_[size_t(c.bodyA)];
             const BodySim& b = sims_[size_t(c.bodyB)];
-            const bool treeIsA = a.dynamic;  // the other is static
+            const bool heldIsA = heldBy_[size_t(t)] == c.bodyA;  // the other is static, or a held prop under it
             for (int i = 0; i < 2; ++i) {
                 TerrainPoint& point = terrainPoints_[size_t(2 * t + i)];
+                point.support = heldIsA ? c.bodyB : c.bodyA;
                 if (i >= c.pointCount) {
                     point.gap = kInfinity;
                     continue;
                 }
                 ContactPoint p = c.points[i];  // measured on a copy: the point's record is the tree's
                 point.gap = measureSeparation(c, p, a, b) + p.allowedDepth;
-                point.normal = treeIsA ? -1.0 * c.normal : c.normal;
-                point.arm = contactLocation(c, p, a, b) - (treeIsA ? a : b).center;
+                point.normal = heldIsA ? -1.0 * c.normal : c.normal;
+                point.arm = contactLocation(c, p, a, b) - (heldIsA ? a : b).center;
             }
         }
     });
     for (int t = 0; t < int(terrainContacts_.size()); ++t) {
         const Contact& c = contacts_[size_t(terrainContacts_[size_t(t)])];
-        const int body = sims_[size_t(c.bodyA)].dynamic ? c.bodyA : c.bodyB;
+        const int body = heldBy_[size_t(t)];
         for (int i = 0; i < c.pointCount; ++i) {
             const TerrainPoint& point = terrainPoints_[size_t(2 * t + i)];
             if (holdOf_[size_t(body)] < 0) {

@@ -162,6 +162,8 @@ private:
     /// Each substep, before the pass body by body: every tree body's two nearest points with
     /// static bodies (terrainHolds_).
     void holdOnTerrain();
+    /// After laneBodyContacts: the props resting on held props, held by them in turn.
+    void holdStackedProps();
     /// The body's hold for the passes body by body, or null.
     const TerrainHold* terrainHold(int body) const;
     void updateVelocities(double h);
@@ -193,6 +195,8 @@ private:
     /// The contacts of awake trees with static bodies, this step, when some contact between
     /// a tree's body and another dynamic body is solved body by body (else empty).
     std::vector<int> terrainContacts_;
+    std::vector<int> heldBy_;  ///< per terrainContacts_: the body its points hold (a tree's or a prop)
+    std::vector<std::uint8_t> heldProp_;  ///< per body slot, scratch: the stack layer a held prop is in (1 on the terrain), or 0
     std::vector<TerrainPoint> terrainPoints_;  ///< terrainContacts_'s points this substep, two per contact
     std::vector<TerrainHold> terrainHolds_;  ///< this substep's, one per body held
     std::vector<int> heldBodies_;            ///< the body of each of terrainHolds_
