@@ -120,6 +120,10 @@ private:
         bool operator==(const AssetStamp&) const = default;
     };
     static std::optional<AssetStamp> stampOf(const std::string& path);
+    /// The plugin has just read or written the asset: its stamp now is the one to compare with.
+    void assetRead();
+    /// Whether another program changed the asset file since the plugin last read or wrote it.
+    bool assetChangedSinceRead() const;
     /// Says in the status line, once per change, that another program changed the asset on
     /// disk: a save would be refused until Reset or F5 reads it again.
     void noticeAssetChange();
@@ -148,7 +152,8 @@ private:
     Level level_;
     PluginHost& plugin_;
     std::string assetPath_;                ///< the file being edited: the first spawn's asset
-    std::optional<AssetStamp> assetStamp_;  ///< assetPath_ as the plugin last read or wrote it
+    std::optional<AssetStamp> assetReadStamp_;  ///< assetPath_ as the plugin last read or wrote it
+    std::optional<AssetStamp> assetStamp_;      ///< assetPath_ as last said (noticeAssetChange)
     std::filesystem::path contentFolder_;  ///< content/, for the Open dialog (may be empty)
     int pluginGeneration_ = -1;            ///< the plugin library the bindings and plots are for
     std::ostream& err_;

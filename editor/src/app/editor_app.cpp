@@ -40,6 +40,10 @@ using Clock = std::chrono::steady_clock;
 constexpr const char* kProgram = "paperdoll_editor";
 /// A character's height, metres, to frame its spawn before the plugin reports its bodies.
 constexpr float kCharacterHeight = 1.8f;
+/// What the editor adds to a save refused because the asset changed on disk since the
+/// plugin read it: how to read it again here.
+constexpr const char* kChangedOnDiskAdvice =
+    "In the editor, Reset (Simulate panel) or F5 reads it again and applies your edits to it; then Ctrl+S saves both.";
 /// Frames the editor draws before a script's first command: ImGui lays out an auto-sized
 /// panel in its first frame with the panel hidden, so a click in frame 0 or 1 would miss it.
 constexpr std::int64_t kScriptWarmupFrames = 2;
@@ -244,12 +248,19 @@ void Editor::reloadPlugin() {
     // A failure is the host's error as it stands ("reload failed, still running …"): red,
     // whether or not the old library runs on.
     if (plugin_.reload()) {
-        assetStamp_ = stampOf(assetPath_);  // the new instance read the asset again
+        assetRead();  // the new instance read the asset again
         report(cancelled ? "Plugin reloaded; the handle drag was cancelled." : "Plugin reloaded.", false);
     } else {
         report(plugin_.status().lastError, true);
     }
 }
+
+void Editor::assetRead() {
+    assetReadStamp_ = stampOf(assetPath_);
+    assetStamp_ = assetReadStamp_;
+}
+
+bool Editor::assetChangedSinceRead() const { return stampOf(assetPath_) != assetReadStamp_; }
 
 std::optional<Editor::AssetStamp> Editor::stampOf(const std::string& path) {
     std::error_code ec;
@@ -279,7 +290,7 @@ void Editor::reloadIfChanged() {
         // The reload carried the dragged limits over; cancelDrag puts the start back in the
         // new instance.
         bool cancelled = cancelDrag();
-        assetStamp_ = stampOf(assetPath_);
+        assetRead();
         report(cancelled ? "Plugin reloaded: its library changed; the handle drag was cancelled."
                          : "Plugin reloaded: its library changed.",
                false);
@@ -291,7 +302,7 @@ void Editor::reloadIfChanged() {
 void Editor::resetWorld() {
     cancelDrag();
     if (!plugin_.setLevel(level_)) return report("Reset failed: " + plugin_.status().lastError, true);
-    assetStamp_ = stampOf(assetPath_);  // read again
+    assetRead();
     std::string error, failed;
     for (const Edit& edit : history_.applied())
         if (!applyEdit(edit, true, error)) failed = error;
@@ -307,11 +318,13 @@ bool Editor::save() {
     std::string error;
     // The editor edits one asset: the first spawn's, which --asset or File > Open names.
     if (!plugin_.saveAsset(assetPath_, "", error)) {
-        report("Save failed: " + error, true);
+        // The plugin says what happened in its terms; what to do about a change on disk is
+        // the editor's to say, with its own controls.
+        report("Save failed: " + error + (assetChangedSinceRead() ? std::string(" ") + kChangedOnDiskAdvice : ""), true);
         return false;
     }
     history_.markSaved();
-    assetStamp_ = stampOf(assetPath_);  // what the plugin wrote
+    assetRead();  // what the plugin wrote
     report("Saved " + assetPath_, false);
     return true;
 }
@@ -371,7 +384,7 @@ void Editor::openAsset(const std::string& path) {
                       true);
     }
     assetPath_ = level_.spawns.front().asset;
-    assetStamp_ = stampOf(assetPath_);
+    assetRead();
     history_.clear();
     select({});
     hovered_ = {};
@@ -401,7 +414,7 @@ int Editor::run() {
     joints_ = readJoints(plugin_);
     bodies_ = readBodies(plugin_);
     resetView();
-    assetStamp_ = stampOf(assetPath_);
+    assetRead();
     DrawList backdrop, draw;
 
     for (frame_ = 0;; ++frame_) {
