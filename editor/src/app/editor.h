@@ -94,6 +94,12 @@ private:
     /// Rebuilds the level in the plugin (back at rest) and applies the edits in the history
     /// again: the plugin reads the asset from its file, without the unsaved edits.
     void resetWorld();
+    /// What the asset's file holds now for an edit's joint or property (EditHistory::rebaseOnFile).
+    bool fileValueOf(Edit& value);
+    /// After a plugin reload: when another program had changed the asset (changedOnDisk, as
+    /// it was before the reload) and the history holds edits, reads it again as Reset does,
+    /// so Undo leads to the file's values; true when it did (and said so).
+    bool readChangedAssetAgain(bool changedOnDisk);
     /// Quit or open another asset now, or ask first when there are unsaved edits.
     void request(PendingAction action, std::string asset = "");
     void carryOut(PendingAction action);

@@ -245,9 +245,11 @@ bool Editor::cancelDrag() {
 
 void Editor::reloadPlugin() {
     bool cancelled = cancelDrag();
+    const bool changedOnDisk = assetChangedSinceRead();
     // A failure is the host's error as it stands ("reload failed, still running …"): red,
     // whether or not the old library runs on.
     if (plugin_.reload()) {
+        if (readChangedAssetAgain(changedOnDisk)) return;
         assetRead();  // the new instance read the asset again
         report(cancelled ? "Plugin reloaded; the handle drag was cancelled." : "Plugin reloaded.", false);
     } else {
@@ -261,6 +263,19 @@ void Editor::assetRead() {
 }
 
 bool Editor::assetChangedSinceRead() const { return stampOf(assetPath_) != assetReadStamp_; }
+
+bool Editor::readChangedAssetAgain(bool changedOnDisk) {
+    // The new instance read the changed file and kept the edits the state carried, but the
+    // history's undo values are the old file's, and the file's values under the edits are
+    // not to be read from the instance: Reset reads them and applies the edits again.
+    if (!changedOnDisk || history_.size() == 0) return false;
+    resetWorld();
+    if (messageIsError_) return true;
+    report("Plugin reloaded; '" + fs::path(assetPath_).filename().string() +
+               "' had changed on disk: read again, with your edits applied to it (the pose is back at rest).",
+           false);
+    return true;
+}
 
 std::optional<Editor::AssetStamp> Editor::stampOf(const std::string& path) {
     std::error_code ec;
@@ -286,10 +301,12 @@ void Editor::reloadIfChanged() {
     // Between frames, by the file watcher: said in the status line as F5's is (a good reload
     // left a failed one's error there); a file that stays broken is said once.
     const std::string errorBefore = plugin_.status().lastError;
+    const bool changedOnDisk = assetChangedSinceRead();
     if (plugin_.reloadIfChanged()) {
         // The reload carried the dragged limits over; cancelDrag puts the start back in the
         // new instance.
         bool cancelled = cancelDrag();
+        if (readChangedAssetAgain(changedOnDisk)) return;
         assetRead();
         report(cancelled ? "Plugin reloaded: its library changed; the handle drag was cancelled."
                          : "Plugin reloaded: its library changed.",
@@ -299,10 +316,29 @@ void Editor::reloadIfChanged() {
     }
 }
 
+bool Editor::fileValueOf(Edit& value) {
+    if (value.kind == EditKind::Limits) {
+        for (const JointView& j : readJoints(plugin_))
+            if (j.info.kind == value.object.pluginKind && j.info.character == value.object.character && j.name == value.object.name) {
+                value.after = limitsOf(j.info);
+                return true;
+            }
+        return false;
+    }
+    std::optional<PropertyValue> p = objectProperty(plugin_, value.object, value.property);
+    if (p) value.afterValue = p->value;
+    return p.has_value();
+}
+
 void Editor::resetWorld() {
     cancelDrag();
+    // Read before setLevel reads the file: whether another program changed it since.
+    const bool changedOnDisk = assetChangedSinceRead();
     if (!plugin_.setLevel(level_)) return report("Reset failed: " + plugin_.status().lastError, true);
     assetRead();
+    // The world holds the file's values now, none of the edits yet: Undo must lead back to
+    // these, not to the values the file had before the other program changed it.
+    if (changedOnDisk) history_.rebaseOnFile([this](Edit& value) { return fileValueOf(value); });
     std::string error, failed;
     for (const Edit& edit : history_.applied())
         if (!applyEdit(edit, true, error)) failed = error;
