@@ -142,3 +142,55 @@ TEST_CASE("inspector edits of joints and bodies are rig edits: dirty, undone in 
     CHECK_FALSE(h.dirty());
     CHECK_FALSE(h.canUndo());
 }
+
+namespace {
+Edit massEdit(double before, double after) { return objectPropertyEdit(bodyRef(3, 0, "forearm_L"), "mass", before, after); }
+
+/// The file as another program left it: forearm_L's mass 4 kg, elbow_L's upper limit 120°.
+bool changedFile(Edit& value) {
+    if (value.kind == EditKind::Limits) value.after = {0.0, toRadians(120)};
+    else value.afterValue = 4.0;
+    return true;
+}
+}  // namespace
+
+TEST_CASE("after the file changed on disk and was read again, undo leads to its values, not the old file's",
+          "[editor][history]") {
+    // Nothing saved: undoing every edit leaves the file as it is now, and clean.
+    EditHistory h;
+    h.record(massEdit(1.5, 2.5));
+    h.record(edit(135, 100));
+    h.record(massEdit(2.5, 3.0));
+    h.rebaseOnFile(changedFile);
+    const Edit* u = h.undo();
+    REQUIRE(u);
+    CHECK(u->beforeValue == 2.5);  // the user's own earlier value stays
+    u = h.undo();
+    REQUIRE(u);
+    CHECK(u->before.upper == Approx(toRadians(120)));  // the file's, was 135
+    u = h.undo();
+    REQUIRE(u);
+    CHECK(u->beforeValue == 4.0);  // the file's, was 1.5
+    CHECK_FALSE(h.dirty());
+    // Redone, the edits are the user's values again.
+    CHECK(h.redo()->afterValue == 2.5);
+    CHECK(h.redo()->after.upper == Approx(toRadians(100)));
+}
+
+TEST_CASE("after a save and a change on disk, the save point stands for the file as it is now", "[editor][history]") {
+    EditHistory h;
+    h.record(massEdit(1.5, 2.5));
+    h.markSaved();
+    h.record(massEdit(2.5, 3.0));
+    h.rebaseOnFile(changedFile);
+    CHECK(h.applied()[0].afterValue == 4.0);  // applied again over the file, it keeps the file's 4 kg
+    CHECK(h.undo()->beforeValue == 4.0);     // back to the save point: the file
+    CHECK_FALSE(h.dirty());
+    CHECK(h.undo()->beforeValue == 1.5);     // past it: the value before the first edit
+    CHECK(h.dirty());
+    // A setting is not in the file: it keeps its values.
+    EditHistory s;
+    s.record(propertyEdit("substeps", 8, 12));
+    s.rebaseOnFile(changedFile);
+    CHECK(s.undo()->beforeValue == 8.0);
+}

@@ -612,6 +612,26 @@ TEST_CASE("a save never overwrites a change made to the rig on disk, and F5 read
     CHECK(readText(copy.rig) == expected);
 }
 
+TEST_CASE("after the rig changed on disk and Reset or F5 read it again, undo leaves the file's value",
+          "[editor][e2e][save]") {
+    // The value before the edit, as the user understands it, is the file's as it is now: the
+    // old file's 1.5 kg is gone from disk, and the rig reads clean once the edit is undone.
+    const std::string mass = "<body bone=\"forearm.L\" mass=\"1.5\"";
+    for (const std::string readAgain : {"mouse move target widget reset\nwait_frames 1\nmouse down left\nwait_frames 1\n"
+                                        "mouse up left\nwait_frames 2\nexpect status Reset to the rest pose",
+                                        "key press F5\nwait_frames 2\nexpect reloads 1\nexpect status had changed on disk"}) {
+        RigCopy copy;
+        std::string text = readText(kData / "undo_after_change_on_disk.script");
+        text.replace(text.find("\nREAD_AGAIN") + 1, 10, readAgain);
+        const fs::path script = copy.dir / "undo_after_change_on_disk.script";
+        std::ofstream(script) << text;
+        test::ProcessResult r = runWithRigChangedBy(copy, script.string(), "s/" + mass + "/<body bone=\"forearm.L\" mass=\"3\"/");
+        INFO(readAgain);
+        INFO(r.err);
+        CHECK(r.exitCode == 0);
+    }
+}
+
 TEST_CASE("a rig broken on disk while open is not overwritten by a save", "[editor][e2e][save]") {
     RigCopy copy;
     const std::string mass = "<body bone=\"forearm.L\" mass=\"1.5\"";

@@ -94,6 +94,12 @@ private:
     /// Rebuilds the level in the plugin (back at rest) and applies the edits in the history
     /// again: the plugin reads the asset from its file, without the unsaved edits.
     void resetWorld();
+    /// What the asset's file holds now for an edit's joint or property (EditHistory::rebaseOnFile).
+    bool fileValueOf(Edit& value);
+    /// After a plugin reload: when another program had changed the asset (changedOnDisk, as
+    /// it was before the reload) and the history holds edits, reads it again as Reset does,
+    /// so Undo leads to the file's values; true when it did (and said so).
+    bool readChangedAssetAgain(bool changedOnDisk);
     /// Quit or open another asset now, or ask first when there are unsaved edits.
     void request(PendingAction action, std::string asset = "");
     void carryOut(PendingAction action);
@@ -120,6 +126,10 @@ private:
         bool operator==(const AssetStamp&) const = default;
     };
     static std::optional<AssetStamp> stampOf(const std::string& path);
+    /// The plugin has just read or written the asset: its stamp now is the one to compare with.
+    void assetRead();
+    /// Whether another program changed the asset file since the plugin last read or wrote it.
+    bool assetChangedSinceRead() const;
     /// Says in the status line, once per change, that another program changed the asset on
     /// disk: a save would be refused until Reset or F5 reads it again.
     void noticeAssetChange();
@@ -148,7 +158,8 @@ private:
     Level level_;
     PluginHost& plugin_;
     std::string assetPath_;                ///< the file being edited: the first spawn's asset
-    std::optional<AssetStamp> assetStamp_;  ///< assetPath_ as the plugin last read or wrote it
+    std::optional<AssetStamp> assetReadStamp_;  ///< assetPath_ as the plugin last read or wrote it
+    std::optional<AssetStamp> assetStamp_;      ///< assetPath_ as last said (noticeAssetChange)
     std::filesystem::path contentFolder_;  ///< content/, for the Open dialog (may be empty)
     int pluginGeneration_ = -1;            ///< the plugin library the bindings and plots are for
     std::ostream& err_;

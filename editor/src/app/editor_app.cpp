@@ -40,6 +40,10 @@ using Clock = std::chrono::steady_clock;
 constexpr const char* kProgram = "paperdoll_editor";
 /// A character's height, metres, to frame its spawn before the plugin reports its bodies.
 constexpr float kCharacterHeight = 1.8f;
+/// What the editor adds to a save refused because the asset changed on disk since the
+/// plugin read it: how to read it again here.
+constexpr const char* kChangedOnDiskAdvice =
+    "In the editor, Reset (Simulate panel) or F5 reads it again and applies your edits to it; then Ctrl+S saves both.";
 /// Frames the editor draws before a script's first command: ImGui lays out an auto-sized
 /// panel in its first frame with the panel hidden, so a click in frame 0 or 1 would miss it.
 constexpr std::int64_t kScriptWarmupFrames = 2;
@@ -241,14 +245,36 @@ bool Editor::cancelDrag() {
 
 void Editor::reloadPlugin() {
     bool cancelled = cancelDrag();
+    const bool changedOnDisk = assetChangedSinceRead();
     // A failure is the host's error as it stands ("reload failed, still running …"): red,
     // whether or not the old library runs on.
     if (plugin_.reload()) {
-        assetStamp_ = stampOf(assetPath_);  // the new instance read the asset again
+        if (readChangedAssetAgain(changedOnDisk)) return;
+        assetRead();  // the new instance read the asset again
         report(cancelled ? "Plugin reloaded; the handle drag was cancelled." : "Plugin reloaded.", false);
     } else {
         report(plugin_.status().lastError, true);
     }
+}
+
+void Editor::assetRead() {
+    assetReadStamp_ = stampOf(assetPath_);
+    assetStamp_ = assetReadStamp_;
+}
+
+bool Editor::assetChangedSinceRead() const { return stampOf(assetPath_) != assetReadStamp_; }
+
+bool Editor::readChangedAssetAgain(bool changedOnDisk) {
+    // The new instance read the changed file and kept the edits the state carried, but the
+    // history's undo values are the old file's, and the file's values under the edits are
+    // not to be read from the instance: Reset reads them and applies the edits again.
+    if (!changedOnDisk || history_.size() == 0) return false;
+    resetWorld();
+    if (messageIsError_) return true;
+    report("Plugin reloaded; '" + fs::path(assetPath_).filename().string() +
+               "' had changed on disk: read again, with your edits applied to it (the pose is back at rest).",
+           false);
+    return true;
 }
 
 std::optional<Editor::AssetStamp> Editor::stampOf(const std::string& path) {
@@ -275,11 +301,13 @@ void Editor::reloadIfChanged() {
     // Between frames, by the file watcher: said in the status line as F5's is (a good reload
     // left a failed one's error there); a file that stays broken is said once.
     const std::string errorBefore = plugin_.status().lastError;
+    const bool changedOnDisk = assetChangedSinceRead();
     if (plugin_.reloadIfChanged()) {
         // The reload carried the dragged limits over; cancelDrag puts the start back in the
         // new instance.
         bool cancelled = cancelDrag();
-        assetStamp_ = stampOf(assetPath_);
+        if (readChangedAssetAgain(changedOnDisk)) return;
+        assetRead();
         report(cancelled ? "Plugin reloaded: its library changed; the handle drag was cancelled."
                          : "Plugin reloaded: its library changed.",
                false);
@@ -288,10 +316,29 @@ void Editor::reloadIfChanged() {
     }
 }
 
+bool Editor::fileValueOf(Edit& value) {
+    if (value.kind == EditKind::Limits) {
+        for (const JointView& j : readJoints(plugin_))
+            if (j.info.kind == value.object.pluginKind && j.info.character == value.object.character && j.name == value.object.name) {
+                value.after = limitsOf(j.info);
+                return true;
+            }
+        return false;
+    }
+    std::optional<PropertyValue> p = objectProperty(plugin_, value.object, value.property);
+    if (p) value.afterValue = p->value;
+    return p.has_value();
+}
+
 void Editor::resetWorld() {
     cancelDrag();
+    // Read before setLevel reads the file: whether another program changed it since.
+    const bool changedOnDisk = assetChangedSinceRead();
     if (!plugin_.setLevel(level_)) return report("Reset failed: " + plugin_.status().lastError, true);
-    assetStamp_ = stampOf(assetPath_);  // read again
+    assetRead();
+    // The world holds the file's values now, none of the edits yet: Undo must lead back to
+    // these, not to the values the file had before the other program changed it.
+    if (changedOnDisk) history_.rebaseOnFile([this](Edit& value) { return fileValueOf(value); });
     std::string error, failed;
     for (const Edit& edit : history_.applied())
         if (!applyEdit(edit, true, error)) failed = error;
@@ -307,11 +354,13 @@ bool Editor::save() {
     std::string error;
     // The editor edits one asset: the first spawn's, which --asset or File > Open names.
     if (!plugin_.saveAsset(assetPath_, "", error)) {
-        report("Save failed: " + error, true);
+        // The plugin says what happened in its terms; what to do about a change on disk is
+        // the editor's to say, with its own controls.
+        report("Save failed: " + error + (assetChangedSinceRead() ? std::string(" ") + kChangedOnDiskAdvice : ""), true);
         return false;
     }
     history_.markSaved();
-    assetStamp_ = stampOf(assetPath_);  // what the plugin wrote
+    assetRead();  // what the plugin wrote
     report("Saved " + assetPath_, false);
     return true;
 }
@@ -371,7 +420,7 @@ void Editor::openAsset(const std::string& path) {
                       true);
     }
     assetPath_ = level_.spawns.front().asset;
-    assetStamp_ = stampOf(assetPath_);
+    assetRead();
     history_.clear();
     select({});
     hovered_ = {};
@@ -401,7 +450,7 @@ int Editor::run() {
     joints_ = readJoints(plugin_);
     bodies_ = readBodies(plugin_);
     resetView();
-    assetStamp_ = stampOf(assetPath_);
+    assetRead();
     DrawList backdrop, draw;
 
     for (frame_ = 0;; ++frame_) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 
 namespace paper::editor {
 
@@ -26,6 +27,28 @@ bool EditHistory::dirty() const {
     if (savedPosition_ == SIZE_MAX) return true;
     std::size_t from = std::min(position_, savedPosition_), to = std::max(position_, savedPosition_);
     return std::any_of(edits_.begin() + long(from), edits_.begin() + long(to), changesAsset);
+}
+
+void EditHistory::rebaseOnFile(const FileValueReader& fileValueOf) {
+    const std::size_t savePoint = savedPosition_ == SIZE_MAX ? 0 : savedPosition_;
+    for (std::size_t i = 0; i < edits_.size(); ++i) {
+        const Edit& target = edits_[i];
+        if (!changesAsset(target)) continue;  // settings are not in the file
+        auto same = [&](const Edit& e) { return sameTarget(e, target); };
+        if (std::find_if(edits_.begin(), edits_.begin() + long(i), same) != edits_.begin() + long(i))
+            continue;  // this target's first edit was handled
+        Edit file = target;
+        if (!fileValueOf(file)) continue;
+        const auto beforeSave = edits_.begin() + long(savePoint);
+        if (auto last = std::find_if(std::make_reverse_iterator(beforeSave), edits_.rend(), same); last != edits_.rend()) {
+            last->after = file.after;
+            last->afterValue = file.afterValue;
+        }
+        if (auto first = std::find_if(beforeSave, edits_.end(), same); first != edits_.end()) {
+            first->before = file.after;
+            first->beforeValue = file.afterValue;
+        }
+    }
 }
 
 const Edit* EditHistory::undo() {

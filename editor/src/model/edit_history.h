@@ -10,6 +10,7 @@
 // Plain C++, tested headless.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -69,6 +70,15 @@ inline Edit objectPropertyEdit(ObjectRef object, std::string property, double be
 /// properties do, settings do not.
 inline bool changesAsset(const Edit& edit) { return edit.kind != EditKind::Property; }
 
+/// Whether two edits change the same thing: one joint's limits, or one property of one object.
+inline bool sameTarget(const Edit& a, const Edit& b) {
+    return a.kind == b.kind && a.object == b.object && (a.kind == EditKind::Limits || a.property == b.property);
+}
+
+/// Reads what the asset's file, as just read again, holds for an edit's joint or property,
+/// into the edit's `after` (limits) or `afterValue`; false when it cannot (the object is gone).
+using FileValueReader = std::function<bool(Edit& value)>;
+
 class EditHistory {
 public:
     /// Records a finished edit, dropping anything that could have been redone. Edits that
@@ -87,6 +97,14 @@ public:
     /// The asset on disk now matches the edits up to here.
     void markSaved() { savedPosition_ = position_; }
     std::size_t size() const { return edits_.size(); }
+    /// The asset was read again from its file after another program changed it. That file
+    /// is now what the save point stands for (position 0 when nothing was saved, or when the
+    /// saved state was dropped): for each joint's limits and object property the history
+    /// edits, the file's value becomes the `after` of its last edit before the save point
+    /// and the `before` of its first edit from there on. So Ctrl+Z back to the save point
+    /// leaves the file's values as they are now (it put back the old file's), and the edits
+    /// up to it no longer undo the other program's change when applied again.
+    void rebaseOnFile(const FileValueReader& fileValueOf);
     /// Forgets every edit and marks the asset clean (another was opened).
     void clear() { *this = EditHistory(); }
     /// The edits in effect now, oldest first: what to apply again to a freshly built world

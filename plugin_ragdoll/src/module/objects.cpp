@@ -398,11 +398,12 @@ std::int32_t saveAsset(PaperPluginInstance* instance, const char* asset, const c
         try {
             const std::string target = path ? std::string(path) : rig.path;
             // The save patches the text read at load: over a file another program has
-            // changed since, it would put back all it changed. Refused, and said how to go on.
+            // changed since, it would put back all it changed. Refused, and said how to go on
+            // in the plugin's terms (the program showing it names its own controls).
             if (std::string changed = changedOnDisk(rig, target); !changed.empty())
                 return refuse(error, capacity,
-                              changed + ". Reset (the editor's Simulate panel) reads it again and applies your edits to "
-                                  "it; then save.");
+                              changed + ". Setting the level again or reloading the plugin reads the file again with "
+                                        "the edits applied to it; then it can be saved.");
             RigSaveResult saved = saveRig(rig, target);
             if (saved.ok) {
                 // The file holds this text now: the next save patches it, and a reload
