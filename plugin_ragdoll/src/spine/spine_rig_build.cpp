@@ -46,6 +46,18 @@ double tidy(double metres, double scale) { return std::round(metres * scale * 1e
 /// An angle in radians rounded to 1e-9 degree, for the same reason.
 double tidyAngle(double radians) { return std::round(radians / kDegrees * 1e9) / 1e9 * kDegrees; }
 
+/// The scale that makes `height` units kImportHeightMetres tall, to kInferredScaleDigits
+/// significant figures. Rounded with an exact power of ten (up to 1e22) so the result is
+/// the nearest double to the decimal written; a scale needing a larger power is kept whole.
+double inferredScale(double height) {
+    const double scale = height / kImportHeightMetres;
+    if (!(scale > 0.0) || !std::isfinite(scale)) return scale;
+    const int decimals = kInferredScaleDigits - 1 - int(std::floor(std::log10(scale)));
+    if (std::abs(decimals) > 22) return scale;
+    const double power = std::pow(10.0, std::abs(decimals));
+    return decimals >= 0 ? std::round(scale * power) / power : std::round(scale / power) * power;
+}
+
 /// How a bone is stretched in the setup pose along its x and y (its scale and its parents'),
 /// as "1.5 x 1", for messages about a part that has no size.
 std::string stretchText(const SpineWorld& bone) {
@@ -228,7 +240,7 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
     double low = 1e300, high = -1e300;
     for (const SpinePart& p : parts)
         for (const auto& c : corners(p)) low = std::min(low, c[1]), high = std::max(high, c[1]);
-    const double scale = input.options.scale ? *input.options.scale : (high - low) / kImportHeightMetres;
+    const double scale = input.options.scale ? *input.options.scale : inferredScale(high - low);
     if (!(scale > 0.0) || !std::isfinite(scale)) {
         report.error(input.jsonPath, 0, "the setup pose has no height; pass --scale UNITS_PER_METRE");
         return build;
