@@ -140,6 +140,22 @@ std::array<std::array<double, 2>, 4> corners(const SpinePart& p) {
     return out;
 }
 
+/// Grows a bone's reach (how far along it from its origin its art goes) and side (the
+/// art's larger extent along or across it) to hold points of its art, Spine's world.
+void growReach(const std::vector<std::array<double, 2>>& points, const SpineWorld& bone, double angle, double& reach,
+               double& side) {
+    if (points.empty()) return;
+    double along0 = 1e300, along1 = -1e300, across0 = 1e300, across1 = -1e300;
+    for (const auto& p : points) {
+        const double dx = p[0] - bone.x, dy = p[1] - bone.y;
+        const double along = dx * std::cos(angle) + dy * std::sin(angle), across = -dx * std::sin(angle) + dy * std::cos(angle);
+        along0 = std::min(along0, along), along1 = std::max(along1, along);
+        across0 = std::min(across0, across), across1 = std::max(across1, across);
+    }
+    reach = std::max(reach, along1);
+    side = std::max({side, along1 - along0, across1 - across0});
+}
+
 }  // namespace
 
 SpineBuild buildSpineRig(const SpineBuildInput& input) {
@@ -289,6 +305,13 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
         double reach = 0.0, side = 0.0;
         const double angle = w.angleDegrees() * kDegrees;
         for (const SpinePart& p : parts) {
+            if (p.mesh) {
+                // A mesh counts for each bone by its share (a forearm of length 0 whose only
+                // art is the hand end of an arm mesh reaches as far as that end).
+                const int slotBone = skeleton.slots[size_t(p.slot)].bone;
+                growReach(meshShareOfBone(*p.mesh, slotBone, setup, s), w, angle, reach, side);
+                continue;
+            }
             if (p.bone != s) continue;
             side = std::max({side, p.width, p.height});
             for (const auto& c : corners(p))
