@@ -221,6 +221,42 @@ TEST_CASE("rig check reads every clip the rig names, a role's or not, and warns 
                                        "did you mean 'walk'? Without a 'walk' clip the character shows its rest pose there"));
 }
 
+TEST_CASE("rig check lists errors and warnings together as a compiler does: the rig's by line, then each clip's",
+          "[rig][commands]") {
+    // The stickman with a warning at its solver (line 7), its walk clip pointed at a file
+    // that is not there (an error at line 61), an unknown element at line 67, and its idle
+    // clip (named first, line 60) with a warning of its own at line 4. The warnings came
+    // first and the errors after them all, out of the rig's line order; now the rig's lines
+    // in order, then the clips' files in the order the rig names them.
+    TempDir dir;
+    fs::create_directories(dir.path / "rigs");
+    fs::copy(fs::path(PAPERDOLL_CONTENT_DIR) / "anims", dir.path / "anims", fs::copy_options::recursive);
+    const std::string rig = (dir.path / "rigs" / "stickman.rig.xml").string();
+    std::string text = readFile(contentRig("stickman.rig.xml"));
+    text.replace(text.find("<solver "), 8, "<solver colour=\"red\" ");
+    text.replace(text.find("../anims/walk.anim.xml"), 22, "../anims/nope.anim.xml");
+    text.replace(text.find("  <drive "), 9, "  <extra/><drive ");
+    std::ofstream(rig) << text;
+    const fs::path idle = dir.path / "anims" / "idle.anim.xml";
+    std::string clip = readFile(idle);
+    clip.replace(clip.find("<clip name="), 11, "<clip speed=\"2\" name=");
+    std::ofstream(idle, std::ios::trunc) << clip;
+
+    Run check = run({"rig", "check", rig});
+    CHECK(check.status == 1);
+    CHECK(check.err == rig + ":7: warning: solver: unknown attribute 'colour' ignored (kept on save)\n" +
+                           rig + ":61: error: clip: the 'walk' clip '../anims/nope.anim.xml' does not load (" +
+                           (dir.path / "anims" / "nope.anim.xml").string() + ")\n" +
+                           rig + ":67: warning: unknown element 'extra' ignored (kept on save)\n" +
+                           idle.string() + ":4: warning: clip: unknown attribute 'speed' ignored\n" +
+                           (dir.path / "anims" / "nope.anim.xml").string() + ": error: cannot open clip: file not found\n"
+                                                                           "paperdoll rig: 1 of 1 rig file failed the check\n");
+    // rig drop loads it the same way, in the same order.
+    Run drop = run({"rig", "drop", rig});
+    CHECK(drop.status == 1);
+    CHECK(drop.err == check.err.substr(0, check.err.find("paperdoll rig:")));
+}
+
 TEST_CASE("rig check on what is not a rig file", "[rig][commands]") {
     Run missing = run({"rig", "check", dataPath("nope.rig.xml")});
     CHECK(missing.status == 1);

@@ -460,3 +460,53 @@ TEST_CASE("the paper doll's parts lie on its bodies: shoes and hands within 2 cm
     }
     CHECK(shoesAndHands == 4);
 }
+
+TEST_CASE("a body far smaller than the sprite on its bone is warned about, with the sizes and what to change",
+          "[rig][sprites][loader]") {
+    TempDir dir;
+    testpng::writeGrey(dir.path / "atlas.png", 32, 32);
+    // A forearm 1 px long with a capsule of radius 0.5 px: 2 cm across under its 60 x 10 cm
+    // sprite (pixels at 100 a metre).
+    const std::string rig = R"(<rig name="tiny" format="1" units="px">
+  <image name="atlas" file="atlas.png"/>
+  <bone name="torso" y="100" angle="90" length="50"/>
+  <bone name="forearm" parent="torso" x="45" angle="180" length="1"/>
+  <sprite bone="torso" image="atlas" x="25" angle="90" width="50" height="24"/>
+  <sprite bone="forearm" image="atlas" x="30" width="60" height="10"/>
+  <body bone="torso" mass="8"/>
+  <body bone="forearm" mass="1" RADIUS/>
+  <joint parent="torso" child="forearm"/>
+</rig>
+)";
+    auto warningsOf = [&](const std::string& radius) {
+        std::string text = rig;
+        text.replace(text.find("RADIUS"), 6, radius);
+        const RigLoadResult result = loadIn(dir, text);
+        INFO(describe(result.diagnostics));
+        REQUIRE(result.rig);
+        std::vector<std::string> out;
+        for (const Diagnostic& d : result.diagnostics) out.push_back(d.format());
+        return out;
+    };
+    CHECK(warningsOf("radius=\"0.5\"") ==
+          std::vector<std::string>{dir.file("cutout.rig.xml") +
+                                   ":8: warning: body: bone 'forearm' has a capsule 0.02 m (2 px) across at most under a sprite "
+                                   "0.6 m (60 px) across (line 6): it collides as the small body, not as the art is drawn; give it "
+                                   "a radius of about 0.05 m (5 px), half the sprite's thickness, and its bone a length of about "
+                                   "0.6 m (60 px), the sprite's length along it"});
+    // Over a tenth of the art is plausible (hair or a cape larger than its body): 8 cm.
+    CHECK(warningsOf("radius=\"3.5\"").empty());
+    // Its radius from the art (5 px): nothing to say.
+    CHECK(warningsOf("").empty());
+}
+
+TEST_CASE("the shipped rigs and the imported Spine doll have no body far smaller than its art", "[rig][sprites][content]") {
+    for (const std::string& file : {contentRig("stickman.rig.xml"), contentRig("paper_doll.rig.xml"),
+                                    contentRig("paper_puppet.rig.xml"),
+                                    std::string(PAPERDOLL_CONTENT_DIR) + "/spine/imported/spine_doll.rig.xml"}) {
+        const RigLoadResult result = loadRigFile(file);
+        INFO(file << "\n" << describe(result.diagnostics));
+        REQUIRE(result.rig);
+        for (const Diagnostic& d : result.diagnostics) CHECK(d.message.find("collides as the small body") == std::string::npos);
+    }
+}

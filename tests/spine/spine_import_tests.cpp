@@ -840,3 +840,24 @@ TEST_CASE("import: an animation moving a bone off its place on its parent is war
     REQUIRE(walk.exitCode == 0);
     CHECK(walk.err.find("off its place") == std::string::npos);
 }
+
+TEST_CASE("import: the scale taken from the setup pose's height is written to six significant figures", "[spine][import]") {
+    // The bot's setup pose is 176 units tall (its head's top at 178, its feet at 2): as
+    // 1.8 m, 97.777... units per metre, written 97.7778 and no longer.
+    const std::filesystem::path folder = freshFolder("scale");
+    ImportRun run = runImport(options(writeBot(folder, botSkeleton()).string(), folder / "bot.rig.xml"));
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    std::ifstream in(folder / "bot.rig.xml");
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string key = " scale=\"";
+    const size_t at = text.find(key);
+    REQUIRE(at != std::string::npos);
+    const std::string written = text.substr(at + key.size(), text.find('"', at + key.size()) - at - key.size());
+    CHECK(written == "97.7778");
+    // The figure is still 1.8 m to well under a millimetre (0.4 micrometres).
+    CHECK(std::abs(176.0 / std::stod(written) - 1.8) < 1e-6);
+    RigLoadResult loaded = loadRigFile((folder / "bot.rig.xml").string());
+    REQUIRE(loaded.rig);
+    CHECK(loaded.rig->scale == 97.7778);
+}

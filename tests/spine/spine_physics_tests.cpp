@@ -202,3 +202,28 @@ TEST_CASE("import: a helper bone's keys that move nothing baked are warned about
     CHECK(imported.run.err.find(expected) != std::string::npos);
     CHECK(imported.run.err.find("keys are dropped") == imported.run.err.rfind("keys are dropped"));  // the only one
 }
+
+TEST_CASE("import: a bone of length 0 whose only art is its share of a mesh is as long as that share reaches",
+          "[spine][import][mesh]") {
+    // The arm mesh's hand end (28 units along forearm_r, weighted to it alone) is the
+    // forearm's only art; the forearm bone is given length 0. Its body reaches the hand: a
+    // capsule 28 cm long (at 100 units a metre), as the forearm of length 28 gets.
+    nlohmann::ordered_json bot = botSkeleton();
+    giveBotArmMesh(bot);
+    for (nlohmann::ordered_json& bone : bot["bones"])
+        if (bone["name"] == "forearm_r") bone["length"] = 0;
+    const std::filesystem::path folder = freshFolder("mesh_length0");
+    BotImport imported = importBot(folder, bot);
+    INFO(imported.run.err);
+    REQUIRE(imported.rig);
+    const RigDefinition& rig = *imported.rig;
+    const int forearm = rig.findBone("forearm_r");
+    REQUIRE(forearm >= 0);
+    CHECK(rig.bones[size_t(forearm)].length == Approx(0.28).margin(1e-9));
+    const int body = rig.bodyOfBone(forearm);
+    REQUIRE(body >= 0);
+    CHECK(rig.bodies[size_t(body)].shape == BodyShape::Capsule);
+    CHECK(rig.bodies[size_t(body)].radius == Approx(0.05));
+    // The upper arm, whose share is the shoulder's and elbow's vertices, keeps its 30 cm.
+    CHECK(rig.bones[size_t(rig.findBone("upper_arm_r"))].length == Approx(0.30).margin(1e-9));
+}

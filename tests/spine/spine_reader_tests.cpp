@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "spine/spine_atlas.h"
 #include "spine/spine_json.h"
@@ -279,4 +281,49 @@ TEST_CASE("JSON: a weighted mesh's 'vertices' cut short is said so, and indices 
     r = parseSpineJson(botText(bot), "bot.json");
     REQUIRE(r.diagnostics.size() == 1);
     CHECK(r.diagnostics[0].message == what + "vertex 0 has a bad bone count 1.5");
+}
+
+TEST_CASE("JSON: a skin whose name follows its attachments has its messages at its own lines", "[spine][json]") {
+    // JSON objects are unordered: a tool or a hand edit may write a skin's "name" after its
+    // "attachments", and a slot's attachment may share the slot's name.
+    const std::string text = R"({
+  "skeleton": { "spine": "4.2.22" },
+  "bones": [ { "name": "root" }, { "name": "arm", "parent": "root", "length": 20 } ],
+  "slots": [ { "name": "arm", "bone": "arm", "attachment": "arm" } ],
+  "skins": [
+    {
+      "attachments": {
+        "arm": {
+          "arm": { "width": 40, "height": 0 }
+        },
+        "hand": {}
+      },
+      "name": "default"
+    },
+    {
+      "attachments": {
+        "hand": {},
+        "arm": {
+          "arm": { "width": -4, "height": 10 }
+        }
+      },
+      "name": "blue"
+    }
+  ]
+})";
+    SpineLoadResult r = parseSpineJson(text, "skins.json");
+    CHECK_FALSE(r.ok);
+    std::vector<std::string> messages;
+    for (const Diagnostic& d : r.diagnostics) messages.push_back(d.format());
+    CHECK(messages == std::vector<std::string>{
+                          "skins.json:9: error: attachment 'arm' (skin 'default', slot 'arm'): a region attachment needs a "
+                          "width and height > 0",
+                          "skins.json:11: error: skin 'default': 'hand' is not a slot",
+                          "skins.json:19: error: attachment 'arm' (skin 'blue', slot 'arm'): a region attachment needs a "
+                          "width and height > 0",
+                          "skins.json:17: error: skin 'blue': 'hand' is not a slot",
+                      });
+    REQUIRE(r.skeleton.skins.size() == 2);
+    CHECK(r.skeleton.skins[0].line == 13);
+    CHECK(r.skeleton.skins[1].line == 22);
 }

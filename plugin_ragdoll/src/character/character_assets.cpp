@@ -16,12 +16,16 @@ namespace {
 
 constexpr const char* kRoleNames[int(ClipRole::Count)] = {"idle", "walk", "run", "jump", "daze", "get_up_front", "get_up_back"};
 
-void addDiagnostics(const std::vector<Diagnostic>& diagnostics, std::vector<std::string>& errors,
-                    std::vector<std::string>* warnings) {
-    for (const Diagnostic& d : diagnostics) {
-        if (d.severity == Severity::Error) errors.push_back(d.format());
-        else if (warnings) warnings->push_back(d.format());
-    }
+/// In the order a compiler lists them: the rig file's by line, then each other file's
+/// (the clips) by line, the files in the order the rig names them (as found).
+void sortAsACompiler(const std::string& rigPath, std::vector<Diagnostic>& diagnostics) {
+    std::vector<std::string> files{rigPath};
+    for (const Diagnostic& d : diagnostics)
+        if (std::find(files.begin(), files.end(), d.file) == files.end()) files.push_back(d.file);
+    auto rank = [&](const Diagnostic& d) { return std::find(files.begin(), files.end(), d.file) - files.begin(); };
+    std::stable_sort(diagnostics.begin(), diagnostics.end(), [&](const Diagnostic& a, const Diagnostic& b) {
+        return rank(a) != rank(b) ? rank(a) < rank(b) : a.line < b.line;
+    });
 }
 
 }  // namespace
@@ -67,13 +71,13 @@ Clip restClip(const CharacterAssets& a, ClipRole role) {
 /// Loads a clip the rig names against the rig's bones; one that does not load is an error at
 /// the rig's <clip> line as well as in its own file.
 std::optional<Clip> loadRigClip(const std::string& rigPath, const RigDefinition& rig, const RigClip& entry,
-                                std::vector<std::string>& errors, std::vector<std::string>* warnings) {
+                                std::vector<Diagnostic>& diagnostics) {
     const std::string path = (std::filesystem::path(rigPath).parent_path() / entry.file).lexically_normal().string();
     ClipLoadResult clip = loadClipFile(path, rig);
-    addDiagnostics(clip.diagnostics, errors, warnings);
+    diagnostics.insert(diagnostics.end(), clip.diagnostics.begin(), clip.diagnostics.end());
     if (clip.clip) return std::move(*clip.clip);
-    errors.push_back(rigPath + ":" + std::to_string(entry.line) + ": error: clip: the '" + entry.name + "' clip '" +
-                     entry.file + "' does not load (" + path + ")");
+    diagnostics.push_back({Severity::Error, rigPath, entry.line,
+                           "clip: the '" + entry.name + "' clip '" + entry.file + "' does not load (" + path + ")"});
     return std::nullopt;
 }
 
@@ -87,38 +91,35 @@ int roleOf(const std::string& name) {
 /// no clip for, it is most likely that role misspelt ('wlak'), which would leave the
 /// character walking in its rest pose without a word.
 void warnAboutMisspeltRole(const std::string& rigPath, const RigDefinition& rig, const RigClip& entry,
-                           std::vector<std::string>& warnings) {
+                           std::vector<Diagnostic>& diagnostics) {
     for (int role = 0; role < int(ClipRole::Count); ++role) {
         if (rig.findClip(kRoleNames[role]) || !paper::isSlipOf(entry.name, kRoleNames[role])) continue;
-        warnings.push_back(rigPath + ":" + std::to_string(entry.line) + ": warning: clip: '" + entry.name +
-                           "' is no role a character plays (kept, never played): did you mean '" + kRoleNames[role] +
-                           "'? Without a '" + kRoleNames[role] + "' clip the character shows its rest pose there");
+        diagnostics.push_back({Severity::Warning, rigPath, entry.line,
+                               "clip: '" + entry.name + "' is no role a character plays (kept, never played): did you mean '" +
+                                   kRoleNames[role] + "'? Without a '" + kRoleNames[role] +
+                                   "' clip the character shows its rest pose there"});
         return;
     }
 }
 
 /// Every clip the rig names, each checked: a role's into roleClips when given, the others
 /// read for their errors only.
-void loadRigClips(const std::string& rigPath, const RigDefinition& rig, Clip* roleClips, std::vector<std::string>& errors,
-                  std::vector<std::string>* warnings) {
+void loadRigClips(const std::string& rigPath, const RigDefinition& rig, Clip* roleClips, std::vector<Diagnostic>& diagnostics) {
     for (const RigClip& entry : rig.clips) {
         const int role = roleOf(entry.name);
-        std::optional<Clip> clip = loadRigClip(rigPath, rig, entry, errors, warnings);
+        std::optional<Clip> clip = loadRigClip(rigPath, rig, entry, diagnostics);
         if (role >= 0 && clip && roleClips) roleClips[role] = std::move(*clip);
-        if (role < 0 && warnings) warnAboutMisspeltRole(rigPath, rig, entry, *warnings);
+        if (role < 0) warnAboutMisspeltRole(rigPath, rig, entry, diagnostics);
     }
 }
 
-}  // namespace
-
-std::shared_ptr<const CharacterAssets> loadCharacterAssets(const std::string& rigPath, std::vector<std::string>& errors,
-                                                           std::vector<std::string>* warnings) {
-    const size_t errorsBefore = errors.size();
+/// The assets, every diagnostic appended to `diagnostics` as found; null on any error.
+std::shared_ptr<const CharacterAssets> loadAssets(const std::string& rigPath, std::vector<Diagnostic>& diagnostics) {
     RigLoadResult loaded = loadRigFile(rigPath);
-    addDiagnostics(loaded.diagnostics, errors, warnings);
+    diagnostics.insert(diagnostics.end(), loaded.diagnostics.begin(), loaded.diagnostics.end());
     if (!loaded.rig) {
         // Its skeleton whole, the clips are checked too: every error at once.
-        if (loaded.skeleton) loadRigClips(rigPath, *loaded.skeleton, nullptr, errors, warnings);
+        if (loaded.skeleton) loadRigClips(rigPath, *loaded.skeleton, nullptr, diagnostics);
         return nullptr;
     }
 
@@ -155,14 +156,36 @@ std::shared_ptr<const CharacterAssets> loadCharacterAssets(const std::string& ri
 
     // The clips the rig names; a role it names none for plays the rest pose, standing (so
     // any rig `rig check` accepts is playable).
-    loadRigClips(rigPath, rig, assets->clips, errors, warnings);
+    loadRigClips(rigPath, rig, assets->clips, diagnostics);
     for (int role = 0; role < int(ClipRole::Count); ++role)
         if (!rig.findClip(kRoleNames[role])) assets->clips[role] = restClip(*assets, ClipRole(role));
     for (int b = 0; b < boneCount; ++b)
         if (assets->bodyOfBone[size_t(b)] < 0)
-            errors.push_back(rigPath + ":" + std::to_string(rig.bones[size_t(b)].line) + ": error: bone '" +
-                             rig.bones[size_t(b)].fileName + "' has no <body>: a character's ragdoll needs one per bone");
-    if (errors.size() != errorsBefore) return nullptr;
+            diagnostics.push_back({Severity::Error, rigPath, rig.bones[size_t(b)].line,
+                                   "bone '" + rig.bones[size_t(b)].fileName +
+                                       "' has no <body>: a character's ragdoll needs one per bone"});
+    if (hasErrors(diagnostics)) return nullptr;
+    return assets;
+}
+
+}  // namespace
+
+std::shared_ptr<const CharacterAssets> loadCharacterAssets(const std::string& rigPath, std::vector<Diagnostic>& diagnostics) {
+    std::vector<Diagnostic> found;
+    std::shared_ptr<const CharacterAssets> assets = loadAssets(rigPath, found);
+    sortAsACompiler(rigPath, found);
+    diagnostics.insert(diagnostics.end(), found.begin(), found.end());
+    return assets;
+}
+
+std::shared_ptr<const CharacterAssets> loadCharacterAssets(const std::string& rigPath, std::vector<std::string>& errors,
+                                                           std::vector<std::string>* warnings) {
+    std::vector<Diagnostic> diagnostics;
+    std::shared_ptr<const CharacterAssets> assets = loadCharacterAssets(rigPath, diagnostics);
+    for (const Diagnostic& d : diagnostics) {
+        if (d.severity == Severity::Error) errors.push_back(d.format());
+        else if (warnings) warnings->push_back(d.format());
+    }
     return assets;
 }
 

@@ -34,9 +34,14 @@ struct CharacterAssets {
     Chain legs[2], arms[2];
 };
 
-/// Loads a rig file and every clip it names. Null with every problem in errors (each
-/// "FILE:LINE: error: …") when anything is missing or broken; the rig's and the clips'
-/// warnings ("FILE:LINE: warning: …") go to warnings when given.
+/// Loads a rig file and every clip it names. Null when anything is missing or broken. Every
+/// error and warning is appended to diagnostics in the order a compiler lists them: the rig
+/// file's by line (its <clip> entries' and bones' included), then each clip file's by line,
+/// in the order the rig names them.
+std::shared_ptr<const CharacterAssets> loadCharacterAssets(const std::string& rigPath, std::vector<Diagnostic>& diagnostics);
+
+/// The same, with every error in errors ("FILE:LINE: error: …") and the warnings
+/// ("FILE:LINE: warning: …") in warnings when given, each in that order.
 std::shared_ptr<const CharacterAssets> loadCharacterAssets(const std::string& rigPath, std::vector<std::string>& errors,
                                                            std::vector<std::string>* warnings = nullptr);
 

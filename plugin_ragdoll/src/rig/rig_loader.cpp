@@ -119,6 +119,7 @@ public:
             checkBodySizes();
             warnDisconnectedBodies(root);
             warnImplausibleFigures(root);
+            warnBodiesSmallerThanTheirArt();
         }
     }
 
@@ -552,6 +553,48 @@ private:
                                             shortNumber(std::max(ma, mb) / std::min(ma, mb)) + " to 1: past " +
                                             shortNumber(kPlausibleMassRatio) +
                                             " to 1 a light body pressed by a heavy one is driven into what is under it");
+        }
+    }
+
+    /// A length for a message: metres, and the file's own units when they are not metres.
+    std::string lengthText(double metres) const {
+        std::string text = shortNumber(metres) + " m";
+        if (rig_.units != RigUnits::Metres) text += " (" + shortNumber(metres * rig_.scale) + " " + unitsName(rig_.units) + ")";
+        return text;
+    }
+
+    /// A body far smaller than the art drawn on its bone: the physics handles the small body
+    /// while the player sees the large picture fall through the ground or through others.
+    void warnBodiesSmallerThanTheirArt() {
+        for (const RigBody& body : rig_.bodies) {
+            const RigSprite* largest = nullptr;
+            double artSize = 0.0, along = 0.0, across = 0.0;
+            for (const RigSprite& sprite : rig_.sprites) {
+                if (sprite.bone != body.bone) continue;
+                // The art's opaque part where known (a picture with wide clear margins is
+                // smaller than its rect), as drawn.
+                const bool opaque = sprite.opaque.width > 0 && sprite.opaque.height > 0;
+                const double w = opaque ? sprite.width * sprite.opaque.width / sprite.rect.width : sprite.width;
+                const double h = opaque ? sprite.height * sprite.opaque.height / sprite.rect.height : sprite.height;
+                if (std::max(w, h) <= artSize) continue;
+                largest = &sprite;
+                artSize = std::max(w, h);
+                const double c = std::abs(std::cos(sprite.angle)), s = std::abs(std::sin(sprite.angle));
+                along = w * c + h * s;
+                across = w * s + h * c;
+            }
+            const double length = rig_.bones[size_t(body.bone)].length, diameter = 2.0 * body.radius;
+            const double bodySize = body.shape == BodyShape::Circle ? diameter
+                                    : body.shape == BodyShape::Box  ? std::max(length, diameter)
+                                                                    : length + diameter;
+            if (!largest || bodySize >= kPlausibleBodyToArt * artSize) continue;
+            std::string hint = "give it a radius of about " + lengthText(0.5 * across) + ", half the sprite's thickness";
+            if (body.shape != BodyShape::Circle && length < 0.5 * along)
+                hint += ", and its bone a length of about " + lengthText(along) + ", the sprite's length along it";
+            report_.warning(body.line, "body: bone " + boneLabel(body.bone) + " has a " + shapeName(body.shape) + " " +
+                                           lengthText(bodySize) + " across at most under a sprite " + lengthText(artSize) +
+                                           " across (line " + std::to_string(largest->line) +
+                                           "): it collides as the small body, not as the art is drawn; " + hint);
         }
     }
 

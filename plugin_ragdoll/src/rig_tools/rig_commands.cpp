@@ -91,28 +91,27 @@ void printDiagnostics(std::ostream& err, const std::vector<Diagnostic>& diagnost
 /// the skeleton `rig generate` reads, is not played: its own diagnostics alone.
 struct CheckedRig {
     RigLoadResult loaded;
-    std::vector<std::string> errors;    ///< "FILE:LINE: error: …"
-    std::vector<std::string> warnings;  ///< as played only (else the diagnostics hold them)
+    /// Errors and warnings together, in the order a compiler lists them (the rig file's by
+    /// line, then each clip's): a warning never hides an error among other lines.
+    std::vector<Diagnostic> diagnostics;
 
     /// Loaded as the player loads it: the rig loads and has bodies to play, or it is broken
     /// with its skeleton whole (its clips are checked too, so every error is listed at once).
     bool asPlayed() const { return (loaded.rig && !loaded.rig->bodies.empty()) || loaded.skeleton; }
-    bool ok() const { return loaded.rig && errors.empty(); }
-    void print(std::ostream& err) const {
-        if (!asPlayed()) return printDiagnostics(err, loaded.diagnostics);  // in file order
-        for (const std::string& w : warnings) err << w << "\n";
-        for (const std::string& e : errors) err << e << "\n";
+    bool ok() const { return loaded.rig && !hasErrors(diagnostics); }
+    void print(std::ostream& err) const { printDiagnostics(err, diagnostics); }
+    std::vector<std::string> errors() const {
+        std::vector<std::string> out;
+        for (const Diagnostic& d : diagnostics)
+            if (d.severity == Severity::Error) out.push_back(d.format());
+        return out;
     }
 };
 
 CheckedRig checkRig(const std::string& file) {
-    CheckedRig c{loadRigFile(file), {}, {}};
-    if (c.asPlayed()) {
-        loadCharacterAssets(file, c.errors, &c.warnings);
-    } else {
-        for (const Diagnostic& d : c.loaded.diagnostics)
-            if (d.severity == Severity::Error) c.errors.push_back(d.format());
-    }
+    CheckedRig c{loadRigFile(file), {}};
+    if (c.asPlayed()) loadCharacterAssets(file, c.diagnostics);
+    else c.diagnostics = c.loaded.diagnostics;
     return c;
 }
 
@@ -218,7 +217,7 @@ int runCheck(const std::vector<std::string>& args, std::ostream& out, std::ostre
         const CheckedRig checked = checkRig(file);
         checked.print(err);
         const RigDefinition* rig = checked.ok() ? checked.loaded.rig.get() : nullptr;
-        if (json) out << (i == 0 ? "" : ",") << (rig ? rigCheckJson(file, *rig) : rigCheckErrorJson(file, checked.errors));
+        if (json) out << (i == 0 ? "" : ",") << (rig ? rigCheckJson(file, *rig) : rigCheckErrorJson(file, checked.errors()));
         else if (rig) out << summaryLine(file, *rig) << "\n" << imageLines(*rig);
         if (!rig) ++failed;
     }

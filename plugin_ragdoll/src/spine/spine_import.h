@@ -23,6 +23,10 @@ namespace ragdoll {
 
 /// How tall the setup pose is taken to be without --scale, metres.
 inline constexpr double kImportHeightMetres = 1.8;
+/// The scale taken from that height is written to this many significant figures (37.7953,
+/// not 37.795275590551178): half a unit in the last of them is at most 5e-7 of the scale,
+/// so the figure is 1.8 m to within a micrometre.
+inline constexpr int kInferredScaleDigits = 6;
 /// A bone shorter than this fraction of its part's larger side takes its length from the
 /// part (Spine bones of length 0 are common: a head bone that only places the head).
 inline constexpr double kMinBoneLengthFraction = 0.25;

@@ -65,6 +65,51 @@ public:
         size_t at = text_.find("\"" + key + "\"", from);
         return at == std::string_view::npos ? from : at;
     }
+    /// Where the value of the key that starts at `key` starts, or npos.
+    size_t valueOf(size_t key) const {
+        if (key == std::string_view::npos) return key;
+        const size_t end = text_.find('"', key + 1);  // keys found by text hold no escapes
+        return end == std::string_view::npos ? end : text_.find_first_not_of(" \t\r\n:", end + 1);
+    }
+    /// Where each member of the object or array opening at `open` starts in the text (an
+    /// object's: its key; an array's: its entry), then where it closes: member i spans
+    /// [starts[i], starts[i + 1]). Empty when no object or array opens there.
+    std::vector<size_t> memberStarts(size_t open) const {
+        std::vector<size_t> starts;
+        if (open >= text_.size() || (text_[open] != '{' && text_[open] != '[')) return starts;
+        int depth = 0;  // of objects and arrays inside the members
+        bool inString = false, inMember = false;
+        size_t at = open + 1;
+        for (; at < text_.size(); ++at) {
+            const char c = text_[at];
+            if (inString) {
+                if (c == '\\') ++at;
+                else if (c == '"') inString = false;
+                continue;
+            }
+            if (depth == 0 && (c == '}' || c == ']')) break;
+            if (depth == 0 && c == ',') {
+                inMember = false;
+                continue;
+            }
+            if (depth == 0 && !inMember && !std::isspace(static_cast<unsigned char>(c))) {
+                inMember = true;
+                starts.push_back(at);
+            }
+            if (c == '"') inString = true;
+            else if (c == '{' || c == '[') ++depth;
+            else if (c == '}' || c == ']') --depth;
+        }
+        starts.push_back(at);
+        return starts;
+    }
+    /// Where the member `"KEY": …` of an object (its memberStarts) starts, or npos.
+    size_t memberOf(const std::vector<size_t>& members, const std::string& key) const {
+        const std::string quotedKey = quoted(key);
+        for (size_t i = 0; i + 1 < members.size(); ++i)
+            if (text_.substr(members[i], quotedKey.size()) == quotedKey) return members[i];
+        return std::string_view::npos;
+    }
     /// The line of the entry `"name": "NAME"` first found after the key `section`, or 0.
     int lineOf(std::string_view section, const std::string& name) const {
         const size_t at = offsetOf(section, name);
@@ -249,13 +294,15 @@ public:
         }
     }
 
-    /// slotAt: where the skin's entry for the slot is in the text, so that the line found
-    /// is this skin's entry, not another skin's of the same slot and name.
+    /// slotAt: where the skin's entry for the slot is in the text (its key), so that the line
+    /// found is this skin's entry, not another skin's of the same slot and name (nor the
+    /// slot's key when the attachment has the slot's name).
     void readAttachment(SpineSkin& skin, int slot, const std::string& name, const Json& entry, size_t slotAt) {
         SpineAttachment a;
         a.slot = slot;
         a.name = name;
-        a.line = lineOfKey(slotAt, name);
+        const size_t at = memberOf(memberStarts(valueOf(slotAt)), name);
+        a.line = at != std::string_view::npos ? lineAt(at) : lineOfKey(slotAt, name);
         const std::string what = "attachment '" + name + "' (skin '" + skin.name + "', slot '" +
                                  skeleton_.slots[size_t(slot)].name + "')";
         if (!entry.is_object()) return error(a.line, what + " must be an object");
@@ -346,21 +393,24 @@ public:
         if (at != a.vertices.size()) error(a.line, what + ": 'vertices' holds more than its " + std::to_string(count) + " vertices");
     }
 
-    /// skinAt: where the skin is in the text (its name), for the lines of its entries.
-    void readSkin(const std::string& name, const Json& attachments, size_t skinAt) {
+    /// attachmentsAt: where the skin's attachments are in the text (their key or, before
+    /// 3.8, the skin's name), so that each slot's lines are found in this skin's entry.
+    void readSkin(const std::string& name, const Json& attachments, int line, size_t attachmentsAt) {
         SpineSkin skin;
         skin.name = name;
-        skin.line = lineAt(skinAt);
-        const int line = skin.line;
+        skin.line = line;
         if (!attachments.is_object()) return error(line, "skin '" + name + "': its attachments must be an object");
+        const std::vector<size_t> slotKeys = memberStarts(valueOf(attachmentsAt));
         for (auto& [slotName, entries] : attachments.items()) {
+            // A key written with escapes is not found as text: the attachments' line then.
+            const size_t found = memberOf(slotKeys, slotName);
+            const size_t slotAt = found == std::string_view::npos ? attachmentsAt : found;
             const int slot = skeleton_.findSlot(slotName);
             if (slot < 0) {
-                error(lineOfKey(size_t(text_.find("\"skins\"")), slotName), "skin '" + name + "': '" + slotName + "' is not a slot");
+                error(lineAt(slotAt), "skin '" + name + "': '" + slotName + "' is not a slot");
                 continue;
             }
             if (!entries.is_object()) continue;
-            const size_t slotAt = offsetOfKey(skinAt, slotName);
             for (auto& [attachmentName, entry] : entries.items()) readAttachment(skin, slot, attachmentName, entry, slotAt);
         }
         skeleton_.skins.push_back(std::move(skin));
@@ -370,20 +420,29 @@ public:
     void readSkins(const Json& root) {
         auto it = root.find("skins");
         if (it == root.end()) return;
+        const size_t skinsAt = text_.find(quoted("skins"));
         if (it->is_array()) {
-            for (const Json& entry : *it) {
+            // Each skin's lines from its own entry in the text, whatever the order of its
+            // keys (Spine writes "name" first; other tools and hand edits need not).
+            const std::vector<size_t> entries = memberStarts(valueOf(skinsAt));
+            for (size_t i = 0; i < it->size(); ++i) {
+                const Json& entry = (*it)[i];
                 if (!entry.is_object()) continue;
+                const std::vector<size_t> keys = i + 1 < entries.size() ? memberStarts(entries[i]) : std::vector<size_t>{};
+                const size_t nameAt = memberOf(keys, "name"), attachmentsAt = memberOf(keys, "attachments");
+                const size_t entryAt = i + 1 < entries.size() ? entries[i] : skinsAt;
                 const std::string name = string(entry, "name", "", 0, "skin");
+                const int line = lineAt(nameAt != std::string_view::npos ? nameAt : entryAt);
                 auto attachments = entry.find("attachments");
-                // The skin's "name" comes before its attachments in Spine's exports; where
-                // it does not, the lines are found from the start of the skins.
-                const size_t at = offsetOf("skins", name);
-                if (attachments != entry.end()) readSkin(name, *attachments, at);
-                else skeleton_.skins.push_back({name, {}, lineAt(at)});
+                if (attachments != entry.end())
+                    readSkin(name, *attachments, line, attachmentsAt != std::string_view::npos ? attachmentsAt : entryAt);
+                else skeleton_.skins.push_back({name, {}, line});
             }
         } else if (it->is_object()) {
-            const size_t skins = text_.find(quoted("skins"));
-            for (auto& [name, attachments] : it->items()) readSkin(name, attachments, offsetOfKey(skins, name));
+            for (auto& [name, attachments] : it->items()) {
+                const size_t at = offsetOfKey(skinsAt, name);
+                readSkin(name, attachments, lineAt(at), at);
+            }
         } else {
             error(lineOfKey(0, "skins"), "'skins' must be an array or an object");
         }

@@ -72,6 +72,21 @@ int meshMainBone(const SpineAttachment& source, int slotBone, size_t boneCount) 
     return int(std::max_element(total.begin(), total.end()) - total.begin());
 }
 
+std::vector<std::array<double, 2>> meshShareOfBone(const SpineAttachment& source, int slotBone,
+                                                   const std::vector<SpineWorld>& setup, int bone) {
+    const std::vector<std::array<double, 2>> world = meshWorldVertices(source, slotBone, setup);
+    if (!source.weighted) return bone == slotBone ? world : std::vector<std::array<double, 2>>{};
+    std::vector<double> largest(world.size(), 0.0), own(world.size(), 0.0);
+    forEachWeight(source, [&](size_t v, int b, double, double, double w) {
+        largest[v] = std::max(largest[v], w);
+        if (b == bone) own[v] = std::max(own[v], w);
+    });
+    std::vector<std::array<double, 2>> share;
+    for (size_t v = 0; v < world.size(); ++v)
+        if (own[v] > 0.0 && own[v] >= largest[v]) share.push_back(world[v]);
+    return share;
+}
+
 std::vector<double> meshAreaByBone(const SpineAttachment& source, int slotBone, const std::vector<SpineWorld>& setup) {
     const std::vector<std::array<double, 2>> world = meshWorldVertices(source, slotBone, setup);
     // Each vertex's (bone, weight) pairs; a rigid mesh's vertices are all on the slot's bone.

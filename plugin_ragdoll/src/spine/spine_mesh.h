@@ -22,6 +22,12 @@ std::vector<std::array<double, 2>> meshWorldVertices(const SpineAttachment& sour
 /// The Spine bone that carries most of a mesh's weight (the slot's bone for a rigid mesh).
 int meshMainBone(const SpineAttachment& source, int slotBone, size_t boneCount);
 
+/// A bone's share of a mesh: the setup-pose positions (Spine's world) of the vertices it
+/// holds the largest weight of (a vertex weighted half and half is each bone's), all of a
+/// rigid mesh's for its slot's bone. How far the art the bone moves reaches.
+std::vector<std::array<double, 2>> meshShareOfBone(const SpineAttachment& source, int slotBone,
+                                                   const std::vector<SpineWorld>& setup, int bone);
+
 /// A mesh's area in the setup pose (its triangles', units²) shared among the Spine bones
 /// that move it, per bone: each triangle's area split by its corners' mean weight on each
 /// bone, so a mesh bending across an elbow credits the forearm the part that follows it (a

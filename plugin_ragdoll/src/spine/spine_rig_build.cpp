@@ -46,6 +46,18 @@ double tidy(double metres, double scale) { return std::round(metres * scale * 1e
 /// An angle in radians rounded to 1e-9 degree, for the same reason.
 double tidyAngle(double radians) { return std::round(radians / kDegrees * 1e9) / 1e9 * kDegrees; }
 
+/// The scale that makes `height` units kImportHeightMetres tall, to kInferredScaleDigits
+/// significant figures. Rounded with an exact power of ten (up to 1e22) so the result is
+/// the nearest double to the decimal written; a scale needing a larger power is kept whole.
+double inferredScale(double height) {
+    const double scale = height / kImportHeightMetres;
+    if (!(scale > 0.0) || !std::isfinite(scale)) return scale;
+    const int decimals = kInferredScaleDigits - 1 - int(std::floor(std::log10(scale)));
+    if (std::abs(decimals) > 22) return scale;
+    const double power = std::pow(10.0, std::abs(decimals));
+    return decimals >= 0 ? std::round(scale * power) / power : std::round(scale / power) * power;
+}
+
 /// How a bone is stretched in the setup pose along its x and y (its scale and its parents'),
 /// as "1.5 x 1", for messages about a part that has no size.
 std::string stretchText(const SpineWorld& bone) {
@@ -126,6 +138,22 @@ std::array<std::array<double, 2>, 4> corners(const SpinePart& p) {
         for (double v : {-0.5, 0.5})
             out[size_t(i++)] = {p.centreX + c * u * p.width - s * v * p.height, p.centreY + s * u * p.width + c * v * p.height};
     return out;
+}
+
+/// Grows a bone's reach (how far along it from its origin its art goes) and side (the
+/// art's larger extent along or across it) to hold points of its art, Spine's world.
+void growReach(const std::vector<std::array<double, 2>>& points, const SpineWorld& bone, double angle, double& reach,
+               double& side) {
+    if (points.empty()) return;
+    double along0 = 1e300, along1 = -1e300, across0 = 1e300, across1 = -1e300;
+    for (const auto& p : points) {
+        const double dx = p[0] - bone.x, dy = p[1] - bone.y;
+        const double along = dx * std::cos(angle) + dy * std::sin(angle), across = -dx * std::sin(angle) + dy * std::cos(angle);
+        along0 = std::min(along0, along), along1 = std::max(along1, along);
+        across0 = std::min(across0, across), across1 = std::max(across1, across);
+    }
+    reach = std::max(reach, along1);
+    side = std::max({side, along1 - along0, across1 - across0});
 }
 
 }  // namespace
@@ -228,7 +256,7 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
     double low = 1e300, high = -1e300;
     for (const SpinePart& p : parts)
         for (const auto& c : corners(p)) low = std::min(low, c[1]), high = std::max(high, c[1]);
-    const double scale = input.options.scale ? *input.options.scale : (high - low) / kImportHeightMetres;
+    const double scale = input.options.scale ? *input.options.scale : inferredScale(high - low);
     if (!(scale > 0.0) || !std::isfinite(scale)) {
         report.error(input.jsonPath, 0, "the setup pose has no height; pass --scale UNITS_PER_METRE");
         return build;
@@ -277,6 +305,13 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
         double reach = 0.0, side = 0.0;
         const double angle = w.angleDegrees() * kDegrees;
         for (const SpinePart& p : parts) {
+            if (p.mesh) {
+                // A mesh counts for each bone by its share (a forearm of length 0 whose only
+                // art is the hand end of an arm mesh reaches as far as that end).
+                const int slotBone = skeleton.slots[size_t(p.slot)].bone;
+                growReach(meshShareOfBone(*p.mesh, slotBone, setup, s), w, angle, reach, side);
+                continue;
+            }
             if (p.bone != s) continue;
             side = std::max({side, p.width, p.height});
             for (const auto& c : corners(p))
