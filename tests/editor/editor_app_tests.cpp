@@ -632,6 +632,66 @@ TEST_CASE("after the rig changed on disk and Reset or F5 read it again, undo lea
     }
 }
 
+/// Files a save left behind under a name of its own in dir or below: Save As's trial copy
+/// (".saving-NAME") or the plugin's temporary file (".NAME.tmp-…").
+std::vector<std::string> leftoverSaveFiles(const fs::path& dir) {
+    std::vector<std::string> found;
+    for (const fs::directory_entry& entry : fs::recursive_directory_iterator(dir)) {
+        const std::string name = entry.path().filename().string();
+        if (name.starts_with(".saving-") || name.find(".tmp-") != std::string::npos) found.push_back(name);
+    }
+    return found;
+}
+
+TEST_CASE("Save As writes the edited rig under another name then edits that file and refusals leave files alone",
+          "[editor][e2e][save]") {
+    RigCopy copy;
+    const std::string original = readText(copy.rig);
+    test::ProcessResult r =
+        test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", (kData / "save_as.script").string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+    // tuned.rig.xml: the mass of its last save; the original replaced by Save As with 3.5 kg.
+    CHECK(readText(copy.dir / "rigs" / "tuned.rig.xml") == withForearmMass(original, "3.5"));
+    CHECK(readText(copy.rig) == withForearmMass(original, "3.5"));
+    // The refused names: nothing written, no folder made.
+    CHECK_FALSE(fs::exists(copy.dir / "rigs" / "tuned.xml"));
+    CHECK_FALSE(fs::exists(copy.dir / "anims" / "missing"));
+    CHECK(leftoverSaveFiles(copy.dir).empty());
+}
+
+TEST_CASE("Save As into a folder where the rig's clips are not found is refused and nothing is written",
+          "[editor][e2e][save]") {
+    RigCopy copy;
+    // Two levels down: from there the rig's "../anims" is a folder that does not exist (from
+    // a folder beside rigs/ it would still be found).
+    const fs::path deeper = copy.dir / "elsewhere" / "deeper";
+    fs::create_directories(deeper);
+    const std::string original = readText(copy.rig);
+    const fs::path script = copy.dir / "save_as_elsewhere.script";
+    std::ofstream(script) << "key down Left Ctrl\nkey down Left Shift\nkey press S\nwait_frames 1\nkey up Left Shift\n"
+                             "key up Left Ctrl\nwait_frames 2\ntype ../elsewhere/deeper/tuned.rig.xml\nwait_frames 1\n"
+                             "key press Return\nwait_frames 2\nscreenshot " << (copy.dir / "refused.png").string()
+                          << "\nwait_frames 1\nquit\n";
+    // In a small window: the dialog shows the first lines of the reason (one for each clip)
+    // and fits, its title bar too.
+    test::ProcessResult r = test::runProcess(
+        {kEditor, "--window", "800x600", "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+    CHECK(fs::is_empty(deeper));  // neither the rig nor the trial copy
+    CHECK(readText(copy.rig) == original);
+    CHECK(leftoverSaveFiles(copy.dir).empty());
+    // The plugin's reason, naming the clip it did not find, in the log; the dialog says it in
+    // red (the status line's error colour).
+    CHECK(r.err.find("idle.anim.xml") != std::string::npos);
+    CHECK(r.err.find(".saving-") == std::string::npos);  // the reasons name the file chosen
+    CHECK(countColour((copy.dir / "refused.png").string(), 255, 115, 102, 20) > 50);
+    // The focused title bar's blue (ImGui's dark style): about 8000 pixels of it over the
+    // buttons' 3000 when the title is on screen.
+    CHECK(countColour((copy.dir / "refused.png").string(), 41, 74, 122, 6) > 7000);
+}
+
 TEST_CASE("a rig broken on disk while open is not overwritten by a save", "[editor][e2e][save]") {
     RigCopy copy;
     const std::string mass = "<body bone=\"forearm.L\" mass=\"1.5\"";

@@ -365,6 +365,125 @@ bool Editor::save() {
     return true;
 }
 
+fs::path Editor::saveAsTarget(const std::string& typed, std::string& why) const {
+    const PluginDeclarations& declarations = plugin_.declarations();
+    const int type = declarations.assetTypeOf(assetPath_);
+    const std::string pattern = type >= 0 ? declarations.assetTypes[std::size_t(type)].pattern : "";
+    // "*.rig.xml": the ending a name alone gets, and that any name must have.
+    const std::string ending = pattern.starts_with("*") ? pattern.substr(1) : "";
+    std::error_code ec;
+    // A relative path (a name alone) is taken from the current file's folder; an absolute
+    // one replaces it.
+    const fs::path path = (fs::absolute(assetPath_, ec).parent_path() / typed).lexically_normal();
+    if (path.filename().empty() || fs::is_directory(path, ec)) {
+        why = "'" + typed + "' is a folder: name the file in it" + (ending.empty() ? "" : ", ending in " + ending);
+        return {};
+    }
+    if (!fs::is_directory(path.parent_path(), ec)) {
+        why = "there is no folder '" + path.parent_path().string() + "'";
+        return {};
+    }
+    fs::path target = path;
+    if (!ending.empty() && path.filename().string().find('.') == std::string::npos) target += ending;
+    if (!pattern.empty() && !matchesPattern(pattern, target.filename().string())) {
+        why = "'" + target.filename().string() + "' is not a " + declarations.assetTypes[std::size_t(type)].label +
+              " file: its name must end in " + ending;
+        return {};
+    }
+    return target;
+}
+
+void Editor::saveAs(const std::string& typed, bool replaceConfirmed) {
+    cancelDrag();  // a drag cut short is no edit: what is written is the edits made
+    std::string why;
+    const fs::path target = saveAsTarget(typed, why);
+    if (!why.empty()) return refuseSaveAs(menu_, "Not saved: " + why + ".");
+    std::error_code ec;
+    if (fs::equivalent(target, assetPath_, ec)) {  // the file being edited: a plain save
+        if (save()) return closeSaveAsDialog(menu_);
+        return refuseSaveAs(menu_, message_);
+    }
+    if (fs::exists(target, ec) && !replaceConfirmed) return askToReplace(menu_, target.string());
+    if (std::string error = writeCheckedCopy(target); !error.empty()) {
+        // The whole reason in the log too, as a refused Open's.
+        err_ << kProgram << ": error: not saved as '" << target.string() << "':\n" << error << '\n';
+        return refuseSaveAs(menu_, "Not saved: " + error);
+    }
+    closeSaveAsDialog(menu_);
+    const std::string old = fs::path(assetPath_).filename().string();
+    if (!switchAsset(target.string(), why))
+        return report("Saved as " + target.string() + ", but it cannot be read back, so " + old +
+                          " is still the file edited: " + why,
+                      true);
+    // The file holds the edits; the settings are not in it: all are applied again, and Undo
+    // still leads to the values before each edit.
+    std::string error, failed;
+    for (const Edit& edit : history_.applied())
+        if (!applyEdit(edit, true, error)) failed = error;
+    history_.markSaved();
+    simulation_.steps = 0;
+    simulation_.sliders.clear();
+    simulation_.plots.clear();
+    if (!failed.empty())
+        return report("Saved as " + target.string() + ", but an edit could not be applied again: " + failed, true);
+    report("Saved as " + target.string() + "; editing it now (" + old + " is unchanged).", false);
+}
+
+namespace {
+/// Removes a file when it goes out of scope, whichever way the scope is left.
+struct RemovedAtExit {
+    fs::path path;
+    ~RemovedAtExit() {
+        std::error_code ec;
+        fs::remove(path, ec);
+    }
+};
+}  // namespace
+
+std::string Editor::writeCheckedCopy(const fs::path& target) {
+    // A file names others (a rig its images and clips) relative to its folder: saved into
+    // another, they may not be found. So the plugin saves it under a name of our own beside
+    // the target and reads it back from there; only a file that opens takes the target's
+    // name (a rename in one folder: atomic, as the plugin's own save is). The trial copy is
+    // gone however this returns (renamed, or removed).
+    const RemovedAtExit trial{target.parent_path() / (".saving-" + target.filename().string())};
+    auto named = [&](std::string text) {  // the reasons name the file the user chose
+        const std::string from = trial.path.string(), to = target.string();
+        for (std::size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size())
+            text.replace(at, from.size(), to);
+        return text;
+    };
+    std::string error;
+    if (!plugin_.saveAsset(assetPath_, trial.path.string(), error)) return named(error);
+    if (!plugin_.checkAsset(trial.path.string(), error))
+        return "saved there it would not open (a file it names relative to its folder is not found from '" +
+               target.parent_path().string() + "'?):\n" + named(error);
+    std::error_code ec;
+    if (fs::exists(target, ec)) fs::permissions(trial.path, fs::status(target, ec).permissions(), ec);  // it keeps its own
+    fs::rename(trial.path, target, ec);
+    if (ec) return "cannot write '" + target.string() + "': " + ec.message();
+    return {};
+}
+
+bool Editor::switchAsset(const std::string& path, std::string& why) {
+    cancelDrag();
+    const std::string previous = level_.spawns.front().asset;
+    level_.spawns.front().asset = path;
+    if (!plugin_.setLevel(level_)) {
+        // The plugin keeps the level it is given for its reloads: the current one goes back,
+        // with its edits.
+        why = plugin_.status().lastError;
+        level_.spawns.front().asset = previous;
+        plugin_.setLevel(level_);
+        std::string error;
+        for (const Edit& edit : history_.applied()) applyEdit(edit, true, error);
+        return false;
+    }
+    assetPath_ = path;
+    assetRead();
+    return true;
+}
+
 void Editor::request(PendingAction action, std::string asset) {
     if (askUnsaved_) return;  // already asking
     pending_ = action;
@@ -406,21 +525,10 @@ void Editor::openAsset(const std::string& path) {
         err_ << kProgram << ": error: cannot open '" << path << "':\n" << why << '\n';
         return report("Cannot open '" + name + "', kept " + fs::path(assetPath_).filename().string() + ": " + why, true);
     }
-    std::string previous = level_.spawns.front().asset;
-    level_.spawns.front().asset = fs::absolute(path).lexically_normal().string();
-    cancelDrag();
-    if (!plugin_.setLevel(level_)) {
-        why = plugin_.status().lastError;
-        level_.spawns.front().asset = previous;
-        plugin_.setLevel(level_);
-        std::string error;
-        for (const Edit& edit : history_.applied()) applyEdit(edit, true, error);
+    if (!switchAsset(fs::absolute(path).lexically_normal().string(), why))
         return report("Cannot open '" + name + "', kept " + fs::path(assetPath_).filename().string() +
                           " and its edits: " + why,
                       true);
-    }
-    assetPath_ = level_.spawns.front().asset;
-    assetRead();
     history_.clear();
     select({});
     hovered_ = {};

@@ -42,7 +42,7 @@ constexpr int kStatusMaxLines = 3;
 }  // namespace
 
 void Editor::handleKeys() {
-    if (askUnsaved_ || menu_.openDialog) return;  // the dialog has the keys
+    if (askUnsaved_ || menu_.openDialog || menu_.saveAsDialog) return;  // the dialog has the keys
     // A value being typed, or an open menu, has the keys too: Esc cancels the entry or closes
     // the menu, Ctrl+Z undoes typing, and "p" or "." are text (they played and stepped the
     // simulation, and Esc quit the editor, under a typed value).
@@ -50,7 +50,10 @@ void Editor::handleKeys() {
     bool ctrl = input_.held(keys_.ctrl);
     if (ctrl && input_.pressed(keys_.undo)) input_.held(keys_.shift) ? redo() : undo();
     if (ctrl && input_.pressed(keys_.redo)) redo();
-    if (ctrl && input_.pressed(keys_.save)) save();
+    if (ctrl && input_.pressed(keys_.save)) {
+        if (input_.held(keys_.shift)) openSaveAsDialog(menu_);
+        else save();
+    }
     if (ctrl && input_.pressed(keys_.open)) openDialog(menu_, openChoices());
     if (ctrl && input_.pressed(keys_.quit)) request(PendingAction::Quit);
     if (!ctrl && input_.pressed(keys_.playPause)) simulation_.playing = !simulation_.playing;
@@ -229,6 +232,7 @@ void Editor::drawPanels() {
     targets_.beginFrame();
     MainMenuActions menu = drawMainMenu(menu_, view_, history_.dirty(), openChoices(), targets_);
     if (menu.save) save();
+    if (!menu.saveAs.empty()) saveAs(menu.saveAs, menu.replaceConfirmed);
     if (menu.quit) request(PendingAction::Quit);
     if (!menu.open.empty()) request(PendingAction::Open, menu.open);
 

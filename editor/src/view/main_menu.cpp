@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string_view>
 #include <system_error>
+#include <utility>
 
 #include "paper/plugin_host.h"
 #include "view/widget_targets.h"
@@ -19,6 +20,10 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kOpenTitle = "Open###open_dialog";
+constexpr const char* kSaveAsTitle = "Save As###save_as_dialog";
+constexpr float kDialogButtonWidth = 90.0f;  ///< pixels
+constexpr float kDialogWrapWidth = 480.0f;   ///< pixels: where the Save As dialog's message wraps
+constexpr int kDialogErrorLines = 8;         ///< lines of a refusal the Save As dialog shows
 
 /// Whether name matches one of the patterns.
 bool matchesAny(const std::vector<std::string>& patterns, const std::string& name) {
@@ -97,7 +102,91 @@ std::string drawOpenDialog(MainMenuState& state, const OpenChoices& choices, Wid
     return chosen;
 }
 
+/// The Save As dialog: a path, then Save; over an existing file, Replace or Cancel. Puts
+/// what was pressed in actions (saveAs and replaceConfirmed); the Editor answers with
+/// askToReplace, refuseSaveAs or closeSaveAsDialog.
+void drawSaveAsDialog(MainMenuState& state, const OpenChoices& choices, WidgetTargets& targets,
+                      MainMenuActions& actions) {
+    const bool justOpened = state.saveAsDialog && !ImGui::IsPopupOpen(kSaveAsTitle);
+    if (justOpened) ImGui::OpenPopup(kSaveAsTitle);
+    ImGuiIO& io = ImGui::GetIO();
+    ImGui::SetNextWindowPos({0.5f * io.DisplaySize.x, 0.4f * io.DisplaySize.y}, ImGuiCond_Always, {0.5f, 0.5f});
+    if (!ImGui::BeginPopupModal(kSaveAsTitle, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+    const bool escape = !justOpened && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
+    if (!state.saveAsReplace.empty()) {
+        // The second step: the typed file exists. Cancel goes back to the path.
+        ImGui::Text("'%s' exists.", state.saveAsReplace.c_str());
+        ImGui::Text("Replace it with this %s?", choices.label.c_str());
+        if (ImGui::Button("Replace", {kDialogButtonWidth, 0})) {
+            actions.saveAs = state.saveAsReplace;
+            actions.replaceConfirmed = true;
+        }
+        targets.remember("save_as:replace");
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel", {kDialogButtonWidth, 0}) || escape) {
+            state.saveAsReplace.clear();
+            state.saveAsFocusPath = true;
+        }
+        targets.remember("save_as:cancel");
+    } else {
+        ImGui::TextDisabled("Saves the %s with its edits under another name, then edits that file;", choices.label.c_str());
+        ImGui::TextDisabled("'%s' stays as it is. A name alone saves beside it.",
+                            choices.current.filename().string().c_str());
+        ImGui::SetNextItemWidth(420.0f);
+        if (std::exchange(state.saveAsFocusPath, false)) ImGui::SetKeyboardFocusHere();
+        const bool entered = ImGui::InputText("Path", state.saveAsBuffer, sizeof state.saveAsBuffer,
+                                              ImGuiInputTextFlags_EnterReturnsTrue);
+        targets.remember("save_as:path");
+        const std::string path = state.saveAsBuffer;
+        if (!state.saveAsError.empty()) {
+            // A plugin's reasons can run to a line for each clip: the first lines here (the
+            // dialog fits a small window), all of them on hover and in the log.
+            const std::string shown = firstLines(state.saveAsError, kDialogWrapWidth, kDialogErrorLines);
+            ImGui::PushStyleColor(ImGuiCol_Text, ImVec4{1.0f, 0.45f, 0.4f, 1.0f});
+            ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + kDialogWrapWidth);
+            ImGui::TextUnformatted(shown.c_str(), shown.c_str() + shown.size());
+            ImGui::PopTextWrapPos();
+            ImGui::PopStyleColor();
+            if (ImGui::IsItemHovered() && shown != state.saveAsError) wholeTooltip(state.saveAsError);
+        }
+        ImGui::BeginDisabled(path.empty());
+        if ((ImGui::Button("Save", {kDialogButtonWidth, 0}) || entered) && !path.empty()) actions.saveAs = path;
+        targets.remember("save_as:save");
+        ImGui::EndDisabled();
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel", {kDialogButtonWidth, 0}) || escape) state.saveAsDialog = false;
+        targets.remember("save_as:cancel");
+    }
+    if (!state.saveAsDialog) ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+}
+
 }  // namespace
+
+void openSaveAsDialog(MainMenuState& state) {
+    state.saveAsDialog = true;
+    state.saveAsBuffer[0] = '\0';
+    state.saveAsReplace.clear();
+    state.saveAsError.clear();
+    state.saveAsFocusPath = true;
+}
+
+void askToReplace(MainMenuState& state, const std::string& path) {
+    state.saveAsReplace = path;
+    state.saveAsError.clear();
+}
+
+void refuseSaveAs(MainMenuState& state, std::string why) {
+    state.saveAsReplace.clear();
+    state.saveAsError = std::move(why);
+    state.saveAsFocusPath = true;
+}
+
+void closeSaveAsDialog(MainMenuState& state) {
+    state.saveAsDialog = false;
+    state.saveAsReplace.clear();
+    state.saveAsError.clear();
+}
 
 void openDialog(MainMenuState& state, const OpenChoices& choices) {
     state.openDialog = true;
@@ -110,7 +199,7 @@ void openDialog(MainMenuState& state, const OpenChoices& choices) {
 MainMenuActions drawMainMenu(MainMenuState& state, ViewOptions& view, bool dirty, const OpenChoices& choices,
                              WidgetTargets& targets) {
     MainMenuActions actions;
-    bool openClicked = false;
+    bool openClicked = false, saveAsClicked = false;
     if (ImGui::BeginMainMenuBar()) {
         bool fileOpen = ImGui::BeginMenu("File");
         targets.remember("menu:file");
@@ -119,6 +208,8 @@ MainMenuActions drawMainMenu(MainMenuState& state, ViewOptions& view, bool dirty
             targets.remember("menu:open");
             if (ImGui::MenuItem(dirty ? "Save *" : "Save", "Ctrl+S")) actions.save = true;
             targets.remember("menu:save");
+            if (ImGui::MenuItem("Save As...", "Ctrl+Shift+S")) saveAsClicked = true;
+            targets.remember("menu:save_as");
             ImGui::Separator();
             if (ImGui::MenuItem("Quit", "Ctrl+Q")) actions.quit = true;
             targets.remember("menu:quit");
@@ -147,7 +238,9 @@ MainMenuActions drawMainMenu(MainMenuState& state, ViewOptions& view, bool dirty
     }
     // Opened outside the menu's ID scope, or the popup would never be found again.
     if (openClicked) openDialog(state, choices);
+    if (saveAsClicked) openSaveAsDialog(state);
     actions.open = drawOpenDialog(state, choices, targets);
+    drawSaveAsDialog(state, choices, targets, actions);  // also when just closed: ImGui closes its popup
     return actions;
 }
 

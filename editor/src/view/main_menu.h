@@ -1,7 +1,10 @@
-// The menu bar: File (Open…, Save, Quit) and View (sprites, bones, body outlines, every
-// joint's gizmo, Follow), and the Open dialog, which lists the files of the plugin's asset types beside the
-// one being edited and in the content folder, or takes a path. Items and the dialog's widgets
-// are widget targets ("menu:file", "menu:open", "open:stickman.rig.xml", "open:open", …).
+// The menu bar: File (Open…, Save, Save As…, Quit) and View (sprites, bones, body outlines,
+// every joint's gizmo, Follow); the Open dialog, which lists the files of the plugin's asset
+// types beside the one being edited and in the content folder, or takes a path; and the Save
+// As dialog, which takes a path (a name alone: beside the file being edited) and asks before
+// replacing another file. Items and the dialogs' widgets are widget targets ("menu:file",
+// "menu:open", "open:stickman.rig.xml", "open:open", "menu:save_as", "save_as:path",
+// "save_as:save", "save_as:replace", …).
 #pragma once
 
 #include <filesystem>
@@ -34,6 +37,14 @@ struct MainMenuState {
     std::vector<std::filesystem::path> files;    ///< what it lists (found when it opens)
     std::string path;                            ///< the file chosen or typed
     char pathBuffer[1024] = {};                  ///< the dialog's text field
+
+    bool saveAsDialog = false;         ///< the Save As dialog is showing
+    char saveAsBuffer[1024] = {};      ///< its text field
+    std::string saveAsReplace;         ///< a file that exists, waiting for Replace or Cancel
+    std::string saveAsError;           ///< why the last choice was refused, shown in the dialog
+    /// The path field takes the keys next frame: when the dialog opens, and again after a
+    /// refusal or a Cancel of Replace (Return left the field), so the name can be fixed.
+    bool saveAsFocusPath = false;
 };
 
 /// What the user chose in the menu or dialog this frame.
@@ -41,6 +52,8 @@ struct MainMenuActions {
     bool save = false;
     bool quit = false;
     std::string open;  ///< a file to open instead of the current one, or empty
+    std::string saveAs;           ///< Save As: the path typed (as typed), or empty
+    bool replaceConfirmed = false;  ///< Save As: Replace was pressed for saveAs, which exists
 };
 
 /// Draws the menu bar (and the Open dialog while it shows).
@@ -48,5 +61,12 @@ MainMenuActions drawMainMenu(MainMenuState& state, ViewOptions& view, bool dirty
                              WidgetTargets& targets);
 /// Opens the Open dialog (Ctrl+O), listing the files as drawMainMenu does.
 void openDialog(MainMenuState& state, const OpenChoices& choices);
+/// Opens the Save As dialog (Ctrl+Shift+S) with an empty path.
+void openSaveAsDialog(MainMenuState& state);
+/// The Save As dialog's answer to a choice: ask to replace the existing file at path (the
+/// dialog stays), say why it was refused (it stays), or close it (saved).
+void askToReplace(MainMenuState& state, const std::string& path);
+void refuseSaveAs(MainMenuState& state, std::string why);
+void closeSaveAsDialog(MainMenuState& state);
 
 }  // namespace paper::editor
