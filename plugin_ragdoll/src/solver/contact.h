@@ -67,10 +67,10 @@ void setManifold(Contact& contact, const Manifold& m, const Body& a, const BodyS
 bool updateContact(Contact& contact, const Body& a, const BodySim& simA, const Body& b, const BodySim& simB,
                    double speculativeDistance);
 
-/// A joint tree's body by the terrain, as the passes body by body see it: its two nearest
-/// points with static bodies, found each substep (World::holdOnTerrain). A push from another
-/// tree's body that would drive one of them past the terrain moves the body as if the
-/// terrain held it there (its inverse mass with those points' rows projected out, while the
+/// A joint tree's body or a prop by the terrain, as the passes body by body see it: its two
+/// nearest points with static bodies (for a prop in a stack, with the held prop under it),
+/// found each substep (World::holdOnTerrain). A push from another moving body that would
+/// drive one of them past the terrain moves the body as if the terrain held it there (its inverse mass with those points' rows projected out, while the
 /// terrain would push: contact_solver.cpp). Solved on its own mass, a light limb lying under
 /// another ragdoll took nearly all of each push and went into the ground, its tree's
 /// contact system putting it back after, and the other ragdoll sank through it.

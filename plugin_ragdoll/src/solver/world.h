@@ -157,10 +157,10 @@ private:
     /// The contact is solved through its joint tree this step, not body by body.
     bool solvedByTree(const Contact& c) const;
     /// Lists the contacts solved body by body (bodyContacts_) and cuts them into lanes, and
-    /// the trees' contacts with static bodies that may hold a body of a tree in them.
+    /// the contacts that may hold a body in them (terrainContacts_).
     void laneBodyContacts();
-    /// Each substep, before the pass body by body: every tree body's two nearest points with
-    /// static bodies (terrainHolds_).
+    /// Each substep, before the pass body by body: every held body's two nearest points with
+    /// what holds it (terrainHolds_).
     void holdOnTerrain();
     /// After laneBodyContacts: the props resting on held props, held by them in turn.
     void holdStackedProps();
@@ -192,8 +192,9 @@ private:
     std::vector<std::uint8_t> bodyContactKind_;  ///< per contact, scratch: 0 not, 1 body by body, 2 and loose, 3 a tree's with a static body
     ContactLanes contactLanes_;      ///< bodyContacts_ in lanes that threads sweep at once
     std::vector<int> propContacts_;  ///< those of bodyContacts_ that are loose (Contact::loose)
-    /// The contacts of awake trees with static bodies, this step, when some contact between
-    /// a tree's body and another dynamic body is solved body by body (else empty).
+    /// The contacts that hold a body this step (TerrainHold): awake trees' and props' with
+    /// static bodies, and props' with the held props they rest on; empty when no contact
+    /// between two dynamic bodies is solved body by body.
     std::vector<int> terrainContacts_;
     std::vector<int> heldBy_;  ///< per terrainContacts_: the body its points hold (a tree's or a prop)
     std::vector<std::uint8_t> heldProp_;  ///< per body slot, scratch: the stack layer a held prop is in (1 on the terrain), or 0
