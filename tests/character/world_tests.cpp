@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <utility>
 
 #include "character/drawn_shapes.h"
 #include "harness.h"
@@ -269,9 +270,12 @@ double lowestDrawnPoint(const Character& c) {
 
 TEST_CASE("A rig that names no clips stands in its rest pose, goes limp, and gets up in half a second", "[world][clipless]") {
     const StickmanCopy clipless("clipless_px", "");
-    const std::string rigs[] = {std::string(PAPERDOLL_CONTENT_DIR) + "/rigs/paper_puppet.rig.xml",  // cm
-                                clipless.path};                                                     // px
-    for (const std::string& rig : rigs) DYNAMIC_SECTION(rig) {
+    // The sections are named, not by path: Catch runs the case again for each section, and
+    // the copy's folder is a new one each time.
+    const std::pair<const char*, std::string> rigs[] = {
+        {"the paper puppet (cm)", std::string(PAPERDOLL_CONTENT_DIR) + "/rigs/paper_puppet.rig.xml"},
+        {"the stickman without clips (px)", clipless.path}};
+    for (const auto& [name, rig] : rigs) DYNAMIC_SECTION(name) {
         Scene scene;
         load(scene, levelWith(rig));
         Character& c = scene.character(0);
