@@ -53,6 +53,14 @@ struct TempDir {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+/// Where a copy of the stickman goes in `dir` (rigs/stickman.rig.xml) with the shipped clips
+/// beside it as its "../anims/..." names them; the caller writes the rig's text there.
+std::string stickmanPathWithClips(const TempDir& dir) {
+    fs::create_directories(dir.path / "rigs");
+    fs::copy(fs::path(PAPERDOLL_CONTENT_DIR) / "anims", dir.path / "anims", fs::copy_options::recursive);
+    return (dir.path / "rigs" / "stickman.rig.xml").string();
+}
+
 }  // namespace
 
 TEST_CASE("rig check prints one summary line per rig", "[rig][commands]") {
@@ -134,9 +142,7 @@ TEST_CASE("rig check and rig drop refuse a rig the player refuses: a clip it nam
     // A copy of the stickman with its clips beside it, as shipped, and its walk clip then
     // pointed at a file that is not there.
     TempDir dir;
-    fs::create_directories(dir.path / "rigs");
-    fs::copy(fs::path(PAPERDOLL_CONTENT_DIR) / "anims", dir.path / "anims", fs::copy_options::recursive);
-    const std::string rig = (dir.path / "rigs" / "stickman.rig.xml").string();
+    const std::string rig = stickmanPathWithClips(dir);
     std::string text = readFile(contentRig("stickman.rig.xml"));
     std::ofstream(rig) << text;
     REQUIRE(run({"rig", "check", rig}).status == 0);
@@ -189,9 +195,7 @@ TEST_CASE("rig check reads every clip the rig names, a role's or not, and warns 
     // A clip under another name than a role's was never opened: a broken one passed the
     // check, and a role misspelt ('wlak') left the character walking in its rest pose.
     TempDir dir;
-    fs::create_directories(dir.path / "rigs");
-    fs::copy(fs::path(PAPERDOLL_CONTENT_DIR) / "anims", dir.path / "anims", fs::copy_options::recursive);
-    const std::string rig = (dir.path / "rigs" / "stickman.rig.xml").string();
+    const std::string rig = stickmanPathWithClips(dir);
     const std::string shipped = readFile(contentRig("stickman.rig.xml"));
     const std::string walk = "<clip name=\"walk\"";
     REQUIRE(contains(shipped, walk));
@@ -229,9 +233,7 @@ TEST_CASE("rig check lists errors and warnings together as a compiler does: the 
     // first and the errors after them all, out of the rig's line order; now the rig's lines
     // in order, then the clips' files in the order the rig names them.
     TempDir dir;
-    fs::create_directories(dir.path / "rigs");
-    fs::copy(fs::path(PAPERDOLL_CONTENT_DIR) / "anims", dir.path / "anims", fs::copy_options::recursive);
-    const std::string rig = (dir.path / "rigs" / "stickman.rig.xml").string();
+    const std::string rig = stickmanPathWithClips(dir);
     std::string text = readFile(contentRig("stickman.rig.xml"));
     text.replace(text.find("<solver "), 8, "<solver colour=\"red\" ");
     text.replace(text.find("../anims/walk.anim.xml"), 22, "../anims/nope.anim.xml");

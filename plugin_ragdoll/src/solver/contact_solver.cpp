@@ -49,6 +49,29 @@ bool solveBlock(const BodySim& a, const BodySim& b, const Vec2 ra[2], const Vec2
     return true;
 }
 
+/// Solves K·x = rhs, K symmetric N×N (N = 2 or 3) by Cramer's rule; false when K is nearly
+/// singular (rows that nearly repeat one another).
+template <int N>
+bool solveSmall(const double (&k)[N][N], const double (&rhs)[N], double (&x)[N]) {
+    auto det = [](const double (&m)[N][N]) {
+        if constexpr (N == 2) return m[0][0] * m[1][1] - m[0][1] * m[1][0];
+        else
+            return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+                   m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+    };
+    const double d = det(k);
+    double diagonal = 1.0;
+    for (int i = 0; i < N; ++i) diagonal *= k[i][i];
+    if (!(std::abs(d) > 1e-12 * std::abs(diagonal))) return false;
+    for (int col = 0; col < N; ++col) {
+        double m[N][N];
+        for (int i = 0; i < N; ++i)
+            for (int j = 0; j < N; ++j) m[i][j] = j == col ? rhs[i] : k[i][j];
+        x[col] = det(m) / d;
+    }
+    return true;
+}
+
 /// A resting two-point manifold that sticks: both normal rows and the friction row (at the
 /// manifold's centre) solved together as one 3×3 block. Solved one after the other, friction
 /// held the surface point, the body pivoted about it, and the next normal push turned it
@@ -69,19 +92,8 @@ bool solveStickingBlock(Contact& contact, BodySim& a, BodySim& b, const Vec2 ra[
         for (int j = 0; j < 3; ++j)
             k[i][j] = (a.invMass + b.invMass) * dot(dir[i], dir[j]) + a.invInertia * ca[i] * ca[j] + b.invInertia * cb[i] * cb[j];
     const double rhs[3] = {-c[0], -c[1], -contact.slip};
-    // Cramer's rule on the symmetric 3×3.
-    const double det = k[0][0] * (k[1][1] * k[2][2] - k[1][2] * k[2][1]) - k[0][1] * (k[1][0] * k[2][2] - k[1][2] * k[2][0]) +
-                       k[0][2] * (k[1][0] * k[2][1] - k[1][1] * k[2][0]);
-    if (!(std::abs(det) > 1e-12 * std::abs(k[0][0] * k[1][1] * k[2][2]))) return false;
     double x[3];
-    for (int col = 0; col < 3; ++col) {
-        double m[3][3];
-        for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j) m[i][j] = j == col ? rhs[i] : k[i][j];
-        x[col] = (m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
-                  m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])) /
-                 det;
-    }
+    if (!solveSmall(k, rhs, x)) return false;
     const double n0 = contact.points[0].lambdaNormal + x[0], n1 = contact.points[1].lambdaNormal + x[1];
     if (n0 < 0.0 || n1 < 0.0 || std::abs(x[2]) > contact.friction * (n0 + n1)) return false;
     for (int i = 0; i < 3; ++i) {
@@ -203,29 +215,6 @@ Mobility mobility(const BodySim& body, const TerrainHold* hold, Vec2 arm, Vec2 d
 void moveBy(BodySim& body, const Mobility& m, Vec2 arm, Vec2 impulse, double sign, bool velocity) {
     if (!body.dynamic) return;
     moveBody(body, m.times(wrench(arm, sign * impulse)).v, velocity);
-}
-
-/// Solves K·x = rhs, K symmetric N×N (N = 2 or 3) by Cramer's rule; false when K is nearly
-/// singular (rows that nearly repeat one another).
-template <int N>
-bool solveSmall(const double (&k)[N][N], const double (&rhs)[N], double (&x)[N]) {
-    auto det = [](const double (&m)[N][N]) {
-        if constexpr (N == 2) return m[0][0] * m[1][1] - m[0][1] * m[1][0];
-        else
-            return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
-                   m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
-    };
-    const double d = det(k);
-    double diagonal = 1.0;
-    for (int i = 0; i < N; ++i) diagonal *= k[i][i];
-    if (!(std::abs(d) > 1e-12 * std::abs(diagonal))) return false;
-    for (int col = 0; col < N; ++col) {
-        double m[N][N];
-        for (int i = 0; i < N; ++i)
-            for (int j = 0; j < N; ++j) m[i][j] = j == col ? rhs[i] : k[i][j];
-        x[col] = det(m) / d;
-    }
-    return true;
 }
 
 /// A two-point manifold between props with both points in, where a prop is held by the
