@@ -158,7 +158,7 @@ TEST_CASE("A rig the level's spawns name that does not load is said once, with t
     size_t count = 0;
     for (size_t at = error.find(missing + ":"); at != std::string::npos; at = error.find(missing + ":", at + 1)) ++count;
     CHECK(count == 1);
-    CHECK_THAT(error, Catch::EndsWith("(named by spawns 'left', 'right' of the level: " + missing + ")"));
+    CHECK_THAT(error, Catch::EndsWith("(" + missing + " is the rig of the level's spawns 'left', 'right')"));
 }
 
 TEST_CASE("A heavy crate resists the walker more than a light one", "[world][props]") {

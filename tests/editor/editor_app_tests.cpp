@@ -444,12 +444,26 @@ TEST_CASE("editor command-line errors", "[editor][cli]") {
         CHECK(r.exitCode == 1);
         CHECK_THAT(r.err, Catch::Contains("cannot write '/nonexistent/x.png': No such file or directory"));
     }
+    SECTION("a script's screenshot into a folder that is not there is refused before the run") {
+        RigCopy copy;
+        const fs::path script = copy.dir / "shot.script";
+        std::ofstream(script) << "wait_frames 2\nscreenshot /nonexistent/x.png\n";
+        test::ProcessResult r = test::runProcess(
+            {kEditor, "--headless", "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
+        CHECK(r.exitCode == 2);
+        CHECK(r.err == script.string() + ":2: error: screenshot: cannot write '/nonexistent/x.png': '/nonexistent' does "
+                                         "not exist (a screenshot's path is the working directory's)\n");
+    }
     SECTION("a malformed value exits 2") {
         CHECK(test::runProcess({kEditor, "--window", "big"}).exitCode == 2);
         // Below 800x600 the panels would lie over one another and the character.
         test::ProcessResult small = test::runProcess({kEditor, "--window", "640x480"});
         CHECK(small.exitCode == 2);
-        CHECK_THAT(small.err, Catch::Contains("at least 800x600") && Catch::Contains("got '640x480'"));
+        CHECK_THAT(small.err, Catch::Contains("from 800x600 to 16384x16384") && Catch::Contains("got '640x480'"));
+        // A side past the largest is named as such, not as too small.
+        test::ProcessResult large = test::runProcess({kEditor, "--window", "16385x700"});
+        CHECK(large.exitCode == 2);
+        CHECK_THAT(large.err, Catch::Contains("from 800x600 to 16384x16384") && Catch::Contains("got '16385x700'"));
         CHECK(test::runProcess({kEditor, "--frames", "-4"}).exitCode == 2);
         CHECK(test::runProcess({kEditor, "--rig"}).exitCode == 2);
     }

@@ -301,7 +301,7 @@ TEST_CASE("a plugin's image is drawn where its quad is, premultiplied (no colour
     // Said once, by the host's log; the player's last line points to it.
     const std::string reason = "not a PNG file";
     CHECK(r.err.find(reason) == r.err.rfind(reason));
-    CHECK_THAT(r.err, Catch::Contains("cannot run this level (the error above says why)"));
+    CHECK_THAT(r.err, Catch::Contains("cannot run the level " + level + " (the error above says why)"));
 }
 
 TEST_CASE("a rig's weighted mesh is drawn where its weights put it", "[player][display][mesh]") {
@@ -530,6 +530,16 @@ TEST_CASE("a bad script exits 2 with FILE:LINE: error: and runs nothing", "[play
     r = run.run("wait 1\nkey press R\nscreenshot shot.png\n");
     CHECK(r.exitCode == 2);
     CHECK(r.err == run.script + ":3: error: screenshot needs a window; this run is --headless\n");
+    CHECK_FALSE(fs::exists(run.stats));
+
+    // In a window, a screenshot into a folder that is not there: refused before the run (it
+    // was found when the picture was due, after the whole script had played).
+    std::ofstream(run.script, std::ios::trunc) << "wait 1\nscreenshot " << run.dir << "/none/shot.png\nwait 30\n";
+    r = test::runProcess({kPlayer, kHarness, "--plugin", run.plugin, "--script", run.script, "--stats-json", run.stats},
+                         test::displayEnv(), 20.0);
+    CHECK(r.exitCode == 2);
+    CHECK(r.err == run.script + ":2: error: screenshot: cannot write '" + run.dir + "/none/shot.png': '" + run.dir +
+                       "/none' does not exist (a screenshot's path is the working directory's)\n");
     CHECK_FALSE(fs::exists(run.stats));
 }
 

@@ -809,7 +809,8 @@ TEST_CASE("a rig with 40 errors at a 2000-character path reaches the host and th
         CHECK(r.exitCode == 1);
         // Once, in the log's line as the plugin refuses; the run's last line points to it.
         checkEveryErrorWhole(r.err, rig.string(), lines);
-        CHECK_THAT(r.err, Catch::Contains("cannot run this level (the error above says why)"));
+        CHECK_THAT(r.err, Catch::Contains("cannot run the level " + levelFile.string() + " (the error above says why)"));
+        CHECK_THAT(r.err, Catch::Contains("(" + rig.string() + " is the rig of the level's spawn 'many')"));
     }
     fs::remove_all(dir);
 }

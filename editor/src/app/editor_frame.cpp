@@ -97,7 +97,9 @@ void Editor::handleViewport() {
     m.down = leftDown && leftPressInWorld_;
     m.released = released;
     m.snap = input_.held(keys_.shift) ? SnapMode::Free : input_.held(keys_.ctrl) ? SnapMode::Fine : SnapMode::Default;
-    bool used = gizmo_.update(joints_, m, camera_.pixelsPerMetre, view_.allGizmos, plugin_, history_);
+    std::optional<Edit> dragged;
+    bool used = gizmo_.update(joints_, m, camera_.pixelsPerMetre, view_.allGizmos, plugin_, dragged);
+    if (dragged) recordEdit(*dragged);
     // Over a gizmo's arc or handle a click is the gizmo's: the hover says so, not the body
     // under it (lit, the forearm under its elbow's arc stayed unselected when clicked).
     if (!gizmo_.hoveredJoint().empty() && !gizmo_.dragging()) {

@@ -18,7 +18,7 @@ const char* editorUsage() {
            "  --script FILE      replay a script (the player's format plus editor commands), then quit\n"
            "  --frames N         quit after N frames\n"
            "  --screenshot FILE  save the last frame as PNG at exit (works with --headless too)\n"
-           "  --window WxH       window size in pixels (default 1280x720, at least 800x600)\n"
+           "  --window WxH       window size in pixels (default 1280x720, 800x600 to 16384x16384)\n"
            "  --headless         no visible window and no display needed (SDL's offscreen driver):\n"
            "                     for scripts, screenshots and tests\n"
            "  --help             this text\n"
@@ -92,12 +92,13 @@ EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args) {
         } else if (arg == "--window") {
             std::size_t x = std::string::npos;
             std::int64_t w = 0, h = 0;
-            const std::string need = "--window needs WIDTHxHEIGHT in pixels, at least " + std::to_string(kMinEditorWidth) +
-                                     "x" + std::to_string(kMinEditorHeight) + " (e.g. 1280x720)";
+            const std::string need = "--window needs WIDTHxHEIGHT in pixels, from " + std::to_string(kMinEditorWidth) +
+                                     "x" + std::to_string(kMinEditorHeight) + " to " + std::to_string(kMaxEditorSide) +
+                                     "x" + std::to_string(kMaxEditorSide) + " (e.g. 1280x720)";
             if (!value(text)) return {std::nullopt, need};
             if ((x = text.find('x')) == std::string::npos || !parseInt(text.substr(0, x), w) ||
-                !parseInt(text.substr(x + 1), h) || w < kMinEditorWidth || h < kMinEditorHeight || w > 16384 ||
-                h > 16384)
+                !parseInt(text.substr(x + 1), h) || w < kMinEditorWidth || h < kMinEditorHeight || w > kMaxEditorSide ||
+                h > kMaxEditorSide)
                 return {std::nullopt, need + ", got '" + text + "'"};
             options.windowWidth = int(w);
             options.windowHeight = int(h);

@@ -12,6 +12,8 @@ namespace paper::editor {
 /// The smallest window the editor opens or shrinks to, pixels: below it its five panels lie
 /// over one another and over the character.
 inline constexpr int kMinEditorWidth = 800, kMinEditorHeight = 600;
+/// The largest side a window may have (as the player's --window).
+inline constexpr int kMaxEditorSide = 16384;
 
 struct EditorOptions {
     std::string levelPath;       ///< empty: content/levels/harness.level.xml

@@ -86,7 +86,7 @@ JointGizmoTool::Hit JointGizmoTool::hitAt(const std::vector<JointView>& joints, 
 }
 
 bool JointGizmoTool::update(const std::vector<JointView>& joints, const GizmoMouse& mouse, double pixelsPerMetre,
-                            bool showAll, PluginHost& plugin, EditHistory& history) {
+                            bool showAll, PluginHost& plugin, std::optional<Edit>& finished) {
     if (dragging()) {
         const JointView* j = findJoint(joints, dragJoint_);
         if (!j) {
@@ -100,7 +100,7 @@ bool JointGizmoTool::update(const std::vector<JointView>& joints, const GizmoMou
             now = next;
         }
         if (mouse.released || !mouse.down) {
-            history.record(limitEdit(dragRef_, dragStart_, now));
+            finished = limitEdit(dragRef_, dragStart_, now);
             hovered_ = {dragJoint_, drag_.handle};
             drag_ = {};
         }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gizmo/gizmo_math.h"
+#include "model/edit_history.h"
 #include "model/object_ref.h"
 #include "model/reflected_objects.h"
 
@@ -21,8 +22,6 @@ class PluginHost;
 }  // namespace paper
 
 namespace paper::editor {
-
-class EditHistory;
 
 /// The arc's radius on screen, pixels, at every zoom.
 inline constexpr double kGizmoRadiusPixels = 60.0;
@@ -56,11 +55,12 @@ class JointGizmoTool {
 public:
     /// Handles one frame of the mouse: hover, a press on a handle of a shown gizmo (the
     /// selected joint's, or every joint's with showAll) selects that joint and starts a drag;
-    /// a drag sets the limits live and its release records one edit in history. Returns true
-    /// when it used the press (a handle, or the selected gizmo's arc): otherwise the press is
-    /// the editor's to pick a pivot or a body with, and the plugin's to grab with.
+    /// a drag sets the limits live, and its release hands the drag's one edit to `finished`
+    /// (the editor records it, and says so). Returns true when it used the press (a handle,
+    /// or the selected gizmo's arc): otherwise the press is the editor's to pick a pivot or a
+    /// body with, and the plugin's to grab with.
     bool update(const std::vector<JointView>& joints, const GizmoMouse& mouse, double pixelsPerMetre, bool showAll,
-                PluginHost& plugin, EditHistory& history);
+                PluginHost& plugin, std::optional<Edit>& finished);
     /// Draws the gizmos (the selected one last, on top) and the hovered part's tooltip.
     void draw(ImDrawList* list, const std::vector<JointView>& joints, const Camera& camera, bool showAll) const;
 

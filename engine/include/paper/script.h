@@ -102,6 +102,9 @@ public:
     /// without a key, is an error at its line, which lists the actions there are. With no
     /// plugin (declarations null, --no-plugin) every `action` is an error saying so.
     std::vector<ScriptError> bindActions(const InputMap& input, const PluginDeclarations* declarations);
+    /// An error at each `screenshot` whose file would go into a folder that is not there (its
+    /// path is the working directory's), found before the run rather than at its end.
+    std::vector<ScriptError> checkScreenshotFolders() const;
     /// The step boundary by which every command has been applied and every input seen by
     /// at least one step: the end of the last wait, the step after the last input command
     /// (after the release of a press), whichever is later. A run of only this many steps

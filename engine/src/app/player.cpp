@@ -420,9 +420,11 @@ int runPlayer(const PlayerOptions& options, std::ostream& out, std::ostream& err
             for (const ScriptCommand& c : script->commands())
                 if (c.op == ScriptOp::Screenshot)
                     errors.push_back({c.line, "screenshot needs a window; this run is --headless"});
-            std::stable_sort(errors.begin(), errors.end(),
-                             [](const ScriptError& a, const ScriptError& b) { return a.line < b.line; });
+        } else {
+            for (ScriptError& e : script->checkScreenshotFolders()) errors.push_back(std::move(e));
         }
+        std::stable_sort(errors.begin(), errors.end(),
+                         [](const ScriptError& a, const ScriptError& b) { return a.line < b.line; });
         for (const ScriptError& e : errors) err << Script::format(options.scriptPath, e) << '\n';
         if (!errors.empty()) return 2;
     }
@@ -449,7 +451,7 @@ int runPlayer(const PlayerOptions& options, std::ostream& out, std::ostream& err
             if (!running && sim.stepLimit >= 0) {
                 // The host has logged why, with every error of the level's assets: said once.
                 err << "paperdoll: error: the plugin '" << descriptor->name << "' (" << descriptor->path.string()
-                    << ") cannot run this level (the error above says why)\n";
+                    << ") cannot run the level " << level->path << " (the error above says why)\n";
                 return 1;
             }
             plugin->watch(options.autoReload);

@@ -216,7 +216,7 @@ bool Scene::loadLevel(const SceneLevel& level, std::string& error, std::vector<s
         int count = 0;
         for (const SceneSpawn& other : level.spawns)
             if (other.rigPath == spawn.rigPath) names += std::string(count++ ? ", '" : "'") + other.name + "'";
-        errors.push_back("(named by spawn" + std::string(count > 1 ? "s " : " ") + names + " of the level: " + spawn.rigPath + ")");
+        errors.push_back("(" + spawn.rigPath + " is the rig of the level's spawn" + std::string(count > 1 ? "s " : " ") + names + ")");
     }
     if (!errors.empty()) {
         error.clear();
