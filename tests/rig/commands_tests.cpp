@@ -290,6 +290,9 @@ TEST_CASE("bad usage is exit 2 with a clear message and the usage", "[rig][comma
         CHECK(r.out.empty());
         CHECK(r.err.starts_with("paperdoll rig: error: " + message + "\n"));
         CHECK(contains(r.err, "usage: paperdoll rig check FILE..."));
+        // The synopses, not what each command does: the error stays in sight.
+        CHECK(r.err.ends_with("(`paperdoll rig --help` says what each does)\n"));
+        CHECK_FALSE(contains(r.err, "validate rig files"));
     };
     std::string stickman = contentRig("stickman.rig.xml");
     usage(run({"rig"}), "missing command");

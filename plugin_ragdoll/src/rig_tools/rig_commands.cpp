@@ -60,11 +60,16 @@ constexpr CommandUsage kCommandUsages[] = {
 };
 constexpr const char* kExitStatus = "exit status: 0 ok, 1 bad or unreadable file, 2 bad usage, 3 drop outside the limits\n";
 
-/// Every command's synopsis, then what each does.
-std::string fullUsage() {
+/// Every command's synopsis, a line (or two) each.
+std::string synopses() {
     std::string text;
     for (const CommandUsage& c : kCommandUsages) text += (text.empty() ? "usage: " : "       ") + std::string(c.synopsis);
-    text += "\n";
+    return text;
+}
+
+/// Every command's synopsis, then what each does.
+std::string fullUsage() {
+    std::string text = synopses() + "\n";
     for (const CommandUsage& c : kCommandUsages) text += c.description;
     return text + "\n" + kExitStatus;
 }
@@ -77,7 +82,8 @@ const CommandUsage* commandUsage(const std::string& name) {
 }
 
 int usageError(std::ostream& err, const std::string& message) {
-    err << "paperdoll rig: error: " << message << "\n" << fullUsage();
+    // The synopses alone: the whole usage (20 lines) buried the one line that matters.
+    err << "paperdoll rig: error: " << message << "\n" << synopses() << "(`paperdoll rig --help` says what each does)\n";
     return kExitUsage;
 }
 
