@@ -25,6 +25,7 @@
 #include "paper/startup.h"
 #include "paper/draw_list.h"
 #include "paper/gl_renderer.h"
+#include "view/label_text.h"
 #include "view/long_text.h"
 #include "view/unsaved_dialog.h"
 #include "view/viewport.h"
@@ -386,8 +387,8 @@ fs::path Editor::saveAsTarget(const std::string& typed, std::string& why) const 
     fs::path target = path;
     if (!ending.empty() && path.filename().string().find('.') == std::string::npos) target += ending;
     if (!pattern.empty() && !matchesPattern(pattern, target.filename().string())) {
-        why = "'" + target.filename().string() + "' is not a " + declarations.assetTypes[std::size_t(type)].label +
-              " file: its name must end in " + ending;
+        why = "'" + target.filename().string() + "' is not a " +
+              inRunningText(declarations.assetTypes[std::size_t(type)].label) + " file: its name must end in " + ending;
         return {};
     }
     return target;
