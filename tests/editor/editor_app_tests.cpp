@@ -674,6 +674,42 @@ TEST_CASE("Save As writes the edited rig under another name then edits that file
     CHECK(leftoverSaveFiles(copy.dir).empty());
 }
 
+TEST_CASE("Save As onto a symbolic link writes the file it names and the link stays a link",
+          "[editor][e2e][save]") {
+    RigCopy copy;
+    const fs::path rigs = copy.dir / "rigs", deeper = copy.dir / "elsewhere" / "deeper";
+    fs::create_directories(deeper);
+    const std::string original = readText(copy.rig);
+    fs::copy_file(copy.rig, rigs / "other.rig.xml");
+    fs::copy_file(copy.rig, deeper / "real.rig.xml");
+    fs::create_symlink("other.rig.xml", rigs / "link.rig.xml");
+    fs::create_symlink("../elsewhere/deeper/real.rig.xml", rigs / "far.rig.xml");
+    fs::create_symlink("nowhere.rig.xml", rigs / "dangling.rig.xml");
+    fs::create_symlink("loop_back.rig.xml", rigs / "loop.rig.xml");
+    fs::create_symlink("loop.rig.xml", rigs / "loop_back.rig.xml");
+    test::ProcessResult r = test::runProcess(
+        {kEditor, "--rig", copy.rig.string(), "--script", (kData / "save_as_link.script").string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+    // What the link at path points to; empty when it is no link (a file replaced it).
+    auto linkOf = [](const fs::path& path) {
+        std::error_code ec;
+        return fs::read_symlink(path, ec);
+    };
+    // Each link is the link it was; the files they name hold the rig as saved through them.
+    CHECK(linkOf(rigs / "link.rig.xml") == "other.rig.xml");
+    CHECK(linkOf(rigs / "far.rig.xml") == "../elsewhere/deeper/real.rig.xml");
+    CHECK(readText(rigs / "other.rig.xml") == withForearmMass(original, "2.5"));
+    CHECK(readText(deeper / "real.rig.xml") == withForearmMass(original, "3.5"));
+    CHECK(readText(copy.rig) == original);
+    // The refused links: as they were, nothing made where they point.
+    CHECK(linkOf(rigs / "dangling.rig.xml") == "nowhere.rig.xml");
+    CHECK_FALSE(fs::exists(fs::symlink_status(rigs / "nowhere.rig.xml")));
+    CHECK(linkOf(rigs / "loop.rig.xml") == "loop_back.rig.xml");
+    CHECK(linkOf(rigs / "loop_back.rig.xml") == "loop.rig.xml");
+    CHECK(leftoverSaveFiles(copy.dir).empty());
+}
+
 TEST_CASE("Save As into a folder where the rig's clips are not found is refused and nothing is written",
           "[editor][e2e][save]") {
     RigCopy copy;

@@ -257,3 +257,48 @@ TEST_CASE("a mesh counts as drawn parts, each bone's share following its bone", 
     drawnShapes(rig, poses, 1.0, true, shapes);
     CHECK(depthIn({0.5, 1.05}) == Approx(0.04).margin(1e-6));
 }
+
+TEST_CASE("a body far smaller than the mesh on its bone is warned about as under a sprite", "[rig][mesh][loader]") {
+    TempDir dir;
+    // A hanging arm's sleeve bent at the elbow (pixels at 100 a metre): 50 px on the upper
+    // arm, 60 px on a forearm 1 px long. Each bone is weighed against its share of the mesh: the forearm's
+    // capsule of radius 0.5 px (2 cm across) under its 60 x 10 px share is warned about; the
+    // upper arm's circle 6 px across is over a tenth of its 50 px share, though not of the
+    // whole 110 px sleeve.
+    const std::string rig = R"(<rig name="sleeve" format="1" units="px">
+  <image name="atlas" file="atlas.png"/>
+  <bone name="upper" x="0" y="100" angle="-90" length="50"/>
+  <bone name="lower" parent="upper" length="1"/>
+  <body bone="upper" shape="circle" mass="2" radius="3"/>
+  <body bone="lower" mass="1" RADIUS/>
+  <mesh image="atlas">
+    <vertex u="0" v="0"> <weight bone="upper" x="0" y="-5"/> </vertex>
+    <vertex u="0" v="10"> <weight bone="upper" x="0" y="5"/> </vertex>
+    <vertex u="20" v="0"> <weight bone="upper" x="50" y="-5" w="0.5"/> <weight bone="lower" x="0" y="-5" w="0.5"/> </vertex>
+    <vertex u="20" v="10"> <weight bone="upper" x="50" y="5" w="0.5"/> <weight bone="lower" x="0" y="5" w="0.5"/> </vertex>
+    <vertex u="40" v="0"> <weight bone="lower" x="60" y="-5"/> </vertex>
+    <vertex u="40" v="10"> <weight bone="lower" x="60" y="5"/> </vertex>
+    <triangles>0 2 3  3 1 0  2 4 5  5 3 2</triangles>
+  </mesh>
+  <joint parent="upper" child="lower"/>
+</rig>
+)";
+    auto warningsOf = [&](const std::string& radius) {
+        std::string text = rig;
+        text.replace(text.find("RADIUS"), 6, radius);
+        const RigLoadResult result = loadRigFromText(text, dir.file("sleeve.rig.xml"));
+        INFO(describe(result.diagnostics));
+        REQUIRE(result.rig);
+        std::vector<std::string> out;
+        for (const Diagnostic& d : result.diagnostics) out.push_back(d.format());
+        return out;
+    };
+    CHECK(warningsOf("radius=\"0.5\"") ==
+          std::vector<std::string>{dir.file("sleeve.rig.xml") +
+                                   ":6: warning: body: bone 'lower' has a capsule 0.02 m (2 px) across at most under a mesh "
+                                   "0.6 m (60 px) across (line 7): it collides as the small body, not as the art is drawn; give it "
+                                   "a radius of about 0.05 m (5 px), half the mesh's thickness, and its bone a length of about "
+                                   "0.6 m (60 px), the mesh's length along it"});
+    // Its radius from the mesh's thickness across it (5 px): 11 px across, over a tenth.
+    CHECK(warningsOf("").empty());
+}

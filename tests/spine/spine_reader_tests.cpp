@@ -327,3 +327,68 @@ TEST_CASE("JSON: a skin whose name follows its attachments has its messages at i
     CHECK(r.skeleton.skins[0].line == 13);
     CHECK(r.skeleton.skins[1].line == 22);
 }
+
+TEST_CASE("JSON: a skin key written with escapes has its messages at its own line", "[spine][json]") {
+    // JSON may spell a key with escapes (\u0020, \", \/): the parser hands over the decoded
+    // key, which is not the text in the file. Each message is still at the key's own line,
+    // not at the slot's or the skin's attachments'.
+    const std::string array = R"({
+  "skeleton": { "spine": "4.2.22" },
+  "bones": [ { "name": "root" }, { "name": "arm", "parent": "root", "length": 20 } ],
+  "slots": [ { "name": "arm", "bone": "arm" }, { "name": "a\"b", "bone": "arm" } ],
+  "skins": [
+    {
+      "name": "default",
+      "attachments": {
+        "arm": {
+          "arm": { "width": 40, "height": 10 },
+          "arm\u0020L": { "width": 0, "height": 10 }
+        },
+        "a\"b": {
+          "ok": { "width": 40, "height": 10 },
+          "x\/y": { "width": 40, "height": -1 }
+        },
+        "h\u0061nd": {}
+      }
+    }
+  ]
+})";
+    SpineLoadResult r = parseSpineJson(array, "escapes.json");
+    CHECK_FALSE(r.ok);
+    // In the parser's order of keys (sorted), each at its line.
+    std::vector<std::string> messages;
+    for (const Diagnostic& d : r.diagnostics) messages.push_back(d.format());
+    CHECK(messages == std::vector<std::string>{
+                          "escapes.json:15: error: attachment 'x/y' (skin 'default', slot 'a\"b'): a region attachment "
+                          "needs a width and height > 0",
+                          "escapes.json:11: error: attachment 'arm L' (skin 'default', slot 'arm'): a region attachment "
+                          "needs a width and height > 0",
+                          "escapes.json:17: error: skin 'default': 'hand' is not a slot",
+                      });
+
+    // Skins as an object by name (3.8's other form): the skin's own key is found the same way.
+    const std::string object = R"({
+  "skeleton": { "spine": "3.8.99" },
+  "bones": [ { "name": "root" }, { "name": "arm", "parent": "root", "length": 20 } ],
+  "slots": [ { "name": "arm", "bone": "arm" } ],
+  "skins": {
+    "default": {},
+    "bl\u0075e": {
+      "arm": {
+        "sl\u0065eve": { "width": 40, "height": 0 }
+      }
+    }
+  }
+})";
+    r = parseSpineJson(object, "escapes_37.json");
+    CHECK_FALSE(r.ok);
+    messages.clear();
+    for (const Diagnostic& d : r.diagnostics) messages.push_back(d.format());
+    CHECK(messages == std::vector<std::string>{
+                          "escapes_37.json:9: error: attachment 'sleeve' (skin 'blue', slot 'arm'): a region attachment "
+                          "needs a width and height > 0",
+                      });
+    const SpineSkin* blue = r.skeleton.findSkin("blue");
+    REQUIRE(blue);
+    CHECK(blue->line == 7);
+}

@@ -88,14 +88,16 @@ private:
     bool save();
     /// File > Save As: writes the asset with its edits to the file typed (a name alone:
     /// beside the current one), through the plugin's save as Save does, then edits that file.
-    /// A folder, a name of another kind, a missing folder or a write the plugin refuses is
-    /// said in the dialog, which stays; an existing file is replaced only once confirmed.
+    /// A folder, a name of another kind, a missing folder, a symbolic link to nothing or in a
+    /// loop, or a write the plugin refuses is said in the dialog, which stays; an existing
+    /// file is replaced only once confirmed (through a symbolic link: the file it names).
     void saveAs(const std::string& typed, bool replaceConfirmed);
     /// The file Save As writes for what was typed, or empty with why not.
     std::filesystem::path saveAsTarget(const std::string& typed, std::string& why) const;
     /// Save As's write: the asset with its edits to target, only if the plugin can open it
-    /// there; empty, or why not (nothing is left at target then, an existing file untouched).
-    std::string writeCheckedCopy(const std::filesystem::path& target);
+    /// there, into file (target itself, or the file a symbolic link at target names); empty,
+    /// or why not (nothing is left at target then, an existing file untouched).
+    std::string writeCheckedCopy(const std::filesystem::path& target, const std::filesystem::path& file);
     /// The first spawn's asset becomes the file at path, read by the plugin (back at rest),
     /// and the file edited. False with why when the plugin cannot read it: the current asset
     /// is read again then, with the edits in the history applied.

@@ -6,6 +6,7 @@
 #include <backends/imgui_impl_sdl.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -15,6 +16,7 @@
 #include <optional>
 #include <utility>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "paper/content_paths.h"
@@ -25,6 +27,7 @@
 #include "paper/startup.h"
 #include "paper/draw_list.h"
 #include "paper/gl_renderer.h"
+#include "view/label_text.h"
 #include "view/long_text.h"
 #include "view/unsaved_dialog.h"
 #include "view/viewport.h"
@@ -386,17 +389,53 @@ fs::path Editor::saveAsTarget(const std::string& typed, std::string& why) const 
     fs::path target = path;
     if (!ending.empty() && path.filename().string().find('.') == std::string::npos) target += ending;
     if (!pattern.empty() && !matchesPattern(pattern, target.filename().string())) {
-        why = "'" + target.filename().string() + "' is not a " + declarations.assetTypes[std::size_t(type)].label +
-              " file: its name must end in " + ending;
+        why = "'" + target.filename().string() + "' is not a " +
+              inRunningText(declarations.assetTypes[std::size_t(type)].label) + " file: its name must end in " + ending;
         return {};
     }
     return target;
 }
 
+namespace {
+
+/// Links followed at most before a chain is taken for a loop (Linux's own limit).
+constexpr int kMaxLinkHops = 40;
+
+/// The file a Save As onto path writes: path itself, or through a symbolic link the file it
+/// names, followed hop by hop as the plugin's own save does (so the link stays a link).
+/// Empty with why when the chain ends nowhere or loops: there is no file to give the asset
+/// to, and writing in the link's place would replace the link, not edit what it points at.
+fs::path linkedFile(const fs::path& path, std::string& why) {
+    fs::path file = path;
+    std::error_code ec;
+    for (int hops = 0; fs::is_symlink(file, ec); ++hops) {
+        if (hops == kMaxLinkHops) {
+            why = "'" + path.filename().string() + "' is a symbolic link that leads round in a loop";
+            return {};
+        }
+        const fs::path link = fs::read_symlink(file, ec);
+        if (ec) {
+            why = "'" + path.filename().string() + "' is a symbolic link that cannot be followed: " + ec.message();
+            return {};
+        }
+        file = link.is_absolute() ? link : file.parent_path() / link;
+    }
+    if (file != path && !fs::exists(file, ec)) {
+        why = "'" + path.filename().string() + "' is a symbolic link to '" + file.lexically_normal().string() +
+              "', which does not exist";
+        return {};
+    }
+    return file;
+}
+
+}  // namespace
+
 void Editor::saveAs(const std::string& typed, bool replaceConfirmed) {
     cancelDrag();  // a drag cut short is no edit: what is written is the edits made
     std::string why;
     const fs::path target = saveAsTarget(typed, why);
+    if (!why.empty()) return refuseSaveAs(menu_, "Not saved: " + why + ".");
+    const fs::path file = linkedFile(target, why);
     if (!why.empty()) return refuseSaveAs(menu_, "Not saved: " + why + ".");
     std::error_code ec;
     if (fs::equivalent(target, assetPath_, ec)) {  // the file being edited: a plain save
@@ -404,7 +443,7 @@ void Editor::saveAs(const std::string& typed, bool replaceConfirmed) {
         return refuseSaveAs(menu_, message_);
     }
     if (fs::exists(target, ec) && !replaceConfirmed) return askToReplace(menu_, target.string());
-    if (std::string error = writeCheckedCopy(target); !error.empty()) {
+    if (std::string error = writeCheckedCopy(target, file); !error.empty()) {
         // The whole reason in the log too, as a refused Open's.
         err_ << kProgram << ": error: not saved as '" << target.string() << "':\n" << error << '\n';
         return refuseSaveAs(menu_, "Not saved: " + error);
@@ -426,7 +465,8 @@ void Editor::saveAs(const std::string& typed, bool replaceConfirmed) {
     simulation_.plots.clear();
     if (!failed.empty())
         return report("Saved as " + target.string() + ", but an edit could not be applied again: " + failed, true);
-    report("Saved as " + target.string() + "; editing it now (" + old + " is unchanged).", false);
+    const std::string into = file == target ? "" : " (into " + file.lexically_normal().string() + ", the file it links to)";
+    report("Saved as " + target.string() + into + "; editing it now (" + old + " is unchanged).", false);
 }
 
 namespace {
@@ -438,14 +478,32 @@ struct RemovedAtExit {
         fs::remove(path, ec);
     }
 };
+
+/// A copy of from at to, on disk before it is renamed over anything (the plugin's trial
+/// copy is; a crash must leave the old file or the new one, whole); false with ec.
+bool copyToDisk(const fs::path& from, const fs::path& to, std::error_code& ec) {
+    if (!fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec)) return false;
+    const int fd = ::open(to.c_str(), O_RDONLY | O_CLOEXEC);
+    const bool synced = fd >= 0 && ::fsync(fd) == 0;
+    if (!synced) ec = std::error_code(errno, std::generic_category());
+    if (fd >= 0) ::close(fd);
+    return synced;
+}
 }  // namespace
 
-std::string Editor::writeCheckedCopy(const fs::path& target) {
+std::string Editor::writeCheckedCopy(const fs::path& target, const fs::path& file) {
     // A file names others (a rig its images and clips) relative to its folder: saved into
     // another, they may not be found. So the plugin saves it under a name of our own beside
     // the target and reads it back from there; only a file that opens takes the target's
     // name (a rename in one folder: atomic, as the plugin's own save is). The trial copy is
     // gone however this returns (renamed, or removed).
+    //
+    // Through a symbolic link the check is still made beside the link, not beside the file
+    // it names: the plugin resolves a file's references from the folder of the path it was
+    // opened by (a rig through a link finds its images and clips from the link's folder),
+    // and the editor goes on editing the target by that path. Only the bytes go to the file
+    // the link names, renamed over it from that file's own folder (a copy there first when
+    // it is another folder: a rename across filesystems fails), so the link stays a link.
     const RemovedAtExit trial{target.parent_path() / (".saving-" + target.filename().string())};
     auto named = [&](std::string text) {  // the reasons name the file the user chose
         const std::string from = trial.path.string(), to = target.string();
@@ -459,9 +517,14 @@ std::string Editor::writeCheckedCopy(const fs::path& target) {
         return "saved there it would not open (a file it names relative to its folder is not found from '" +
                target.parent_path().string() + "'?):\n" + named(error);
     std::error_code ec;
-    if (fs::exists(target, ec)) fs::permissions(trial.path, fs::status(target, ec).permissions(), ec);  // it keeps its own
-    fs::rename(trial.path, target, ec);
-    if (ec) return "cannot write '" + target.string() + "': " + ec.message();
+    const bool sameFolder = fs::equivalent(file.parent_path(), target.parent_path(), ec);
+    const RemovedAtExit beside{sameFolder ? fs::path() : file.parent_path() / (".saving-" + file.filename().string())};
+    const fs::path& written = sameFolder ? trial.path : beside.path;
+    if (!sameFolder && !copyToDisk(trial.path, beside.path, ec))
+        return "cannot write '" + file.lexically_normal().string() + "': " + ec.message();
+    if (fs::exists(file, ec)) fs::permissions(written, fs::status(file, ec).permissions(), ec);  // it keeps its own
+    fs::rename(written, file, ec);
+    if (ec) return "cannot write '" + file.lexically_normal().string() + "': " + ec.message();
     return {};
 }
 

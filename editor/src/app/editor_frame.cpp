@@ -25,6 +25,7 @@
 #include "paper/plugin_host.h"
 #include "paper/draw_list.h"
 #include "paper/gl_renderer.h"
+#include "view/label_text.h"
 #include "view/long_text.h"
 #include "view/unsaved_dialog.h"
 #include "view/viewport.h"
@@ -120,12 +121,16 @@ void Editor::handleViewport() {
 }
 
 OpenChoices Editor::openChoices() const {
-    OpenChoices choices{assetPath_, contentFolder_, {}, {}};
+    OpenChoices choices{assetPath_, contentFolder_, {}, {}, {}};
     for (const PluginDeclarations::AssetType& type : plugin_.declarations().assetTypes) {
         choices.patterns.push_back(type.pattern);
         choices.label += (choices.label.empty() ? "" : " or ") + type.label;
+        choices.noun += (choices.noun.empty() ? "" : " or ") + inRunningText(type.label);
     }
-    if (choices.label.empty()) choices.label = "File";
+    if (choices.label.empty()) {
+        choices.label = "File";
+        choices.noun = "file";
+    }
     return choices;
 }
 

@@ -98,6 +98,8 @@ bool checkExpect(const std::vector<std::string>& w, std::string& error) {
         if (w.size() != 2) error = "expect " + what + " takes nothing after it";
     } else if (what == "status") {  // expect status TEXT...
         if (w.size() < 3) error = "expect status needs the text the status line shows";
+    } else if (what == "save_as") {  // expect save_as TEXT...
+        if (w.size() < 3) error = "expect save_as needs the text the Save As dialog shows";
     } else if (what == "character") {  // expect character visible|hidden
         if (w.size() != 3 || (w[2] != "visible" && w[2] != "hidden"))
             error = "expect character needs 'visible' (all the first spawn made in view) or 'hidden'";
@@ -109,7 +111,7 @@ bool checkExpect(const std::vector<std::string>& w, std::string& error) {
             checkValue(w, 4, error);
     } else {
         error = "expect needs joint, property, reloads, blend, mode, dirty, clean, hovered, selected, dialog, "
-                "plots, status, character, panel or quit";
+                "plots, status, save_as, character, panel or quit";
     }
     return true;
 }

@@ -3,6 +3,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // FindWindowByName: where a panel is, by its title
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -225,6 +226,14 @@ bool Editor::expectView(const ScriptCommand& c, std::string& error) {
         error = "expect status " + text + ": the status line says '" + statusText_ + "'";
         return false;
     }
+    if (w[1] == "save_as") {  // its lines read as one: a script's words have no line breaks
+        std::string text, shown = saveAsDialogText(menu_, openChoices());
+        for (std::size_t i = 2; i < w.size(); ++i) text += (i > 2 ? " " : "") + w[i];
+        std::replace(shown.begin(), shown.end(), '\n', ' ');
+        if (shown.find(text) != std::string::npos) return true;
+        error = "expect save_as " + text + ": " + (shown.empty() ? "the Save As dialog is closed" : "it says '" + shown + "'");
+        return false;
+    }
     if (w[1] == "character") {
         bool visible = isInView(camera_, firstCharacterBox(), insets());
         if (visible == (w[2] == "visible")) return true;
@@ -261,7 +270,7 @@ bool Editor::expectView(const ScriptCommand& c, std::string& error) {
 
 bool Editor::expectState(const ScriptCommand& c, std::string& error) {
     const std::vector<std::string>& w = c.words;
-    if (w[1] == "status" || w[1] == "character" || w[1] == "panel") return expectView(c, error);
+    if (w[1] == "status" || w[1] == "save_as" || w[1] == "character" || w[1] == "panel") return expectView(c, error);
     if (w[1] == "joint") return expectLimit(c, error);
     if (w[1] == "property" && w.size() >= 6) return expectObjectProperty(c, error);
     if (w[1] == "hovered" || w[1] == "selected") return expectObject(c, error);

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "paper/plugin_host.h"
+#include "view/label_text.h"
 #include "view/widget_targets.h"
 
 namespace paper::editor {
@@ -65,7 +66,7 @@ std::string drawOpenDialog(MainMenuState& state, const OpenChoices& choices, Wid
     ImGuiIO& io = ImGui::GetIO();
     ImGui::SetNextWindowPos({0.5f * io.DisplaySize.x, 0.4f * io.DisplaySize.y}, ImGuiCond_Always, {0.5f, 0.5f});
     if (!ImGui::BeginPopupModal(kOpenTitle, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return chosen;
-    ImGui::TextDisabled("%s files beside this one and in content/:", choices.label.c_str());
+    ImGui::TextDisabled("%s files beside this one and in content/:", atSentenceStart(choices.noun).c_str());
     std::vector<std::string> listed;  // file names already targets: the first (beside this file) keeps the name
     for (const fs::path& file : state.files) {
         std::string name = file.filename().string();
@@ -102,6 +103,17 @@ std::string drawOpenDialog(MainMenuState& state, const OpenChoices& choices, Wid
     return chosen;
 }
 
+/// The Save As dialog's question over an existing file (path), a line each.
+std::vector<std::string> replaceQuestion(const std::string& path, const OpenChoices& choices) {
+    return {"'" + path + "' exists.", "Replace it with this " + choices.noun + "?"};
+}
+
+/// The Save As dialog's message above its path, a line each.
+std::vector<std::string> saveAsMessage(const OpenChoices& choices) {
+    return {"Saves the " + choices.noun + " with its edits under another name, then edits that file;",
+            "'" + choices.current.filename().string() + "' stays as it is. A name alone saves beside it."};
+}
+
 /// The Save As dialog: a path, then Save; over an existing file, Replace or Cancel. Puts
 /// what was pressed in actions (saveAs and replaceConfirmed); the Editor answers with
 /// askToReplace, refuseSaveAs or closeSaveAsDialog.
@@ -115,8 +127,7 @@ void drawSaveAsDialog(MainMenuState& state, const OpenChoices& choices, WidgetTa
     const bool escape = !justOpened && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
     if (!state.saveAsReplace.empty()) {
         // The second step: the typed file exists. Cancel goes back to the path.
-        ImGui::Text("'%s' exists.", state.saveAsReplace.c_str());
-        ImGui::Text("Replace it with this %s?", choices.label.c_str());
+        for (const std::string& line : replaceQuestion(state.saveAsReplace, choices)) ImGui::TextUnformatted(line.c_str());
         if (ImGui::Button("Replace", {kDialogButtonWidth, 0})) {
             actions.saveAs = state.saveAsReplace;
             actions.replaceConfirmed = true;
@@ -129,9 +140,7 @@ void drawSaveAsDialog(MainMenuState& state, const OpenChoices& choices, WidgetTa
         }
         targets.remember("save_as:cancel");
     } else {
-        ImGui::TextDisabled("Saves the %s with its edits under another name, then edits that file;", choices.label.c_str());
-        ImGui::TextDisabled("'%s' stays as it is. A name alone saves beside it.",
-                            choices.current.filename().string().c_str());
+        for (const std::string& line : saveAsMessage(choices)) ImGui::TextDisabled("%s", line.c_str());
         ImGui::SetNextItemWidth(420.0f);
         if (std::exchange(state.saveAsFocusPath, false)) ImGui::SetKeyboardFocusHere();
         const bool entered = ImGui::InputText("Path", state.saveAsBuffer, sizeof state.saveAsBuffer,
@@ -186,6 +195,17 @@ void closeSaveAsDialog(MainMenuState& state) {
     state.saveAsDialog = false;
     state.saveAsReplace.clear();
     state.saveAsError.clear();
+}
+
+std::string saveAsDialogText(const MainMenuState& state, const OpenChoices& choices) {
+    if (!state.saveAsDialog) return {};
+    std::string text;
+    const std::vector<std::string> lines =
+        state.saveAsReplace.empty() ? saveAsMessage(choices) : replaceQuestion(state.saveAsReplace, choices);
+    for (const std::string& line : lines) text += line + "\n";
+    // The refusal shows with the message (the question clears it).
+    if (state.saveAsReplace.empty() && !state.saveAsError.empty()) text += state.saveAsError + "\n";
+    return text;
 }
 
 void openDialog(MainMenuState& state, const OpenChoices& choices) {

@@ -29,7 +29,8 @@ struct OpenChoices {
     std::filesystem::path current;        ///< the file being edited (its folder is listed first)
     std::filesystem::path contentFolder;  ///< content/, or empty
     std::vector<std::string> patterns;    ///< the asset types' file patterns ("*.rig.xml")
-    std::string label;                    ///< what they are called ("Rig")
+    std::string label;                    ///< what they are called, as a title ("Rig")
+    std::string noun;                     ///< the same in running text ("rig": view/label_text.h)
 };
 
 struct MainMenuState {
@@ -68,5 +69,8 @@ void openSaveAsDialog(MainMenuState& state);
 void askToReplace(MainMenuState& state, const std::string& path);
 void refuseSaveAs(MainMenuState& state, std::string why);
 void closeSaveAsDialog(MainMenuState& state);
+/// What the Save As dialog says while it shows, a line each (its message, or its question
+/// over an existing file; then a refusal, whole); empty when it is closed.
+std::string saveAsDialogText(const MainMenuState& state, const OpenChoices& choices);
 
 }  // namespace paper::editor

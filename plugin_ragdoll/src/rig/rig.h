@@ -188,9 +188,9 @@ inline constexpr double kMinBodyRadius = 1e-4, kMaxBodyRadius = 100.0;  ///< m
 inline constexpr double kPlausibleMinHeight = 0.02, kPlausibleMaxHeight = 20.0;
 inline constexpr double kPlausibleMinGravity = 1.0, kPlausibleMaxGravity = 50.0;
 inline constexpr double kPlausibleMassRatio = 1000.0;
-/// A body whose largest extent is under this fraction of the largest sprite on its bone
-/// (a 2 cm capsule under a 60 cm image) collides nowhere near where the art is drawn: the
-/// art sinks nine tenths into the ground. A tenth leaves room for art meant to be larger
+/// A body whose largest extent is under this fraction of the largest sprite or mesh share
+/// on its bone (a 2 cm capsule under a 60 cm image) collides nowhere near where the art is
+/// drawn: the art sinks nine tenths into the ground. A tenth leaves room for art meant to be larger
 /// than its body (hair, a cape, a skirt a few times the size of the body it hangs from).
 inline constexpr double kPlausibleBodyToArt = 0.1;
 

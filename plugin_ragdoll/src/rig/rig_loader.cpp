@@ -563,37 +563,59 @@ private:
         return text;
     }
 
+    /// The largest part of the art on a bone: its largest extent, its extents along the bone
+    /// and across it (metres), what it is and its line. size 0 when the bone carries none.
+    struct ArtExtent {
+        double size = 0.0, along = 0.0, across = 0.0;
+        const char* kind = "sprite";
+        int line = 0;
+    };
+
+    ArtExtent largestArtOn(int bone) const {
+        ArtExtent largest;
+        for (const RigSprite& sprite : rig_.sprites) {
+            if (sprite.bone != bone) continue;
+            // The art's opaque part where known (a picture with wide clear margins is
+            // smaller than its rect), as drawn.
+            const bool opaque = sprite.opaque.width > 0 && sprite.opaque.height > 0;
+            const double w = opaque ? sprite.width * sprite.opaque.width / sprite.rect.width : sprite.width;
+            const double h = opaque ? sprite.height * sprite.opaque.height / sprite.rect.height : sprite.height;
+            if (std::max(w, h) <= largest.size) continue;
+            const double c = std::abs(std::cos(sprite.angle)), s = std::abs(std::sin(sprite.angle));
+            largest = {std::max(w, h), w * c + h * s, w * s + h * c, "sprite", sprite.line};
+        }
+        // A mesh counts for each bone carrying some of it, with that bone's share (its part:
+        // the triangles with a vertex following the bone most, in the bone's frame), as the
+        // character keeps its drawn shape out of the ground: a sleeve bent at the elbow is
+        // weighed against the upper arm's body and the forearm's, a share each, and a mesh
+        // whose every vertex rides one bone is that bone's whole.
+        for (const RigMesh& mesh : rig_.meshes)
+            for (const RigMeshPart& part : mesh.parts) {
+                if (part.bone != bone) continue;
+                const double along = part.high.x - part.low.x, across = part.high.y - part.low.y;
+                if (std::max(along, across) <= largest.size) continue;
+                largest = {std::max(along, across), along, across, "mesh", mesh.line};
+            }
+        return largest;
+    }
+
     /// A body far smaller than the art drawn on its bone: the physics handles the small body
     /// while the player sees the large picture fall through the ground or through others.
     void warnBodiesSmallerThanTheirArt() {
         for (const RigBody& body : rig_.bodies) {
-            const RigSprite* largest = nullptr;
-            double artSize = 0.0, along = 0.0, across = 0.0;
-            for (const RigSprite& sprite : rig_.sprites) {
-                if (sprite.bone != body.bone) continue;
-                // The art's opaque part where known (a picture with wide clear margins is
-                // smaller than its rect), as drawn.
-                const bool opaque = sprite.opaque.width > 0 && sprite.opaque.height > 0;
-                const double w = opaque ? sprite.width * sprite.opaque.width / sprite.rect.width : sprite.width;
-                const double h = opaque ? sprite.height * sprite.opaque.height / sprite.rect.height : sprite.height;
-                if (std::max(w, h) <= artSize) continue;
-                largest = &sprite;
-                artSize = std::max(w, h);
-                const double c = std::abs(std::cos(sprite.angle)), s = std::abs(std::sin(sprite.angle));
-                along = w * c + h * s;
-                across = w * s + h * c;
-            }
+            const ArtExtent art = largestArtOn(body.bone);
             const double length = rig_.bones[size_t(body.bone)].length, diameter = 2.0 * body.radius;
             const double bodySize = body.shape == BodyShape::Circle ? diameter
                                     : body.shape == BodyShape::Box  ? std::max(length, diameter)
                                                                     : length + diameter;
-            if (!largest || bodySize >= kPlausibleBodyToArt * artSize) continue;
-            std::string hint = "give it a radius of about " + lengthText(0.5 * across) + ", half the sprite's thickness";
-            if (body.shape != BodyShape::Circle && length < 0.5 * along)
-                hint += ", and its bone a length of about " + lengthText(along) + ", the sprite's length along it";
+            if (art.size == 0.0 || bodySize >= kPlausibleBodyToArt * art.size) continue;
+            const std::string kind = art.kind;
+            std::string hint = "give it a radius of about " + lengthText(0.5 * art.across) + ", half the " + kind + "'s thickness";
+            if (body.shape != BodyShape::Circle && length < 0.5 * art.along)
+                hint += ", and its bone a length of about " + lengthText(art.along) + ", the " + kind + "'s length along it";
             report_.warning(body.line, "body: bone " + boneLabel(body.bone) + " has a " + shapeName(body.shape) + " " +
-                                           lengthText(bodySize) + " across at most under a sprite " + lengthText(artSize) +
-                                           " across (line " + std::to_string(largest->line) +
+                                           lengthText(bodySize) + " across at most under a " + kind + " " +
+                                           lengthText(art.size) + " across (line " + std::to_string(art.line) +
                                            "): it collides as the small body, not as the art is drawn; " + hint);
         }
     }

@@ -65,10 +65,32 @@ public:
         size_t at = text_.find("\"" + key + "\"", from);
         return at == std::string_view::npos ? from : at;
     }
+    /// Where the string that opens with the quote at `at` closes (its closing quote), past
+    /// its escapes (an escaped quote does not close it), or npos.
+    size_t stringEnd(size_t at) const {
+        for (size_t i = at + 1; i < text_.size(); ++i) {
+            if (text_[i] == '\\') ++i;
+            else if (text_[i] == '"') return i;
+        }
+        return std::string_view::npos;
+    }
+    /// The text of the string that opens with the quote at `at`, its escapes decoded as the
+    /// JSON parser decoded the keys it gave us ("arm\u0020L" is "arm L"), or nullopt.
+    std::optional<std::string> stringAt(size_t at) const {
+        if (at >= text_.size() || text_[at] != '"') return std::nullopt;
+        const size_t end = stringEnd(at);
+        if (end == std::string_view::npos) return std::nullopt;
+        const std::string_view raw = text_.substr(at + 1, end - at - 1);
+        if (raw.find('\\') == std::string_view::npos) return std::string(raw);
+        const std::string_view literal = text_.substr(at, end + 1 - at);
+        const Json decoded = Json::parse(literal.begin(), literal.end(), nullptr, false);
+        if (!decoded.is_string()) return std::nullopt;
+        return decoded.get<std::string>();
+    }
     /// Where the value of the key that starts at `key` starts, or npos.
     size_t valueOf(size_t key) const {
         if (key == std::string_view::npos) return key;
-        const size_t end = text_.find('"', key + 1);  // keys found by text hold no escapes
+        const size_t end = stringEnd(key);
         return end == std::string_view::npos ? end : text_.find_first_not_of(" \t\r\n:", end + 1);
     }
     /// Where each member of the object or array opening at `open` starts in the text (an
@@ -103,11 +125,12 @@ public:
         starts.push_back(at);
         return starts;
     }
-    /// Where the member `"KEY": …` of an object (its memberStarts) starts, or npos.
+    /// Where the member `"KEY": …` of an object (its memberStarts) starts, or npos. Each
+    /// member's key is compared as the parser read it: a key written with escapes
+    /// ("arm\u0020L", "a\"b", "x\/y") is not the key's text.
     size_t memberOf(const std::vector<size_t>& members, const std::string& key) const {
-        const std::string quotedKey = quoted(key);
         for (size_t i = 0; i + 1 < members.size(); ++i)
-            if (text_.substr(members[i], quotedKey.size()) == quotedKey) return members[i];
+            if (stringAt(members[i]) == key) return members[i];
         return std::string_view::npos;
     }
     /// The line of the entry `"name": "NAME"` first found after the key `section`, or 0.
@@ -402,7 +425,8 @@ public:
         if (!attachments.is_object()) return error(line, "skin '" + name + "': its attachments must be an object");
         const std::vector<size_t> slotKeys = memberStarts(valueOf(attachmentsAt));
         for (auto& [slotName, entries] : attachments.items()) {
-            // A key written with escapes is not found as text: the attachments' line then.
+            // Not found only when the skin's entry is not where the text search put it:
+            // the attachments' line then.
             const size_t found = memberOf(slotKeys, slotName);
             const size_t slotAt = found == std::string_view::npos ? attachmentsAt : found;
             const int slot = skeleton_.findSlot(slotName);
@@ -439,8 +463,10 @@ public:
                 else skeleton_.skins.push_back({name, {}, line});
             }
         } else if (it->is_object()) {
+            const std::vector<size_t> keys = memberStarts(valueOf(skinsAt));
             for (auto& [name, attachments] : it->items()) {
-                const size_t at = offsetOfKey(skinsAt, name);
+                const size_t found = memberOf(keys, name);
+                const size_t at = found != std::string_view::npos ? found : offsetOfKey(skinsAt, name);
                 readSkin(name, attachments, lineAt(at), at);
             }
         } else {
