@@ -20,3 +20,11 @@ TEST_CASE("an asset type's label reads with a small first letter mid-sentence", 
     CHECK(atSentenceStart("rig or bounce emitter") == "Rig or bounce emitter");
     CHECK(atSentenceStart("PNG image") == "PNG image");
 }
+
+TEST_CASE("an asset type's label takes a or an by its first letter", "[editor][text]") {
+    // "'x.png' is not a image file" read wrong for a label starting with a vowel.
+    CHECK(paper::editor::withArticle("rig") == "a rig");
+    CHECK(paper::editor::withArticle("image") == "an image");
+    CHECK(paper::editor::withArticle("Emitter") == "an Emitter");
+    CHECK(paper::editor::withArticle("PNG image") == "a PNG image");
+}

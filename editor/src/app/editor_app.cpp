@@ -389,8 +389,9 @@ fs::path Editor::saveAsTarget(const std::string& typed, std::string& why) const 
     fs::path target = path;
     if (!ending.empty() && path.filename().string().find('.') == std::string::npos) target += ending;
     if (!pattern.empty() && !matchesPattern(pattern, target.filename().string())) {
-        why = "'" + target.filename().string() + "' is not a " +
-              inRunningText(declarations.assetTypes[std::size_t(type)].label) + " file: its name must end in " + ending;
+        why = "'" + target.filename().string() + "' is not " +
+              withArticle(inRunningText(declarations.assetTypes[std::size_t(type)].label)) +
+              " file: its name must end in " + ending;
         return {};
     }
     return target;

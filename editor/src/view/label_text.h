@@ -16,6 +16,13 @@ inline std::string inRunningText(std::string label) {
     return label;
 }
 
+/// noun with its indefinite article: "a rig", "an emitter" (by its first letter: a vowel
+/// sound spelt otherwise, "an hour", is not told apart).
+inline std::string withArticle(const std::string& noun) {
+    const bool vowel = !noun.empty() && std::string("aeiouAEIOU").find(noun[0]) != std::string::npos;
+    return (vowel ? "an " : "a ") + noun;
+}
+
 /// text at the start of a sentence: its first letter a capital ("Rig or bounce emitter
 /// files beside this one").
 inline std::string atSentenceStart(std::string text) {
