@@ -48,3 +48,19 @@ TEST_CASE("a command still running when the editor quits is stopped", "[editor][
     }
     CHECK(std::chrono::steady_clock::now() - began < std::chrono::seconds(10));
 }
+
+TEST_CASE("a failed build's first compiler error is found whole, its file without its folder", "[editor][build]") {
+    // What ninja and GCC print for a plugin source that does not compile (abridged).
+    const std::string output =
+        "[1/2] Building CXX object plugin_ragdoll/CMakeFiles/plugin_ragdoll.dir/src/module/draw.cpp.o\n"
+        "FAILED: plugin_ragdoll/CMakeFiles/plugin_ragdoll.dir/src/module/draw.cpp.o\n"
+        "/usr/bin/c++ -DPAPERDOLL_RAGDOLL_VERSION=1 -Werror -c /src/plugin_ragdoll/src/module/draw.cpp\n"
+        "/src/plugin_ragdoll/src/module/draw.cpp:61:53: error: \xE2\x80\x98oops\xE2\x80\x99 does not name a type\n"
+        "   61 | constexpr PaperColor kRimColor{250, 0, 0, 255}; oops;\n"
+        "/src/plugin_ragdoll/src/module/draw.cpp:70:1: error: a second one\n"
+        "ninja: build stopped: subcommand failed.\n";
+    CHECK(paper::editor::firstCompilerError(output) == "draw.cpp:61:53: error: 'oops' does not name a type");
+    // The command line's -Werror is no error line; output without one gives nothing.
+    CHECK(paper::editor::firstCompilerError("FAILED: x.o\n/usr/bin/c++ -Werror -c x.cpp\nninja: build stopped\n").empty());
+    CHECK(paper::editor::firstCompilerError("x.cpp:1:1: error: at the start").starts_with("x.cpp:1:1: error:"));
+}

@@ -297,6 +297,26 @@ TEST_CASE("a plugin that refuses the state blob is not swapped in", "[plugin]") 
     CHECK(host->status().reloads == 0);
 }
 
+TEST_CASE("a running plugin whose state does not come out whole is not reloaded", "[plugin]") {
+    // Its saveState answers one size when asked and writes another: the new library would
+    // have started without any state (the level afresh) and the reload been called done.
+    Sandbox box;
+    box.install("test_plugin_unsteady_state");
+    auto host = box.host();
+    REQUIRE(host->load(box.descriptor));
+    PaperInput input = {};
+    for (int i = 0; i < 3; ++i) host->tick(1.0 / 60, input);
+    box.install("test_plugin_v2");
+    CHECK_FALSE(host->reload());
+    CHECK_THAT(host->status().lastError,
+               Catch::Contains("reload failed, still running 7.0") &&
+                   Catch::Contains("its saveState asked for 4108 bytes, then wrote 4116"));
+    CHECK(host->status().version == "7.0");
+    CHECK(host->status().reloads == 0);
+    host->tick(1.0 / 60, input);
+    CHECK(stepsOf(*host) == 4);  // the old instance goes on where it was
+}
+
 TEST_CASE("a reloaded plugin that crashes rolls back to the previous library and its state", "[plugin]") {
     Sandbox box;
     box.install("test_plugin_v1");

@@ -7,6 +7,7 @@
 //   TEST_PLUGIN_CRASH_IN_TICK crash (SIGSEGV) in its first tick
 //   TEST_PLUGIN_CRASH_ON_LOAD crash (SIGSEGV) in a global constructor, while it loads
 //   TEST_PLUGIN_BAD_DECLARATION  a kind's stats key that is also a figure's name
+//   TEST_PLUGIN_UNSTEADY_STATE   saveState answers 8 bytes more when it writes than when asked
 // Its state is a step counter and 4 KiB that every tick scrambles, so a state that does
 // not survive a reload bit for bit shows in a hash.
 //
@@ -184,6 +185,9 @@ size_t saveState(PaperPluginInstance* instance, void* buffer, size_t capacity) {
         std::memcpy(out + 4, &instance->steps, sizeof instance->steps);
         std::memcpy(out + 4 + sizeof instance->steps, instance->payload, kPayload);
     }
+#ifdef TEST_PLUGIN_UNSTEADY_STATE
+    if (buffer) return size + 8;
+#endif
     return size;
 }
 

@@ -1,5 +1,6 @@
 #include "model/background_command.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -77,6 +78,26 @@ void BackgroundCommand::poll() {
     pid_ = -1;
     finished_ = true;
     exitStatus_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+std::string firstCompilerError(const std::string& output) {
+    const std::size_t at = output.find(": error:");
+    if (at == std::string::npos) return {};
+    const std::size_t newline = output.rfind('\n', at);
+    const std::size_t begin = newline == std::string::npos ? 0 : newline + 1;
+    std::string line = output.substr(begin, std::min(output.find('\n', at), output.size()) - begin);
+    const std::size_t slash = line.rfind('/', line.find(':'));
+    if (slash != std::string::npos) line.erase(0, slash + 1);
+    // GCC quotes names with U+2018 and U+2019 (E2 80 98, E2 80 99), which the editor's font
+    // has no glyph for.
+    std::string plain;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const bool curly = i + 2 < line.size() && line[i] == '\xE2' && line[i + 1] == '\x80' &&
+                           (line[i + 2] == '\x98' || line[i + 2] == '\x99');
+        plain += curly ? '\'' : line[i];
+        if (curly) i += 2;
+    }
+    return plain;
 }
 
 }  // namespace paper::editor

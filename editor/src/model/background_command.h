@@ -12,6 +12,11 @@
 
 namespace paper::editor {
 
+/// The first line of a build's output where a compiler says "error:", its file named
+/// without its folder and the compiler's curly quotes made plain ("draw.cpp:61:52: error:
+/// 'x' does not name a type"); empty when there is none.
+std::string firstCompilerError(const std::string& output);
+
 class BackgroundCommand {
 public:
     BackgroundCommand() = default;

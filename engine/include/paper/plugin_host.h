@@ -157,8 +157,11 @@ public:
     /// accepts every file). False with every problem in error.
     bool checkAsset(const std::string& path, std::string& error);
 
-    /// The instance's state blob now (empty if none).
+    /// The instance's state blob now (empty if none, or if it could not be taken).
     std::vector<std::uint8_t> saveState();
+    /// The same, false with why when the instance did not write the size it asked for (its
+    /// saveState answered two sizes: the state cannot be trusted whole).
+    bool saveState(std::vector<std::uint8_t>& blob, std::string& error);
     bool loadState(const std::vector<std::uint8_t>& blob);
 
     const PluginStatus& status() const { return status_; }

@@ -319,14 +319,26 @@ bool PluginHost::setLevel(const Level& level) {
     return true;
 }
 
-std::vector<std::uint8_t> PluginHost::saveState() {
-    std::vector<std::uint8_t> blob;
+bool PluginHost::saveState(std::vector<std::uint8_t>& blob, std::string& error) {
+    blob.clear();
+    bool whole = true;
     guarded("saveState", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
         size_t size = api.saveState(instance, nullptr, 0);
         blob.resize(size);
         size_t written = api.saveState(instance, blob.data(), blob.size());
-        if (written != size) blob.clear();
+        if (written == size) return;
+        error = "its saveState asked for " + std::to_string(size) + " bytes, then wrote " + std::to_string(written) +
+                ": its state cannot be taken whole";
+        blob.clear();
+        whole = false;
     });
+    return whole;
+}
+
+std::vector<std::uint8_t> PluginHost::saveState() {
+    std::vector<std::uint8_t> blob;
+    std::string error;
+    saveState(blob, error);
     return blob;
 }
 
@@ -355,8 +367,16 @@ bool PluginHost::reload() {
         fail("reload failed, still running " + status_.version + ": " + error);
         return false;
     }
-    std::vector<std::uint8_t> state = saveState();
+    // A state the running instance cannot hand over whole is no reload: started without it,
+    // the new library would begin the level afresh (a falling figure back at its spawn) and
+    // call that a success.
+    std::vector<std::uint8_t> state;
+    const bool whole = saveState(state, error);
     if (!current_.instance) return false;  // it crashed while saving and was rolled back
+    if (!whole) {
+        fail("reload failed, still running " + status_.version + ": " + error);
+        return false;
+    }
     Generation next;
     next.library = std::move(library);
     std::string oldVersion = status_.version;
