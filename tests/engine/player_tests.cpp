@@ -505,6 +505,12 @@ TEST_CASE("the player's plugin list names each plugin's actions, as a script pre
     CHECK(r.exitCode == 0);
     CHECK_THAT(r.out, Catch::Contains("  keys          Left walk left, Right walk right, Left Shift/Right Shift run, Space jump, R ragdoll,") &&
                           Catch::Contains("  actions       walk_left, walk_right, run, jump, toggle_ragdoll, hit_left,"));
+
+    // The descriptor beside the player named with --plugin too: one plugin, listed once.
+    const std::string beside = (fs::path(kPlayer).parent_path() / "plugins" / "ragdoll.plugin").string();
+    r = test::runProcess({kPlayer, "--list-plugins", "--plugin", beside});
+    CHECK(r.exitCode == 0);
+    CHECK(r.out.starts_with("1 plugin found in: "));
 }
 
 TEST_CASE("a script naming an action the plugin does not declare exits 2 with its line", "[player][script]") {

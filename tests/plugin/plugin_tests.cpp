@@ -297,6 +297,18 @@ TEST_CASE("a plugin that refuses the state blob is not swapped in", "[plugin]") 
     CHECK(host->status().reloads == 0);
 }
 
+TEST_CASE("a library the loader refuses for an undefined C++ symbol names it as the code spells it", "[plugin]") {
+    Sandbox box;
+    box.install("test_plugin_v1");
+    auto host = box.host();
+    REQUIRE(host->load(box.descriptor));
+    box.install("test_plugin_undefined_symbol");
+    CHECK_FALSE(host->reload());
+    CHECK_THAT(host->status().lastError, Catch::Contains("reload failed, still running 1.0") &&
+                                             Catch::Contains("undefined symbol: testplugin::neverDefined() "
+                                                             "(_ZN10testplugin12neverDefinedEv)"));
+}
+
 TEST_CASE("a running plugin whose state does not come out whole is not reloaded", "[plugin]") {
     // Its saveState answers one size when asked and writes another: the new library would
     // have started without any state (the level afresh) and the reload been called done.
@@ -606,6 +618,13 @@ TEST_CASE("plugins are found in the search path's order within a phase, and a na
     CHECK(diagnostics[0].severity == Severity::Warning);
     CHECK(diagnostics[0].format() == (second / "b.plugin").string() + ": warning: plugin 'zzz' is described by " +
                                          (first / "b.plugin").string() + " too, which comes first");
+
+    // One folder named twice, in other words (the plugins folder in $PAPERDOLL_PLUGIN_PATH
+    // and beside the executable), is read once: no descriptor of it is warned against itself.
+    diagnostics.clear();
+    const std::vector<PluginDescriptor> once = findPlugins({first, first / "." / ".." / first.filename()}, diagnostics);
+    CHECK(once.size() == 2);
+    CHECK(diagnostics.empty());
 
     // A misspelt attribute is named, beside the required one it leaves missing.
     std::ofstream(first / "typo.plugin") << "<plugin name=\"t\" version=\"1\" abi_version=\"1\" libary=\"t\"/>\n";

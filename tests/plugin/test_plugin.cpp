@@ -8,6 +8,7 @@
 //   TEST_PLUGIN_CRASH_ON_LOAD crash (SIGSEGV) in a global constructor, while it loads
 //   TEST_PLUGIN_BAD_DECLARATION  a kind's stats key that is also a figure's name
 //   TEST_PLUGIN_UNSTEADY_STATE   saveState answers 8 bytes more when it writes than when asked
+//   TEST_PLUGIN_UNDEFINED_SYMBOL calls a C++ function defined nowhere (the loader refuses it)
 // Its state is a step counter and 4 KiB that every tick scrambles, so a state that does
 // not survive a reload bit for bit shows in a hash.
 //
@@ -64,6 +65,13 @@ struct PaperPluginInstance {
     float propAngles[kMaxProps] = {};
     int propCount = 0;
 };
+
+#ifdef TEST_PLUGIN_UNDEFINED_SYMBOL
+// Declared, called, defined nowhere: the loader refuses the library (RTLD_NOW).
+namespace testplugin {
+void neverDefined();
+}
+#endif
 
 namespace {
 
@@ -148,6 +156,9 @@ struct CrashesOnLoad {
 #endif
 
 void tick(PaperPluginInstance* instance, double dt, const PaperInput* input) {
+#ifdef TEST_PLUGIN_UNDEFINED_SYMBOL
+    testplugin::neverDefined();
+#endif
 #ifdef TEST_PLUGIN_CRASH_IN_TICK
     volatile int* nowhere = nullptr;
     *nowhere = 1;

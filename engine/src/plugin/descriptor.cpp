@@ -121,9 +121,15 @@ DescriptorResult loadPluginDescriptorFromText(std::string_view text, const fs::p
 
 std::vector<PluginDescriptor> findPlugins(const std::vector<fs::path>& folders, std::vector<Diagnostic>& diagnostics) {
     std::vector<PluginDescriptor> found;
+    std::vector<fs::path> scanned;
     for (const fs::path& folder : folders) {
         std::error_code ec;
         if (!fs::is_directory(folder, ec)) continue;
+        // One folder named twice (build/plugins in the path and beside the executable) is
+        // read once: its descriptors were warned about as describing their plugins twice.
+        if (std::any_of(scanned.begin(), scanned.end(), [&](const fs::path& seen) { return fs::equivalent(seen, folder, ec); }))
+            continue;
+        scanned.push_back(folder);
         std::vector<fs::path> files;
         for (const fs::directory_entry& entry : fs::directory_iterator(folder, ec))
             if (entry.path().extension() == ".plugin") files.push_back(entry.path());

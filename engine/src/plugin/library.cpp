@@ -1,5 +1,6 @@
 #include "paper/library.h"
 
+#include <cxxabi.h>
 #include <dlfcn.h>
 #include <signal.h>
 #include <unistd.h>
@@ -121,6 +122,30 @@ int finishProcess(int code) {
     std::_Exit(code);
 }
 
+namespace {
+
+/// The loader's message with each C++ symbol it names (`_ZN6shapes…Ev`) written as the
+/// code spells it, the mangled name after it: "undefined symbol: shapes::missing()
+/// (_ZN6shapes7missingEv)".
+std::string readableSymbols(const std::string& text) {
+    std::string out;
+    std::size_t from = 0;
+    for (std::size_t at; (at = text.find("_Z", from)) != std::string::npos;) {
+        const bool wordStart = at == 0 || text[at - 1] == ' ' || text[at - 1] == ':';
+        const std::size_t end = std::min(text.find_first_of(" \t\n,;()", at), text.size());
+        out.append(text, from, at - from);
+        const std::string mangled = text.substr(at, end - at);
+        int status = -1;
+        char* name = wordStart ? abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status) : nullptr;
+        out += status == 0 && name ? std::string(name) + " (" + mangled + ")" : mangled;
+        std::free(name);
+        from = end;
+    }
+    return out + text.substr(from);
+}
+
+}  // namespace
+
 std::unique_ptr<PluginLibrary> PluginLibrary::open(const fs::path& source, const fs::path& copyFolder, std::string& error) {
     if (!isCompleteElf(source, error)) return nullptr;
     // Unique per process and load, so dlopen never hands back an old mapping.
@@ -152,7 +177,7 @@ std::unique_ptr<PluginLibrary> PluginLibrary::open(const fs::path& source, const
     library->handle_ = handle;
     if (!library->handle_) {
         const char* why = dlerror();
-        error = "cannot load '" + source.string() + "': " + (why ? why : "dlopen failed");
+        error = "cannot load '" + source.string() + "': " + (why ? readableSymbols(why) : "dlopen failed");
         return nullptr;
     }
     dlerror();
