@@ -120,6 +120,27 @@ TEST_CASE("Props and spawns a level places inside one another, in the terrain or
     REQUIRE(scene.loadLevel(level, error, &warnings));
     CHECK(warnings.empty());
 
+    // A spawn with its feet deep in the ground (the ground 1 m thick, its top at 0): its
+    // figure stands on the surface, said so. From 0.6 m down the ground probe, which starts
+    // 0.6 m over the feet, began inside the ground and found none: the figure fell through
+    // the ground and out of the world (y = -20 m after 2 s), without a word.
+    for (const double depth : {0.3, 0.6, 0.9}) {
+        CAPTURE(depth);
+        level.spawns[0].position = {2.0, -depth};
+        warnings.clear();
+        REQUIRE(scene.loadLevel(level, error, &warnings));
+        REQUIRE(warnings.size() == 1);
+        char expected[160];
+        std::snprintf(expected, sizeof expected, "' at (2, %g) m has its feet %g m inside the terrain: it stands on its surface at y = 0 m (place it there)", -depth, depth);
+        CHECK(warnings[0] == "spawn '" + level.spawns[0].name + expected);
+        test::run(scene, 120);
+        const Character& c = scene.character(0);
+        CHECK(c.mode() == CharacterMode::Animated);
+        CHECK(std::abs(c.root().y) < 1e-6);
+        CHECK(std::abs(c.root().x - 2.0) < 1e-6);
+    }
+    level.spawns[0].position = {2.0, 0.0};
+
     // Two spawns on one point: the second stood on the first one's head without a word.
     level.spawns.push_back(level.spawns[0]);
     level.spawns[1].name = "twin";

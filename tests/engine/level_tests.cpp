@@ -452,6 +452,20 @@ TEST_CASE("error: collinear, repeated and zero-area polygon points") {
                   {{2, "polygon: point 2 repeats a neighbouring point"}});
 }
 
+TEST_CASE("error: a terrain piece with a side under 1 mm, at its line") {
+    // The solver cannot take such a side: the plugin refused the level later, naming only
+    // "terrain piece 1", with no file or line.
+    requireErrors(loadBody(R"(<box x="0" y="0.5" width="1e-6" height="1"/>)"), {{2, "box: has a side of 1e-06 m, shorter than 1 mm"}});
+    requireErrors(loadBody(R"(<box x="0" y="-1" width="20" height="2"/>
+<stairs x="0" y="0" steps="3" step_width="0.0005" step_height="0.2"/>
+<ramp x="2" y="0" width="1" height="0.0002"/>)"),
+                  {{3, "stairs: has a side of 0.0005 m, shorter than 1 mm"},
+                   {4, "ramp: has a side of 0.0002 m, shorter than 1 mm"}});
+    // 1 mm itself is taken, where floats round it a little short too.
+    CHECK(loadBody(R"(<box x="3" y="0.5" width="0.001" height="1"/>)").level);
+    CHECK(loadBody(R"(<box x="30" y="0.5" width="0.001" height="1"/>)").level);
+}
+
 TEST_CASE("error: too few or too many polygon points") {
     requireErrors(loadFixture("bad_point_count.level.xml"),
                   {{4, "polygon: has 2 points, needs 3 to 8"}, {5, "polygon: has 9 points, needs 3 to 8"}});

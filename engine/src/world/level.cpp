@@ -12,7 +12,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <system_error>
 
@@ -33,6 +35,9 @@ constexpr float kAutoCameraAspect = 16.0f / 9.0f;
 constexpr float kAutoCameraMargin = 1.1f;
 constexpr float kAutoCameraMinHeight = 3.0f;
 constexpr float kAutoCameraMaxHeight = 30.0f;
+/// The shortest side a terrain piece may have, metres: the solver refuses sides near 1 µm,
+/// and float positions tens of metres out are good to about a micrometre.
+constexpr double kMinTerrainSide = 0.001;
 /// Three polygon points whose turn has |sin| below this count as collinear: the solver
 /// would get a degenerate edge normal from them.
 constexpr double kCollinearSine = 1.0e-5;
@@ -157,6 +162,22 @@ private:
         return piece;
     }
 
+    /// Every side of the piece at least kMinTerrainSide long, else an error at its element
+    /// (a piece a thousandth of a millimetre wide was refused later by the plugin, with no
+    /// file or line).
+    bool checkSides(const XMLElement& element, const std::vector<Vec2>& points) {
+        double shortest = std::numeric_limits<double>::infinity();
+        for (size_t i = 0; i < points.size(); ++i) {
+            const Vec2 a = points[i], b = points[(i + 1) % points.size()];
+            shortest = std::min(shortest, std::hypot(double(b.x) - a.x, double(b.y) - a.y));
+        }
+        if (shortest >= kMinTerrainSide * (1.0 - 1.0e-3)) return true;  // a 1 mm side in floats
+        char got[64];
+        std::snprintf(got, sizeof got, "%.3g m", shortest);
+        report_.error(element, std::string("has a side of ") + got + ", shorter than 1 mm");
+        return false;
+    }
+
     void readBox(const XMLElement& element) {
         int errorsBefore = report_.errorCount();
         AttributeReader in = reader(element);
@@ -168,6 +189,7 @@ private:
         warnChildElements(element);
         if (report_.errorCount() > errorsBefore) return;
         piece.points = rectangle(center, 0.5f * size, angle);
+        if (!checkSides(element, piece.points)) return;
         level_.terrain.push_back(std::move(piece));
     }
 
@@ -183,6 +205,7 @@ private:
         if (report_.errorCount() > errorsBefore) return;
         float highX = upRight ? x + width : x;
         piece.points = {{x, y}, {x + width, y}, {highX, y + height}};
+        if (!checkSides(element, piece.points)) return;
         level_.terrain.push_back(std::move(piece));
     }
 
@@ -203,6 +226,7 @@ private:
             TerrainPiece step = surface;
             step.points = axisBox(x + float(i) * stepWidth, y, x + float(i + 1) * stepWidth,
                                   y + float(heightInSteps) * stepHeight);
+            if (!checkSides(element, step.points)) return;
             level_.terrain.push_back(std::move(step));
         }
     }
@@ -230,7 +254,9 @@ private:
                                        std::to_string(kMaxPolygonVertices));
             return;
         }
-        if (report_.errorCount() > errorsBefore || !checkConvex(element, piece.points, pointLines)) return;
+        if (report_.errorCount() > errorsBefore || !checkConvex(element, piece.points, pointLines) ||
+            !checkSides(element, piece.points))
+            return;
         double twiceArea = 0.0;
         for (int i = 0; i < count; ++i)
             twiceArea += cross(piece.points[i], piece.points[(i + 1) % count]);

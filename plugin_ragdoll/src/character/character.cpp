@@ -41,6 +41,7 @@ Character::Character(World& world, std::shared_ptr<const CharacterAssets> assets
     animLinear_.assign(bones, Vec2{});
     animAngular_.assign(bones, 0.0);
     blendWeights_.assign(bones, 0.0);
+    root_ = outOfTerrain(root_);
     replicated_.root = root_;
     replicated_.facingRight = facingRight_;
     player_.play(&clipOf(ClipRole::Idle), 0.0);
@@ -303,7 +304,7 @@ double Character::jointAngle(int joint) const {
 void Character::teleport(Vec2 position, bool facingRight) {
     destroyBodies();
     mode_ = CharacterMode::Animated;
-    root_ = position;
+    root_ = outOfTerrain(position);
     facingRight_ = facingRight;
     rootVelocity_ = {};
     grounded_ = true;

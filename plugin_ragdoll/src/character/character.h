@@ -201,6 +201,9 @@ private:
     void pushProps(double dt);
     /// The ground height under x (a probe around the feet), or false when there is none.
     bool groundAt(double x, double nearY, double& groundY) const;
+    /// Feet inside the terrain (a spawn or a teleport below the ground's surface) lifted to
+    /// its surface above them, else feet as they are.
+    Vec2 outOfTerrain(Vec2 feet);
     Vec2 toWorld(Vec2 rigPoint) const;
     double toWorldAngle(double rigAngle) const;
     Vec2 toRig(Vec2 worldPoint) const;

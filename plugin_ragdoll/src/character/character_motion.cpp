@@ -330,6 +330,25 @@ void Character::keepPoseOutOfProps() {
     }
 }
 
+Vec2 Character::outOfTerrain(Vec2 feet) {
+    // The ground probe starts kGroundProbeUp over the feet, and a ray starting inside a solid
+    // does not see it: feet put deeper in the ground than that found no ground under them,
+    // and the figure fell through the terrain and out of the world. A small circle at the
+    // feet is inside while the terrain overlaps it by more than its radius.
+    constexpr double kRadius = 0.001, kStep = 0.01, kMostLift = 5.0;
+    std::vector<DrawnShape> point{{feet, feet, kRadius}};
+    for (double lift = 0.0; lift <= kMostLift; lift += kStep) {
+        point[0].a = point[0].b = feet + Vec2{0.0, lift};
+        if (deepestOverlap(*world_, point, Obstacles::Terrain, scratch_).depth > kRadius) continue;  // still inside
+        if (lift == 0.0) return feet;  // never was
+        // Out, within a step above the surface: onto the surface itself.
+        double ground = 0.0;
+        if (groundAt(feet.x, point[0].a.y, ground) && ground > point[0].a.y - 2.0 * kStep) return {feet.x, ground};
+        return point[0].a;
+    }
+    return feet;  // a solid taller than that: left to the level's warning
+}
+
 bool Character::groundAt(double x, double nearY, double& groundY) const {
     Filter filter;
     filter.group = group_;

@@ -113,6 +113,14 @@ void warnAboutLeavingTheWorld(double extent, const SceneLevel& level, std::vecto
 /// away from where the level put it (a copy-and-paste slip, said when it loads).
 void warnAboutSpawnInTerrain(const World& world, const Character& c, const SceneSpawn& spawn,
                              std::vector<std::string>& warnings) {
+    // Feet under the surface: the figure was lifted onto it (Character::outOfTerrain).
+    if (const double lift = c.root().y - spawn.position.y; lift > kSpawnOverlapWarning) {
+        char where[128];
+        std::snprintf(where, sizeof where, "' at (%g, %g) m has its feet %.3g m inside the terrain: it stands on its surface at y = %.3g m",
+                      spawn.position.x, spawn.position.y, lift, c.root().y);
+        warnings.push_back("spawn '" + spawn.name + where + " (place it there)");
+        return;
+    }
     std::vector<DrawnShape> shapes;
     std::vector<BodyId> scratch;
     drawnShapes(c.rig(), c.bonePoses(), c.appearance().scale, c.drawnMirrored(), shapes);
