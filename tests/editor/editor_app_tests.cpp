@@ -399,7 +399,8 @@ TEST_CASE("a rig the plugin refuses at start ends the editor with its errors sai
     const std::string error = copy.rig.string() + ":61: error: clip: the 'walk' clip '../anims/nope.anim.xml' does not load";
     CHECK_THAT(r.err, Catch::Contains(error));
     CHECK(r.err.find(error) == r.err.rfind(error));
-    CHECK_THAT(r.err, Catch::Contains("cannot open '" + copy.rig.string() + "' (the error above says why)"));
+    CHECK_THAT(r.err, Catch::Contains("cannot run the level ") &&
+                          Catch::Contains(" with '" + copy.rig.string() + "' (the error above says why)"));
 }
 
 TEST_CASE("the live plots hold one sample per step, the newest the plugin's figures", "[editor][e2e][plots]") {

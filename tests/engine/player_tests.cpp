@@ -152,6 +152,9 @@ TEST_CASE("what a rig or clip ignores is a warning in the player's log, naming t
     CHECK(r.exitCode == 0);
     CHECK_THAT(r.err, Catch::Contains("stickman.rig.xml:31: warning: body: unknown attribute 'tint' ignored") &&
                           Catch::Contains("idle.anim.xml:4: warning: clip: unknown attribute 'speed' ignored"));
+    // Each line says "warning" once: the log's own label gives way to the diagnostic's.
+    CHECK_THAT(r.err, Catch::Contains("] " + (dir / "anims" / "idle.anim.xml").string() + ":4: warning: clip:"));
+    CHECK(r.err.find("] warning: ") == std::string::npos);
     fs::remove_all(dir);
 }
 

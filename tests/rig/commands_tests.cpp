@@ -188,6 +188,19 @@ TEST_CASE("rig check and rig drop refuse a rig the player refuses: a clip it nam
     CHECK(contains(both.err, "error: body: attribute 'mass' must be > 0"));
     CHECK(contains(both.err, rig + ":62: error: clip: the 'walk' clip '../anims/nope.anim.xml' does not load"));
     CHECK(contains(nlohmann::json::parse(run({"rig", "check", "--json", rig}).out)["rigs"][0]["errors"].dump(), "'walk' clip"));
+
+    // A clip with no file: its missing attribute, once. Its rig's folder was read as the clip
+    // too, and refused twice more (once with no file name at all).
+    const std::string idleClip = "<clip name=\"idle\" file=\"../anims/idle.anim.xml\"/>";
+    REQUIRE(contains(text, idleClip));
+    text.replace(text.find(idleClip), idleClip.size(), "<clip name=\"idle\"/>");
+    std::ofstream(rig, std::ios::trunc) << text;
+    Run noFile = run({"rig", "check", rig});
+    CAPTURE(noFile.err);
+    CHECK(noFile.status == 1);
+    CHECK(contains(noFile.err, "error: clip: missing required attribute 'file'"));
+    CHECK_FALSE(contains(noFile.err, "the 'idle' clip"));
+    CHECK_FALSE(contains(noFile.err, "it is a directory"));
 }
 
 TEST_CASE("rig check reads every clip the rig names, a role's or not, and warns about a misspelt role",

@@ -788,9 +788,10 @@ int runEditor(const EditorOptions& options, std::ostream& out, std::ostream& err
     std::unique_ptr<PluginHost> host = makePluginHost(kProgram, err);
     PluginHost& plugin = *host;
     if (!plugin.load(*descriptor) || !plugin.setLevel(level)) {
-        // The host has logged why, with every error of the asset: said once.
-        err << kProgram << ": error: the plugin '" << descriptor->name << "' cannot open '"
-            << level.spawns.front().asset << "' (the error above says why)\n";
+        // The host has logged why, with every error of the assets: said once. Which asset
+        // is the log's to say: another spawn's broken rig was blamed on the first's.
+        err << kProgram << ": error: the plugin '" << descriptor->name << "' cannot run the level " << level.path
+            << " with '" << level.spawns.front().asset << "' (the error above says why)\n";
         return 1;
     }
     plugin.watch(true);

@@ -43,9 +43,18 @@ std::unique_ptr<PluginHost> makePluginHost(const std::string& program, std::ostr
         [&err, program, start = Clock::now()](PaperLogLevel level, const std::string& message) {
             char when[32];
             std::snprintf(when, sizeof when, "[%8.3f s] ", std::chrono::duration<double>(Clock::now() - start).count());
-            err << program << ": " << when
-                << (level == PAPER_LOG_ERROR ? "error: " : level == PAPER_LOG_WARNING ? "warning: " : "") << message
-                << std::endl;
+            // A message that is a diagnostic, FILE:LINE: warning: …, says its kind itself
+            // ("warning: FILE:1: warning:" read twice); one that only quotes one keeps it.
+            auto startsWithDiagnostic = [&](const char* kindText) {
+                const std::size_t at = message.find(kindText);
+                return at != std::string::npos && message.find(' ') > at;
+            };
+            const bool saysItsKind = startsWithDiagnostic(": warning: ") || startsWithDiagnostic(": error: ");
+            const char* kind = saysItsKind                 ? ""
+                               : level == PAPER_LOG_ERROR   ? "error: "
+                               : level == PAPER_LOG_WARNING ? "warning: "
+                                                            : "";
+            err << program << ": " << when << kind << message << std::endl;
         });
 }
 

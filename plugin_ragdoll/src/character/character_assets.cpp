@@ -106,6 +106,9 @@ void warnAboutMisspeltRole(const std::string& rigPath, const RigDefinition& rig,
 /// read for their errors only.
 void loadRigClips(const std::string& rigPath, const RigDefinition& rig, Clip* roleClips, std::vector<Diagnostic>& diagnostics) {
     for (const RigClip& entry : rig.clips) {
+        // No file: the rig's own error says so (loaded, its folder was read as a clip and
+        // refused twice more, once with no file name).
+        if (entry.file.empty()) continue;
         const int role = roleOf(entry.name);
         std::optional<Clip> clip = loadRigClip(rigPath, rig, entry, diagnostics);
         if (role >= 0 && clip && roleClips) roleClips[role] = std::move(*clip);
