@@ -289,9 +289,7 @@ TEST_CASE("a body far smaller than the mesh on its bone is warned about as under
         const RigLoadResult result = loadRigFromText(text, dir.file("sleeve.rig.xml"));
         INFO(describe(result.diagnostics));
         REQUIRE(result.rig);
-        std::vector<std::string> out;
-        for (const Diagnostic& d : result.diagnostics) out.push_back(d.format());
-        return out;
+        return formatted(result.diagnostics);
     };
     CHECK(warningsOf("radius=\"0.5\"") ==
           std::vector<std::string>{dir.file("sleeve.rig.xml") +

@@ -21,6 +21,13 @@ inline std::string describe(const std::vector<ragdoll::Diagnostic>& diagnostics)
     return out;
 }
 
+/// Each diagnostic as it is printed (FILE:LINE: warning: …), in order.
+inline std::vector<std::string> formatted(const std::vector<ragdoll::Diagnostic>& diagnostics) {
+    std::vector<std::string> out;
+    for (const ragdoll::Diagnostic& d : diagnostics) out.push_back(d.format());
+    return out;
+}
+
 /// A fixture under tests/rig/data.
 inline std::string dataPath(const std::string& name) { return std::string(PAPERDOLL_RIG_TEST_DATA_DIR) + "/" + name; }
 /// A shipped rig under content/rigs.

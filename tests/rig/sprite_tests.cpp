@@ -484,9 +484,7 @@ TEST_CASE("a body far smaller than the sprite on its bone is warned about, with 
         const RigLoadResult result = loadIn(dir, text);
         INFO(describe(result.diagnostics));
         REQUIRE(result.rig);
-        std::vector<std::string> out;
-        for (const Diagnostic& d : result.diagnostics) out.push_back(d.format());
-        return out;
+        return formatted(result.diagnostics);
     };
     CHECK(warningsOf("radius=\"0.5\"") ==
           std::vector<std::string>{dir.file("cutout.rig.xml") +
