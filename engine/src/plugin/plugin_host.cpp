@@ -321,18 +321,19 @@ bool PluginHost::setLevel(const Level& level) {
 
 bool PluginHost::saveState(std::vector<std::uint8_t>& blob, std::string& error) {
     blob.clear();
-    bool whole = true;
+    // Only the plugin's calls inside the guard (its crash returns through longjmp): a
+    // string built in there is one the compiler warns may be clobbered.
+    size_t size = 0, written = 0;
     guarded("saveState", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
-        size_t size = api.saveState(instance, nullptr, 0);
+        size = api.saveState(instance, nullptr, 0);
         blob.resize(size);
-        size_t written = api.saveState(instance, blob.data(), blob.size());
-        if (written == size) return;
-        error = "its saveState asked for " + std::to_string(size) + " bytes, then wrote " + std::to_string(written) +
-                ": its state cannot be taken whole";
-        blob.clear();
-        whole = false;
+        written = api.saveState(instance, blob.data(), blob.size());
     });
-    return whole;
+    if (written == size) return true;
+    error = "its saveState asked for " + std::to_string(size) + " bytes, then wrote " + std::to_string(written) +
+            ": its state cannot be taken whole";
+    blob.clear();
+    return false;
 }
 
 std::vector<std::uint8_t> PluginHost::saveState() {
