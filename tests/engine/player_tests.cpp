@@ -367,6 +367,10 @@ TEST_CASE("with no display a windowed run says so, and renders offscreen only wh
     test::ProcessResult r = test::runProcess({kPlayer, "--frames", "2"}, {"DISPLAY=", "WAYLAND_DISPLAY=", "SDL_VIDEODRIVER="});
     CHECK(r.exitCode == 1);
     CHECK_THAT(r.err, Catch::Contains("no display to open a window on") && Catch::Contains("--headless"));
+    // A display named that does not answer (asked again a few times first): named.
+    r = test::runProcess({kPlayer, "--frames", "2"}, {"DISPLAY=:987", "WAYLAND_DISPLAY=", "SDL_VIDEODRIVER="});
+    CHECK(r.exitCode == 1);
+    CHECK_THAT(r.err, Catch::Contains("no display to open a window on (DISPLAY=:987 did not answer)"));
     r = test::runProcess({kPlayer, "--frames", "2"},
                          {"DISPLAY=", "WAYLAND_DISPLAY=", "SDL_VIDEODRIVER=offscreen", "LSAN_OPTIONS=detect_leaks=0"});
     INFO(r.err);
