@@ -33,8 +33,9 @@ std::string makeTempDir() {
     return pattern;
 }
 
-ProcessResult runProcess(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                         double timeoutSeconds) {
+namespace {
+
+ProcessResult runOnce(const std::vector<std::string>& argv, const std::vector<std::string>& env, double timeoutSeconds) {
     // Output goes to files rather than pipes: no deadlock however much the child prints.
     std::string dir = makeTempDir();
     std::string outPath = dir + "/stdout", errPath = dir + "/stderr";
@@ -81,6 +82,21 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::vector
     std::remove(outPath.c_str());
     std::remove(errPath.c_str());
     rmdir(dir.c_str());
+    return result;
+}
+
+}  // namespace
+
+ProcessResult runProcess(const std::vector<std::string>& argv, const std::vector<std::string>& env,
+                         double timeoutSeconds) {
+    ProcessResult result = runOnce(argv, env, timeoutSeconds);
+    // LeakSanitizer's own stop-the-world tracer sometimes crashes as a program exits, its
+    // work done (a known sanitizer-runtime fault: google/sanitizers#1353; once in a
+    // fresh-clone CI run here, in a windowed editor test): no leak report and no exit
+    // status of the program's. Run once more; anything else is the program's own answer.
+    if (result.err.find("Tracer caught signal") != std::string::npos &&
+        result.err.find("LeakSanitizer has encountered a fatal error") != std::string::npos)
+        result = runOnce(argv, env, timeoutSeconds);
     return result;
 }
 
