@@ -752,8 +752,7 @@ int runEditor(const EditorOptions& options, std::ostream& out, std::ostream& err
         std::vector<ScriptError> errors;
         script = loadEditorScript(options.scriptPath, errors);
         for (ScriptError& e : script->checkScreenshotFolders()) errors.push_back(std::move(e));
-        std::stable_sort(errors.begin(), errors.end(),
-                         [](const ScriptError& a, const ScriptError& b) { return a.line < b.line; });
+        sortByLine(errors);
         for (const ScriptError& e : errors) err << Script::format(options.scriptPath, e) << '\n';
         if (!errors.empty()) return 2;
     }

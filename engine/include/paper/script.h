@@ -68,6 +68,9 @@ struct ScriptError {
     std::string message;
 };
 
+/// Errors found by separate checks (the parser, then the caller's), put in file order.
+void sortByLine(std::vector<ScriptError>& errors);
+
 /// The hook for the caller's own commands, asked before the parser's: return true to claim
 /// the line (the words are split on whitespace), optionally setting error to refuse its
 /// arguments; return false to leave the line to the parser.

@@ -423,8 +423,7 @@ int runPlayer(const PlayerOptions& options, std::ostream& out, std::ostream& err
         } else {
             for (ScriptError& e : script->checkScreenshotFolders()) errors.push_back(std::move(e));
         }
-        std::stable_sort(errors.begin(), errors.end(),
-                         [](const ScriptError& a, const ScriptError& b) { return a.line < b.line; });
+        sortByLine(errors);
         for (const ScriptError& e : errors) err << Script::format(options.scriptPath, e) << '\n';
         if (!errors.empty()) return 2;
     }

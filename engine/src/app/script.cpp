@@ -310,6 +310,10 @@ std::vector<ScriptError> Script::bindActions(const InputMap& input, const Plugin
     return errors;
 }
 
+void sortByLine(std::vector<ScriptError>& errors) {
+    std::stable_sort(errors.begin(), errors.end(), [](const ScriptError& a, const ScriptError& b) { return a.line < b.line; });
+}
+
 std::vector<ScriptError> Script::checkScreenshotFolders() const {
     std::vector<ScriptError> errors;
     for (const ScriptCommand& c : commands_) {
