@@ -4,6 +4,7 @@
 #include <set>
 
 #include "paper/draw_list.h"
+#include "paper/screen_text.h"
 
 using namespace paper;
 
@@ -178,4 +179,28 @@ TEST_CASE("image triangles join their image's batch, three indices per triangle,
     CHECK(v.uv.y == 0.25f);
     CHECK(v.rgba == packColor({10, 20, 30, 40}));
     CHECK(v.silhouette == 1.0f);
+}
+
+TEST_CASE("labels of spawns standing side by side are stacked, not written into one another", "[render]") {
+    // Three spawn labels 50 px apart, each 230 px wide and 13 px high: as laid, all overlap.
+    std::vector<ScreenText> labels = {{{100, 380}, {}, "player  (paper_doll.rig.xml)"},
+                                      {{150, 380}, {}, "friend  (stickman.rig.xml)"},
+                                      {{190, 380}, {}, "third  (stickman.rig.xml)"},
+                                      {{600, 380}, {}, "far  (stickman.rig.xml)"}};
+    const std::vector<Vec2> sizes(labels.size(), Vec2{230, 13});
+    stackOverlapping(labels, sizes);
+    CHECK(labels[0].position.y == 380);  // the first stays where its flag put it
+    CHECK(labels[1].position.y == 365);  // above it, 2 px apart
+    CHECK(labels[2].position.y == 350);  // above both
+    CHECK(labels[3].position.y == 380);  // a label clear of the others is not moved
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        CHECK(labels[i].position.x == std::vector<float>{100, 150, 190, 600}[i]);  // each stays over its flag
+        for (std::size_t j = 0; j < i; ++j) {
+            bool apart = labels[i].position.x >= labels[j].position.x + sizes[j].x ||
+                         labels[j].position.x >= labels[i].position.x + sizes[i].x ||
+                         labels[i].position.y + sizes[i].y <= labels[j].position.y ||
+                         labels[j].position.y + sizes[j].y <= labels[i].position.y;
+            CHECK(apart);
+        }
+    }
 }

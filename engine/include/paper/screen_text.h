@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "paper/math.h"
 
@@ -13,5 +14,10 @@ struct ScreenText {
     Color color;
     std::string text;
 };
+
+/// Moves each text up, in order, until it overlaps none placed before it: spawns standing
+/// side by side would otherwise write their labels into one another. `sizes[i]` is the
+/// width and height of texts[i] in pixels (the window measures them with its font).
+void stackOverlapping(std::vector<ScreenText>& texts, const std::vector<Vec2>& sizes);
 
 }  // namespace paper

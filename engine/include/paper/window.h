@@ -43,7 +43,7 @@ public:
     void renderImGui();
     /// Draws texts into the frame now, with ImGui's font, so whatever is drawn after covers
     /// them (labels under the characters). Only between beginImGuiFrame and renderImGui.
-    static void drawTextNow(const std::vector<ScreenText>& texts);
+    static void drawTextNow(std::vector<ScreenText> texts);
     void swap();
 
     /// Drawable size in pixels (may exceed the window size on high-DPI screens).

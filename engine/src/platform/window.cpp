@@ -171,8 +171,14 @@ void Window::renderImGui() {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 
-void Window::drawTextNow(const std::vector<ScreenText>& texts) {
+void Window::drawTextNow(std::vector<ScreenText> texts) {
     if (texts.empty()) return;
+    std::vector<Vec2> sizes;
+    for (const ScreenText& t : texts) {
+        ImVec2 size = ImGui::CalcTextSize(t.text.c_str(), t.text.c_str() + t.text.size());
+        sizes.push_back({size.x, size.y});
+    }
+    stackOverlapping(texts, sizes);
     // A draw list of its own, rendered at once: ImGui's lists are all drawn at the end of the
     // frame, over the world, and these must go under part of it.
     ImGuiIO& io = ImGui::GetIO();
