@@ -1,5 +1,7 @@
 #include "paper/png_image.h"
 
+#include "paper/spelling.h"
+
 #include <png.h>
 
 #include <cmath>
@@ -108,7 +110,7 @@ bool loadPng(const std::string& path, PngImage& image, std::string& error) {
     std::error_code ec;
     const std::filesystem::file_status status = std::filesystem::status(path, ec);
     if (!std::filesystem::exists(status)) {
-        error = "file not found";
+        error = "file not found" + didYouMeanFile(path);
         return false;
     }
     if (!std::filesystem::is_regular_file(status)) {

@@ -215,6 +215,10 @@ TEST_CASE("paperdoll refuses bad levels", "[cli][bad-input][player]") {
     };
     const std::vector<Row> rows = {
         {"level: missing file", level(f.missing), 1, {f.missing, "file not found"}},
+        {"level: its name misspelt", level(kContent + "/levels/harnes.level.xml"), 1,
+         {"harnes.level.xml: error: cannot open level: file not found; did you mean 'harness.level.xml'?"}},
+        {"level: its folder misspelt", level(kContent + "/levelz/harness.level.xml"), 1,
+         {"file not found; the folder '" + kContent + "/levelz' does not exist"}},
         {"level: a directory", level(f.folder), 1, {f.folder, "directory"}},
         {"level: empty file", level(f.empty), 1, {f.empty, "empty"}},
         {"level: binary garbage", level(f.garbage), 1, {f.garbage + ":1:", "malformed XML"}},

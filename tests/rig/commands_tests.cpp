@@ -172,6 +172,12 @@ TEST_CASE("rig check and rig drop refuse a rig the player refuses: a clip it nam
     Run drop = run({"rig", "drop", rig});
     CHECK(drop.status == 1);
     CHECK(contains(drop.err, rig + ":61: error: clip:"));
+    // A slip in the clip's file name: its error names the file most likely meant.
+    std::string slip = text;
+    slip.replace(slip.find("nope.anim.xml"), 13, "wlk.anim.xml");
+    std::ofstream(rig, std::ios::trunc) << slip;
+    CHECK(contains(run({"rig", "check", rig}).err,
+                   "wlk.anim.xml: error: cannot open clip: file not found; did you mean 'walk.anim.xml'?\n"));
 
     // The rig broken elsewhere (an image that is not there, a body without mass), its bones
     // whole: the clip's error is listed with the rig's own, not after they are mended.
@@ -260,8 +266,8 @@ TEST_CASE("rig check lists errors and warnings together as a compiler does: the 
     Run check = run({"rig", "check", rig});
     CHECK(check.status == 1);
     CHECK(check.err == rig + ":7: warning: solver: unknown attribute 'colour' ignored (kept on save)\n" +
-                           rig + ":61: error: clip: the 'walk' clip '../anims/nope.anim.xml' does not load (" +
-                           (dir.path / "anims" / "nope.anim.xml").string() + ")\n" +
+                           rig + ":61: error: clip: the 'walk' clip '../anims/nope.anim.xml' does not load (the error for " +
+                           (dir.path / "anims" / "nope.anim.xml").string() + " says why)\n" +
                            rig + ":67: warning: unknown element 'extra' ignored (kept on save)\n" +
                            idle.string() + ":4: warning: clip: unknown attribute 'speed' ignored\n" +
                            (dir.path / "anims" / "nope.anim.xml").string() + ": error: cannot open clip: file not found\n"

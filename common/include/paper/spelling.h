@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,35 @@ inline size_t editDistance(std::string_view a, std::string_view b) {
 /// longer one ('get_up_frnot'), so 'wave' is no 'daze'.
 inline bool isSlipOf(std::string_view typed, std::string_view meant) {
     return typed != meant && editDistance(typed, meant) <= (meant.size() > 5 ? 2u : 1u);
+}
+
+/// For a file that was not found, what the user most likely meant: "; did you mean
+/// 'walk.anim.xml'?" when its folder holds a file a slip away from the name typed
+/// ('wlk.anim.xml'), "; the folder 'my/animz' does not exist" when the folder is missing,
+/// else "". Reads the folder once, at most its first 10,000 entries.
+inline std::string didYouMeanFile(const std::string& path) {
+    namespace fs = std::filesystem;
+    const fs::path missing(path);
+    const fs::path folder = missing.has_parent_path() ? missing.parent_path() : fs::path(".");
+    std::error_code error;
+    if (!fs::is_directory(folder, error)) {
+        if (fs::exists(folder, error)) return "; '" + folder.string() + "' is not a folder";
+        return "; the folder '" + folder.string() + "' does not exist";
+    }
+    const std::string typed = missing.filename().string();
+    std::string nearest;
+    size_t best = 0;
+    int looked = 0;
+    for (fs::directory_iterator it(folder, error), end; !error && it != end && looked < 10000; it.increment(error), ++looked) {
+        const std::string name = it->path().filename().string();
+        if (!isSlipOf(typed, name) || !it->is_regular_file(error)) continue;
+        const size_t d = editDistance(typed, name);
+        if (nearest.empty() || d < best || (d == best && name < nearest)) {
+            nearest = name;
+            best = d;
+        }
+    }
+    return nearest.empty() ? "" : "; did you mean '" + nearest + "'?";
 }
 
 }  // namespace paper

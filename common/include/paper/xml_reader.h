@@ -11,6 +11,7 @@
 #include <tinyxml2.h>
 
 #include "paper/diagnostic.h"
+#include "paper/spelling.h"
 
 #include <algorithm>
 #include <array>
@@ -395,7 +396,7 @@ inline std::optional<std::string> readUserFile(const std::string& path, const ch
     std::error_code status;
     fs::file_type type = fs::status(path, status).type();
     if (type == fs::file_type::not_found) {
-        report.error(0, cannot + "file not found");
+        report.error(0, cannot + "file not found" + didYouMeanFile(path));
         return std::nullopt;
     }
     if (status) {

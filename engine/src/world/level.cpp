@@ -357,7 +357,7 @@ private:
             if (!fs::is_regular_file(spawn.asset, status)) {
                 bool exists = fs::exists(spawn.asset, status);
                 report_.error(element, "asset file '" + spawn.asset + "' " +
-                                           (exists ? "is not a regular file" : "not found"));
+                                           (exists ? "is not a regular file" : "not found" + didYouMeanFile(spawn.asset)));
             }
         }
         if (report_.errorCount() > errorsBefore) return;

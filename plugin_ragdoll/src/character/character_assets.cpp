@@ -77,7 +77,8 @@ std::optional<Clip> loadRigClip(const std::string& rigPath, const RigDefinition&
     diagnostics.insert(diagnostics.end(), clip.diagnostics.begin(), clip.diagnostics.end());
     if (clip.clip) return std::move(*clip.clip);
     diagnostics.push_back({Severity::Error, rigPath, entry.line,
-                           "clip: the '" + entry.name + "' clip '" + entry.file + "' does not load (" + path + ")"});
+                           "clip: the '" + entry.name + "' clip '" + entry.file + "' does not load (the error for " + path +
+                               " says why)"});
     return std::nullopt;
 }
 
