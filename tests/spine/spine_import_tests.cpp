@@ -547,6 +547,30 @@ std::map<std::string, std::string> folderContents(const std::filesystem::path& f
 
 }  // namespace
 
+TEST_CASE("import --force never writes over what it reads: the atlas, its page image, the skeleton",
+          "[spine][import]") {
+    // The skeleton, its atlas and the atlas's page in one folder, as a Spine export leaves them.
+    const std::filesystem::path folder = freshFolder("force_inputs");
+    std::filesystem::copy_file(dataPath("mini.json"), folder / "mini.json");
+    std::filesystem::copy_file(std::string(PAPERDOLL_CONTENT_DIR) + "/art/paper_doll.png", folder / "page.png");
+    std::ifstream in(dataPath("mini.atlas"));
+    std::string atlas((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    atlas.replace(0, atlas.find('\n'), "page.png");
+    std::ofstream(folder / "mini.atlas") << atlas;
+    const auto before = folderContents(folder);
+    for (const char* out : {"page.png", "mini.atlas", "./mini.json"}) {
+        SpineImportOptions o = options((folder / "mini.json").string(), folder / out);
+        o.scale = 10.0;
+        o.force = true;
+        ImportRun run = runImport(o);
+        CAPTURE(out, run.err);
+        CHECK(run.exitCode == 2);
+        CHECK(run.err.find("over the ") != std::string::npos);
+        CHECK(run.err.find("' it reads; choose another OUT") != std::string::npos);
+        CHECK(folderContents(folder) == before);  // the art, the atlas and the skeleton whole, no clip written
+    }
+}
+
 TEST_CASE("import --force: a write that fails leaves the previous import byte for byte, with no temporary files",
           "[spine][import][errors]") {
     const std::filesystem::path folder = freshFolder("failed_write");

@@ -14,6 +14,7 @@
 #include "rig/rig_loader.h"
 #include "rig/rig_saver.h"
 #include "spine/spine_import.h"
+#include "paper/same_file.h"
 
 namespace ragdoll {
 
@@ -378,13 +379,6 @@ int runDrop(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     return report.passed() ? kExitOk : kExitDropFailed;
 }
 
-bool sameFile(const std::string& a, const std::string& b) {
-    std::error_code status;
-    if (fs::exists(b, status) && fs::equivalent(a, b, status)) return true;
-    fs::path ca = fs::weakly_canonical(a, status), cb = fs::weakly_canonical(b, status);
-    return !status && ca == cb;
-}
-
 int runGenerate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     std::vector<std::string> rest;
     bool force = false, optionsDone = false;
@@ -401,7 +395,7 @@ int runGenerate(const std::vector<std::string>& args, std::ostream& out, std::os
                                    (files.size() == 1 ? "" : "s"));
     const std::string& in = files[0];
     const std::string& outPath = files[1];
-    if (sameFile(in, outPath))
+    if (paper::sameFile(in, outPath))
         return usageError(err, "OUT '" + outPath + "' is the input file; generate never overwrites IN");
     std::error_code status;
     if (!force && fs::exists(outPath, status) && !fs::is_directory(outPath, status))
@@ -506,7 +500,7 @@ int runImport(const std::vector<std::string>& args, std::ostream& out, std::ostr
                                    " argument" + (files.size() == 1 ? "" : "s"));
     options.skeletonPath = files[0];
     options.outPath = files[1];
-    if (sameFile(options.skeletonPath, options.outPath))
+    if (paper::sameFile(options.skeletonPath, options.outPath))
         return usageError(err, "OUT '" + options.outPath + "' is the skeleton file");
     return runSpineImport(options, out, err);
 }

@@ -15,6 +15,7 @@
 #include <system_error>
 
 #include "paper/png_image.h"
+#include "paper/same_file.h"
 #include "paper/xml_reader.h"
 #include "rig/rig_loader.h"
 #include "rig/rig_saver.h"
@@ -287,6 +288,17 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
         writes.push_back(planWrite(to, clip.text));
     }
     writes.push_back(planWrite(outPath, build.rigText));
+    // --force replaces what the import wrote before, never what it reads: an OUT spelt like
+    // the atlas or a page would have put the rig over the art, and its clips beside it.
+    std::vector<std::pair<std::string, std::string>> inputs = {{json, "the skeleton"}, {atlasPath, "the atlas"}};
+    for (const AtlasPage& page : atlas.pages) inputs.push_back({(atlasDir / page.file).string(), "the atlas page"});
+    for (const PlannedWrite& w : writes)
+        for (const auto& [input, what] : inputs)
+            if (paper::sameFile(w.target.string(), input)) {
+                err << "paperdoll rig: error: the import would write " << w.target.string() << " over " << what << " '" << input
+                    << "' it reads; choose another OUT\n";
+                return kExitUsage;
+            }
     // A folder where a file goes would be moved aside and then left behind: refused first.
     for (const PlannedWrite& w : writes)
         if (fs::is_directory(w.target, status)) {
