@@ -885,3 +885,43 @@ TEST_CASE("import: the scale taken from the setup pose's height is written to si
     REQUIRE(loaded.rig);
     CHECK(loaded.rig->scale == 97.7778);
 }
+
+TEST_CASE("import names each attachment it leaves out, and the skin to pass when the file has no default skin",
+          "[spine][import]") {
+    const std::filesystem::path folder = freshFolder("skins_named");
+    std::ifstream in(dataPath("mini.json"));
+    const std::string mini((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto import = [&](const std::string& json) {
+        std::ofstream(folder / "skins.json", std::ios::trunc) << json;
+        SpineImportOptions o = options((folder / "skins.json").string(), folder / "skins.rig.xml");
+        o.atlasPath = dataPath("mini.atlas");
+        o.scale = 10.0;
+        o.force = true;
+        return runImport(o);
+    };
+    // A second attachment in the arm's slot (a swap the clips would make): named at its line.
+    std::string swap = mini;
+    const std::string box = "\"box\": { \"x\": 10,";
+    REQUIRE(swap.find(box) != std::string::npos);
+    swap.insert(swap.find(box), "\"box_alt\": { \"width\": 4, \"height\": 4 },\n      ");
+    ImportRun swapped = import(swap);
+    CAPTURE(swapped.err);
+    CHECK(swapped.exitCode == 0);
+    CHECK(swapped.err.find((folder / "skins.json").string() +
+                           ":14: warning: attachment 'box_alt' (skin 'default', slot 'arm'): not the slot's setup "
+                           "attachment, not imported (attachment swaps are not baked)") != std::string::npos);
+
+    // The default skin renamed: each slot says which skin holds its attachment, and the error
+    // lists the skins to pass.
+    std::string knight = mini;
+    knight.replace(knight.find("\"default\""), 9, "\"knight\"");
+    ImportRun noDefault = import(knight);
+    CAPTURE(noDefault.err);
+    CHECK(noDefault.exitCode == 1);
+    CHECK(noDefault.err.find(":9: warning: slot 'arm': its attachment 'box' is in no skin imported; nothing drawn (skin "
+                             "'knight' has it: --skin NAME imports one)") != std::string::npos);
+    CHECK(noDefault.err.find(":10: warning: slot 'forearm': its attachment 'trim' is in no skin imported; nothing drawn "
+                             "(skins 'knight', 'blue' have it: --skin NAME imports one)") != std::string::npos);
+    CHECK(noDefault.err.find("nothing to draw or to give bodies to (the file has no 'default' skin; pass --skin with one "
+                             "of 'knight', 'blue')") != std::string::npos);
+}

@@ -392,3 +392,43 @@ TEST_CASE("JSON: a skin key written with escapes has its messages at its own lin
     REQUIRE(blue);
     CHECK(blue->line == 7);
 }
+
+TEST_CASE("a Spine version the reader was not written for is warned about, and read as the nearest it knows",
+          "[spine][reader]") {
+    struct Case {
+        const char* version;
+        bool warned;
+        int major, minor;
+    };
+    for (const Case& c : {Case{"3.8.99", false, 3, 8}, Case{"4.0.64", false, 4, 0}, Case{"4.2.22", false, 4, 2},
+                          Case{"3.7.94", true, 3, 8}, Case{"3.9", true, 3, 8}, Case{"4.3.01", true, 4, 2},
+                          Case{"4.9", true, 4, 2}, Case{"5.0", true, 4, 2}, Case{"abc", true, 3, 8}}) {
+        const std::string json = std::string("{\"skeleton\": {\"spine\": \"") + c.version + "\"}, \"bones\": [{\"name\": \"root\"}]}";
+        SpineLoadResult r = parseSpineJson(json, "v.json");
+        CAPTURE(c.version);
+        REQUIRE(r.ok);
+        const bool warned = std::any_of(r.diagnostics.begin(), r.diagnostics.end(), [&](const Diagnostic& d) {
+            return d.message == std::string("skeleton: version '") + c.version + "' is not 3.8 or 4.0-4.2; read as the nearest of those";
+        });
+        CHECK(warned == c.warned);
+        CHECK(r.skeleton.major == c.major);
+        CHECK(r.skeleton.minor == c.minor);
+    }
+}
+
+TEST_CASE("a slot's blend mode and tint black, which the renderer does not draw, are warned about at the slot",
+          "[spine][reader]") {
+    const std::string json = "{\"skeleton\": {\"spine\": \"4.2.22\"},\n"
+                             "\"bones\": [{\"name\": \"root\"}],\n"
+                             "\"slots\": [\n"
+                             "{\"name\": \"plain\", \"bone\": \"root\", \"blend\": \"normal\"},\n"
+                             "{\"name\": \"glow\", \"bone\": \"root\", \"blend\": \"additive\"},\n"
+                             "{\"name\": \"shade\", \"bone\": \"root\", \"dark\": \"000000\"}\n"
+                             "]}";
+    SpineLoadResult r = parseSpineJson(json, "slots.json");
+    REQUIRE(r.ok);
+    std::vector<std::string> found;
+    for (const Diagnostic& d : r.diagnostics) found.push_back(d.format());
+    CHECK(found == std::vector<std::string>{"slots.json:5: warning: slot 'glow': blend mode 'additive' is drawn as normal",
+                                            "slots.json:6: warning: slot 'shade': its tint black ('dark') is not drawn"});
+}

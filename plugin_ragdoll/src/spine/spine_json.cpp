@@ -202,11 +202,11 @@ public:
         }
         int major = 0, minor = 0;
         if (std::sscanf(skeleton_.version.c_str(), "%d.%d", &major, &minor) != 2 || major < 3 || major > 4 ||
-            (major == 3 && minor < 8)) {
+            (major == 3 && minor != 8) || (major == 4 && minor > 2)) {
             warning(lineOfKey("skeleton", "spine"), "skeleton: version '" + skeleton_.version +
                                                         "' is not 3.8 or 4.0-4.2; read as the nearest of those");
+            minor = major > 4 ? 2 : major == 4 ? std::clamp(minor, 0, 2) : 8;
             major = std::clamp(major, 3, 4);
-            minor = major == 3 ? 8 : std::clamp(minor, 0, 2);
         }
         skeleton_.major = major;
         skeleton_.minor = minor;
@@ -313,6 +313,10 @@ public:
             slot.bone = boneRef(entry, "bone", slot.line, what);
             slot.color = color(entry, "color", slot.line, what);
             slot.attachment = string(entry, "attachment", "", slot.line, what);
+            // What the renderer cannot draw is said, not dropped in silence.
+            if (const std::string blend = string(entry, "blend", "normal", slot.line, what); blend != "normal")
+                warning(slot.line, what + ": blend mode '" + blend + "' is drawn as normal");
+            if (entry.contains("dark")) warning(slot.line, what + ": its tint black ('dark') is not drawn");
             skeleton_.slots.push_back(slot);
         }
     }

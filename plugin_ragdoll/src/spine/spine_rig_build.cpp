@@ -178,14 +178,29 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
     }
     std::map<std::pair<int, std::string>, const SpineAttachment*> shown;
     std::map<const SpineAttachment*, std::string> skinOf;  // for messages: which skin's entry is used
-    int notShown = 0;
     for (const SpineSkin* skin : {defaultSkin, namedSkin})
         if (skin)
             for (const SpineAttachment& a : skin->attachments) {
                 shown[{a.slot, a.name}] = &a;
                 skinOf[&a] = skin->name;
             }
-    for (const auto& [key, a] : shown) notShown += skeleton.slots[size_t(key.first)].attachment != key.second;
+    for (const auto& [key, a] : shown)
+        if (skeleton.slots[size_t(key.first)].attachment != key.second)
+            report.warning(input.jsonPath, a->line, "attachment '" + a->name + "' (skin '" + skinOf[a] + "', slot '" +
+                                                        skeleton.slots[size_t(key.first)].name +
+                                                        "'): not the slot's setup attachment, not imported (attachment "
+                                                        "swaps are not baked)");
+    // The skins not imported that hold a slot's attachment: what --skin would bring in.
+    auto skinsHolding = [&](int slot, const std::string& name) {
+        std::string names;
+        for (const SpineSkin& skin : skeleton.skins)
+            for (const SpineAttachment& a : skin.attachments)
+                if (a.slot == slot && a.name == name) {
+                    names += (names.empty() ? "'" : ", '") + skin.name + "'";
+                    break;
+                }
+        return names;
+    };
 
     for (const SpineBone& bone : skeleton.bones) {
         if (bone.inherit != SpineInherit::Normal)
@@ -206,8 +221,13 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
         if (slot.attachment.empty()) continue;
         auto found = shown.find({int(s), slot.attachment});
         if (found == shown.end()) {
+            const std::string holding = skinsHolding(int(s), slot.attachment);
             report.warning(input.jsonPath, slot.line, "slot '" + slot.name + "': its attachment '" + slot.attachment +
-                                                "' is in no skin imported; nothing drawn");
+                                                "' is in no skin imported; nothing drawn" +
+                                                (holding.empty() ? std::string()
+                                                 : holding.find(',') == std::string::npos
+                                                     ? " (skin " + holding + " has it: --skin NAME imports one)"
+                                                     : " (skins " + holding + " have it: --skin NAME imports one)"));
             continue;
         }
         const SpineAttachment& a = *found->second;
@@ -243,12 +263,14 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
         for (size_t c = 0; c < 4; ++c) part.color[c] = byteOf(slot.color[c] * a.color[c]);
         parts.push_back(part);
     }
-    if (notShown > 0)
-        report.warning(input.jsonPath, 0, std::to_string(notShown) +
-                                    " attachment(s) not shown in the setup pose are not imported (attachment swaps are not baked)");
     if (report.errors > 0) return build;
     if (parts.empty()) {
-        report.error(input.jsonPath, 0, "no region attachment is shown in the setup pose: nothing to draw or to give bodies to");
+        std::string skins;
+        for (const SpineSkin& skin : skeleton.skins) skins += (skins.empty() ? "'" : ", '") + skin.name + "'";
+        report.error(input.jsonPath, 0, "no region attachment is shown in the setup pose: nothing to draw or to give bodies to" +
+                                            (!defaultSkin && !namedSkin && !skins.empty()
+                                                 ? " (the file has no 'default' skin; pass --skin with one of " + skins + ")"
+                                                 : std::string()));
         return build;
     }
 
