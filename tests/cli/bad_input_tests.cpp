@@ -275,14 +275,17 @@ TEST_CASE("paperdoll refuses outputs it cannot write", "[cli][bad-input][player]
         return std::vector<std::string>{"--frames", "1", "--window", "320x240", kHarness, "--screenshot", path};
     };
     const std::vector<Row> rows = {
-        {"--stats-json: in a folder that does not exist", stats(f.missing + "/s.json"), 1,
-         {f.missing + "/s.json", "No such file"}},
-        {"--stats-json: a directory", stats(f.folder), 1, {f.folder, "directory"}},
-        {"--stats-json: under a regular file", stats(underFile + ".json"), 1, {underFile + ".json", "Not a directory"}},
-        {"--screenshot: in a folder that does not exist", shot(f.missing + "/shot.png"), 1,
-         {"screenshot", f.missing + "/shot.png"}, true},
-        {"--screenshot: a directory", shot(f.folder), 1, {"screenshot", f.folder}, true},
-        {"--screenshot: under a regular file", shot(underFile + ".png"), 1, {"screenshot", underFile + ".png"}, true},
+        // Refused before the run (exit 2): both files are written at its end.
+        {"--stats-json: in a folder that does not exist", stats(f.missing + "/s.json"), 2,
+         {"--stats-json '" + f.missing + "/s.json': '" + f.missing + "' does not exist"}},
+        {"--stats-json: a directory", stats(f.folder), 2, {"--stats-json '" + f.folder + "': it is a directory"}},
+        {"--stats-json: under a regular file", stats(underFile + ".json"), 2,
+         {"--stats-json '" + underFile + ".json': '" + f.file + "' is not a folder"}},
+        {"--screenshot: in a folder that does not exist", shot(f.missing + "/shot.png"), 2,
+         {"--screenshot '" + f.missing + "/shot.png': '" + f.missing + "' does not exist"}},
+        {"--screenshot: a directory", shot(f.folder), 2, {"--screenshot '" + f.folder + "': it is a directory"}},
+        {"--screenshot: under a regular file", shot(underFile + ".png"), 2,
+         {"--screenshot '" + underFile + ".png': '" + f.file + "' is not a folder"}},
         {"`--list-plugins` with standard output on a full disk", {kFullOutput, "--list-plugins"}, 1,
          {"cannot write to standard output", "No space left"}},
     };
@@ -421,7 +424,11 @@ TEST_CASE("paperdoll rig COMMAND --help prints that command's usage and exits 0"
 TEST_CASE("paperdoll_editor refuses bad options and numbers", "[cli][bad-input][editor]") {
     const std::vector<Row> rows = {
         {"unknown option `--bogus`", {"--bogus"}, 2, {"unknown option '--bogus'"}},
-        {"a stray argument", {"level.xml"}, 2, {"'level.xml'"}},
+        {"two levels", {"a.level.xml", "b.level.xml"}, 2, {"more than one level given: 'a.level.xml' and 'b.level.xml'"}},
+        {"a level and --level", {"a.level.xml", "--level", "b.level.xml"}, 2,
+         {"more than one level given: 'a.level.xml' and --level"}},
+        {"--screenshot in a folder that does not exist", {"--headless", "--frames", "1", "--screenshot", "nodir/x.png"}, 2,
+         {"--screenshot 'nodir/x.png': 'nodir' does not exist"}},
         {"`--frames` without a value", {"--frames"}, 2, {"--frames"}},
         {"`--frames 0`", {"--frames", "0"}, 2, {"--frames", "'0'"}},
         {"`--frames -1`", {"--frames", "-1"}, 2, {"--frames", "'-1'"}},
@@ -476,9 +483,9 @@ TEST_CASE("paperdoll_editor refuses bad files", "[cli][bad-input][editor]") {
         {"--plugin: its library is missing", opt("--plugin", f.noLibrary), 1, {"libnot_built.so", "No such file"}},
         {"--plugin: its library is binary garbage", opt("--plugin", f.garbageLibrary), 1,
          {"libgarbage.so", "not a 64-bit ELF"}},
-        {"--screenshot: in a folder that does not exist", opt("--screenshot", f.missing + "/shot.png"), 1,
-         {"screenshot", f.missing + "/shot.png"}, true},
-        {"--screenshot: a directory", opt("--screenshot", f.folder), 1, {"screenshot", f.folder}, true},
+        {"--screenshot: in a folder that does not exist", opt("--screenshot", f.missing + "/shot.png"), 2,
+         {"--screenshot '" + f.missing + "/shot.png': '" + f.missing + "' does not exist"}},
+        {"--screenshot: a directory", opt("--screenshot", f.folder), 2, {"--screenshot '" + f.folder + "': it is a directory"}},
     };
     checkAll("paperdoll_editor", kEditor, rows);
 }

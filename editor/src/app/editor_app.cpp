@@ -742,6 +742,10 @@ int runEditor(const EditorOptions& options, std::ostream& out, std::ostream& err
         out << editorUsage();
         return 0;
     }
+    if (options.showVersion) {
+        out << kProgram << " " << PAPERDOLL_VERSION << '\n';
+        return 0;
+    }
     // Before SDL starts (Window::open): the offscreen driver renders and reads back like a
     // window but shows nothing and needs no display (third_party/README.md, "Displays").
     if (options.headless) setenv("SDL_VIDEODRIVER", "offscreen", 1);

@@ -1,16 +1,20 @@
 #include "app/editor_options.h"
 
 #include <charconv>
+
+#include "paper/file_checks.h"
 #include <set>
 
 namespace paper::editor {
 
 const char* editorUsage() {
-    return "usage: paperdoll_editor [--level FILE] [--asset FILE] [--plugin FILE] [--script FILE]\n"
-           "                        [--frames N] [--screenshot FILE] [--window WxH] [--headless] [--help]\n"
+    return "usage: paperdoll_editor [LEVEL | --level FILE] [--asset FILE] [--plugin FILE] [--script FILE]\n"
+           "                        [--frames N] [--screenshot FILE] [--window WxH] [--headless] [--version]\n"
+           "                        [--help]\n"
            "\n"
            "Edits the first spawn's asset (its joints, bodies and other objects) live in a plugin.\n"
-           "  --level FILE       the level to open (default: content/levels/harness.level.xml)\n"
+           "  LEVEL              the level to open (default: content/levels/harness.level.xml);\n"
+           "                     --level FILE is the same\n"
            "  --asset FILE       edit this file instead of the first spawn's own (Ctrl+S saves to it);\n"
            "                     --rig FILE is the same\n"
            "  --plugin FILE      load the plugin this descriptor (*.plugin) describes, instead of the first\n"
@@ -21,12 +25,14 @@ const char* editorUsage() {
            "  --window WxH       window size in pixels (default 1280x720, 800x600 to 16384x16384)\n"
            "  --headless         no visible window and no display needed (SDL's offscreen driver):\n"
            "                     for scripts, screenshots and tests\n"
+           "  --version          print the version and exit\n"
            "  --help             this text\n"
            "\n"
            "Mouse: click a joint's pivot or a body to select it (the Inspector edits it), drag a gizmo\n"
            "handle to set a limit; middle drag or Space+left drag pans, the wheel zooms.\n"
            "Keys: P play/pause, . step, F frame the selection, Home reset view, Ctrl+Z undo, Ctrl+Y redo,\n"
-           "Ctrl+S save, Ctrl+O open another asset, Ctrl+Q or Esc quit (unsaved edits are asked about),\n"
+           "Ctrl+S save, Ctrl+Shift+S save as, Ctrl+O open another asset, Ctrl+Q or Esc quit (unsaved edits\n"
+           "are asked about), "
            "F5 reload the plugin.\n"
            "\n"
            "Scripts take the player's commands (wait, wait_frames, key, action, mouse move world|screen,\n"
@@ -70,9 +76,12 @@ EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args) {
         static const std::set<std::string> kOnce = {"--level", "--asset", "--rig", "--plugin", "--script", "--screenshot",
                                                     "--frames", "--window"};
         if (kOnce.count(arg) && !given.insert(arg == "--rig" ? "--asset" : arg).second)
-            return {std::nullopt, arg + " is given twice"};
+            return {std::nullopt, arg == "--level" ? "more than one level given: '" + options.levelPath + "' and --level"
+                                                   : arg + " is given twice"};
         if (arg == "--help" || arg == "-h") {
             options.showHelp = true;
+        } else if (arg == "--version") {
+            options.showVersion = true;
         } else if (arg == "--headless") {
             options.headless = true;
         } else if (arg == "--level") {
@@ -102,10 +111,18 @@ EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args) {
                 return {std::nullopt, need + ", got '" + text + "'"};
             options.windowWidth = int(w);
             options.windowHeight = int(h);
+        } else if (!arg.empty() && arg[0] != '-') {
+            // The level as the player takes it, without --level.
+            if (!given.insert("--level").second)
+                return {std::nullopt, "more than one level given: '" + options.levelPath + "' and '" + arg + "'"};
+            options.levelPath = arg;
         } else {
             return {std::nullopt, "unknown option '" + arg + "' (paperdoll_editor --help lists them)"};
         }
     }
+    // Said now, not after the run: the screenshot is written when the editor quits.
+    if (const std::string problem = cannotWrite(options.screenshotPath); !problem.empty())
+        return {std::nullopt, "--screenshot '" + options.screenshotPath + "': " + problem};
     return {options, ""};
 }
 

@@ -26,6 +26,7 @@ struct EditorOptions {
     int windowHeight = 720;      ///< pixels
     bool headless = false;       ///< no visible window: SDL's offscreen driver (scripts, screenshots, tests)
     bool showHelp = false;
+    bool showVersion = false;
 };
 
 struct EditorCliResult {

@@ -1,5 +1,7 @@
 #include "app/cli.h"
 
+#include "paper/file_checks.h"
+
 #include <charconv>
 #include <cstring>
 
@@ -124,6 +126,10 @@ CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
         return fail("--headless needs --frames N (how many steps to run) or --script FILE");
     if (o.headless && !o.screenshotPath.empty())
         return fail("--screenshot needs a window; drop --headless (with no display, set SDL_VIDEODRIVER=offscreen)");
+    // Said now, not after the run: both files are written at its end.
+    for (const auto& [option, path] : {std::pair{"--screenshot", &o.screenshotPath}, std::pair{"--stats-json", &o.statsJsonPath}})
+        if (const std::string problem = cannotWrite(*path); !problem.empty())
+            return fail(std::string(option) + " '" + *path + "': " + problem);
     return {o, {}};
 }
 

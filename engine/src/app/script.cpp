@@ -1,5 +1,7 @@
 #include "paper/script.h"
 
+#include "paper/file_checks.h"
+
 #include <SDL_keyboard.h>
 
 #include <algorithm>
@@ -318,13 +320,9 @@ std::vector<ScriptError> Script::checkScreenshotFolders() const {
     std::vector<ScriptError> errors;
     for (const ScriptCommand& c : commands_) {
         if (c.op != ScriptOp::Screenshot) continue;
-        const std::filesystem::path folder = std::filesystem::path(c.file).parent_path();
-        std::error_code ec;
-        if (folder.empty() || std::filesystem::is_directory(folder, ec)) continue;
-        const bool exists = std::filesystem::exists(folder, ec);
-        errors.push_back({c.line, "screenshot: cannot write '" + c.file + "': '" + folder.string() +
-                                      (exists ? "' is not a folder" : "' does not exist") +
-                                      " (a screenshot's path is the working directory's)"});
+        if (const std::string problem = cannotWrite(c.file); !problem.empty())
+            errors.push_back({c.line, "screenshot: cannot write '" + c.file + "': " + problem +
+                                          " (a screenshot's path is the working directory's)"});
     }
     return errors;
 }

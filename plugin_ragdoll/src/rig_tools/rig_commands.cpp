@@ -14,7 +14,7 @@
 #include "rig/rig_loader.h"
 #include "rig/rig_saver.h"
 #include "spine/spine_import.h"
-#include "paper/same_file.h"
+#include "paper/file_checks.h"
 
 namespace ragdoll {
 

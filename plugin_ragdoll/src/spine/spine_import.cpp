@@ -15,7 +15,7 @@
 #include <system_error>
 
 #include "paper/png_image.h"
-#include "paper/same_file.h"
+#include "paper/file_checks.h"
 #include "paper/xml_reader.h"
 #include "rig/rig_loader.h"
 #include "rig/rig_saver.h"

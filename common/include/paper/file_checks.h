@@ -1,0 +1,34 @@
+// Checks made on paths before a program acts on them: whether two paths name one file (a
+// command that reads some files and writes others must not write over what it reads), and
+// whether a file can be written where it is asked for (said before a run, not after it).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <system_error>
+
+namespace paper {
+
+/// True when a and b are one file (through links, "..", or another spelling), or, while b
+/// does not exist yet, when both spell the same place.
+inline bool sameFile(const std::string& a, const std::string& b) {
+    namespace fs = std::filesystem;
+    std::error_code status;
+    if (fs::exists(a, status) && fs::exists(b, status) && fs::equivalent(a, b, status)) return true;
+    const fs::path ca = fs::weakly_canonical(a, status), cb = fs::weakly_canonical(b, status);
+    return !status && ca == cb;
+}
+
+/// Why a file could not be written at path, as far as can be told before writing it: "it is
+/// a directory", "'nodir' does not exist", "'notes.txt' is not a folder"; "" when nothing
+/// stands in its way.
+inline std::string cannotWrite(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code status;
+    if (fs::is_directory(path, status)) return "it is a directory";
+    const fs::path folder = fs::path(path).parent_path();
+    if (folder.empty() || fs::is_directory(folder, status)) return "";
+    return "'" + folder.string() + (fs::exists(folder, status) ? "' is not a folder" : "' does not exist");
+}
+
+}  // namespace paper
