@@ -361,7 +361,23 @@ TEST_CASE("paperdoll rig refuses bad rig files", "[cli][bad-input][rig]") {
         {"`rig import`: SKELETON missing", {"rig", "import", f.missing, out}, 1, {f.missing, "file not found"}},
         {"`rig import`: SKELETON a directory", {"rig", "import", f.folder, out}, 1, {f.folder, "directory"}},
         {"`rig import`: SKELETON empty", {"rig", "import", f.empty, out}, 1, {f.empty + ":1:1:", "JSON syntax error"}},
-        {"`rig import`: SKELETON binary garbage", {"rig", "import", f.garbage, out}, 1, {f.garbage + ":", "JSON syntax error"}},
+        {"`rig import`: SKELETON binary garbage", {"rig", "import", f.garbage, out}, 1,
+         {f.garbage + ": error: not a Spine JSON skeleton (it is a binary file: it holds NUL bytes)"}},
+        {"`rig import`: SKELETON a rig", {"rig", "import", kStickman, out}, 1,
+         {kStickman + ": error: not a Spine JSON skeleton (it is XML, a rig or a level; `paperdoll rig check` reads rigs)"}},
+        {"`rig import`: SKELETON a PNG", {"rig", "import", kContent + "/art/paper_doll.png", out}, 1,
+         {"paper_doll.png: error: not a Spine JSON skeleton (it is a PNG image: the skeleton is the .json Spine exports "
+          "beside it)"}},
+        {"`rig import`: SKELETON the atlas", {"rig", "import", kContent + "/spine/paper_doll.atlas", out}, 1,
+         {"paper_doll.atlas: error: not a Spine JSON skeleton (it is a libGDX atlas: pass the skeleton's .json, and this "
+          "as --atlas FILE)"}},
+        {"`rig import`: --atlas the skeleton",
+         {"rig", "import", kContent + "/spine/paper_doll.json", out, "--atlas", kContent + "/spine/paper_doll.json"}, 1,
+         {"paper_doll.json: error: not a libGDX text atlas (it is JSON, likely the skeleton: the atlas is the .atlas file "
+          "Spine exports beside it)"}},
+        {"`rig check`: an atlas", {"rig", "check", kContent + "/spine/paper_doll.atlas"}, 1,
+         {"paper_doll.atlas: error: not an XML rig file (it is a libGDX atlas; with its Spine skeleton it becomes a rig by "
+          "`paperdoll rig import SKELETON.json OUT.rig.xml --atlas FILE`)"}},
         {"`rig import`: SKELETON /dev/zero", {"rig", "import", f.device, out}, 1, {f.device, "not a regular file"}},
         {"`rig generate`: IN missing", {"rig", "generate", f.missing, out}, 1, {f.missing, "file not found"}},
         {"`rig generate`: IN a directory", {"rig", "generate", f.folder, out}, 1, {f.folder, "directory"}},

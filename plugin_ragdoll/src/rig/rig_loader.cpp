@@ -29,6 +29,7 @@
 #include "rig/rig_art_loader.h"
 #include "rig/rig_mesh_loader.h"
 #include "rig/rig_xml.h"
+#include "spine/spine_atlas.h"
 
 namespace ragdoll {
 namespace {
@@ -673,6 +674,9 @@ std::optional<std::string> notXmlKind(std::string_view text) {
     const size_t first = text.find_first_not_of(" \t\r\n");
     if (first != std::string_view::npos && (text[first] == '{' || text[first] == '['))
         return "it is JSON; a Spine skeleton becomes a rig with `paperdoll rig import SKELETON.json OUT.rig.xml`";
+    if (looksLikeAtlas(text))
+        return "it is a libGDX atlas; with its Spine skeleton it becomes a rig by `paperdoll rig import SKELETON.json "
+               "OUT.rig.xml --atlas FILE`";
     return std::nullopt;
 }
 

@@ -1,5 +1,7 @@
 #include "spine/spine_atlas.h"
 
+#include <cctype>
+
 #include <charconv>
 #include <optional>
 
@@ -214,9 +216,32 @@ AtlasLoadResult parseAtlas(std::string_view text, const std::string& fileName) {
     // A UTF-8 byte-order mark (some editors save one) is not part of the first page's name.
     constexpr std::string_view kUtf8Bom = "\xef\xbb\xbf";
     if (text.starts_with(kUtf8Bom)) text.remove_prefix(kUtf8Bom.size());
+    // JSON or XML read line by line would be a page named '{' and a warning per line.
+    const size_t first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string_view::npos && (text[first] == '{' || text[first] == '[' || text[first] == '<')) {
+        result.diagnostics.push_back(
+            {Severity::Error, fileName, 0,
+             text[first] == '<' ? "not a libGDX text atlas (it is XML, a rig or a level)"
+                                : "not a libGDX text atlas (it is JSON, likely the skeleton: the atlas is the .atlas file "
+                                  "Spine exports beside it)"});
+        return result;
+    }
     AtlasParser(fileName, result).parse(text);
     result.ok = !hasErrors(result.diagnostics);
     return result;
+}
+
+bool looksLikeAtlas(std::string_view text) {
+    constexpr std::string_view kUtf8Bom = "\xef\xbb\xbf";
+    if (text.starts_with(kUtf8Bom)) text.remove_prefix(kUtf8Bom.size());
+    const size_t first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos) return false;
+    std::string_view line = text.substr(first, text.find('\n', first) - first);
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
+    if (line.size() < 5) return false;
+    std::string extension(line.substr(line.size() - 4));
+    for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return extension == ".png";
 }
 
 AtlasLoadResult loadAtlasFile(const std::string& path) {

@@ -79,4 +79,8 @@ struct AtlasLoadResult {
 AtlasLoadResult parseAtlas(std::string_view text, const std::string& fileName);
 AtlasLoadResult loadAtlasFile(const std::string& path);
 
+/// Whether text reads as a libGDX atlas: its first line that is not blank names a PNG page.
+/// For the readers of other formats, to say what a file given to them is.
+bool looksLikeAtlas(std::string_view text);
+
 }  // namespace ragdoll

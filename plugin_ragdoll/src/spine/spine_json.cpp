@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "paper/xml_reader.h"
+#include "spine/spine_atlas.h"
 #include "spine/spine_json_animations.h"
 
 namespace ragdoll {
@@ -623,6 +624,24 @@ SpineLoadResult parseSpineJson(std::string_view text, const std::string& fileNam
     return result;
 }
 
+namespace {
+
+/// What a file given as the skeleton is instead, when it is plainly no JSON: a parser's
+/// "invalid literal" at 1:1 says nothing of that.
+std::optional<std::string> notJsonKind(std::string_view text) {
+    if (std::optional<std::string> kind = paper::notTextFile(text, "the skeleton is the .json Spine exports beside it"))
+        return kind;
+    if (looksLikeAtlas(text)) return "it is a libGDX atlas: pass the skeleton's .json, and this as --atlas FILE";
+    constexpr std::string_view kUtf8Bom = "\xef\xbb\xbf";
+    if (text.starts_with(kUtf8Bom)) text.remove_prefix(kUtf8Bom.size());
+    const size_t first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string_view::npos && text[first] == '<')
+        return "it is XML, a rig or a level; `paperdoll rig check` reads rigs";
+    return std::nullopt;
+}
+
+}  // namespace
+
 SpineLoadResult loadSpineJsonFile(const std::string& path) {
     // The user's file through the one reader every loader uses: a directory, a device
     // (/dev/zero would never end) or a missing file is refused with the cause.
@@ -630,6 +649,10 @@ SpineLoadResult loadSpineJsonFile(const std::string& path) {
     paper::Reporter report(path, result.diagnostics);
     std::optional<std::string> text = paper::readUserFile(path, "skeleton", report);
     if (!text) return result;
+    if (std::optional<std::string> kind = notJsonKind(*text)) {
+        report.error(0, "not a Spine JSON skeleton (" + *kind + ")");
+        return result;
+    }
     return parseSpineJson(*text, path);
 }
 
