@@ -182,6 +182,33 @@ TEST_CASE("A rig the level's spawns name that does not load is said once, with t
     CHECK_THAT(error, Catch::EndsWith("(" + missing + " is the rig of the level's spawns 'left', 'right')"));
 }
 
+TEST_CASE("A refused rig's warnings come with its errors, after them, a slip naming the attribute meant",
+          "[world][spawns]") {
+    // The stickman with its clips beside it, one body's mass negative and its damping misspelt.
+    const std::filesystem::path dir = test::makeTempDir();
+    std::filesystem::copy(std::string(PAPERDOLL_CONTENT_DIR) + "/anims", dir / "anims");
+    std::filesystem::create_directory(dir / "rigs");
+    std::ifstream in(std::string(PAPERDOLL_CONTENT_DIR) + "/rigs/stickman.rig.xml");
+    std::string rig((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t body = rig.find("<body ");
+    REQUIRE(body != std::string::npos);
+    rig.replace(rig.find("mass=\"", body), 6, "mass=\"-");
+    rig.insert(body + 6, "angular_dampng=\"1\" ");
+    const std::string path = (dir / "rigs" / "slip.rig.xml").string();
+    std::ofstream(path) << rig;
+
+    Scene scene;
+    SceneLevel level = flatLevel();
+    level.spawns[0].rigPath = path;
+    std::string error;
+    CHECK_FALSE(scene.loadLevel(level, error));
+    CAPTURE(error);
+    CHECK(error.starts_with(path + ":31: error: body: attribute 'mass' must be > 0"));
+    CHECK(error.find("\n" + path + ":31: warning: body: unknown attribute 'angular_dampng' ignored (kept on save); did "
+                     "you mean 'angular_damping'?\n") != std::string::npos);
+    std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("A heavy crate resists the walker more than a light one", "[world][props]") {
     auto walkInto = [](double mass, double& walked, double& pushed, double& deepest) {
         double felt = 0.0;  // the most the walker found itself pushing

@@ -539,7 +539,7 @@ TEST_CASE("unknown elements and attributes are warnings and the level still load
     std::vector<Diagnostic> warnings = diagnosticsOf(r, Severity::Warning);
     REQUIRE(warnings.size() == 2);
     CHECK(warnings[0].line == 4);
-    CHECK(warnings[0].message == "box: unknown attribute 'colour' ignored");
+    CHECK(warnings[0].message == "box: unknown attribute 'colour' ignored; did you mean 'color'?");
     CHECK(warnings[1].line == 5);
     CHECK(warnings[1].message == "unknown element 'tree' ignored");
 }

@@ -221,9 +221,14 @@ public:
     /// Warns about every attribute of the element that was not asked for.
     void warnUnknownAttributes() {
         for (const tinyxml2::XMLAttribute* a = element_.FirstAttribute(); a; a = a->Next()) {
-            if (std::find(known_.begin(), known_.end(), std::string_view(a->Name())) == known_.end())
-                report_.warning(element_, "unknown attribute '" + std::string(a->Name()) + "' ignored" +
-                                              rules_.ignoredNote);
+            const std::string_view name(a->Name());
+            if (std::find(known_.begin(), known_.end(), name) != known_.end()) continue;
+            // A slip off an attribute the element takes ('angular_dampng'): most likely that one.
+            std::string_view meant;
+            for (std::string_view k : known_)
+                if (isSlipOf(name, k) && (meant.empty() || editDistance(name, k) < editDistance(name, meant))) meant = k;
+            report_.warning(element_, "unknown attribute '" + std::string(name) + "' ignored" + rules_.ignoredNote +
+                                          (meant.empty() ? "" : "; did you mean '" + std::string(meant) + "'?"));
         }
     }
 

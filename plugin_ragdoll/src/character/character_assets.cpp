@@ -186,10 +186,13 @@ std::shared_ptr<const CharacterAssets> loadCharacterAssets(const std::string& ri
                                                            std::vector<std::string>* warnings) {
     std::vector<Diagnostic> diagnostics;
     std::shared_ptr<const CharacterAssets> assets = loadCharacterAssets(rigPath, diagnostics);
-    for (const Diagnostic& d : diagnostics) {
+    for (const Diagnostic& d : diagnostics)
         if (d.severity == Severity::Error) errors.push_back(d.format());
-        else if (warnings) warnings->push_back(d.format());
-    }
+    // Refused, its warnings go after its errors (a misspelt attribute warned about is often
+    // what an error comes from), so the refusal's first line is still an error.
+    for (const Diagnostic& d : diagnostics)
+        if (d.severity != Severity::Error && !assets) errors.push_back(d.format());
+        else if (d.severity != Severity::Error && warnings) warnings->push_back(d.format());
     return assets;
 }
 

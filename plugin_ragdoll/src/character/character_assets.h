@@ -40,8 +40,9 @@ struct CharacterAssets {
 /// in the order the rig names them.
 std::shared_ptr<const CharacterAssets> loadCharacterAssets(const std::string& rigPath, std::vector<Diagnostic>& diagnostics);
 
-/// The same, with every error in errors ("FILE:LINE: error: …") and the warnings
-/// ("FILE:LINE: warning: …") in warnings when given, each in that order.
+/// The same as text ("FILE:LINE: error: …"): loaded, its errors in errors (none) and its
+/// warnings in warnings when given; refused, its errors and then its warnings in errors,
+/// each in the order `rig check` lists them.
 std::shared_ptr<const CharacterAssets> loadCharacterAssets(const std::string& rigPath, std::vector<std::string>& errors,
                                                            std::vector<std::string>* warnings = nullptr);
 
