@@ -144,6 +144,8 @@ TEST_CASE("script errors name their line and what is wrong", "[script]") {
     };
     const Case cases[] = {
         {"jump\n", 1, "unknown command 'jump' (commands: wait, wait_frames, key, action, mouse, screenshot, quit)"},
+        {"select joint elbow_L\n", 1, "'select' is a command of the editor's scripts: run this script with paperdoll_editor --script"},
+        {"wait 1\nexpect dirty\n", 2, "'expect' is a command of the editor's scripts: run this script with paperdoll_editor --script"},
         {"\n# c\nwait\n", 3, "wait takes one number of seconds (e.g. wait 0.5), got 0 arguments"},
         {"wait 1 2\n", 1, "wait takes one number of seconds (e.g. wait 0.5), got 2 arguments"},
         {"wait soon\n", 1, "wait: 'soon' is not a number of seconds"},

@@ -122,6 +122,23 @@ TEST_CASE("rig check counts images and sprites and gives each image's size", "[r
                              "paperdoll rig: 1 of 1 rig file failed the check\n");
 }
 
+TEST_CASE("rig check --json gives the file's numbers, not the last bits of the arithmetic", "[rig][commands]") {
+    Run r = run({"rig", "check", "--json", contentRig("stickman.rig.xml")});
+    REQUIRE(r.status == 0);
+    const nlohmann::json rig = nlohmann::json::parse(r.out)["rigs"][0];
+    // The stickman's hip limits are -30 and 120 degrees in the file; the torso stands
+    // straight up from x = 0 (its end's x was 3.06e-17).
+    nlohmann::json hip;
+    for (const nlohmann::json& joint : rig["joints"])
+        if (joint["name"] == "hip_L") hip = joint;
+    REQUIRE(hip.is_object());
+    CHECK(hip["lower_deg"].dump() == "-30.0");
+    CHECK(hip["upper_deg"].dump() == "120.0");
+    CHECK(rig["bones"][0]["end"][0].dump() == "0.0");
+    CHECK(r.out.find("9999999") == std::string::npos);
+    CHECK(r.out.find("0000000") == std::string::npos);
+}
+
 TEST_CASE("rig check lists every error of every file and fails", "[rig][commands]") {
     std::string broken = dataPath("broken.rig.xml"), good = contentRig("stickman.rig.xml"), empty = dataPath("empty.rig.xml");
     Run r = run({"rig", "check", broken, good, empty});

@@ -1,6 +1,8 @@
 #include "app/editor_app.h"
 
 #include <SDL.h>
+
+#include "paper/spelling.h"
 #include <imgui.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <backends/imgui_impl_sdl.h>
@@ -572,7 +574,7 @@ std::string notAFile(const std::string& path) {
     std::error_code ec;
     switch (fs::status(path, ec).type()) {
     case fs::file_type::regular: return {};
-    case fs::file_type::not_found: return "no such file";
+    case fs::file_type::not_found: return "no such file" + didYouMeanFile(path);
     case fs::file_type::directory: return "it is a directory, not a file";
     default: return "not a regular file";
     }
@@ -771,7 +773,7 @@ int runEditor(const EditorOptions& options, std::ostream& out, std::ostream& err
     if (!options.assetPath.empty()) {
         if (std::string why = notAFile(options.assetPath); !why.empty()) {
             err << kProgram << ": error: cannot open '" << options.assetPath << "': " << why
-                << " (--asset names the file to edit)\n";
+                << " (" << options.assetOption << " names the file to edit)\n";
             return 1;
         }
         level.spawns.front().asset = fs::absolute(options.assetPath).lexically_normal().string();

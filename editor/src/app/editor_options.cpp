@@ -88,6 +88,7 @@ EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args) {
             if (!value(options.levelPath)) return {std::nullopt, "--level needs a level file"};
         } else if (arg == "--asset" || arg == "--rig") {
             if (!value(options.assetPath)) return {std::nullopt, arg + " needs a file"};
+            options.assetOption = arg;
         } else if (arg == "--plugin") {
             if (!value(options.pluginPath)) return {std::nullopt, "--plugin needs a descriptor file (*.plugin)"};
         } else if (arg == "--script") {

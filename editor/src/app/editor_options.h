@@ -18,6 +18,7 @@ inline constexpr int kMaxEditorSide = 16384;
 struct EditorOptions {
     std::string levelPath;       ///< empty: content/levels/harness.level.xml
     std::string assetPath;       ///< empty: the level's own asset for its first spawn
+    std::string assetOption = "--asset";  ///< as typed: --asset or --rig, for messages
     std::string pluginPath;      ///< empty: the first plugin found on the search path
     std::string scriptPath;      ///< empty: no script
     std::string screenshotPath;  ///< empty: none; saved at exit

@@ -22,8 +22,8 @@ Options:
                        the README, "Scripts"). The run ends with the script; with
                        --frames it runs exactly N steps (cut short or idle at the end);
                        a `quit` in the script ends it at once.
-  --realtime           Pace the steps at 60 Hz of wall-clock time (headless or
-                       with --frames in a window).
+  --realtime           Pace the steps at 60 Hz of wall-clock time (headless, or in
+                       a window with --frames or --script).
   --stats-json FILE    At exit, write a JSON summary: frames, level, plugin, physics,
                        timing.
   --screenshot FILE    At exit, save what the window shows as a PNG (not headless).

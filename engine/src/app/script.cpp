@@ -185,6 +185,9 @@ std::string parseCommand(const Words& line, ScriptCommand& command, std::int64_t
         command.op = ScriptOp::Quit;
         return {};
     }
+    // The editor's own commands, in a script given to the player: say where they run.
+    if (!hook && (name == "select" || name == "type" || name == "expect"))
+        return "'" + name + "' is a command of the editor's scripts: run this script with paperdoll_editor --script";
     return "unknown command '" + name + "' (commands: " + kCommandList + ")";
 }
 

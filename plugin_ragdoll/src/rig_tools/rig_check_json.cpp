@@ -1,6 +1,8 @@
 #include "rig_tools/rig_check_json.h"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 #include <nlohmann/json.hpp>
 
@@ -15,6 +17,21 @@ using Json = nlohmann::json;
 constexpr double kDegreesPerRadian = 180.0 / kPi;
 
 Json point(Vec2 p) { return Json::array({p.x, p.y}); }
+
+/// Every number as the file would say it: computed values carry the last bits of their
+/// arithmetic (a limit of -30 degrees read back as -29.999999999999996, a bone's end at
+/// x = 3.06e-17), so each is rounded to 12 significant figures and anything under a
+/// nanometre (or a billionth of a degree) is 0.
+void tidyNumbers(Json& j) {
+    if (j.is_number_float()) {
+        const double v = j.get<double>();
+        char text[32];
+        std::snprintf(text, sizeof text, "%.12g", v);
+        j = std::fabs(v) < 1e-9 ? 0.0 : std::strtod(text, nullptr);
+    } else if (j.is_structured()) {
+        for (Json& child : j) tidyNumbers(child);
+    }
+}
 
 }  // namespace
 
@@ -86,6 +103,7 @@ std::string rigCheckJson(const std::string& file, const RigDefinition& rig) {
                           {"triangles", mesh.triangles}});
     }
     out["meshes"] = meshes;
+    tidyNumbers(out);
     return out.dump();
 }
 
