@@ -17,6 +17,7 @@
 #include "paper/camera.h"
 #include "paper/draw_list.h"
 #include "paper/gl_renderer.h"
+#include "paper/image_store.h"
 #include "paper/level.h"
 #include "paper/window.h"
 #include "run_process.h"
@@ -264,5 +265,56 @@ TEST_CASE("a cut-out part is drawn on its bone in every mode, facing right and l
     run(0.2);
     REQUIRE(mode() == "getting_up");
     checkPart(true);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a part cut from an atlas is drawn with none of its neighbour's texels at its edge",
+          "[render][sprites][display]") {
+    if (const char* display = std::getenv("DISPLAY"); !display || !*display) setenv("SDL_VIDEODRIVER", "offscreen", 1);
+    // An atlas of two parts side by side with no space between: green (texels 0-1) and
+    // magenta (texels 2-3), 4 × 2 texels.
+    const fs::path dir = makeTempDir();
+    std::vector<std::uint8_t> texels;
+    for (int y = 0; y < 2; ++y)
+        for (int x = 0; x < 4; ++x) {
+            const Rgb c = x < 2 ? Rgb{30, 180, 60} : Rgb{255, 0, 255};
+            texels.insert(texels.end(), {std::uint8_t(c.r), std::uint8_t(c.g), std::uint8_t(c.b), 255});
+        }
+    testpng::writeBytes(dir / "atlas.png", testpng::encode(4, 2, 4, texels));
+    ImageStore images;
+    std::string error;
+    const int atlas = images.load((dir / "atlas.png").string(), error);
+    REQUIRE(atlas > 0);
+
+    Window& window = testWindow();
+    GlRenderer renderer;
+    REQUIRE(renderer.init(error));
+    Camera camera;
+    camera.viewportSize = {float(kView), float(kView)};
+    camera.frame({0.0f, 0.0f}, 2.0f);  // 320 px a metre
+    // The green part alone, 1 m square: each of its texels is 160 px wide on screen.
+    DrawList list;
+    list.setPixelsPerMetre(camera.pixelsPerMetre);
+    const Vec2 corners[4] = {{-0.5f, 0.5f}, {0.5f, 0.5f}, {0.5f, -0.5f}, {-0.5f, -0.5f}};
+    const Vec2 uvs[4] = {{0.0f, 0.0f}, {0.5f, 0.0f}, {0.5f, 1.0f}, {0.0f, 1.0f}};
+    list.imageQuad(atlas, corners, uvs, {255, 255, 255, 255});
+    renderer.beginFrame(kView, kView, {std::uint8_t(kPaper.r), std::uint8_t(kPaper.g), std::uint8_t(kPaper.b), 255});
+    renderer.draw(list, camera, &images);
+    renderer.finish();
+    const fs::path png = dir / "frame.png";
+    REQUIRE(saveFramebufferPng(png.string(), kView, kView, error));
+    window.swap();
+    Frame frame;
+    frame.camera = camera;
+    int channels = 0;
+    frame.pixels = stbi_load(png.c_str(), &frame.width, &frame.height, &channels, 3);
+    REQUIRE(frame.pixels);
+    // Across the part, up to a pixel from its right edge (where the magenta part begins in
+    // the atlas, and a linear filter blended half of it in): green throughout.
+    for (float x = -0.49f; x <= 0.495f; x += 0.01f) {
+        const Rgb c = frame.at({x, 0.0f});
+        CAPTURE(x, c.r, c.g, c.b);
+        CHECK(near(c, {30, 180, 60}));
+    }
     fs::remove_all(dir);
 }

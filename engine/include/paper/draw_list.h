@@ -17,7 +17,11 @@ struct DrawVertex {
     std::uint32_t rgba;  ///< r in the low byte, as OpenGL reads GL_UNSIGNED_BYTE x4; straight alpha
     Vec2 uv{};           ///< texture coordinates, 0..1 from the image's top-left (shapes: 0, 0)
     float silhouette = 0.0f;  ///< 1: the colour alone where the image is opaque (shadows, rims)
-};  // 24 bytes
+    /// The part of the image the vertex's quad or triangles cut out (their texture
+    /// coordinates' bounds): sampling stays within it, so a part cut from an atlas never
+    /// blends in its neighbour's texels at its edge (shapes: 0, 0 to 0, 0).
+    Vec2 uvMin{}, uvMax{};
+};  // 40 bytes
 
 /// Triangles drawn with one image: indices [firstIndex, firstIndex + indexCount).
 struct DrawBatch {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace paper {
 
@@ -31,11 +32,26 @@ void DrawList::addToBatch(int image, std::uint32_t count) {
     batches_.back().indexCount += count;
 }
 
+namespace {
+
+/// The smallest and largest texture coordinates of a draw: the image's region it cuts out.
+std::pair<Vec2, Vec2> uvBounds(const Vec2* uvs, int count) {
+    Vec2 low = uvs[0], high = uvs[0];
+    for (int i = 1; i < count; ++i) {
+        low = {std::min(low.x, uvs[i].x), std::min(low.y, uvs[i].y)};
+        high = {std::max(high.x, uvs[i].x), std::max(high.y, uvs[i].y)};
+    }
+    return {low, high};
+}
+
+}  // namespace
+
 void DrawList::imageQuad(int image, const Vec2 corners[4], const Vec2 uvs[4], Color tint, bool silhouette) {
     if (image <= 0) return;
     auto base = std::uint32_t(vertices_.size());
     std::uint32_t rgba = packColor(tint);
-    for (int i = 0; i < 4; ++i) vertices_.push_back({corners[i], rgba, uvs[i], silhouette ? 1.0f : 0.0f});
+    const auto [uvMin, uvMax] = uvBounds(uvs, 4);
+    for (int i = 0; i < 4; ++i) vertices_.push_back({corners[i], rgba, uvs[i], silhouette ? 1.0f : 0.0f, uvMin, uvMax});
     addToBatch(image, 6);
     indices_.insert(indices_.end(), {base, base + 1, base + 2, base, base + 2, base + 3});
 }
@@ -45,7 +61,8 @@ void DrawList::imageTriangles(int image, const Vec2* positions, const Vec2* uvs,
     count -= count % 3;
     auto base = std::uint32_t(vertices_.size());
     std::uint32_t rgba = packColor(tint);
-    for (int i = 0; i < count; ++i) vertices_.push_back({positions[i], rgba, uvs[i], silhouette ? 1.0f : 0.0f});
+    const auto [uvMin, uvMax] = uvBounds(uvs, count);
+    for (int i = 0; i < count; ++i) vertices_.push_back({positions[i], rgba, uvs[i], silhouette ? 1.0f : 0.0f, uvMin, uvMax});
     addToBatch(image, std::uint32_t(count));
     for (int i = 0; i < count; ++i) indices_.push_back(base + std::uint32_t(i));
 }

@@ -17,11 +17,13 @@ layout(location = 0) in vec2 position;
 layout(location = 1) in vec4 color;
 layout(location = 2) in vec2 uv;
 layout(location = 3) in float silhouette;
+layout(location = 4) in vec4 uvBounds;
 uniform mat4 worldToClip;
 uniform bool linearLight;  // decode the sRGB colours: the framebuffer blends in linear light
 out vec4 vColor;
 out vec2 vUv;
 out float vSilhouette;
+flat out vec4 vUvBounds;
 void main() {
     gl_Position = worldToClip * vec4(position, 0.0, 1.0);
     vec3 rgb = color.rgb;
@@ -30,6 +32,7 @@ void main() {
     vColor = vec4(rgb * color.a, color.a);  // premultiplied, as the images are
     vUv = uv;
     vSilhouette = silhouette;
+    vUvBounds = uvBounds;
 }
 )";
 
@@ -39,10 +42,21 @@ const char* kFragmentShader = R"(#version 330 core
 in vec4 vColor;
 in vec2 vUv;
 in float vSilhouette;
+flat in vec4 vUvBounds;
 uniform sampler2D image;
 out vec4 fragColor;
 void main() {
-    vec4 texel = texture(image, vUv);
+    // Kept half a texel inside the region the draw cuts out, so a linear filter reaches no
+    // texel of a neighbouring part of the atlas (clamp-to-edge for the region). Half a texel
+    // of the full-size image: the one a part drawn at its size or larger is sampled from.
+    // Drawn smaller, the mipmaps' texels are wider, but an inset of their half grew every
+    // part's silhouette by the band it replicated (the paper doll's outlines thickened).
+    vec2 inset = 0.5 / vec2(textureSize(image, 0));
+    vec2 middle = 0.5 * (vUvBounds.xy + vUvBounds.zw);
+    vec2 low = min(vUvBounds.xy + inset, middle), high = max(vUvBounds.zw - inset, middle);
+    // The level of detail from the unclamped coordinates: clamped, they stop changing along
+    // the edge, and the edge would be sampled from the full-size image.
+    vec4 texel = textureGrad(image, clamp(vUv, low, high), dFdx(vUv), dFdy(vUv));
     // A silhouette keeps only the texel's coverage: premultiplied, (a, a, a, a).
     fragColor = mix(texel, vec4(texel.a), vSilhouette) * vColor;
 }
@@ -134,6 +148,8 @@ bool GlRenderer::init(std::string& error) {
     glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, sizeof(DrawVertex), (void*)offsetof(DrawVertex, uv));
     glEnableVertexAttribArray(3);
     glVertexAttribPointer(3, 1, GL_FLOAT, GL_FALSE, sizeof(DrawVertex), (void*)offsetof(DrawVertex, silhouette));
+    glEnableVertexAttribArray(4);  // uvMin and uvMax, side by side
+    glVertexAttribPointer(4, 4, GL_FLOAT, GL_FALSE, sizeof(DrawVertex), (void*)offsetof(DrawVertex, uvMin));
     glBindVertexArray(0);
     const std::uint8_t white[4] = {255, 255, 255, 255};
     textures_.assign(1, makeTexture(1, 1, white, srgb_));
