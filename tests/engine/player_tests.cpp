@@ -158,6 +158,27 @@ TEST_CASE("what a rig or clip ignores is a warning in the player's log, naming t
     fs::remove_all(dir);
 }
 
+TEST_CASE("the plugin's warnings about where a level places things name the level file and line", "[player]") {
+    // A crate pasted into another, one past the solver's world, a spawn sunk into the ground.
+    const fs::path dir = test::makeTempDir();
+    const fs::path level = dir / "place.level.xml";
+    std::ofstream(level) << "<level name=\"place\" format=\"1\" units=\"m\" scale=\"1\">\n"
+                            "  <box x=\"0\" y=\"-0.5\" width=\"40\" height=\"1\"/>\n"
+                            "  <prop name=\"stacked\" shape=\"box\" x=\"5\" y=\"0.3\" width=\"0.6\" height=\"0.6\" mass=\"10\"/>\n"
+                            "  <prop name=\"copy\" shape=\"box\" x=\"5.2\" y=\"0.3\" width=\"0.6\" height=\"0.6\" mass=\"10\"/>\n"
+                            "  <prop name=\"far\" shape=\"box\" x=\"2000\" y=\"0.3\" width=\"0.6\" height=\"0.6\" mass=\"10\"/>\n"
+                            "  <spawn name=\"hero\" asset=\"" + std::string(PAPERDOLL_CONTENT_DIR) +
+                                "/rigs/stickman.rig.xml\" x=\"0\" y=\"-0.6\"/>\n</level>\n";
+    test::ProcessResult r = test::runProcess({kPlayer, "--headless", level.string(), "--frames", "2"});
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+    const std::string at = "] " + level.string();
+    CHECK_THAT(r.err, Catch::Contains(at + ":4: warning: prop 'copy' is placed 0.4 m into prop 'stacked'") &&
+                          Catch::Contains(at + ":5: warning: prop 'far' at (2000, 0.3) m is beyond the solver's world") &&
+                          Catch::Contains(at + ":6: warning: spawn 'hero' at (0, -0.6) m has its feet 0.6 m inside the terrain"));
+    fs::remove_all(dir);
+}
+
 TEST_CASE("the player finds the harness by itself from any directory", "[player]") {
     std::string dir = test::makeTempDir();
     std::string stats = dir + "/s.json";

@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define PAPER_PLUGIN_ABI_VERSION 8u
+#define PAPER_PLUGIN_ABI_VERSION 9u
 #define PAPER_PLUGIN_ENTRY_SYMBOL "paperGetPluginApi"
 
 #if defined(_WIN32)
@@ -53,6 +53,7 @@ typedef struct PaperTerrainPiece {
     const PaperVec2* points; /* counter-clockwise, convex, 3..8 */
     int32_t pointCount;
     float friction, restitution;
+    int32_t line; /* the level file's line of its element; 0 when it came from no file */
 } PaperTerrainPiece;
 
 typedef struct PaperProp {
@@ -62,6 +63,7 @@ typedef struct PaperProp {
     PaperVec2 halfExtents; /* metres */
     float mass, friction, restitution;
     PaperColor color;
+    int32_t line; /* the level file's line of its element; 0 when it came from no file */
 } PaperProp;
 
 typedef struct PaperSpawn {
@@ -69,6 +71,7 @@ typedef struct PaperSpawn {
     const char* asset;   /* the file the spawn names (one of the plugin's asset types), or "" */
     PaperVec2 position;  /* metres */
     int32_t facingRight;
+    int32_t line; /* the level file's line of its element; 0 when it came from no file */
 } PaperSpawn;
 
 typedef struct PaperLevelDesc {
@@ -78,6 +81,9 @@ typedef struct PaperLevelDesc {
     int32_t propCount;
     const PaperSpawn* spawns;
     int32_t spawnCount;
+    /* The level's file, "" when none: with the elements' lines, what a plugin's warning
+       about a placement names ("FILE:LINE: warning: …", which the engine's log shows as is). */
+    const char* path;
 } PaperLevelDesc;
 
 /* An input action the plugin declares (PaperPluginApi.actions). The engine binds the keys,

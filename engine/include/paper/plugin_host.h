@@ -211,6 +211,7 @@ private:
     std::vector<PaperProp> props_;
     std::vector<std::string> spawnStrings_;
     std::vector<std::string> propNames_;
+    std::string levelPath_;  ///< the level's file, for the plugin's placement warnings
     std::vector<PaperSpawn> spawns_;
     bool hasLevel_ = false;
 

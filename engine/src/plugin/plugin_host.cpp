@@ -229,7 +229,7 @@ bool PluginHost::start(Generation& generation, const std::vector<std::uint8_t>& 
     };
     if (hasLevel_) {
         PaperLevelDesc level{terrain_.data(), int32_t(terrain_.size()), props_.data(), int32_t(props_.size()),
-                             spawns_.data(), int32_t(spawns_.size())};
+                             spawns_.data(), int32_t(spawns_.size()), levelPath_.c_str()};
         int32_t rc = guardedCall([&](char* buffer, size_t capacity) { return api.loadLevel(instance, &level, buffer, capacity); });
         if (signal) return abandon(std::string("crashed while loading the level: ") + describeSignal(signal));
         if (rc != 0) return abandon("refused the level: " + message);
@@ -272,6 +272,7 @@ bool PluginHost::load(const PluginDescriptor& descriptor) {
 }
 
 bool PluginHost::setLevel(const Level& level) {
+    levelPath_ = level.path;
     terrainPoints_.clear();
     terrain_.clear();
     props_.clear();
@@ -284,13 +285,13 @@ bool PluginHost::setLevel(const Level& level) {
     }
     for (size_t i = 0; i < level.terrain.size(); ++i)
         terrain_.push_back({terrainPoints_[i].data(), int32_t(terrainPoints_[i].size()), level.terrain[i].friction,
-                            level.terrain[i].restitution});
+                            level.terrain[i].restitution, level.terrain[i].line});
     propNames_.clear();
     for (const Prop& p : level.props) propNames_.push_back(p.name);
     for (size_t i = 0; i < level.props.size(); ++i) {
         const Prop& p = level.props[i];
         props_.push_back({propNames_[i].c_str(), {p.position.x, p.position.y}, p.angle, {p.halfExtents.x, p.halfExtents.y},
-                          p.mass, p.friction, p.restitution, {p.color.r, p.color.g, p.color.b, p.color.a}});
+                          p.mass, p.friction, p.restitution, {p.color.r, p.color.g, p.color.b, p.color.a}, p.line});
     }
     spawnStrings_.reserve(level.spawns.size() * 2);  // stable c_str() pointers
     for (const SpawnPoint& s : level.spawns) {
@@ -299,11 +300,12 @@ bool PluginHost::setLevel(const Level& level) {
     }
     for (size_t i = 0; i < level.spawns.size(); ++i)
         spawns_.push_back({spawnStrings_[2 * i].c_str(), spawnStrings_[2 * i + 1].c_str(),
-                           {level.spawns[i].position.x, level.spawns[i].position.y}, level.spawns[i].facingRight ? 1 : 0});
+                           {level.spawns[i].position.x, level.spawns[i].position.y}, level.spawns[i].facingRight ? 1 : 0,
+                           level.spawns[i].line});
     hasLevel_ = true;
     if (!current_.instance) return false;
     PaperLevelDesc desc{terrain_.data(), int32_t(terrain_.size()), props_.data(), int32_t(props_.size()), spawns_.data(),
-                        int32_t(spawns_.size())};
+                        int32_t(spawns_.size()), levelPath_.c_str()};
     std::string message;
     int32_t rc = 0;
     if (!guarded("loadLevel", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {

@@ -112,13 +112,15 @@ int32_t loadLevel(PaperPluginInstance* instance, const PaperLevelDesc* desc, cha
         level.props.push_back({p.name ? p.name : "prop" + std::to_string(i), {p.position.x, p.position.y}, p.angle, {p.halfExtents.x, p.halfExtents.y}, p.mass,
                                p.friction, p.restitution,
                                std::uint32_t(p.color.r) | std::uint32_t(p.color.g) << 8 | std::uint32_t(p.color.b) << 16 |
-                                   std::uint32_t(p.color.a) << 24});
+                                   std::uint32_t(p.color.a) << 24,
+                               p.line});
     }
     for (int32_t i = 0; i < desc->spawnCount; ++i) {
         const PaperSpawn& p = desc->spawns[i];
         level.spawns.push_back({p.name ? p.name : "", p.asset ? p.asset : "", {p.position.x, p.position.y},
-                                p.facingRight != 0});
+                                p.facingRight != 0, p.line});
     }
+    level.path = desc->path ? desc->path : "";
     std::string why;
     std::vector<std::string> warnings;
     try {

@@ -69,18 +69,33 @@ namespace {
 constexpr double kPropOverlapWarning = 0.01;
 constexpr double kSpawnOverlapWarning = 0.02;
 
+/// Where a placement warning points: "FILE:LINE: warning: " for an element of the level's
+/// file, which the host's log shows as a compiler's diagnostic ("" when the level came
+/// from no file).
+std::string placedAt(const SceneLevel& level, int line) {
+    if (level.path.empty()) return "";
+    std::string at = level.path;  // appended piece by piece: g++ 12 warns falsely about the + chain
+    if (line > 0) {
+        at += ':';
+        at += std::to_string(line);
+    }
+    at += ": warning: ";
+    return at;
+}
+
 /// Props the level places inside one another or in the terrain: the solver pushes such an
 /// overlap out at up to kMaxPushOutSpeed, so the prop rises out of it over the first frames
 /// where it stands. A copy-and-paste slip, said when the level loads.
-void warnAboutOverlappingProps(const World& world, const std::vector<SceneProp>& info, const std::vector<BodyId>& props,
+void warnAboutOverlappingProps(const World& world, const SceneLevel& level, const std::vector<BodyId>& props,
                                std::vector<std::string>& warnings) {
+    const std::vector<SceneProp>& info = level.props;
     char depth[32], speed[32];
     std::snprintf(speed, sizeof speed, "%g m/s", kMaxPushOutSpeed);
     std::vector<BodyId> near;
     for (size_t i = 0; i < props.size(); ++i) {
         auto say = [&](double d, const std::string& what) {
             std::snprintf(depth, sizeof depth, "%.3g m", d);
-            warnings.push_back("prop '" + info[i].name + "' is placed " + depth + " into " + what +
+            warnings.push_back(placedAt(level, info[i].line) + "prop '" + info[i].name + "' is placed " + depth + " into " + what +
                                ": the solver pushes it out at up to " + speed + " (place it clear)");
         };
         for (size_t j = 0; j < i; ++j)
@@ -99,26 +114,26 @@ void warnAboutOverlappingProps(const World& world, const std::vector<SceneProp>&
 /// Props and spawns past the solver's world, where it freezes bodies (a level's numbers go
 /// to 10⁶ m).
 void warnAboutLeavingTheWorld(double extent, const SceneLevel& level, std::vector<std::string>& warnings) {
-    auto say = [&](const std::string& what, Vec2 p) {
+    auto say = [&](const std::string& what, Vec2 p, int line) {
         if (std::abs(p.x) <= extent && std::abs(p.y) <= extent) return;
         char where[96];
         std::snprintf(where, sizeof where, " at (%g, %g) m is beyond the solver's world (%g m from the origin", p.x, p.y, extent);
-        warnings.push_back(what + where + " each way): it will not move");
+        warnings.push_back(placedAt(level, line) + what + where + " each way): it will not move");
     };
-    for (const SceneProp& prop : level.props) say("prop '" + prop.name + "'", prop.position);
-    for (const SceneSpawn& spawn : level.spawns) say("spawn '" + spawn.name + "'", spawn.position);
+    for (const SceneProp& prop : level.props) say("prop '" + prop.name + "'", prop.position, prop.line);
+    for (const SceneSpawn& spawn : level.spawns) say("spawn '" + spawn.name + "'", spawn.position, spawn.line);
 }
 
 /// A spawn inside the terrain: the figure is pushed out of it sideways and stands askew,
 /// away from where the level put it (a copy-and-paste slip, said when it loads).
-void warnAboutSpawnInTerrain(const World& world, const Character& c, const SceneSpawn& spawn,
+void warnAboutSpawnInTerrain(const World& world, const Character& c, const SceneLevel& level, const SceneSpawn& spawn,
                              std::vector<std::string>& warnings) {
     // Feet under the surface: the figure was lifted onto it (Character::outOfTerrain).
     if (const double lift = c.root().y - spawn.position.y; lift > kSpawnOverlapWarning) {
         char where[128];
         std::snprintf(where, sizeof where, "' at (%g, %g) m has its feet %.3g m inside the terrain: it stands on its surface at y = %.3g m",
                       spawn.position.x, spawn.position.y, lift, c.root().y);
-        warnings.push_back("spawn '" + spawn.name + where + " (place it there)");
+        warnings.push_back(placedAt(level, spawn.line) + "spawn '" + spawn.name + where + " (place it there)");
         return;
     }
     std::vector<DrawnShape> shapes;
@@ -129,13 +144,14 @@ void warnAboutSpawnInTerrain(const World& world, const Character& c, const Scene
     char where[96];
     std::snprintf(where, sizeof where, "' at (%g, %g) m stands %.3g m inside the terrain", spawn.position.x, spawn.position.y,
                   depth);
-    warnings.push_back("spawn '" + spawn.name + where + ": it will be pushed out (place it clear)");
+    warnings.push_back(placedAt(level, spawn.line) + "spawn '" + spawn.name + where + ": it will be pushed out (place it clear)");
 }
 
 /// Two spawns whose standing figures overlap: the later one is pushed out of the earlier,
 /// onto its head when they share a place (a copy-and-paste slip, said when it loads).
 void warnAboutOverlappingSpawns(const World& world, const std::vector<std::unique_ptr<Character>>& characters,
-                                const std::vector<SceneSpawn>& spawns, std::vector<std::string>& warnings) {
+                                const SceneLevel& level, std::vector<std::string>& warnings) {
+    const std::vector<SceneSpawn>& spawns = level.spawns;
     auto bodies = [](const Character& c) -> const std::vector<BodyId>& {
         return c.animatedBodies().empty() ? c.ragdoll().bodies : c.animatedBodies();
     };
@@ -160,7 +176,7 @@ void warnAboutOverlappingSpawns(const World& world, const std::vector<std::uniqu
         char how[48];
         std::snprintf(how, sizeof how, "' stands %.3g m inside spawn '", deepest);
         const std::string more = overlapped == 1 ? "" : " (and " + std::to_string(overlapped - 1) + " more)";
-        warnings.push_back("spawn '" + spawns[j].name + how + spawns[into].name + "'" + more +
+        warnings.push_back(placedAt(level, spawns[j].line) + "spawn '" + spawns[j].name + how + spawns[into].name + "'" + more +
                            ": it will be pushed out of it (place them apart)");
     }
 }
@@ -203,7 +219,7 @@ bool Scene::loadLevel(const SceneLevel& level, std::string& error, std::vector<s
         props.push_back(id);
     }
     if (warnings) {
-        warnAboutOverlappingProps(fresh, level.props, props, *warnings);
+        warnAboutOverlappingProps(fresh, level, props, *warnings);
         warnAboutLeavingTheWorld(fresh.def().worldHalfExtent, level, *warnings);
     }
     // Every rig (and its clips) loads before anything changes; a rig shared by several
@@ -249,9 +265,9 @@ bool Scene::loadLevel(const SceneLevel& level, std::string& error, std::vector<s
         def.facingRight = spawn.facingRight;
         def.collisionGroup = -1 - std::int32_t(i);
         characters_.push_back(std::make_unique<Character>(world_, assets_[spawn.rigPath], def));
-        if (warnings) warnAboutSpawnInTerrain(world_, *characters_.back(), spawn, *warnings);
+        if (warnings) warnAboutSpawnInTerrain(world_, *characters_.back(), level, spawn, *warnings);
     }
-    if (warnings) warnAboutOverlappingSpawns(world_, characters_, level.spawns, *warnings);
+    if (warnings) warnAboutOverlappingSpawns(world_, characters_, level, *warnings);
     last_ = run_ = {};
     stepMilliseconds_ = charactersMilliseconds_ = 0.0;
     return true;

@@ -27,6 +27,7 @@ struct SceneProp {
     Vec2 halfExtents;
     double mass = 1.0, friction = 0.6, restitution = 0.0;
     std::uint32_t rgba = 0;  ///< for drawing
+    int line = 0;            ///< the level file's line of it (0: none), for warnings
 };
 
 struct SceneSpawn {
@@ -34,12 +35,14 @@ struct SceneSpawn {
     std::string rigPath;  ///< a rig file naming its clips
     Vec2 position;        ///< feet
     bool facingRight = true;
+    int line = 0;  ///< the level file's line of it (0: none), for warnings
 };
 
 struct SceneLevel {
     std::vector<ScenePiece> terrain;
     std::vector<SceneProp> props;
     std::vector<SceneSpawn> spawns;
+    std::string path;  ///< the level's file ("": none): placement warnings name it and the line
 };
 
 /// A setting the editor can show and change (reflection).
