@@ -175,6 +175,7 @@ void checkAll(const std::string& program, const std::string& exe, const std::vec
 
 TEST_CASE("paperdoll refuses bad options and numbers", "[cli][bad-input][player]") {
     const std::vector<Row> rows = {
+        {"`--frame` (a slip of --frames)", {"--frame", "3"}, 2, {"unknown option '--frame'; did you mean '--frames'?"}},
         {"unknown option `--bogus`", {"--bogus"}, 2, {"unknown option '--bogus'"}},
         {"`--frames` without a value", {"--headless", "--frames"}, 2, {"--frames needs"}},
         {"`--stats-json` followed by another option", {"--frames", "1", "--stats-json", "--headless"}, 2,
@@ -320,6 +321,7 @@ TEST_CASE("paperdoll rig refuses bad commands, options and numbers", "[cli][bad-
         {"`rig generate IN IN`", {"rig", "generate", kStickman, kStickman}, 2, {"is the input file"}},
         {"`rig import` with one file", {"rig", "import", kStickman}, 2, {"needs SKELETON.json and OUT.rig.xml"}},
         {"`rig import --bogus`", {"rig", "import", "--bogus"}, 2, {"unknown option '--bogus'"}},
+        {"`rig chek` (a slip of check)", {"rig", "chek", "a.rig.xml"}, 2, {"unknown command 'chek'; did you mean 'check'?"}},
         {"`rig import --scale nan`", {"rig", "import", "a.json", "b.rig.xml", "--scale", "nan"}, 2, {"--scale", "'nan'"}},
         {"`rig import --scale -1`", {"rig", "import", "a.json", "b.rig.xml", "--scale", "-1"}, 2, {"--scale", "'-1'"}},
         {"`rig import --scale` without a value", {"rig", "import", "a.json", "b.rig.xml", "--scale"}, 2, {"--scale needs"}},
@@ -440,6 +442,7 @@ TEST_CASE("paperdoll rig COMMAND --help prints that command's usage and exits 0"
 TEST_CASE("paperdoll_editor refuses bad options and numbers", "[cli][bad-input][editor]") {
     const std::vector<Row> rows = {
         {"unknown option `--bogus`", {"--bogus"}, 2, {"unknown option '--bogus'"}},
+        {"`--scrip` (a slip of --script)", {"--scrip", "x"}, 2, {"unknown option '--scrip'; did you mean '--script'?"}},
         {"two levels", {"a.level.xml", "b.level.xml"}, 2, {"more than one level given: 'a.level.xml' and 'b.level.xml'"}},
         {"a level and --level", {"a.level.xml", "--level", "b.level.xml"}, 2,
          {"more than one level given: 'a.level.xml' and --level"}},

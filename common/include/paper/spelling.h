@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,16 @@ inline size_t editDistance(std::string_view a, std::string_view b) {
 /// longer one ('get_up_frnot'), so 'wave' is no 'daze'.
 inline bool isSlipOf(std::string_view typed, std::string_view meant) {
     return typed != meant && editDistance(typed, meant) <= (meant.size() > 5 ? 2u : 1u);
+}
+
+/// "; did you mean 'NAME'?" for the name in `names` nearest to what was typed, when one is a
+/// slip away ('--frame' for '--frames', 'chek' for 'check'); else "".
+inline std::string didYouMean(std::string_view typed, std::initializer_list<std::string_view> names) {
+    std::string_view nearest;
+    for (std::string_view name : names)
+        if (isSlipOf(typed, name) && (nearest.empty() || editDistance(typed, name) < editDistance(typed, nearest)))
+            nearest = name;
+    return nearest.empty() ? "" : "; did you mean '" + std::string(nearest) + "'?";
 }
 
 /// For a file that was not found, what the user most likely meant: "; did you mean

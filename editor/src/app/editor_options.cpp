@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "paper/file_checks.h"
+#include "paper/spelling.h"
 #include <set>
 
 namespace paper::editor {
@@ -118,7 +119,10 @@ EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args) {
                 return {std::nullopt, "more than one level given: '" + options.levelPath + "' and '" + arg + "'"};
             options.levelPath = arg;
         } else {
-            return {std::nullopt, "unknown option '" + arg + "' (paperdoll_editor --help lists them)"};
+            return {std::nullopt, "unknown option '" + arg + "'" +
+                                      didYouMean(arg, {"--help", "--version", "--headless", "--level", "--asset", "--rig",
+                                                       "--plugin", "--script", "--screenshot", "--frames", "--window"}) +
+                                      " (paperdoll_editor --help lists them)"};
         }
     }
     // Said now, not after the run: the screenshot is written when the editor quits.

@@ -1,6 +1,7 @@
 #include "app/cli.h"
 
 #include "paper/file_checks.h"
+#include "paper/spelling.h"
 
 #include <charconv>
 #include <cstring>
@@ -113,7 +114,11 @@ CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
             o.windowWidth = int(w);
             o.windowHeight = int(h);
         } else if (arg.size() > 1 && arg[0] == '-') {
-            return fail("unknown option '" + arg + "' (see paperdoll --help)");
+            return fail("unknown option '" + arg + "'" +
+                        didYouMean(arg, {"--help", "--version", "--headless", "--frames", "--script", "--realtime",
+                                         "--stats-json", "--screenshot", "--plugin", "--no-plugin", "--no-auto-reload",
+                                         "--list-plugins", "--window", "--no-vsync"}) +
+                        " (see paperdoll --help)");
         } else if (o.levelPath.empty()) {
             o.levelPath = arg;
         } else {

@@ -15,6 +15,7 @@
 #include "rig/rig_saver.h"
 #include "spine/spine_import.h"
 #include "paper/file_checks.h"
+#include "paper/spelling.h"
 
 namespace ragdoll {
 
@@ -527,7 +528,7 @@ int runRigCommand(const std::vector<std::string>& args, std::ostream& out, std::
     if (command == "drop") return runDrop(words, out, err);
     if (command == "generate") return runGenerate(words, out, err);
     if (command == "import") return runImport(words, out, err);
-    return usageError(err, "unknown command '" + command + "'");
+    return usageError(err, "unknown command '" + command + "'" + paper::didYouMean(command, {"check", "drop", "generate", "import"}));
 }
 
 }  // namespace ragdoll
