@@ -1044,3 +1044,27 @@ TEST_CASE("the ragdoll plugin never saves over a rig changed on disk, and a relo
     CHECK(valueOf(host, "joint", elbow.handle, "upper") == Approx(80.0));
     fs::remove_all(dir);
 }
+
+TEST_CASE("the ragdoll plugin's HUD line tells the net-role preview's two states apart", "[plugin][ragdoll]") {
+    const paper::Level level = stickmanLevel();
+    fs::path dir = test::makeTempDir();
+    PluginHost host(dir / "copies", nullptr);
+    REQUIRE(host.load(ragdollDescriptor()));
+    REQUIRE(host.setLevel(level));
+    const int characterKind = kindOf(host, "character");
+    const std::uint64_t player = host.objects(characterKind)[0].handle;
+    const int role = host.declarations().actionNamed("net_role");
+    REQUIRE(role >= 0);
+    auto summaryAfterTab = [&] {
+        PaperInput tab = {};
+        tab.pressed = tab.held = std::uint64_t(1) << role;
+        host.tick(1.0 / 60, tab);
+        return propertyOf(host, "character", player, "summary").text;
+    };
+    // Host with its proxy drawn over it; then only what a peer sees, the host hidden.
+    const std::string hostAndProxy = summaryAfterTab(), proxyOnly = summaryAfterTab();
+    CHECK(hostAndProxy.find("   host   ") != std::string::npos);
+    CHECK(proxyOnly.find("   host (hidden)   ") != std::string::npos);
+    CHECK(summaryAfterTab().find("   standalone   ") != std::string::npos);
+    fs::remove_all(dir);
+}

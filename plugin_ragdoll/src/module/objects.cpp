@@ -126,15 +126,18 @@ void describe(PaperPropertyInfo& info, const TuningProperty& p) {
 PaperVec2 paperVec(Vec2 v) { return {float(v.x), float(v.y)}; }
 
 /// "blend 0.40   standalone   walk": the mode in words, the blend weight only in the mode it
-/// describes (limp or animated it would read 0.00 and mean nothing).
-std::string summary(const Character& c) {
+/// describes (limp or animated it would read 0.00 and mean nothing). A host the net-role
+/// preview hides (showing only what a peer sees) says so: the HUD's two preview states
+/// read alike otherwise.
+std::string summary(const Character& c, bool hidden) {
     std::string line = modeName(c.mode());
     if (c.mode() == CharacterMode::Blend) {
         char weight[16];
         std::snprintf(weight, sizeof weight, " %.2f", c.blendWeight());
         line += weight;
     }
-    return line + "   " + netRoleName(c.role()) + "   " + (c.clip() ? c.clip()->name : std::string("(no clip)"));
+    return line + "   " + netRoleName(c.role()) + (hidden ? " (hidden)" : "") + "   " +
+           (c.clip() ? c.clip()->name : std::string("(no clip)"));
 }
 
 std::int32_t characterProperty(PaperPluginInstance* instance, const Character& c, std::int32_t index, PaperPropertyInfo& info) {
@@ -151,7 +154,7 @@ std::int32_t characterProperty(PaperPluginInstance* instance, const Character& c
     }
     case kBodyCount: info.value = c.bodyCount(); break;
     case kSummary:
-        instance->text = summary(c);
+        instance->text = summary(c, c.role() == NetRole::Host && instance->scene.netPreview() == NetPreview::ProxyOnly);
         info.text = instance->text.c_str();
         break;
     case kCharacterPropertyCount: return 1;
