@@ -17,23 +17,27 @@ namespace {
 
 constexpr std::uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 
-/// False when a chunk claims more bytes than the file has left after its header: the file
-/// was cut short. Checked before libpng sees the data, because libpng 1.6.39 allocates (and
-/// fills) a text chunk's claimed length, up to 2 GiB, before it finds the data missing:
-/// fuzz_png found 75- and 317-byte files that took 1.2 and 1.8 GB and seconds to refuse.
-/// With every chunk inside the file, what libpng allocates for one is bounded by its size.
-bool chunksFit(const std::uint8_t* data, std::size_t size) {
+/// How many of the file's bytes to hand libpng, or 0 when a chunk claims more bytes than
+/// the file has left after its header: the file was cut short. Checked before libpng sees
+/// the data, because libpng 1.6.39 allocates (and fills) a text chunk's claimed length, up
+/// to 2 GiB, before it finds the data missing: fuzz_png found 75- and 317-byte files that
+/// took 1.2 and 1.8 GB and seconds to refuse. With every chunk inside the file, what libpng
+/// allocates for one is bounded by its size. A file cut inside its closing IEND chunk (or
+/// before it, after whole chunks) holds its whole image: it is read without the cut end,
+/// as one with no IEND at all is (libpng stops when the image is read).
+std::size_t usableBytes(const std::uint8_t* data, std::size_t size) {
     std::size_t at = sizeof kSignature;
     while (size - at >= 8) {  // a chunk's length and type
         const std::uint32_t length = std::uint32_t(data[at]) << 24 | std::uint32_t(data[at + 1]) << 16 |
                                      std::uint32_t(data[at + 2]) << 8 | std::uint32_t(data[at + 3]);
-        if (length > 0x7fffffffu) return true;  // not a PNG length at all: libpng says so
+        if (length > 0x7fffffffu) return size;  // not a PNG length at all: libpng says so
+        const bool end = std::memcmp(data + at + 4, "IEND", 4) == 0;
         const std::size_t left = size - at - 8;
-        if (left < std::size_t(length) + 4) return false;  // its data and CRC
-        if (std::memcmp(data + at + 4, "IEND", 4) == 0) return true;
+        if (left < std::size_t(length) + 4) return end ? at : 0;  // its data and CRC
+        if (end) return size;
         at += 12 + std::size_t(length);
     }
-    return true;  // ends between chunks: libpng decides whether enough was there
+    return at;  // a piece of a chunk header after whole chunks: left out
 }
 
 /// Why libpng gave up, in words: its message for a file cut short is about its reader
@@ -52,7 +56,8 @@ bool decodePng(const void* data, std::size_t size, PngImage& image, std::string&
         error = "not a PNG file (its first bytes are not the PNG signature)";
         return false;
     }
-    if (!chunksFit(static_cast<const std::uint8_t*>(data), size)) {
+    size = usableBytes(static_cast<const std::uint8_t*>(data), size);
+    if (size == 0) {
         error = "truncated: the file ends before the image does";
         return false;
     }

@@ -130,6 +130,15 @@ TEST_CASE("what is not a whole, sane PNG is refused with the cause", "[png]") {
         CHECK(cut.image.width == 0);
     }
 
+    // Cut anywhere in the closing IEND chunk (12 bytes), or before it: the image is whole,
+    // and is read as it is with the chunk.
+    for (size_t cut = 0; cut <= 12; ++cut) {
+        CAPTURE(cut);
+        Decoded ended = decode(testpng::truncated(good, good.size() - cut));
+        CHECK(ended.ok);
+        CHECK(ended.image.rgba == decode(good).image.rgba);
+    }
+
     Decoded damaged = decode(testpng::corrupted(good));
     CHECK_FALSE(damaged.ok);
     CHECK(damaged.error.starts_with("not a readable PNG: IDAT: "));
