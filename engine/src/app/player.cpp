@@ -241,7 +241,10 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
     camera.frame(level.camera.center, level.camera.viewHeight);
     DrawList backdrop, draw;
     bool debugView = false;
-    bool hudShown = true;  // F1: the view alone, for a small window or a clean picture
+    // F1: the view alone, for a clean picture. In a window under kHudRoomHeight the HUD
+    // (about 300 px tall) would cover the character framed below it: it starts hidden.
+    constexpr float kHudRoomHeight = 480.0f;
+    bool hudShown = camera.viewportSize.y >= kHudRoomHeight;
     FixedStepClock clock;
     // With --frames or a script the run is a recording: exactly one step per frame, unless
     // paced; the script's timing is in steps either way.
