@@ -636,11 +636,14 @@ TEST_CASE("F1 hides the HUD and shows it again", "[player][script][display]") {
     const std::string shown = run.dir + "/shown.png", hidden = run.dir + "/hidden.png", again = run.dir + "/again.png";
     std::ofstream(run.script) << "wait_frames 2\nscreenshot " << shown << "\nkey press F1\nwait_frames 2\nscreenshot "
                               << hidden << "\nkey press F1\nwait_frames 2\nscreenshot " << again << "\n";
-    test::ProcessResult r = test::runProcess({kPlayer, kHarness, "--plugin", run.plugin, "--script", run.script,
-                                              "--window", "640x360"},
-                                             test::displayEnv());
-    INFO(r.err);
-    REQUIRE(r.exitCode == 0);
+    auto play = [&](const char* window) {
+        test::ProcessResult r = test::runProcess({kPlayer, kHarness, "--plugin", run.plugin, "--script", run.script,
+                                                  "--window", window},
+                                                 test::displayEnv());
+        INFO(r.err);
+        REQUIRE(r.exitCode == 0);
+    };
+    play("640x480");
     // The HUD's dark panel over the top-left corner, counted pixel by pixel.
     auto hudPixels = [](const std::string& png) {
         int w = 0, h = 0, channels = 0;
@@ -658,6 +661,10 @@ TEST_CASE("F1 hides the HUD and shows it again", "[player][script][display]") {
     CHECK(hudPixels(shown) > 200 * 120 / 2);
     CHECK(hudPixels(hidden) == 0);  // the level's paper and grid there
     CHECK(hudPixels(again) > 200 * 120 / 2);  // its text (the frame rate) moves a few pixels
+    // Under 480 px tall the HUD would cover most of the view: hidden at start, F1 shows it.
+    play("640x360");
+    CHECK(hudPixels(shown) == 0);
+    CHECK(hudPixels(hidden) > 200 * 120 / 2);
 }
 
 namespace {

@@ -242,7 +242,7 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
     DrawList backdrop, draw;
     bool debugView = false;
     // F1: the view alone, for a clean picture. In a window under kHudRoomHeight the HUD
-    // (about 300 px tall) would cover the character framed below it: it starts hidden.
+    // (about 300 px tall) would cover most of the view: it starts hidden.
     constexpr float kHudRoomHeight = 480.0f;
     bool hudShown = camera.viewportSize.y >= kHudRoomHeight;
     FixedStepClock clock;
