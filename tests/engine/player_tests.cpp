@@ -404,14 +404,14 @@ TEST_CASE("a windowed run saves a screenshot of the harness", "[player][display]
     std::string dir = test::makeTempDir();
     std::string png = dir + "/shot.png";
     test::ProcessResult r =
-        test::runProcess({kPlayer, "--frames", "1", "--window", "640x360", "--screenshot", png, kHarness}, test::displayEnv());
+        test::runProcess({kPlayer, "--frames", "1", "--window", "640x480", "--screenshot", png, kHarness}, test::displayEnv());
     INFO(r.err);
     REQUIRE(r.exitCode == 0);
     int w = 0, h = 0, channels = 0;
     unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &channels, 3);
     REQUIRE(pixels);
     CHECK(w == 640);
-    CHECK(h == 360);
+    CHECK(h == 480);
     // The picture shows paper background above (right of the HUD) and the dark ground below.
     auto isPaper = [](const unsigned char* p) { return std::abs(p[0] - 243) < 16 && std::abs(p[1] - 239) < 16 && std::abs(p[2] - 228) < 16; };
     auto isDark = [](const unsigned char* p) { return p[0] < 140 && p[1] < 140 && p[2] < 150; };

@@ -19,6 +19,30 @@ inline bool sameFile(const std::string& a, const std::string& b) {
     return !status && ca == cb;
 }
 
+/// The file a write to path edits: path itself, or through symbolic links (followed hop by
+/// hop, to a file that may not exist yet) the file they name, so that writing it keeps a
+/// link a link (a file renamed over the link would replace it). Empty with why when a link
+/// cannot be read or the chain goes round in a loop (40 hops, as the kernel allows).
+inline std::filesystem::path linkedFile(const std::filesystem::path& path, std::string& why) {
+    namespace fs = std::filesystem;
+    constexpr int kMaxLinkHops = 40;
+    fs::path file = path;
+    std::error_code status;
+    for (int hops = 0; fs::is_symlink(file, status); ++hops) {
+        if (hops == kMaxLinkHops) {
+            why = "'" + path.filename().string() + "' is a symbolic link that leads round in a loop";
+            return {};
+        }
+        const fs::path link = fs::read_symlink(file, status);
+        if (status) {
+            why = "'" + path.filename().string() + "' is a symbolic link that cannot be followed: " + status.message();
+            return {};
+        }
+        file = link.is_absolute() ? link : file.parent_path() / link;
+    }
+    return file;
+}
+
 /// Why a file could not be written at path, as far as can be told before writing it: "it is
 /// a directory", "'nodir' does not exist", "'notes.txt' is not a folder"; "" when nothing
 /// stands in its way.

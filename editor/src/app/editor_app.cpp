@@ -2,6 +2,7 @@
 
 #include <SDL.h>
 
+#include "paper/file_checks.h"
 #include "paper/spelling.h"
 #include <imgui.h>
 #include <backends/imgui_impl_opengl3.h>
@@ -402,28 +403,14 @@ fs::path Editor::saveAsTarget(const std::string& typed, std::string& why) const 
 namespace {
 
 /// Links followed at most before a chain is taken for a loop (Linux's own limit).
-constexpr int kMaxLinkHops = 40;
-
 /// The file a Save As onto path writes: path itself, or through a symbolic link the file it
-/// names, followed hop by hop as the plugin's own save does (so the link stays a link).
-/// Empty with why when the chain ends nowhere or loops: there is no file to give the asset
-/// to, and writing in the link's place would replace the link, not edit what it points at.
-fs::path linkedFile(const fs::path& path, std::string& why) {
-    fs::path file = path;
+/// names, as the plugin's own save follows it (so the link stays a link). Empty with why
+/// when the chain ends nowhere or loops: there is no file to give the asset to, and writing
+/// in the link's place would replace the link, not edit what it points at.
+fs::path saveAsFile(const fs::path& path, std::string& why) {
+    const fs::path file = linkedFile(path, why);
     std::error_code ec;
-    for (int hops = 0; fs::is_symlink(file, ec); ++hops) {
-        if (hops == kMaxLinkHops) {
-            why = "'" + path.filename().string() + "' is a symbolic link that leads round in a loop";
-            return {};
-        }
-        const fs::path link = fs::read_symlink(file, ec);
-        if (ec) {
-            why = "'" + path.filename().string() + "' is a symbolic link that cannot be followed: " + ec.message();
-            return {};
-        }
-        file = link.is_absolute() ? link : file.parent_path() / link;
-    }
-    if (file != path && !fs::exists(file, ec)) {
+    if (!file.empty() && file != path && !fs::exists(file, ec)) {
         why = "'" + path.filename().string() + "' is a symbolic link to '" + file.lexically_normal().string() +
               "', which does not exist";
         return {};
@@ -438,7 +425,7 @@ void Editor::saveAs(const std::string& typed, bool replaceConfirmed) {
     std::string why;
     const fs::path target = saveAsTarget(typed, why);
     if (!why.empty()) return refuseSaveAs(menu_, "Not saved: " + why + ".");
-    const fs::path file = linkedFile(target, why);
+    const fs::path file = saveAsFile(target, why);
     if (!why.empty()) return refuseSaveAs(menu_, "Not saved: " + why + ".");
     std::error_code ec;
     if (fs::equivalent(target, assetPath_, ec)) {  // the file being edited: a plain save

@@ -1,5 +1,7 @@
 #include "app/stats_json.h"
 
+#include "paper/file_checks.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -113,9 +115,9 @@ bool writeStatsJson(const std::string& path, const PlayerOptions& options, const
         return write(path) ? true : failed(errno);
     // Else beside the file (a symbolic link's target: the link stays) and renamed over it, so
     // a reader never sees half a file.
-    const std::filesystem::path target = std::filesystem::is_symlink(std::filesystem::symlink_status(path, ec))
-                                             ? std::filesystem::weakly_canonical(path, ec)
-                                             : std::filesystem::path(path);
+    std::string why;
+    std::filesystem::path target = linkedFile(path, why);
+    if (target.empty()) target = path;  // a link that leads nowhere: the write's own error says so
     const std::string temp = target.string() + ".tmp";
     if (!write(temp)) {
         const int code = errno;

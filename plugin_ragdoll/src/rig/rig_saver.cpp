@@ -22,6 +22,7 @@
 #include <random>
 #include <sstream>
 
+#include "paper/file_checks.h"
 #include "rig/rig_loader.h"
 #include "rig/rig_xml.h"
 
@@ -473,13 +474,10 @@ RigSaveResult saveRig(const RigDefinition& rig, const std::string& path) {
     // Saved through a symbolic link, into the file it names (hop by hop, a dangling one too):
     // the temporary file renamed over the link itself replaced the link with a copy, and the
     // rig it pointed at was never edited.
-    fs::path target(path);
+    std::string why;
+    const fs::path target = paper::linkedFile(path, why);
+    if (target.empty()) return fail(why);
     std::error_code status;
-    for (int hops = 0; fs::is_symlink(target, status); ++hops) {
-        const fs::path link = fs::read_symlink(target, status);
-        if (status || hops == 40) return fail("it is a symbolic link that cannot be followed");
-        target = link.is_absolute() ? link : target.parent_path() / link;
-    }
     if (fs::is_directory(target, status)) return fail("it is a directory");
     const fs::path directory = target.has_parent_path() ? target.parent_path() : fs::path(".");
     if (!fs::is_directory(directory, status)) {
