@@ -8,6 +8,7 @@
 #include <iterator>
 #include <utility>
 
+#include "character/character_tuning.h"
 #include "character/drawn_shapes.h"
 #include "harness.h"
 #include "run_process.h"
@@ -106,15 +107,23 @@ TEST_CASE("Props and spawns a level places inside one another, in the terrain or
     REQUIRE(warnings.size() == 1);
     CHECK(warnings[0] == "prop 'far' at (3, 10000) m is beyond the solver's world (1000 m from the origin each way): it will not move");
 
-    // A spawn inside a block of terrain: its figure is pushed out sideways, askew.
+    // A spawn inside a block of terrain: the figure stands beside it, its position with it
+    // (it had been drawn there while its position, and its walk, stayed inside the block).
     level.props.clear();
     level.terrain.push_back(box(5.0, 0.0, 7.0, 3.0));
     level.spawns[0].position = {6.0, 0.0};
     warnings.clear();
     REQUIRE(scene.loadLevel(level, error, &warnings));
     REQUIRE(warnings.size() == 1);
-    CHECK_THAT(warnings[0], Catch::StartsWith("spawn '" + level.spawns[0].name + "' at (6, 0) m stands ") &&
-                                Catch::EndsWith(" m inside the terrain: it will be pushed out (place it clear)"));
+    CHECK_THAT(warnings[0], Catch::StartsWith("spawn '" + level.spawns[0].name + "' at (6, 0) m is inside the terrain: it "
+                                              "stands beside it at x = ") &&
+                                Catch::EndsWith(" m to the right (place it there)"));
+    const Character& beside = scene.character(0);
+    CHECK(beside.root().x > 7.0);
+    CHECK(beside.root().y == Approx(0.0).margin(1e-9));
+    test::run(scene, 30);
+    CHECK(scene.lastFigures().visualDepth <= tuning::kPoseTerrainTolerance);
+    CHECK(beside.root().x > 7.0);
     level.spawns[0].position = {2.0, 0.0};  // beside it: nothing to say
     warnings.clear();
     REQUIRE(scene.loadLevel(level, error, &warnings));

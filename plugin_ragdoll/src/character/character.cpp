@@ -47,6 +47,8 @@ Character::Character(World& world, std::shared_ptr<const CharacterAssets> assets
     player_.play(&clipOf(ClipRole::Idle), 0.0);
     computeAnimatedPose(0.0, true);
     poses_ = animPoses_;
+    standClearOfTerrain();
+    replicated_.root = root_;
     if (role_ != NetRole::Proxy) createAnimatedBodies();
 }
 

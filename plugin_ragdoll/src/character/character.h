@@ -175,6 +175,9 @@ private:
     /// Moves the shown pose rigidly out of the terrain it reaches into (clips are authored
     /// for flat ground; IK plants the feet only).
     void keepPoseOutOfTerrain();
+    /// At a spawn: the root moved sideways with the pose out of a wall the standing figure
+    /// reaches into, so its position and its walk start where it is drawn.
+    void standClearOfTerrain();
     /// After the step: holds the shown pose (and the walk) back from props it still reaches
     /// into, sideways.
     void keepPoseOutOfProps();

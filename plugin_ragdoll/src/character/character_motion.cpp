@@ -299,6 +299,16 @@ void Character::keepPoseOutOfTerrain() {
     }
 }
 
+void Character::standClearOfTerrain() {
+    const Vec2 before = poses_[size_t(assets_->rootBone)].origin;
+    keepPoseOutOfTerrain();
+    const double shift = poses_[size_t(assets_->rootBone)].origin.x - before.x;
+    if (shift == 0.0) return;
+    root_.x += shift;
+    computeAnimatedPose(0.0, true);
+    poses_ = animPoses_;
+}
+
 void Character::keepPoseOutOfProps() {
     // After the step the props have been pushed by the following bodies; what the drawn
     // figure still reaches into did not give way (pinned against a wall, the ground or a

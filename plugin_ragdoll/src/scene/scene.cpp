@@ -136,6 +136,14 @@ void warnAboutSpawnInTerrain(const World& world, const Character& c, const Scene
         warnings.push_back(placedAt(level, spawn.line) + "spawn '" + spawn.name + where + " (place it there)");
         return;
     }
+    // Reaching into a wall: the figure was moved beside it (Character::standClearOfTerrain).
+    if (const double aside = c.root().x - spawn.position.x; std::abs(aside) > kSpawnOverlapWarning) {
+        char where[128];
+        std::snprintf(where, sizeof where, "' at (%g, %g) m is inside the terrain: it stands beside it at x = %.3g m, %.3g m to the %s",
+                      spawn.position.x, spawn.position.y, c.root().x, std::abs(aside), aside > 0.0 ? "right" : "left");
+        warnings.push_back(placedAt(level, spawn.line) + "spawn '" + spawn.name + where + " (place it there)");
+        return;
+    }
     std::vector<DrawnShape> shapes;
     std::vector<BodyId> scratch;
     drawnShapes(c.rig(), c.bonePoses(), c.appearance().scale, c.drawnMirrored(), shapes);
