@@ -381,6 +381,21 @@ inline FileKind sniffFileKind(std::string_view bytes) {
     return FileKind::Text;
 }
 
+/// The text without a UTF-8 byte-order mark (some editors save one).
+inline std::string_view withoutByteOrderMark(std::string_view text) {
+    constexpr std::string_view kUtf8Bom = "\xef\xbb\xbf";
+    if (text.starts_with(kUtf8Bom)) text.remove_prefix(kUtf8Bom.size());
+    return text;
+}
+
+/// The text from its first character that is not blank (after any byte-order mark): what
+/// says a file's kind at a glance, '<' XML, '{' or '[' JSON.
+inline std::string_view fromFirstCharacter(std::string_view text) {
+    text = withoutByteOrderMark(text);
+    const size_t first = text.find_first_not_of(" \t\r\n");
+    return first == std::string_view::npos ? std::string_view() : text.substr(first);
+}
+
 /// Why bytes that should be a text file are not one ("it is a PNG image: " + pngHint, UTF-16,
 /// binary), or nullopt for text: what readers of text formats say instead of a parser's error.
 inline std::optional<std::string> notTextFile(std::string_view bytes, const std::string& pngHint) {

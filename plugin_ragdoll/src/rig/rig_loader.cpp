@@ -669,10 +669,7 @@ namespace {
 /// entity") would say nothing useful about such a file.
 std::optional<std::string> notXmlKind(std::string_view text) {
     if (std::optional<std::string> kind = paper::notTextFile(text, "a rig names its images in <image file=...>")) return kind;
-    constexpr std::string_view kUtf8Bom = "\xef\xbb\xbf";
-    if (text.starts_with(kUtf8Bom)) text.remove_prefix(kUtf8Bom.size());
-    const size_t first = text.find_first_not_of(" \t\r\n");
-    if (first != std::string_view::npos && (text[first] == '{' || text[first] == '['))
+    if (const std::string_view start = paper::fromFirstCharacter(text); start.starts_with('{') || start.starts_with('['))
         return "it is JSON; a Spine skeleton becomes a rig with `paperdoll rig import SKELETON.json OUT.rig.xml`";
     if (looksLikeAtlas(text))
         return "it is a libGDX atlas; with its Spine skeleton it becomes a rig by `paperdoll rig import SKELETON.json "

@@ -213,15 +213,14 @@ AtlasLoadResult parseAtlas(std::string_view text, const std::string& fileName) {
         result.diagnostics.push_back({Severity::Error, fileName, 0, "not a libGDX text atlas (" + *kind + ")"});
         return result;
     }
-    // A UTF-8 byte-order mark (some editors save one) is not part of the first page's name.
-    constexpr std::string_view kUtf8Bom = "\xef\xbb\xbf";
-    if (text.starts_with(kUtf8Bom)) text.remove_prefix(kUtf8Bom.size());
+    // A byte-order mark is not part of the first page's name.
+    text = paper::withoutByteOrderMark(text);
     // JSON or XML read line by line would be a page named '{' and a warning per line.
-    const size_t first = text.find_first_not_of(" \t\r\n");
-    if (first != std::string_view::npos && (text[first] == '{' || text[first] == '[' || text[first] == '<')) {
+    const std::string_view start = paper::fromFirstCharacter(text);
+    if (start.starts_with('{') || start.starts_with('[') || start.starts_with('<')) {
         result.diagnostics.push_back(
             {Severity::Error, fileName, 0,
-             text[first] == '<' ? "not a libGDX text atlas (it is XML, a rig or a level)"
+             start.starts_with('<') ? "not a libGDX text atlas (it is XML, a rig or a level)"
                                 : "not a libGDX text atlas (it is JSON, likely the skeleton: the atlas is the .atlas file "
                                   "Spine exports beside it)"});
         return result;
@@ -232,11 +231,8 @@ AtlasLoadResult parseAtlas(std::string_view text, const std::string& fileName) {
 }
 
 bool looksLikeAtlas(std::string_view text) {
-    constexpr std::string_view kUtf8Bom = "\xef\xbb\xbf";
-    if (text.starts_with(kUtf8Bom)) text.remove_prefix(kUtf8Bom.size());
-    const size_t first = text.find_first_not_of(" \t\r\n");
-    if (first == std::string_view::npos) return false;
-    std::string_view line = text.substr(first, text.find('\n', first) - first);
+    text = paper::fromFirstCharacter(text);
+    std::string_view line = text.substr(0, text.find('\n'));
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
     if (line.size() < 5) return false;
     std::string extension(line.substr(line.size() - 4));

@@ -632,10 +632,7 @@ std::optional<std::string> notJsonKind(std::string_view text) {
     if (std::optional<std::string> kind = paper::notTextFile(text, "the skeleton is the .json Spine exports beside it"))
         return kind;
     if (looksLikeAtlas(text)) return "it is a libGDX atlas: pass the skeleton's .json, and this as --atlas FILE";
-    constexpr std::string_view kUtf8Bom = "\xef\xbb\xbf";
-    if (text.starts_with(kUtf8Bom)) text.remove_prefix(kUtf8Bom.size());
-    const size_t first = text.find_first_not_of(" \t\r\n");
-    if (first != std::string_view::npos && text[first] == '<')
+    if (paper::fromFirstCharacter(text).starts_with('<'))
         return "it is XML, a rig or a level; `paperdoll rig check` reads rigs";
     return std::nullopt;
 }
