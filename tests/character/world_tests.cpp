@@ -218,6 +218,27 @@ TEST_CASE("A refused rig's warnings come with its errors, after them, a slip nam
     std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("A walker passes a standing character, which stays on the ground", "[world][spawns]") {
+    // Its ground probe found the walker's following bodies: standing on its legs, the figure
+    // walked past rose 0.76 m and fell back.
+    Scene scene;
+    SceneLevel level = flatLevel();
+    level.spawns.push_back(level.spawns[0]);
+    level.spawns[1].name = "bystander";
+    level.spawns[1].position = level.spawns[0].position + Vec2{1.5, 0.0};
+    load(scene, level);
+    const Character& walker = scene.character(0);
+    const Character& bystander = scene.character(1);
+    double highest = 0.0;
+    for (int i = 0; i < 200; ++i) {
+        test::run(scene, 1, test::input(bit(Action::Right)));
+        highest = std::max(highest, bystander.root().y - level.spawns[1].position.y);
+    }
+    CHECK(walker.root().x > bystander.root().x + 1.0);  // walked past it
+    CHECK(highest < 0.001);
+    CHECK(bystander.mode() == CharacterMode::Animated);
+}
+
 TEST_CASE("A heavy crate resists the walker more than a light one", "[world][props]") {
     auto walkInto = [](double mass, double& walked, double& pushed, double& deepest) {
         double felt = 0.0;  // the most the walker found itself pushing

@@ -270,7 +270,7 @@ bool Character::setBodyProperty(int body, int index, double value) {
     if (!ragdoll_.empty()) {
         const RigBody& b = rig_.bodies[size_t(body)];
         const BodyId id = ragdoll_.bodies[size_t(body)];
-        shapeRagdollBody(*world_, rig_, body, id, group_);
+        shapeRagdollBody(*world_, rig_, body, id, group_, kCharacterCategory);
         world_->setDamping(id, b.linearDamping, b.angularDamping);
         world_->wake(id);
     }

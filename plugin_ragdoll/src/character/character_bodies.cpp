@@ -35,6 +35,7 @@ bool Character::buildBodies() {
     def.position = root_;
     def.mirrored = !facingRight_;
     def.collisionGroup = group_;
+    def.categoryBits = kCharacterCategory;
     std::string error;
     ragdoll_ = buildRagdoll(*world_, rig, def, &error);
     if (ragdoll_.empty()) return false;
@@ -168,6 +169,7 @@ void Character::createAnimatedBodies() {
 void Character::shapeAnimatedBody(int body) {
     Filter filter;
     filter.group = group_;
+    filter.categoryBits = kCharacterCategory;
     filter.maskBits = ~kTerrainCategory;
     shapeRagdollBody(*world_, rig_, body, animated_[size_t(body)], filter, tuning::kAnimatedMassScale);
 }

@@ -49,8 +49,8 @@ void Character::stepLocomotion(double dt, const CharacterControls& controls) {
     const double side = facingRight_ ? 1.0 : -1.0;
 
     if (grounded_) {
-        // Pushing props shares the walk's momentum with them: a 2 kg crate barely slows a
-        // walker, a 10 kg stack takes a third of its speed (a perfectly inelastic push).
+        // Pushing props shares the walk's momentum with them (a perfectly inelastic push) in
+        // each step they touch: a 2 kg crate barely slows a walker, a 200 kg one nearly stops it.
         const double mass = rig_.totalMass();
         const double share = mass / (mass + pushedMass_);
         rootVelocity_ = {controls.move != 0 ? share * side * travel / dt : 0.0, 0.0};
@@ -68,6 +68,7 @@ void Character::stepLocomotion(double dt, const CharacterControls& controls) {
         RayHit hit;
         Filter filter;
         filter.group = group_;
+        filter.maskBits = ~kCharacterCategory;
         const Vec2 to = from + Vec2{dir * (tuning::kWallClearance + std::abs(rootVelocity_.x) * dt), 0.0};
         if (world_->rayCast(from, to, filter, hit) && world_->bodyType(hit.body) == BodyType::Static &&
             std::abs(hit.normal.x) > 0.7)
@@ -362,6 +363,7 @@ Vec2 Character::outOfTerrain(Vec2 feet) {
 bool Character::groundAt(double x, double nearY, double& groundY) const {
     Filter filter;
     filter.group = group_;
+    filter.maskBits = ~kCharacterCategory;
     RayHit hit;
     // Only terrain and props: the ground is what does not belong to a character.
     const Vec2 from{x, nearY + tuning::kGroundProbeUp}, to{x, nearY - tuning::kGroundProbeDown};

@@ -57,9 +57,11 @@ Polygon bodyBox(const RigDefinition& rig, int body) {
     return makeBox(half, b.radius, {half, 0.0}, 0.0);
 }
 
-bool shapeRagdollBody(World& world, const RigDefinition& rig, int body, BodyId id, std::int32_t collisionGroup) {
+bool shapeRagdollBody(World& world, const RigDefinition& rig, int body, BodyId id, std::int32_t collisionGroup,
+                      std::uint32_t categoryBits) {
     Filter filter;
     filter.group = collisionGroup;
+    filter.categoryBits = categoryBits;
     return shapeRagdollBody(world, rig, body, id, filter, 1.0);
 }
 
@@ -116,7 +118,7 @@ Ragdoll buildRagdoll(World& world, const RigDefinition& rig, const RagdollDef& d
         bodyDef.userData = def.userData;
         BodyId id = world.createBody(bodyDef);
 
-        const bool shaped = shapeRagdollBody(world, rig, i, id, def.collisionGroup);
+        const bool shaped = shapeRagdollBody(world, rig, i, id, def.collisionGroup, def.categoryBits);
         if (!isNull(id)) ragdoll.bodies.push_back(id);
         if (isNull(id) || !shaped) {
             destroyRagdoll(world, ragdoll);

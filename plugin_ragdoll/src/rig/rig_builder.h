@@ -35,6 +35,7 @@ struct RagdollDef {
     /// bodies never collide with each other (except joints marked collide) but do with
     /// other ragdolls'. Zero or positive is refused.
     std::int32_t collisionGroup = -1;
+    std::uint32_t categoryBits = 1;  ///< the bodies' collision category (Filter::categoryBits)
     std::uint64_t userData = 0;  ///< stored on every body
 };
 RagdollDef defaultRagdollDef();
@@ -53,7 +54,8 @@ Ragdoll buildRagdoll(World& world, const RigDefinition& rig, const RagdollDef& d
 
 /// Gives a body the shape, mass and friction of rig.bodies[body], as buildRagdoll does; on
 /// a body already simulated it keeps the pose and the origin's velocity (a live edit).
-bool shapeRagdollBody(World& world, const RigDefinition& rig, int body, BodyId id, std::int32_t collisionGroup);
+bool shapeRagdollBody(World& world, const RigDefinition& rig, int body, BodyId id, std::int32_t collisionGroup,
+                      std::uint32_t categoryBits = 1);
 /// The same shape for another use: the mass scaled and the collision filter given.
 bool shapeRagdollBody(World& world, const RigDefinition& rig, int body, BodyId id, const Filter& filter,
                       double massScale);
