@@ -107,23 +107,35 @@ TEST_CASE("Props and spawns a level places inside one another, in the terrain or
     REQUIRE(warnings.size() == 1);
     CHECK(warnings[0] == "prop 'far' at (3, 10000) m is beyond the solver's world (1000 m from the origin each way): it will not move");
 
-    // A spawn inside a block of terrain: the figure stands beside it, its position with it
-    // (it had been drawn there while its position, and its walk, stayed inside the block).
+    // A spawn reaching into a wall (its feet beside it, its arm and body in it): the figure
+    // stands beside it, its position with it (it had been drawn there while its position,
+    // and its walk, stayed in the wall).
     level.props.clear();
     level.terrain.push_back(box(5.0, 0.0, 7.0, 3.0));
+    level.spawns[0].position = {7.05, 0.0};
+    warnings.clear();
+    REQUIRE(scene.loadLevel(level, error, &warnings));
+    REQUIRE(warnings.size() == 1);
+    CHECK_THAT(warnings[0], Catch::StartsWith("spawn '" + level.spawns[0].name + "' at (7.05, 0) m is inside the terrain: "
+                                              "it stands beside it at x = ") &&
+                                Catch::EndsWith(" m to the right (place it there)"));
+    const Character& beside = scene.character(0);
+    CHECK(beside.root().x > 7.05);
+    CHECK(beside.root().y == Approx(0.0).margin(1e-9));
+    test::run(scene, 30);
+    CHECK(scene.lastFigures().visualDepth <= tuning::kPoseTerrainTolerance);
+    CHECK(beside.root().x > 7.05);
+
+    // Its feet on the ground under the block (which stands on it): the feet touch the
+    // block's underside, not inside it, and the figure stood in the block, squatting out of
+    // it over half a second. It stands on the block's top.
     level.spawns[0].position = {6.0, 0.0};
     warnings.clear();
     REQUIRE(scene.loadLevel(level, error, &warnings));
     REQUIRE(warnings.size() == 1);
-    CHECK_THAT(warnings[0], Catch::StartsWith("spawn '" + level.spawns[0].name + "' at (6, 0) m is inside the terrain: it "
-                                              "stands beside it at x = ") &&
-                                Catch::EndsWith(" m to the right (place it there)"));
-    const Character& beside = scene.character(0);
-    CHECK(beside.root().x > 7.0);
-    CHECK(beside.root().y == Approx(0.0).margin(1e-9));
-    test::run(scene, 30);
-    CHECK(scene.lastFigures().visualDepth <= tuning::kPoseTerrainTolerance);
-    CHECK(beside.root().x > 7.0);
+    CHECK(warnings[0] == "spawn '" + level.spawns[0].name + "' at (6, 0) m has its feet 3 m inside the terrain: it stands "
+                                                            "on its surface at y = 3 m (place it there)");
+    CHECK(scene.character(0).root().y == Approx(3.0).margin(1e-9));
     level.spawns[0].position = {2.0, 0.0};  // beside it: nothing to say
     warnings.clear();
     REQUIRE(scene.loadLevel(level, error, &warnings));

@@ -304,9 +304,15 @@ void Character::standClearOfTerrain() {
     const Vec2 before = poses_[size_t(assets_->rootBone)].origin;
     keepPoseOutOfTerrain();
     const double shift = poses_[size_t(assets_->rootBone)].origin.x - before.x;
-    if (shift == 0.0) return;
-    root_.x += shift;
+    // Moved clear, the root goes with it; still inside (a corner the way out did not find),
+    // it stays where the level put it, and the level's warning says how deep it stands.
+    drawnShapes(rig_, poses_, appearance_.scale, drawnMirrored(), drawn_);
+    const bool clear = deepestOverlap(*world_, drawn_, Obstacles::Terrain, scratch_).depth <= tuning::kPoseTerrainTolerance;
     computeAnimatedPose(0.0, true);
+    if (shift != 0.0 && clear) {
+        root_.x += shift;
+        computeAnimatedPose(0.0, true);
+    }
     poses_ = animPoses_;
 }
 
@@ -346,10 +352,14 @@ Vec2 Character::outOfTerrain(Vec2 feet) {
     // does not see it: feet put deeper in the ground than that found no ground under them,
     // and the figure fell through the terrain and out of the world. A small circle at the
     // feet is inside while the terrain overlaps it by more than its radius.
+    // A point kStep over the feet too: feet on the ground under a block standing on it (a
+    // step, a ramp's foot) touch the block's underside and are not inside it, but the figure
+    // would stand in it.
     constexpr double kRadius = 0.001, kStep = 0.01, kMostLift = 5.0;
-    std::vector<DrawnShape> point{{feet, feet, kRadius}};
+    std::vector<DrawnShape> point{{feet, feet, kRadius}, {feet, feet, kRadius}};
     for (double lift = 0.0; lift <= kMostLift; lift += kStep) {
         point[0].a = point[0].b = feet + Vec2{0.0, lift};
+        point[1].a = point[1].b = feet + Vec2{0.0, lift + kStep};
         if (deepestOverlap(*world_, point, Obstacles::Terrain, scratch_).depth > kRadius) continue;  // still inside
         if (lift == 0.0) return feet;  // never was
         // Out, within a step above the surface: onto the surface itself.
