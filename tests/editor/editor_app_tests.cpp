@@ -809,6 +809,24 @@ TEST_CASE("a long status message shows whole lines only, the last ending in '...
     CHECK(countColour(shot.string(), 255, 115, 102, 8, 5) == 0);
 }
 
+TEST_CASE("after Open the Simulate panel plots the new rig's steps", "[editor][e2e][script]") {
+    // A fresh panel state lost what the plugin flags for plotting until the next reload:
+    // "the plugin flags no figure for plotting", and no plots, whatever was played.
+    RigCopy copy;
+    fs::copy_file(kContent / "rigs" / "paper_doll.rig.xml", copy.dir / "rigs" / "paper_doll.rig.xml");
+    const fs::path script = copy.dir / "open.script";
+    std::ofstream(script) << "expect plots 0\n"
+                             "key down Left Ctrl\nkey press O\nwait_frames 1\nkey up Left Ctrl\nwait_frames 2\n"
+                             "mouse move target widget open:paper_doll.rig.xml\nwait_frames 1\nmouse down left\n"
+                             "wait_frames 1\nmouse up left\nwait_frames 1\nmouse move target widget open:open\n"
+                             "wait_frames 1\nmouse down left\nwait_frames 1\nmouse up left\nwait_frames 2\n"
+                             "expect status Opened\nexpect plots 0\n"
+                             "key press .\nwait_frames 2\nkey press .\nwait_frames 2\nexpect plots 2\n";
+    test::ProcessResult r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+}
+
 TEST_CASE("a failing expect still writes its frame's earlier screenshots, its error in the parse errors' form",
           "[editor][e2e][script]") {
     RigCopy copy;

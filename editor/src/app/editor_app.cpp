@@ -585,7 +585,13 @@ void Editor::openAsset(const std::string& path) {
     history_.clear();
     select({});
     hovered_ = {};
-    simulation_ = SimulateState{};
+    // A new run of the new asset: paused, no steps, empty plots. The plots keep what the
+    // plugin flags for plotting (the plugin is the same; a fresh SimulateState lost them
+    // until the next reload).
+    simulation_.playing = simulation_.stepOnce = false;
+    simulation_.steps = 0;
+    simulation_.sliders.clear();
+    simulation_.plots.clear();
     report("Opened " + assetPath_, false);
 }
 
