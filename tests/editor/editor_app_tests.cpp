@@ -246,6 +246,14 @@ TEST_CASE("with a joint selected, its gizmo's arc is what the hover shows there,
     CHECK(r.exitCode == 0);
 }
 
+TEST_CASE("with a joint selected a neighbour's pivot under its arc is what a click selects", "[editor][e2e][picking]") {
+    RigCopy copy;
+    test::ProcessResult r = test::runProcess(
+        {kEditor, "--rig", copy.rig.string(), "--script", (kData / "pivot_under_arc.script").string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+}
+
 TEST_CASE("an expect that does not hold fails the run with the script's file and line", "[editor][e2e]") {
     RigCopy copy;
     fs::path script = copy.dir / "wrong.script";

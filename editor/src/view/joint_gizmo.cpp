@@ -1,5 +1,7 @@
 #include "view/joint_gizmo.h"
 
+#include <algorithm>
+
 #include <imgui.h>
 
 #include <cmath>
@@ -73,7 +75,14 @@ JointGizmoTool::Hit JointGizmoTool::hitAt(const std::vector<JointView>& joints, 
     if (const JointView* j = findJoint(joints, selected_)) {
         GizmoPart part = hitTest(gizmoFrameOf(j->info), limitsOf(j->info), kGizmoRadiusPixels, kHandleRadiusPixels,
                                  pixelsPerMetre, mouseWorld);
-        if (part != GizmoPart::None) return {j->name, part};  // the arc too: its tooltip gives the range
+        // The arc too (its tooltip gives the range), but not over another joint's pivot: the
+        // 60-pixel arc passes through the neighbours' pivots (a shoulder's through its elbow),
+        // and a click there is for that joint.
+        const bool onOtherPivot = part == GizmoPart::Arc && std::any_of(joints.begin(), joints.end(), [&](const JointView& o) {
+            const Vec2d pivot = gizmoFrameOf(o.info).pivot;
+            return o.name != j->name && std::hypot(pivot.x - mouseWorld.x, pivot.y - mouseWorld.y) * pixelsPerMetre <= kPivotPickPixels;
+        });
+        if (part != GizmoPart::None && !onOtherPivot) return {j->name, part};
     }
     if (showAll) {
         for (const JointView& j : joints) {
