@@ -312,6 +312,23 @@ TEST_CASE("handles never cross: a dragged handle stops at the other one", "[gizm
     }
 }
 
+TEST_CASE("handles on one another: the first move decides which is dragged", "[gizmo]") {
+    const JointLimits limits{deg(90.0), deg(90.0)};
+    for (GizmoPart pressed : {GizmoPart::LowerHandle, GizmoPart::UpperHandle}) {
+        INFO((pressed == GizmoPart::LowerHandle ? "the press found the lower handle" : "the press found the upper handle"));
+        const std::vector<JointLimits> up = drag(pressed, limits, {90.0, 95.0, 120.0}, SnapMode::Fine);
+        CHECK(up.back().lower == Approx(deg(90.0)).margin(1e-12));
+        CHECK(up.back().upper == Approx(deg(120.0)).margin(1e-12));
+        const std::vector<JointLimits> down = drag(pressed, limits, {90.0, 85.0, 40.0}, SnapMode::Fine);
+        CHECK(down.back().lower == Approx(deg(40.0)).margin(1e-12));
+        CHECK(down.back().upper == Approx(deg(90.0)).margin(1e-12));
+    }
+    // Apart, the handle pressed is the one dragged, and it stops at the other as before.
+    const std::vector<JointLimits> apart = drag(GizmoPart::LowerHandle, {deg(80.0), deg(90.0)}, {80.0, 120.0}, SnapMode::Fine);
+    CHECK(apart.back().lower == Approx(deg(90.0)).margin(1e-12));
+    CHECK(apart.back().upper == Approx(deg(90.0)).margin(1e-12));
+}
+
 TEST_CASE("applyHandleDrag clamps at +-180 rather than wrapping", "[gizmo]") {
     const JointLimits limits{deg(-30.0), deg(40.0)};
     CHECK(applyHandleDrag(GizmoPart::UpperHandle, limits, deg(190.0), SnapMode::Free).upper == kPi);

@@ -152,6 +152,8 @@ LimitDrag beginLimitDrag(GizmoPart handle, JointLimits limits, double mouseAngle
     drag.grabOffset = wrapAngle(grabbed - mouseAngle);
     drag.lastMouseAngle = wrapAngle(mouseAngle);
     drag.unwrappedMouseAngle = grabbed - drag.grabOffset;
+    drag.pressAngle = grabbed;
+    drag.byDirection = limits.upper - limits.lower <= 1e-12;
     return drag;
 }
 
@@ -165,7 +167,12 @@ JointLimits updateLimitDrag(LimitDrag& drag, JointLimits limits, double mouseAng
     const double wrapped = wrapAngle(mouseAngle);
     drag.unwrappedMouseAngle += wrapAngle(wrapped - drag.lastMouseAngle);
     drag.lastMouseAngle = wrapped;
-    return applyHandleDrag(drag.handle, limits, drag.unwrappedMouseAngle + drag.grabOffset, snap);
+    const double target = drag.unwrappedMouseAngle + drag.grabOffset;
+    if (drag.byDirection && target != drag.pressAngle) {
+        drag.handle = target > drag.pressAngle ? GizmoPart::UpperHandle : GizmoPart::LowerHandle;
+        drag.byDirection = false;
+    }
+    return applyHandleDrag(drag.handle, limits, target, snap);
 }
 
 // ---- drawing -----------------------------------------------------------------------------

@@ -132,6 +132,11 @@ struct LimitDrag {
     /// The mouse's joint angle followed continuously since the press, radians: past the seam
     /// it leaves [−π, π] (181°, not −179°).
     double unwrappedMouseAngle = 0.0;
+    /// Pressed where the handles lie on one another (a range of zero width): the first move
+    /// decides which is dragged, the upper one up, the lower one down, whichever the press
+    /// found (the lower one, pinned under the upper, kept every drag upward from doing anything).
+    bool byDirection = false;
+    double pressAngle = 0.0;  ///< the handles' angle at such a press, radians
 };
 
 /// Starts dragging handle (LowerHandle or UpperHandle) of limits, with the mouse at
