@@ -375,7 +375,7 @@ TEST_CASE("quitting with unsaved edits, answered Save, writes the rig and quits"
     CHECK(readText(copy.rig) == withForearmMass(original, "3"));
 }
 
-TEST_CASE("opening another rig with unsaved edits asks first, a rig that fails keeps the edits, Discard opens one",
+TEST_CASE("opening another rig with unsaved edits refuses a rig that fails before asking and keeps the edits and Discard opens a good one",
           "[editor][e2e][unsaved]") {
     RigCopy copy;
     std::string original = readText(copy.rig);
@@ -803,6 +803,8 @@ TEST_CASE("a long status message shows whole lines only, the last ending in '...
                                                  "wait_frames 2\nmouse move target widget open:broken.rig.xml\n"
                                                  "wait_frames 1\nmouse down left\nwait_frames 1\nmouse up left\n"
                                                  "wait_frames 1\nmouse move target widget open:open\nwait_frames 1\n"
+                                                 "mouse down left\nwait_frames 1\nmouse up left\nwait_frames 3\n"
+                                                 "mouse move target widget open:cancel\nwait_frames 1\n"
                                                  "mouse down left\nwait_frames 1\nmouse up left\nwait_frames 1\n"
                                                  "mouse move screen 640 300\nwait_frames 3\n"
                                                  "expect status Cannot open 'broken.rig.xml'\n"
@@ -815,6 +817,21 @@ TEST_CASE("a long status message shows whole lines only, the last ending in '...
     // fourth line cut through showed the tops of its letters.
     CHECK(countColour(shot.string(), 255, 115, 102, 8, 60) > 200);
     CHECK(countColour(shot.string(), 255, 115, 102, 8, 5) == 0);
+}
+
+TEST_CASE("a name typed in Open right after Ctrl+O opens the file beside the rig", "[editor][e2e][script]") {
+    // As Save As takes a name alone. It was read from the working directory (the file
+    // listed beside the rig was "no such file"), and the keys went nowhere until the path
+    // field was clicked.
+    RigCopy copy;
+    fs::copy_file(copy.rig, copy.dir / "rigs" / "other.rig.xml");
+    const fs::path script = copy.dir / "typed.script";
+    std::ofstream(script) << "key down Left Ctrl\nkey press O\nwait_frames 1\nkey up Left Ctrl\nwait_frames 2\n"
+                             "type other.rig.xml\nwait_frames 1\nkey press Return\nwait_frames 3\n"
+                             "expect status Opened " << (copy.dir / "rigs" / "other.rig.xml").string() << "\n";
+    test::ProcessResult r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
 }
 
 TEST_CASE("after Open the Simulate panel plots the new rig's steps", "[editor][e2e][script]") {

@@ -122,6 +122,11 @@ private:
     /// Replaces the first spawn's asset with the file at path (a fresh history); on failure
     /// the current one stays, with a message.
     void openAsset(const std::string& path);
+    /// The file a path chosen or typed in the Open dialog names: a relative one beside the
+    /// current file, as Save As takes it, when one is there; else from the working directory.
+    std::string openPathOf(const std::string& typed) const;
+    /// Why the file at path cannot be opened in place of the current one, or empty.
+    std::string cannotOpen(const std::string& path);
     /// Applies one edit's `after` (redo) or `before` (undo); false with a message when it
     /// cannot (the joint, body or property is gone).
     bool applyEdit(const Edit& edit, bool after, std::string& error);

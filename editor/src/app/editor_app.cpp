@@ -568,11 +568,23 @@ std::string notAFile(const std::string& path) {
 }
 }  // namespace
 
-void Editor::openAsset(const std::string& path) {
-    const std::string name = fs::path(path).filename().string();
+std::string Editor::openPathOf(const std::string& typed) const {
+    std::error_code ec;
+    if (fs::path(typed).is_absolute()) return typed;
+    const fs::path beside = (fs::absolute(assetPath_, ec).parent_path() / typed).lexically_normal();
+    return fs::exists(beside, ec) || !fs::exists(typed, ec) ? beside.string() : typed;
+}
+
+std::string Editor::cannotOpen(const std::string& path) {
     std::string why = notAFile(path);
     if (why.empty() && plugin_.declarations().assetTypeOf(path) < 0) why = "the plugin opens no file named like that";
     if (why.empty()) plugin_.checkAsset(path, why);
+    return why;
+}
+
+void Editor::openAsset(const std::string& path) {
+    const std::string name = fs::path(path).filename().string();
+    std::string why = cannotOpen(path);
     if (!why.empty()) {
         // The whole reason in the log too: the status line shows only its first lines.
         err_ << kProgram << ": error: cannot open '" << path << "':\n" << why << '\n';

@@ -58,6 +58,20 @@ void setPath(MainMenuState& state, const std::string& path) {
     state.pathBuffer[sizeof state.pathBuffer - 1] = '\0';
 }
 
+/// A refusal's first lines in red under a dialog's path, all of them on hover.
+void drawDialogError(const std::string& error) {
+    if (error.empty()) return;
+    // A plugin's reasons can run to a line for each clip: the first lines here (the dialog
+    // fits a small window), all of them on hover and in the log.
+    const std::string shown = firstLines(error, kDialogWrapWidth, kDialogErrorLines);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4{1.0f, 0.45f, 0.4f, 1.0f});
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + kDialogWrapWidth);
+    ImGui::TextUnformatted(shown.c_str(), shown.c_str() + shown.size());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered() && shown != error) wholeTooltip(error);
+}
+
 /// The dialog: a file list and a path; returns the file to open once Open is pressed.
 std::string drawOpenDialog(MainMenuState& state, const OpenChoices& choices, WidgetTargets& targets) {
     std::string chosen;
@@ -84,11 +98,14 @@ std::string drawOpenDialog(MainMenuState& state, const OpenChoices& choices, Wid
         ImGui::TextDisabled("%s", folder.c_str());
     }
     ImGui::SetNextItemWidth(420.0f);
+    // Typing goes to the path as soon as the dialog shows, as in Save As.
+    if (std::exchange(state.openFocusPath, false)) ImGui::SetKeyboardFocusHere();
     // Return in the path opens it, as the Open button does (it did nothing).
     const bool entered = ImGui::InputText("Path", state.pathBuffer, sizeof state.pathBuffer, ImGuiInputTextFlags_EnterReturnsTrue);
     state.path = state.pathBuffer;
     if (entered && !state.path.empty()) chosen = state.path;
     targets.remember("open:path");
+    drawDialogError(state.openError);
     ImGui::BeginDisabled(state.path.empty());
     if (ImGui::Button("Open", {90, 0})) chosen = state.path;
     targets.remember("open:open");
@@ -147,17 +164,7 @@ void drawSaveAsDialog(MainMenuState& state, const OpenChoices& choices, WidgetTa
                                               ImGuiInputTextFlags_EnterReturnsTrue);
         targets.remember("save_as:path");
         const std::string path = state.saveAsBuffer;
-        if (!state.saveAsError.empty()) {
-            // A plugin's reasons can run to a line for each clip: the first lines here (the
-            // dialog fits a small window), all of them on hover and in the log.
-            const std::string shown = firstLines(state.saveAsError, kDialogWrapWidth, kDialogErrorLines);
-            ImGui::PushStyleColor(ImGuiCol_Text, ImVec4{1.0f, 0.45f, 0.4f, 1.0f});
-            ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + kDialogWrapWidth);
-            ImGui::TextUnformatted(shown.c_str(), shown.c_str() + shown.size());
-            ImGui::PopTextWrapPos();
-            ImGui::PopStyleColor();
-            if (ImGui::IsItemHovered() && shown != state.saveAsError) wholeTooltip(state.saveAsError);
-        }
+        drawDialogError(state.saveAsError);
         ImGui::BeginDisabled(path.empty());
         if ((ImGui::Button("Save", {kDialogButtonWidth, 0}) || entered) && !path.empty()) actions.saveAs = path;
         targets.remember("save_as:save");
@@ -214,6 +221,14 @@ void openDialog(MainMenuState& state, const OpenChoices& choices) {
     addFilesIn(choices.current.parent_path(), choices.patterns, 0, state.files);
     addFilesIn(choices.contentFolder, choices.patterns, 2, state.files);
     setPath(state, "");
+    state.openError.clear();
+    state.openFocusPath = true;
+}
+
+void refuseOpen(MainMenuState& state, const OpenChoices& choices, const std::string& typed, std::string why) {
+    openDialog(state, choices);
+    setPath(state, typed);
+    state.openError = std::move(why);
 }
 
 MainMenuActions drawMainMenu(MainMenuState& state, ViewOptions& view, bool dirty, const OpenChoices& choices,

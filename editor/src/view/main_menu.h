@@ -38,6 +38,8 @@ struct MainMenuState {
     std::vector<std::filesystem::path> files;    ///< what it lists (found when it opens)
     std::string path;                            ///< the file chosen or typed
     char pathBuffer[1024] = {};                  ///< the dialog's text field
+    std::string openError;                       ///< why the last choice was refused, shown in the dialog
+    bool openFocusPath = false;                  ///< the path field takes the keys next frame
 
     bool saveAsDialog = false;         ///< the Save As dialog is showing
     char saveAsBuffer[1024] = {};      ///< its text field
@@ -62,6 +64,8 @@ MainMenuActions drawMainMenu(MainMenuState& state, ViewOptions& view, bool dirty
                              WidgetTargets& targets);
 /// Opens the Open dialog (Ctrl+O), listing the files as drawMainMenu does.
 void openDialog(MainMenuState& state, const OpenChoices& choices);
+/// The Open dialog again after a refused choice: its path kept, the reason shown in it.
+void refuseOpen(MainMenuState& state, const OpenChoices& choices, const std::string& typed, std::string why);
 /// Opens the Save As dialog (Ctrl+Shift+S) with an empty path.
 void openSaveAsDialog(MainMenuState& state);
 /// The Save As dialog's answer to a choice: ask to replace the existing file at path (the
