@@ -382,7 +382,17 @@ fs::path Editor::saveAsTarget(const std::string& typed, std::string& why) const 
     // one replaces it.
     const fs::path path = (fs::absolute(assetPath_, ec).parent_path() / typed).lexically_normal();
     if (path.filename().empty() || fs::is_directory(path, ec)) {
+        // "b.rig.xml/": a folder only if it is there.
+        if (!fs::is_directory(path, ec)) {
+            why = "there is no folder '" + path.string() + "'";
+            return {};
+        }
         why = "'" + typed + "' is a folder: name the file in it" + (ending.empty() ? "" : ", ending in " + ending);
+        return {};
+    }
+    // ".rig.xml": the ending alone names a hidden file with no name.
+    if (!ending.empty() && path.filename().string() == ending) {
+        why = "'" + typed + "' has no name before " + ending;
         return {};
     }
     if (!fs::is_directory(path.parent_path(), ec)) {
