@@ -834,6 +834,17 @@ TEST_CASE("a name typed in Open right after Ctrl+O opens the file beside the rig
     CHECK(r.exitCode == 0);
 }
 
+TEST_CASE("a script's type with no text field taking the keys fails at its line", "[editor][e2e][script]") {
+    // The text went nowhere and the run passed: a mistyped widget step went unnoticed.
+    RigCopy copy;
+    const fs::path script = copy.dir / "type.script";
+    std::ofstream(script) << "wait_frames 2\ntype 4\n";
+    test::ProcessResult r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
+    CHECK(r.exitCode == 1);
+    CHECK_THAT(r.err, Catch::Contains(script.string() + ":2: error: type: no text field takes the keys"));
+    CHECK(readText(copy.rig) == readText(kContent / "rigs" / "stickman.rig.xml"));
+}
+
 TEST_CASE("after Open the Simulate panel plots the new rig's steps", "[editor][e2e][script]") {
     // A fresh panel state lost what the plugin flags for plotting until the next reload:
     // "the plugin flags no figure for plotting", and no plots, whatever was played.

@@ -326,6 +326,13 @@ bool Editor::runScriptCommand(const ScriptCommand& c, std::string& error) {
         if (c.words[0] == "expect") return expectState(c, error);
         if (c.words[0] == "select") return selectByName(c, error);
         if (c.words[0] == "type") {
+            // Into the field that took the keys last frame: with none, the text went nowhere
+            // and the script passed on (a mistyped widget step went unnoticed).
+            const ImGuiID active = ImGui::GetActiveID();
+            if (active == 0 || !ImGui::GetInputTextState(active)) {
+                error = "type: no text field takes the keys (Ctrl+click a slider or click a field first)";
+                return false;
+            }
             for (std::size_t i = 1; i < c.words.size(); ++i) typedText_ += (i > 1 ? " " : "") + c.words[i];
             return true;
         }
