@@ -845,6 +845,18 @@ TEST_CASE("a script's type with no text field taking the keys fails at its line"
     CHECK(readText(copy.rig) == readText(kContent / "rigs" / "stickman.rig.xml"));
 }
 
+TEST_CASE("at 800x600 playing keeps the Tuning panel clear of the status line", "[editor][e2e][view]") {
+    // The Simulate panel grew by a line while playing and pushed Tuning into the status line.
+    const fs::path dir = test::makeTempDir();
+    const fs::path script = dir / "play.script";
+    std::ofstream(script) << "expect panel Tuning inside\nmouse move target widget play\nwait_frames 1\nmouse down left\n"
+                             "wait_frames 1\nmouse up left\nwait 1\nexpect panel Tuning inside\nexpect panel Simulate inside\n";
+    test::ProcessResult r = test::runProcess({kEditor, "--window", "800x600", "--script", script.string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+    fs::remove_all(dir);
+}
+
 TEST_CASE("after Open the Simulate panel plots the new rig's steps", "[editor][e2e][script]") {
     // A fresh panel state lost what the plugin flags for plotting until the next reload:
     // "the plugin flags no figure for plotting", and no plots, whatever was played.

@@ -99,11 +99,16 @@ SimulateActions drawSimulatePanel(PluginHost& plugin, SimulateState& state, Widg
         targets.remember("reset");
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Rebuild the level at rest; the edits stay");
         ImGui::Text("%s   step %lld", state.playing ? "playing" : "paused", static_cast<long long>(state.steps));
+        // On the same line: a line of its own grew the panel at each Play, and the Tuning
+        // panel under it jumped (at 800x600, into the status line).
+        if (state.playing) {
+            ImGui::SameLine();
+            ImGui::TextDisabled("  the plugin has the keys");
+        }
         const PluginDeclarations& d = plugin.declarations();
         for (int kind = 0; kind < int(d.kinds.size()); ++kind)
             if (std::any_of(d.commands.begin(), d.commands.end(), [&](const auto& c) { return c.kind == kind; }))
                 drawCommands(plugin, kind, state, targets, actions);
-        if (state.playing) ImGui::TextDisabled("the plugin's keys reach it while playing");
 
         ImGui::Separator();
         const StatsPlots& plots = state.plots;
