@@ -642,6 +642,19 @@ TEST_CASE("a save never overwrites a change made to the rig on disk, and F5 read
     CHECK(readText(copy.rig) == expected);
 }
 
+TEST_CASE("a rig deleted on disk while open is said to be gone and Save writes it again", "[editor][e2e][save]") {
+    RigCopy copy;
+    const fs::path build = copy.dir / "remove_rig.sh";
+    std::ofstream(build) << "rm '" << copy.rig.string() << "'\n";
+    std::vector<std::string> env = editorEnv();
+    env.push_back("PAPERDOLL_PLUGIN_BUILD=sh '" + build.string() + "'");
+    test::ProcessResult r =
+        test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", (kData / "rig_deleted.script").string()}, env);
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+    CHECK(readText(copy.rig) == withElbowUpper(readText(kContent / "rigs" / "stickman.rig.xml"), "100"));
+}
+
 TEST_CASE("after the rig changed on disk and Reset or F5 read it again, undo leaves the file's value",
           "[editor][e2e][save]") {
     // The value before the edit, as the user understands it, is the file's as it is now: the

@@ -298,6 +298,12 @@ void Editor::noticeAssetChange() {
     if (now == assetStamp_) return;
     assetStamp_ = now;  // said once per change
     const std::string name = fs::path(assetPath_).filename().string();
+    if (!now) {  // deleted or moved away: there is no change to read, and Save writes it again
+        report("'" + name + "' is gone from disk (another program deleted or moved it). Save writes it again, with your "
+                   "edits.",
+               true);
+        return;
+    }
     report("'" + name + "' changed on disk (another program wrote it). Reset reads it again and applies your edits to "
                "it; until then Save will not write over that change.",
            true);
