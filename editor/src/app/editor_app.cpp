@@ -69,13 +69,27 @@ std::string pluginBuildCommand(const PluginDescriptor& plugin) {
 }
 
 /// "elbow_L: 0.0° to 100.0°", "solver.substeps: 8" or "forearm.L mass: 2.5".
-std::string editText(const Edit& edit, bool after) {
+std::string editText(PluginHost& plugin, const Edit& edit, bool after) {
+    if (edit.kind == EditKind::Limits) {
+        const JointLimits& l = after ? edit.after : edit.before;
+        return edit.object.name + ": " + degreesText(l.lower) + " to " + degreesText(l.upper);
+    }
+    // Named as the panels label it ("paper look", "angular damping", with its unit), not by
+    // the plugin's key (view.paper_look), which says nothing to a user.
+    std::optional<PropertyValue> property;
+    if (edit.kind == EditKind::Property) {
+        int kind = -1;
+        std::uint64_t handle = 0;
+        const std::vector<PropertyValue> all = settings(plugin, kind, handle);
+        if (const PropertyValue* p = findProperty(all, edit.property)) property = *p;
+    } else {
+        property = objectProperty(plugin, edit.object, edit.property);
+    }
+    const std::string name = property && !property->label.empty() ? inRunningText(property->label) : edit.property;
     char value[32];
     std::snprintf(value, sizeof value, "%g", after ? edit.afterValue : edit.beforeValue);
-    if (edit.kind == EditKind::Property) return edit.property + ": " + value;
-    if (edit.kind == EditKind::ObjectProperty) return edit.object.name + " " + edit.property + ": " + value;
-    const JointLimits& l = after ? edit.after : edit.before;
-    return edit.object.name + ": " + degreesText(l.lower) + " to " + degreesText(l.upper);
+    const std::string unit = property && !property->unit.empty() ? " " + property->unit : "";
+    return (edit.kind == EditKind::ObjectProperty ? edit.object.name + " " : "") + name + ": " + value + unit;
 }
 
 /// What an edit changed, to select again when it is undone or redone (empty for settings).
@@ -218,7 +232,7 @@ bool Editor::applyEdit(const Edit& edit, bool after, std::string& error) {
 
 void Editor::recordEdit(const Edit& edit) {
     // A typed value cancelled with Esc, or one the plugin kept as it was, changes nothing.
-    if (history_.record(edit)) report("Set " + editText(edit, true), false);
+    if (history_.record(edit)) report("Set " + editText(plugin_, edit, true), false);
 }
 
 void Editor::undo() {
@@ -228,7 +242,7 @@ void Editor::undo() {
     std::string error;
     if (!applyEdit(*edit, false, error)) return report("Undo: " + error + ".", true);
     if (ObjectRef object = objectOf(*edit); !object.empty()) select(object);
-    report("Undid " + editText(*edit, false), false);
+    report("Undid " + editText(plugin_, *edit, false), false);
 }
 
 void Editor::redo() {
@@ -238,7 +252,7 @@ void Editor::redo() {
     std::string error;
     if (!applyEdit(*edit, true, error)) return report("Redo: " + error + ".", true);
     if (ObjectRef object = objectOf(*edit); !object.empty()) select(object);
-    report("Redid " + editText(*edit, true), false);
+    report("Redid " + editText(plugin_, *edit, true), false);
 }
 
 bool Editor::cancelDrag() {
