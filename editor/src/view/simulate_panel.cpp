@@ -48,8 +48,10 @@ void drawCommands(PluginHost& plugin, int kind, SimulateState& state, WidgetTarg
                 if (const PropertyValue* p = findProperty(properties, command.property); p && !ImGui::IsAnyItemActive())
                     value = float(p->value);
                 ImGui::SetNextItemWidth(kSliderWidth);
+                // A value typed past the range is clamped to it, as the Tuning panel's and the
+                // Inspector's are (the plugin refused it with an error).
                 if (ImGui::SliderFloat((command.label + "##" + target).c_str(), &value, float(command.minValue),
-                                       float(command.maxValue), "%.2f"))
+                                       float(command.maxValue), "%.2f", ImGuiSliderFlags_AlwaysClamp))
                     if (!plugin.runCommand(object.handle, int(c), value, error)) actions.error = command.label + ": " + error;
                 targets.remember(target, kSliderWidth);
                 sameLine = false;
