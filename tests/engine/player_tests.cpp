@@ -179,6 +179,24 @@ TEST_CASE("the plugin's warnings about where a level places things name the leve
     fs::remove_all(dir);
 }
 
+TEST_CASE("a rigs folder linked into a project keeps finding its clips beside the folder it links to", "[player]") {
+    // project/rigs -> content/rigs: "rigs/../anims" is content/anims to the system, and was
+    // "anims" beside the link when shortened as text (the level refused: no clips).
+    const fs::path dir = test::makeTempDir();
+    fs::create_directory_symlink(fs::path(PAPERDOLL_CONTENT_DIR) / "rigs", dir / "rigs");
+    fs::create_directory(dir / "levels");
+    std::ofstream(dir / "levels" / "linked.level.xml")
+        << "<level name=\"linked\" format=\"1\" units=\"m\" scale=\"1\">\n"
+           "  <box x=\"0\" y=\"-0.5\" width=\"20\" height=\"1\"/>\n"
+           "  <spawn name=\"p\" asset=\"../rigs/stickman.rig.xml\" x=\"0\" y=\"0\"/>\n</level>\n";
+    test::ProcessResult r =
+        test::runProcess({kPlayer, "--headless", (dir / "levels" / "linked.level.xml").string(), "--frames", "2"});
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+    CHECK(r.err.find("error") == std::string::npos);
+    fs::remove_all(dir);
+}
+
 TEST_CASE("the player finds the harness by itself from any directory", "[player]") {
     std::string dir = test::makeTempDir();
     std::string stats = dir + "/s.json";

@@ -19,6 +19,18 @@ inline bool sameFile(const std::string& a, const std::string& b) {
     return !status && ca == cb;
 }
 
+/// A file a file names relative to its folder ("../anims/walk.anim.xml" in a rig), as a path
+/// to open: written short ("rigs/../anims/x" as "anims/x") when that is the same file, else
+/// as joined, so that ".." after a symbolic link to a folder goes where the system takes it
+/// (shortened as text, a linked rigs/ folder's clips were looked for beside the link).
+inline std::string pathBeside(const std::filesystem::path& folder, const std::string& file) {
+    namespace fs = std::filesystem;
+    const fs::path joined = folder / file, shortest = joined.lexically_normal();
+    std::error_code status;
+    if (fs::exists(joined, status) && !fs::equivalent(joined, shortest, status)) return joined.string();
+    return shortest.string();
+}
+
 /// The file a write to path edits: path itself, or through symbolic links (followed hop by
 /// hop, to a file that may not exist yet) the file they name, so that writing it keeps a
 /// link a link (a file renamed over the link would replace it). Empty with why when a link

@@ -8,6 +8,8 @@
 
 #include "paper/level.h"
 
+#include "paper/file_checks.h"
+
 #include <tinyxml2.h>
 
 #include <algorithm>
@@ -352,7 +354,7 @@ private:
         }
         if (!asset.empty()) {
             // Checked here rather than when the plugin opens it, so the message points at this line.
-            spawn.asset = (levelDirectory_ / asset).lexically_normal().string();
+            spawn.asset = pathBeside(levelDirectory_, asset);
             std::error_code status;
             if (!fs::is_regular_file(spawn.asset, status)) {
                 bool exists = fs::exists(spawn.asset, status);

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "anim/pose.h"
+#include "paper/file_checks.h"
 #include "paper/spelling.h"
 #include "rig/rig_loader.h"
 
@@ -72,7 +73,7 @@ Clip restClip(const CharacterAssets& a, ClipRole role) {
 /// the rig's <clip> line as well as in its own file.
 std::optional<Clip> loadRigClip(const std::string& rigPath, const RigDefinition& rig, const RigClip& entry,
                                 std::vector<Diagnostic>& diagnostics) {
-    const std::string path = (std::filesystem::path(rigPath).parent_path() / entry.file).lexically_normal().string();
+    const std::string path = paper::pathBeside(std::filesystem::path(rigPath).parent_path(), entry.file);
     ClipLoadResult clip = loadClipFile(path, rig);
     diagnostics.insert(diagnostics.end(), clip.diagnostics.begin(), clip.diagnostics.end());
     if (clip.clip) return std::move(*clip.clip);
