@@ -455,12 +455,23 @@ TEST_CASE("error: collinear, repeated and zero-area polygon points") {
 TEST_CASE("error: a terrain piece with a side under 1 mm, at its line") {
     // The solver cannot take such a side: the plugin refused the level later, naming only
     // "terrain piece 1", with no file or line.
-    requireErrors(loadBody(R"(<box x="0" y="0.5" width="1e-6" height="1"/>)"), {{2, "box: has a side of 1e-06 m, shorter than 1 mm"}});
+    requireErrors(loadBody(R"(<box x="0" y="0.5" width="1e-6" height="1"/>)"),
+                  {{2, "box: 'width' is 1e-06 m: shorter than 1 mm, the shortest side the solver takes"}});
     requireErrors(loadBody(R"(<box x="0" y="-1" width="20" height="2"/>
 <stairs x="0" y="0" steps="3" step_width="0.0005" step_height="0.2"/>
 <ramp x="2" y="0" width="1" height="0.0002"/>)"),
-                  {{3, "stairs: has a side of 0.0005 m, shorter than 1 mm"},
-                   {4, "ramp: has a side of 0.0002 m, shorter than 1 mm"}});
+                  {{3, "stairs: 'step_width' is 0.0005 m: shorter than 1 mm, the shortest side the solver takes"},
+                   {4, "ramp: 'height' is 0.0002 m: shorter than 1 mm, the shortest side the solver takes"}});
+    // Said as written: at y = -0.5, a height of 1e-9 m is lost in floats ("a side of 0 m").
+    requireErrors(loadBody(R"(<box x="0" y="-0.5" width="1" height="1e-9"/>)"),
+                  {{2, "box: 'height' is 1e-09 m: shorter than 1 mm, the shortest side the solver takes"}});
+    // A prop too: under the contacts' 2 mm slop it sank whole into the ground.
+    requireErrors(loadBody(R"(<prop x="0" y="1" width="0.0005" height="0.0005" mass="1"/>)"),
+                  {{2, "prop: 'width' is 0.0005 m: shorter than 1 mm, the shortest side the solver takes"},
+                   {2, "prop: 'height' is 0.0005 m: shorter than 1 mm, the shortest side the solver takes"}});
+    // A polygon's side, measured from its points.
+    requireErrors(loadBody(R"(<polygon><point x="0" y="0"/><point x="1" y="0"/><point x="1" y="0.0002"/></polygon>)"),
+                  {{2, "polygon: has a side of 0.0002 m, shorter than 1 mm"}});
     // 1 mm itself is taken, where floats round it a little short too.
     CHECK(loadBody(R"(<box x="3" y="0.5" width="0.001" height="1"/>)").level);
     CHECK(loadBody(R"(<box x="30" y="0.5" width="0.001" height="1"/>)").level);

@@ -164,6 +164,17 @@ private:
         return piece;
     }
 
+    /// A size as written that is under kMinTerrainSide: an error naming the attribute (the
+    /// points made from it can lose it altogether in floats, a side of "0 m"). Props too: a
+    /// crate under a millimetre sank whole into the ground, under the contacts' 2 mm slop.
+    bool checkSize(const XMLElement& element, const char* name, float value) {
+        if (!(value < kMinTerrainSide * (1.0 - 1.0e-3))) return true;
+        char got[64];
+        std::snprintf(got, sizeof got, "%g m", double(value));
+        report_.error(element, std::string("'") + name + "' is " + got + ": shorter than 1 mm, the shortest side the solver takes");
+        return false;
+    }
+
     /// Every side of the piece at least kMinTerrainSide long, else an error at its element
     /// (a piece a thousandth of a millimetre wide was refused later by the plugin, with no
     /// file or line).
@@ -190,6 +201,7 @@ private:
         in.warnUnknownAttributes();
         warnChildElements(element);
         if (report_.errorCount() > errorsBefore) return;
+        if (!(checkSize(element, "width", size.x) & checkSize(element, "height", size.y))) return;
         piece.points = rectangle(center, 0.5f * size, angle);
         if (!checkSides(element, piece.points)) return;
         level_.terrain.push_back(std::move(piece));
@@ -205,6 +217,7 @@ private:
         in.warnUnknownAttributes();
         warnChildElements(element);
         if (report_.errorCount() > errorsBefore) return;
+        if (!(checkSize(element, "width", width) & checkSize(element, "height", height))) return;
         float highX = upRight ? x + width : x;
         piece.points = {{x, y}, {x + width, y}, {highX, y + height}};
         if (!checkSides(element, piece.points)) return;
@@ -223,6 +236,7 @@ private:
         in.warnUnknownAttributes();
         warnChildElements(element);
         if (report_.errorCount() > errorsBefore) return;
+        if (!(checkSize(element, "step_width", stepWidth) & checkSize(element, "step_height", stepHeight))) return;
         for (int i = 0; i < steps; ++i) {
             int heightInSteps = upRight ? i + 1 : steps - i;
             TerrainPiece step = surface;
@@ -332,6 +346,7 @@ private:
         in.warnUnknownAttributes();
         warnChildElements(element);
         if (report_.errorCount() > errorsBefore) return;
+        if (!(checkSize(element, "width", size.x) & checkSize(element, "height", size.y))) return;
         level_.props.push_back(prop);
     }
 
