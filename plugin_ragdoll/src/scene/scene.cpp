@@ -114,14 +114,16 @@ void warnAboutOverlappingProps(const World& world, const SceneLevel& level, cons
 /// Props and spawns past the solver's world, where it freezes bodies (a level's numbers go
 /// to 10⁶ m).
 void warnAboutLeavingTheWorld(double extent, const SceneLevel& level, std::vector<std::string>& warnings) {
-    auto say = [&](const std::string& what, Vec2 p, int line) {
+    auto say = [&](const std::string& what, Vec2 p, int line, const char* outcome) {
         if (std::abs(p.x) <= extent && std::abs(p.y) <= extent) return;
         char where[96];
         std::snprintf(where, sizeof where, " at (%g, %g) m is beyond the solver's world (%g m from the origin", p.x, p.y, extent);
-        warnings.push_back(placedAt(level, line) + what + where + " each way): it will not move");
+        warnings.push_back(placedAt(level, line) + what + where + " each way): " + outcome);
     };
-    for (const SceneProp& prop : level.props) say("prop '" + prop.name + "'", prop.position, prop.line);
-    for (const SceneSpawn& spawn : level.spawns) say("spawn '" + spawn.name + "'", spawn.position, spawn.line);
+    for (const SceneProp& prop : level.props) say("prop '" + prop.name + "'", prop.position, prop.line, "it will not move");
+    // A character's walk is not the solver's: it moves, but nothing there holds it up.
+    for (const SceneSpawn& spawn : level.spawns)
+        say("spawn '" + spawn.name + "'", spawn.position, spawn.line, "its bodies will not move, and nothing there holds it up");
 }
 
 /// A spawn inside the terrain: the figure is pushed out of it sideways and stands askew,
