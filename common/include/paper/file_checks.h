@@ -1,6 +1,7 @@
-// Checks made on paths before a program acts on them: whether two paths name one file (a
-// command that reads some files and writes others must not write over what it reads), and
-// whether a file can be written where it is asked for (said before a run, not after it).
+// Paths looked at before a program acts on them: whether two paths name one file (a command
+// that reads some files and writes others must not write over what it reads), where a file
+// another file names is, which file a write through symbolic links edits, and whether a
+// file can be written where it is asked for (said before a run, not after it).
 #pragma once
 
 #include <filesystem>

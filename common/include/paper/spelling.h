@@ -32,12 +32,16 @@ inline bool isSlipOf(std::string_view typed, std::string_view meant) {
 
 /// "; did you mean 'NAME'?" for the name in `names` nearest to what was typed, when one is a
 /// slip away ('--frame' for '--frames', 'chek' for 'check'); else "".
-inline std::string didYouMean(std::string_view typed, std::initializer_list<std::string_view> names) {
+template <typename Names>
+std::string didYouMean(std::string_view typed, const Names& names) {
     std::string_view nearest;
     for (std::string_view name : names)
         if (isSlipOf(typed, name) && (nearest.empty() || editDistance(typed, name) < editDistance(typed, nearest)))
             nearest = name;
     return nearest.empty() ? "" : "; did you mean '" + std::string(nearest) + "'?";
+}
+inline std::string didYouMean(std::string_view typed, std::initializer_list<std::string_view> names) {
+    return didYouMean<std::initializer_list<std::string_view>>(typed, names);
 }
 
 /// For a file that was not found, what the user most likely meant: "; did you mean

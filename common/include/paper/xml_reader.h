@@ -224,11 +224,8 @@ public:
             const std::string_view name(a->Name());
             if (std::find(known_.begin(), known_.end(), name) != known_.end()) continue;
             // A slip off an attribute the element takes ('angular_dampng'): most likely that one.
-            std::string_view meant;
-            for (std::string_view k : known_)
-                if (isSlipOf(name, k) && (meant.empty() || editDistance(name, k) < editDistance(name, meant))) meant = k;
             report_.warning(element_, "unknown attribute '" + std::string(name) + "' ignored" + rules_.ignoredNote +
-                                          (meant.empty() ? "" : "; did you mean '" + std::string(meant) + "'?"));
+                                          didYouMean(name, known_));
         }
     }
 
