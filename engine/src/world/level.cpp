@@ -16,9 +16,11 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <initializer_list>
 #include <limits>
 #include <map>
 #include <system_error>
+#include <utility>
 
 namespace paper {
 namespace {
@@ -175,6 +177,13 @@ private:
         return false;
     }
 
+    /// checkSize for each (name, value), every one said.
+    bool checkSizes(const XMLElement& element, std::initializer_list<std::pair<const char*, float>> sizes) {
+        bool ok = true;
+        for (const auto& [name, value] : sizes) ok = checkSize(element, name, value) && ok;
+        return ok;
+    }
+
     /// Every side of the piece at least kMinTerrainSide long, else an error at its element
     /// (a piece a thousandth of a millimetre wide was refused later by the plugin, with no
     /// file or line).
@@ -201,7 +210,7 @@ private:
         in.warnUnknownAttributes();
         warnChildElements(element);
         if (report_.errorCount() > errorsBefore) return;
-        if (!(checkSize(element, "width", size.x) & checkSize(element, "height", size.y))) return;
+        if (!checkSizes(element, {{"width", size.x}, {"height", size.y}})) return;
         piece.points = rectangle(center, 0.5f * size, angle);
         if (!checkSides(element, piece.points)) return;
         level_.terrain.push_back(std::move(piece));
@@ -217,7 +226,7 @@ private:
         in.warnUnknownAttributes();
         warnChildElements(element);
         if (report_.errorCount() > errorsBefore) return;
-        if (!(checkSize(element, "width", width) & checkSize(element, "height", height))) return;
+        if (!checkSizes(element, {{"width", width}, {"height", height}})) return;
         float highX = upRight ? x + width : x;
         piece.points = {{x, y}, {x + width, y}, {highX, y + height}};
         if (!checkSides(element, piece.points)) return;
@@ -236,7 +245,7 @@ private:
         in.warnUnknownAttributes();
         warnChildElements(element);
         if (report_.errorCount() > errorsBefore) return;
-        if (!(checkSize(element, "step_width", stepWidth) & checkSize(element, "step_height", stepHeight))) return;
+        if (!checkSizes(element, {{"step_width", stepWidth}, {"step_height", stepHeight}})) return;
         for (int i = 0; i < steps; ++i) {
             int heightInSteps = upRight ? i + 1 : steps - i;
             TerrainPiece step = surface;
@@ -346,7 +355,7 @@ private:
         in.warnUnknownAttributes();
         warnChildElements(element);
         if (report_.errorCount() > errorsBefore) return;
-        if (!(checkSize(element, "width", size.x) & checkSize(element, "height", size.y))) return;
+        if (!checkSizes(element, {{"width", size.x}, {"height", size.y}})) return;
         level_.props.push_back(prop);
     }
 
