@@ -122,6 +122,9 @@ private:
     /// Replaces the first spawn's asset with the file at path (a fresh history); on failure
     /// the current one stays, with a message.
     void openAsset(const std::string& path);
+    /// The Open dialog's choice (a path typed, or a file listed): checked before the unsaved
+    /// edits are asked about, then opened; refused, the dialog shows again with the path and why.
+    void chooseToOpen(const std::string& typed);
     /// The file a path chosen or typed in the Open dialog names: a relative one beside the
     /// current file, as Save As takes it, when one is there; else from the working directory.
     std::string openPathOf(const std::string& typed) const;

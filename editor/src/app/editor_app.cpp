@@ -1,9 +1,6 @@
 #include "app/editor_app.h"
 
 #include <SDL.h>
-
-#include "paper/file_checks.h"
-#include "paper/spelling.h"
 #include <imgui.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <backends/imgui_impl_sdl.h>
@@ -24,9 +21,11 @@
 
 #include "paper/content_paths.h"
 #include "app/editor.h"
+#include "paper/file_checks.h"
 #include "paper/fixed_step.h"
 #include "paper/player_input.h"
 #include "paper/plugin_host.h"
+#include "paper/spelling.h"
 #include "paper/startup.h"
 #include "paper/draw_list.h"
 #include "paper/gl_renderer.h"
@@ -432,7 +431,6 @@ fs::path Editor::saveAsTarget(const std::string& typed, std::string& why) const 
 
 namespace {
 
-/// Links followed at most before a chain is taken for a loop (Linux's own limit).
 /// The file a Save As onto path writes: path itself, or through a symbolic link the file it
 /// names, as the plugin's own save follows it (so the link stays a link). Empty with why
 /// when the chain ends nowhere or loops: there is no file to give the asset to, and writing
@@ -610,6 +608,15 @@ std::string Editor::cannotOpen(const std::string& path) {
     if (why.empty() && plugin_.declarations().assetTypeOf(path) < 0) why = "the plugin opens no file named like that";
     if (why.empty()) plugin_.checkAsset(path, why);
     return why;
+}
+
+void Editor::chooseToOpen(const std::string& typed) {
+    const std::string path = openPathOf(typed);
+    const std::string why = cannotOpen(path);
+    if (why.empty()) return request(PendingAction::Open, path);
+    err_ << kProgram << ": error: cannot open '" << path << "':\n" << why << '\n';
+    report("Cannot open '" + fs::path(path).filename().string() + "': " + why, true);
+    refuseOpen(menu_, openChoices(), typed, why);
 }
 
 void Editor::openAsset(const std::string& path) {

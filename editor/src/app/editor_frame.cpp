@@ -241,18 +241,7 @@ void Editor::drawPanels() {
     if (menu.save) save();
     if (!menu.saveAs.empty()) saveAs(menu.saveAs, menu.replaceConfirmed);
     if (menu.quit) request(PendingAction::Quit);
-    if (!menu.open.empty()) {
-        // Checked before the unsaved edits are asked about: a Save or Discard for an Open
-        // that could never happen. Refused, the dialog shows again with the path and why.
-        const std::string path = openPathOf(menu.open);
-        if (const std::string why = cannotOpen(path); !why.empty()) {
-            err_ << "paperdoll_editor: error: cannot open '" << path << "':\n" << why << '\n';
-            report("Cannot open '" + fs::path(path).filename().string() + "': " + why, true);
-            refuseOpen(menu_, openChoices(), menu.open, why);
-        } else {
-            request(PendingAction::Open, path);
-        }
-    }
+    if (!menu.open.empty()) chooseToOpen(menu.open);
 
     drawJointsPanel();
     SimulateActions simulate = drawSimulatePanel(plugin_, simulation_, targets_);

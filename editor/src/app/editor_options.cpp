@@ -1,10 +1,10 @@
 #include "app/editor_options.h"
 
 #include <charconv>
+#include <set>
 
 #include "paper/file_checks.h"
 #include "paper/spelling.h"
-#include <set>
 
 namespace paper::editor {
 

@@ -191,9 +191,9 @@ std::shared_ptr<const CharacterAssets> loadCharacterAssets(const std::string& ri
         if (d.severity == Severity::Error) errors.push_back(d.format());
     // Refused, its warnings go after its errors (a misspelt attribute warned about is often
     // what an error comes from), so the refusal's first line is still an error.
+    std::vector<std::string>* warningsTo = assets ? warnings : &errors;
     for (const Diagnostic& d : diagnostics)
-        if (d.severity != Severity::Error && !assets) errors.push_back(d.format());
-        else if (d.severity != Severity::Error && warnings) warnings->push_back(d.format());
+        if (d.severity != Severity::Error && warningsTo) warningsTo->push_back(d.format());
     return assets;
 }
 

@@ -305,13 +305,14 @@ void Character::standClearOfTerrain() {
     keepPoseOutOfTerrain();
     const double shift = poses_[size_t(assets_->rootBone)].origin.x - before.x;
     // Moved clear, the root goes with it; still inside (a corner the way out did not find),
-    // it stays where the level put it, and the level's warning says how deep it stands.
-    drawnShapes(rig_, poses_, appearance_.scale, drawnMirrored(), drawn_);
-    const bool clear = deepestOverlap(*world_, drawn_, Obstacles::Terrain, scratch_).depth <= tuning::kPoseTerrainTolerance;
-    computeAnimatedPose(0.0, true);
-    if (shift != 0.0 && clear) {
-        root_.x += shift;
-        computeAnimatedPose(0.0, true);
+    // it stays where the level put it, and the level's warning says how deep it stands. The
+    // animated pose is the one at the root either way (keepPoseOutOfTerrain moved poses_ only).
+    if (shift != 0.0) {
+        drawnShapes(rig_, poses_, appearance_.scale, drawnMirrored(), drawn_);
+        if (deepestOverlap(*world_, drawn_, Obstacles::Terrain, scratch_).depth <= tuning::kPoseTerrainTolerance) {
+            root_.x += shift;
+            computeAnimatedPose(0.0, true);
+        }
     }
     poses_ = animPoses_;
 }

@@ -69,18 +69,12 @@ namespace {
 constexpr double kPropOverlapWarning = 0.01;
 constexpr double kSpawnOverlapWarning = 0.02;
 
-/// Where a placement warning points: "FILE:LINE: warning: " for an element of the level's
-/// file, which the host's log shows as a compiler's diagnostic ("" when the level came
-/// from no file).
-std::string placedAt(const SceneLevel& level, int line) {
-    if (level.path.empty()) return "";
-    std::string at = level.path;  // appended piece by piece: g++ 12 warns falsely about the + chain
-    if (line > 0) {
-        at += ':';
-        at += std::to_string(line);
-    }
-    at += ": warning: ";
-    return at;
+/// A placement warning about an element of the level's file, as a compiler's diagnostic
+/// ("FILE:LINE: warning: …", which the host's log shows as is); the message alone when the
+/// level came from no file.
+std::string placed(const SceneLevel& level, int line, std::string message) {
+    if (level.path.empty()) return message;
+    return Diagnostic{Severity::Warning, level.path, line, std::move(message)}.format();
 }
 
 /// Props the level places inside one another or in the terrain: the solver pushes such an
@@ -95,8 +89,8 @@ void warnAboutOverlappingProps(const World& world, const SceneLevel& level, cons
     for (size_t i = 0; i < props.size(); ++i) {
         auto say = [&](double d, const std::string& what) {
             std::snprintf(depth, sizeof depth, "%.3g m", d);
-            warnings.push_back(placedAt(level, info[i].line) + "prop '" + info[i].name + "' is placed " + depth + " into " + what +
-                               ": the solver pushes it out at up to " + speed + " (place it clear)");
+            warnings.push_back(placed(level, info[i].line, "prop '" + info[i].name + "' is placed " + depth + " into " + what +
+                               ": the solver pushes it out at up to " + speed + " (place it clear)"));
         };
         for (size_t j = 0; j < i; ++j)
             if (const double d = world.overlap(props[i], props[j]); d > kPropOverlapWarning) say(d, "prop '" + info[j].name + "'");
@@ -118,7 +112,7 @@ void warnAboutLeavingTheWorld(double extent, const SceneLevel& level, std::vecto
         if (std::abs(p.x) <= extent && std::abs(p.y) <= extent) return;
         char where[96];
         std::snprintf(where, sizeof where, " at (%g, %g) m is beyond the solver's world (%g m from the origin", p.x, p.y, extent);
-        warnings.push_back(placedAt(level, line) + what + where + " each way): " + outcome);
+        warnings.push_back(placed(level, line, what + where + " each way): " + outcome));
     };
     for (const SceneProp& prop : level.props) say("prop '" + prop.name + "'", prop.position, prop.line, "it will not move");
     // A character's walk is not the solver's: it moves, but nothing there holds it up.
@@ -135,7 +129,7 @@ void warnAboutSpawnInTerrain(const World& world, const Character& c, const Scene
         char where[128];
         std::snprintf(where, sizeof where, "' at (%g, %g) m has its feet %.3g m inside the terrain: it stands on its surface at y = %.3g m",
                       spawn.position.x, spawn.position.y, lift, c.root().y);
-        warnings.push_back(placedAt(level, spawn.line) + "spawn '" + spawn.name + where + " (place it there)");
+        warnings.push_back(placed(level, spawn.line, "spawn '" + spawn.name + where + " (place it there)"));
         return;
     }
     // Reaching into a wall: the figure was moved beside it (Character::standClearOfTerrain).
@@ -143,7 +137,7 @@ void warnAboutSpawnInTerrain(const World& world, const Character& c, const Scene
         char where[128];
         std::snprintf(where, sizeof where, "' at (%g, %g) m is inside the terrain: it stands beside it at x = %.3g m, %.3g m to the %s",
                       spawn.position.x, spawn.position.y, c.root().x, std::abs(aside), aside > 0.0 ? "right" : "left");
-        warnings.push_back(placedAt(level, spawn.line) + "spawn '" + spawn.name + where + " (place it there)");
+        warnings.push_back(placed(level, spawn.line, "spawn '" + spawn.name + where + " (place it there)"));
         return;
     }
     std::vector<DrawnShape> shapes;
@@ -154,7 +148,7 @@ void warnAboutSpawnInTerrain(const World& world, const Character& c, const Scene
     char where[96];
     std::snprintf(where, sizeof where, "' at (%g, %g) m stands %.3g m inside the terrain", spawn.position.x, spawn.position.y,
                   depth);
-    warnings.push_back(placedAt(level, spawn.line) + "spawn '" + spawn.name + where + ": it will be pushed out (place it clear)");
+    warnings.push_back(placed(level, spawn.line, "spawn '" + spawn.name + where + ": it will be pushed out (place it clear)"));
 }
 
 /// Two spawns whose standing figures overlap: the later one is pushed out of the earlier,
@@ -186,8 +180,8 @@ void warnAboutOverlappingSpawns(const World& world, const std::vector<std::uniqu
         char how[48];
         std::snprintf(how, sizeof how, "' stands %.3g m inside spawn '", deepest);
         const std::string more = overlapped == 1 ? "" : " (and " + std::to_string(overlapped - 1) + " more)";
-        warnings.push_back(placedAt(level, spawns[j].line) + "spawn '" + spawns[j].name + how + spawns[into].name + "'" + more +
-                           ": it will be pushed out of it (place them apart)");
+        warnings.push_back(placed(level, spawns[j].line, "spawn '" + spawns[j].name + how + spawns[into].name + "'" + more +
+                           ": it will be pushed out of it (place them apart)"));
     }
 }
 

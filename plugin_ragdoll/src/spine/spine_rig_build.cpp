@@ -156,6 +156,13 @@ void growReach(const std::vector<std::array<double, 2>>& points, const SpineWorl
     side = std::max({side, along1 - along0, across1 - across0});
 }
 
+/// "'a', 'b'": the skins' names, quoted, for messages ("" when there are none).
+std::string quotedNames(const std::vector<const SpineSkin*>& skins) {
+    std::string names;
+    for (const SpineSkin* skin : skins) names += (names.empty() ? "'" : ", '") + skin->name + "'";
+    return names;
+}
+
 }  // namespace
 
 SpineBuild buildSpineRig(const SpineBuildInput& input) {
@@ -167,14 +174,14 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
     // The skin: the default skin's attachments, then the named skin's over them.
     const SpineSkin* defaultSkin = skeleton.findSkin("default");
     const SpineSkin* namedSkin = nullptr;
+    std::vector<const SpineSkin*> allSkins;
+    for (const SpineSkin& skin : skeleton.skins) allSkins.push_back(&skin);
+    const std::string skinNames = quotedNames(allSkins);
     if (!input.options.skin.empty()) {
         namedSkin = skeleton.findSkin(input.options.skin);
-        if (!namedSkin) {
-            std::string names;
-            for (const SpineSkin& s : skeleton.skins) names += (names.empty() ? "'" : ", '") + s.name + "'";
+        if (!namedSkin)
             report.error(input.jsonPath, 0, "--skin '" + input.options.skin + "': no such skin (the file has " +
-                                      (names.empty() ? std::string("none") : names) + ")");
-        }
+                                      (skinNames.empty() ? std::string("none") : skinNames) + ")");
     }
     std::map<std::pair<int, std::string>, const SpineAttachment*> shown;
     std::map<const SpineAttachment*, std::string> skinOf;  // for messages: which skin's entry is used
@@ -192,14 +199,12 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
                                                         "swaps are not baked)");
     // The skins not imported that hold a slot's attachment: what --skin would bring in.
     auto skinsHolding = [&](int slot, const std::string& name) {
-        std::string names;
+        std::vector<const SpineSkin*> holding;
         for (const SpineSkin& skin : skeleton.skins)
-            for (const SpineAttachment& a : skin.attachments)
-                if (a.slot == slot && a.name == name) {
-                    names += (names.empty() ? "'" : ", '") + skin.name + "'";
-                    break;
-                }
-        return names;
+            if (std::any_of(skin.attachments.begin(), skin.attachments.end(),
+                            [&](const SpineAttachment& a) { return a.slot == slot && a.name == name; }))
+                holding.push_back(&skin);
+        return holding;
     };
 
     for (const SpineBone& bone : skeleton.bones) {
@@ -221,13 +226,13 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
         if (slot.attachment.empty()) continue;
         auto found = shown.find({int(s), slot.attachment});
         if (found == shown.end()) {
-            const std::string holding = skinsHolding(int(s), slot.attachment);
+            const std::vector<const SpineSkin*> holding = skinsHolding(int(s), slot.attachment);
+            const std::string which = holding.empty()       ? std::string()
+                                      : holding.size() == 1 ? " (skin " + quotedNames(holding) + " has it"
+                                                            : " (skins " + quotedNames(holding) + " have it";
             report.warning(input.jsonPath, slot.line, "slot '" + slot.name + "': its attachment '" + slot.attachment +
                                                 "' is in no skin imported; nothing drawn" +
-                                                (holding.empty() ? std::string()
-                                                 : holding.find(',') == std::string::npos
-                                                     ? " (skin " + holding + " has it: --skin NAME imports one)"
-                                                     : " (skins " + holding + " have it: --skin NAME imports one)"));
+                                                (which.empty() ? which : which + ": --skin NAME imports one)"));
             continue;
         }
         const SpineAttachment& a = *found->second;
@@ -265,11 +270,9 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
     }
     if (report.errors > 0) return build;
     if (parts.empty()) {
-        std::string skins;
-        for (const SpineSkin& skin : skeleton.skins) skins += (skins.empty() ? "'" : ", '") + skin.name + "'";
         report.error(input.jsonPath, 0, "no region attachment is shown in the setup pose: nothing to draw or to give bodies to" +
-                                            (!defaultSkin && !namedSkin && !skins.empty()
-                                                 ? " (the file has no 'default' skin; pass --skin with one of " + skins + ")"
+                                            (!defaultSkin && !namedSkin && !allSkins.empty()
+                                                 ? " (the file has no 'default' skin; pass --skin with one of " + skinNames + ")"
                                                  : std::string()));
         return build;
     }
