@@ -254,6 +254,14 @@ TEST_CASE("with a joint selected a neighbour's pivot under its arc is what a cli
     CHECK(r.exitCode == 0);
 }
 
+TEST_CASE("clicks repeated in one place select each joint and body there in turn", "[editor][e2e][picking]") {
+    RigCopy copy;
+    test::ProcessResult r = test::runProcess(
+        {kEditor, "--rig", copy.rig.string(), "--script", (kData / "click_again.script").string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+}
+
 TEST_CASE("an expect that does not hold fails the run with the script's file and line", "[editor][e2e]") {
     RigCopy copy;
     fs::path script = copy.dir / "wrong.script";

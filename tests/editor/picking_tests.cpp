@@ -51,6 +51,25 @@ TEST_CASE("a pivot wins over the bodies it joins, else the deepest body", "[edit
     CHECK(pickAt(pivots, bodies, {0.5, 0.12}, pivotRadius, slack).body == 0);
 }
 
+TEST_CASE("everything under the mouse in the order repeated clicks select it", "[editor][picking]") {
+    // Two hips on one pivot at the torso's foot, a thigh hanging from each, and a third pivot
+    // 0.05 m away (inside the reach): the nearest pivots first, coincident ones as pickAt
+    // breaks the tie, then the bodies by depth in their own thickness.
+    std::vector<BodyShape> bodies = {capsule({0, 1.0}, {0, 0.5}, 0.12), capsule({0, 0.5}, {0, 0}, 0.06),
+                                     capsule({0.01, 0.5}, {0.01, 0}, 0.06)};
+    std::vector<Vec2d> pivots = {{0, 0.5}, {0, 0.5}, {0.05, 0.5}};
+    std::vector<PickResult> picks = picksAt(pivots, bodies, {0.0, 0.49}, 0.08, 0.01);
+    REQUIRE(picks.size() == 6);
+    CHECK(picks[0].pivot == pickAt(pivots, bodies, {0.0, 0.49}, 0.08, 0.01).pivot);
+    CHECK(picks[0].pivot == 1);
+    CHECK(picks[1].pivot == 0);
+    CHECK(picks[2].pivot == 2);
+    CHECK(picks[3].body == 1);  // on the first thigh's centre line: depth -1 of its thickness
+    CHECK(picks[4].body == 0);  // 1 cm past the torso's line, of its 12 cm: -0.92
+    CHECK(picks[5].body == 2);  // 1 cm off the second thigh's line, of its 6 cm: -0.83
+    CHECK(picksAt(pivots, bodies, {3.0, 3.0}, 0.08, 0.01).empty());
+}
+
 TEST_CASE("a thin limb over a thick body is picked on its own centre line", "[editor][picking]") {
     // Side view: a torso 0.18 m thick along y, an arm 0.08 m thick hanging 0.03 m in front
     // of the torso's centre line. In metres the mouse on the arm's line is deeper in the

@@ -39,6 +39,9 @@ namespace paper::editor {
 
 /// Pixels the status line adds round its text (the viewport's insets leave room for it).
 inline constexpr float kStatusPaddingPixels = 4.0f;
+/// How near the last selecting click, screen pixels, a click counts as in the same place
+/// (and selects the next object there).
+inline constexpr float kRepeatClickPixels = 4.0f;
 
 /// The editor's own keys, on top of the player's (PlayerBindings: Esc quits, Home resets
 /// the view, F5 reloads the plugin; the game keys reach the plugin while it plays).
@@ -68,6 +71,9 @@ private:
     void beginImGuiFrame();
     void handleKeys();
     void handleViewport();
+    /// What a click at mousePixels selects of the objects under it: the first, or in the
+    /// place of the last selecting click the one after the selection.
+    ObjectRef clickTarget(const std::vector<ObjectRef>& under, Vec2 mousePixels) const;
     void simulate();
     void drawPanels();
     void drawJointsPanel();
@@ -200,7 +206,8 @@ private:
     std::vector<JointView> joints_;
     std::vector<BodyView> bodies_;
     ObjectRef selection_;
-    ObjectRef hovered_;
+    ObjectRef hovered_;  ///< what a click would select (clickTarget)
+    Vec2 lastPickPixels_{-1e9f, -1e9f};  ///< where the last click that selected was, screen pixels
 
     std::int64_t frame_ = 0;
     bool quit_ = false;

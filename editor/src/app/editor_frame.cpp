@@ -83,9 +83,10 @@ void Editor::handleViewport() {
     ViewportInput view = updateViewport(camera_, input_, mouseFree, input_.held(keys_.space));
     Vec2 world = camera_.screenToWorld(mouse.position);
     Vec2d mouseWorld{world.x, world.y};
-    hovered_ = mouseFree && !view.panning && !gizmo_.dragging()
-                   ? objectAt(joints_, bodies_, mouseWorld, camera_.pixelsPerMetre)
-                   : ObjectRef{};
+    std::vector<ObjectRef> under = mouseFree && !view.panning && !gizmo_.dragging()
+                                       ? objectsAt(joints_, bodies_, mouseWorld, camera_.pixelsPerMetre)
+                                       : std::vector<ObjectRef>{};
+    hovered_ = clickTarget(under, mouse.position);
     if (view.panning && !gizmo_.dragging()) {
         editorOwnsPress_ = true;  // a hand-tool drag is not a grab either
         return;
@@ -114,10 +115,27 @@ void Editor::handleViewport() {
         // Not a gizmo's handle: the pivot or body under the mouse, or nothing, is selected. A
         // body clicked while playing is also the plugin's to grab.
         select(hovered_);
+        lastPickPixels_ = mouse.position;
+        if (under.size() > 1) {
+            const ObjectRef& next = clickTarget(under, mouse.position);
+            report(std::to_string(under.size()) + " objects here: click again to select " + kindName(next.kind) + " " +
+                       next.name + ".",
+                   false);
+        }
         used = hovered_.kind == ObjectKind::Joint;
     }
     if (pressed) editorOwnsPress_ = used || !simulation_.playing;
     if (released) editorOwnsPress_ = false;
+}
+
+ObjectRef Editor::clickTarget(const std::vector<ObjectRef>& under, Vec2 mousePixels) const {
+    if (under.empty()) return {};
+    // A click where the last one was takes the next object there: the second of two
+    // coincident pivots, a body under another.
+    bool samePlace = std::hypot(mousePixels.x - lastPickPixels_.x, mousePixels.y - lastPickPixels_.y) <= kRepeatClickPixels;
+    auto selected = std::find(under.begin(), under.end(), selection_);
+    if (!samePlace || selected == under.end()) return under.front();
+    return ++selected == under.end() ? under.front() : *selected;
 }
 
 OpenChoices Editor::openChoices() const {

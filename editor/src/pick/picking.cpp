@@ -83,6 +83,32 @@ PickResult pickAt(const std::vector<Vec2d>& pivots, const std::vector<BodyShape>
     return result;
 }
 
+std::vector<PickResult> picksAt(const std::vector<Vec2d>& pivots, const std::vector<BodyShape>& bodies, Vec2d point,
+                                double pivotRadiusMetres, double slackMetres) {
+    // Ties are broken as pickPivot and pickBody break them (the last pivot, the first body),
+    // so the first answer is pickAt's.
+    struct Near {
+        double measure;
+        int index;
+    };
+    std::vector<Near> near;
+    for (std::size_t i = 0; i < pivots.size(); ++i) {
+        double d = length(minus(point, pivots[i]));
+        if (d <= pivotRadiusMetres) near.push_back({d, int(i)});
+    }
+    std::sort(near.begin(), near.end(), [](Near p, Near q) { return p.measure != q.measure ? p.measure < q.measure : p.index > q.index; });
+    std::vector<PickResult> picks;
+    for (Near n : near) picks.push_back({n.index, -1});
+    near.clear();
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        double d = distanceOutside(bodies[i], point);
+        if (d <= slackMetres) near.push_back({d / std::max(bodies[i].radius, 1e-9), int(i)});
+    }
+    std::stable_sort(near.begin(), near.end(), [](Near p, Near q) { return p.measure < q.measure; });
+    for (Near n : near) picks.push_back({-1, n.index});
+    return picks;
+}
+
 bool pointPickingBody(const std::vector<Vec2d>& pivots, const std::vector<BodyShape>& bodies, int index,
                       double pivotRadiusMetres, double slackMetres, const std::function<bool(Vec2d)>& taken,
                       Vec2d& point) {

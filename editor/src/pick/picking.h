@@ -49,6 +49,12 @@ struct PickResult {
 /// A pivot within pivotRadiusMetres, else a body (pickBody with slackMetres).
 PickResult pickAt(const std::vector<Vec2d>& pivots, const std::vector<BodyShape>& bodies, Vec2d point,
                   double pivotRadiusMetres, double slackMetres);
+/// Everything under point, in the order clicks repeated there select it: the pivots within
+/// pivotRadiusMetres nearest first, then the bodies within slackMetres deepest first (so the
+/// first is pickAt's answer). Coincident pivots (both hips) and bodies lying under others are
+/// reached this way.
+std::vector<PickResult> picksAt(const std::vector<Vec2d>& pivots, const std::vector<BodyShape>& bodies, Vec2d point,
+                                double pivotRadiusMetres, double slackMetres);
 
 /// A point that picks body `index` (pickAt returns it, not a pivot nor another body), on its
 /// centre line as far from every pivot as possible: where a hand clicks to select it. Points

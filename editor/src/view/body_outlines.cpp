@@ -95,23 +95,24 @@ void pickInputs(const std::vector<JointView>& joints, const std::vector<BodyView
 
 }  // namespace
 
-ObjectRef objectAt(const std::vector<JointView>& joints, const std::vector<BodyView>& bodies, Vec2d mouseWorld,
-                   double pixelsPerMetre) {
+std::vector<ObjectRef> objectsAt(const std::vector<JointView>& joints, const std::vector<BodyView>& bodies,
+                                 Vec2d mouseWorld, double pixelsPerMetre) {
     if (pixelsPerMetre <= 0.0) return {};
     std::vector<Vec2d> pivots;
     std::vector<BodyShape> shapes;
     pickInputs(joints, bodies, pivots, shapes);
-    PickResult hit = pickAt(pivots, shapes, mouseWorld, kPivotPickPixels / pixelsPerMetre,
-                            kBodyPickSlackPixels / pixelsPerMetre);
-    if (hit.pivot >= 0) {
-        const JointView& j = joints[std::size_t(hit.pivot)];
-        return jointRef(j.info.kind, j.info.character, j.name);
+    std::vector<ObjectRef> objects;
+    for (PickResult hit : picksAt(pivots, shapes, mouseWorld, kPivotPickPixels / pixelsPerMetre,
+                                  kBodyPickSlackPixels / pixelsPerMetre)) {
+        if (hit.pivot >= 0) {
+            const JointView& j = joints[std::size_t(hit.pivot)];
+            objects.push_back(jointRef(j.info.kind, j.info.character, j.name));
+        } else {
+            const BodyView& b = bodies[std::size_t(hit.body)];
+            objects.push_back(bodyRef(b.info.kind, b.info.character, b.name));
+        }
     }
-    if (hit.body >= 0) {
-        const BodyView& b = bodies[std::size_t(hit.body)];
-        return bodyRef(b.info.kind, b.info.character, b.name);
-    }
-    return {};
+    return objects;
 }
 
 bool pointSelectingBody(const std::vector<JointView>& joints, const std::vector<BodyView>& bodies,

@@ -29,9 +29,10 @@ BodyShape shapeOf(const BodyInfo& info);
 /// The middle of a body's centre line, world metres (F frames it).
 Vec2d bodyCentre(const BodyInfo& info);
 
-/// The joint pivot or body under the mouse (world metres) at zoom pixelsPerMetre; empty for none.
-ObjectRef objectAt(const std::vector<JointView>& joints, const std::vector<BodyView>& bodies, Vec2d mouseWorld,
-                   double pixelsPerMetre);
+/// The joint pivots and bodies under the mouse (world metres) at zoom pixelsPerMetre, in the
+/// order clicks repeated there select them (picksAt); empty for none.
+std::vector<ObjectRef> objectsAt(const std::vector<JointView>& joints, const std::vector<BodyView>& bodies,
+                                 Vec2d mouseWorld, double pixelsPerMetre);
 /// Where a click selects body (world metres): on its centre line, away from every pivot and
 /// from the points `taken` says are a gizmo's. False when nowhere does.
 bool pointSelectingBody(const std::vector<JointView>& joints, const std::vector<BodyView>& bodies,
