@@ -254,6 +254,14 @@ TEST_CASE("with a joint selected a neighbour's pivot under its arc is what a cli
     CHECK(r.exitCode == 0);
 }
 
+TEST_CASE("a value typed with a decimal comma is read as with a point", "[editor][e2e][inspector]") {
+    RigCopy copy;
+    test::ProcessResult r = test::runProcess(
+        {kEditor, "--rig", copy.rig.string(), "--script", (kData / "decimal_comma.script").string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+}
+
 TEST_CASE("clicks repeated in one place select each joint and body there in turn", "[editor][e2e][picking]") {
     RigCopy copy;
     test::ProcessResult r = test::runProcess(

@@ -2,6 +2,7 @@
 
 #include <SDL.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <backends/imgui_impl_sdl.h>
 
@@ -96,6 +97,16 @@ ObjectRef objectOf(const Edit& edit) {
     return edit.kind == EditKind::Property ? ObjectRef{} : edit.object;
 }
 
+/// A number typed with a decimal comma (2,5) is read as with a point. The field a Ctrl+click
+/// opens on a slider (ImGui's "temp input", only ever a number) drops the comma as a
+/// character it does not take, and a mass typed as 2,5 kg became 25 kg.
+void readDecimalCommaAsPoint() {
+    const ImGuiID active = ImGui::GetActiveID();
+    if (active == 0 || !ImGui::TempInputIsActive(active)) return;
+    for (ImWchar& c : ImGui::GetIO().InputQueueCharacters)
+        if (c == ',') c = '.';
+}
+
 }  // namespace
 
 EditorBindings::EditorBindings(InputMap& input)
@@ -151,6 +162,7 @@ void Editor::beginImGuiFrame() {
         // click. The script's keys are the truth here, focused or not.
         io.AppFocusLost = false;
     }
+    readDecimalCommaAsPoint();
     ImGui::NewFrame();
 }
 
