@@ -24,7 +24,7 @@
 namespace {
 
 const char* usage() {
-    return R"(Usage: ragdoll_bench [OPTIONS]
+    return R"(usage: ragdoll_bench [OPTIONS]
 
 Runs a benchmark scene of SCENES.md in our solver (and with --peer in Box2D) at
 1/60 s per step and prints what SCENES.md asks to report.

@@ -122,13 +122,18 @@ bool runSweep(const SweepOptions& options, SweepResult& result, std::string& err
         for (const paper::Diagnostic& d : loaded.diagnostics) error += "\n" + d.format();
         return false;
     }
+    // The level's warnings, as the player prints them: a sweep of a level that does not
+    // say what it ignored measures a level the user did not write.
+    for (const paper::Diagnostic& d : loaded.diagnostics) std::fprintf(stderr, "%s\n", d.format().c_str());
     const SceneLevel level = test::toSceneLevel(*loaded.level);
     paper::JobPool pool(options.threads);
     const TaskSystem tasks = scenes::poolTasks(pool);
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> trace(nullptr, &std::fclose);
     {
         Scene probe;
-        if (!probe.loadLevel(level, error)) return false;
+        std::vector<std::string> warnings;
+        if (!probe.loadLevel(level, error, &warnings)) return false;
+        for (const std::string& warning : warnings) std::fprintf(stderr, "%s\n", warning.c_str());
         if (probe.characterCount() == 0) {
             error = options.levelPath + ": the level has no spawn (the sweep needs a character)";
             return false;

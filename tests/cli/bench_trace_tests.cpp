@@ -85,6 +85,28 @@ TEST_CASE("ragdoll_bench runs the sweep at the iterations it is given", "[cli][b
     CHECK(run("1") != run("2"));
 }
 
+TEST_CASE("ragdoll_bench prints the sweep level's warnings with their file and line", "[cli][bench]") {
+    // A level the user wrote with a slip in an attribute and its spawn inside a block: the
+    // sweep measures it as the player plays it, and says so as the player does.
+    const std::filesystem::path dir = test::makeTempDir();
+    const std::string level = (dir / "slip.level.xml").string();
+    std::ofstream(level) << "<level name=\"slip\" format=\"1\" units=\"m\">\n"
+                            "  <box x=\"0\" y=\"-0.5\" width=\"20\" height=\"1\" frction=\"0.7\"/>\n"
+                            "  <box x=\"3\" y=\"0.25\" width=\"1\" height=\"0.5\"/>\n"
+                            "  <spawn name=\"p\" asset=\""
+                         << PAPERDOLL_CONTENT_DIR << "/rigs/stickman.rig.xml\" x=\"3\" y=\"0\"/>\n"
+                            "</level>\n";
+    const test::ProcessResult r =
+        test::runProcess({RAGDOLL_BENCH_EXE, "--scene", "sweep", "--level", level, "--switch", "0:standing", "--json"}, {},
+                         120.0);
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    CHECK_THAT(r.err, Catch::Contains(level + ":2: warning: box: unknown attribute 'frction' ignored; did you mean 'friction'?"));
+    CHECK_THAT(r.err, Catch::Contains(level + ":4: warning: spawn 'p' at (3, 0) m has its feet 0.5 m inside the terrain"));
+    CHECK_THAT(r.out, Catch::Contains("\"switches\": 1"));
+    std::filesystem::remove_all(dir);
+}
+
 // The pile reports how deep its bodies went into the ground and walls: 20 stickmen dropped
 // in a heap stay within the contacts' allowed overlap (2 mm) and their slop.
 TEST_CASE("ragdoll_bench reports the pile's deepest body in the terrain", "[cli][bench]") {

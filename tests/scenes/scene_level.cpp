@@ -15,9 +15,11 @@ ragdoll::SceneLevel toSceneLevel(const paper::Level& in) {
         level.props.push_back({p.name, {p.position.x, p.position.y}, p.angle, {p.halfExtents.x, p.halfExtents.y}, p.mass,
                                p.friction, p.restitution,
                                std::uint32_t(p.color.r) | std::uint32_t(p.color.g) << 8 | std::uint32_t(p.color.b) << 16 |
-                                   std::uint32_t(p.color.a) << 24});
+                                   std::uint32_t(p.color.a) << 24,
+                               p.line});
     for (const paper::SpawnPoint& s : in.spawns)
-        level.spawns.push_back({s.name, s.asset, {s.position.x, s.position.y}, s.facingRight});
+        level.spawns.push_back({s.name, s.asset, {s.position.x, s.position.y}, s.facingRight, s.line});
+    level.path = in.path;  // placement warnings name the file and line
     return level;
 }
 

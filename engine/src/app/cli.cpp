@@ -9,7 +9,7 @@
 namespace paper {
 
 const char* playerUsage() {
-    return R"(Usage: paperdoll [LEVEL] [OPTIONS]
+    return R"(usage: paperdoll [LEVEL] [OPTIONS]
 
 Plays a level (default: content/levels/harness.level.xml) in a window.
 
@@ -110,7 +110,7 @@ CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
             std::int64_t w = 0, h = 0;
             if (x == std::string::npos || !parseInteger(v.substr(0, x), 64, 16384, w) ||
                 !parseInteger(v.substr(x + 1), 64, 16384, h))
-                return fail("--window must be WIDTHxHEIGHT with each from 64 to 16384, got '" + v + "'");
+                return fail("--window needs WIDTHxHEIGHT in pixels, from 64x64 to 16384x16384 (e.g. 1280x720), got '" + v + "'");
             o.windowWidth = int(w);
             o.windowHeight = int(h);
         } else if (arg.size() > 1 && arg[0] == '-') {
