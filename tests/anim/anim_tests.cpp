@@ -242,6 +242,14 @@ TEST_CASE("Two-bone IK: out of reach, too close and on the root", "[ik]") {
 
 // ---------------------------------------------------------------- loading errors
 
+TEST_CASE("Clip loading: an unknown element a slip away from a clip element names it", "[clip][errors]") {
+    ClipLoadResult result = loadBody("duration=\"1\"", "<trak bone=\"head\"><key t=\"0\" angle=\"1\"/></trak>");
+    REQUIRE(result.clip);
+    REQUIRE(result.diagnostics.size() == 1);
+    CHECK(result.diagnostics[0].format() ==
+          "inline.anim.xml:2: warning: unknown element 'trak' in <clip> ignored; did you mean 'track'?");
+}
+
 TEST_CASE("Clip loading: each kind of error names its line", "[clip][errors]") {
     SECTION("unknown bone") {
         requireError(loadBody("duration=\"1\"", "<track bone=\"tail\"><key t=\"0\" angle=\"1\"/></track>"), 2,

@@ -555,6 +555,20 @@ TEST_CASE("unknown elements and attributes are warnings and the level still load
     CHECK(warnings[1].message == "unknown element 'tree' ignored");
 }
 
+TEST_CASE("an unknown element a slip away from a real one names it") {
+    LevelLoadResult r = loadLevelFromText("<level name=\"x\" format=\"1\" units=\"m\">\n"
+                                          "  <bxo x=\"0\" y=\"1\" width=\"1\" height=\"1\"/>\n"
+                                          "  <box x=\"0\" y=\"-0.5\" width=\"9\" height=\"1\"/>\n"
+                                          "  <tree/>\n"
+                                          "</level>\n",
+                                          "slip.level.xml");
+    REQUIRE(r.level.has_value());
+    std::vector<Diagnostic> warnings = diagnosticsOf(r, Severity::Warning);
+    REQUIRE(warnings.size() == 2);
+    CHECK(warnings[0].format() == "slip.level.xml:2: warning: unknown element 'bxo' ignored; did you mean 'box'?");
+    CHECK(warnings[1].format() == "slip.level.xml:4: warning: unknown element 'tree' ignored");
+}
+
 TEST_CASE("format() gives FILE:LINE: error: message") {
     Diagnostic error{Severity::Error, "file", 12, "box: attribute 'width' must be > 0, got -1"};
     CHECK(error.format() == "file:12: error: box: attribute 'width' must be > 0, got -1");

@@ -212,6 +212,15 @@ TEST_CASE("dotted names are sanitised once and references resolve either way", "
     CHECK(sanitiseName("a.b.c") == "a_b_c");
 }
 
+TEST_CASE("an unknown element a slip away from a rig element names it", "[rig][loader]") {
+    RigLoadResult result =
+        loadBody(kTorso + "\n" + kHead + "\n" + kTorsoBody + "\n" + kHeadBody + "\n<jiont parent=\"torso\" child=\"head\"/>\n" + kNeck);
+    REQUIRE(result.rig);
+    std::vector<Diagnostic> warnings = ofSeverity(result, Severity::Warning);
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0].format() == "inline.rig.xml:6: warning: unknown element 'jiont' ignored (kept on save); did you mean 'joint'?");
+}
+
 TEST_CASE("what the loader does not know is a warning, and the rig still loads", "[rig][loader]") {
     RigLoadResult result = loadRigFile(dataPath("unknown_content.rig.xml"));
     REQUIRE(result.rig);

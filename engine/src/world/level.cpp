@@ -115,7 +115,9 @@ public:
             else if (name == "polygon") readPolygon(*e);
             else if (name == "prop") readProp(*e);
             else if (name == "spawn") readSpawn(*e);
-            else report_.warning(e->GetLineNum(), "unknown element '" + std::string(name) + "' ignored");
+            else
+                report_.warning(e->GetLineNum(), "unknown element '" + std::string(name) + "' ignored" +
+                                                     didYouMean(name, {"camera", "box", "ramp", "stairs", "polygon", "prop", "spawn"}));
         }
         // Broken terrain elements already have errors; this is for a file that has none at all.
         if (terrainElements == 0)

@@ -112,7 +112,9 @@ public:
             if (name == "track") readTrack(*e);
             else if (name == "root") readRoot(*e);
             else if (name == "event") readEvent(*e);
-            else report_.warning(e->GetLineNum(), "unknown element '" + std::string(name) + "' in <clip> ignored");
+            else
+                report_.warning(e->GetLineNum(), "unknown element '" + std::string(name) + "' in <clip> ignored" +
+                                                     paper::didYouMean(name, {"track", "root", "event"}));
         }
         std::stable_sort(clip_.events.begin(), clip_.events.end(),
                          [](const ClipEvent& a, const ClipEvent& b) { return a.time < b.time; });

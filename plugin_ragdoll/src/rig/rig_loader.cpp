@@ -105,7 +105,11 @@ public:
             else if (name == "image") art_.readImage(*e, ordinal);
             else if (name == "sprite") art_.readSprite(*e, ordinal);
             else if (name == "mesh") meshes_.readMesh(*e, ordinal);
-            else report_.warning(e->GetLineNum(), "unknown element '" + std::string(name) + "' ignored (kept on save)");
+            else
+                report_.warning(e->GetLineNum(),
+                                "unknown element '" + std::string(name) + "' ignored (kept on save)" +
+                                    paper::didYouMean(name, {"solver", "bone", "visual", "body", "joint", "clip", "drive",
+                                                             "image", "sprite", "mesh"}));
         }
         const int before = report_.errorCount();
         resolveBones(root);
