@@ -262,6 +262,20 @@ TEST_CASE("a value typed with a decimal comma is read as with a point", "[editor
     CHECK(r.exitCode == 0);
 }
 
+TEST_CASE("a second character in the level is not picked: the editor edits the first spawn's rig", "[editor][e2e][picking]") {
+    RigCopy copy;
+    const fs::path level = copy.dir / "two.level.xml";
+    std::ofstream(level) << "<level name=\"two\" format=\"1\" units=\"m\">\n"
+                            "  <box x=\"0\" y=\"-0.5\" width=\"20\" height=\"1\"/>\n"
+                            "  <spawn name=\"first\" asset=\"rigs/stickman.rig.xml\" x=\"0\" y=\"0\"/>\n"
+                            "  <spawn name=\"second\" asset=\"rigs/stickman.rig.xml\" x=\"1\" y=\"0\"/>\n"
+                            "</level>\n";
+    test::ProcessResult r = test::runProcess(
+        {kEditor, level.string(), "--script", (kData / "second_character.script").string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+}
+
 TEST_CASE("clicks repeated in one place select each joint and body there in turn", "[editor][e2e][picking]") {
     RigCopy copy;
     test::ProcessResult r = test::runProcess(

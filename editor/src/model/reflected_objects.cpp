@@ -38,7 +38,7 @@ void forEachObject(PluginHost& plugin, Visit&& visit) {
         if (d.kinds[size_t(kind)].flags & PAPER_KIND_SETTINGS) continue;
         for (const ObjectEntry& object : plugin.objects(kind)) {
             const std::vector<PropertyValue> properties = plugin.properties(kind, object.handle);
-            if (properties.empty()) continue;  // gone since it was listed
+            if (properties.empty() || !editable(object.owner)) continue;  // gone since listed, or not edited
             visit(kind, object, properties);
         }
     }

@@ -56,9 +56,15 @@ struct BodyView {
     BodyInfo info;
 };
 
-/// Every object of every kind that has limits, in kind then plugin order.
+/// The objects the editor edits: those of the first object that owns others (the first
+/// spawn's character, made from the asset being edited; PaperObjectInfo::owner 0) and those
+/// owned by none. A later character's are the level's scenery here: its asset is another
+/// file (or another copy of this one), which Save does not write.
+inline bool editable(int owner) { return owner <= 0; }
+
+/// Every editable object (editable()) of every kind that has limits, in kind then plugin order.
 std::vector<JointView> readJoints(PluginHost& plugin);
-/// Every object of every kind that has an outline.
+/// Every editable object of every kind that has an outline.
 std::vector<BodyView> readBodies(PluginHost& plugin);
 
 /// Tells the plugin which body is selected, through each body's "selected" flag (the
