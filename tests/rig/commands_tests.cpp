@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include <iterator>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "rig_tools/rig_commands.h"
@@ -445,6 +447,28 @@ TEST_CASE("rig generate writes a ragdoll from bones and never overwrites its inp
     Run noDir = run({"rig", "generate", in, (dir.path / "missing" / "x.rig.xml").string()});
     CHECK(noDir.status == 1);
     CHECK(contains(noDir.err, "error: cannot save rig: directory"));
+}
+
+TEST_CASE("rig generate into a pipe writes into it and leaves it a pipe", "[rig][commands]") {
+    // A rig written to a device or a pipe (/dev/null, /dev/stdout) goes into it as it is: a
+    // file renamed over it replaced it, and run as root that was the system's /dev/null.
+    TempDir dir;
+    const std::filesystem::path fifo = dir.path / "out.rig.xml";
+    REQUIRE(::mkfifo(fifo.c_str(), 0666) == 0);
+    std::string received;
+    std::thread reader([&] {
+        std::ifstream in(fifo, std::ios::binary);
+        received.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    });
+    Run r = run({"rig", "generate", dataPath("stickman_bones.rig.xml"), fifo.string(), "--force"});
+    reader.join();
+    CAPTURE(r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out.starts_with("wrote " + fifo.string() + ": rig 'stickman_bones': 10 bones, 10 bodies, 9 joints"));
+    CHECK(std::filesystem::is_fifo(fifo));
+    RigLoadResult sent = loadRigFromText(received, "sent.rig.xml");
+    REQUIRE(sent.rig);
+    CHECK(sent.rig->joints.size() == 9);
 }
 
 TEST_CASE("rig generate overwrites an existing OUT only with --force", "[rig][commands]") {

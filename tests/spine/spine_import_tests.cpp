@@ -15,6 +15,7 @@
 #include "anim/pose.h"
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <sys/stat.h>
 
 #include "rig/rig_loader.h"
 #include "rig_tools/rig_commands.h"
@@ -569,6 +570,35 @@ TEST_CASE("import --force never writes over what it reads: the atlas, its page i
         CHECK(run.err.find("' it reads; choose another OUT") != std::string::npos);
         CHECK(folderContents(folder) == before);  // the art, the atlas and the skeleton whole, no clip written
     }
+}
+
+TEST_CASE("import refuses an OUT named like the page copy it writes beside it, or a device or pipe", "[spine][import]") {
+    // mini.atlas's page is paper_doll.png: the import copies it beside OUT. An OUT of that
+    // name put the rig over the copy, then failed reading it back as a PNG.
+    const std::filesystem::path folder = freshFolder("out_is_page");
+    for (bool force : {false, true}) {
+        SpineImportOptions o = options(dataPath("mini.json"), folder / "paper_doll.png");
+        o.scale = 10.0;
+        o.force = force;
+        ImportRun run = runImport(o);
+        CAPTURE(force, run.err);
+        CHECK(run.exitCode == 2);
+        CHECK(run.err.find("is where the import writes the atlas page's copy beside the rig; choose another OUT") !=
+              std::string::npos);
+        CHECK(std::filesystem::is_empty(folder));  // nothing written
+    }
+    // A FIFO as OUT: refused, left a FIFO, nothing written beside it.
+    const std::filesystem::path fifo = folder / "out.rig.xml";
+    REQUIRE(::mkfifo(fifo.c_str(), 0666) == 0);
+    SpineImportOptions o = options(dataPath("mini.json"), fifo);
+    o.scale = 10.0;
+    o.force = true;
+    ImportRun run = runImport(o);
+    CAPTURE(run.err);
+    CHECK(run.exitCode == 2);
+    CHECK(run.err.find("is not a regular file (a device or a pipe)") != std::string::npos);
+    CHECK(std::filesystem::is_fifo(fifo));
+    CHECK(std::distance(std::filesystem::directory_iterator(folder), std::filesystem::directory_iterator()) == 1);
 }
 
 TEST_CASE("import --force: a write that fails leaves the previous import byte for byte, with no temporary files",

@@ -471,13 +471,27 @@ RigSaveResult saveRig(const RigDefinition& rig, const std::string& path) {
     }
     if (!text.ok) return result;
 
+    // Into a device, a pipe or a descriptor (/dev/null, /dev/stdout) as it is: a file renamed
+    // over it would replace it (run as root, the system's /dev/null itself).
+    std::error_code status;
+    if (fs::exists(path, status) && !fs::is_regular_file(path, status) && !fs::is_directory(path, status)) {
+        const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+        if (fd < 0) return fail("cannot open it: " + errnoText());
+        const bool written = writeAll(fd, text.text);
+        const std::string writeError = written ? std::string() : errnoText();
+        if (::close(fd) != 0 && written) return fail("writing it failed: " + errnoText());
+        if (!written) return fail("writing it failed: " + writeError);
+        result.ok = true;
+        result.text = std::move(text.text);
+        return result;
+    }
+
     // Saved through a symbolic link, into the file it names (hop by hop, a dangling one too):
     // the temporary file renamed over the link itself replaced the link with a copy, and the
     // rig it pointed at was never edited.
     std::string why;
     const fs::path target = paper::linkedFile(path, why);
     if (target.empty()) return fail(why);
-    std::error_code status;
     if (fs::is_directory(target, status)) return fail("it is a directory");
     const fs::path directory = target.has_parent_path() ? target.parent_path() : fs::path(".");
     if (!fs::is_directory(directory, status)) {

@@ -413,8 +413,9 @@ int runGenerate(const std::vector<std::string>& args, std::ostream& out, std::os
     printDiagnostics(err, saved.diagnostics);
     if (!saved.ok) return kExitBadFile;
 
-    // Read back what was written: the summary is of the file, not of memory.
-    RigLoadResult written = loadRigFile(outPath);
+    // Read back what was written: the summary is of the file, not of memory (of the text
+    // written, into a device or a pipe, which cannot be read back).
+    RigLoadResult written = fs::is_regular_file(outPath, status) ? loadRigFile(outPath) : loadRigFromText(saved.text, outPath);
     printDiagnostics(err, written.diagnostics);
     if (!written.rig) return kExitBadFile;
     const RigDefinition& rig = *written.rig;

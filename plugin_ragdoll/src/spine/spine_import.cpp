@@ -264,9 +264,13 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
     // Write: page images (unless the same file is already there), clips, the rig last.
     const fs::path outDir = outPath.has_parent_path() ? outPath.parent_path() : fs::path(".");
     std::vector<PlannedWrite> writes;
+    // What the import leaves beside OUT, written now or already there: OUT must be none of
+    // them (named like the page's copy, the rig went over the art the rig draws from).
+    std::vector<std::pair<fs::path, std::string>> besideOut;
     for (size_t p = 0; p < atlas.pages.size(); ++p) {
         if (imageOfPage[p] < 0) continue;
         const fs::path from = atlasDir / atlas.pages[p].file, to = outDir / fs::path(atlas.pages[p].file).filename();
+        besideOut.push_back({to, "the atlas page's copy"});
         std::optional<std::string> bytes = readPageBytes(from);
         if (!bytes) {
             report.error(atlasPath, atlas.pages[p].line, "cannot read " + from.string());
@@ -281,13 +285,29 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
     }
     for (const BakedClip& clip : build.clips) {
         const fs::path to = outDir / clip.file;
+        besideOut.push_back({to, "a clip"});
         if (fs::exists(to, status) && !options.force) {
             err << "paperdoll rig: error: '" << to.string() << "' already exists; pass --force to overwrite it\n";
             return kExitUsage;
         }
         writes.push_back(planWrite(to, clip.text));
     }
+    for (const auto& [file, what] : besideOut)
+        if (paper::sameFile(outPath.string(), file.string())) {
+            err << "paperdoll rig: error: OUT '" << options.outPath << "' is where the import writes " << what
+                << " beside the rig; choose another OUT (a name ending in .rig.xml)\n";
+            return kExitUsage;
+        }
     writes.push_back(planWrite(outPath, build.rigText));
+    // Into a device or a pipe (/dev/null) a file renamed over it would replace it, and the
+    // clips and page beside it would land in its folder: the import writes real files.
+    for (const PlannedWrite& w : writes)
+        if (fs::exists(w.target, status) && !fs::is_regular_file(w.target, status) && !fs::is_directory(w.target, status)) {
+            err << "paperdoll rig: error: '" << w.target.string()
+                << "' is not a regular file (a device or a pipe); the import writes the rig, its clips and its art as "
+                   "files: choose another OUT\n";
+            return kExitUsage;
+        }
     // --force replaces what the import wrote before, never what it reads: an OUT spelt like
     // the atlas or a page would have put the rig over the art, and its clips beside it.
     std::vector<std::pair<std::string, std::string>> inputs = {{json, "the skeleton"}, {atlasPath, "the atlas"}};
