@@ -373,7 +373,7 @@ int runSweepScene(const BenchOptions& o) {
                             {"rest_s", s.restSeconds < 0.0 ? nlohmann::json() : nlohmann::json(s.restSeconds)},
                             {"moving_until_s", s.movingUntilSeconds}});
         j["runs"] = runs;
-        std::cout << j.dump(2) << '\n';
+        std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     } else {
         std::printf("scene sweep, %s, ", options.levelPath.c_str());
         if (options.onlyKind.empty()) std::printf("x from %.1f to %.1f m every 0.5 m", options.fromX, options.toX);
@@ -495,7 +495,7 @@ int runSceneWithPeer(const BenchOptions& o) {
             peer["engine"] = rows[1].engine;
             out["peer"] = std::move(peer);
         }
-        std::cout << out.dump(2) << '\n';
+        std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     } else {
         printTable(o, rows);
     }

@@ -8,6 +8,7 @@
 // input, first line printed, exit status) to FILE, for the reliability report.
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -266,6 +267,25 @@ TEST_CASE("paperdoll refuses bad plugins", "[cli][bad-input][player]") {
     checkAll("paperdoll", kPlayer, rows);
 }
 
+TEST_CASE("paperdoll writes --stats-json for a level whose name is not UTF-8", "[cli][bad-input][player]") {
+    // A byte that is not UTF-8 in the level's name: the stats writer threw, and the player
+    // aborted (exit 134) with no file. It is written as U+FFFD now, the JSON valid.
+    const Fixtures& f = fixtures();
+    const std::string level = (f.dir / "latin1.level.xml").string(), stats = (f.dir / "latin1.json").string();
+    writeFile(level, "<level name=\"caf\xe9\" format=\"1\" units=\"m\">\n"
+                     "  <box x=\"0\" y=\"-0.5\" width=\"9\" height=\"1\"/>\n"
+                     "</level>\n");
+    const test::ProcessResult r =
+        test::runProcess({kPlayer, "--headless", "--no-plugin", "--frames", "1", level, "--stats-json", stats});
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    std::ifstream in(stats);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const nlohmann::json j = nlohmann::json::parse(text);  // throws on invalid JSON
+    CHECK(j["level"]["name"] == "caf\xef\xbf\xbd");  // U+FFFD in UTF-8
+    CHECK(j["frames"] == 1);
+}
+
 TEST_CASE("paperdoll refuses outputs it cannot write", "[cli][bad-input][player]") {
     const Fixtures& f = fixtures();
     const std::string underFile = f.file + "/out";
@@ -289,6 +309,15 @@ TEST_CASE("paperdoll refuses outputs it cannot write", "[cli][bad-input][player]
          {"--screenshot '" + underFile + ".png': '" + f.file + "' is not a folder"}},
         {"`--list-plugins` with standard output on a full disk", {kFullOutput, "--list-plugins"}, 1,
          {"cannot write to standard output", "No space left"}},
+        // A write that fails at the run's end is an error too (stb's writer ignored it: exit 0).
+        {"--screenshot: onto a full disk", shot("/dev/full"), 1,
+         {"paperdoll: error: screenshot: cannot write '/dev/full': No space left on device"}, true},
+        // The run's own inputs are refused as outputs: the level was overwritten, then lost.
+        {"--stats-json: the level the run plays", {"--headless", "--frames", "1", f.badLevel, "--stats-json", f.badLevel}, 2,
+         {"--stats-json '" + f.badLevel + "': it is the level this run reads"}},
+        {"--stats-json: the script the run reads",
+         {"--headless", kHarness, "--script", f.commentScript, "--stats-json", f.commentScript}, 2,
+         {"--stats-json '" + f.commentScript + "': it is the script this run reads"}},
     };
     checkAll("paperdoll", kPlayer, rows);
 }
@@ -448,6 +477,8 @@ TEST_CASE("paperdoll_editor refuses bad options and numbers", "[cli][bad-input][
          {"more than one level given: 'a.level.xml' and --level"}},
         {"--screenshot in a folder that does not exist", {"--headless", "--frames", "1", "--screenshot", "nodir/x.png"}, 2,
          {"--screenshot 'nodir/x.png': 'nodir' does not exist"}},
+        {"`--headless` alone (nothing would end the run)", {"--headless"}, 2,
+         {"--headless needs --frames N (how many frames to run) or --script FILE"}},
         {"`--frames` without a value", {"--frames"}, 2, {"--frames"}},
         {"`--frames 0`", {"--frames", "0"}, 2, {"--frames", "'0'"}},
         {"`--frames -1`", {"--frames", "-1"}, 2, {"--frames", "'-1'"}},

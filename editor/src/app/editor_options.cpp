@@ -125,6 +125,9 @@ EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args) {
                                       " (paperdoll_editor --help lists them)"};
         }
     }
+    // Headless there is no window to close: the run would never end (the player refuses it too).
+    if (options.headless && options.frames < 0 && options.scriptPath.empty() && !options.showHelp && !options.showVersion)
+        return {std::nullopt, "--headless needs --frames N (how many frames to run) or --script FILE"};
     // Said now, not after the run: the screenshot is written when the editor quits.
     if (const std::string problem = cannotWrite(options.screenshotPath); !problem.empty())
         return {std::nullopt, "--screenshot '" + options.screenshotPath + "': " + problem};

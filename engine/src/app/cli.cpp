@@ -133,8 +133,14 @@ CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
         return fail("--screenshot needs a window; drop --headless (with no display, set SDL_VIDEODRIVER=offscreen)");
     // Said now, not after the run: both files are written at its end.
     for (const auto& [option, path] : {std::pair{"--screenshot", &o.screenshotPath}, std::pair{"--stats-json", &o.statsJsonPath}})
-        if (const std::string problem = cannotWrite(*path); !problem.empty())
-            return fail(std::string(option) + " '" + *path + "': " + problem);
+        if (!path->empty()) {
+            if (const std::string problem = cannotWrite(*path); !problem.empty())
+                return fail(std::string(option) + " '" + *path + "': " + problem);
+            // Written over what the run reads, the level (or script) would be lost to it.
+            for (const auto& [what, input] : {std::pair{"the level", &o.levelPath}, std::pair{"the script", &o.scriptPath}})
+                if (!input->empty() && sameFile(*path, *input))
+                    return fail(std::string(option) + " '" + *path + "': it is " + what + " this run reads");
+        }
     return {o, {}};
 }
 

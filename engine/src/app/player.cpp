@@ -169,7 +169,7 @@ void drawPluginObjects(PluginHost& plugin) {
             for (const PropertyValue& p : plugin.properties(int(kind), object.handle)) {
                 if (!(p.flags & PAPER_PROPERTY_HUD)) continue;
                 nlohmann::json value = propertyJson(p);
-                line += (line.empty() ? "" : "   ") + (value.is_string() ? value.get<std::string>() : value.dump());
+                line += (line.empty() ? "" : "   ") + (value.is_string() ? value.get<std::string>() : value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
             }
             if (!line.empty()) hudText(object.name + ": " + line);
         }

@@ -95,7 +95,9 @@ bool writeStatsJson(const std::string& path, const PlayerOptions& options, const
                     stats.framesRendered > 0 ? 1000.0 * stats.renderSecondsTotal / double(stats.framesRendered) : 0.0},
                    {"realtime", options.realtime}};
 
-    const std::string text = j.dump(2) + '\n';
+    // Bytes that are not UTF-8 (a level's name, a path) are written as U+FFFD: nlohmann's dump
+    // throws on them, and the player aborted with no stats written.
+    const std::string text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + '\n';
     auto failed = [&](int code) {
         err << "paperdoll: error: cannot write stats to '" << path << "': " << std::strerror(code ? code : EIO) << '\n';
         return false;

@@ -3,8 +3,10 @@
 #include <glad/gl.h>
 #include <stb_image_write.h>
 
-#include <cstddef>
 #include <cerrno>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -229,8 +231,25 @@ bool saveFramebufferPng(const std::string& path, int width, int height, std::str
     for (int y = 0; y < height; ++y)
         std::memcpy(&flipped[size_t(y) * rowBytes], &pixels[size_t(height - 1 - y) * rowBytes], rowBytes);
     for (size_t i = 3; i < flipped.size(); i += 4) flipped[i] = 255;
-    if (!stbi_write_png(path.c_str(), width, height, 4, flipped.data(), int(rowBytes))) {
-        error = "cannot write '" + path + "': " + std::strerror(errno ? errno : EIO);
+    // Encoded in memory and written here, where every error is seen: stbi_write_png ignores
+    // a failed write or close, and a screenshot onto a full disk was reported as taken.
+    std::vector<unsigned char> png;
+    auto append = [](void* context, void* data, int size) {
+        auto& out = *static_cast<std::vector<unsigned char>*>(context);
+        const auto* bytes = static_cast<const unsigned char*>(data);
+        out.insert(out.end(), bytes, bytes + size);
+    };
+    if (!stbi_write_png_to_func(append, &png, width, height, 4, flipped.data(), int(rowBytes))) {
+        error = "cannot encode '" + path + "' as a PNG";
+        return false;
+    }
+    errno = 0;
+    std::FILE* file = std::fopen(path.c_str(), "wb");
+    bool written = file && std::fwrite(png.data(), 1, png.size(), file) == png.size();
+    const int writeErrno = errno;
+    if (file && std::fclose(file) != 0) written = false;
+    if (!written) {
+        error = "cannot write '" + path + "': " + std::strerror(writeErrno ? writeErrno : errno ? errno : EIO);
         return false;
     }
     return true;

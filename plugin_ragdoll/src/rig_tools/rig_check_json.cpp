@@ -104,11 +104,11 @@ std::string rigCheckJson(const std::string& file, const RigDefinition& rig) {
     }
     out["meshes"] = meshes;
     tidyNumbers(out);
-    return out.dump();
+    return out.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 std::string rigCheckErrorJson(const std::string& file, const std::vector<std::string>& errors) {
-    return Json{{"file", file}, {"errors", errors}}.dump();
+    return Json{{"file", file}, {"errors", errors}}.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 }  // namespace ragdoll
