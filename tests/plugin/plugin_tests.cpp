@@ -329,6 +329,53 @@ TEST_CASE("a running plugin whose state does not come out whole is not reloaded"
     CHECK(stepsOf(*host) == 4);  // the old instance goes on where it was
 }
 
+TEST_CASE("a saveState asking for more than any state may take is refused, and the plugin runs on", "[plugin]") {
+    // (size_t)-1 from saveState: the host's buffer threw inside the crash guard, which took
+    // it for the plugin crashing and abandoned a healthy instance.
+    Sandbox box;
+    box.install("test_plugin_huge_state");
+    auto host = box.host();
+    REQUIRE(host->load(box.descriptor));
+    PaperInput input = {};
+    for (int i = 0; i < 3; ++i) host->tick(1.0 / 60, input);
+    box.install("test_plugin_v2");
+    CHECK_FALSE(host->reload());
+    CHECK_THAT(host->status().lastError,
+               Catch::Contains("reload failed, still running 7.2") &&
+                   Catch::Contains("its saveState asked for 18446744073709551615 bytes, more than the 1024 MiB"));
+    CHECK(host->loaded());
+    CHECK(host->status().rollbacks == 0);
+    host->tick(1.0 / 60, input);
+    CHECK(stepsOf(*host) == 4);
+}
+
+TEST_CASE("a crash in saveState during a reload rolls back, and the reload ends there", "[plugin]") {
+    // v1 runs 5 steps and reloads into a library whose saveState crashes; at the next
+    // reload that crash rolls back to v1 with the state handed over at the first. The reload
+    // went on with no state, started the new library on the level afresh, and said it was
+    // done.
+    Sandbox box;
+    box.install("test_plugin_v1");
+    auto host = box.host();
+    REQUIRE(host->load(box.descriptor));
+    PaperInput input = {};
+    for (int i = 0; i < 5; ++i) host->tick(1.0 / 60, input);
+    const std::uint64_t atFirstReload = hashBytes(host->saveState());
+    box.install("test_plugin_crashes_in_save");
+    REQUIRE(host->reload());
+    host->tick(1.0 / 60, input);
+    box.install("test_plugin_v2");
+    CHECK_FALSE(host->reload());
+    CHECK(host->loaded());
+    CHECK(host->status().version == "1.0");
+    CHECK(host->status().rollbacks == 1);
+    CHECK(host->status().reloads == 1);
+    CHECK_THAT(host->status().lastError, Catch::Contains("'test 7.3' crashed in saveState (SIGSEGV") &&
+                                             Catch::Contains("rolled back to test 1.0"));
+    CHECK(hashBytes(host->saveState()) == atFirstReload);
+    CHECK(stepsOf(*host) == 5);
+}
+
 TEST_CASE("a reloaded plugin that crashes rolls back to the previous library and its state", "[plugin]") {
     Sandbox box;
     box.install("test_plugin_v1");

@@ -8,6 +8,8 @@
 //   TEST_PLUGIN_CRASH_ON_LOAD crash (SIGSEGV) in a global constructor, while it loads
 //   TEST_PLUGIN_BAD_DECLARATION  a kind's stats key that is also a figure's name
 //   TEST_PLUGIN_UNSTEADY_STATE   saveState answers 8 bytes more when it writes than when asked
+//   TEST_PLUGIN_HUGE_STATE       saveState answers (size_t)-1, a -1 returned as a size
+//   TEST_PLUGIN_CRASH_IN_SAVE    crash (SIGSEGV) in saveState, once it has stepped
 //   TEST_PLUGIN_UNDEFINED_SYMBOL calls a C++ function defined nowhere (the loader refuses it)
 // Its state is a step counter and 4 KiB that every tick scrambles, so a state that does
 // not survive a reload bit for bit shows in a hash.
@@ -189,6 +191,12 @@ void draw(PaperPluginInstance* instance, uint32_t layers) {
 }
 
 size_t saveState(PaperPluginInstance* instance, void* buffer, size_t capacity) {
+#ifdef TEST_PLUGIN_HUGE_STATE
+    return size_t(-1);
+#endif
+#ifdef TEST_PLUGIN_CRASH_IN_SAVE
+    if (instance->steps > 0) std::raise(SIGSEGV);
+#endif
     const size_t size = 4 + sizeof instance->steps + kPayload;
     if (buffer && capacity >= size) {
         auto* out = static_cast<std::uint8_t*>(buffer);

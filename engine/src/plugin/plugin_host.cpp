@@ -39,6 +39,9 @@ void abandon(void* instance) {
 constexpr size_t kFirstReasonCapacity = 4096;
 /// The most a reason may take; beyond it the plugin is not telling a reason but a story.
 constexpr size_t kMaxReasonCapacity = size_t(64) << 20;
+/// The most a hot-reload state may take (a world of 10,000 bodies takes a few MiB); a size
+/// past it is a plugin's bug (a -1 returned as size_t), refused rather than allocated.
+constexpr size_t kMaxStateBytes = size_t(1) << 30;
 
 /// Calls `call(buffer, capacity)`, one that writes a reason as plugin_api.h's "Reasons" says,
 /// and asks again with a larger buffer until the whole reason fits. Returns the call's status
@@ -326,11 +329,24 @@ bool PluginHost::saveState(std::vector<std::uint8_t>& blob, std::string& error) 
     // Only the plugin's calls inside the guard (its crash returns through longjmp): a
     // string built in there is one the compiler warns may be clobbered.
     size_t size = 0, written = 0;
-    guarded("saveState", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
-        size = api.saveState(instance, nullptr, 0);
-        blob.resize(size);
-        written = api.saveState(instance, blob.data(), blob.size());
-    });
+    if (!guarded("saveState", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
+            size = api.saveState(instance, nullptr, 0);
+        }))
+        return false;
+    // The buffer is the host's, made outside the guard: a size past any state (a -1 returned
+    // as size_t) threw from in there, which the guard took for the plugin crashing.
+    if (size > kMaxStateBytes) {
+        error = "its saveState asked for " + std::to_string(size) + " bytes, more than the " +
+                std::to_string(kMaxStateBytes >> 20) + " MiB a state may take";
+        return false;
+    }
+    blob.resize(size);
+    if (!guarded("saveState", [&](const PaperPluginApi& api, PaperPluginInstance* instance) {
+            written = api.saveState(instance, blob.data(), blob.size());
+        })) {
+        blob.clear();
+        return false;
+    }
     if (written == size) return true;
     error = "its saveState asked for " + std::to_string(size) + " bytes, then wrote " + std::to_string(written) +
             ": its state cannot be taken whole";
@@ -374,8 +390,11 @@ bool PluginHost::reload() {
     // the new library would begin the level afresh (a falling figure back at its spawn) and
     // call that a success.
     std::vector<std::uint8_t> state;
+    const int saving = generation_;
     const bool whole = saveState(state, error);
-    if (!current_.instance) return false;  // it crashed while saving and was rolled back
+    // It crashed while saving: stopped, or rolled back to the previous library with its state
+    // (which must keep running: the reload ends here, the crash said in the status).
+    if (!current_.instance || generation_ != saving) return false;
     if (!whole) {
         fail("reload failed, still running " + status_.version + ": " + error);
         return false;
