@@ -125,7 +125,8 @@ bool runSweep(const SweepOptions& options, SweepResult& result, std::string& err
     // The level's warnings, as the player prints them: a sweep of a level that does not
     // say what it ignored measures a level the user did not write.
     for (const paper::Diagnostic& d : loaded.diagnostics) std::fprintf(stderr, "%s\n", d.format().c_str());
-    const SceneLevel level = test::toSceneLevel(*loaded.level);
+    SceneLevel level = test::toSceneLevel(*loaded.level);
+    level.path = loaded.level->path;  // placement warnings name the file and line
     paper::JobPool pool(options.threads);
     const TaskSystem tasks = scenes::poolTasks(pool);
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> trace(nullptr, &std::fclose);

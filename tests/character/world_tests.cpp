@@ -56,6 +56,44 @@ double runGetUp(Scene& scene, double maxSeconds = 6.0) {
 
 }  // namespace
 
+TEST_CASE("Walkers and runners climb steep ramps on the surface, never sinking into them", "[world][terrain]") {
+    // The root rose at most 0.8 m/s: running (3.5 m/s) up a ramp past 13°, or walking up one
+    // past 32°, it sank under the surface until the ground probe started inside the ramp and
+    // missed it, and the figure fell through the terrain and out under the world.
+    struct Climb {
+        const char* name;
+        double degrees, length;
+        bool running;
+    };
+    for (const Climb& climb : {Climb{"running up a 10 m ramp of 20°", 20.0, 10.0, true},
+                               Climb{"running up a 3 m ramp of 30°", 30.0, 3.0, true},
+                               Climb{"walking up a 6 m ramp of 36°", 36.0, 6.0, false}}) {
+        Scene scene;
+        SceneLevel level = flatLevel();
+        const double rise = climb.length * std::tan(climb.degrees * kPi / 180.0);
+        level.terrain.push_back({{{2.0, 0.0}, {2.0 + climb.length, 0.0}, {2.0 + climb.length, rise}}, 0.7, 0.0});
+        level.terrain.push_back(box(2.0 + climb.length, 0.0, 2.0 + climb.length + 40.0, rise));  // past an 8 s run
+        load(scene, level);
+        Character& c = scene.character(0);
+        const std::uint64_t held = bit(Action::Right) | (climb.running ? bit(Action::Run) : 0);
+        double deepest = 0.0, lowestUnder = 0.0;  // the root's most under the surface, m
+        for (int i = 0; i < 480; ++i) {  // 8 s: over the top, walking or running
+            test::run(scene, 1, test::input(held));
+            deepest = std::max(deepest, scene.lastFigures().visualDepth);
+            const double x = c.root().x;
+            const double surface = x < 2.0 ? 0.0 : x < 2.0 + climb.length ? (x - 2.0) / climb.length * rise : rise;
+            lowestUnder = std::max(lowestUnder, surface - c.root().y);
+        }
+        INFO(climb.name << ": the root at (" << c.root().x << ", " << c.root().y << "); deepest drawn part " << deepest
+                        << " m; the root at most " << lowestUnder << " m under the surface");
+        CHECK(c.mode() == CharacterMode::Animated);
+        CHECK(c.root().x > 2.0 + climb.length);  // over the top, on the platform
+        CHECK(c.root().y == Approx(rise).margin(0.01));
+        CHECK(deepest < 0.02);
+        CHECK(lowestUnder < tuning::kMaxGroundLag + 0.01);
+    }
+}
+
 TEST_CASE("A walker shoves a crate that has slept for a second, and no drawn limb enters it", "[world][props]") {
     Scene scene;
     SceneLevel level = flatLevel();

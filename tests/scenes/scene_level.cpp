@@ -19,7 +19,6 @@ ragdoll::SceneLevel toSceneLevel(const paper::Level& in) {
                                p.line});
     for (const paper::SpawnPoint& s : in.spawns)
         level.spawns.push_back({s.name, s.asset, {s.position.x, s.position.y}, s.facingRight, s.line});
-    level.path = in.path;  // placement warnings name the file and line
     return level;
 }
 

@@ -30,9 +30,11 @@ BonePose lerpPose(const BonePose& a, const BonePose& b, double t) {
 }
 
 /// Height y moved toward the ground at a walker's speed: up or down a step (IK keeps the
-/// feet on the steps meanwhile), or down from a crate pushed away from under it.
-double towardGround(double y, double ground, double dt) {
-    return ground > y ? std::min(ground, y + tuning::kClimbSpeed * dt) : std::max(ground, y - tuning::kStepDownSpeed * dt);
+/// feet on the steps meanwhile), or down from a crate pushed away from under it; up a slope
+/// at climbSpeed, and never more than kMaxGroundLag under it.
+double towardGround(double y, double ground, double dt, double climbSpeed) {
+    if (ground <= y) return std::max(ground, y - tuning::kStepDownSpeed * dt);
+    return std::max(std::min(ground, y + climbSpeed * dt), ground - tuning::kMaxGroundLag);
 }
 
 }  // namespace
@@ -82,7 +84,14 @@ void Character::stepLocomotion(double dt, const CharacterControls& controls) {
         if (!haveGround || ground < root_.y - tuning::kLedgeDrop) {
             grounded_ = false;  // walked off a ledge: fall
         } else {
-            root_.y = towardGround(root_.y, ground, dt);
+            double climbSpeed = tuning::kClimbSpeed;
+            double behind = 0.0;
+            const double back = rootVelocity_.x > 0.0 ? -tuning::kSlopeProbe : tuning::kSlopeProbe;
+            if (rootVelocity_.x != 0.0 && groundAt(root_.x + back, root_.y, behind)) {
+                const double slope = (ground - behind) / tuning::kSlopeProbe;
+                if (slope > 0.0 && slope <= tuning::kMaxSlope) climbSpeed += slope * std::abs(rootVelocity_.x);
+            }
+            root_.y = towardGround(root_.y, ground, dt, climbSpeed);
         }
     } else if (haveGround && root_.y <= ground && rootVelocity_.y <= 0.0) {
         root_.y = ground;
@@ -234,7 +243,7 @@ void Character::stepGettingUp(double dt) {
     getUpTime_ += dt;
     // The root follows the ground under it (what it stood up on may be pushed away).
     double ground = root_.y;
-    if (groundAt(root_.x, root_.y, ground)) root_.y = towardGround(root_.y, ground, dt);
+    if (groundAt(root_.x, root_.y, ground)) root_.y = towardGround(root_.y, ground, dt, tuning::kClimbSpeed);
     // Feet and hands on the ground under them, whatever ground the clip was authored for.
     computeAnimatedPose(dt, true, true);
     const double t = smoothstep(getUpTime_ / tuning::kGetUpBlendSeconds);

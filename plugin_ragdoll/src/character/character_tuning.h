@@ -24,6 +24,16 @@ inline constexpr double kJumpSpeed = 4.2;           ///< m/s upward at take-off 
 /// quarter of a stride, as a walker's hips do, and the tracked velocities a switch to physics
 /// hands over stay those of a walk (snapping up a step would launch the ragdoll at 10 m/s).
 inline constexpr double kClimbSpeed = 0.8;
+/// On a slope the ground rises steadily under the walk, and the root rises with it at the
+/// slope's own rate on top of kClimbSpeed (a runner up a 20° ramp rises 1.3 m/s): measured
+/// over kSlopeProbe behind the root, a rise no steeper than kMaxSlope (tan 50°; a 0.18 m
+/// stair's edge within 0.1 m is 61°) is a slope, not a step.
+inline constexpr double kSlopeProbe = 0.1;
+inline constexpr double kMaxSlope = 1.19;
+/// m: the most the root may lag under the ground it follows (a 0.3 m step is climbed at
+/// kClimbSpeed within it): a root further below lost the ground probe, which starts
+/// kGroundProbeUp above it, and the walker fell through a steep ramp.
+inline constexpr double kMaxGroundLag = 0.35;
 inline constexpr double kStepDownSpeed = 1.2;
 inline constexpr double kGroundProbeUp = 0.6;       ///< m above the root a ground probe starts (a stair step is 0.18)
 inline constexpr double kGroundProbeDown = 2.0;     ///< m below the root it ends
