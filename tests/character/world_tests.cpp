@@ -94,6 +94,29 @@ TEST_CASE("Walkers and runners climb steep ramps on the surface, never sinking i
     }
 }
 
+TEST_CASE("A walker stops at an overhang lower than its head, and walks under one higher", "[world][terrain]") {
+    // A slab 1.2 m over the ground: the knee-high wall probe passed under it, the walker went
+    // on, and the drawn figure stood through the slab, 1.2 m off the ground, even after a
+    // get-up. It stops in front of it now, as at a wall; under a slab 2.1 m up it walks on.
+    for (double underside : {1.2, 2.1}) {
+        Scene scene;
+        SceneLevel level = flatLevel();
+        level.terrain.push_back(box(2.0, underside, 7.0, underside + 0.8));
+        load(scene, level);
+        Character& c = scene.character(0);
+        double deepest = 0.0;
+        for (int i = 0; i < 300; ++i) {
+            test::run(scene, 1, test::input(bit(Action::Right)));
+            deepest = std::max(deepest, scene.lastFigures().visualDepth);
+        }
+        INFO("underside " << underside << " m: the walker at (" << c.root().x << ", " << c.root().y << "); deepest " << deepest);
+        CHECK(c.root().y == Approx(0.0).margin(1e-9));
+        CHECK(deepest < 0.01);
+        if (underside < 1.5) CHECK(c.root().x < 2.0 - 0.2);  // in front of it, clear of its face
+        else CHECK(c.root().x > 5.0);                     // under it
+    }
+}
+
 TEST_CASE("A walker shoves a crate that has slept for a second, and no drawn limb enters it", "[world][props]") {
     Scene scene;
     SceneLevel level = flatLevel();

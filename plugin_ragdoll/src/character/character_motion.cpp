@@ -63,18 +63,21 @@ void Character::stepLocomotion(double dt, const CharacterControls& controls) {
     } else {
         rootVelocity_.y += gravity * dt;
     }
-    // Walls stop the walk: probe ahead at knee height.
+    // Walls stop the walk: probe ahead at knee height, and under the top of the head (an
+    // overhang lower than the figure, which walked on under it and was drawn through it).
     if (rootVelocity_.x != 0.0) {
         const double dir = rootVelocity_.x > 0.0 ? 1.0 : -1.0;
-        const Vec2 from = root_ + Vec2{0.0, tuning::kWallProbeHeight};
         RayHit hit;
         Filter filter;
         filter.group = group_;
         filter.maskBits = ~kCharacterCategory;
-        const Vec2 to = from + Vec2{dir * (tuning::kWallClearance + std::abs(rootVelocity_.x) * dt), 0.0};
-        if (world_->rayCast(from, to, filter, hit) && world_->bodyType(hit.body) == BodyType::Static &&
-            std::abs(hit.normal.x) > 0.7)
-            rootVelocity_.x = 0.0;
+        const double reach = tuning::kWallClearance + std::abs(rootVelocity_.x) * dt;
+        for (double height : {tuning::kWallProbeHeight, topAboveRoot() - tuning::kHeadProbeBelowTop}) {
+            const Vec2 from = root_ + Vec2{0.0, height};
+            if (world_->rayCast(from, from + Vec2{dir * reach, 0.0}, filter, hit) &&
+                world_->bodyType(hit.body) == BodyType::Static && std::abs(hit.normal.x) > 0.7)
+                rootVelocity_.x = 0.0;
+        }
     }
     root_ += dt * rootVelocity_;
 
@@ -355,6 +358,19 @@ void Character::keepPoseOutOfProps() {
             getUpShift_ = std::clamp(getUpShift_ + shift.x, -tuning::kMaxGetUpShift, tuning::kMaxGetUpShift);
         }
     }
+}
+
+double Character::topAboveRoot() const {
+    const RigDefinition& rig = assets_->rig;
+    double top = tuning::kWallProbeHeight;
+    for (size_t b = 0; b < rigPoses_.size(); ++b) {
+        const int body = assets_->bodyOfBone[b];
+        const double radius = body >= 0 ? rig.bodies[size_t(body)].radius : 0.0;
+        const BonePose& pose = rigPoses_[b];
+        const double tip = pose.origin.y + rig.bones[b].length * std::sin(pose.angle);
+        top = std::max(top, std::max(pose.origin.y, tip) + radius);
+    }
+    return top;
 }
 
 Vec2 Character::outOfTerrain(Vec2 feet) {

@@ -39,6 +39,7 @@ inline constexpr double kGroundProbeUp = 0.6;       ///< m above the root a grou
 inline constexpr double kGroundProbeDown = 2.0;     ///< m below the root it ends
 inline constexpr double kLedgeDrop = 0.3;           ///< m: ground further below than this is a fall, not a step down
 inline constexpr double kWallProbeHeight = 0.5;     ///< m above the feet the wall probe runs
+inline constexpr double kHeadProbeBelowTop = 0.1;   ///< m under the figure's top the overhang probe runs
 inline constexpr double kWallClearance = 0.3;       ///< m kept from a wall
 
 // The bodies that follow the animated bones (driven, weightless, touching props and other
