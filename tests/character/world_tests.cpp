@@ -231,7 +231,7 @@ TEST_CASE("Props and spawns a level places inside one another, in the terrain or
     REQUIRE(warnings.size() == 1);
     CHECK_THAT(warnings[0], Catch::StartsWith("spawn 'twin' stands ") &&
                                 Catch::EndsWith(" m inside spawn '" + level.spawns[0].name +
-                                                "': it will be pushed out of it (place them apart)"));
+                                                "': animated characters pass through each other, so they stand one in the other (place them apart)"));
     level.spawns[1].position.x += 1.0;  // a metre apart: nothing to say
     warnings.clear();
     REQUIRE(scene.loadLevel(level, error, &warnings));
@@ -245,7 +245,7 @@ TEST_CASE("Props and spawns a level places inside one another, in the terrain or
     warnings.clear();
     REQUIRE(scene.loadLevel(level, error, &warnings));
     REQUIRE(warnings.size() == 7);
-    CHECK_THAT(warnings[6], Catch::StartsWith("spawn 'copy 7' stands ") && Catch::Contains(" (and 6 more): it will be pushed out of it"));
+    CHECK_THAT(warnings[6], Catch::StartsWith("spawn 'copy 7' stands ") && Catch::Contains(" (and 6 more): animated characters pass through each other"));
 }
 
 TEST_CASE("A rig the level's spawns name that does not load is said once, with the spawns that name it", "[world][spawns]") {

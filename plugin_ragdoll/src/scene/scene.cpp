@@ -181,7 +181,7 @@ void warnAboutOverlappingSpawns(const World& world, const std::vector<std::uniqu
         std::snprintf(how, sizeof how, "' stands %.3g m inside spawn '", deepest);
         const std::string more = overlapped == 1 ? "" : " (and " + std::to_string(overlapped - 1) + " more)";
         warnings.push_back(placed(level, spawns[j].line, "spawn '" + spawns[j].name + how + spawns[into].name + "'" + more +
-                           ": it will be pushed out of it (place them apart)"));
+                           ": animated characters pass through each other, so they stand one in the other (place them apart)"));
     }
 }
 
