@@ -94,6 +94,26 @@ TEST_CASE("Walkers and runners climb steep ramps on the surface, never sinking i
     }
 }
 
+TEST_CASE("A runner that shoves a crate against a wall does not pass through the wall", "[world][props]") {
+    // The crate pinned against the wall, the runner's foot in it was moved out of it forward,
+    // into the wall, 0.15-0.25 m a step, until the figure stood on the wall's far side.
+    Scene scene;
+    SceneLevel level = flatLevel();
+    level.terrain.push_back(box(5.75, 0.0, 6.25, 3.0));
+    level.props.push_back(crate("crate", {4.5, 0.2}, 0.4, 3.0));
+    load(scene, level);
+    Character& c = scene.character(0);
+    double furthest = 0.0;
+    for (int i = 0; i < 240; ++i) {
+        test::run(scene, 1, test::input(bit(Action::Right) | bit(Action::Run)));
+        furthest = std::max(furthest, c.root().x);
+    }
+    INFO("the runner at (" << c.root().x << ", " << c.root().y << "), at most x = " << furthest << "; the crate at x = "
+                           << scene.props()[0].transform.p.x);
+    CHECK(c.mode() == CharacterMode::Animated);
+    CHECK(furthest < 5.75 - 0.2);  // the wall's face, less the body's half width
+}
+
 TEST_CASE("A walker stops at an overhang lower than its head, and walks under one higher", "[world][terrain]") {
     // A slab 1.2 m over the ground: the knee-high wall probe passed under it, the walker went
     // on, and the drawn figure stood through the slab, 1.2 m off the ground, even after a

@@ -248,6 +248,7 @@ private:
     std::vector<BodyId> pushed_;    ///< the props pushProps found, reused
     std::vector<BodyId> scratch_;   ///< broadphase queries, reused
     std::vector<DrawnShape> drawn_;  ///< the shown pose's drawn parts, reused
+    std::vector<DrawnShape> shifted_;  ///< drawn_ moved, to try a way out of a prop (reused)
     std::vector<double> blendWeights_;  ///< per bone
 
     bool reaching_[2] = {false, false};

@@ -347,6 +347,25 @@ void Character::keepPoseOutOfProps() {
         }
         shift.x = std::clamp(shift.x, -tuning::kPropHoldBackMax, tuning::kPropHoldBackMax);
         shift.y = std::min(shift.y, tuning::kPropHoldBackMax);
+        // Never out of a prop into the terrain: a runner with a foot on a crate pinned against
+        // a wall was moved out of the crate forward, into the wall and, step by step, through
+        // it. Held back the other way instead (what cannot be pushed is not passed).
+        const double terrainBefore = std::max(deepestOverlap(*world_, drawn_, Obstacles::Terrain, scratch_).depth,
+                                              tuning::kPoseTerrainTolerance);
+        auto intoTerrain = [&](Vec2 by) {
+            std::vector<DrawnShape>& moved = shifted_;
+            moved = drawn_;
+            for (DrawnShape& shape : moved) {
+                shape.a += by;
+                shape.b += by;
+            }
+            return deepestOverlap(*world_, moved, Obstacles::Terrain, scratch_).depth > terrainBefore;
+        };
+        if (intoTerrain(shift)) {
+            if (shift.x == 0.0) return;
+            shift = {shift.x > 0.0 ? -tuning::kPropHoldBackMax : tuning::kPropHoldBackMax, 0.0};
+            if (intoTerrain(shift)) return;
+        }
         for (BonePose& p : poses_) p.origin += shift;
         if (mode_ == CharacterMode::Animated) {
             root_.x += shift.x;
