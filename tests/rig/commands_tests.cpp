@@ -449,6 +449,37 @@ TEST_CASE("rig generate writes a ragdoll from bones and never overwrites its inp
     CHECK(contains(noDir.err, "error: cannot save rig: directory"));
 }
 
+TEST_CASE("rig generate widens a limit its rig's clips go past, as the import does", "[rig][commands]") {
+    // A wave keying the right arm to 175° over the guessed ±140° shoulder: the generated rig
+    // held it, and in play the arm stopped at 140°. Widened to the furthest angle plus 5°.
+    TempDir dir;
+    std::string bones = readFile(dataPath("stickman_bones.rig.xml"));
+    bones.insert(bones.find("</rig>"), "  <clip name=\"idle\" file=\"wave.anim.xml\"/>\n");
+    const std::string in = (dir.path / "waver.rig.xml").string(), out = (dir.path / "waver_gen.rig.xml").string();
+    std::ofstream(in) << bones;
+    std::ofstream(dir.path / "wave.anim.xml")
+        << "<clip name=\"wave\" format=\"1\" duration=\"1\" loop=\"true\">\n"
+           "  <track bone=\"upper_arm.R\"><key t=\"0\" angle=\"90\"/><key t=\"0.5\" angle=\"175\"/></track>\n"
+           "</clip>\n";
+    Run r = run({"rig", "generate", in, out});
+    CAPTURE(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(contains(r.out, "  shoulder.R widened to hold clip 'idle'\n"));
+    RigLoadResult written = loadRigFile(out);
+    REQUIRE(written.rig);
+    auto joint = [&](const char* name) -> const RigJoint& {
+        for (const RigJoint& j : written.rig->joints)
+            if (j.name == name) return j;
+        FAIL("no joint " << name);
+        return written.rig->joints[0];
+    };
+    const RigJoint& shoulder = joint("shoulder_R");
+    CHECK(shoulder.upper * 180.0 / kPi == Approx(180.0));  // 175 + 5, at most 180
+    CHECK(shoulder.lower * 180.0 / kPi == Approx(-140.0));  // not passed: as guessed
+    const RigJoint& other = joint("shoulder_L");
+    CHECK(other.upper * 180.0 / kPi == Approx(140.0));
+}
+
 TEST_CASE("rig generate into a pipe writes into it and leaves it a pipe", "[rig][commands]") {
     // A rig written to a device or a pipe (/dev/null, /dev/stdout) goes into it as it is: a
     // file renamed over it replaced it, and run as root that was the system's /dev/null.

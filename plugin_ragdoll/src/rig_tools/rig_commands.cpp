@@ -14,6 +14,7 @@
 #include "rig/rig_loader.h"
 #include "rig/rig_saver.h"
 #include "spine/spine_import.h"
+#include "spine/spine_physics.h"
 #include "paper/file_checks.h"
 #include "paper/spelling.h"
 
@@ -380,6 +381,44 @@ int runDrop(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     return report.passed() ? kExitOk : kExitDropFailed;
 }
 
+/// Widens each generated joint's limits, on a side the rig's clips go past, to the furthest
+/// angle they reach plus kClipLimitMargin, as the Spine import does: a clip keying an arm
+/// past the guessed ±140° was clamped in play. A clip that does not load is left to the
+/// rig's own check. Returns a line per joint widened, for the summary.
+std::vector<std::string> widenLimitsForClips(RigDefinition& rig, const std::string& rigPath) {
+    constexpr double kSampleSeconds = 1.0 / 120.0;
+    const double tolerance = kClipLimitTolerance * kPi / 180.0;
+    std::vector<double> low(rig.joints.size(), 0.0), high(rig.joints.size(), 0.0);
+    std::vector<std::string> lowClip(rig.joints.size()), highClip(rig.joints.size());
+    LocalPose pose;
+    for (const RigClip& entry : rig.clips) {
+        const ClipLoadResult loaded = loadClipFile(paper::pathBeside(fs::path(rigPath).parent_path(), entry.file), rig);
+        if (!loaded.clip) continue;
+        for (double t = 0.0; t <= loaded.clip->duration + 0.5 * kSampleSeconds; t += kSampleSeconds) {
+            sampleClip(*loaded.clip, rig, std::min(t, loaded.clip->duration), pose);
+            for (size_t j = 0; j < rig.joints.size(); ++j) {
+                const int child = rig.joints[j].child;
+                const double angle = wrapAngle(pose.angles[size_t(child)] - rig.bones[size_t(child)].localAngle);
+                if (angle < low[j]) low[j] = angle, lowClip[j] = entry.name;
+                if (angle > high[j]) high[j] = angle, highClip[j] = entry.name;
+            }
+        }
+    }
+    std::vector<std::string> widened;
+    const double margin = kClipLimitMargin * kPi / 180.0;
+    for (size_t j = 0; j < rig.joints.size(); ++j) {
+        RigJoint& joint = rig.joints[j];
+        if (!joint.limited) continue;
+        const bool pastLower = low[j] < joint.lower - tolerance, pastUpper = high[j] > joint.upper + tolerance;
+        if (pastLower) joint.lower = writtenLimit(std::max(-180.0, (low[j] - margin) * 180.0 / kPi));
+        if (pastUpper) joint.upper = writtenLimit(std::min(180.0, (high[j] + margin) * 180.0 / kPi));
+        if (pastLower || pastUpper)
+            widened.push_back(joint.fileName + " widened to hold clip '" + (pastLower ? lowClip[j] : highClip[j]) + "'" +
+                              (pastLower && pastUpper && lowClip[j] != highClip[j] ? " and '" + highClip[j] + "'" : ""));
+    }
+    return widened;
+}
+
 int runGenerate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     std::vector<std::string> rest;
     bool force = false, optionsDone = false;
@@ -409,6 +448,7 @@ int runGenerate(const std::vector<std::string>& args, std::ostream& out, std::os
         return kExitBadFile;
     }
     GeneratedRig generated = generateBodiesAndJoints(*loaded.rig);
+    const std::vector<std::string> widened = widenLimitsForClips(generated.rig, in);
     RigSaveResult saved = saveRig(generated.rig, outPath);
     printDiagnostics(err, saved.diagnostics);
     if (!saved.ok) return kExitBadFile;
@@ -442,6 +482,7 @@ int runGenerate(const std::vector<std::string>& args, std::ostream& out, std::os
         out << "  " << padded(joint.fileName, 16) << ' ' << rig.bones[size_t(joint.parent)].fileName << " -> "
             << rig.bones[size_t(joint.child)].fileName << ' ' << limits << "\n";
     }
+    for (const std::string& line : widened) out << "  " << line << "\n";
     return kExitOk;
 }
 

@@ -292,22 +292,7 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
         }
         writes.push_back(planWrite(to, clip.text));
     }
-    for (const auto& [file, what] : besideOut)
-        if (paper::sameFile(outPath.string(), file.string())) {
-            err << "paperdoll rig: error: OUT '" << options.outPath << "' is where the import writes " << what
-                << " beside the rig; choose another OUT (a name ending in .rig.xml)\n";
-            return kExitUsage;
-        }
     writes.push_back(planWrite(outPath, build.rigText));
-    // Into a device or a pipe (/dev/null) a file renamed over it would replace it, and the
-    // clips and page beside it would land in its folder: the import writes real files.
-    for (const PlannedWrite& w : writes)
-        if (fs::exists(w.target, status) && !fs::is_regular_file(w.target, status) && !fs::is_directory(w.target, status)) {
-            err << "paperdoll rig: error: '" << w.target.string()
-                << "' is not a regular file (a device or a pipe); the import writes the rig, its clips and its art as "
-                   "files: choose another OUT\n";
-            return kExitUsage;
-        }
     // --force replaces what the import wrote before, never what it reads: an OUT spelt like
     // the atlas or a page would have put the rig over the art, and its clips beside it.
     std::vector<std::pair<std::string, std::string>> inputs = {{json, "the skeleton"}, {atlasPath, "the atlas"}};
@@ -319,6 +304,21 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
                     << "' it reads; choose another OUT\n";
                 return kExitUsage;
             }
+    for (const auto& [file, what] : besideOut)
+        if (paper::sameFile(outPath.string(), file.string())) {
+            err << "paperdoll rig: error: OUT '" << options.outPath << "' is where the import writes " << what
+                << " beside the rig; choose another OUT (a name ending in .rig.xml)\n";
+            return kExitUsage;
+        }
+    // Into a device or a pipe (/dev/null) a file renamed over it would replace it, and the
+    // clips and page beside it would land in its folder: the import writes real files.
+    for (const PlannedWrite& w : writes)
+        if (fs::exists(w.target, status) && !fs::is_regular_file(w.target, status) && !fs::is_directory(w.target, status)) {
+            err << "paperdoll rig: error: '" << w.target.string()
+                << "' is not a regular file (a device or a pipe); the import writes the rig, its clips and its art as "
+                   "files: choose another OUT\n";
+            return kExitUsage;
+        }
     // A folder where a file goes would be moved aside and then left behind: refused first.
     for (const PlannedWrite& w : writes)
         if (fs::is_directory(w.target, status)) {

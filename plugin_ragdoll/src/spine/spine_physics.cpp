@@ -31,12 +31,6 @@ int nearestBodiedAncestor(const SpineSkeleton& skeleton, const std::vector<char>
     return -1;
 }
 
-/// A limit in degrees as the rig gets it: rounded to 1 / kLimitStepsPerDegree, in radians by
-/// the rig file's own factor (kPi / 180, multiplied), so that it is written back as rounded.
-double writtenLimit(double degrees) {
-    return std::round(degrees * kLimitStepsPerDegree) / kLimitStepsPerDegree * (kPi / 180.0);
-}
-
 /// Whole degrees for the table ("0", never "-0": a straight hinge's limit is -0 from -bend).
 std::string degrees(double value) { return shortNumber(value, 0); }
 

@@ -24,6 +24,7 @@
 //   rig generator gives them (dampAndRubJoints).
 #pragma once
 
+#include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
@@ -47,6 +48,12 @@ inline constexpr double kClipLimitTolerance = 1e-3;
 /// As steps per unit, so that round(x * steps) / steps is the nearest double to the decimal.
 inline constexpr double kLimitStepsPerDegree = 1e6;
 inline constexpr double kMassStepsPerKg = 1e4;
+
+/// A limit in degrees as the rig gets it: rounded to 1 / kLimitStepsPerDegree, in radians by
+/// the rig file's own factor (kPi / 180, multiplied), so that it is written back as rounded.
+inline double writtenLimit(double degrees) {
+    return std::round(degrees * kLimitStepsPerDegree) / kLimitStepsPerDegree * (kPi / 180.0);
+}
 
 /// Which Spine bones become rig bones, their rig parents, and what every other bone rides on.
 SpineRigMap mapSpineSkeleton(const SpineSkeleton& skeleton, const std::vector<SpineWorld>& setup,
