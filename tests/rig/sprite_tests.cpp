@@ -149,7 +149,7 @@ TEST_CASE("every art error is listed with its line, and loading goes on past eac
   <image name="gone" file="gone.png"/>
   <image name="notes" file="notes.png"/>
   <sprite bone="tail" image="atlas" width="10" height="10"/>
-  <sprite bone="head" image="nope" width="10" height="10"/>
+  <sprite bone="head" image="atlsa" width="10" height="10"/>
   <sprite bone="head" image="atlas" rect="60 0 8 8" width="10" height="10"/>
   <sprite bone="head" image="atlas" rect="0 30 8 3" width="10" height="10"/>
   <sprite bone="head" image="atlas" width="0" height="-2"/>
@@ -167,7 +167,7 @@ TEST_CASE("every art error is listed with its line, and loading goes on past eac
         {9, "image: file 'notes.png' (read as " + dir.file("notes.png") +
                 "): not a PNG file (its first bytes are not the PNG signature)"},
         {10, "sprite: bone 'tail' is not a bone of this rig"},
-        {11, "sprite: image 'nope' is not an <image> of this rig"},
+        {11, "sprite: image 'atlsa' is not an <image> of this rig; did you mean 'atlas'?"},
         {12, "sprite: rect '60 0 8 8' reaches outside image 'atlas' (64 x 32 pixels)"},
         {13, "sprite: rect '0 30 8 3' reaches outside image 'atlas' (64 x 32 pixels)"},
         {14, "sprite: attribute 'width' must be > 0, got 0"},

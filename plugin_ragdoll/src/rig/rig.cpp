@@ -21,6 +21,12 @@ const char* unitsName(RigUnits units) {
     return "m";
 }
 
+std::string didYouMeanImage(const RigDefinition& rig, std::string_view typed) {
+    std::vector<std::string_view> names;
+    for (const RigImage& image : rig.images) names.push_back(image.name);
+    return paper::didYouMean(typed, names);
+}
+
 std::string didYouMeanBone(const RigDefinition& rig, std::string_view typed) {
     const std::string sanitised = sanitiseName(typed);
     const RigBone* nearest = nullptr;

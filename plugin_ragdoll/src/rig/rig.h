@@ -43,6 +43,8 @@ struct RigDefinition;
 /// "; did you mean 'torso'?" when a bone of the rig (as its file spells it) is a slip away
 /// from `typed`, the nearest; else "". For messages about a bone name that is not one.
 std::string didYouMeanBone(const RigDefinition& rig, std::string_view typed);
+/// The same for an <image> of the rig (a sprite's or a mesh's `image`).
+std::string didYouMeanImage(const RigDefinition& rig, std::string_view typed);
 
 struct RigBone {
     std::string name;      ///< sanitised: what code and references use

@@ -160,7 +160,8 @@ void ArtParser::resolve(const std::map<std::string, int>& boneIndex) {
             sprite.image = rig_.findImage(record.imageName);
             if (sprite.image < 0)
                 report_.error(sprite.line,
-                              "sprite: image " + inQuotes(record.imageName) + " is not an <image> of this rig");
+                              "sprite: image " + inQuotes(record.imageName) + " is not an <image> of this rig" +
+                                  didYouMeanImage(rig_, record.imageName));
         }
         if (sprite.bone >= 0 && !record.hasX) sprite.centre.x = 0.5 * rig_.bones[size_t(sprite.bone)].length;
         if (sprite.image < 0) continue;

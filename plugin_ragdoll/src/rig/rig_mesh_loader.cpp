@@ -150,7 +150,8 @@ void MeshParser::resolve(const std::map<std::string, int>& boneIndex) {
         if (record.imageName.empty()) continue;
         mesh.image = rig_.findImage(record.imageName);
         if (mesh.image < 0) {
-            report_.error(mesh.line, "mesh: image " + inQuotes(record.imageName) + " is not an <image> of this rig");
+            report_.error(mesh.line, "mesh: image " + inQuotes(record.imageName) + " is not an <image> of this rig" +
+                                         didYouMeanImage(rig_, record.imageName));
             continue;
         }
         const RigImage& image = rig_.images[size_t(mesh.image)];
