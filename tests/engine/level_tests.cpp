@@ -569,6 +569,21 @@ TEST_CASE("an unknown element a slip away from a real one names it") {
     CHECK(warnings[1].format() == "slip.level.xml:4: warning: unknown element 'tree' ignored");
 }
 
+TEST_CASE("two props of one name load, with a warning at the second") {
+    LevelLoadResult r = loadLevelFromText("<level name=\"x\" format=\"1\" units=\"m\">\n"
+                                          "  <box x=\"0\" y=\"-0.5\" width=\"9\" height=\"1\"/>\n"
+                                          "  <prop name=\"crate\" x=\"0\" y=\"0.2\" width=\"0.4\" height=\"0.4\" mass=\"2\"/>\n"
+                                          "  <prop name=\"crate\" x=\"1\" y=\"0.2\" width=\"0.4\" height=\"0.4\" mass=\"2\"/>\n"
+                                          "</level>\n",
+                                          "twins.level.xml");
+    REQUIRE(r.level.has_value());
+    CHECK(r.level->props.size() == 2);
+    std::vector<Diagnostic> warnings = diagnosticsOf(r, Severity::Warning);
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0].format() ==
+          "twins.level.xml:4: warning: prop: duplicate name 'crate' (first at line 3): the stats list both under it");
+}
+
 TEST_CASE("format() gives FILE:LINE: error: message") {
     Diagnostic error{Severity::Error, "file", 12, "box: attribute 'width' must be > 0, got -1"};
     CHECK(error.format() == "file:12: error: box: attribute 'width' must be > 0, got -1");

@@ -358,6 +358,12 @@ private:
         warnChildElements(element);
         if (report_.errorCount() > errorsBefore) return;
         if (!checkSizes(element, {{"width", size.x}, {"height", size.y}})) return;
+        // Two of one name load (they are two crates), but the stats and a state name a prop by
+        // it: one of them would be reported, or restored, as the other.
+        auto [first, inserted] = propLines_.emplace(prop.name, prop.line);
+        if (!inserted)
+            report_.warning(prop.line, "prop: duplicate name '" + prop.name + "' (first at line " +
+                                           std::to_string(first->second) + "): the stats list both under it");
         level_.props.push_back(prop);
     }
 
@@ -423,6 +429,7 @@ private:
     int cameraLine_ = 0;  ///< line of the <camera> read, 0 while there is none
     int propsSeen_ = 0;   ///< <prop> elements read so far, good or not
     std::map<std::string, int> spawnLines_;  ///< every spawn name seen, even in a broken spawn
+    std::map<std::string, int> propLines_;   ///< every loaded prop's name and its line
 };
 
 }  // namespace
