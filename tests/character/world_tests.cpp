@@ -163,6 +163,25 @@ TEST_CASE("A walker shoves a crate that has slept for a second, and no drawn lim
     CHECK(c.mode() == CharacterMode::Animated);
 }
 
+TEST_CASE("A spawn with no ground under it is warned about when the level loads", "[world][terrain]") {
+    // Over the end of the ground (flatLevel's runs to x = 30): it fell for ever, unsaid. One
+    // over a crate over the ground, and one on the ground, are not warned about.
+    Scene scene;
+    SceneLevel level = flatLevel();
+    level.props.push_back(crate("crate", {5.0, 0.25}, 0.5, 3.0));
+    level.spawns.push_back(level.spawns[0]);
+    level.spawns.back().name = "over the edge";
+    level.spawns.back().position = {31.0, 0.0};
+    level.spawns.push_back(level.spawns[0]);
+    level.spawns.back().name = "on the crate";
+    level.spawns.back().position = {5.0, 0.5};
+    std::string error;
+    std::vector<std::string> warnings;
+    REQUIRE(scene.loadLevel(level, error, &warnings));
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0] == "spawn 'over the edge' at (31, 0) m has no ground under it: it falls out of the level (place it over the terrain)");
+}
+
 TEST_CASE("Props and spawns a level places inside one another, in the terrain or out of the world are warned about when it loads", "[world][props]") {
     // Two crates in one place (a copy-and-paste slip) are pushed apart, one sunk 10 cm into
     // the ground up out of it: neither where the level put it.

@@ -120,6 +120,22 @@ void warnAboutLeavingTheWorld(double extent, const SceneLevel& level, std::vecto
         say("spawn '" + spawn.name + "'", spawn.position, spawn.line, "its bodies will not move, and nothing there holds it up");
 }
 
+/// A spawn with nothing under it, terrain or prop, down to the world's edge: it falls as soon
+/// as it goes limp or steps, for ever (a level's pit with no floor, a spawn's y mistyped).
+void warnAboutSpawnWithoutGround(const World& world, const Character& c, const SceneLevel& level, const SceneSpawn& spawn,
+                                 std::vector<std::string>& warnings) {
+    Filter filter;
+    filter.maskBits = ~kCharacterCategory;
+    RayHit hit;
+    const Vec2 from = c.root() + Vec2{0.0, 0.01};
+    if (std::abs(from.y) > world.def().worldHalfExtent ||
+        world.rayCast(from, {from.x, -world.def().worldHalfExtent}, filter, hit))
+        return;
+    char where[96];
+    std::snprintf(where, sizeof where, "' at (%g, %g) m has no ground under it", spawn.position.x, spawn.position.y);
+    warnings.push_back(placed(level, spawn.line, "spawn '" + spawn.name + where + ": it falls out of the level (place it over the terrain)"));
+}
+
 /// A spawn inside the terrain: the figure is pushed out of it sideways and stands askew,
 /// away from where the level put it (a copy-and-paste slip, said when it loads).
 void warnAboutSpawnInTerrain(const World& world, const Character& c, const SceneLevel& level, const SceneSpawn& spawn,
@@ -151,8 +167,8 @@ void warnAboutSpawnInTerrain(const World& world, const Character& c, const Scene
     warnings.push_back(placed(level, spawn.line, "spawn '" + spawn.name + where + ": it will be pushed out (place it clear)"));
 }
 
-/// Two spawns whose standing figures overlap: the later one is pushed out of the earlier,
-/// onto its head when they share a place (a copy-and-paste slip, said when it loads).
+/// Two spawns whose standing figures overlap: animated characters pass through each other,
+/// so they stand one in the other (a copy-and-paste slip, said when it loads).
 void warnAboutOverlappingSpawns(const World& world, const std::vector<std::unique_ptr<Character>>& characters,
                                 const SceneLevel& level, std::vector<std::string>& warnings) {
     const std::vector<SceneSpawn>& spawns = level.spawns;
@@ -269,7 +285,10 @@ bool Scene::loadLevel(const SceneLevel& level, std::string& error, std::vector<s
         def.facingRight = spawn.facingRight;
         def.collisionGroup = -1 - std::int32_t(i);
         characters_.push_back(std::make_unique<Character>(world_, assets_[spawn.rigPath], def));
-        if (warnings) warnAboutSpawnInTerrain(world_, *characters_.back(), level, spawn, *warnings);
+        if (warnings) {
+            warnAboutSpawnInTerrain(world_, *characters_.back(), level, spawn, *warnings);
+            warnAboutSpawnWithoutGround(world_, *characters_.back(), level, spawn, *warnings);
+        }
     }
     if (warnings) warnAboutOverlappingSpawns(world_, characters_, level, *warnings);
     last_ = run_ = {};
