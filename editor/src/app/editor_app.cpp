@@ -846,9 +846,14 @@ int runEditor(const EditorOptions& options, std::ostream& out, std::ostream& err
     const PluginDescriptor* descriptor = &found.front();
     std::unique_ptr<PluginHost> host = makePluginHost(kProgram, err);
     PluginHost& plugin = *host;
-    if (!plugin.load(*descriptor) || !plugin.setLevel(level)) {
-        // The host has logged why, with every error of the assets: said once. Which asset
-        // is the log's to say: another spawn's broken rig was blamed on the first's.
+    // The host has logged why (with every error of the assets): said once, and only what
+    // failed. A library that did not load had been blamed on the level's rig.
+    if (!plugin.load(*descriptor)) {
+        err << kProgram << ": error: the plugin '" << descriptor->name << "' did not load (the error above says why)\n";
+        return 1;
+    }
+    if (!plugin.setLevel(level)) {
+        // Which asset is the log's to say: another spawn's broken rig was blamed on the first's.
         err << kProgram << ": error: the plugin '" << descriptor->name << "' cannot run the level " << level.path
             << " with '" << level.spawns.front().asset << "' (the error above says why)\n";
         return 1;
