@@ -1017,6 +1017,27 @@ TEST_CASE("a player run that ends by itself fails when the plugin crashed in it"
     CHECK(fs::exists(stats));  // the run's figures are still written
 }
 
+TEST_CASE("stats-json says the plugin crashed when it crashed handing over the figures", "[plugin][crash][player]") {
+    // The plugin's status was written before its figures were asked for: the file said
+    // loaded, no error, beside the empty figures of a plugin that had just been stopped.
+    Sandbox box;
+    box.install("test_plugin_crashes_in_stats");
+    const fs::path level = box.dir / "flat.level.xml";
+    std::ofstream(level) << "<level name=\"flat\" format=\"1\" units=\"m\" scale=\"1\">\n"
+                            "  <box x=\"0\" y=\"-0.5\" width=\"10\" height=\"1\"/>\n</level>\n";
+    const fs::path stats = box.dir / "stats.json";
+    test::ProcessResult r =
+        test::runProcess({PAPERDOLL_PLAYER_EXE, "--headless", "--frames", "10", "--plugin", (box.dir / "test.plugin").string(),
+                          "--stats-json", stats.string(), level.string()},
+                         {}, 60.0);
+    INFO(r.err);
+    CHECK(r.exitCode == 1);
+    std::ifstream in(stats);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK_THAT(text, Catch::Contains("\"loaded\": false"));
+    CHECK_THAT(text, Catch::Contains("crashed in getStats (SIGSEGV"));
+}
+
 TEST_CASE("the ragdoll plugin never saves over a rig changed on disk, and a reload keeps only the edits over it",
           "[plugin][ragdoll][save]") {
     // A copy of the stickman with its clips, where another program can change it.

@@ -10,6 +10,7 @@
 //   TEST_PLUGIN_UNSTEADY_STATE   saveState answers 8 bytes more when it writes than when asked
 //   TEST_PLUGIN_HUGE_STATE       saveState answers (size_t)-1, a -1 returned as a size
 //   TEST_PLUGIN_CRASH_IN_SAVE    crash (SIGSEGV) in saveState, once it has stepped
+//   TEST_PLUGIN_CRASH_IN_STATS   crash (SIGSEGV) in getStats
 //   TEST_PLUGIN_UNDEFINED_SYMBOL calls a C++ function defined nowhere (the loader refuses it)
 // Its state is a step counter and 4 KiB that every tick scrambles, so a state that does
 // not survive a reload bit for bit shows in a hash.
@@ -228,6 +229,9 @@ int32_t loadState(PaperPluginInstance* instance, const void* data, size_t size, 
 }
 
 void getStats(PaperPluginInstance* instance, double* values, int32_t count) {
+#ifdef TEST_PLUGIN_CRASH_IN_STATS
+    std::raise(SIGSEGV);
+#endif
     const double figures[kStatCount] = {double(instance->steps), double(instance->pressedEdges), 0.0005, 0.25};
     for (int32_t i = 0; i < count && i < kStatCount; ++i) values[i] = figures[i];
 }

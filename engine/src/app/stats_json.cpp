@@ -53,6 +53,7 @@ nlohmann::json physicsJson(PluginHost* plugin) {
     const PluginDeclarations& d = plugin->declarations();
     nlohmann::json out = nlohmann::json::object();
     const std::vector<double> values = plugin->stats();
+    if (!plugin->loaded()) return out;  // it crashed handing them over (the status says so)
     for (size_t i = 0; i < d.stats.size() && i < values.size(); ++i) {
         if (d.stats[i].flags & PAPER_STAT_INTEGER) out[d.stats[i].name] = std::int64_t(values[i]);
         else out[d.stats[i].name] = values[i];
@@ -85,8 +86,10 @@ bool writeStatsJson(const std::string& path, const PlayerOptions& options, const
                   {"terrain", level.terrain.size()},
                   {"props", level.props.size()},
                   {"spawns", level.spawns.size()}};
-    j["plugin"] = pluginJson(plugin);
+    // The figures first: a plugin that crashes handing them over is rolled back or stopped,
+    // and its status then says so (it said loaded, no error, beside empty figures).
     j["physics"] = physicsJson(plugin);
+    j["plugin"] = pluginJson(plugin);
     j["timing"] = {{"wall_seconds", stats.wallSeconds},
                    {"frames_rendered", stats.framesRendered},
                    {"step_ms_mean", stats.steps > 0 ? 1000.0 * stats.stepSecondsTotal / double(stats.steps) : 0.0},
