@@ -163,6 +163,28 @@ TEST_CASE("A walker shoves a crate that has slept for a second, and no drawn lim
     CHECK(c.mode() == CharacterMode::Animated);
 }
 
+TEST_CASE("A get-up is refused in mid-air and taken once the ragdoll is down", "[world][getup]") {
+    // G pressed while falling off a 3 m ledge stood the figure up in mid-air, where it hovered
+    // for half a second before dropping.
+    Scene scene;
+    SceneLevel level = flatLevel("stickman.level.xml");
+    level.terrain.push_back(box(-3.0, 0.0, 1.0, 3.0));
+    level.spawns[0].position = {0.0, 3.0};
+    load(scene, level);
+    Character& c = scene.character(0);
+    for (int i = 0; i < 240 && c.grounded(); ++i) test::run(scene, 1, test::input(bit(Action::Right)));
+    REQUIRE_FALSE(c.grounded());  // walked off the edge
+    scene.step(kDt, test::input(0, bit(Action::ToggleRagdoll)));
+    REQUIRE(c.mode() == CharacterMode::Ragdoll);
+    test::run(scene, 3);
+    scene.step(kDt, test::input(0, bit(Action::GetUp)));
+    CHECK(c.mode() == CharacterMode::Ragdoll);  // refused: still falling
+    test::run(scene, 120);
+    scene.step(kDt, test::input(0, bit(Action::GetUp)));
+    CHECK(c.mode() == CharacterMode::GettingUp);  // down on the ground: taken
+    CHECK(c.root().y == Approx(0.0).margin(0.01));
+}
+
 TEST_CASE("A spawn with no ground under it is warned about when the level loads", "[world][terrain]") {
     // Over the end of the ground (flatLevel's runs to x = 30): it fell for ever, unsaid. One
     // over a crate over the ground, and one on the ground, are not warned about.

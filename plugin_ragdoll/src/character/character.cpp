@@ -148,12 +148,17 @@ bool Character::getUp() {
     if (role_ == NetRole::Proxy || !isPhysical(mode_)) return false;
     const RigDefinition& rig = rig_;
     const BonePose torso = poses_[size_t(assets_->rootBone)];
+    // In the air (the torso higher over the ground than kGetUpMostTorsoHeight times where it
+    // stands) there is nothing to get up on: refused, the ragdoll falls on. It had stood up
+    // in mid-air and hovered there. A figure just knocked off its feet may still get up.
+    double ground = torso.origin.y;
+    if (!groundAt(torso.origin.x, torso.origin.y, ground) ||
+        torso.origin.y - ground > tuning::kGetUpMostTorsoHeight * rig.bones[size_t(assets_->rootBone)].origin.y)
+        return false;
     getUpFrom_ = poses_;
     destroyBodies();
     // Stand where the body lies: the root under the root body, x only; feet on the ground.
     facingRight_ = !ragdollMirrored_;
-    double ground = torso.origin.y;
-    if (!groundAt(torso.origin.x, torso.origin.y, ground)) ground = torso.origin.y - rig.bones[size_t(assets_->rootBone)].origin.y;
     root_ = {torso.origin.x, ground};
     rootVelocity_ = {};
     grounded_ = true;

@@ -59,6 +59,9 @@ inline constexpr double kPushedMaxRise = 0.2;  ///< m/s upward a pushed prop may
 
 // Switching to physics and back.
 inline constexpr double kGetUpBlendSeconds = 0.5;   ///< physics pose → get-up clip
+/// A get-up is refused while the torso is higher over the ground under it than this times
+/// its height standing: the ragdoll is in the air (falling off a ledge, thrown).
+inline constexpr double kGetUpMostTorsoHeight = 1.5;
 inline constexpr double kGetUpMatchStep = 1.0 / 30.0;  ///< s between the get-up frames compared with the lying pose
 /// Pose-distance units (m·rad²) per second into a get-up clip: of two nearly equal frames the
 /// earlier wins, so a body lying flat starts from the start.
