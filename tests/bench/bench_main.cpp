@@ -69,6 +69,7 @@ Options:
                        iterations, continuous collision off) and report it too.
   --json               Print one JSON object instead of the table.
   -h, --help           Print this help and exit.
+  --version            Print the version and exit.
 
 Reported, per engine:
   ms/step median, mean  wall time of each step, over steps 100..S-1 when S >= 200,
@@ -143,6 +144,7 @@ struct BenchOptions {
     bool peerBox2D = false;
     bool json = false;
     bool showHelp = false;
+    bool showVersion = false;
 
     int stickmenOrDefault() const { return stickmen.value_or(100); }
     int substepsOrDefault() const { return substeps.value_or(4); }
@@ -190,6 +192,8 @@ ParseResult parseCommandLine(const std::vector<std::string>& args) {
         std::string v;
         if (arg == "-h" || arg == "--help") {
             o.showHelp = true;
+        } else if (arg == "--version") {
+            o.showVersion = true;
         } else if (arg == "--scene") {
             if (!value(v)) return fail("--scene needs pile, chain or sweep");
             if (sceneGiven) return fail("--scene is given twice");
@@ -253,7 +257,7 @@ ParseResult parseCommandLine(const std::vector<std::string>& args) {
             return fail("unexpected argument '" + arg + "' (ragdoll_bench takes options only; see --help)");
         }
     }
-    if (o.showHelp) return {o, {}};
+    if (o.showHelp || o.showVersion) return {o, {}};
     if (o.scene == Scene::Chain && o.stickmen)
         return fail("--n applies to --scene pile only (the chain always has 20 links)");
     if (o.scene != Scene::Chain && o.horizontal) return fail("--horizontal applies to --scene chain only");
@@ -452,6 +456,10 @@ int main(int argc, char** argv) {
     const BenchOptions& o = *parsed.options;
     if (o.showHelp) {
         std::fputs(usage(), stdout);
+        return 0;
+    }
+    if (o.showVersion) {
+        std::puts("ragdoll_bench " PAPERDOLL_VERSION);
         return 0;
     }
     if (o.peerBox2D && !bench::box2dAvailable()) {

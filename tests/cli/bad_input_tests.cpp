@@ -177,6 +177,8 @@ void checkAll(const std::string& program, const std::string& exe, const std::vec
 TEST_CASE("paperdoll refuses bad options and numbers", "[cli][bad-input][player]") {
     const std::vector<Row> rows = {
         {"`--frame` (a slip of --frames)", {"--frame", "3"}, 2, {"unknown option '--frame'; did you mean '--frames'?"}},
+        {"an empty level path (the default level played)", {"--headless", "--frames", "1", ""}, 2,
+         {"the level's path is empty ('')"}},
         {"unknown option `--bogus`", {"--bogus"}, 2, {"unknown option '--bogus'"}},
         {"`--frames` without a value", {"--headless", "--frames"}, 2, {"--frames needs"}},
         {"`--stats-json` followed by another option", {"--frames", "1", "--stats-json", "--headless"}, 2,
@@ -549,6 +551,7 @@ TEST_CASE("ragdoll_bench refuses bad options and numbers", "[cli][bad-input][ben
     const std::vector<Row> rows = {
         {"unknown option `--bogus`", {"--bogus"}, 2, {"unknown option '--bogus'"}},
         {"a stray argument", {"pile"}, 2, {"unexpected argument 'pile'"}},
+        {"`--versoin` (a slip of --version)", {"--versoin"}, 2, {"unknown option '--versoin'"}},
         {"`--scene bogus`", {"--scene", "bogus"}, 2, {"unknown scene 'bogus'"}},
         {"`--joints bogus`", {"--joints", "bogus"}, 2, {"unknown joint solver 'bogus'"}},
         {"`--peer bogus`", {"--peer", "bogus"}, 2, {"unknown peer engine 'bogus'"}},

@@ -85,6 +85,13 @@ TEST_CASE("ragdoll_bench runs the sweep at the iterations it is given", "[cli][b
     CHECK(run("1") != run("2"));
 }
 
+TEST_CASE("ragdoll_bench --version prints its version, as the other programs do", "[cli][bench]") {
+    const test::ProcessResult r = test::runProcess({RAGDOLL_BENCH_EXE, "--version"});
+    CHECK(r.exitCode == 0);
+    CHECK(r.out.starts_with("ragdoll_bench "));
+    CHECK(r.out.find('.') != std::string::npos);  // a version number
+}
+
 TEST_CASE("ragdoll_bench prints the sweep level's warnings with their file and line", "[cli][bench]") {
     // A level the user wrote with a slip in an attribute and its spawn inside a block: the
     // sweep measures it as the player plays it, and says so as the player does.

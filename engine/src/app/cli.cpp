@@ -119,6 +119,8 @@ CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
                                          "--stats-json", "--screenshot", "--plugin", "--no-plugin", "--no-auto-reload",
                                          "--list-plugins", "--window", "--no-vsync"}) +
                         " (see paperdoll --help)");
+        } else if (arg.empty()) {
+            return fail("the level's path is empty ('')");  // else the default level played, unsaid
         } else if (o.levelPath.empty()) {
             o.levelPath = arg;
         } else {
