@@ -163,6 +163,33 @@ TEST_CASE("A walker shoves a crate that has slept for a second, and no drawn lim
     CHECK(c.mode() == CharacterMode::Animated);
 }
 
+TEST_CASE("Standing still by a riser, the feet stay on their own step", "[world][terrain]") {
+    // A toe against the next step's riser lifted the leg pass after pass: an idle figure
+    // standing there hung its foot 19 cm over its step, crouched. With the riser anywhere
+    // from touching the foot to clear of it, each ankle stays where it stands on flat ground.
+    double restAnkle[2] = {0.0, 0.0};
+    double worst = 0.0, worstAt = 0.0;
+    for (int i = -1; i <= 15; ++i) {
+        const double riser = 0.05 + 0.02 * i;  // x of the step's face; i = -1: no step
+        Scene scene;
+        SceneLevel level = flatLevel();  // the paper doll, which has feet
+        if (i >= 0) level.terrain.push_back(box(riser, 0.0, riser + 0.4, 0.18));
+        load(scene, level);
+        Character& c = scene.character(0);
+        test::run(scene, 30);
+        const RigDefinition& rig = c.rig();
+        for (int side = 0; side < 2; ++side) {
+            const int foot = rig.findBone(side == 0 ? "foot_L" : "foot_R");
+            REQUIRE(foot >= 0);
+            const double ankle = c.bonePoses()[size_t(foot)].origin.y;
+            if (i < 0) restAnkle[side] = ankle;
+            else if (ankle - restAnkle[side] > worst) worst = ankle - restAnkle[side], worstAt = riser;
+        }
+    }
+    INFO("an ankle rose at most " << worst << " m, the riser at x = " << worstAt << " m");
+    CHECK(worst < 0.02);
+}
+
 TEST_CASE("A get-up is refused in mid-air and taken once the ragdoll is down", "[world][getup]") {
     // G pressed while falling off a 3 m ledge stood the figure up in mid-air, where it hovered
     // for half a second before dropping.

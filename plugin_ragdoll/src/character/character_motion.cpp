@@ -170,7 +170,11 @@ void Character::computeAnimatedPose(double dt, bool plantFeet, bool plantHands) 
         const double angle = pose.angle + turn;
         drawn_.assign(1, DrawnShape{toWorld(pose.origin), toWorld(pose.origin + length * Vec2{std::cos(angle), std::sin(angle)}),
                                     rig.bodies[size_t(a.bodyOfBone[size_t(leg.end)])].radius});
+        // Standing still, a toe against a riser (a face whose normal is mostly sideways) stays
+        // there: lifted for it, pass after pass, a foot standing by the next step hung 19 cm
+        // over its own. Walking, the lift carries the foot up onto the step.
         const DrawnDepth deepest = deepestOverlap(*world_, drawn_, Obstacles::Terrain, scratch_);
+        if (deepest.normal.y < tuning::kLiftToeMinNormal && rootVelocity_.x == 0.0) return 0.0;
         return deepest.depth / std::max(deepest.normal.y, 0.5);
     };
     if (plantFeet) {

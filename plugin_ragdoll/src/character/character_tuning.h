@@ -40,6 +40,9 @@ inline constexpr double kGroundProbeDown = 2.0;     ///< m below the root it end
 inline constexpr double kLedgeDrop = 0.3;           ///< m: ground further below than this is a fall, not a step down
 inline constexpr double kWallProbeHeight = 0.5;     ///< m above the feet the wall probe runs
 inline constexpr double kHeadProbeBelowTop = 0.1;   ///< m under the figure's top the overhang probe runs
+/// A foot still in the terrain after its ankle turned lifts the leg; standing still, only when
+/// the way out is at least this much upward (the normal's y): not for a toe against a riser.
+inline constexpr double kLiftToeMinNormal = 0.5;
 inline constexpr double kWallClearance = 0.3;       ///< m kept from a wall
 
 // The bodies that follow the animated bones (driven, weightless, touching props and other
