@@ -275,16 +275,32 @@ TEST_CASE("Props and spawns a level places inside one another, in the terrain or
     CHECK(scene.lastFigures().visualDepth <= tuning::kPoseTerrainTolerance);
     CHECK(beside.root().x > 7.05);
 
-    // Its feet on the ground under the block (which stands on it): the feet touch the
-    // block's underside, not inside it, and the figure stood in the block, squatting out of
-    // it over half a second. It stands on the block's top.
-    level.spawns[0].position = {6.0, 0.0};
-    warnings.clear();
-    REQUIRE(scene.loadLevel(level, error, &warnings));
-    REQUIRE(warnings.size() == 1);
-    CHECK(warnings[0] == "spawn '" + level.spawns[0].name + "' at (6, 0) m has its feet 3 m inside the terrain: it stands "
-                                                            "on its surface at y = 3 m (place it there)");
-    CHECK(scene.character(0).root().y == Approx(3.0).margin(1e-9));
+    // Its feet on the ground under a block (which stands on it): the feet touch the block's
+    // underside, not inside it, and the figure stood in the block, squatting out of it over
+    // half a second. It stands out of the block the nearest way: in the middle of this 3 m
+    // cube, beside it (1 m) rather than on its top (3 m); 15 cm into it, beside it (it had
+    // been put on the top, 3 m up); on a block 0.3 m tall, on its top.
+    for (const auto& [x, top] : {std::pair{6.0, false}, std::pair{6.85, false}, std::pair{10.0, true}}) {
+        level.terrain.resize(2);
+        level.terrain.push_back(box(9.0, 0.0, 11.0, 0.3));
+        level.spawns[0].position = {x, 0.0};
+        warnings.clear();
+        REQUIRE(scene.loadLevel(level, error, &warnings));
+        REQUIRE(warnings.size() == 1);
+        const Character& c = scene.character(0);
+        INFO("spawned at x = " << x << ": stands at (" << c.root().x << ", " << c.root().y << "); " << warnings[0]);
+        if (top) {
+            CHECK_THAT(warnings[0], Catch::Contains("has its feet 0.3 m inside the terrain: it stands on its surface at y = 0.3 m"));
+            CHECK(c.root().y == Approx(0.3).margin(1e-6));
+        } else {
+            CHECK_THAT(warnings[0], Catch::Contains("is inside the terrain: it stands beside it at x = "));
+            CHECK(c.root().y == Approx(0.0).margin(1e-9));
+            CHECK((c.root().x < 5.0 || c.root().x > 7.0));
+        }
+        test::run(scene, 30);
+        CHECK(scene.lastFigures().visualDepth <= tuning::kPoseTerrainTolerance);
+    }
+    level.terrain.resize(2);
     level.spawns[0].position = {2.0, 0.0};  // beside it: nothing to say
     warnings.clear();
     REQUIRE(scene.loadLevel(level, error, &warnings));

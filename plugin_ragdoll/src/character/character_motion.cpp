@@ -406,17 +406,29 @@ Vec2 Character::outOfTerrain(Vec2 feet) {
     // would stand in it.
     constexpr double kRadius = 0.001, kStep = 0.01, kMostLift = 5.0;
     std::vector<DrawnShape> point{{feet, feet, kRadius}, {feet, feet, kRadius}};
-    for (double lift = 0.0; lift <= kMostLift; lift += kStep) {
-        point[0].a = point[0].b = feet + Vec2{0.0, lift};
-        point[1].a = point[1].b = feet + Vec2{0.0, lift + kStep};
-        if (deepestOverlap(*world_, point, Obstacles::Terrain, scratch_).depth > kRadius) continue;  // still inside
-        if (lift == 0.0) return feet;  // never was
-        // Out, within a step above the surface: onto the surface itself.
-        double ground = 0.0;
-        if (groundAt(feet.x, point[0].a.y, ground) && ground > point[0].a.y - 2.0 * kStep) return {feet.x, ground};
-        return point[0].a;
-    }
-    return feet;  // a solid taller than that: left to the level's warning
+    auto inside = [&](Vec2 at) {
+        point[0].a = point[0].b = at;
+        point[1].a = point[1].b = at + Vec2{0.0, kStep};
+        return deepestOverlap(*world_, point, Obstacles::Terrain, scratch_).depth > kRadius;
+    };
+    if (!inside(feet)) return feet;  // never was
+    double lift = kStep;
+    while (lift <= kMostLift && inside(feet + Vec2{0.0, lift})) lift += kStep;
+    // Out beside it when that is nearer than over it: feet 15 cm into a 3 m wall stand
+    // beside the wall, not on its top. On the ground there, within a step of the feet.
+    for (double aside = kStep; aside < std::min(lift, kMostLift); aside += kStep)
+        for (double side : {-1.0, 1.0}) {
+            const Vec2 at = feet + Vec2{side * aside, 0.0};
+            double ground = 0.0;
+            if (!inside(at) && groundAt(at.x, at.y, ground) && std::abs(ground - at.y) <= tuning::kLedgeDrop)
+                return {at.x, ground};
+        }
+    if (lift > kMostLift) return feet;  // a solid taller than that: left to the level's warning
+    // Out, within a step above the surface: onto the surface itself.
+    const Vec2 over = feet + Vec2{0.0, lift};
+    double ground = 0.0;
+    if (groundAt(feet.x, over.y, ground) && ground > over.y - 2.0 * kStep) return {feet.x, ground};
+    return over;
 }
 
 bool Character::groundAt(double x, double nearY, double& groundY) const {
