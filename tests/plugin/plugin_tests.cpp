@@ -277,6 +277,12 @@ TEST_CASE("a table declaring one stats key twice is refused, naming it, and the 
                Catch::Contains("declares the stats key 'edges' twice (a figure and the kind 'walker')"));
     CHECK(host->status().version == "1.0");
     CHECK(host->declarations().kinds[0].statsKey == "walkers");  // still the running library's
+
+    // Two figures of one name: --stats-json wrote one key, the second over the first.
+    box.install("test_plugin_two_figures");
+    CHECK_FALSE(host->reload());
+    CHECK_THAT(host->status().lastError, Catch::Contains("declares two figures named 'steps'"));
+    CHECK(host->status().version == "1.0");
 }
 
 TEST_CASE("a plugin that refuses the state blob is not swapped in", "[plugin]") {

@@ -7,6 +7,7 @@
 //   TEST_PLUGIN_CRASH_IN_TICK crash (SIGSEGV) in its first tick
 //   TEST_PLUGIN_CRASH_ON_LOAD crash (SIGSEGV) in a global constructor, while it loads
 //   TEST_PLUGIN_BAD_DECLARATION  a kind's stats key that is also a figure's name
+//   TEST_PLUGIN_TWO_FIGURES      two figures of one name
 //   TEST_PLUGIN_UNSTEADY_STATE   saveState answers 8 bytes more when it writes than when asked
 //   TEST_PLUGIN_HUGE_STATE       saveState answers (size_t)-1, a -1 returned as a size
 //   TEST_PLUGIN_CRASH_IN_SAVE    crash (SIGSEGV) in saveState, once it has stepped
@@ -120,7 +121,11 @@ constexpr PaperStatDesc kStats[kStatCount] = {
     {"steps", "steps", "", 1.0, PAPER_STAT_INTEGER | PAPER_STAT_HUD},
     {"edges", "edges", "", 1.0, PAPER_STAT_INTEGER | PAPER_STAT_HUD},
     {"max_stretch_m", "stretch", "mm", 1000.0, PAPER_STAT_HUD | PAPER_STAT_PLOT},
+#ifndef TEST_PLUGIN_TWO_FIGURES
     {"max_limit_violation_deg", "limit error", "deg", 1.0, PAPER_STAT_PLOT},
+#else
+    {"steps", "limit error", "deg", 1.0, PAPER_STAT_PLOT},  // the name of the first too
+#endif
 };
 
 enum Kind { kWalker, kProp, kKindCount };

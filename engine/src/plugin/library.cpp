@@ -45,6 +45,31 @@ std::string declarationProblem(const PaperPluginApi& api) {
         if (!c.name || !c.label) return "command " + std::to_string(i) + " without a name or label";
         if (c.kind < 0 || c.kind >= api.kindCount) return "command '" + std::string(c.name) + "' for an undeclared kind";
     }
+    // A name is what scripts, key bindings and --stats-json find a declaration by: one of
+    // each (two figures of one name wrote one JSON key, the second over the first).
+    auto repeated = [](auto names, int32_t count) -> std::string {
+        for (int32_t i = 0; i < count; ++i)
+            for (int32_t j = 0; j < i; ++j)
+                if (names(i) && names(j) && std::strcmp(names(i), names(j)) == 0) return names(i);
+        return {};
+    };
+    const struct {
+        const char* what;
+        std::string name;
+    } repeats[] = {
+        {"action", repeated([&](int32_t i) { return api.actions[i].name; }, api.actionCount)},
+        {"figure", repeated([&](int32_t i) { return api.stats[i].name; }, api.statCount)},
+        {"object kind", repeated([&](int32_t i) { return api.kinds[i].name; }, api.kindCount)},
+        {"stats key", repeated([&](int32_t i) { return api.kinds[i].statsKey; }, api.kindCount)},
+        {"asset type", repeated([&](int32_t i) { return api.assetTypes[i].name; }, api.assetTypeCount)},
+    };
+    for (const auto& r : repeats)
+        if (!r.name.empty()) return "two " + std::string(r.what) + "s named '" + r.name + "'";
+    for (int32_t i = 0; i < api.actionCount; ++i)
+        if (std::strpbrk(api.actions[i].name, " \t") || !*api.actions[i].name)
+            return "action '" + std::string(api.actions[i].name) + "', a name scripts cannot write (empty or with a space)";
+    for (int32_t i = 0; i < api.kindCount; ++i)
+        if (api.kinds[i].ownerKind == i) return "object kind '" + std::string(api.kinds[i].name) + "' owned by itself";
     // One JSON key each: a kind's list must not overwrite a figure in --stats-json.
     for (int32_t i = 0; i < api.kindCount; ++i)
         for (int32_t j = 0; api.kinds[i].statsKey && j < api.statCount; ++j)
