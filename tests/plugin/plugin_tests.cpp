@@ -266,6 +266,26 @@ TEST_CASE("a table with a required function left NULL is refused, naming it, and
     CHECK(host->status().version == "1.0");
 }
 
+TEST_CASE("a property on the HUD reads as its label, value and unit", "[plugin]") {
+    // A number had been printed raw and bare: "ball0: 4.054799556732178" for a speed.
+    auto property = [](int type, double value, const char* label, const char* unit, const char* text = "") {
+        PropertyValue p;
+        p.type = type;
+        p.value = value;
+        p.label = label;
+        p.unit = unit;
+        p.text = text;
+        p.vector = {1.5f, -2.0f};
+        return p;
+    };
+    CHECK(propertyText(property(PAPER_PROPERTY_FLOAT, 4.054799556732178, "Speed", "m/s")) == "Speed 4.05 m/s");
+    CHECK(propertyText(property(PAPER_PROPERTY_INT, 3.0, "Bounces", "")) == "Bounces 3");
+    CHECK(propertyText(property(PAPER_PROPERTY_VEC2, 0.0, "Position", "m")) == "Position (1.5, -2) m");
+    CHECK(propertyText(property(PAPER_PROPERTY_STRING, 0.0, "Mode", "", "fallen")) == "fallen");
+    CHECK(propertyText(property(PAPER_PROPERTY_BOOL, 1.0, "leader", "")) == "leader");
+    CHECK(propertyText(property(PAPER_PROPERTY_BOOL, 0.0, "leader", "")).empty());
+}
+
 TEST_CASE("a table declaring one stats key twice is refused, naming it, and the old one keeps running", "[plugin]") {
     Sandbox box;
     box.install("test_plugin_v1");

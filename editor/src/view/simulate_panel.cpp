@@ -31,7 +31,8 @@ void drawCommands(PluginHost& plugin, int kind, SimulateState& state, WidgetTarg
         const std::vector<PropertyValue> properties = plugin.properties(kind, object.handle);
         std::string line = object.name + ":";
         for (const PropertyValue& p : properties)
-            if (p.flags & PAPER_PROPERTY_HUD) line += "  " + (p.type == PAPER_PROPERTY_STRING ? p.text : std::to_string(p.value));
+            if (p.flags & PAPER_PROPERTY_HUD)
+                if (const std::string text = propertyText(p); !text.empty()) line += "  " + text;
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
         ImGui::TextUnformatted(line.c_str(), line.c_str() + line.size());
         ImGui::PopStyleColor();

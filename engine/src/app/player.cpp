@@ -158,8 +158,8 @@ void drawPluginStats(PluginHost& plugin) {
     if (!line.empty()) hudText(line);
 }
 
-/// "walker: fallen   leader": each object with properties flagged for the
-/// HUD, its name and their values.
+/// "walker: fallen   leader   Speed 4.05 m/s": each object with properties flagged for
+/// the HUD, its name and their values (propertyText).
 void drawPluginObjects(PluginHost& plugin) {
     const PluginDeclarations& d = plugin.declarations();
     for (size_t kind = 0; kind < d.kinds.size(); ++kind) {
@@ -168,8 +168,7 @@ void drawPluginObjects(PluginHost& plugin) {
             std::string line;
             for (const PropertyValue& p : plugin.properties(int(kind), object.handle)) {
                 if (!(p.flags & PAPER_PROPERTY_HUD)) continue;
-                nlohmann::json value = propertyJson(p);
-                line += (line.empty() ? "" : "   ") + (value.is_string() ? value.get<std::string>() : value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+                if (const std::string text = propertyText(p); !text.empty()) line += (line.empty() ? "" : "   ") + text;
             }
             if (!line.empty()) hudText(object.name + ": " + line);
         }

@@ -1,6 +1,7 @@
 // What a plugin declares in its table, copied into engine-owned strings, and the lookups
 // tools make over it.
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 
 #include "paper/plugin_host.h"
@@ -88,6 +89,18 @@ int PluginDeclarations::assetTypeOf(const std::string& path) const {
     for (size_t i = 0; i < assetTypes.size(); ++i)
         if (matchesPattern(assetTypes[i].pattern, name)) return int(i);
     return -1;
+}
+
+std::string propertyText(const PropertyValue& p) {
+    char number[64];
+    switch (p.type) {
+    case PAPER_PROPERTY_STRING: return p.text;
+    case PAPER_PROPERTY_BOOL: return p.value != 0.0 ? p.label : "";
+    case PAPER_PROPERTY_INT: std::snprintf(number, sizeof number, "%.0f", p.value); break;
+    case PAPER_PROPERTY_VEC2: std::snprintf(number, sizeof number, "(%.3g, %.3g)", p.vector.x, p.vector.y); break;
+    default: std::snprintf(number, sizeof number, "%.3g", p.value); break;
+    }
+    return p.label + " " + number + (p.unit.empty() ? "" : " " + p.unit);
 }
 
 const PropertyValue* findProperty(const std::vector<PropertyValue>& properties, std::string_view name) {
