@@ -266,6 +266,18 @@ TEST_CASE("a table with a required function left NULL is refused, naming it, and
     CHECK(host->status().version == "1.0");
 }
 
+TEST_CASE("a crash in destroy when the host shuts down is said, and the engine lives on", "[plugin][crash]") {
+    Sandbox box;
+    box.install("test_plugin_crashes_in_destroy");
+    {
+        auto host = box.host();
+        REQUIRE(host->load(box.descriptor));
+        host->tick(1.0 / 60, PaperInput{});
+    }  // the host goes: destroy crashes
+    REQUIRE_FALSE(box.log.empty());
+    CHECK_THAT(box.log.back(), Catch::Contains("'test 7.5' crashed while shutting down: SIGSEGV"));
+}
+
 TEST_CASE("a property on the HUD reads as its label, value and unit", "[plugin]") {
     // A number had been printed raw and bare: "ball0: 4.054799556732178" for a speed.
     auto property = [](int type, double value, const char* label, const char* unit, const char* text = "") {

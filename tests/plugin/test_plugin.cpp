@@ -12,6 +12,7 @@
 //   TEST_PLUGIN_HUGE_STATE       saveState answers (size_t)-1, a -1 returned as a size
 //   TEST_PLUGIN_CRASH_IN_SAVE    crash (SIGSEGV) in saveState, once it has stepped
 //   TEST_PLUGIN_CRASH_IN_STATS   crash (SIGSEGV) in getStats
+//   TEST_PLUGIN_CRASH_IN_DESTROY crash (SIGSEGV) in destroy
 //   TEST_PLUGIN_UNDEFINED_SYMBOL calls a C++ function defined nowhere (the loader refuses it)
 // Its state is a step counter and 4 KiB that every tick scrambles, so a state that does
 // not survive a reload bit for bit shows in a hash.
@@ -84,7 +85,12 @@ PaperPluginInstance* create(const PaperEngineServices* services, char*, size_t) 
     for (size_t i = 0; i < kPayload; ++i) instance->payload[i] = std::uint8_t(i * 31 + 7);
     return instance;
 }
-void destroy(PaperPluginInstance* instance) { delete instance; }
+void destroy(PaperPluginInstance* instance) {
+#ifdef TEST_PLUGIN_CRASH_IN_DESTROY
+    std::raise(SIGSEGV);
+#endif
+    delete instance;
+}
 int32_t loadLevel(PaperPluginInstance* instance, const PaperLevelDesc* level, char* error, size_t capacity) {
     if (level && level->spawnCount > 0) {
         std::snprintf(instance->name, sizeof instance->name, "%s", level->spawns[0].name);

@@ -181,7 +181,10 @@ PluginHost::PluginHost(fs::path copyFolder, LogFn log)
 
 PluginHost::~PluginHost() {
     if (current_.instance) {
-        callGuarded([&] { current_.api()->destroy(current_.instance); });
+        // Said, as in a reload: at exit it had passed without a word.
+        if (int signal = callGuarded([&] { current_.api()->destroy(current_.instance); }))
+            log(PAPER_LOG_WARNING, "plugin: '" + status_.name + " " + status_.version +
+                                       "' crashed while shutting down: " + describeSignal(signal));
         current_.instance = nullptr;
     }
     current_.library.reset();
