@@ -139,6 +139,29 @@ TEST_CASE("rig check --json gives the file's numbers, not the last bits of the a
     CHECK(rig["bones"][0]["end"][0].dump() == "0.0");
     CHECK(r.out.find("9999999") == std::string::npos);
     CHECK(r.out.find("0000000") == std::string::npos);
+    // The file's units say how it writes lengths, not what the JSON's numbers are in: named
+    // so ("units": "px" had sat beside lengths in metres).
+    CHECK(rig["file_units"] == "px");
+    CHECK(rig["file_units_per_metre"] == 100.0);
+    CHECK(rig["bodies"][0]["radius_m"] == 0.09);  // 9 px in the file
+    CHECK(rig["warnings"].is_array());
+}
+
+TEST_CASE("rig check --json lists a rig's warnings with it", "[rig][commands]") {
+    // Its warnings went to standard error only: a pipeline reading the JSON never saw them.
+    TempDir dir;
+    std::string text = readFile(contentRig("stickman.rig.xml"));
+    text.replace(text.find("<rig "), 5, "<rig colour=\"red\" ");
+    fs::create_directories(dir.path / "rigs");
+    const std::string rig = (dir.path / "rigs" / "warned.rig.xml").string();
+    std::ofstream(rig) << text;
+    fs::copy(fs::path(contentRig("stickman.rig.xml")).parent_path().parent_path() / "anims", dir.path / "anims",
+             fs::copy_options::recursive);  // its clips, beside it as in content/
+    const Run r = run({"rig", "check", "--json", rig});
+    CAPTURE(r.err);
+    const nlohmann::json json = nlohmann::json::parse(r.out);
+    REQUIRE(json["rigs"][0]["warnings"].size() >= 1);
+    CHECK(contains(json["rigs"][0]["warnings"][0].get<std::string>(), "unknown attribute 'colour'"));
 }
 
 TEST_CASE("rig check lists every error of every file and fails", "[rig][commands]") {

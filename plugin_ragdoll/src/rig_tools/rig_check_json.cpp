@@ -35,12 +35,14 @@ void tidyNumbers(Json& j) {
 
 }  // namespace
 
-std::string rigCheckJson(const std::string& file, const RigDefinition& rig) {
+std::string rigCheckJson(const std::string& file, const RigDefinition& rig, const std::vector<std::string>& warnings) {
     Json out;
     out["file"] = file;
     out["rig"] = rig.name;
-    out["units"] = unitsName(rig.units);
-    out["scale"] = rig.scale;
+    // How the file writes lengths; every number here is in metres and degrees whatever they are.
+    out["file_units"] = unitsName(rig.units);
+    out["file_units_per_metre"] = rig.scale;
+    out["warnings"] = warnings;
     out["mass_kg"] = rig.totalMass();
     Json bones = Json::array();
     for (const RigBone& bone : rig.bones)

@@ -10,8 +10,9 @@
 
 namespace ragdoll {
 
-/// The JSON object for a rig that loaded (one line, no trailing newline).
-std::string rigCheckJson(const std::string& file, const RigDefinition& rig);
+/// The JSON object for a rig that loaded, with its warnings ("FILE:LINE: warning: …"; one
+/// line, no trailing newline).
+std::string rigCheckJson(const std::string& file, const RigDefinition& rig, const std::vector<std::string>& warnings);
 /// The JSON object for a rig that failed the check: its errors ("FILE:LINE: error: …").
 std::string rigCheckErrorJson(const std::string& file, const std::vector<std::string>& errors);
 

@@ -109,10 +109,10 @@ struct CheckedRig {
     bool asPlayed() const { return (loaded.rig && !loaded.rig->bodies.empty()) || loaded.skeleton; }
     bool ok() const { return loaded.rig && !hasErrors(diagnostics); }
     void print(std::ostream& err) const { printDiagnostics(err, diagnostics); }
-    std::vector<std::string> errors() const {
+    std::vector<std::string> of(Severity severity) const {
         std::vector<std::string> out;
         for (const Diagnostic& d : diagnostics)
-            if (d.severity == Severity::Error) out.push_back(d.format());
+            if (d.severity == severity) out.push_back(d.format());
         return out;
     }
 };
@@ -226,7 +226,9 @@ int runCheck(const std::vector<std::string>& args, std::ostream& out, std::ostre
         const CheckedRig checked = checkRig(file);
         checked.print(err);
         const RigDefinition* rig = checked.ok() ? checked.loaded.rig.get() : nullptr;
-        if (json) out << (i == 0 ? "" : ",") << (rig ? rigCheckJson(file, *rig) : rigCheckErrorJson(file, checked.errors()));
+        if (json)
+            out << (i == 0 ? "" : ",")
+                << (rig ? rigCheckJson(file, *rig, checked.of(Severity::Warning)) : rigCheckErrorJson(file, checked.of(Severity::Error)));
         else if (rig) out << summaryLine(file, *rig) << "\n" << imageLines(*rig);
         if (!rig) ++failed;
     }
