@@ -355,6 +355,8 @@ TEST_CASE("paperdoll rig refuses bad commands, options and numbers", "[cli][bad-
         {"`rig chek` (a slip of check)", {"rig", "chek", "a.rig.xml"}, 2, {"unknown command 'chek'; did you mean 'check'?"}},
         {"`rig import --scale nan`", {"rig", "import", "a.json", "b.rig.xml", "--scale", "nan"}, 2, {"--scale", "'nan'"}},
         {"`rig import --scale -1`", {"rig", "import", "a.json", "b.rig.xml", "--scale", "-1"}, 2, {"--scale", "'-1'"}},
+        {"`rig import --scale 1e-300` (every length past the file's)", {"rig", "import", "a.json", "b.rig.xml", "--scale", "1e-300"},
+         2, {"--scale must be a number of units per metre from 0.001 to 1e6, got '1e-300'"}},
         {"`rig import --scale` without a value", {"rig", "import", "a.json", "b.rig.xml", "--scale"}, 2, {"--scale needs"}},
         {"`rig import --skin` without a name", {"rig", "import", "a.json", "b.rig.xml", "--skin"}, 2, {"--skin needs"}},
         {"`rig import IN IN`", {"rig", "import", kStickman, kStickman}, 2, {"is the skeleton file"}},

@@ -526,8 +526,10 @@ int runImport(const std::vector<std::string>& args, std::ostream& out, std::ostr
             std::string text;
             if (!value(text)) return usageError(err, "--scale needs a number of units per metre");
             std::optional<double> scale = parseDouble(text);
-            if (!scale || *scale <= 0.0 || *scale > 1e6)
-                return usageError(err, "--scale must be a number of units per metre above 0 (and at most 1e6), got '" + text + "'");
+            // Bounded both ways: 1e-300 units a metre made every length too large for the rig
+            // file, and the import then blamed the file it wrote.
+            if (!scale || *scale < 1e-3 || *scale > 1e6)
+                return usageError(err, "--scale must be a number of units per metre from 0.001 to 1e6, got '" + text + "'");
             options.scale = *scale;
         } else if (option.name == "--loop") {
             if (option.hasValue && option.value.empty()) return usageError(err, "--loop needs an animation NAME");
