@@ -430,7 +430,7 @@ TEST_CASE("rig drop prints a table or one JSON object", "[rig][commands]") {
     CHECK(j["joints"] == 9);
     CHECK(j["max_stretch_m"].get<double>() <= 0.001);
     CHECK(j["max_limit_violation_deg"].get<double>() <= 1.0);
-    CHECK(j["rest_frame"] == -1);
+    CHECK(j["rest_frame"].is_null());  // never rested: null as rest_seconds is (it was -1)
     CHECK(j["rest_seconds"].is_null());
     CHECK(j["exploded"] == false);
     CHECK(j["pass"] == false);
@@ -438,6 +438,14 @@ TEST_CASE("rig drop prints a table or one JSON object", "[rig][commands]") {
     Run bones = run({"rig", "drop", dataPath("stickman_bones.rig.xml")});
     CHECK(bones.status == 1);
     CHECK(contains(bones.err, "has no bodies, nothing to drop (run `paperdoll rig generate` first)"));
+    // With --json a rig that cannot be dropped still gives a document (it printed nothing).
+    Run bonesJson = run({"rig", "drop", dataPath("stickman_bones.rig.xml"), "--json"});
+    CHECK(bonesJson.status == 1);
+    const nlohmann::json refused = nlohmann::json::parse(bonesJson.out);
+    CHECK(refused["pass"] == false);
+    CHECK(contains(refused["errors"][0].get<std::string>(), "has no bodies, nothing to drop"));
+    const nlohmann::json missing = nlohmann::json::parse(run({"rig", "drop", "no_such.rig.xml", "--json"}).out);
+    CHECK(contains(missing["errors"][0].get<std::string>(), "no_such.rig.xml: error: cannot open rig: file not found"));
     Run broken = run({"rig", "drop", dataPath("broken.rig.xml")});
     CHECK(broken.status == 1);
     CHECK(broken.out.empty());

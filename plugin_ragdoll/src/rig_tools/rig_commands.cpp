@@ -283,7 +283,7 @@ void printDropJson(std::ostream& out, const std::string& file, const DropReport&
     out << "{\"file\":" << jsonString(file) << ",\"rig\":" << jsonString(r.rig) << ",\"frames\":" << r.frames
         << ",\"dt\":" << jsonNumber(r.dt) << ",\"push_m_s\":" << jsonNumber(r.push) << ",\"bodies\":" << r.bodies << ",\"joints\":" << r.joints
         << ",\"mass_kg\":" << jsonNumber(r.mass) << ",\"max_stretch_m\":" << jsonNumber(r.maxStretch)
-        << ",\"max_limit_violation_deg\":" << jsonNumber(r.maxLimitViolationDegrees) << ",\"rest_frame\":" << r.restFrame
+        << ",\"max_limit_violation_deg\":" << jsonNumber(r.maxLimitViolationDegrees) << ",\"rest_frame\":" << (r.restFrame < 0 ? "null" : std::to_string(r.restFrame))
         << ",\"rest_seconds\":" << (r.restFrame < 0 ? "null" : jsonNumber(r.seconds()))
         << ",\"fastest_body_at_end\":" << jsonString(r.fastestBody) << ",\"fastest_speed_at_end_m_s\":" << jsonNumber(r.fastestSpeed)
         << ",\"exploded\":" << (r.exploded ? "true" : "false")
@@ -370,12 +370,21 @@ int runDrop(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     const std::string& file = files[0];
     const CheckedRig checked = checkRig(file);
     checked.print(err);
-    if (!checked.ok()) return kExitBadFile;
+    // With --json a rig that cannot be dropped still gives a document, as `rig check` does.
+    auto refused = [&](const std::vector<std::string>& errors) {
+        if (json) {
+            out << "{\"file\":" << jsonString(file) << ",\"errors\":[";
+            for (size_t i = 0; i < errors.size(); ++i) out << (i == 0 ? "" : ",") << jsonString(errors[i]);
+            out << "],\"pass\":false}\n";
+        }
+        return kExitBadFile;
+    };
+    if (!checked.ok()) return refused(checked.of(Severity::Error));
     const std::shared_ptr<const RigDefinition>& rig = checked.loaded.rig;
     if (rig->bodies.empty()) {
-        err << "paperdoll rig: error: " << file << ": rig '" << rig->name
-            << "' has no bodies, nothing to drop (run `paperdoll rig generate` first)\n";
-        return kExitBadFile;
+        const std::string why = file + ": rig '" + rig->name + "' has no bodies, nothing to drop (run `paperdoll rig generate` first)";
+        err << "paperdoll rig: error: " << why << "\n";
+        return refused({why});
     }
     DropReport report = dropRig(*rig, options);
     if (json) printDropJson(out, file, report);
