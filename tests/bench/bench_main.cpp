@@ -501,6 +501,12 @@ int runSceneWithPeer(const BenchOptions& o) {
         if (o.peerBox2D) {
             nlohmann::json peer = toJson(o, rows[1]);
             peer["engine"] = rows[1].engine;
+            // Our settings are not the peer's: it runs 8 velocity and 3 position iterations a
+            // step, no substeps and no tree solve (it reported ours).
+            peer["substeps"] = nullptr;
+            peer["iterations"] = {{"velocity", bench::kBox2DVelocityIterations}, {"position", bench::kBox2DPositionIterations}};
+            peer["joint_solver"] = nullptr;
+            peer["threads"] = 1;
             out["peer"] = std::move(peer);
         }
         std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';

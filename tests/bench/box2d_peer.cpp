@@ -29,8 +29,6 @@ using scenes::BodySpec;
 using scenes::ShapeKind;
 
 constexpr float kTimeStep = 1.0f / 60.0f;  // s, SCENES.md
-constexpr int kVelocityIterations = 8;     // Box2D 2.4.1's recommended values
-constexpr int kPositionIterations = 3;
 
 b2Vec2 toB2(ragdoll::Vec2 v) { return {float(v.x), float(v.y)}; }
 
@@ -230,7 +228,7 @@ scenes::BenchResult runBox2D(const scenes::SceneSpec& scene, int steps, int /*su
     stepMs.reserve(size_t(steps));
     for (int step = 0; step < steps; ++step) {
         const auto start = std::chrono::steady_clock::now();
-        world->Step(kTimeStep, kVelocityIterations, kPositionIterations);
+        world->Step(kTimeStep, kBox2DVelocityIterations, kBox2DPositionIterations);
         const auto end = std::chrono::steady_clock::now();
         stepMs.push_back(std::chrono::duration<double, std::milli>(end - start).count());
 

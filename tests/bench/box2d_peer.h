@@ -8,6 +8,10 @@
 
 namespace bench {
 
+/// Box2D 2.4.1's recommended iterations a step, what the peer runs.
+inline constexpr int kBox2DVelocityIterations = 8;
+inline constexpr int kBox2DPositionIterations = 3;
+
 /// True when this build links Box2D (CMake found it); false makes runBox2D a no-op.
 bool box2dAvailable();
 
