@@ -1055,6 +1055,22 @@ TEST_CASE("a player run that ends by itself fails when the plugin crashed in it"
     CHECK(fs::exists(stats));  // the run's figures are still written
 }
 
+TEST_CASE("an editor run that ends by itself fails when the plugin crashed in it, as the player's does", "[plugin][crash][editor]") {
+    // A scripted editor run whose plugin crashed (and stopped: no library to go back to)
+    // exited 0, where the player's fails.
+    Sandbox box;
+    box.install("test_plugin_crashes");
+    const fs::path script = box.dir / "play.script";
+    std::ofstream(script) << "key press P\nwait_frames 10\n";
+    test::ProcessResult r = test::runProcess(
+        {PAPERDOLL_EDITOR_EXE, "--headless", "--plugin", (box.dir / "test.plugin").string(), "--script", script.string(),
+         std::string(PAPERDOLL_CONTENT_DIR) + "/levels/harness.level.xml"},
+        {}, 60.0);
+    INFO(r.err);
+    CHECK(r.exitCode == 1);
+    CHECK_THAT(r.err, Catch::Contains("paperdoll_editor: error: the plugin 'test' crashed during the run (stopped; the log above says where)"));
+}
+
 TEST_CASE("stats-json says the plugin crashed when it crashed handing over the figures", "[plugin][crash][player]") {
     // The plugin's status was written before its figures were asked for: the file said
     // loaded, no error, beside the empty figures of a plugin that had just been stopped.
