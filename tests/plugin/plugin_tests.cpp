@@ -716,8 +716,17 @@ TEST_CASE("plugins are found in the search path's order within a phase, and a na
     const DescriptorResult typo = loadPluginDescriptor(first / "typo.plugin");
     CHECK_FALSE(typo.descriptor);
     REQUIRE(typo.diagnostics.size() == 2);
-    CHECK(typo.diagnostics[0].format() == (first / "typo.plugin").string() + ":1: warning: plugin: unknown attribute 'libary' ignored");
+    CHECK(typo.diagnostics[0].format() ==
+          (first / "typo.plugin").string() + ":1: warning: plugin: unknown attribute 'libary' ignored; did you mean 'library'?");
     CHECK_THAT(typo.diagnostics[1].message, Catch::Contains("missing required attribute 'library'"));
+
+    // The library's file name where its base name goes: the loader looked for liblibt.so.so.
+    std::ofstream(first / "whole.plugin") << "<plugin name=\"t\" version=\"1\" abi_version=\"1\" library=\"libt.so\"/>\n";
+    const DescriptorResult whole = loadPluginDescriptor(first / "whole.plugin");
+    CHECK_FALSE(whole.descriptor);
+    REQUIRE(whole.diagnostics.size() == 1);
+    CHECK_THAT(whole.diagnostics[0].message,
+               Catch::Contains("library 'libt.so' is the file's name; give its base name, library=\"t\""));
     fs::remove_all(first);
     fs::remove_all(second);
 }

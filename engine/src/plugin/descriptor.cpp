@@ -8,6 +8,8 @@
 #include <iterator>
 #include <system_error>
 
+#include "paper/spelling.h"
+
 namespace paper {
 
 namespace fs = std::filesystem;
@@ -80,7 +82,8 @@ DescriptorResult loadPluginDescriptorFromText(std::string_view text, const fs::p
     for (const tinyxml2::XMLAttribute* a = root->FirstAttribute(); a; a = a->Next())
         if (std::find(std::begin(kKnown), std::end(kKnown), std::string_view(a->Name())) == std::end(kKnown))
             result.diagnostics.push_back({Severity::Warning, file, line,
-                                          "plugin: unknown attribute '" + std::string(a->Name()) + "' ignored"});
+                                          "plugin: unknown attribute '" + std::string(a->Name()) + "' ignored" +
+                                              paper::didYouMean(a->Name(), kKnown)});
     PluginDescriptor d;
     d.path = path;
     auto required = [&](const char* attribute, std::string& out) {
@@ -93,6 +96,12 @@ DescriptorResult loadPluginDescriptorFromText(std::string_view text, const fs::p
     required("name", d.name);
     required("version", d.version);
     required("library", d.library);
+    // The base name: the loader adds "lib" and ".so". Written whole, it looked for
+    // liblibwalk.so.so and said only that it could not read that.
+    if (d.library.size() > 6 && d.library.starts_with("lib") && d.library.ends_with(".so"))
+        error(line, "plugin: library '" + d.library + "' is the file's name; give its base name, library=\"" +
+                        d.library.substr(3, d.library.size() - 6) + "\" (the loader reads lib" +
+                        d.library.substr(3, d.library.size() - 6) + ".so beside the descriptor)");
     std::string abi;
     required("abi_version", abi);
     if (const char* friendly = root->Attribute("friendly_name")) d.friendlyName = friendly;
