@@ -556,7 +556,7 @@ TEST_CASE("the player's plugin list names each plugin's actions, as a script pre
     const std::string beside = (fs::path(kPlayer).parent_path() / "plugins" / "ragdoll.plugin").string();
     r = test::runProcess({kPlayer, "--list-plugins", "--plugin", beside});
     CHECK(r.exitCode == 0);
-    CHECK(r.out.starts_with("1 plugin found in: "));
+    CHECK(r.out.starts_with("1 plugin found in: " + beside + " (--plugin), "));  // where it looked, --plugin's first
 }
 
 TEST_CASE("a script naming an action the plugin does not declare exits 2 with its line", "[player][script]") {

@@ -341,6 +341,7 @@ static int listPlugins(const PlayerOptions& options, std::ostream& out, std::ost
     std::vector<PluginDescriptor> found = findPluginsNamedFirst(options.pluginPath, diagnostics);
     for (const Diagnostic& d : diagnostics) err << d.format() << '\n';
     out << found.size() << (found.size() == 1 ? " plugin" : " plugins") << " found in:";
+    if (!options.pluginPath.empty()) out << ' ' << options.pluginPath << " (--plugin),";  // listed first
     for (const std::filesystem::path& folder : pluginSearchPath()) out << ' ' << folder.string();
     out << '\n';
     for (const PluginDescriptor& d : found) {
