@@ -278,6 +278,25 @@ TEST_CASE("a crash in destroy when the host shuts down is said, and the engine l
     CHECK_THAT(box.log.back(), Catch::Contains("'test 7.5' crashed while shutting down: SIGSEGV"));
 }
 
+TEST_CASE("a library the system can never unload is warned about at load", "[plugin]") {
+    // Built without -fno-gnu-unique, a rebuilt plugin reloaded over it ran with the old one's
+    // statics, unsaid. The project's own plugins are built with it: no warning.
+    Sandbox box;
+    box.install("test_plugin_gnu_unique");
+    auto host = box.host();
+    REQUIRE(host->load(box.descriptor));
+    const bool warned = std::any_of(box.log.begin(), box.log.end(), [](const std::string& line) {
+        return line.find("has STB_GNU_UNIQUE symbols (Counter::created()::count") != std::string::npos &&
+               line.find("build it with -fno-gnu-unique") != std::string::npos;
+    });
+    CHECK(warned == bool(GNU_UNIQUE_BUILT));
+    Sandbox plain;
+    plain.install("test_plugin_v1");
+    auto other = plain.host();
+    REQUIRE(other->load(plain.descriptor));
+    for (const std::string& line : plain.log) CHECK(line.find("STB_GNU_UNIQUE") == std::string::npos);
+}
+
 TEST_CASE("a property on the HUD reads as its label, value and unit", "[plugin]") {
     // A number had been printed raw and bare: "ball0: 4.054799556732178" for a speed.
     auto property = [](int type, double value, const char* label, const char* unit, const char* text = "") {

@@ -13,6 +13,8 @@
 //   TEST_PLUGIN_CRASH_IN_SAVE    crash (SIGSEGV) in saveState, once it has stepped
 //   TEST_PLUGIN_CRASH_IN_STATS   crash (SIGSEGV) in getStats
 //   TEST_PLUGIN_CRASH_IN_DESTROY crash (SIGSEGV) in destroy
+//   TEST_PLUGIN_GNU_UNIQUE       an inline function's static of default visibility, built
+//                                without -fno-gnu-unique (g++ binds it STB_GNU_UNIQUE)
 //   TEST_PLUGIN_UNDEFINED_SYMBOL calls a C++ function defined nowhere (the loader refuses it)
 // Its state is a step counter and 4 KiB that every tick scrambles, so a state that does
 // not survive a reload bit for bit shows in a hash.
@@ -39,6 +41,16 @@
 #endif
 #ifndef TEST_PLUGIN_ABI
 #define TEST_PLUGIN_ABI PAPER_PLUGIN_ABI_VERSION
+#endif
+
+#ifdef TEST_PLUGIN_GNU_UNIQUE
+// Outside the anonymous namespace: external linkage, which the binding needs.
+struct __attribute__((visibility("default"))) Counter {
+    static int& created() {
+        static int count = 0;
+        return count;
+    }
+};
 #endif
 
 namespace {
@@ -81,6 +93,9 @@ void neverDefined();
 namespace {
 
 PaperPluginInstance* create(const PaperEngineServices* services, char*, size_t) {
+#ifdef TEST_PLUGIN_GNU_UNIQUE
+    ++Counter::created();
+#endif
     auto* instance = new (std::nothrow) PaperPluginInstance{services, 0, {}};
     for (size_t i = 0; i < kPayload; ++i) instance->payload[i] = std::uint8_t(i * 31 + 7);
     return instance;

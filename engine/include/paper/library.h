@@ -40,6 +40,10 @@ public:
     const PaperPluginApi& api() const { return *api_; }
     const std::filesystem::path& source() const { return source_; }
     const std::filesystem::path& copy() const { return copy_; }
+    /// A symbol the library defines with STB_GNU_UNIQUE binding (as the code spells it), or
+    /// empty: glibc never unloads such a library, so a rebuild reloaded over it keeps the
+    /// old one's statics (the host warns; plugin README, "What a reload needs").
+    const std::string& uniqueSymbol() const { return uniqueSymbol_; }
 
 private:
     PluginLibrary() = default;
@@ -47,6 +51,7 @@ private:
     bool abandoned_ = false;  ///< crashed while loading: never dlclose'd
     const PaperPluginApi* api_ = nullptr;
     std::filesystem::path source_, copy_;
+    std::string uniqueSymbol_;
 };
 
 }  // namespace paper

@@ -189,6 +189,8 @@ private:
 
     /// Creates an instance of `library`, gives it the level and (if not empty) the state.
     bool start(Generation& generation, const std::vector<std::uint8_t>& state, std::string& error);
+    /// Logs a warning when the library can never be unloaded (PluginLibrary::uniqueSymbol).
+    void warnIfNeverUnloaded(const PluginLibrary& library);
     /// Runs a call into the current instance under the crash guard; on a crash, rolls back.
     template <class Fn>
     bool guarded(const char* what, Fn&& fn);

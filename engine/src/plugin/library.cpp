@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <system_error>
 
@@ -169,6 +170,40 @@ std::string readableSymbols(const std::string& text) {
     return out + text.substr(from);
 }
 
+/// The first symbol of the ELF file's dynamic symbol table bound STB_GNU_UNIQUE, demangled;
+/// empty when there is none or the file cannot be read as 64-bit little-endian ELF.
+std::string firstUniqueSymbol(const fs::path& path) {
+    constexpr std::uint32_t kDynamicSymbols = 11;  // SHT_DYNSYM
+    constexpr unsigned kGnuUnique = 10;            // STB_GNU_UNIQUE
+    std::ifstream file(path, std::ios::binary);
+    const std::string elf((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    auto read = [&](std::uint64_t at, auto& value) {
+        if (at > elf.size() || elf.size() - at < sizeof value) return false;
+        std::memcpy(&value, elf.data() + at, sizeof value);
+        return true;
+    };
+    std::uint64_t sections = 0;
+    std::uint16_t sectionSize = 0, sectionCount = 0;
+    if (!read(0x28, sections) || !read(0x3A, sectionSize) || !read(0x3C, sectionCount) || sectionSize < 64) return {};
+    for (std::uint16_t s = 0; s < sectionCount; ++s) {
+        const std::uint64_t header = sections + std::uint64_t(s) * sectionSize;
+        std::uint32_t type = 0, link = 0;
+        std::uint64_t offset = 0, size = 0, stringsOffset = 0;
+        if (!read(header + 4, type) || type != kDynamicSymbols || !read(header + 0x18, offset) || !read(header + 0x20, size) ||
+            !read(header + 0x28, link) || !read(sections + std::uint64_t(link) * sectionSize + 0x18, stringsOffset))
+            continue;
+        for (std::uint64_t symbol = offset; symbol + 24 <= offset + size; symbol += 24) {
+            std::uint32_t name = 0;
+            std::uint8_t info = 0;
+            std::uint16_t sectionIndex = 0;
+            if (!read(symbol, name) || !read(symbol + 4, info) || !read(symbol + 6, sectionIndex)) break;
+            if ((info >> 4) != kGnuUnique || sectionIndex == 0 || stringsOffset + name >= elf.size()) continue;
+            return readableSymbols(std::string(elf.c_str() + stringsOffset + name));
+        }
+    }
+    return {};
+}
+
 }  // namespace
 
 std::unique_ptr<PluginLibrary> PluginLibrary::open(const fs::path& source, const fs::path& copyFolder, std::string& error) {
@@ -186,6 +221,7 @@ std::unique_ptr<PluginLibrary> PluginLibrary::open(const fs::path& source, const
     std::unique_ptr<PluginLibrary> library(new PluginLibrary());
     library->source_ = source;
     library->copy_ = copy;  // from here on, the destructor cleans up
+    library->uniqueSymbol_ = firstUniqueSymbol(source);
 
     // Loading runs the library's own start-up code (its global constructors): a crash
     // there is a crash of the plugin, refused like any other, the running one kept. The

@@ -251,6 +251,14 @@ bool PluginHost::start(Generation& generation, const std::vector<std::uint8_t>& 
     return true;
 }
 
+void PluginHost::warnIfNeverUnloaded(const PluginLibrary& library) {
+    if (library.uniqueSymbol().empty()) return;
+    log(PAPER_LOG_WARNING, "plugin: '" + library.source().string() + "' has STB_GNU_UNIQUE symbols (" +
+                               library.uniqueSymbol() +
+                               ", …): the system never unloads it, so a rebuild reloaded over it runs with the old "
+                               "one's static variables; build it with -fno-gnu-unique (g++)");
+}
+
 bool PluginHost::load(const PluginDescriptor& descriptor) {
     descriptor_ = descriptor;
     std::string error;
@@ -259,6 +267,7 @@ bool PluginHost::load(const PluginDescriptor& descriptor) {
         fail(error);
         return false;
     }
+    warnIfNeverUnloaded(*library);
     Generation next;
     next.library = std::move(library);
     if (!start(next, {}, error)) {
@@ -389,6 +398,7 @@ bool PluginHost::reload() {
         fail("reload failed, still running " + status_.version + ": " + error);
         return false;
     }
+    warnIfNeverUnloaded(*library);
     // A state the running instance cannot hand over whole is no reload: started without it,
     // the new library would begin the level afresh (a falling figure back at its spawn) and
     // call that a success.
