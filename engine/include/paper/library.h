@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "paper/plugin_api.h"
 
@@ -25,6 +26,11 @@ int removeAbandonedCopies(const std::filesystem::path& parent);
 /// run again, killing the process after it had reported and survived the crash — so when
 /// one did, the process ends here (streams flushed) without them; else code is returned.
 int finishProcess(int code);
+
+/// The first symbol an ELF file's (64-bit, little-endian) dynamic symbol table binds
+/// STB_GNU_UNIQUE, as the code spells it; empty when there is none or the bytes are no such
+/// file. What PluginLibrary::uniqueSymbol reports.
+std::string uniqueSymbolIn(std::string_view elf);
 
 class PluginLibrary {
 public:

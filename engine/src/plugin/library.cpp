@@ -170,18 +170,18 @@ std::string readableSymbols(const std::string& text) {
     return out + text.substr(from);
 }
 
-/// The first symbol of the ELF file's dynamic symbol table bound STB_GNU_UNIQUE, demangled;
-/// empty when there is none or the file cannot be read as 64-bit little-endian ELF.
-std::string firstUniqueSymbol(const fs::path& path) {
+}  // namespace
+
+std::string uniqueSymbolIn(std::string_view elf) {
     constexpr std::uint32_t kDynamicSymbols = 11;  // SHT_DYNSYM
     constexpr unsigned kGnuUnique = 10;            // STB_GNU_UNIQUE
-    std::ifstream file(path, std::ios::binary);
-    const std::string elf((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
     auto read = [&](std::uint64_t at, auto& value) {
         if (at > elf.size() || elf.size() - at < sizeof value) return false;
         std::memcpy(&value, elf.data() + at, sizeof value);
         return true;
     };
+    if (!elf.starts_with("\x7f" "ELF") || elf.size() < 6 || elf[4] != 2 /* 64-bit */ || elf[5] != 1 /* little endian */)
+        return {};
     std::uint64_t sections = 0;
     std::uint16_t sectionSize = 0, sectionCount = 0;
     if (!read(0x28, sections) || !read(0x3A, sectionSize) || !read(0x3C, sectionCount) || sectionSize < 64) return {};
@@ -197,14 +197,15 @@ std::string firstUniqueSymbol(const fs::path& path) {
             std::uint8_t info = 0;
             std::uint16_t sectionIndex = 0;
             if (!read(symbol, name) || !read(symbol + 4, info) || !read(symbol + 6, sectionIndex)) break;
-            if ((info >> 4) != kGnuUnique || sectionIndex == 0 || stringsOffset + name >= elf.size()) continue;
-            return readableSymbols(std::string(elf.c_str() + stringsOffset + name));
+            if ((info >> 4) != kGnuUnique || sectionIndex == 0 || stringsOffset >= elf.size() ||
+                name >= elf.size() - stringsOffset)
+                continue;
+            const std::string_view rest = elf.substr(stringsOffset + name);
+            return readableSymbols(std::string(rest.substr(0, rest.find('\0'))));
         }
     }
     return {};
 }
-
-}  // namespace
 
 std::unique_ptr<PluginLibrary> PluginLibrary::open(const fs::path& source, const fs::path& copyFolder, std::string& error) {
     if (!isCompleteElf(source, error)) return nullptr;
@@ -221,7 +222,10 @@ std::unique_ptr<PluginLibrary> PluginLibrary::open(const fs::path& source, const
     std::unique_ptr<PluginLibrary> library(new PluginLibrary());
     library->source_ = source;
     library->copy_ = copy;  // from here on, the destructor cleans up
-    library->uniqueSymbol_ = firstUniqueSymbol(source);
+    {
+        std::ifstream file(source, std::ios::binary);
+        library->uniqueSymbol_ = uniqueSymbolIn(std::string((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>()));
+    }
 
     // Loading runs the library's own start-up code (its global constructors): a crash
     // there is a crash of the plugin, refused like any other, the running one kept. The
