@@ -27,9 +27,9 @@ int removeAbandonedCopies(const std::filesystem::path& parent);
 /// one did, the process ends here (streams flushed) without them; else code is returned.
 int finishProcess(int code);
 
-/// The first symbol an ELF file's (64-bit, little-endian) dynamic symbol table binds
-/// STB_GNU_UNIQUE, as the code spells it; empty when there is none or the bytes are no such
-/// file. What PluginLibrary::uniqueSymbol reports.
+/// The name (as linked, mangled) of the first symbol an ELF file's (64-bit, little-endian)
+/// dynamic symbol table binds STB_GNU_UNIQUE; empty when there is none or the bytes are no
+/// such file. What PluginLibrary::uniqueSymbol reports, demangled.
 std::string uniqueSymbolIn(std::string_view elf);
 
 class PluginLibrary {

@@ -201,7 +201,7 @@ std::string uniqueSymbolIn(std::string_view elf) {
                 name >= elf.size() - stringsOffset)
                 continue;
             const std::string_view rest = elf.substr(stringsOffset + name);
-            return readableSymbols(std::string(rest.substr(0, rest.find('\0'))));
+            return std::string(rest.substr(0, rest.find('\0')));
         }
     }
     return {};
@@ -224,7 +224,8 @@ std::unique_ptr<PluginLibrary> PluginLibrary::open(const fs::path& source, const
     library->copy_ = copy;  // from here on, the destructor cleans up
     {
         std::ifstream file(source, std::ios::binary);
-        library->uniqueSymbol_ = uniqueSymbolIn(std::string((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>()));
+        const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+        if (const std::string symbol = uniqueSymbolIn(bytes); !symbol.empty()) library->uniqueSymbol_ = readableSymbols(symbol);
     }
 
     // Loading runs the library's own start-up code (its global constructors): a crash
