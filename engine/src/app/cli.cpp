@@ -46,8 +46,9 @@ button is the plugin's; right or middle drag pans, the wheel zooms at the cursor
 resets the view, F5 reloads the plugin, F3 shows the debug view (each spawn's flag and
 name), F1 hides and shows the HUD, Esc quits.
 
-Exit status: 0 on success, 1 when the level, an output or (in a run with --frames or
---script) the plugin fails, 2 for a bad command line or script.
+Exit status: 0 on success, 1 when the level, writing an output or (in a run with --frames
+or --script) the plugin fails, 2 for a bad command line or script (an output into a folder
+that is not there among them, said before the run).
 )";
 }
 
