@@ -266,6 +266,20 @@ TEST_CASE("a table with a required function left NULL is refused, naming it, and
     CHECK(host->status().version == "1.0");
 }
 
+TEST_CASE("a library that is not the plugin its descriptor describes is warned about at load", "[plugin]") {
+    // The descriptor says test 1.0; installed, v1 is test 1.0 (nothing said) and v2 test 2.0.
+    Sandbox box;
+    box.install("test_plugin_v1");
+    REQUIRE(box.host()->load(box.descriptor));
+    for (const std::string& line : box.log) CHECK(line.find("describes") == std::string::npos);
+    box.log.clear();
+    box.install("test_plugin_v2");
+    REQUIRE(box.host()->load(box.descriptor));
+    CHECK(std::any_of(box.log.begin(), box.log.end(), [&](const std::string& line) {
+        return line == "plugin: " + box.descriptor.path.string() + " describes test 1.0, but its library is test 2.0";
+    }));
+}
+
 TEST_CASE("a crash in destroy when the host shuts down is said, and the engine lives on", "[plugin][crash]") {
     Sandbox box;
     box.install("test_plugin_crashes_in_destroy");

@@ -283,6 +283,11 @@ bool PluginHost::load(const PluginDescriptor& descriptor) {
     status_.file = descriptor.libraryPath().string();
     status_.lastError.clear();
     log(PAPER_LOG_INFO, "plugin: loaded " + status_.name + " " + status_.version + " from " + status_.file);
+    // The descriptor is what lists and the editor's Plugins found show: a library that says
+    // otherwise is a stale build or a descriptor copied from another plugin.
+    if (status_.name != descriptor.name || status_.version != descriptor.version)
+        log(PAPER_LOG_WARNING, "plugin: " + descriptor.path.string() + " describes " + descriptor.name + " " +
+                                   descriptor.version + ", but its library is " + status_.name + " " + status_.version);
     return true;
 }
 
