@@ -62,6 +62,15 @@ struct Sandbox {
         for (auto& entry : fs::directory_iterator(dir / "copies", ec)) n += entry.is_regular_file() ? 1 : 0;
         return n;
     }
+    /// The player, headless, 10 steps of a flat level with this plugin, its stats into `stats`.
+    test::ProcessResult play(const fs::path& stats) const {
+        const fs::path level = dir / "flat.level.xml";
+        std::ofstream(level) << "<level name=\"flat\" format=\"1\" units=\"m\" scale=\"1\">\n"
+                                "  <box x=\"0\" y=\"-0.5\" width=\"10\" height=\"1\"/>\n</level>\n";
+        return test::runProcess({PAPERDOLL_PLAYER_EXE, "--headless", "--frames", "10", "--plugin",
+                                 (dir / "test.plugin").string(), "--stats-json", stats.string(), level.string()},
+                                {}, 60.0);
+    }
 };
 
 int stepsOf(PluginHost& host) { return int(statOf(host, "steps")); }
@@ -1083,14 +1092,8 @@ TEST_CASE("a player run that ends by itself fails when the plugin crashed in it"
     // back to) left the rest of the run simulating nothing, and the run exited 0.
     Sandbox box;
     box.install("test_plugin_crashes");
-    const fs::path level = box.dir / "flat.level.xml";
-    std::ofstream(level) << "<level name=\"flat\" format=\"1\" units=\"m\" scale=\"1\">\n"
-                            "  <box x=\"0\" y=\"-0.5\" width=\"10\" height=\"1\"/>\n</level>\n";
     const fs::path stats = box.dir / "stats.json";
-    test::ProcessResult r =
-        test::runProcess({PAPERDOLL_PLAYER_EXE, "--headless", "--frames", "10", "--plugin", (box.dir / "test.plugin").string(),
-                          "--stats-json", stats.string(), level.string()},
-                         {}, 60.0);
+    test::ProcessResult r = box.play(stats);
     INFO(r.err);
     CHECK(r.exitCode == 1);
     CHECK_THAT(r.err, Catch::Contains("the plugin 'test' crashed during the run (stopped; the log above says where)"));
@@ -1118,14 +1121,8 @@ TEST_CASE("stats-json says the plugin crashed when it crashed handing over the f
     // loaded, no error, beside the empty figures of a plugin that had just been stopped.
     Sandbox box;
     box.install("test_plugin_crashes_in_stats");
-    const fs::path level = box.dir / "flat.level.xml";
-    std::ofstream(level) << "<level name=\"flat\" format=\"1\" units=\"m\" scale=\"1\">\n"
-                            "  <box x=\"0\" y=\"-0.5\" width=\"10\" height=\"1\"/>\n</level>\n";
     const fs::path stats = box.dir / "stats.json";
-    test::ProcessResult r =
-        test::runProcess({PAPERDOLL_PLAYER_EXE, "--headless", "--frames", "10", "--plugin", (box.dir / "test.plugin").string(),
-                          "--stats-json", stats.string(), level.string()},
-                         {}, 60.0);
+    test::ProcessResult r = box.play(stats);
     INFO(r.err);
     CHECK(r.exitCode == 1);
     std::ifstream in(stats);
