@@ -357,13 +357,12 @@ void Character::keepPoseOutOfProps() {
         const double terrainBefore = std::max(deepestOverlap(*world_, drawn_, Obstacles::Terrain, scratch_).depth,
                                               tuning::kPoseTerrainTolerance);
         auto intoTerrain = [&](Vec2 by) {
-            std::vector<DrawnShape>& moved = shifted_;
-            moved = drawn_;
-            for (DrawnShape& shape : moved) {
+            shifted_ = drawn_;
+            for (DrawnShape& shape : shifted_) {
                 shape.a += by;
                 shape.b += by;
             }
-            return deepestOverlap(*world_, moved, Obstacles::Terrain, scratch_).depth > terrainBefore;
+            return deepestOverlap(*world_, shifted_, Obstacles::Terrain, scratch_).depth > terrainBefore;
         };
         if (intoTerrain(shift)) {
             if (shift.x == 0.0) return;
