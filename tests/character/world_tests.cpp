@@ -114,27 +114,42 @@ TEST_CASE("A runner that shoves a crate against a wall does not pass through the
     CHECK(furthest < 5.75 - 0.2);  // the wall's face, less the body's half width
 }
 
-TEST_CASE("A walker stops at an overhang lower than its head, and walks under one higher", "[world][terrain]") {
-    // A slab 1.2 m over the ground: the knee-high wall probe passed under it, the walker went
-    // on, and the drawn figure stood through the slab, 1.2 m off the ground, even after a
-    // get-up. It stops in front of it now, as at a wall; under a slab 2.1 m up it walks on.
-    for (double underside : {1.2, 2.1}) {
-        Scene scene;
-        SceneLevel level = flatLevel();
-        level.terrain.push_back(box(2.0, underside, 7.0, underside + 0.8));
-        load(scene, level);
-        Character& c = scene.character(0);
-        double deepest = 0.0;
-        for (int i = 0; i < 300; ++i) {
-            test::run(scene, 1, test::input(bit(Action::Right)));
-            deepest = std::max(deepest, scene.lastFigures().visualDepth);
+TEST_CASE("A walker stops where the headroom ahead is lower than its head, and walks under a higher one", "[world][terrain]") {
+    // Nothing but a knee-high probe stopped the walk: under a slab 1.2 m up, a beam from 1.0
+    // to 1.3 m, a slanted ceiling or a ceiling over a ramp the walker went on, drawn through
+    // them (a beam: 448 mm deep). It stops in front of them now, as at a wall; under a slab
+    // 2.1 m up it walks on. Both rigs.
+    struct Headroom {
+        const char* name;
+        std::vector<ScenePiece> pieces;
+        double stopBefore;  ///< x the root stays short of (0: it walks under, past x = 5)
+    };
+    const ScenePiece ramp{{{3.0, 0.0}, {5.75, 0.0}, {5.75, 1.0}}, 0.7, 0.0};  // 20° up to a platform 1 m high
+    const std::vector<Headroom> cases = {
+        {"a slab 1.2 m up", {box(2.0, 1.2, 7.0, 2.0)}, 2.0},
+        {"a beam from 1.0 to 1.3 m", {box(2.0, 1.0, 7.0, 1.3)}, 2.0},
+        {"a ceiling sloping from 2.5 m down to 1.2 m", {{{{4.0, 2.5}, {8.0, 1.2}, {8.0, 3.0}, {4.0, 3.0}}, 0.6, 0.0}}, 6.2},
+        {"a ceiling 1.6 m over a ramp's platform", {ramp, box(5.75, 0.0, 9.25, 1.0), box(4.5, 2.6, 9.5, 3.0)}, 5.2},
+        {"a slab 2.1 m up", {box(2.0, 2.1, 7.0, 2.9)}, 0.0},
+    };
+    for (const char* levelFile : {"harness.level.xml", "stickman.level.xml"})
+        for (const Headroom& room : cases) {
+            Scene scene;
+            SceneLevel level = flatLevel(levelFile);
+            level.terrain.insert(level.terrain.end(), room.pieces.begin(), room.pieces.end());
+            load(scene, level);
+            Character& c = scene.character(0);
+            double deepest = 0.0;
+            for (int i = 0; i < 480; ++i) {
+                test::run(scene, 1, test::input(bit(Action::Right)));
+                deepest = std::max(deepest, scene.lastFigures().visualDepth);
+            }
+            INFO(levelFile << ", " << room.name << ": the walker at (" << c.root().x << ", " << c.root().y << "); deepest "
+                           << deepest << " m");
+            CHECK(deepest < 0.01);
+            if (room.stopBefore > 0.0) CHECK(c.root().x < room.stopBefore);
+            else CHECK(c.root().x > 5.0);
         }
-        INFO("underside " << underside << " m: the walker at (" << c.root().x << ", " << c.root().y << "); deepest " << deepest);
-        CHECK(c.root().y == Approx(0.0).margin(1e-9));
-        CHECK(deepest < 0.01);
-        if (underside < 1.5) CHECK(c.root().x < 2.0 - 0.2);  // in front of it, clear of its face
-        else CHECK(c.root().x > 5.0);                     // under it
-    }
 }
 
 TEST_CASE("A walker shoves a crate that has slept for a second, and no drawn limb enters it", "[world][props]") {

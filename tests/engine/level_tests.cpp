@@ -581,7 +581,19 @@ TEST_CASE("two props of one name load, with a warning at the second") {
     std::vector<Diagnostic> warnings = diagnosticsOf(r, Severity::Warning);
     REQUIRE(warnings.size() == 1);
     CHECK(warnings[0].format() ==
-          "twins.level.xml:4: warning: prop: duplicate name 'crate' (first at line 3): the stats list both under it");
+          "twins.level.xml:4: warning: prop: duplicate name 'crate' is the prop's at line 3: the stats list both under it");
+    // An unnamed prop is named by its place (prop1 here): a prop named so before it collides.
+    LevelLoadResult unnamed = loadLevelFromText("<level name=\"x\" format=\"1\" units=\"m\">\n"
+                                                "  <prop name=\"prop1\" x=\"0\" y=\"0.2\" width=\"0.4\" height=\"0.4\" mass=\"2\"/>\n"
+                                                "  <prop x=\"1\" y=\"0.2\" width=\"0.4\" height=\"0.4\" mass=\"2\"/>\n"
+                                                "  <box x=\"0\" y=\"-0.5\" width=\"9\" height=\"1\"/>\n"
+                                                "</level>\n",
+                                                "default.level.xml");
+    REQUIRE(unnamed.level.has_value());
+    std::vector<Diagnostic> said = diagnosticsOf(unnamed, Severity::Warning);
+    REQUIRE(said.size() == 1);
+    CHECK(said[0].format() ==
+          "default.level.xml:3: warning: prop: its default name 'prop1' is the prop's at line 2: the stats list both under it");
 }
 
 TEST_CASE("format() gives FILE:LINE: error: message") {

@@ -362,8 +362,9 @@ private:
         // it: one of them would be reported, or restored, as the other.
         auto [first, inserted] = propLines_.emplace(prop.name, prop.line);
         if (!inserted)
-            report_.warning(prop.line, "prop: duplicate name '" + prop.name + "' (first at line " +
-                                           std::to_string(first->second) + "): the stats list both under it");
+            report_.warning(prop.line, std::string("prop: ") + (in.has("name") ? "duplicate name '" : "its default name '") +
+                                           prop.name + "' is the prop's at line " + std::to_string(first->second) +
+                                           ": the stats list both under it");
         level_.props.push_back(prop);
     }
 

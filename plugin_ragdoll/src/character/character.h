@@ -208,8 +208,6 @@ private:
     /// its surface above them, else feet as they are.
     Vec2 outOfTerrain(Vec2 feet);
     Vec2 toWorld(Vec2 rigPoint) const;
-    /// How far the animated figure (its last pose) reaches above the root, m.
-    double topAboveRoot() const;
     double toWorldAngle(double rigAngle) const;
     Vec2 toRig(Vec2 worldPoint) const;
     const Clip& clipOf(ClipRole role) const { return assets_->clip(role); }

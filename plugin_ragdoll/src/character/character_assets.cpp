@@ -147,6 +147,10 @@ std::shared_ptr<const CharacterAssets> loadAssets(const std::string& rigPath, st
             }
         }
     }
+    for (int b = 0; b < int(rig.bodies.size()); ++b) {
+        const RigBone& bone = rig.bones[size_t(rig.bodies[size_t(b)].bone)];
+        assets->standingHeight = std::max(assets->standingHeight, std::max(bone.origin.y, bone.tip().y) + rig.bodies[size_t(b)].radius);
+    }
     const char* sides[2] = {"_L", "_R"};
     for (int s = 0; s < 2; ++s) {
         assets->legs[s] = {rig.findBone(std::string("thigh") + sides[s]), rig.findBone(std::string("shin") + sides[s])};

@@ -24,6 +24,8 @@ struct CharacterAssets {
     /// Per bone: its body's index in rig.bodies, or -1.
     std::vector<int> bodyOfBone;
     int rootBone = -1;
+    /// m from the feet to the top of the figure standing in the rest pose (its bodies' tops).
+    double standingHeight = 0.0;
     /// The leg and arm chains two-bone IK drives, as bone indices (-1 when the rig lacks
     /// one): found by name (thigh/shin, upper_arm/forearm with _L/_R). A leg's `end` is its
     /// foot (foot_L/_R, a child of the shin), which turns at the ankle (`endJoint`, the joint

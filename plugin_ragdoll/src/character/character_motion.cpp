@@ -63,8 +63,10 @@ void Character::stepLocomotion(double dt, const CharacterControls& controls) {
     } else {
         rootVelocity_.y += gravity * dt;
     }
-    // Walls stop the walk: probe ahead at knee height, and under the top of the head (an
-    // overhang lower than the figure, which walked on under it and was drawn through it).
+    // Walls stop the walk: probe ahead at knee height. So does too little headroom ahead: a
+    // ray up from knee height to under the top of the standing figure, there, meeting the
+    // underside of the terrain (a beam, a slanted ceiling, a ceiling over a ramp), which the
+    // figure walked on under and was drawn through. Stairs ahead are no underside.
     if (rootVelocity_.x != 0.0) {
         const double dir = rootVelocity_.x > 0.0 ? 1.0 : -1.0;
         RayHit hit;
@@ -72,12 +74,14 @@ void Character::stepLocomotion(double dt, const CharacterControls& controls) {
         filter.group = group_;
         filter.maskBits = ~kCharacterCategory;
         const double reach = tuning::kWallClearance + std::abs(rootVelocity_.x) * dt;
-        for (double height : {tuning::kWallProbeHeight, topAboveRoot() - tuning::kHeadProbeBelowTop}) {
-            const Vec2 from = root_ + Vec2{0.0, height};
-            if (world_->rayCast(from, from + Vec2{dir * reach, 0.0}, filter, hit) &&
-                world_->bodyType(hit.body) == BodyType::Static && std::abs(hit.normal.x) > 0.7)
-                rootVelocity_.x = 0.0;
-        }
+        const Vec2 knee = root_ + Vec2{0.0, tuning::kWallProbeHeight};
+        const Vec2 ahead = knee + Vec2{dir * reach, 0.0};
+        const bool wall = world_->rayCast(knee, ahead, filter, hit) && world_->bodyType(hit.body) == BodyType::Static &&
+                          std::abs(hit.normal.x) > 0.7;
+        const double headroom = assets_->standingHeight - tuning::kHeadProbeBelowTop - tuning::kWallProbeHeight;
+        const bool ceiling = !wall && headroom > 0.0 && world_->rayCast(ahead, ahead + Vec2{0.0, headroom}, filter, hit) &&
+                             world_->bodyType(hit.body) == BodyType::Static && hit.normal.y < -tuning::kCeilingMinNormal;
+        if (wall || ceiling) rootVelocity_.x = 0.0;
     }
     root_ += dt * rootVelocity_;
 
@@ -380,19 +384,6 @@ void Character::keepPoseOutOfProps() {
             getUpShift_ = std::clamp(getUpShift_ + shift.x, -tuning::kMaxGetUpShift, tuning::kMaxGetUpShift);
         }
     }
-}
-
-double Character::topAboveRoot() const {
-    const RigDefinition& rig = assets_->rig;
-    double top = tuning::kWallProbeHeight;
-    for (size_t b = 0; b < rigPoses_.size(); ++b) {
-        const int body = assets_->bodyOfBone[b];
-        const double radius = body >= 0 ? rig.bodies[size_t(body)].radius : 0.0;
-        const BonePose& pose = rigPoses_[b];
-        const double tip = pose.origin.y + rig.bones[b].length * std::sin(pose.angle);
-        top = std::max(top, std::max(pose.origin.y, tip) + radius);
-    }
-    return top;
 }
 
 Vec2 Character::outOfTerrain(Vec2 feet) {

@@ -39,7 +39,10 @@ inline constexpr double kGroundProbeUp = 0.6;       ///< m above the root a grou
 inline constexpr double kGroundProbeDown = 2.0;     ///< m below the root it ends
 inline constexpr double kLedgeDrop = 0.3;           ///< m: ground further below than this is a fall, not a step down
 inline constexpr double kWallProbeHeight = 0.5;     ///< m above the feet the wall probe runs
-inline constexpr double kHeadProbeBelowTop = 0.1;   ///< m under the figure's top the overhang probe runs
+inline constexpr double kHeadProbeBelowTop = 0.1;   ///< m under the standing figure's top the headroom probe ends
+/// The headroom probe meets a ceiling where the terrain's normal points at least this much
+/// down (an underside, slanted or flat; not a stair's riser or tread).
+inline constexpr double kCeilingMinNormal = 0.3;
 /// A foot still in the terrain after its ankle turned lifts the leg; standing still, only when
 /// the way out is at least this much upward (the normal's y): not for a toe against a riser.
 inline constexpr double kLiftToeMinNormal = 0.5;
