@@ -94,6 +94,37 @@ TEST_CASE("Walkers and runners climb steep ramps on the surface, never sinking i
     }
 }
 
+TEST_CASE("A walker held at a wall or a steep stair stands, not walking in place through it", "[world][terrain]") {
+    // Stopped by the wall probe, the figure walked on in place: the paper doll's shoe went
+    // 157-183 mm into the wall each stride, the stickman's shin 169 mm into a 0.4 m step of
+    // stairs whose next riser stopped it. It stands idle there now, facing it.
+    struct Stop {
+        const char* name;
+        const char* levelFile;
+        std::vector<ScenePiece> pieces;
+    };
+    std::vector<ScenePiece> steep;  // 0.4 m steps on 0.25 m treads from x = 3
+    for (int i = 0; i < 5; ++i) steep.push_back(box(3.0 + 0.25 * i, 0.0, 3.25 + 0.25 * i, 0.4 * (i + 1)));
+    for (const Stop& stop : {Stop{"the paper doll at a wall", "harness.level.xml", {box(3.0, 0.0, 4.0, 2.0)}},
+                             Stop{"the stickman at steep stairs", "stickman.level.xml", steep}}) {
+        Scene scene;
+        SceneLevel level = flatLevel(stop.levelFile);
+        level.terrain.insert(level.terrain.end(), stop.pieces.begin(), stop.pieces.end());
+        load(scene, level);
+        Character& c = scene.character(0);
+        double deepest = 0.0, heldAt = 0.0;
+        for (int i = 0; i < 480; ++i) {
+            test::run(scene, 1, test::input(bit(Action::Right)));
+            deepest = std::max(deepest, scene.lastFigures().visualDepth);
+            if (i == 360) heldAt = c.root().x;
+        }
+        INFO(stop.name << ": held at x = " << c.root().x << "; deepest drawn part " << deepest << " m");
+        CHECK(c.root().x == heldAt);  // held for the last 2 s
+        CHECK(c.root().x < 3.0);
+        CHECK(deepest < 0.01);
+    }
+}
+
 TEST_CASE("A runner that shoves a crate against a wall does not pass through the wall", "[world][props]") {
     // The crate pinned against the wall, the runner's foot in it was moved out of it forward,
     // into the wall, 0.15-0.25 m a step, until the figure stood on the wall's far side.

@@ -208,6 +208,10 @@ private:
     /// its surface above them, else feet as they are.
     Vec2 outOfTerrain(Vec2 feet);
     Vec2 toWorld(Vec2 rigPoint) const;
+    /// Whether the walk in direction dir (±1) is stopped within reach (m): a wall at knee
+    /// height, or too little headroom there (a ray up from knee height to under the standing
+    /// figure's top meeting an underside: a beam, a slanted ceiling; stairs are none).
+    bool blockedAhead(double dir, double reach) const;
     double toWorldAngle(double rigAngle) const;
     Vec2 toRig(Vec2 worldPoint) const;
     const Clip& clipOf(ClipRole role) const { return assets_->clip(role); }

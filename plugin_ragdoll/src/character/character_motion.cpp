@@ -39,13 +39,31 @@ double towardGround(double y, double ground, double dt, double climbSpeed) {
 
 }  // namespace
 
+bool Character::blockedAhead(double dir, double reach) const {
+    RayHit hit;
+    Filter filter;
+    filter.group = group_;
+    filter.maskBits = ~kCharacterCategory;
+    const Vec2 knee = root_ + Vec2{0.0, tuning::kWallProbeHeight};
+    const Vec2 ahead = knee + Vec2{dir * reach, 0.0};
+    if (world_->rayCast(knee, ahead, filter, hit) && world_->bodyType(hit.body) == BodyType::Static && std::abs(hit.normal.x) > 0.7)
+        return true;
+    const double headroom = assets_->standingHeight - tuning::kHeadProbeBelowTop - tuning::kWallProbeHeight;
+    return headroom > 0.0 && world_->rayCast(ahead, ahead + Vec2{0.0, headroom}, filter, hit) &&
+           world_->bodyType(hit.body) == BodyType::Static && hit.normal.y < -tuning::kCeilingMinNormal;
+}
+
 void Character::stepLocomotion(double dt, const CharacterControls& controls) {
     const double gravity = world_->def().gravity.y;
     if (controls.move != 0 && grounded_) facingRight_ = controls.move > 0;
-    const ClipRole role = !grounded_         ? ClipRole::Jump
-                          : controls.move == 0 ? ClipRole::Idle
-                          : controls.run      ? ClipRole::Run
-                                              : ClipRole::Walk;
+    // Against a wall, or where the headroom ends, the figure stands: walking in place there
+    // swung its legs through the step or the wall in front (a shoe 18 cm into it).
+    const bool blocked = grounded_ && controls.move != 0 &&
+                         blockedAhead(facingRight_ ? 1.0 : -1.0, tuning::kWallClearance + tuning::kBlockedMargin);
+    const ClipRole role = !grounded_                      ? ClipRole::Jump
+                          : controls.move == 0 || blocked ? ClipRole::Idle
+                          : controls.run                  ? ClipRole::Run
+                                                          : ClipRole::Walk;
     player_.play(&clipOf(role), tuning::kClipFadeSeconds);
     const double travel = player_.advance(dt);
     const double side = facingRight_ ? 1.0 : -1.0;
@@ -55,7 +73,7 @@ void Character::stepLocomotion(double dt, const CharacterControls& controls) {
         // each step they touch: a 2 kg crate barely slows a walker, a 200 kg one nearly stops it.
         const double mass = rig_.totalMass();
         const double share = mass / (mass + pushedMass_);
-        rootVelocity_ = {controls.move != 0 ? share * side * travel / dt : 0.0, 0.0};
+        rootVelocity_ = {controls.move != 0 && !blocked ? share * side * travel / dt : 0.0, 0.0};
         if (controls.jump) {
             rootVelocity_.y = tuning::kJumpSpeed;
             grounded_ = false;
@@ -63,26 +81,10 @@ void Character::stepLocomotion(double dt, const CharacterControls& controls) {
     } else {
         rootVelocity_.y += gravity * dt;
     }
-    // Walls stop the walk: probe ahead at knee height. So does too little headroom ahead: a
-    // ray up from knee height to under the top of the standing figure, there, meeting the
-    // underside of the terrain (a beam, a slanted ceiling, a ceiling over a ramp), which the
-    // figure walked on under and was drawn through. Stairs ahead are no underside.
-    if (rootVelocity_.x != 0.0) {
-        const double dir = rootVelocity_.x > 0.0 ? 1.0 : -1.0;
-        RayHit hit;
-        Filter filter;
-        filter.group = group_;
-        filter.maskBits = ~kCharacterCategory;
-        const double reach = tuning::kWallClearance + std::abs(rootVelocity_.x) * dt;
-        const Vec2 knee = root_ + Vec2{0.0, tuning::kWallProbeHeight};
-        const Vec2 ahead = knee + Vec2{dir * reach, 0.0};
-        const bool wall = world_->rayCast(knee, ahead, filter, hit) && world_->bodyType(hit.body) == BodyType::Static &&
-                          std::abs(hit.normal.x) > 0.7;
-        const double headroom = assets_->standingHeight - tuning::kHeadProbeBelowTop - tuning::kWallProbeHeight;
-        const bool ceiling = !wall && headroom > 0.0 && world_->rayCast(ahead, ahead + Vec2{0.0, headroom}, filter, hit) &&
-                             world_->bodyType(hit.body) == BodyType::Static && hit.normal.y < -tuning::kCeilingMinNormal;
-        if (wall || ceiling) rootVelocity_.x = 0.0;
-    }
+    // Walls stop the walk where this step would bring the figure to them (blockedAhead).
+    if (rootVelocity_.x != 0.0 &&
+        blockedAhead(rootVelocity_.x > 0.0 ? 1.0 : -1.0, tuning::kWallClearance + std::abs(rootVelocity_.x) * dt))
+        rootVelocity_.x = 0.0;
     root_ += dt * rootVelocity_;
 
     double ground = root_.y;

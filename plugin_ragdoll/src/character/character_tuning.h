@@ -47,6 +47,9 @@ inline constexpr double kCeilingMinNormal = 0.3;
 /// the way out is at least this much upward (the normal's y): not for a toe against a riser.
 inline constexpr double kLiftToeMinNormal = 0.5;
 inline constexpr double kWallClearance = 0.3;       ///< m kept from a wall
+/// m past kWallClearance within which a wall stops a walker before it takes a step: it stands
+/// (idle) rather than walking in place against the wall.
+inline constexpr double kBlockedMargin = 0.02;
 
 // The bodies that follow the animated bones (driven, weightless, touching props and other
 // characters but not the terrain).
