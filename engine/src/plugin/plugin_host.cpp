@@ -182,9 +182,11 @@ PluginHost::PluginHost(fs::path copyFolder, LogFn log)
 PluginHost::~PluginHost() {
     if (current_.instance) {
         // Said, as in a reload: at exit it had passed without a word.
-        if (int signal = callGuarded([&] { current_.api()->destroy(current_.instance); }))
+        if (int signal = callGuarded([&] { current_.api()->destroy(current_.instance); })) {
+            abandon(current_.instance);  // what it did not free is lost with the crash
             log(PAPER_LOG_WARNING, "plugin: '" + status_.name + " " + status_.version +
                                        "' crashed while shutting down: " + describeSignal(signal));
+        }
         current_.instance = nullptr;
     }
     current_.library.reset();
@@ -426,8 +428,10 @@ bool PluginHost::reload() {
     }
     PaperPluginInstance* old = current_.instance;
     const PaperPluginApi* oldApi = current_.api();
-    if (int signal = callGuarded([&] { oldApi->destroy(old); }))
+    if (int signal = callGuarded([&] { oldApi->destroy(old); })) {
+        abandon(old);
         log(PAPER_LOG_WARNING, std::string("plugin: the old instance crashed while shutting down: ") + describeSignal(signal));
+    }
     previous_.library = std::move(current_.library);  // the one before it is closed here
     lastGoodState_ = state;
     current_ = std::move(next);
