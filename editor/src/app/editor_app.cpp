@@ -780,14 +780,11 @@ int Editor::run() {
     }
     // A run that ends by itself (--frames, a script) is a check, as the player's is: a plugin
     // that crashed in it, rolled back or stopped, fails it (it exited 0).
-    const PluginStatus& status = plugin_.status();
-    if ((script_ || options_.frames > 0) && (status.rollbacks > 0 || !plugin_.loaded())) {
-        err_ << kProgram << ": error: the plugin '" << plugin_.descriptor().name << "' crashed during the run ("
-             << (plugin_.loaded() ? "rolled back " + std::to_string(status.rollbacks) + (status.rollbacks == 1 ? " time" : " times")
-                                  : std::string("stopped"))
-             << "; the log above says where)\n";
-        return 1;
-    }
+    if (script_ || options_.frames > 0)
+        if (const std::string crash = plugin_.crashedDuringRun(); !crash.empty()) {
+            err_ << kProgram << ": error: " << crash << '\n';
+            return 1;
+        }
     return 0;
 }
 

@@ -146,6 +146,9 @@ public:
     /// Counts the libraries started (load, reload, rollback): when it changes, so may the
     /// declarations.
     int generation() const { return generation_; }
+    /// "the plugin 'x' crashed during the run (rolled back 1 time; …)" when it crashed since it
+    /// loaded (rolled back or stopped), else "": what fails a run that ends by itself.
+    std::string crashedDuringRun() const;
     std::vector<ObjectEntry> objects(int kind);
     std::vector<PropertyValue> properties(int kind, std::uint64_t handle);
     bool setProperty(int kind, std::uint64_t handle, int index, double value);

@@ -485,14 +485,11 @@ int runPlayer(const PlayerOptions& options, std::ostream& out, std::ostream& err
             << level->name << "' in " << sim.stats.wallSeconds << " s\n";
     // A run that ends by itself (--frames, a script) is a check: a plugin that crashed in it,
     // rolled back to the library before or stopped, fails it (its figures written first).
-    if (plugin && sim.stepLimit >= 0 && (plugin->status().rollbacks > 0 || !plugin->loaded())) {
-        const PluginStatus& s = plugin->status();
-        err << "paperdoll: error: the plugin '" << plugin->descriptor().name << "' crashed during the run ("
-            << (plugin->loaded() ? "rolled back " + std::to_string(s.rollbacks) + (s.rollbacks == 1 ? " time" : " times")
-                                 : std::string("stopped"))
-            << "; the log above says where)\n";
-        return 1;
-    }
+    if (plugin && sim.stepLimit >= 0)
+        if (const std::string crash = plugin->crashedDuringRun(); !crash.empty()) {
+            err << "paperdoll: error: " << crash << '\n';
+            return 1;
+        }
     return 0;
 }
 

@@ -261,6 +261,14 @@ void PluginHost::warnIfNeverUnloaded(const PluginLibrary& library) {
                                "one's static variables; build it with -fno-gnu-unique (g++)");
 }
 
+std::string PluginHost::crashedDuringRun() const {
+    if (status_.rollbacks == 0 && loaded()) return {};
+    const std::string how = loaded() ? "rolled back " + std::to_string(status_.rollbacks) +
+                                           (status_.rollbacks == 1 ? " time" : " times")
+                                     : "stopped";
+    return "the plugin '" + descriptor_.name + "' crashed during the run (" + how + "; the log above says where)";
+}
+
 bool PluginHost::load(const PluginDescriptor& descriptor) {
     descriptor_ = descriptor;
     std::string error;
