@@ -295,6 +295,32 @@ TEST_CASE("A spawn with no ground under it is warned about when the level loads"
     CHECK(warnings[0] == "spawn 'over the edge' at (31, 0) m has no ground under it: it falls out of the level (place it over the terrain)");
 }
 
+TEST_CASE("A spawn standing in a prop is warned about when the level loads", "[world][props]") {
+    // A 0.5 m crate placed at a stickman's chest: the crate was shoved off and the figure held
+    // back half a metre from its spawn, its drawn parts 17 cm in the crate, unsaid. A crate
+    // at its feet's side, touching, is not warned about.
+    Scene scene;
+    SceneLevel level = flatLevel("stickman.level.xml");
+    level.spawns[0].position = {0.0, 0.0};
+    level.props.push_back(crate("beside", {-0.6, 0.25}, 0.5, 3.0));
+    level.props.push_back(crate("in the way", {0.0, 0.9}, 0.5, 5.0));
+    std::string error;
+    std::vector<std::string> warnings;
+    REQUIRE(scene.loadLevel(level, error, &warnings));
+    REQUIRE(warnings.size() == 1);
+    CHECK_THAT(warnings[0], Catch::Matchers::StartsWith("spawn 'player' at (0, 0) m stands 0.") &&
+                                Catch::Matchers::EndsWith(" m inside prop 'in the way': the prop is shoved off and the "
+                                                          "figure held back (place them apart)"));
+    // What it says happens: after a second the crate is off the figure and the figure moved.
+    test::run(scene, 60);
+    CHECK(std::abs(scene.character(0).root().x) > 0.1);
+
+    level.props.pop_back();
+    warnings.clear();
+    REQUIRE(scene.loadLevel(level, error, &warnings));
+    CHECK(warnings.empty());
+}
+
 TEST_CASE("Props and spawns a level places inside one another, in the terrain or out of the world are warned about when it loads", "[world][props]") {
     // Two crates in one place (a copy-and-paste slip) are pushed apart, one sunk 10 cm into
     // the ground up out of it: neither where the level put it.

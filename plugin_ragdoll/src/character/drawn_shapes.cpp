@@ -133,7 +133,7 @@ DrawnDepth deepestOverlap(const World& world, const std::vector<DrawnShape>& sha
             }
             Vec2 normal;
             const double depth = -drawnSeparation(world, body, shape, &normal);
-            if (depth > deepest.depth) deepest = {depth, normal};
+            if (depth > deepest.depth) deepest = {depth, normal, body};
         }
     }
     return deepest;

@@ -42,6 +42,7 @@ enum class Obstacles : std::uint8_t {
 struct DrawnDepth {
     double depth = 0.0;
     Vec2 normal;
+    BodyId body;  ///< the obstacle reached deepest into
 };
 DrawnDepth deepestOverlap(const World& world, const std::vector<DrawnShape>& shapes, Obstacles obstacles,
                           std::vector<BodyId>& scratch);

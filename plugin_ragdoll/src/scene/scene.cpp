@@ -198,6 +198,24 @@ void warnAboutSpawnInTerrain(const World& world, const Character& c, const Scene
     warnings.push_back(placed(level, spawn.line, "spawn '" + spawn.name + where + ": it will be pushed out (place it clear)"));
 }
 
+/// A spawn whose standing figure reaches into a prop: the two push each other apart as the
+/// level starts, the prop shoved off and the figure held back from where the level put it.
+void warnAboutSpawnInProps(const World& world, const Character& c, const SceneLevel& level, const SceneSpawn& spawn,
+                           const std::vector<BodyId>& props, std::vector<std::string>& warnings) {
+    std::vector<DrawnShape> shapes;
+    std::vector<BodyId> scratch;
+    drawnShapes(c.rig(), c.bonePoses(), c.appearance().scale, c.drawnMirrored(), shapes);
+    const DrawnDepth deepest = deepestOverlap(world, shapes, Obstacles::Props, scratch);
+    if (deepest.depth <= kSpawnOverlapWarning) return;
+    const auto prop = std::find(props.begin(), props.end(), deepest.body);
+    if (prop == props.end()) return;
+    char where[96];
+    std::snprintf(where, sizeof where, "' at (%g, %g) m stands %.3g m inside prop '", spawn.position.x, spawn.position.y,
+                  deepest.depth);
+    warnings.push_back(placed(level, spawn.line, "spawn '" + spawn.name + where + level.props[size_t(prop - props.begin())].name +
+                                                     "': the prop is shoved off and the figure held back (place them apart)"));
+}
+
 /// Two spawns whose standing figures overlap: animated characters pass through each other,
 /// so they stand one in the other (a copy-and-paste slip, said when it loads).
 void warnAboutOverlappingSpawns(const World& world, const std::vector<std::unique_ptr<Character>>& characters,
@@ -320,6 +338,7 @@ bool Scene::loadLevel(const SceneLevel& level, std::string& error, std::vector<s
         if (warnings) {
             warnAboutSpawnInTerrain(world_, *characters_.back(), level, spawn, *warnings);
             warnAboutSpawnWithoutGround(world_, *characters_.back(), level, spawn, *warnings);
+            warnAboutSpawnInProps(world_, *characters_.back(), level, spawn, propBodies_, *warnings);
         }
     }
     if (warnings) warnAboutOverlappingSpawns(world_, characters_, level, *warnings);
