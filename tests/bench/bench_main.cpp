@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "paper/command_line.h"
 #include "paper/content_paths.h"
 #include "box2d_peer.h"
 #include "measure.h"
@@ -170,9 +171,17 @@ ParseResult parseCommandLine(const std::vector<std::string>& args) {
     bool sceneGiven = false, peerGiven = false;
 
     for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& arg = args[i];
-        // The value of an option is the next argument, unless that is another option.
+        const paper::TypedOption typed = paper::splitOption(args[i]);
+        const std::string& arg = typed.name;
+        // The value of an option follows '=' or is the next argument, unless that is another
+        // option.
+        bool tookValue = false;
         auto value = [&](std::string& out) -> bool {
+            tookValue = true;
+            if (typed.hasValue) {
+                out = typed.value;
+                return !out.empty();
+            }
             if (i + 1 >= args.size() || args[i + 1].starts_with("--")) return false;
             out = args[++i];
             return true;
@@ -256,6 +265,7 @@ ParseResult parseCommandLine(const std::vector<std::string>& args) {
         } else {
             return fail("unexpected argument '" + arg + "' (ragdoll_bench takes options only; see --help)");
         }
+        if (typed.hasValue && !tookValue) return fail(arg + " takes no value, got '" + args[i] + "'");
     }
     if (o.showHelp || o.showVersion) return {o, {}};
     if (o.scene == Scene::Chain && o.stickmen)

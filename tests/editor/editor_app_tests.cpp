@@ -475,6 +475,14 @@ TEST_CASE("editor command-line errors", "[editor][cli]") {
         CHECK(r.exitCode == 2);
         CHECK_THAT(r.err, Catch::Contains("--asset is given twice"));
     }
+    SECTION("--name=value is read as the player and the rig commands read it") {
+        test::ProcessResult r = test::runProcess({kEditor, "--headless", "--frames=0"});
+        CHECK(r.exitCode == 2);
+        CHECK(r.err == "paperdoll_editor: error: --frames needs a whole number from 1 to 1000000000, got '0'\n");
+        r = test::runProcess({kEditor, "--headless=yes", "--frames", "2"});
+        CHECK(r.exitCode == 2);
+        CHECK(r.err == "paperdoll_editor: error: --headless takes no value, got '--headless=yes'\n");
+    }
     SECTION("a screenshot into a folder that is not there is refused before the run") {
         RigCopy copy;
         test::ProcessResult r = test::runProcess(

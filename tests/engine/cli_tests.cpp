@@ -28,6 +28,35 @@ TEST_CASE("the player's options parse", "[cli]") {
     CHECK(r.options->levelPath.empty());
 }
 
+TEST_CASE("The player takes --name=value as the rig commands do, and a value option once", "[cli]") {
+    // `--frames=10` was an unknown option, while `paperdoll rig drop --frames=10` took it; and
+    // `--frames 10 --frames 20` ran 20 steps without a word (the editor refused it).
+    CliResult r = parse({"--headless", "--frames=10", "--stats-json=s.json", "--window=640x360", "lev=el.xml"});
+    REQUIRE(r.options);
+    CHECK(r.options->frames == 10);
+    CHECK(r.options->statsJsonPath == "s.json");
+    CHECK(r.options->windowWidth == 640);
+    CHECK(r.options->levelPath == "lev=el.xml");  // a path, not an option
+    struct Case {
+        std::vector<std::string> args;
+        const char* error;
+    };
+    const Case cases[] = {
+        {{"--frames", "10", "--frames", "20"}, "--frames is given twice"},
+        {{"--frames=10", "--frames=20"}, "--frames is given twice"},
+        {{"--frames="}, "--frames needs a number of steps"},
+        {{"--frames=abc"}, "--frames must be a whole number from 1 to 1000000000, got 'abc'"},
+        {{"--headless=1", "--frames", "3"}, "--headless takes no value, got '--headless=1'"},
+        {{"--fly=3"}, "unknown option '--fly' (see paperdoll --help)"},
+    };
+    for (const Case& c : cases) {
+        r = parse(c.args);
+        INFO(c.args[0]);
+        CHECK_FALSE(r.options);
+        CHECK(r.error == c.error);
+    }
+}
+
 TEST_CASE("A --script names a file and lets a headless run go without --frames", "[cli]") {
     CliResult r = parse({"--headless", "--script", "walk.script", "--stats-json", "s.json"});
     REQUIRE(r.options);

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <set>
 
+#include "paper/command_line.h"
 #include "paper/file_checks.h"
 #include "paper/spelling.h"
 
@@ -66,9 +67,17 @@ EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args) {
     EditorOptions options;
     std::set<std::string> given;  ///< the value options seen, --rig counted as --asset
     for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& arg = args[i];
-        // The next argument, unless that is another option (`--rig --frames 1` forgot the file).
+        const paper::TypedOption typed = paper::splitOption(args[i]);
+        const std::string& arg = typed.name;
+        // After '=' or the next argument, unless that is another option (`--rig --frames 1`
+        // forgot the file).
+        bool tookValue = false;
         auto value = [&](std::string& out) -> bool {
+            tookValue = true;
+            if (typed.hasValue) {
+                out = typed.value;
+                return !out.empty();
+            }
             if (i + 1 >= args.size() || args[i + 1].empty() || args[i + 1].starts_with("--")) return false;
             out = args[++i];
             return true;
@@ -125,6 +134,7 @@ EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args) {
                                                        "--plugin", "--script", "--screenshot", "--frames", "--window"}) +
                                       " (paperdoll_editor --help lists them)"};
         }
+        if (typed.hasValue && !tookValue) return {std::nullopt, arg + " takes no value, got '" + args[i] + "'"};
     }
     // Headless there is no window to close: the run would never end (the player refuses it too).
     if (options.headless && options.frames < 0 && options.scriptPath.empty() && !options.showHelp && !options.showVersion)

@@ -1,10 +1,12 @@
 #include "app/cli.h"
 
+#include "paper/command_line.h"
 #include "paper/file_checks.h"
 #include "paper/spelling.h"
 
 #include <charconv>
 #include <cstring>
+#include <set>
 
 namespace paper {
 
@@ -66,15 +68,26 @@ CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
     PlayerOptions o;
     auto fail = [](std::string message) { return CliResult{std::nullopt, std::move(message)}; };
 
+    std::set<std::string> given;  ///< the value options seen
     for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& arg = args[i];
-        // Options that take a value read it from the next argument, unless that is another
-        // option (`--stats-json --headless` forgot the file name).
+        const TypedOption typed = splitOption(args[i]);
+        const std::string& arg = typed.name;
+        // Options that take a value read it after '=' or from the next argument, unless that
+        // is another option (`--stats-json --headless` forgot the file name).
+        bool tookValue = false;
         auto value = [&](std::string& out) -> bool {
+            tookValue = true;
+            if (typed.hasValue) {
+                out = typed.value;
+                return !out.empty();
+            }
             if (i + 1 >= args.size() || args[i + 1].empty() || args[i + 1].starts_with("--")) return false;
             out = args[++i];
             return true;
         };
+        // A value option given twice: the second would win without a word.
+        static const std::set<std::string> kOnce = {"--plugin", "--frames", "--stats-json", "--script", "--screenshot", "--window"};
+        if (kOnce.count(arg) && !given.insert(arg).second) return fail(arg + " is given twice");
         std::string v;
         if (arg == "-h" || arg == "--help") {
             o.showHelp = true;
@@ -127,6 +140,7 @@ CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
         } else {
             return fail("more than one level given: '" + o.levelPath + "' and '" + arg + "'");
         }
+        if (typed.hasValue && !tookValue) return fail(arg + " takes no value, got '" + args[i] + "'");
     }
     if (o.showHelp || o.showVersion || o.listPlugins) return {o, {}};
     if (o.noPlugin && !o.pluginPath.empty()) return fail("--plugin and --no-plugin contradict each other");

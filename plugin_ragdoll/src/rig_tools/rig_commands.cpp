@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <system_error>
 
 #include "rig_tools/rig_check_json.h"
@@ -15,6 +16,7 @@
 #include "rig/rig_saver.h"
 #include "spine/spine_import.h"
 #include "spine/spine_physics.h"
+#include "paper/command_line.h"
 #include "paper/file_checks.h"
 #include "paper/spelling.h"
 
@@ -149,22 +151,6 @@ std::string brief(double value) {
     while (text.back() == '0') text.pop_back();
     if (text.back() == '.') text.pop_back();
     return text == "-0" ? "0" : text;
-}
-
-/// Splits "--name=value"; value is empty and hasValue false for "--name".
-struct Option {
-    std::string name, value;
-    bool hasValue = false;
-};
-Option splitOption(const std::string& arg) {
-    Option o;
-    size_t eq = arg.find('=');
-    o.name = arg.substr(0, eq);
-    if (eq != std::string::npos) {
-        o.value = arg.substr(eq + 1);
-        o.hasValue = true;
-    }
-    return o;
 }
 
 /// Positional arguments, or an unknown option (returned in `bad`). "--" ends options.
@@ -324,6 +310,7 @@ int runDrop(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     std::vector<std::string> files;
     DropOptions options;
     bool json = false, optionsDone = false;
+    std::set<std::string> given;  ///< the value options seen: a second would win without a word
     for (size_t i = 1; i < args.size(); ++i) {
         const std::string& arg = args[i];
         if (optionsDone || arg.size() < 2 || arg[0] != '-') {
@@ -334,7 +321,9 @@ int runDrop(const std::vector<std::string>& args, std::ostream& out, std::ostrea
             optionsDone = true;
             continue;
         }
-        Option option = splitOption(arg);
+        const paper::TypedOption option = paper::splitOption(arg);
+        if ((option.name == "--frames" || option.name == "--push") && !given.insert(option.name).second)
+            return usageError(err, option.name + " is given twice");
         if (option.name == "--json" && !option.hasValue) {
             json = true;
         } else if (option.name == "--frames") {
@@ -501,6 +490,7 @@ int runImport(const std::vector<std::string>& args, std::ostream& out, std::ostr
     SpineImportOptions options;
     std::vector<std::string> files;
     bool optionsDone = false, inLoop = false;
+    std::set<std::string> given;  ///< the value options seen: a second would win without a word
     for (size_t i = 1; i < args.size(); ++i) {
         const std::string& arg = args[i];
         const bool isOption = !optionsDone && arg.size() > 1 && arg[0] == '-';
@@ -514,7 +504,7 @@ int runImport(const std::vector<std::string>& args, std::ostream& out, std::ostr
             optionsDone = true;
             continue;
         }
-        Option option = splitOption(arg);
+        const paper::TypedOption option = paper::splitOption(arg);
         // An option's value: after '=' or the next argument.
         auto value = [&](std::string& into) {
             if (option.hasValue) {
@@ -525,6 +515,9 @@ int runImport(const std::vector<std::string>& args, std::ostream& out, std::ostr
             into = args[++i];
             return true;
         };
+        if ((option.name == "--atlas" || option.name == "--skin" || option.name == "--scale") &&
+            !given.insert(option.name).second)
+            return usageError(err, option.name + " is given twice");
         if (option.name == "--force" && !option.hasValue) {
             options.force = true;
         } else if (option.name == "--atlas") {
