@@ -3,6 +3,7 @@
 #include "paper/spelling.h"
 
 #include <png.h>
+#include <zlib.h>
 
 #include <cmath>
 #include <cstring>
@@ -10,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 #include <system_error>
+#include <vector>
 
 namespace paper {
 
@@ -40,6 +42,41 @@ std::size_t usableBytes(const std::uint8_t* data, std::size_t size) {
     return at;  // a piece of a chunk header after whole chunks: left out
 }
 
+/// Whether the file has a chunk of this type before its image data (chunks all inside it:
+/// usableBytes checked).
+bool hasChunkBeforeImage(const std::uint8_t* data, std::size_t size, const char* type) {
+    for (std::size_t at = sizeof kSignature; size - at >= 8;) {
+        const std::uint32_t length = std::uint32_t(data[at]) << 24 | std::uint32_t(data[at + 1]) << 16 |
+                                     std::uint32_t(data[at + 2]) << 8 | std::uint32_t(data[at + 3]);
+        if (std::memcmp(data + at + 4, "IDAT", 4) == 0 || size - at - 8 < std::size_t(length) + 4) return false;
+        if (std::memcmp(data + at + 4, type, 4) == 0) return true;
+        at += 12 + std::size_t(length);
+    }
+    return false;
+}
+
+/// A 16-bit PNG that says nothing of its colour space (no gAMA, sRGB or iCCP chunk): libpng's
+/// simplified API takes its samples as linear light and encodes them to sRGB on the way to 8
+/// bits (a torso's 70 came out 142: art drawn washed out), where art tools write them
+/// sRGB-encoded, as in an 8-bit file. Such a file gets an sRGB chunk after its header, so
+/// that its samples are only scaled to 8 bits. Empty when the file needs none.
+std::vector<std::uint8_t> taggedSrgbIfUntagged16Bit(const std::uint8_t* data, std::size_t size) {
+    constexpr std::size_t kHeaderEnd = sizeof kSignature + 12 + 13;  // IHDR: its 13 bytes of data
+    constexpr std::size_t kBitDepth = sizeof kSignature + 8 + 8;
+    if (size < kHeaderEnd || std::memcmp(data + sizeof kSignature + 4, "IHDR", 4) != 0 || data[kBitDepth] != 16 ||
+        hasChunkBeforeImage(data, size, "gAMA") || hasChunkBeforeImage(data, size, "sRGB") ||
+        hasChunkBeforeImage(data, size, "iCCP"))
+        return {};
+    const std::uint8_t body[5] = {'s', 'R', 'G', 'B', 0};  // rendering intent: perceptual
+    const std::uint32_t crc = std::uint32_t(crc32(crc32(0L, Z_NULL, 0), body, sizeof body));
+    const std::uint8_t chunk[13] = {0, 0, 0, 1, body[0], body[1], body[2], body[3], body[4],
+                                    std::uint8_t(crc >> 24), std::uint8_t(crc >> 16), std::uint8_t(crc >> 8), std::uint8_t(crc)};
+    std::vector<std::uint8_t> tagged(data, data + kHeaderEnd);
+    tagged.insert(tagged.end(), chunk, chunk + sizeof chunk);
+    tagged.insert(tagged.end(), data + kHeaderEnd, data + size);
+    return tagged;
+}
+
 /// Why libpng gave up, in words: its message for a file cut short is about its reader
 /// ("read beyond end of data"), so that one is said as what it means for the file.
 std::string failure(const png_image& png) {
@@ -60,6 +97,11 @@ bool decodePng(const void* data, std::size_t size, PngImage& image, std::string&
     if (size == 0) {
         error = "truncated: the file ends before the image does";
         return false;
+    }
+    const std::vector<std::uint8_t> tagged = taggedSrgbIfUntagged16Bit(static_cast<const std::uint8_t*>(data), size);
+    if (!tagged.empty()) {
+        data = tagged.data();
+        size = tagged.size();
     }
     // libpng's simplified API: it converts every format to the one asked for and reports a
     // failure as a message, without longjmp reaching our frames.

@@ -110,6 +110,32 @@ TEST_CASE("palette and interlaced PNGs decode to their pixels", "[png]") {
         }
 }
 
+TEST_CASE("16-bit PNGs decode to the 8-bit values they hold, as their colour space says", "[png]") {
+    // Written by tests/fuzz/make_png_corpus.py: each sample an 8-bit value v as v * 257. An
+    // untagged 16-bit file was taken as linear light and encoded to sRGB (70 became 142: art
+    // drawn washed out); art tools write such files sRGB-encoded, as 8-bit ones.
+    const std::string corpus = std::string(PAPERDOLL_PNG_CORPUS_DIR) + "/";
+    paper::PngImage untagged, srgb, linear;
+    std::string error;
+    REQUIRE(paper::loadPng(corpus + "rgba16_4x2.png", untagged, error));
+    REQUIRE(paper::loadPng(corpus + "rgba16_srgb_4x2.png", srgb, error));
+    REQUIRE(paper::loadPng(corpus + "rgba16_linear_4x2.png", linear, error));
+    REQUIRE(untagged.width == 4);
+    REQUIRE(untagged.height == 2);
+    for (int y = 0; y < 2; ++y)
+        for (int x = 0; x < 4; ++x)
+            for (int c = 0; c < 4; ++c) {
+                CAPTURE(x, y, c);
+                const size_t i = size_t(4 * (y * 4 + x) + c);
+                const int v = (17 * x + 29 * y + 53 * c) % 256;  // the script's gradient
+                CHECK(int(untagged.rgba[i]) == v);
+                CHECK(int(srgb.rgba[i]) == v);
+            }
+    // One that says it is linear light (gAMA 1.0) is encoded to sRGB, as it should be: its
+    // red 29 (pixel 0, 1) reads 0.114 of full light, 95 encoded.
+    CHECK(int(linear.rgba[size_t(4 * 4)]) == 95);
+}
+
 TEST_CASE("what is not a whole, sane PNG is refused with the cause", "[png]") {
     const std::vector<std::uint8_t> good = testpng::encode(16, 16, 4, testpng::filled(16, 16, {10, 20, 30, 255}));
     REQUIRE(decode(good).ok);

@@ -4,8 +4,8 @@
     python3 tests/fuzz/make_png_corpus.py
 
 corpus/png/ seeds fuzz_png (paper::decodePng) with one file per way a PNG can be laid out:
-RGB, RGBA, palette with transparency, grey at 1 and 16 bits, grey with alpha, Adam7
-interlaced, and two broken ones (cut short; a damaged checksum). art/ holds the images the
+RGB, RGBA, palette with transparency, grey at 1 and 16 bits, RGBA at 16 bits (untagged,
+sRGB and linear), grey with alpha, Adam7 interlaced, and two broken ones (cut short; a damaged checksum). art/ holds the images the
 sprite rigs in corpus/rig/ name (fuzz_rig loads rigs as if they were files in art/).
 
 PNGs are written by hand (zlib and struct from the standard library): stb_image_write,
@@ -98,6 +98,13 @@ def main():
     write(os.path.join(corpus, "grey16_3x3.png"),
           png(3, 3, GREY, [[(4000 * (x + 3 * y),) for x in range(3)] for y in range(3)], depth=16))
     write(os.path.join(corpus, "grey_alpha_4x4.png"), png(4, 4, GREY_ALPHA, gradient(4, 4, 2)))
+    # 16 bits a channel, each sample an 8-bit value v written as v * 257: untagged, as art
+    # tools export it; tagged sRGB; and tagged as linear light (gAMA 1.0).
+    deep = [[tuple(257 * v for v in px) for px in row] for row in gradient(4, 2, 4)]
+    write(os.path.join(corpus, "rgba16_4x2.png"), png(4, 2, RGBA, deep, depth=16))
+    write(os.path.join(corpus, "rgba16_srgb_4x2.png"), png(4, 2, RGBA, deep, depth=16, extra=[(b"sRGB", bytes([0]))]))
+    write(os.path.join(corpus, "rgba16_linear_4x2.png"),
+          png(4, 2, RGBA, deep, depth=16, extra=[(b"gAMA", struct.pack(">I", 100000))]))
     write(os.path.join(corpus, "interlaced_rgb_11x9.png"), png(11, 9, RGB, gradient(11, 9, 3), interlace=True))
     whole = png(8, 8, RGBA, gradient(8, 8, 4))
     write(os.path.join(corpus, "truncated_rgba.png"), whole[: len(whole) // 2])
