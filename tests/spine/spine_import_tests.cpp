@@ -895,6 +895,37 @@ TEST_CASE("import: an animation moving a bone off its place on its parent is war
     CHECK(walk.err.find("off its place") == std::string::npos);
 }
 
+TEST_CASE("import: art on a bone a negative scale mirrors is warned about, naming the attachment and bone",
+          "[spine][import]") {
+    // Spine draws it mirrored; a sprite only turns, so it came out mirrored back, unsaid (an
+    // attachment's own negative scale was warned about).
+    const std::filesystem::path folder = freshFolder("mirrored");
+    std::ifstream in(dataPath("mini.json"));
+    std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string arm = "\"rotation\": 30 }";
+    REQUIRE(json.find(arm) != std::string::npos);
+    json.replace(json.find(arm), arm.size(), "\"rotation\": 30, \"scaleY\": -1 }");
+    std::ofstream(folder / "mirrored.json") << json;
+    SpineImportOptions o = options((folder / "mirrored.json").string(), folder / "mirrored.rig.xml");
+    o.atlasPath = dataPath("mini.atlas");
+    o.scale = 10.0;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    // The arm's own art, and the forearm's through its parent.
+    const std::string file = (folder / "mirrored.json").string();
+    CHECK(run.err.find(file + ":14: warning: attachment 'box' (slot 'arm', bone 'arm') is mirrored by a negative bone "
+                              "scale in the setup pose; drawn unmirrored") != std::string::npos);
+    CHECK(run.err.find(file + ":15: warning: attachment 'trim' (slot 'forearm', bone 'forearm') is mirrored") !=
+          std::string::npos);
+    // The file as it was: no such warning.
+    o.skeletonPath = dataPath("mini.json");
+    o.outPath = (folder / "plain.rig.xml").string();
+    ImportRun plain = runImport(o);
+    REQUIRE(plain.exitCode == 0);
+    CHECK(plain.err.find("mirrored") == std::string::npos);
+}
+
 TEST_CASE("import: the scale taken from the setup pose's height is written to six significant figures", "[spine][import]") {
     // The bot's setup pose is 176 units tall (its head's top at 178, its feet at 2): as
     // 1.8 m, 97.777... units per metre, written 97.7778 and no longer.

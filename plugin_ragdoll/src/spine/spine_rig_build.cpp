@@ -77,6 +77,11 @@ bool placePart(const SpineAttachment& a, const AtlasRegion& region, const SpineW
     const double w = a.width * a.scaleX, h = a.height * a.scaleY;
     if (a.scaleX < 0.0 || a.scaleY < 0.0)
         report.warning(file, a.line, "attachment '" + a.name + "' is flipped (negative scale); drawn unflipped");
+    // A bone mirrored by a negative scale (its own or a parent's) mirrors its art in Spine; a
+    // sprite here only turns, so the art came out mirrored back, unsaid.
+    if (bone.a * bone.d - bone.b * bone.c < 0.0)
+        report.warning(file, a.line, "attachment '" + a.name + "' " + where +
+                                         " is mirrored by a negative bone scale in the setup pose; drawn unmirrored");
     // The packed pixels inside the original image (atlas whitespace stripping), y up.
     const double ow = region.originalWidth, oh = region.originalHeight;
     const double fx0 = region.offsetX / ow, fx1 = (region.offsetX + region.width) / ow;
