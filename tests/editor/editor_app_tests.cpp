@@ -581,6 +581,36 @@ TEST_CASE("the Joints panel's Undo, Redo and Save take clicks with the paper dol
     CHECK(readText(copy.rig) == withElbowUpper(original, "100"));
 }
 
+TEST_CASE("a joint the rig leaves unnamed is listed, picked, edited and saved under its bones' names", "[editor][e2e]") {
+    // FORMAT.md lets a joint go unnamed; the editor aborted on its first frame (an empty ImGui
+    // label in the Joints list), where the player and `rig check` took the rig.
+    RigCopy copy;
+    std::string text = readText(copy.rig);
+    const std::string named = "<joint name=\"neck\" ";
+    REQUIRE(text.find(named) != std::string::npos);
+    text.replace(text.find(named), named.size(), "<joint ");
+    std::ofstream(copy.rig, std::ios::trunc) << text;
+    const fs::path script = copy.dir / "unnamed.script";
+    std::ofstream(script) << "expect joint (torso-head) upper 45\n"
+                             "mouse move target joint (torso-head) pivot\nwait_frames 1\nmouse down left\nwait_frames 1\n"
+                             "mouse up left\nwait_frames 1\nexpect selected joint (torso-head)\n"
+                             "mouse move target joint (torso-head) upper\nwait_frames 1\nmouse down left\nwait_frames 1\n"
+                             "mouse move target joint (torso-head) angle 38\nwait_frames 1\n"
+                             "mouse move target joint (torso-head) angle 30\nwait_frames 1\nmouse up left\nwait_frames 1\n"
+                             "expect joint (torso-head) upper 30\n"
+                             "mouse move target widget save\nwait_frames 1\nmouse down left\nwait_frames 1\n"
+                             "mouse up left\nwait_frames 2\nexpect clean\nquit\n";
+    test::ProcessResult r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    // Only its limit changed: no name written for it.
+    const std::string neck = "<joint parent=\"torso\" child=\"head\" lower=\"-45\" upper=\"45\"";
+    REQUIRE(text.find(neck) != std::string::npos);
+    std::string expected = text;
+    expected.replace(expected.find(neck), neck.size(), "<joint parent=\"torso\" child=\"head\" lower=\"-45\" upper=\"30\"");
+    CHECK(readText(copy.rig) == expected);
+}
+
 TEST_CASE("keys typed into a value or pressed in an open menu are not the editor's shortcuts", "[editor][e2e][keys]") {
     RigCopy copy;
     const std::string original = readText(copy.rig);

@@ -134,6 +134,16 @@ std::shared_ptr<const CharacterAssets> loadAssets(const std::string& rigPath, st
     const int boneCount = int(rig.bones.size());
     assets->bodyOfBone.assign(size_t(boneCount), -1);
     for (int b = 0; b < int(rig.bodies.size()); ++b) assets->bodyOfBone[size_t(rig.bodies[size_t(b)].bone)] = b;
+    for (size_t j = 0; j < rig.joints.size(); ++j) {
+        const RigJoint& joint = rig.joints[j];
+        std::string label = joint.name;
+        if (label.empty()) {
+            label = "(" + rig.bones[size_t(joint.parent)].name + "-" + rig.bones[size_t(joint.child)].name + ")";
+            for (const RigJoint& other : rig.joints)
+                if (other.name == label) label = "(joint " + std::to_string(j) + ")";
+        }
+        assets->jointLabels.push_back(label);
+    }
     // Parent-first order: repeatedly take bones whose parent is placed (the loader has
     // already refused cycles).
     std::vector<char> placed(size_t(boneCount), 0);

@@ -19,6 +19,10 @@ struct CharacterAssets {
     RigDefinition rig;
     Clip clips[int(ClipRole::Count)];
     const Clip& clip(ClipRole role) const { return clips[int(role)]; }
+    /// Per joint: its name, or for one the file leaves unnamed "(A-B)", its two bones (or
+    /// "(joint N)" should a joint be named so), so that every joint has a name to be
+    /// listed, picked and edited by.
+    std::vector<std::string> jointLabels;
     /// Bones in an order where every parent comes before its children.
     std::vector<int> parentFirst;
     /// Per bone: its body's index in rig.bodies, or -1.

@@ -289,7 +289,7 @@ std::int32_t getObject(PaperPluginInstance* instance, std::int32_t kind, std::in
                 continue;
             }
             const RigDefinition& rig = character.rig();
-            const std::string& name = kind == kJoint ? rig.joints[size_t(index)].name
+            const std::string& name = kind == kJoint ? character.assets().jointLabels[size_t(index)]
                                                      : rig.bones[size_t(rig.bodies[size_t(index)].bone)].name;
             *info = {makeHandle(c, index), name.c_str(), c};
             return 0;
