@@ -624,6 +624,16 @@ TEST_CASE("keys typed into a value or pressed in an open menu are not the editor
     CHECK(readText(copy.rig) == original);
 }
 
+TEST_CASE("asking to quit again just after cancelling the unsaved-edits question asks again", "[editor][e2e][keys]") {
+    RigCopy copy;
+    const std::string original = readText(copy.rig);
+    test::ProcessResult r = test::runProcess(
+        {kEditor, "--headless", "--rig", copy.rig.string(), "--script", (kData / "esc_again.script").string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);  // 134 (abort) before
+    CHECK(readText(copy.rig) == original);  // the script quits without saving
+}
+
 TEST_CASE("a script the editor quits before its end fails at the first command left", "[editor][e2e][script]") {
     RigCopy copy;
     fs::path script = scriptInto(copy.dir, "quit_early.script");

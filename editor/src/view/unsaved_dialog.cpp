@@ -9,11 +9,17 @@ namespace paper::editor {
 namespace {
 constexpr const char* kTitle = "Unsaved changes";
 constexpr float kButtonWidth = 90.0f;  ///< pixels
+/// Dear ImGui 1.86 asserts (and aborts) in Begin when a modal closed two frames earlier
+/// opens again (its issue 4920, fixed in later versions): Esc to cancel and Esc again to
+/// quit, 33 ms apart (a key's auto-repeat), lost the unsaved edits. Asked again that soon,
+/// the question waits until this many frames have passed since it closed.
+constexpr int kFramesBeforeReopening = 3;
+int closedAtFrame = -kFramesBeforeReopening;
 }  // namespace
 
 UnsavedChoice drawUnsavedDialog(bool& open, const std::string& rigName, const std::string& action,
                                 WidgetTargets& targets) {
-    if (!open) return UnsavedChoice::Pending;
+    if (!open || ImGui::GetFrameCount() - closedAtFrame < kFramesBeforeReopening) return UnsavedChoice::Pending;
     // The key that asked (Esc quits) must not also answer: Esc cancels from the next frame on.
     bool justOpened = !ImGui::IsPopupOpen(kTitle);
     if (justOpened) ImGui::OpenPopup(kTitle);
@@ -37,6 +43,7 @@ UnsavedChoice drawUnsavedDialog(bool& open, const std::string& rigName, const st
         targets.remember("dialog:cancel");
         if (choice != UnsavedChoice::Pending) {
             open = false;
+            closedAtFrame = ImGui::GetFrameCount();
             ImGui::CloseCurrentPopup();
         }
         ImGui::EndPopup();
