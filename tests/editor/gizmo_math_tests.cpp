@@ -329,6 +329,23 @@ TEST_CASE("handles on one another: the first move decides which is dragged", "[g
     CHECK(apart.back().upper == Approx(deg(90.0)).margin(1e-12));
 }
 
+TEST_CASE("handles meeting at the seam (the whole circle): the first move decides which is dragged", "[gizmo]") {
+    // A free joint, -180..180: pressed on the seam, the press found the upper handle, which
+    // cannot go up, so every drag up (the lower handle leaving -180) did nothing.
+    const JointLimits full{-kPi, kPi};
+    for (GizmoPart pressed : {GizmoPart::LowerHandle, GizmoPart::UpperHandle}) {
+        INFO((pressed == GizmoPart::LowerHandle ? "the press found the lower handle" : "the press found the upper handle"));
+        const double at = pressed == GizmoPart::LowerHandle ? -180.0 : 180.0;
+        // On past the seam (the mouse's joint angle wraps to -175 and on to -60).
+        const std::vector<JointLimits> up = drag(pressed, full, {at, -175.0, -60.0}, SnapMode::Fine);
+        CHECK(up.back().lower == Approx(deg(-60.0)).margin(1e-12));
+        CHECK(up.back().upper == Approx(kPi).margin(1e-12));
+        const std::vector<JointLimits> down = drag(pressed, full, {at, 175.0, 60.0}, SnapMode::Fine);
+        CHECK(down.back().lower == Approx(-kPi).margin(1e-12));
+        CHECK(down.back().upper == Approx(deg(60.0)).margin(1e-12));
+    }
+}
+
 TEST_CASE("applyHandleDrag clamps at +-180 rather than wrapping", "[gizmo]") {
     const JointLimits limits{deg(-30.0), deg(40.0)};
     CHECK(applyHandleDrag(GizmoPart::UpperHandle, limits, deg(190.0), SnapMode::Free).upper == kPi);

@@ -153,7 +153,8 @@ LimitDrag beginLimitDrag(GizmoPart handle, JointLimits limits, double mouseAngle
     drag.lastMouseAngle = wrapAngle(mouseAngle);
     drag.unwrappedMouseAngle = grabbed - drag.grabOffset;
     drag.pressAngle = grabbed;
-    drag.byDirection = limits.upper - limits.lower <= 1e-12;
+    drag.fullCircle = limits.upper - limits.lower >= kTwoPi - 1e-12;
+    drag.byDirection = limits.upper - limits.lower <= 1e-12 || drag.fullCircle;
     return drag;
 }
 
@@ -167,10 +168,21 @@ JointLimits updateLimitDrag(LimitDrag& drag, JointLimits limits, double mouseAng
     const double wrapped = wrapAngle(mouseAngle);
     drag.unwrappedMouseAngle += wrapAngle(wrapped - drag.lastMouseAngle);
     drag.lastMouseAngle = wrapped;
-    const double target = drag.unwrappedMouseAngle + drag.grabOffset;
+    double target = drag.unwrappedMouseAngle + drag.grabOffset;
     if (drag.byDirection && target != drag.pressAngle) {
-        drag.handle = target > drag.pressAngle ? GizmoPart::UpperHandle : GizmoPart::LowerHandle;
+        const bool up = target > drag.pressAngle;
+        if (!drag.fullCircle) {
+            drag.handle = up ? GizmoPart::UpperHandle : GizmoPart::LowerHandle;
+        } else if (up && drag.handle == GizmoPart::UpperHandle) {
+            // Past +π going up is the lower handle leaving −π: a turn back on the mouse's branch.
+            drag.handle = GizmoPart::LowerHandle;
+            drag.grabOffset -= kTwoPi;
+        } else if (!up && drag.handle == GizmoPart::LowerHandle) {
+            drag.handle = GizmoPart::UpperHandle;
+            drag.grabOffset += kTwoPi;
+        }
         drag.byDirection = false;
+        target = drag.unwrappedMouseAngle + drag.grabOffset;
     }
     return applyHandleDrag(drag.handle, limits, target, snap);
 }

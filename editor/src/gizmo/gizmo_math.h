@@ -136,6 +136,9 @@ struct LimitDrag {
     /// decides which is dragged, the upper one up, the lower one down, whichever the press
     /// found (the lower one, pinned under the upper, kept every drag upward from doing anything).
     bool byDirection = false;
+    /// ... or where they meet at the seam, the range the whole circle (a free joint): the
+    /// upper one at +π can only go down, the lower one at −π only up.
+    bool fullCircle = false;
     double pressAngle = 0.0;  ///< the handles' angle at such a press, radians
 };
 

@@ -68,7 +68,10 @@ double bodyProperty(const RigBody& body, int index) {
 
 bool setJointLimits(RigJoint& joint, double lower, double upper) {
     if (!std::isfinite(lower) || !std::isfinite(upper) || lower > upper || lower < -kPi || upper > kPi) return false;
-    joint.limited = true;
+    // The whole circle is no limit (the solver wraps the angle into it): the joint is free, as
+    // it is in a file without limits. A free joint's limit dragged and dragged back, or
+    // undone, had become limited to ±180°, and saved so.
+    joint.limited = lower > -kPi || upper < kPi;
     joint.lower = lower;
     joint.upper = upper;
     return true;

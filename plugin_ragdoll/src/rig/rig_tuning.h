@@ -39,8 +39,9 @@ bool setBodyProperty(RigBody& body, int index, double value);
 /// A joint's limits in radians, rest-relative; a free joint's are the full turn [−π, π].
 double lowerLimit(const RigJoint& joint);
 double upperLimit(const RigJoint& joint);
-/// Sets both limits (radians, rest-relative) at once; the joint becomes limited. False for
-/// values that are not finite, outside [−π, π] or crossing.
+/// Sets both limits (radians, rest-relative) at once; the joint becomes limited, or free for
+/// the whole circle [−π, π]. False for values that are not finite, outside [−π, π] or
+/// crossing.
 bool setJointLimits(RigJoint& joint, double lower, double upper);
 
 /// The tunable values of every joint and body, in rig order.
