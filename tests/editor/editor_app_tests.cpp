@@ -611,6 +611,47 @@ TEST_CASE("a joint the rig leaves unnamed is listed, picked, edited and saved un
     CHECK(readText(copy.rig) == expected);
 }
 
+TEST_CASE("a free joint's limit edited and undone saves it free; its lower handle drags from the seam", "[editor][e2e]") {
+    // Undone, the neck had become limited to -180..180 (the file gained lower= and upper=
+    // while the editor said clean); and at the seam, where both handles meet, a drag always
+    // took the upper one, which cannot go up: the lower one could not be dragged at all.
+    RigCopy copy;
+    std::string text = readText(copy.rig);
+    const std::string limits = " lower=\"-45\" upper=\"45\" damping=\"1.5\"";
+    const size_t neck = text.find("<joint name=\"neck\"");
+    REQUIRE(neck != std::string::npos);
+    REQUIRE(text.find(limits, neck) != std::string::npos);
+    text.replace(text.find(limits, neck), limits.size(), " damping=\"1.5\"");
+    std::ofstream(copy.rig, std::ios::trunc) << text;
+    auto run = [&](const std::string& steps) {
+        const fs::path script = copy.dir / "free.script";
+        std::ofstream(script, std::ios::trunc)
+            << "select joint neck\nwait_frames 2\nexpect joint neck upper 180\n" << steps
+            << "key down Left Ctrl\nkey press S\nwait_frames 1\nkey up Left Ctrl\nwait_frames 2\nexpect clean\nquit\n";
+        return test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
+    };
+    const std::string drag = "wait_frames 1\nmouse down left\nwait_frames 1\n";
+    test::ProcessResult r = run("mouse move target joint neck upper\n" + drag +
+                                "mouse move target joint neck angle 120\nwait_frames 1\n"
+                                "mouse move target joint neck angle 60\nwait_frames 1\nmouse up left\nwait_frames 2\n"
+                                "expect joint neck upper 60\nexpect dirty\n"
+                                "key down Left Ctrl\nkey press Z\nwait_frames 1\nkey up Left Ctrl\nwait_frames 2\n"
+                                "expect joint neck upper 180\nexpect clean\n");
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    CHECK(readText(copy.rig) == text);
+
+    r = run("mouse move target joint neck lower\n" + drag +
+            "mouse move target joint neck angle -120\nwait_frames 1\n"
+            "mouse move target joint neck angle -60\nwait_frames 1\nmouse up left\nwait_frames 2\n"
+            "expect joint neck lower -60\nexpect joint neck upper 180\n");
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    std::string limited = text;
+    limited.insert(limited.find("/>", limited.find("<joint name=\"neck\"")), " lower=\"-60\" upper=\"180\"");
+    CHECK(readText(copy.rig) == limited);
+}
+
 TEST_CASE("keys typed into a value or pressed in an open menu are not the editor's shortcuts", "[editor][e2e][keys]") {
     RigCopy copy;
     const std::string original = readText(copy.rig);
