@@ -442,3 +442,29 @@ TEST_CASE("a rig saved through a symbolic link edits the file it names and keeps
     CHECK(std::distance(fs::directory_iterator(dir.path / "rigs"), fs::directory_iterator()) == 1);
     CHECK(std::distance(fs::directory_iterator(dir.path / "shared"), fs::directory_iterator()) == 1);
 }
+
+TEST_CASE("a read-only rig file is not saved over", "[rig][saver][atomic]") {
+    // Made read-only (a version control system's file not checked out): the temporary file
+    // renamed over it replaced it all the same, unsaid, the read-only mode kept on the new one.
+    TempDir dir;
+    const fs::path path = dir.path / "stickman.rig.xml";
+    const std::string originalText = readFile(std::string(PAPERDOLL_CONTENT_DIR) + "/rigs/stickman.rig.xml");
+    writeFile(path, originalText);
+    fs::permissions(path, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+    auto rig = load(path.string());
+    REQUIRE(rig);
+    RigDefinition edited = *rig;
+    edited.bodies[0].mass = 9.0;
+    RigSaveResult saved = saveRig(edited, path.string());
+    REQUIRE_FALSE(saved.ok);
+    REQUIRE(saved.diagnostics.size() == 1);
+    CHECK(saved.diagnostics[0].message == "cannot save rig: '" + path.string() +
+                                              "' is read-only (checked in, or not yours?): make it writable to save over it");
+    CHECK(readFile(path) == originalText);
+    CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()) == 1);  // no temporary file
+    // Made writable, it saves.
+    fs::permissions(path, fs::perms::owner_write, fs::perm_options::add);
+    saved = saveRig(edited, path.string());
+    CHECK(saved.ok);
+    CHECK(load(path.string())->bodies[0].mass == 9.0);
+}

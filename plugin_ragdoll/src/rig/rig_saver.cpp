@@ -493,6 +493,14 @@ RigSaveResult saveRig(const RigDefinition& rig, const std::string& path) {
     const fs::path target = paper::linkedFile(path, why);
     if (target.empty()) return fail(why);
     if (fs::is_directory(target, status)) return fail("it is a directory");
+    // A file made read-only (a version control system's, not checked out) is left alone: the
+    // temporary file renamed over it replaced it all the same, with no word, its mode kept.
+    if (fs::is_regular_file(target, status)) {
+        const fs::perms mode = fs::status(target, status).permissions();
+        const fs::perms writable = fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write;
+        if ((mode & writable) == fs::perms::none || ::access(target.c_str(), W_OK) != 0)
+            return fail("'" + target.string() + "' is read-only (checked in, or not yours?): make it writable to save over it");
+    }
     const fs::path directory = target.has_parent_path() ? target.parent_path() : fs::path(".");
     if (!fs::is_directory(directory, status)) {
         const char* why = fs::exists(directory, status) ? "is not a directory" : "does not exist";
