@@ -951,7 +951,7 @@ TEST_CASE("a long status message shows whole lines only, the last ending in '...
     CHECK(countColour(shot.string(), 255, 115, 102, 8, 5) == 0);
 }
 
-TEST_CASE("a name typed in Open right after Ctrl+O opens the file beside the rig", "[editor][e2e][script]") {
+TEST_CASE("a name typed in Open right after Ctrl+O opens the file beside the rig, its ending optional", "[editor][e2e][script]") {
     // As Save As takes a name alone. It was read from the working directory (the file
     // listed beside the rig was "no such file"), and the keys went nowhere until the path
     // field was clicked.
@@ -962,6 +962,15 @@ TEST_CASE("a name typed in Open right after Ctrl+O opens the file beside the rig
                              "type other.rig.xml\nwait_frames 1\nkey press Return\nwait_frames 3\n"
                              "expect status Opened " << (copy.dir / "rigs" / "other.rig.xml").string() << "\n";
     test::ProcessResult r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+
+    // A name without its ending gets the rig's, as in Save As ("no such file" before).
+    std::ofstream(script, std::ios::trunc)
+        << "key down Left Ctrl\nkey press O\nwait_frames 1\nkey up Left Ctrl\nwait_frames 2\n"
+           "type other\nwait_frames 1\nkey press Return\nwait_frames 3\n"
+           "expect status Opened " << (copy.dir / "rigs" / "other.rig.xml").string() << "\n";
+    r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
     INFO(r.err);
     CHECK(r.exitCode == 0);
 }

@@ -131,8 +131,11 @@ private:
     /// The Open dialog's choice (a path typed, or a file listed): checked before the unsaved
     /// edits are asked about, then opened; refused, the dialog shows again with the path and why.
     void chooseToOpen(const std::string& typed);
+    /// The ending of the current asset's type ("*.rig.xml" gives ".rig.xml"), or empty.
+    std::string assetEnding() const;
     /// The file a path chosen or typed in the Open dialog names: a relative one beside the
     /// current file, as Save As takes it, when one is there; else from the working directory.
+    /// A name without an ending gets the current asset's, as in Save As.
     std::string openPathOf(const std::string& typed) const;
     /// Why the file at path cannot be opened in place of the current one, or empty.
     std::string cannotOpen(const std::string& path);

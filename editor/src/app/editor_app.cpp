@@ -402,12 +402,19 @@ bool Editor::save() {
     return true;
 }
 
+std::string Editor::assetEnding() const {
+    const PluginDeclarations& declarations = plugin_.declarations();
+    const int type = declarations.assetTypeOf(assetPath_);
+    const std::string pattern = type >= 0 ? declarations.assetTypes[std::size_t(type)].pattern : "";
+    return pattern.starts_with("*") ? pattern.substr(1) : "";
+}
+
 fs::path Editor::saveAsTarget(const std::string& typed, std::string& why) const {
     const PluginDeclarations& declarations = plugin_.declarations();
     const int type = declarations.assetTypeOf(assetPath_);
     const std::string pattern = type >= 0 ? declarations.assetTypes[std::size_t(type)].pattern : "";
     // "*.rig.xml": the ending a name alone gets, and that any name must have.
-    const std::string ending = pattern.starts_with("*") ? pattern.substr(1) : "";
+    const std::string ending = assetEnding();
     std::error_code ec;
     // A relative path (a name alone) is taken from the current file's folder; an absolute
     // one replaces it.
@@ -610,9 +617,17 @@ std::string notAFile(const std::string& path) {
 
 std::string Editor::openPathOf(const std::string& typed) const {
     std::error_code ec;
-    if (fs::path(typed).is_absolute()) return typed;
-    const fs::path beside = (fs::absolute(assetPath_, ec).parent_path() / typed).lexically_normal();
-    return fs::exists(beside, ec) || !fs::exists(typed, ec) ? beside.string() : typed;
+    fs::path path = typed;
+    if (!path.is_absolute()) {
+        const fs::path beside = (fs::absolute(assetPath_, ec).parent_path() / typed).lexically_normal();
+        path = fs::exists(beside, ec) || !fs::exists(typed, ec) ? beside : path;
+    }
+    // A name alone with no ending gets the current asset's, as in Save As ("hero" opens
+    // hero.rig.xml), unless a file is there by that very name.
+    const std::string ending = assetEnding();
+    if (!ending.empty() && !fs::exists(path, ec) && path.filename().string().find('.') == std::string::npos)
+        path += ending;
+    return path.string();
 }
 
 std::string Editor::cannotOpen(const std::string& path) {
