@@ -13,6 +13,9 @@
 //   TEST_PLUGIN_CRASH_IN_SAVE    crash (SIGSEGV) in saveState, once it has stepped
 //   TEST_PLUGIN_CRASH_IN_STATS   crash (SIGSEGV) in getStats
 //   TEST_PLUGIN_CRASH_IN_DESTROY crash (SIGSEGV) in destroy
+//   TEST_PLUGIN_CRASH_IN_LOAD_STATE  crash (SIGSEGV) in loadState
+//   TEST_PLUGIN_DIRTY_FINALIZER  a crash leaves a global half-made, which the library's
+//                                finalizer (run when it is unloaded, or at exit) trips over
 //   TEST_PLUGIN_GNU_UNIQUE       an inline function's static of default visibility, built
 //                                without -fno-gnu-unique (g++ binds it STB_GNU_UNIQUE)
 //   TEST_PLUGIN_UNDEFINED_SYMBOL calls a C++ function defined nowhere (the loader refuses it)
@@ -177,6 +180,19 @@ void moveCharacter(PaperPluginInstance* c, double dt, const PaperInput& input) {
     if (input.mouseDown & 1) c->position = input.mouseWorld;
 }
 
+#ifdef TEST_PLUGIN_DIRTY_FINALIZER
+// What a crash in the middle of updating a global container leaves: its finalizer crashes.
+bool gHalfMade = false;
+struct FinalizerTripsOverACrash {
+    ~FinalizerTripsOverACrash() {
+        if (gHalfMade) std::raise(SIGSEGV);
+    }
+} finalizerTripsOverACrash;
+#define TEST_PLUGIN_CRASH_HERE() (gHalfMade = true, std::raise(SIGSEGV))
+#else
+#define TEST_PLUGIN_CRASH_HERE() std::raise(SIGSEGV)
+#endif
+
 #ifdef TEST_PLUGIN_CRASH_ON_LOAD
 // A plugin's global object whose constructor crashes: it runs inside dlopen.
 struct CrashesOnLoad {
@@ -189,8 +205,7 @@ void tick(PaperPluginInstance* instance, double dt, const PaperInput* input) {
     testplugin::neverDefined();
 #endif
 #ifdef TEST_PLUGIN_CRASH_IN_TICK
-    volatile int* nowhere = nullptr;
-    *nowhere = 1;
+    TEST_PLUGIN_CRASH_HERE();
 #endif
     if (input) moveCharacter(instance, dt, *input);
     ++instance->steps;
@@ -243,6 +258,9 @@ int32_t loadState(PaperPluginInstance* instance, const void* data, size_t size, 
     std::snprintf(error, capacity, "this build refuses every state (test)");
     return 1;
 #else
+#ifdef TEST_PLUGIN_CRASH_IN_LOAD_STATE
+    TEST_PLUGIN_CRASH_HERE();
+#endif
     const auto* in = static_cast<const std::uint8_t*>(data);
     if (size != 4 + sizeof instance->steps + kPayload || std::memcmp(in, kMagic, 4) != 0) {
         std::snprintf(error, capacity, "not a test-plugin state (%zu bytes)", size);

@@ -50,11 +50,15 @@ public:
     /// empty: glibc never unloads such a library, so a rebuild reloaded over it keeps the
     /// old one's statics (the host warns; plugin README, "What a reload needs").
     const std::string& uniqueSymbol() const { return uniqueSymbol_; }
+    /// Its code crashed (an instance's call): never unloaded, and the process ends without
+    /// running finalizers (finishProcess), whose code may find the statics the crash left
+    /// half-made (a rolled-back plugin's unload at exit killed the player, exit 139).
+    void abandon();
 
 private:
     PluginLibrary() = default;
     void* handle_ = nullptr;
-    bool abandoned_ = false;  ///< crashed while loading: never dlclose'd
+    bool abandoned_ = false;  ///< crashed (while loading, or an instance): never dlclose'd
     const PaperPluginApi* api_ = nullptr;
     std::filesystem::path source_, copy_;
     std::string uniqueSymbol_;

@@ -297,6 +297,11 @@ std::unique_ptr<PluginLibrary> PluginLibrary::open(const fs::path& source, const
     return library;
 }
 
+void PluginLibrary::abandon() {
+    abandoned_ = true;
+    gAbandonedLibrary = true;
+}
+
 PluginLibrary::~PluginLibrary() {
     if (handle_ && !abandoned_) dlclose(handle_);
     std::error_code ec;

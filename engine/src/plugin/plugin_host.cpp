@@ -184,6 +184,7 @@ PluginHost::~PluginHost() {
         // Said, as in a reload: at exit it had passed without a word.
         if (int signal = callGuarded([&] { current_.api()->destroy(current_.instance); })) {
             abandon(current_.instance);  // what it did not free is lost with the crash
+            current_.library->abandon();
             log(PAPER_LOG_WARNING, "plugin: '" + status_.name + " " + status_.version +
                                        "' crashed while shutting down: " + describeSignal(signal));
         }
@@ -214,15 +215,24 @@ bool PluginHost::start(Generation& generation, const std::vector<std::uint8_t>& 
         message);
     if (signal) {
         error = std::string("crashed while starting: ") + describeSignal(signal);
+        generation.library->abandon();
         return false;
     }
     if (!instance) {
         error = "refused to start: " + (message.empty() ? std::string("no reason given") : message);
         return false;
     }
+    // Refused, the instance is destroyed; crashed, it is never called again (crash_guard.h)
+    // and its library never unloaded: destroyed and unloaded at once, a library crashed
+    // while loading the state took the running player down with it.
     auto abandon = [&](const std::string& why) {
         error = why;
-        callGuarded([&] { api.destroy(instance); });
+        if (signal) {
+            paper::abandon(instance);
+            generation.library->abandon();
+        } else {
+            callGuarded([&] { api.destroy(instance); });
+        }
         return false;
     };
     // Each call is guarded on its own: a crash on the way leaves no status to read.
@@ -438,7 +448,9 @@ bool PluginHost::reload() {
     const PaperPluginApi* oldApi = current_.api();
     if (int signal = callGuarded([&] { oldApi->destroy(old); })) {
         abandon(old);
-        log(PAPER_LOG_WARNING, std::string("plugin: the old instance crashed while shutting down: ") + describeSignal(signal));
+        current_.library->abandon();
+        log(PAPER_LOG_WARNING, "plugin: the old instance ('" + status_.name + " " + oldVersion +
+                                   "') crashed while shutting down: " + describeSignal(signal));
     }
     previous_.library = std::move(current_.library);  // the one before it is closed here
     lastGoodState_ = state;
@@ -502,6 +514,7 @@ void PluginHost::rollBack(const char* what, int signal) {
     // its library stays mapped in case its code is still referenced.
     abandon(current_.instance);
     current_.instance = nullptr;
+    current_.library->abandon();
     crashed_.push_back(std::move(current_.library));
     std::string reason = "'" + crashed + "' crashed in " + what + " (" + describeSignal(signal) + ")";
     if (!previous_.library) {
