@@ -415,6 +415,24 @@ TEST_CASE("a library that crashes taking over the state is refused and never unl
     CHECK(mappedCopies(box) == 2);
 }
 
+TEST_CASE("an empty state is handed over at a reload, for the new library to take or refuse", "[plugin]") {
+    // A saveState that answered 0 bytes skipped loadState: the new library began the level
+    // afresh (a falling figure back at its spawn) and the reload counted as a success.
+    Sandbox box;
+    box.install("test_plugin_empty_state");
+    auto host = box.host();
+    REQUIRE(host->load(box.descriptor));
+    PaperInput input = {};
+    for (int i = 0; i < 3; ++i) host->tick(1.0 / 60, input);
+    box.install("test_plugin_v2");
+    CHECK_FALSE(host->reload());
+    CHECK(host->status().lastError ==
+          "reload failed, still running 7.8: the new library refused the state: not a test-plugin state (0 bytes)");
+    CHECK(host->status().reloads == 0);
+    host->tick(1.0 / 60, input);
+    CHECK(stepsOf(*host) == 4);  // the old one runs on
+}
+
 TEST_CASE("a library the loader refuses for an undefined C++ symbol names it as the code spells it", "[plugin]") {
     Sandbox box;
     box.install("test_plugin_v1");

@@ -10,6 +10,7 @@
 //   TEST_PLUGIN_TWO_FIGURES      two figures of one name
 //   TEST_PLUGIN_UNSTEADY_STATE   saveState answers 8 bytes more when it writes than when asked
 //   TEST_PLUGIN_HUGE_STATE       saveState answers (size_t)-1, a -1 returned as a size
+//   TEST_PLUGIN_EMPTY_STATE      saveState answers 0 bytes, a "buffer too small" bug
 //   TEST_PLUGIN_CRASH_IN_SAVE    crash (SIGSEGV) in saveState, once it has stepped
 //   TEST_PLUGIN_CRASH_IN_STATS   crash (SIGSEGV) in getStats
 //   TEST_PLUGIN_CRASH_IN_DESTROY crash (SIGSEGV) in destroy
@@ -235,6 +236,10 @@ void draw(PaperPluginInstance* instance, uint32_t layers) {
 size_t saveState(PaperPluginInstance* instance, void* buffer, size_t capacity) {
 #ifdef TEST_PLUGIN_HUGE_STATE
     return size_t(-1);
+#endif
+#ifdef TEST_PLUGIN_EMPTY_STATE
+    (void)instance, (void)buffer, (void)capacity;
+    return 0;
 #endif
 #ifdef TEST_PLUGIN_CRASH_IN_SAVE
     if (instance->steps > 0) std::raise(SIGSEGV);

@@ -269,8 +269,9 @@ typedef struct PaperPluginInstance PaperPluginInstance;
     /* Draws the frame through the services' draw calls: the layers asked for (PAPER_DRAW_*). */ \
     X(1, void, draw, (PaperPluginInstance* instance, uint32_t layers)) \
     /* State for hot reload: a versioned, self-describing blob. saveState writes at most \
-       capacity bytes and returns the size it needs (call with capacity 0 to ask). loadState \
-       returns 0, or refuses with a reason ("Reasons" above) and leaves the instance as it was. */ \
+       capacity bytes and returns the size it needs (call with capacity 0 to ask). At a reload \
+       loadState gets that blob, empty or not, and returns 0, or refuses with a reason \
+       ("Reasons" above) and leaves the instance as it was. */ \
     X(1, size_t, saveState, (PaperPluginInstance* instance, void* buffer, size_t capacity)) \
     X(1, int32_t, loadState, (PaperPluginInstance* instance, const void* data, size_t size, char* error, size_t errorCapacity)) \
     /* The figures of the last step: values[i] for stats[i], count = statCount. */ \

@@ -190,8 +190,9 @@ private:
         const PaperPluginApi* api() const { return library ? &library->api() : nullptr; }
     };
 
-    /// Creates an instance of `library`, gives it the level and (if not empty) the state.
-    bool start(Generation& generation, const std::vector<std::uint8_t>& state, std::string& error);
+    /// Creates an instance of `library`, gives it the level and (at a reload or rollback,
+    /// when given, empty or not) the state.
+    bool start(Generation& generation, const std::vector<std::uint8_t>* state, std::string& error);
     /// Logs a warning when the library can never be unloaded (PluginLibrary::uniqueSymbol).
     void warnIfNeverUnloaded(const PluginLibrary& library);
     /// Runs a call into the current instance under the crash guard; on a crash, rolls back.

@@ -202,7 +202,7 @@ void PluginHost::fail(const std::string& error) {
     log(PAPER_LOG_ERROR, "plugin: " + error);
 }
 
-bool PluginHost::start(Generation& generation, const std::vector<std::uint8_t>& state, std::string& error) {
+bool PluginHost::start(Generation& generation, const std::vector<std::uint8_t>* state, std::string& error) {
     const PaperPluginApi& api = *generation.api();
     std::string message;
     PaperPluginInstance* instance = nullptr;
@@ -252,9 +252,11 @@ bool PluginHost::start(Generation& generation, const std::vector<std::uint8_t>& 
         if (signal) return abandon(std::string("crashed while loading the level: ") + describeSignal(signal));
         if (rc != 0) return abandon("refused the level: " + message);
     }
-    if (!state.empty()) {
+    // Handed over even when empty: a saveState that gave 0 bytes (a "buffer too small" bug)
+    // skipped loadState, and the new library began the level afresh, called a success.
+    if (state) {
         int32_t rc = guardedCall([&](char* buffer, size_t capacity) {
-            return api.loadState(instance, state.data(), state.size(), buffer, capacity);
+            return api.loadState(instance, state->data(), state->size(), buffer, capacity);
         });
         if (signal) return abandon(std::string("crashed while loading the state: ") + describeSignal(signal));
         if (rc != 0) return abandon("refused the state: " + message);
@@ -290,7 +292,7 @@ bool PluginHost::load(const PluginDescriptor& descriptor) {
     warnIfNeverUnloaded(*library);
     Generation next;
     next.library = std::move(library);
-    if (!start(next, {}, error)) {
+    if (!start(next, nullptr, error)) {
         fail("'" + descriptor.name + "' " + error);
         return false;
     }
@@ -440,7 +442,7 @@ bool PluginHost::reload() {
     Generation next;
     next.library = std::move(library);
     std::string oldVersion = status_.version;
-    if (!start(next, state, error)) {
+    if (!start(next, &state, error)) {
         fail("reload failed, still running " + oldVersion + ": the new library " + error);
         return false;  // next's library closes here; the old instance never noticed
     }
@@ -524,7 +526,7 @@ void PluginHost::rollBack(const char* what, int signal) {
     }
     current_.library = std::move(previous_.library);
     std::string error;
-    if (!start(current_, lastGoodState_, error)) {
+    if (!start(current_, &lastGoodState_, error)) {
         crashed_.push_back(std::move(current_.library));
         status_.loaded = false;
         fail(reason + "; going back to the previous library failed too: " + error);

@@ -408,7 +408,10 @@ bool readCharacters(Reader& section, size_t end, std::uint32_t version, const Re
 bool Scene::loadState(const std::uint8_t* data, std::size_t size, std::string& error) {
     Reader r{data, size};
     if (!data || size < 12 || std::memcmp(data, kMagic, 4) != 0) {
-        error = "not a ragdoll state blob (bad magic)";
+        const bool ours = data && size >= 4 && std::memcmp(data, kMagic, 4) == 0;
+        error = size == 0 ? "the state is empty (0 bytes)"
+                : ours    ? "the state blob is truncated (" + std::to_string(size) + " bytes)"
+                          : "not a ragdoll state blob (" + std::to_string(size) + " bytes, not starting as one)";
         return false;
     }
     r.offset = 4;
