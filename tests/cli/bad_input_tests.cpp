@@ -263,7 +263,7 @@ TEST_CASE("paperdoll refuses bad plugins", "[cli][bad-input][player]") {
         {"--plugin: binary garbage", plugin(f.garbage), 1, {f.garbage + ": error: not a plugin descriptor (it is a binary file"}},
         {"--plugin: bad abi_version on line 2", plugin(f.badPlugin), 1, {f.badPlugin + ":2:", "abi_version"}},
         {"--plugin: its library is missing", plugin(f.noLibrary), 1, {"libnot_built.so", "No such file"}},
-        {"--plugin: its library is binary garbage", plugin(f.garbageLibrary), 1, {"libgarbage.so", "not a 64-bit ELF"}},
+        {"--plugin: its library is binary garbage", plugin(f.garbageLibrary), 1, {"libgarbage.so", "is not an ELF shared library"}},
         {"--list-plugins --plugin garbage", {"--list-plugins", "--plugin", f.garbage}, 1, {f.garbage, "not a plugin descriptor"}},
     };
     checkAll("paperdoll", kPlayer, rows);
@@ -544,7 +544,7 @@ TEST_CASE("paperdoll_editor refuses bad files", "[cli][bad-input][editor]") {
         {"--plugin: its library is missing", opt("--plugin", f.noLibrary), 1,
          {"libnot_built.so", "No such file", "paperdoll_editor: error: the plugin 'ragdoll' did not load"}},
         {"--plugin: its library is binary garbage", opt("--plugin", f.garbageLibrary), 1,
-         {"libgarbage.so", "not a 64-bit ELF"}},
+         {"libgarbage.so", "is not an ELF shared library"}},
         {"--screenshot: in a folder that does not exist", opt("--screenshot", f.missing + "/shot.png"), 2,
          {"--screenshot '" + f.missing + "/shot.png': '" + f.missing + "' does not exist"}},
         {"--screenshot: a directory", opt("--screenshot", f.folder), 2, {"--screenshot '" + f.folder + "': it is a directory"}},

@@ -595,6 +595,33 @@ TEST_CASE("a plugin that fails its first load can be fixed and reloaded", "[plug
     CHECK(host->loaded());
 }
 
+TEST_CASE("a library built for another machine is refused naming the machine", "[plugin]") {
+    // An AArch64 build was refused in dlopen's words, which named the host's private copy of
+    // it: "cannot open shared object file: No such file or directory".
+    Sandbox box;
+    std::ifstream source(kTestPlugins / "libtest_plugin_v1.so", std::ios::binary);
+    const std::string ours((std::istreambuf_iterator<char>(source)), std::istreambuf_iterator<char>());
+    REQUIRE(ours.size() > 64);
+    auto build = [&](unsigned char elfClass, unsigned char endian, unsigned machine) {
+        std::string bytes = ours;
+        bytes[4] = char(elfClass);
+        bytes[5] = char(endian);
+        bytes[0x12] = char(endian == 1 ? machine & 0xff : machine >> 8);
+        bytes[0x13] = char(endian == 1 ? machine >> 8 : machine & 0xff);
+        std::ofstream(box.library, std::ios::binary | std::ios::trunc) << bytes;
+        std::string why;
+        CHECK_FALSE(isCompleteElf(box.library, why));
+        return why;
+    };
+    const std::string file = "'" + box.library.string() + "' is a library for ";
+    CHECK(build(2, 1, 183) == file + "AArch64; this engine runs on x86-64");
+    CHECK(build(1, 1, 3) == file + "32-bit x86; this engine runs on x86-64");
+    CHECK(build(2, 2, 21) == file + "big-endian 64-bit PowerPC; this engine runs on x86-64");
+    std::ofstream(box.library, std::ios::binary | std::ios::trunc) << ours;
+    std::string why;
+    CHECK(isCompleteElf(box.library, why));
+}
+
 TEST_CASE("a library still being written is not loaded until it is complete", "[plugin]") {
     Sandbox box;
     box.install("test_plugin_v1");

@@ -85,6 +85,37 @@ std::string declarationProblem(const PaperPluginApi& api) {
 
 }  // namespace
 
+namespace {
+
+/// The ELF machine this engine is built for (e_machine).
+#if defined(__x86_64__)
+constexpr unsigned kOurMachine = 62;
+#elif defined(__aarch64__)
+constexpr unsigned kOurMachine = 183;
+#else
+#error "a 64-bit little-endian x86-64 or AArch64 build is what the plugin loader checks libraries against"
+#endif
+
+/// A library's machine in words: "x86-64", "32-bit x86", "big-endian 64-bit PowerPC".
+std::string machineName(bool sixtyFourBit, bool bigEndian, unsigned machine) {
+    std::string name;
+    switch (machine) {
+    case 3: name = "x86"; break;
+    case 8: name = "MIPS"; break;
+    case 20: case 21: name = "PowerPC"; break;
+    case 40: name = "ARM"; break;
+    case 62: name = "x86-64"; break;
+    case 183: name = "AArch64"; break;
+    case 243: name = "RISC-V"; break;
+    default: name = "machine " + std::to_string(machine); break;
+    }
+    if (!sixtyFourBit) name = "32-bit " + name;
+    else if (machine != 62 && machine != 183) name = "64-bit " + name;
+    return bigEndian ? "big-endian " + name : name;
+}
+
+}  // namespace
+
 bool isCompleteElf(const fs::path& path, std::string& why) {
     std::error_code ec;
     std::uintmax_t size = fs::file_size(path, ec);
@@ -94,13 +125,27 @@ bool isCompleteElf(const fs::path& path, std::string& why) {
     }
     unsigned char header[64] = {};
     std::ifstream file(path, std::ios::binary);
+    if (!file) {
+        // Said as what it is (a file we may not read), not as a size.
+        why = "cannot read '" + path.string() + "': " + std::strerror(errno);
+        return false;
+    }
     if (size < sizeof header || !file.read(reinterpret_cast<char*>(header), sizeof header)) {
         why = "'" + path.string() + "' is " + std::to_string(size) +
               " bytes, too short to be a shared library (not one, or a build still writing it)";
         return false;
     }
-    if (std::memcmp(header, "\x7f" "ELF", 4) != 0 || header[4] != 2 /* 64-bit */ || header[5] != 1 /* little endian */) {
-        why = "'" + path.string() + "' is not a 64-bit ELF shared library";
+    if (std::memcmp(header, "\x7f" "ELF", 4) != 0) {
+        why = "'" + path.string() + "' is not an ELF shared library";
+        return false;
+    }
+    // A library for another machine: dlopen's own words named the private copy, "No such
+    // file or directory", for an AArch64 build.
+    const bool bigEndian = header[5] == 2;
+    const unsigned machine = bigEndian ? unsigned(header[0x12]) << 8 | header[0x13] : unsigned(header[0x13]) << 8 | header[0x12];
+    if (header[4] != 2 /* 64-bit */ || bigEndian || machine != kOurMachine) {
+        why = "'" + path.string() + "' is a library for " + machineName(header[4] == 2, bigEndian, machine) +
+              "; this engine runs on " + machineName(true, false, kOurMachine);
         return false;
     }
     std::uint64_t sectionTable = 0;
