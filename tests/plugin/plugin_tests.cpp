@@ -1204,6 +1204,41 @@ TEST_CASE("an editor run that ends by itself fails when the plugin crashed in it
     CHECK_THAT(r.err, Catch::Contains("paperdoll_editor: error: the plugin 'test' crashed during the run (stopped; the log above says where)"));
 }
 
+TEST_CASE("an edit made after a reload is applied again when a crash rolls the plugin back", "[plugin][crash][editor]") {
+    // The rollback starts the previous library with the state from before the reload: an edit
+    // made since was gone from the plugin while the editor kept its `*` and its history, and
+    // Save wrote the old value and said Saved.
+    Sandbox box;
+    box.install("test_plugin_crash_after_reload");  // its second instance crashes in its 30th tick
+    const fs::path content = PAPERDOLL_CONTENT_DIR;
+    fs::create_directories(box.dir / "rigs");
+    const fs::path rig = box.dir / "rigs" / "stickman.rig.xml";
+    fs::copy_file(content / "rigs" / "stickman.rig.xml", rig);
+    fs::copy(content / "anims", box.dir / "anims", fs::copy_options::recursive);
+    const fs::path script = box.dir / "rollback.script";
+    std::ofstream(script) << "key press F5\nwait_frames 2\nexpect reloads 1\n"
+                             "select joint elbow_L\nwait_frames 2\n"
+                             "mouse move target joint elbow_L upper\nwait_frames 1\nmouse down left\nwait_frames 1\n"
+                             "mouse move target joint elbow_L angle 118\nwait_frames 1\n"
+                             "mouse move target joint elbow_L angle 100\nwait_frames 1\nmouse up left\nwait_frames 1\n"
+                             "expect joint elbow_L upper 100\n"
+                             "key press P\nwait_frames 40\n"  // the crash, and the rollback
+                             "expect joint elbow_L upper 100\nexpect dirty\n"
+                             "key down Left Ctrl\nkey press S\nwait_frames 1\nkey up Left Ctrl\nwait_frames 2\n"
+                             "expect clean\n";
+    test::ProcessResult r = test::runProcess(
+        {PAPERDOLL_EDITOR_EXE, "--headless", "--plugin", (box.dir / "test.plugin").string(), "--rig", rig.string(), "--script",
+         script.string()},
+        {"PAPERDOLL_TEST_INSTANCE_COUNT=" + (box.dir / "instances").string(), "PAPERDOLL_CONTENT=" + content.string()}, 60.0);
+    INFO(r.err);
+    CHECK_THAT(r.err, Catch::Contains("crashed in tick") && Catch::Contains("rolled back to ragdoll"));
+    CHECK_THAT(r.err, !Catch::Contains(script.string() + ":"));  // every expect held
+    CHECK(r.exitCode == 1);  // a run the plugin crashed in fails
+    std::ifstream in(rig);
+    const std::string saved((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK_THAT(saved, Catch::Contains("<joint name=\"elbow_L\" parent=\"upper_arm.L\" child=\"forearm.L\" lower=\"0\" upper=\"100\""));
+}
+
 TEST_CASE("stats-json says the plugin crashed when it crashed handing over the figures", "[plugin][crash][player]") {
     // The plugin's status was written before its figures were asked for: the file said
     // loaded, no error, beside the empty figures of a plugin that had just been stopped.

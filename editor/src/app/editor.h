@@ -195,6 +195,7 @@ private:
     std::optional<AssetStamp> assetStamp_;      ///< assetPath_ as last said (noticeAssetChange)
     std::filesystem::path contentFolder_;  ///< content/, for the Open dialog (may be empty)
     int pluginGeneration_ = -1;            ///< the plugin library the bindings and plots are for
+    int seenRollbacks_ = 0;                ///< the plugin's rollbacks the edits were applied again after
     std::ostream& err_;
     const Script* script_ = nullptr;
     std::optional<EditorScriptRunner> runner_;

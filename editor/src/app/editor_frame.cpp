@@ -157,6 +157,18 @@ void Editor::syncWithPlugin() {
     pluginGeneration_ = plugin_.generation();
     for (const std::string& problem : player_.bindGame(input_, plugin_.declarations())) report(problem, true);
     simulation_.plots.configure(plugin_.declarations().stats, pluginGeneration_);
+    // Rolled back after a crash, the plugin runs on the state from before the reload: the
+    // edits made since were gone while the history, the `*` and Save went on as if kept
+    // (Save wrote the old values and said Saved). Every edit is applied again.
+    if (plugin_.status().rollbacks == seenRollbacks_) return;
+    seenRollbacks_ = plugin_.status().rollbacks;
+    if (!plugin_.loaded() || history_.applied().empty()) return;
+    cancelDrag();
+    std::string error, failed;
+    for (const Edit& edit : history_.applied())
+        if (!applyEdit(edit, true, error)) failed = error;
+    if (!failed.empty()) return report("The plugin was rolled back after a crash, and an edit could not be applied again: " + failed, true);
+    report("The plugin was rolled back after a crash; the edits are applied again.", true);
 }
 
 void Editor::simulate() {
