@@ -622,6 +622,51 @@ TEST_CASE("a library built for another machine is refused naming the machine", "
     CHECK(isCompleteElf(box.library, why));
 }
 
+namespace {
+/// Polls the host's watch for up to two seconds; whether it reloaded (or tried to: `tried`
+/// is whether a reload was refused with an error).
+bool pollWatch(PluginHost& host, bool* tried = nullptr) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    while (std::chrono::steady_clock::now() < until) {
+        if (host.reloadIfChanged()) return true;
+        if (tried && !host.status().lastError.empty()) return *tried = true, false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return false;
+}
+}  // namespace
+
+TEST_CASE("auto-reload sees a library renamed away, and a folder moved away and made anew", "[plugin]") {
+    // Renamed away (mv lib lib.old), the change was never seen, where a removal was refused
+    // in words; and a build that moves its output folder away and makes a new one left the
+    // watch on the old folder: auto-reload was off for good, unsaid.
+    Sandbox box;
+    box.install("test_plugin_v1");
+    auto host = box.host();
+    REQUIRE(host->load(box.descriptor));
+    host->watch(true);
+    fs::rename(box.library, box.dir / "libtest.so.old");
+    bool tried = false;
+    CHECK_FALSE(pollWatch(*host, &tried));
+    CHECK(tried);
+    CHECK_THAT(host->status().lastError, Catch::Contains("reload failed, still running 1.0") && Catch::Contains("libtest.so"));
+    box.install("test_plugin_v2");
+    CHECK(pollWatch(*host));
+    CHECK(host->status().version == "2.0");
+
+    // The folder moved away and made anew, the descriptor and a new build put back in it.
+    const fs::path moved = box.dir.string() + ".moved";
+    fs::rename(box.dir, moved);
+    CHECK_FALSE(host->reloadIfChanged());
+    fs::create_directories(box.dir);
+    fs::copy_file(moved / "test.plugin", box.dir / "test.plugin");
+    box.install("test_plugin_v1");
+    CHECK(pollWatch(*host));
+    CHECK(host->status().version == "1.0");
+    CHECK(host->status().reloads == 2);
+    fs::remove_all(moved);
+}
+
 TEST_CASE("a library still being written is not loaded until it is complete", "[plugin]") {
     Sandbox box;
     box.install("test_plugin_v1");

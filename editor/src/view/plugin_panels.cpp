@@ -119,7 +119,8 @@ bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, float bottom, 
             ImGui::TextDisabled("ABI %u   loaded at %s", PAPER_PLUGIN_ABI_VERSION, state.loadedAt.c_str());
             ImGui::TextDisabled("reloads %d   last %.1f ms, %zu bytes of state", s.reloads, s.lastReloadMilliseconds,
                                 s.lastStateBytes);
-            if (s.rollbacks > 0) ImGui::TextColored(kErrorColour, "rolled back after a crash %d times", s.rollbacks);
+            if (s.rollbacks > 0)
+                ImGui::TextColored(kErrorColour, "rolled back after a crash %d time%s", s.rollbacks, s.rollbacks == 1 ? "" : "s");
         } else {
             ImGui::TextColored(kErrorColour, "not running");
         }

@@ -1,5 +1,6 @@
 // Watches one file (a plugin library) for replacement. inotify on its folder, so renames
-// over the file and rewrites in place are both seen; if inotify is unavailable it polls
+// over the file, out of it and rewrites in place are all seen, and a folder moved away and
+// made anew is watched again; if inotify is unavailable it polls
 // the file's size and time. A change is reported once the file has been quiet for a while
 // and is a complete ELF file: linkers write in many pieces, and a half-written library
 // must never be loaded.
@@ -37,9 +38,15 @@ private:
         bool operator==(const Stamp&) const = default;
     };
     Stamp stamp() const;
+    /// Watches the file's folder (again); false while there is no such folder.
+    bool watchFolder();
 
     std::filesystem::path file_;
     int inotifyFd_ = -1;
+    /// The folder was moved away or deleted (a build's clean output folder made anew): the
+    /// watch is on the old one, so the file's own size and time are compared until a folder
+    /// of that name can be watched again.
+    bool folderGone_ = false;
     bool pending_ = false;
     std::chrono::steady_clock::time_point lastActivity_{};
     Stamp last_;

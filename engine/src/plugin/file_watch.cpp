@@ -14,14 +14,21 @@ namespace fs = std::filesystem;
 
 FileWatch::FileWatch(fs::path file) : file_(std::move(file)) {
     inotifyFd_ = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-    if (inotifyFd_ >= 0) {
-        fs::path folder = file_.parent_path().empty() ? fs::path(".") : file_.parent_path();
-        if (inotify_add_watch(inotifyFd_, folder.c_str(), IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_MODIFY | IN_DELETE) < 0) {
-            close(inotifyFd_);
-            inotifyFd_ = -1;
-        }
+    if (inotifyFd_ >= 0 && !watchFolder()) {
+        close(inotifyFd_);
+        inotifyFd_ = -1;
     }
     last_ = stamp();
+}
+
+bool FileWatch::watchFolder() {
+    const fs::path folder = file_.parent_path().empty() ? fs::path(".") : file_.parent_path();
+    // A file renamed away (IN_MOVED_FROM) is a change as its removal is; the folder itself
+    // moved or deleted (IN_MOVE_SELF, IN_DELETE_SELF) leaves the watch on what is no longer
+    // the file's folder.
+    return inotify_add_watch(inotifyFd_, folder.c_str(),
+                             IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_MODIFY | IN_DELETE |
+                                 IN_MOVE_SELF | IN_DELETE_SELF) >= 0;
 }
 
 FileWatch::~FileWatch() {
@@ -49,15 +56,24 @@ bool FileWatch::poll() {
             if (n <= 0) break;
             for (ssize_t offset = 0; offset < n;) {
                 const auto* event = reinterpret_cast<const inotify_event*>(buffer + offset);
-                if (event->len > 0 && name == event->name) {
+                if ((event->len > 0 && name == event->name) || (event->mask & (IN_MOVE_SELF | IN_DELETE_SELF))) {
                     pending_ = true;
                     lastActivity_ = now;
                     last_ = stamp();
+                    folderGone_ = folderGone_ || (event->mask & (IN_MOVE_SELF | IN_DELETE_SELF));
                 }
                 offset += ssize_t(sizeof(inotify_event) + event->len);
             }
         }
-    } else {
+        if (folderGone_ && watchFolder()) {
+            // Watched again (its old watch is the old folder's, left as it is): whatever came
+            // into the new folder before is a change.
+            folderGone_ = false;
+            pending_ = true;
+            lastActivity_ = now;
+        }
+    }
+    if (inotifyFd_ < 0 || folderGone_) {
         Stamp s = stamp();
         if (!(s == last_)) {
             last_ = s;
