@@ -70,8 +70,12 @@ struct Simulation {
     }
 
     void step() {
-        syncBindings();
         applyScript();
+        // F5 (the key, or a script's press due at this step) reloads before the step: checked
+        // once a frame, a script's press due at a window's second step in a frame was gone
+        // by the next frame (the step had consumed it), and the reload never happened.
+        if (plugin && input.pressed(bindings.reloadPlugin)) plugin->reload();
+        syncBindings();
         PaperInput stepInput = makePaperInput(input, bindings, camera);
         Clock::time_point start = Clock::now();
         if (plugin) plugin->tick(1.0 / kSimulationHz, stepInput);
@@ -102,12 +106,10 @@ void runHeadless(const PlayerOptions& options, Simulation& sim) {
     sim.camera.frame(sim.level->camera.center, sim.level->camera.viewHeight);
     Clock::time_point start = Clock::now();
     for (std::int64_t i = 0; !sim.finished(); ++i) {
-        // A rebuilt plugin is picked up between steps, and a script's F5 reloads, as in a window.
+        // A rebuilt plugin is picked up between steps (a script's F5 reloads in the step), as in
+        // a window.
         sim.applyScript();
-        if (sim.plugin) {
-            if (sim.input.pressed(sim.bindings.reloadPlugin)) sim.plugin->reload();
-            else sim.plugin->reloadIfChanged();
-        }
+        if (sim.plugin && !sim.input.pressed(sim.bindings.reloadPlugin)) sim.plugin->reloadIfChanged();
         updateCamera(sim.camera, sim.input, sim.bindings, sim.level->camera);
         sim.step();
         sim.input.endFrame();
@@ -270,14 +272,7 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
         updateCamera(camera, input, sim.bindings, level.camera);
         if (input.pressed(sim.bindings.debugView)) debugView = !debugView;  // before a step takes the press
         if (input.pressed(sim.bindings.toggleHud)) hudShown = !hudShown;
-        if (sim.plugin) {
-            if (input.pressed(sim.bindings.reloadPlugin)) {
-                input.consumeEdges();
-                sim.plugin->reload();
-            } else {
-                sim.plugin->reloadIfChanged();
-            }
-        }
+        if (sim.plugin && !input.pressed(sim.bindings.reloadPlugin)) sim.plugin->reloadIfChanged();  // F5: in the step
 
         int steps = lockstep ? 1 : clock.advance(frameSeconds);
         for (int i = 0; i < steps && !sim.finished(); ++i) sim.step();
