@@ -432,3 +432,20 @@ TEST_CASE("a slot's blend mode and tint black, which the renderer does not draw,
     CHECK(found == std::vector<std::string>{"slots.json:5: warning: slot 'glow': blend mode 'additive' is drawn as normal",
                                             "slots.json:6: warning: slot 'shade': its tint black ('dark') is not drawn"});
 }
+
+TEST_CASE("JSON: two bones a rig would name alike ('hand.r', 'hand_r') are an error at the second one's line", "[spine][json]") {
+    // The import built the rig and its own check then said so, at lines of a rig file it
+    // never wrote, with knock-on errors about the bodies and joints.
+    const SpineLoadResult r = parseSpineJson(R"({
+  "skeleton": { "spine": "4.2.22" },
+  "bones": [
+    { "name": "root" },
+    { "name": "hand.r", "parent": "root", "length": 10 },
+    { "name": "hand_r", "parent": "root", "length": 10 }
+  ]
+})", "alike.json");
+    CHECK_FALSE(r.ok);
+    REQUIRE(r.diagnostics.size() == 1);
+    CHECK(r.diagnostics[0].format() == "alike.json:6: error: bone 'hand_r' would be the same bone in a rig as 'hand.r' "
+                                       "(line 5): a rig name has '_' for each '.'; rename one of them");
+}

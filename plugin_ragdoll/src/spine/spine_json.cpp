@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "paper/xml_reader.h"
+#include "rig/rig.h"
 #include "spine/spine_atlas.h"
 #include "spine/spine_json_animations.h"
 
@@ -231,6 +232,12 @@ public:
             const std::string what = "bone '" + bone.name + "'";
             if (bone.name.empty()) error(bone.line, "bones: an entry has no name");
             if (skeleton_.findBone(bone.name) >= 0) error(bone.line, what + " is defined twice");
+            // A rig name has '_' for each '.': 'hand.r' and 'hand_r' would be one bone there,
+            // an error the rig's own check gave at lines of a file never written.
+            for (const SpineBone& other : skeleton_.bones)
+                if (other.name != bone.name && sanitiseName(other.name) == sanitiseName(bone.name))
+                    error(bone.line, what + " would be the same bone in a rig as '" + other.name + "' (line " +
+                                         std::to_string(other.line) + "): a rig name has '_' for each '.'; rename one of them");
             parents.push_back(string(entry, "parent", "", bone.line, what));
             bone.length = number(entry, "length", 0.0, bone.line, what);
             bone.x = number(entry, "x", 0.0, bone.line, what);
