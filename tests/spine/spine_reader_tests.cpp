@@ -190,6 +190,19 @@ TEST_CASE("JSON: path and physics constraints are read past with a warning each"
                                        "timelines, IK and transform constraints make");
     CHECK(r.diagnostics[1].line == 5);
     CHECK(r.diagnostics[1].message.starts_with("2 physics constraint(s) not baked"));
+
+    // After skins whose attachment has a "path" of its own (the region's name in the atlas):
+    // the warning was said at that attachment's line.
+    const SpineLoadResult late = parseSpineJson(R"({
+  "skeleton": { "spine": "4.2.22" },
+  "bones": [ { "name": "root" } ],
+  "slots": [ { "name": "face", "bone": "root", "attachment": "face" } ],
+  "skins": [ { "name": "default", "attachments": { "face": { "face": { "path": "head", "width": 4, "height": 4 } } } } ],
+  "path": [ { "name": "rail", "bones": [ "root" ], "target": "track" } ]
+})", "late.json");
+    REQUIRE(late.ok);
+    REQUIRE(late.diagnostics.size() == 1);
+    CHECK(late.diagnostics[0].line == 6);
 }
 
 TEST_CASE("JSON: a 4.x IK key's curve of mix and softness (8 numbers) reads, the mix following its Bezier",

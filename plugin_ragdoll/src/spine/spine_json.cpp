@@ -149,6 +149,18 @@ public:
         size_t from = text_.find(quoted(section));
         return from == std::string_view::npos ? 0 : lineOfKey(from, key);
     }
+    /// The line of the first `"key": [`: an attachment's `"path": "head"` came before the
+    /// top-level `"path": [` of constraints, and its warning was said there.
+    int lineOfArrayKey(const std::string& key) const {
+        const std::string quotedKey = "\"" + key + "\"";
+        for (size_t at = text_.find(quotedKey); at != std::string_view::npos; at = text_.find(quotedKey, at + 1)) {
+            size_t next = text_.find_first_not_of(" \t\r\n", at + quotedKey.size());
+            if (next == std::string_view::npos || text_[next] != ':') continue;
+            next = text_.find_first_not_of(" \t\r\n", next + 1);
+            if (next != std::string_view::npos && text_[next] == '[') return lineAt(at);
+        }
+        return lineOfKey(0, key);
+    }
     int lineAt(size_t offset) const {
         int line = 0, column = 0;
         lineAndColumn(text_, offset, line, column);
@@ -518,7 +530,7 @@ public:
     void readConstraints(const Json& root) {
         for (const char* kind : {"path", "physics"})
             if (auto it = root.find(kind); it != root.end() && it->is_array() && !it->empty())
-                warning(lineOfKey(0, kind), std::to_string(it->size()) + " " + kind +
+                warning(lineOfArrayKey(kind), std::to_string(it->size()) + " " + kind +
                                                 " constraint(s) not baked (skipped): the clips hold what bone timelines, IK "
                                                 "and transform constraints make");
         if (auto it = root.find("ik"); it != root.end() && it->is_array())
