@@ -926,6 +926,33 @@ TEST_CASE("import: art on a bone a negative scale mirrors is warned about, namin
     CHECK(plain.err.find("mirrored") == std::string::npos);
 }
 
+TEST_CASE("import: an animation scaling a bone at the end of its chain is warned about, naming bone and animation",
+          "[spine][import][bake]") {
+    // A forearm (nothing on it) scaled 1 to 1.25 and back: dropped without a word, where a
+    // bone with children said so through them moving off their places.
+    const std::filesystem::path folder = freshFolder("leaf_scale");
+    std::ifstream in(dataPath("mini.json"));
+    std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string swing = "\"swing\": { \"bones\": { \"forearm\": { ";
+    REQUIRE(json.find(swing) != std::string::npos);
+    json.insert(json.find(swing) + swing.size(),
+                "\"scale\": [ { \"time\": 0 }, { \"time\": 0.5, \"x\": 1.25, \"y\": 1.25 }, { \"time\": 1 } ], ");
+    std::ofstream(folder / "pulse.json") << json;
+    SpineImportOptions o = options((folder / "pulse.json").string(), folder / "pulse.rig.xml");
+    o.atlasPath = dataPath("mini.atlas");
+    o.scale = 10.0;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    CHECK(run.err.find((folder / "pulse.json").string() + ":22: warning: animation 'swing': bone 'forearm' is scaled (up to 1.25 "
+                       "times); a clip holds angles only, so its art keeps its size") != std::string::npos);
+    o.skeletonPath = dataPath("mini.json");
+    o.outPath = (folder / "plain.rig.xml").string();
+    ImportRun plain = runImport(o);
+    REQUIRE(plain.exitCode == 0);
+    CHECK(plain.err.find("is scaled") == std::string::npos);
+}
+
 TEST_CASE("import: the scale taken from the setup pose's height is written to six significant figures", "[spine][import]") {
     // The bot's setup pose is 176 units tall (its head's top at 178, its feet at 2): as
     // 1.8 m, 97.777... units per metre, written 97.7778 and no longer.

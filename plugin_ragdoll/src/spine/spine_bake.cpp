@@ -201,6 +201,23 @@ BakeResult bakeSpineClips(const SpineSkeleton& skeleton, const SpineRigMap& map,
             clip.maxError = worst;
             if (worst <= kBakeTolerance || rate >= kBakeMaxRate) break;
         }
+        // A bone at the end of its chain scaled by the animation (a breathing head): a clip
+        // holds angles only, and nothing moved off its place to say so above.
+        for (const SpineTimeline& t : animation.timelines) {
+            if (t.kind != SpineTimelineKind::Scale && t.kind != SpineTimelineKind::ScaleX && t.kind != SpineTimelineKind::ScaleY)
+                continue;
+            const int r = t.target >= 0 && size_t(t.target) < map.rigOfSpine.size() ? map.rigOfSpine[size_t(t.target)] : -1;
+            if (r < 0 || std::any_of(rig.bones.begin(), rig.bones.end(), [&](const RigBone& b) { return b.parent == r; }))
+                continue;
+            double most = 1.0;
+            for (const SpineKey& key : t.keys)
+                for (int v = 0; v < (t.kind == SpineTimelineKind::Scale ? 2 : 1); ++v)
+                    if (std::abs(key.values[size_t(v)] - 1.0) > std::abs(most - 1.0)) most = key.values[size_t(v)];
+            if (std::abs(most - 1.0) > 1e-3)
+                result.warnings.push_back({animation.line, "animation '" + animation.name + "': bone '" + rig.bones[size_t(r)].fileName +
+                                                               "' is scaled (up to " + shortNumber(most, 3) +
+                                                               " times); a clip holds angles only, so its art keeps its size"});
+        }
         // Bones keep their place on their parents in a clip (only angles and the root move):
         // say where the animation moves one off it.
         for (size_t b = 0; b < count; ++b) {
