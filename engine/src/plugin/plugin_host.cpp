@@ -227,11 +227,10 @@ bool PluginHost::start(Generation& generation, const std::vector<std::uint8_t>* 
     // while loading the state took the running player down with it.
     auto abandon = [&](const std::string& why) {
         error = why;
-        if (signal) {
+        if (signal || callGuarded([&] { api.destroy(instance); })) {
+            if (!signal) error += " (and crashed in destroy)";
             paper::abandon(instance);
             generation.library->abandon();
-        } else {
-            callGuarded([&] { api.destroy(instance); });
         }
         return false;
     };
@@ -293,7 +292,7 @@ bool PluginHost::load(const PluginDescriptor& descriptor) {
     Generation next;
     next.library = std::move(library);
     if (!start(next, nullptr, error)) {
-        fail("'" + descriptor.name + "' " + error);
+        fail("'" + descriptor.name + "' " + next.api()->version + " ('" + next.library->source().string() + "') " + error);
         return false;
     }
     current_ = std::move(next);
@@ -443,7 +442,9 @@ bool PluginHost::reload() {
     next.library = std::move(library);
     std::string oldVersion = status_.version;
     if (!start(next, &state, error)) {
-        fail("reload failed, still running " + oldVersion + ": the new library " + error);
+        // Which build it was (the file may be replaced again before anyone reads the log).
+        fail("reload failed, still running " + oldVersion + ": the new library (" + next.api()->version + ", '" +
+             next.library->source().string() + "') " + error);
         return false;  // next's library closes here; the old instance never noticed
     }
     PaperPluginInstance* old = current_.instance;
