@@ -1279,6 +1279,29 @@ TEST_CASE("an edit made after a reload is applied again when a crash rolls the p
     std::ifstream in(rig);
     const std::string saved((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     CHECK_THAT(saved, Catch::Contains("<joint name=\"elbow_L\" parent=\"upper_arm.L\" child=\"forearm.L\" lower=\"0\" upper=\"100\""));
+
+    // An edit the reload's state held, undone since: back after the rollback, unsaid, and
+    // saved by the next Save. The file now says 100; dragged to 80, reloaded, undone (100).
+    fs::remove(box.dir / "instances");
+    std::ofstream(script, std::ios::trunc)
+        << "select joint elbow_L\nwait_frames 2\n"
+           "mouse move target joint elbow_L upper\nwait_frames 1\nmouse down left\nwait_frames 1\n"
+           "mouse move target joint elbow_L angle 90\nwait_frames 1\n"
+           "mouse move target joint elbow_L angle 80\nwait_frames 1\nmouse up left\nwait_frames 1\n"
+           "expect joint elbow_L upper 80\n"
+           "key press F5\nwait_frames 2\nexpect reloads 1\n"
+           "key down Left Ctrl\nkey press Z\nwait_frames 1\nkey up Left Ctrl\nwait_frames 1\n"
+           "expect joint elbow_L upper 100\nexpect clean\n"
+           "key press P\nwait_frames 40\n"
+           "expect joint elbow_L upper 100\nexpect clean\n";
+    r = test::runProcess({PAPERDOLL_EDITOR_EXE, "--headless", "--plugin", (box.dir / "test.plugin").string(), "--rig",
+                          rig.string(), "--script", script.string()},
+                         {"PAPERDOLL_TEST_INSTANCE_COUNT=" + (box.dir / "instances").string(),
+                          "PAPERDOLL_CONTENT=" + content.string()},
+                         60.0);
+    INFO(r.err);
+    CHECK_THAT(r.err, Catch::Contains("rolled back to ragdoll"));
+    CHECK_THAT(r.err, !Catch::Contains(script.string() + ":"));
 }
 
 TEST_CASE("stats-json says the plugin crashed when it crashed handing over the figures", "[plugin][crash][player]") {

@@ -142,6 +142,9 @@ private:
     /// Applies one edit's `after` (redo) or `before` (undo); false with a message when it
     /// cannot (the joint, body or property is gone).
     bool applyEdit(const Edit& edit, bool after, std::string& error);
+    /// Applies every edit of the history's undo side again, in order (after the plugin was
+    /// given the level afresh, or lost them); the last failure, or empty.
+    std::string reapplyEdits();
     void recordEdit(const Edit& edit);
     /// Sets a joint's limits (undo, redo); false when the plugin has no such joint now.
     bool setLimits(const ObjectRef& joint, JointLimits limits);
@@ -196,6 +199,10 @@ private:
     std::filesystem::path contentFolder_;  ///< content/, for the Open dialog (may be empty)
     int pluginGeneration_ = -1;            ///< the plugin library the bindings and plots are for
     int seenRollbacks_ = 0;                ///< the plugin's rollbacks the edits were applied again after
+    bool wasRunning_ = false;              ///< whether the plugin ran at the last generation seen
+    /// The edits applied when the plugin last took a generation (a reload's state holds
+    /// them): a rollback to that state undoes these before applying today's.
+    std::vector<Edit> editsAtReload_;
     std::ostream& err_;
     const Script* script_ = nullptr;
     std::optional<EditorScriptRunner> runner_;

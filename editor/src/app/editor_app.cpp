@@ -221,6 +221,13 @@ bool Editor::setLimits(const ObjectRef& joint, JointLimits limits) {
     return false;
 }
 
+std::string Editor::reapplyEdits() {
+    std::string error, failed;
+    for (const Edit& edit : history_.applied())
+        if (!applyEdit(edit, true, error)) failed = error;
+    return failed;
+}
+
 bool Editor::applyEdit(const Edit& edit, bool after, std::string& error) {
     double value = after ? edit.afterValue : edit.beforeValue;
     switch (edit.kind) {
@@ -376,9 +383,7 @@ void Editor::resetWorld() {
     // The world holds the file's values now, none of the edits yet: Undo must lead back to
     // these, not to the values the file had before the other program changed it.
     if (changedOnDisk) history_.rebaseOnFile([this](Edit& value) { return fileValueOf(value); });
-    std::string error, failed;
-    for (const Edit& edit : history_.applied())
-        if (!applyEdit(edit, true, error)) failed = error;
+    const std::string failed = reapplyEdits();
     simulation_.steps = 0;
     simulation_.sliders.clear();
     simulation_.plots.clear();
@@ -493,9 +498,7 @@ void Editor::saveAs(const std::string& typed, bool replaceConfirmed) {
                       true);
     // The file holds the edits; the settings are not in it: all are applied again, and Undo
     // still leads to the values before each edit.
-    std::string error, failed;
-    for (const Edit& edit : history_.applied())
-        if (!applyEdit(edit, true, error)) failed = error;
+    const std::string failed = reapplyEdits();
     history_.markSaved();
     simulation_.steps = 0;
     simulation_.sliders.clear();
@@ -575,8 +578,7 @@ bool Editor::switchAsset(const std::string& path, std::string& why) {
         why = plugin_.status().lastError;
         level_.spawns.front().asset = previous;
         plugin_.setLevel(level_);
-        std::string error;
-        for (const Edit& edit : history_.applied()) applyEdit(edit, true, error);
+        reapplyEdits();
         return false;
     }
     assetPath_ = path;

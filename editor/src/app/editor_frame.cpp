@@ -157,18 +157,32 @@ void Editor::syncWithPlugin() {
     pluginGeneration_ = plugin_.generation();
     for (const std::string& problem : player_.bindGame(input_, plugin_.declarations())) report(problem, true);
     simulation_.plots.configure(plugin_.declarations().stats, pluginGeneration_);
-    // Rolled back after a crash, the plugin runs on the state from before the reload: the
-    // edits made since were gone while the history, the `*` and Save went on as if kept
-    // (Save wrote the old values and said Saved). Every edit is applied again.
-    if (plugin_.status().rollbacks == seenRollbacks_) return;
-    seenRollbacks_ = plugin_.status().rollbacks;
-    if (!plugin_.loaded() || history_.applied().empty()) return;
+    const PluginStatus& status = plugin_.status();
+    const bool rolledBack = status.rollbacks != seenRollbacks_;
+    seenRollbacks_ = status.rollbacks;
+    // Started afresh after it had stopped (F5 once a crash left nothing to go back to): the
+    // file's values, none of the edits.
+    const bool startedAfresh = !wasRunning_ && plugin_.loaded() && pluginGeneration_ > 0;
+    wasRunning_ = plugin_.loaded();
+    if (!rolledBack && !startedAfresh) {
+        editsAtReload_ = history_.applied();  // what the state a reload hands over holds
+        return;
+    }
+    if (!plugin_.loaded()) return;
+    // Rolled back after a crash, the plugin runs on the state from before the reload, with
+    // the edits applied then: an edit made since was gone (and one undone since was back)
+    // while the history, the `*` and Save went on as before — Save wrote the old values and
+    // said Saved. The edits of then are undone, and today's applied again.
     cancelDrag();
     std::string error, failed;
-    for (const Edit& edit : history_.applied())
-        if (!applyEdit(edit, true, error)) failed = error;
-    if (!failed.empty()) return report("The plugin was rolled back after a crash, and an edit could not be applied again: " + failed, true);
-    report("The plugin was rolled back after a crash; the edits are applied again.", true);
+    if (rolledBack)
+        for (auto edit = editsAtReload_.rbegin(); edit != editsAtReload_.rend(); ++edit)
+            if (!applyEdit(*edit, false, error)) failed = error;
+    if (const std::string again = reapplyEdits(); !again.empty()) failed = again;
+    editsAtReload_ = history_.applied();
+    const std::string what = rolledBack ? "The plugin was rolled back after a crash" : "The plugin started afresh";
+    if (!failed.empty()) return report(what + ", and an edit could not be applied again: " + failed, true);
+    if (!history_.applied().empty()) report(what + "; the edits are applied again.", true);
 }
 
 void Editor::simulate() {
