@@ -661,7 +661,15 @@ TEST_CASE("auto-reload sees a library renamed away, and a folder moved away and 
     CHECK(pollWatch(*host));
     CHECK(host->status().version == "1.0");
     CHECK(host->status().reloads == 2);
+    // What happens in the old folder now is not the library's (it reloaded the same file).
+    fs::copy_file(kTestPlugins / "libtest_plugin_v2.so", moved / "libtest.so", fs::copy_options::overwrite_existing);
     fs::remove_all(moved);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(600);
+    while (std::chrono::steady_clock::now() < until) {
+        CHECK_FALSE(host->reloadIfChanged());
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    CHECK(host->status().reloads == 2);
 }
 
 TEST_CASE("a library still being written is not loaded until it is complete", "[plugin]") {

@@ -43,6 +43,7 @@ private:
 
     std::filesystem::path file_;
     int inotifyFd_ = -1;
+    int watch_ = -1;  ///< the folder's watch descriptor: events of an old one are not the file's
     /// The folder was moved away or deleted (a build's clean output folder made anew): the
     /// watch is on the old one, so the file's own size and time are compared until a folder
     /// of that name can be watched again.

@@ -26,9 +26,12 @@ bool FileWatch::watchFolder() {
     // A file renamed away (IN_MOVED_FROM) is a change as its removal is; the folder itself
     // moved or deleted (IN_MOVE_SELF, IN_DELETE_SELF) leaves the watch on what is no longer
     // the file's folder.
-    return inotify_add_watch(inotifyFd_, folder.c_str(),
-                             IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_MODIFY | IN_DELETE |
-                                 IN_MOVE_SELF | IN_DELETE_SELF) >= 0;
+    const int watch = inotify_add_watch(inotifyFd_, folder.c_str(),
+                                        IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_MODIFY |
+                                            IN_DELETE | IN_MOVE_SELF | IN_DELETE_SELF);
+    if (watch < 0) return false;
+    watch_ = watch;
+    return true;
 }
 
 FileWatch::~FileWatch() {
@@ -56,11 +59,17 @@ bool FileWatch::poll() {
             if (n <= 0) break;
             for (ssize_t offset = 0; offset < n;) {
                 const auto* event = reinterpret_cast<const inotify_event*>(buffer + offset);
-                if ((event->len > 0 && name == event->name) || (event->mask & (IN_MOVE_SELF | IN_DELETE_SELF))) {
+                if (event->wd == watch_ &&
+                    ((event->len > 0 && name == event->name) || (event->mask & (IN_MOVE_SELF | IN_DELETE_SELF)))) {
                     pending_ = true;
                     lastActivity_ = now;
                     last_ = stamp();
-                    folderGone_ = folderGone_ || (event->mask & (IN_MOVE_SELF | IN_DELETE_SELF));
+                    if (event->mask & (IN_MOVE_SELF | IN_DELETE_SELF)) {
+                        // What happens to the old folder now is not the file's.
+                        inotify_rm_watch(inotifyFd_, watch_);
+                        watch_ = -1;
+                        folderGone_ = true;
+                    }
                 }
                 offset += ssize_t(sizeof(inotify_event) + event->len);
             }
