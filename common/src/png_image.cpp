@@ -42,20 +42,23 @@ std::size_t usableBytes(const std::uint8_t* data, std::size_t size) {
     return at;  // a piece of a chunk header after whole chunks: left out
 }
 
-/// Whether the file has a chunk of this type before its image data (chunks all inside it:
-/// usableBytes checked).
-bool hasChunkBeforeImage(const std::uint8_t* data, std::size_t size, const char* type) {
+/// Whether the file says its colour space (a gAMA, sRGB or iCCP chunk) where libpng reads it:
+/// before PLTE and the image data (after them libpng ignores one as out of place).
+bool saysColourSpace(const std::uint8_t* data, std::size_t size) {
     for (std::size_t at = sizeof kSignature; size - at >= 8;) {
         const std::uint32_t length = std::uint32_t(data[at]) << 24 | std::uint32_t(data[at + 1]) << 16 |
                                      std::uint32_t(data[at + 2]) << 8 | std::uint32_t(data[at + 3]);
-        if (std::memcmp(data + at + 4, "IDAT", 4) == 0 || size - at - 8 < std::size_t(length) + 4) return false;
-        if (std::memcmp(data + at + 4, type, 4) == 0) return true;
+        const std::uint8_t* type = data + at + 4;
+        if (std::memcmp(type, "PLTE", 4) == 0 || std::memcmp(type, "IDAT", 4) == 0 || size - at - 8 < std::size_t(length) + 4)
+            return false;
+        if (std::memcmp(type, "gAMA", 4) == 0 || std::memcmp(type, "sRGB", 4) == 0 || std::memcmp(type, "iCCP", 4) == 0)
+            return true;
         at += 12 + std::size_t(length);
     }
     return false;
 }
 
-/// A 16-bit PNG that says nothing of its colour space (no gAMA, sRGB or iCCP chunk): libpng's
+/// A 16-bit PNG that says nothing of its colour space (saysColourSpace): libpng's
 /// simplified API takes its samples as linear light and encodes them to sRGB on the way to 8
 /// bits (a torso's 70 came out 142: art drawn washed out), where art tools write them
 /// sRGB-encoded, as in an 8-bit file. Such a file gets an sRGB chunk after its header, so
@@ -64,8 +67,7 @@ std::vector<std::uint8_t> taggedSrgbIfUntagged16Bit(const std::uint8_t* data, st
     constexpr std::size_t kHeaderEnd = sizeof kSignature + 12 + 13;  // IHDR: its 13 bytes of data
     constexpr std::size_t kBitDepth = sizeof kSignature + 8 + 8;
     if (size < kHeaderEnd || std::memcmp(data + sizeof kSignature + 4, "IHDR", 4) != 0 || data[kBitDepth] != 16 ||
-        hasChunkBeforeImage(data, size, "gAMA") || hasChunkBeforeImage(data, size, "sRGB") ||
-        hasChunkBeforeImage(data, size, "iCCP"))
+        saysColourSpace(data, size))
         return {};
     const std::uint8_t body[5] = {'s', 'R', 'G', 'B', 0};  // rendering intent: perceptual
     const std::uint32_t crc = std::uint32_t(crc32(crc32(0L, Z_NULL, 0), body, sizeof body));

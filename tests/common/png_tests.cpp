@@ -115,10 +115,11 @@ TEST_CASE("16-bit PNGs decode to the 8-bit values they hold, as their colour spa
     // untagged 16-bit file was taken as linear light and encoded to sRGB (70 became 142: art
     // drawn washed out); art tools write such files sRGB-encoded, as 8-bit ones.
     const std::string corpus = std::string(PAPERDOLL_PNG_CORPUS_DIR) + "/";
-    paper::PngImage untagged, srgb, linear;
+    paper::PngImage untagged, srgb, late, linear;
     std::string error;
     REQUIRE(paper::loadPng(corpus + "rgba16_4x2.png", untagged, error));
     REQUIRE(paper::loadPng(corpus + "rgba16_srgb_4x2.png", srgb, error));
+    REQUIRE(paper::loadPng(corpus + "rgba16_late_srgb_4x2.png", late, error));  // its sRGB after PLTE: untagged
     REQUIRE(paper::loadPng(corpus + "rgba16_linear_4x2.png", linear, error));
     REQUIRE(untagged.width == 4);
     REQUIRE(untagged.height == 2);
@@ -130,6 +131,7 @@ TEST_CASE("16-bit PNGs decode to the 8-bit values they hold, as their colour spa
                 const int v = (17 * x + 29 * y + 53 * c) % 256;  // the script's gradient
                 CHECK(int(untagged.rgba[i]) == v);
                 CHECK(int(srgb.rgba[i]) == v);
+                CHECK(int(late.rgba[i]) == v);
             }
     // One that says it is linear light (gAMA 1.0) is encoded to sRGB, as it should be: its
     // red 29 (pixel 0, 1) reads 0.114 of full light, 95 encoded.

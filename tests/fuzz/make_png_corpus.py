@@ -105,6 +105,9 @@ def main():
     write(os.path.join(corpus, "rgba16_srgb_4x2.png"), png(4, 2, RGBA, deep, depth=16, extra=[(b"sRGB", bytes([0]))]))
     write(os.path.join(corpus, "rgba16_linear_4x2.png"),
           png(4, 2, RGBA, deep, depth=16, extra=[(b"gAMA", struct.pack(">I", 100000))]))
+    # Its sRGB chunk after a suggested palette, where libpng ignores it as out of place.
+    write(os.path.join(corpus, "rgba16_late_srgb_4x2.png"),
+          png(4, 2, RGBA, deep, depth=16, extra=[(b"PLTE", bytes([0, 0, 0])), (b"sRGB", bytes([0]))]))
     write(os.path.join(corpus, "interlaced_rgb_11x9.png"), png(11, 9, RGB, gradient(11, 9, 3), interlace=True))
     whole = png(8, 8, RGBA, gradient(8, 8, 4))
     write(os.path.join(corpus, "truncated_rgba.png"), whole[: len(whole) // 2])
