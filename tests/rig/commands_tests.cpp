@@ -559,4 +559,11 @@ TEST_CASE("rig generate overwrites an existing OUT only with --force", "[rig][co
     // The option may come first too.
     Run first = run({"rig", "generate", "--force", in, out});
     CHECK(first.status == 0);
+
+    // --force says overwrite: a read-only OUT too (the editor's Save refuses one), its mode kept.
+    std::filesystem::permissions(out, std::filesystem::perms::owner_read);
+    Run readOnly = run({"rig", "generate", in, out, "--force"});
+    CAPTURE(readOnly.err);
+    CHECK(readOnly.status == 0);
+    CHECK(std::filesystem::status(out).permissions() == std::filesystem::perms::owner_read);
 }

@@ -458,7 +458,7 @@ bool writeAll(int fd, std::string_view bytes) {
     return true;
 }
 
-RigSaveResult saveRig(const RigDefinition& rig, const std::string& path) {
+RigSaveResult saveRig(const RigDefinition& rig, const std::string& path, bool overReadOnly) {
     RigSaveResult result;
     auto fail = [&](const std::string& message) {
         result.diagnostics.push_back({Severity::Error, path, 0, "cannot save rig: " + message});
@@ -495,7 +495,7 @@ RigSaveResult saveRig(const RigDefinition& rig, const std::string& path) {
     if (fs::is_directory(target, status)) return fail("it is a directory");
     // A file made read-only (a version control system's, not checked out) is left alone: the
     // temporary file renamed over it replaced it all the same, with no word, its mode kept.
-    if (fs::is_regular_file(target, status)) {
+    if (!overReadOnly && fs::is_regular_file(target, status)) {
         const fs::perms mode = fs::status(target, status).permissions();
         const fs::perms writable = fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write;
         if ((mode & writable) == fs::perms::none || ::access(target.c_str(), W_OK) != 0)

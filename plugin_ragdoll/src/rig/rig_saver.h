@@ -54,7 +54,9 @@ struct RigSaveResult {
 /// (and no temporary file behind). A process killed mid-save leaves the original intact too,
 /// and its temporary file (".NAME.tmp-XXXXXXXX" beside it), which the next save of NAME
 /// removes. A new file gets the process's default permissions; an existing one keeps its own.
-RigSaveResult saveRig(const RigDefinition& rig, const std::string& path);
+/// A read-only file (a version control system's, not checked out) is refused unless
+/// overReadOnly (`rig generate --force`).
+RigSaveResult saveRig(const RigDefinition& rig, const std::string& path, bool overReadOnly = false);
 
 /// Why saving the rig to path would overwrite a change made to that file since the rig was
 /// read from it (another program wrote it), or empty when it would not: path is not the

@@ -449,7 +449,7 @@ int runGenerate(const std::vector<std::string>& args, std::ostream& out, std::os
     }
     GeneratedRig generated = generateBodiesAndJoints(*loaded.rig);
     const std::vector<std::string> widened = widenLimitsForClips(generated.rig, in);
-    RigSaveResult saved = saveRig(generated.rig, outPath);
+    RigSaveResult saved = saveRig(generated.rig, outPath, force);
     printDiagnostics(err, saved.diagnostics);
     if (!saved.ok) return kExitBadFile;
 
