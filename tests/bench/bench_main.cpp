@@ -30,7 +30,7 @@ const char* usage() {
 Runs a benchmark scene of SCENES.md in our solver (and with --peer in Box2D) at
 1/60 s per step and prints what SCENES.md asks to report.
 
-Options:
+Options (a value as the next argument or after '=', e.g. --n=1000):
   --scene pile|chain|sweep
                        pile (default): N stickmen tumbling onto a 120 m ground between
                        walls. chain: 20 links of 0.5 m and a 50 kg end body hanging

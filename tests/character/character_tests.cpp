@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <set>
@@ -15,6 +16,7 @@
 #include "character/drawn_shapes.h"
 #include "harness.h"
 #include "pool_tasks.h"
+#include "run_process.h"
 #include "rig/rig_tuning.h"
 #include "state_blob_level.h"
 #include "solver/collide.h"
@@ -1330,4 +1332,33 @@ TEST_CASE("Random play with mouse drags, reloaded while the mouse is up, goes on
         }
         checkSameState(a, b, std::string(level) + ", seed " + std::to_string(seed));
     }
+}
+
+TEST_CASE("Every joint has a name to be listed by, unique: an unnamed one its bones', '(joint N)' when that is taken",
+          "[character][rig]") {
+    // FORMAT.md lets a joint go unnamed: the editor aborted on its empty label, and two
+    // unnamed joints would have shared one.
+    const std::filesystem::path dir = test::makeTempDir();
+    const std::filesystem::path content = PAPERDOLL_CONTENT_DIR;
+    std::filesystem::create_directories(dir / "rigs");
+    std::filesystem::copy(content / "anims", dir / "anims", std::filesystem::copy_options::recursive);
+    std::ifstream in(content / "rigs" / "stickman.rig.xml");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto replace = [&](const std::string& from, const std::string& to) {
+        REQUIRE(text.find(from) != std::string::npos);
+        text.replace(text.find(from), from.size(), to);
+    };
+    replace("<joint name=\"neck\" ", "<joint ");                           // → (torso-head), taken below
+    replace("<joint name=\"shoulder_L\" ", "<joint name=\"(torso-head)\" ");  // a name like a label
+    replace("<joint name=\"elbow_L\" ", "<joint ");                         // → (upper_arm_L-forearm_L)
+    std::ofstream(dir / "rigs" / "odd.rig.xml") << text;
+    std::vector<std::string> errors;
+    auto assets = loadCharacterAssets((dir / "rigs" / "odd.rig.xml").string(), errors);
+    INFO((errors.empty() ? std::string() : errors[0]));
+    REQUIRE(assets);
+    CHECK(assets->jointLabels[0] == "(joint 0)");
+    CHECK(assets->jointLabels[1] == "(torso-head)");
+    CHECK(assets->jointLabels[2] == "(upper_arm_L-forearm_L)");
+    CHECK(assets->jointLabels[3] == "shoulder_R");
+    std::filesystem::remove_all(dir);
 }

@@ -15,6 +15,7 @@ const char* editorUsage() {
            "                        [--help]\n"
            "\n"
            "Edits the first spawn's asset (its joints, bodies and other objects) live in a plugin.\n"
+           "An option's value is the next argument or follows '=' (--frames=120).\n"
            "  LEVEL              the level to open (default: content/levels/harness.level.xml);\n"
            "                     --level FILE is the same\n"
            "  --asset FILE       edit this file instead of the first spawn's own (Ctrl+S saves to it);\n"

@@ -15,7 +15,7 @@ const char* playerUsage() {
 
 Plays a level (default: content/levels/harness.level.xml) in a window.
 
-Options:
+Options (a value as the next argument or after '=', e.g. --frames=120):
   --headless           Run without a window, SDL or OpenGL (tests, CI, benchmarks).
                        Needs --frames or --script.
   --frames N           Run N fixed simulation steps (60 per simulated second), then

@@ -134,13 +134,19 @@ std::shared_ptr<const CharacterAssets> loadAssets(const std::string& rigPath, st
     const int boneCount = int(rig.bones.size());
     assets->bodyOfBone.assign(size_t(boneCount), -1);
     for (int b = 0; b < int(rig.bodies.size()); ++b) assets->bodyOfBone[size_t(rig.bodies[size_t(b)].bone)] = b;
+    // Unique among the names and the labels before it ("(a-b-c)" could be either of two
+    // pairs; "(joint N)" could be a name too): then "(joint N)", or failing that "(joint N')".
+    auto taken = [&](const std::string& label) {
+        return std::any_of(rig.joints.begin(), rig.joints.end(), [&](const RigJoint& j) { return j.name == label; }) ||
+               std::find(assets->jointLabels.begin(), assets->jointLabels.end(), label) != assets->jointLabels.end();
+    };
     for (size_t j = 0; j < rig.joints.size(); ++j) {
         const RigJoint& joint = rig.joints[j];
         std::string label = joint.name;
         if (label.empty()) {
             label = "(" + rig.bones[size_t(joint.parent)].name + "-" + rig.bones[size_t(joint.child)].name + ")";
-            for (const RigJoint& other : rig.joints)
-                if (other.name == label) label = "(joint " + std::to_string(j) + ")";
+            if (taken(label)) label = "(joint " + std::to_string(j) + ")";
+            while (taken(label)) label = label.substr(0, label.find(')')) + "')";
         }
         assets->jointLabels.push_back(label);
     }

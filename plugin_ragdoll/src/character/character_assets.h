@@ -20,7 +20,7 @@ struct CharacterAssets {
     Clip clips[int(ClipRole::Count)];
     const Clip& clip(ClipRole role) const { return clips[int(role)]; }
     /// Per joint: its name, or for one the file leaves unnamed "(A-B)", its two bones (or
-    /// "(joint N)" should a joint be named so), so that every joint has a name to be
+    /// "(joint N)" should that be taken), unique, so that every joint has a name to be
     /// listed, picked and edited by.
     std::vector<std::string> jointLabels;
     /// Bones in an order where every parent comes before its children.
