@@ -176,15 +176,9 @@ ParseResult parseCommandLine(const std::vector<std::string>& args) {
         // The value of an option follows '=' or is the next argument, unless that is another
         // option.
         bool tookValue = false;
-        auto value = [&](std::string& out) -> bool {
+        auto value = [&](std::string& out) {
             tookValue = true;
-            if (typed.hasValue) {
-                out = typed.value;
-                return !out.empty();
-            }
-            if (i + 1 >= args.size() || args[i + 1].starts_with("--")) return false;
-            out = args[++i];
-            return true;
+            return paper::optionValue(args, i, typed, out);
         };
         // A whole number from the next argument into `slot`, which must not be set yet.
         auto integer = [&](const char* what, int min, int max, std::optional<int>& slot) -> std::optional<std::string> {

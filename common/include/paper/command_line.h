@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace paper {
 
@@ -21,6 +22,19 @@ inline TypedOption splitOption(const std::string& arg) {
         o.hasValue = true;
     }
     return o;
+}
+
+/// The value of the option args[i] (split as `typed`): after its '=', else the next argument
+/// (i moves past it) unless there is none or it is empty or another option (`--stats-json
+/// --headless` forgot the file name). False when there is no value.
+inline bool optionValue(const std::vector<std::string>& args, size_t& i, const TypedOption& typed, std::string& out) {
+    if (typed.hasValue) {
+        out = typed.value;
+        return !out.empty();
+    }
+    if (i + 1 >= args.size() || args[i + 1].empty() || args[i + 1].starts_with("--")) return false;
+    out = args[++i];
+    return true;
 }
 
 }  // namespace paper

@@ -72,15 +72,9 @@ EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args) {
         // After '=' or the next argument, unless that is another option (`--rig --frames 1`
         // forgot the file).
         bool tookValue = false;
-        auto value = [&](std::string& out) -> bool {
+        auto value = [&](std::string& out) {
             tookValue = true;
-            if (typed.hasValue) {
-                out = typed.value;
-                return !out.empty();
-            }
-            if (i + 1 >= args.size() || args[i + 1].empty() || args[i + 1].starts_with("--")) return false;
-            out = args[++i];
-            return true;
+            return paper::optionValue(args, i, typed, out);
         };
         std::string text;
         // A value option given twice: the second would win without a word (--rig is --asset).

@@ -75,15 +75,9 @@ CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
         // Options that take a value read it after '=' or from the next argument, unless that
         // is another option (`--stats-json --headless` forgot the file name).
         bool tookValue = false;
-        auto value = [&](std::string& out) -> bool {
+        auto value = [&](std::string& out) {
             tookValue = true;
-            if (typed.hasValue) {
-                out = typed.value;
-                return !out.empty();
-            }
-            if (i + 1 >= args.size() || args[i + 1].empty() || args[i + 1].starts_with("--")) return false;
-            out = args[++i];
-            return true;
+            return optionValue(args, i, typed, out);
         };
         // A value option given twice: the second would win without a word.
         static const std::set<std::string> kOnce = {"--plugin", "--frames", "--stats-json", "--script", "--screenshot", "--window"};
