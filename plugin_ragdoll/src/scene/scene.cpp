@@ -167,6 +167,14 @@ void warnAboutSpawnWithoutGround(const World& world, const Character& c, const S
     warnings.push_back(placed(level, spawn.line, "spawn '" + spawn.name + where + ": it falls out of the level (place it over the terrain)"));
 }
 
+/// How deep the character's drawn parts, as it stands, reach into the obstacles.
+DrawnDepth deepestReach(const World& world, const Character& c, Obstacles obstacles) {
+    std::vector<DrawnShape> shapes;
+    std::vector<BodyId> scratch;
+    drawnShapes(c.rig(), c.bonePoses(), c.appearance().scale, c.drawnMirrored(), shapes);
+    return deepestOverlap(world, shapes, obstacles, scratch);
+}
+
 /// A spawn inside the terrain: the figure is pushed out of it sideways and stands askew,
 /// away from where the level put it (a copy-and-paste slip, said when it loads).
 void warnAboutSpawnInTerrain(const World& world, const Character& c, const SceneLevel& level, const SceneSpawn& spawn,
@@ -187,10 +195,7 @@ void warnAboutSpawnInTerrain(const World& world, const Character& c, const Scene
         warnings.push_back(placed(level, spawn.line, "spawn '" + spawn.name + where + " (place it there)"));
         return;
     }
-    std::vector<DrawnShape> shapes;
-    std::vector<BodyId> scratch;
-    drawnShapes(c.rig(), c.bonePoses(), c.appearance().scale, c.drawnMirrored(), shapes);
-    const double depth = deepestOverlap(world, shapes, Obstacles::Terrain, scratch).depth;
+    const double depth = deepestReach(world, c, Obstacles::Terrain).depth;
     if (depth <= kSpawnOverlapWarning) return;
     char where[96];
     std::snprintf(where, sizeof where, "' at (%g, %g) m stands %.3g m inside the terrain", spawn.position.x, spawn.position.y,
@@ -202,10 +207,7 @@ void warnAboutSpawnInTerrain(const World& world, const Character& c, const Scene
 /// level starts, the prop shoved off and the figure held back from where the level put it.
 void warnAboutSpawnInProps(const World& world, const Character& c, const SceneLevel& level, const SceneSpawn& spawn,
                            const std::vector<BodyId>& props, std::vector<std::string>& warnings) {
-    std::vector<DrawnShape> shapes;
-    std::vector<BodyId> scratch;
-    drawnShapes(c.rig(), c.bonePoses(), c.appearance().scale, c.drawnMirrored(), shapes);
-    const DrawnDepth deepest = deepestOverlap(world, shapes, Obstacles::Props, scratch);
+    const DrawnDepth deepest = deepestReach(world, c, Obstacles::Props);
     if (deepest.depth <= kSpawnOverlapWarning) return;
     const auto prop = std::find(props.begin(), props.end(), deepest.body);
     if (prop == props.end()) return;
