@@ -75,8 +75,7 @@ bool FileWatch::poll() {
             }
         }
         if (folderGone_ && watchFolder()) {
-            // Watched again (its old watch is the old folder's, left as it is): whatever came
-            // into the new folder before is a change.
+            // Watched again: whatever came into the new folder before is a change.
             folderGone_ = false;
             pending_ = true;
             lastActivity_ = now;
