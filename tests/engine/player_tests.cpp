@@ -59,6 +59,25 @@ struct ScriptRun {
 
 }  // namespace
 
+TEST_CASE("stats-json's plugin object has the same keys with --no-plugin", "[player]") {
+    // It had 4 of the 10 (no file, rollbacks, last_error, watch…): a reader needed two shapes.
+    std::string dir = test::makeTempDir();
+    nlohmann::json with, without;
+    for (bool plugin : {true, false}) {
+        std::vector<std::string> argv = {kPlayer, "--headless", "--frames", "2", kHarness, "--stats-json", dir + "/s.json"};
+        if (!plugin) argv.push_back("--no-plugin");
+        test::ProcessResult r = test::runProcess(argv);
+        REQUIRE(r.exitCode == 0);
+        (plugin ? with : without) = readJson(dir + "/s.json")["plugin"];
+    }
+    REQUIRE(with.size() == 10);
+    for (const auto& [key, value] : with.items()) CHECK(without.contains(key));
+    CHECK(without.size() == with.size());
+    CHECK(without["loaded"] == false);
+    CHECK(without["watch"] == "off");
+    fs::remove_all(dir);
+}
+
 TEST_CASE("a headless run of the harness writes a valid stats JSON", "[player]") {
     std::string dir = test::makeTempDir();
     std::string stats = dir + "/s.json";

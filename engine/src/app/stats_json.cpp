@@ -18,7 +18,11 @@ namespace paper {
 namespace {
 
 nlohmann::json pluginJson(PluginHost* plugin) {
-    if (!plugin) return {{"loaded", false}, {"name", nullptr}, {"version", nullptr}, {"reloads", 0}};
+    // --no-plugin: every key as with a plugin, so a reader needs no second shape.
+    if (!plugin)
+        return {{"loaded", false}, {"name", nullptr},     {"version", nullptr},       {"file", nullptr},
+                {"reloads", 0},     {"rollbacks", 0},     {"last_reload_ms", 0.0},    {"last_state_bytes", 0},
+                {"watch", "off"},   {"last_error", nullptr}};
     const PluginStatus& s = plugin->status();
     return {{"loaded", plugin->loaded()},
             {"name", s.name.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.name)},
