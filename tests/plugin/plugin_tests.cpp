@@ -299,6 +299,17 @@ TEST_CASE("a crash in destroy when the host shuts down is said, and the engine l
     }  // the host goes: destroy crashes
     REQUIRE_FALSE(box.log.empty());
     CHECK_THAT(box.log.back(), Catch::Contains("'test 7.5' crashed while shutting down: SIGSEGV"));
+
+    // At a reload the reload goes on (the new library is running), but a run that ends by
+    // itself fails: it passed, the crash only in the log.
+    auto host = box.host();
+    REQUIRE(host->load(box.descriptor));
+    CHECK(host->crashedDuringRun().empty());
+    box.install("test_plugin_v1");
+    CHECK(host->reload());
+    CHECK(host->status().version == "1.0");
+    CHECK(host->crashedDuringRun() ==
+          "the plugin 'test' crashed during the run (an old instance in destroy at a reload; the log above says where)");
 }
 
 TEST_CASE("a library the system can never unload is warned about at load", "[plugin]") {

@@ -147,7 +147,8 @@ public:
     /// declarations.
     int generation() const { return generation_; }
     /// "the plugin 'x' crashed during the run (rolled back 1 time; …)" when it crashed since it
-    /// loaded (rolled back or stopped), else "": what fails a run that ends by itself.
+    /// loaded (rolled back, stopped, or an old instance in destroy at a reload), else "": what
+    /// fails a run that ends by itself.
     std::string crashedDuringRun() const;
     std::vector<ObjectEntry> objects(int kind);
     std::vector<PropertyValue> properties(int kind, std::uint64_t handle);
@@ -226,6 +227,7 @@ private:
 
     PluginDeclarations declarations_;
     int generation_ = 0;
+    int destroyCrashes_ = 0;  ///< old instances that crashed in destroy at a reload (the reload went on)
     ImageStore images_;
     DrawList* drawTarget_ = nullptr;  ///< set only while the plugin draws
     std::vector<Vec2> triangleScratch_;  ///< drawTriangles' converted positions and uvs, reused

@@ -273,10 +273,13 @@ void PluginHost::warnIfNeverUnloaded(const PluginLibrary& library) {
 }
 
 std::string PluginHost::crashedDuringRun() const {
-    if (status_.rollbacks == 0 && loaded()) return {};
-    const std::string how = loaded() ? "rolled back " + std::to_string(status_.rollbacks) +
-                                           (status_.rollbacks == 1 ? " time" : " times")
-                                     : "stopped";
+    if (status_.rollbacks == 0 && loaded() && destroyCrashes_ == 0) return {};
+    std::string how = !loaded()                ? std::string("stopped")
+                      : status_.rollbacks == 0 ? std::string()
+                                               : "rolled back " + std::to_string(status_.rollbacks) +
+                                                     (status_.rollbacks == 1 ? " time" : " times");
+    // A crash in an old instance's destroy at a reload let the reload go on: the run passed.
+    if (destroyCrashes_ > 0) how += (how.empty() ? "" : ", ") + std::string("an old instance in destroy at a reload");
     return "the plugin '" + descriptor_.name + "' crashed during the run (" + how + "; the log above says where)";
 }
 
@@ -452,6 +455,7 @@ bool PluginHost::reload() {
     if (int signal = callGuarded([&] { oldApi->destroy(old); })) {
         abandon(old);
         current_.library->abandon();
+        ++destroyCrashes_;
         log(PAPER_LOG_WARNING, "plugin: the old instance ('" + status_.name + " " + oldVersion +
                                    "') crashed while shutting down: " + describeSignal(signal));
     }
