@@ -43,6 +43,20 @@ TEST_CASE("a tap between two steps is seen by the next step", "[input]") {
     CHECK_FALSE(input.pressed(ragdoll));
 }
 
+TEST_CASE("a press the frame itself acts on is taken once, however many frames run no step", "[input]") {
+    // F3 and F1 toggle views each frame that sees the press: two frames with no step between
+    // (a display faster than 60 Hz) toggled twice, the view back where it was.
+    InputMap input;
+    ActionId debugView = input.bind("debug_view", SDLK_F3);
+    ActionId walk = input.bind("walk", SDLK_RIGHT);
+    input.keyEvent(SDLK_F3, true);
+    input.keyEvent(SDLK_RIGHT, true);
+    CHECK(input.takePress(debugView));
+    input.endFrame();  // no step this frame
+    CHECK_FALSE(input.takePress(debugView));
+    CHECK(input.pressed(walk));  // the others' presses wait for a step
+}
+
 TEST_CASE("key repeat does not count as new presses", "[input]") {
     InputMap input;
     ActionId jump = input.bind("jump", SDLK_SPACE);

@@ -48,6 +48,13 @@ public:
     /// seen by exactly one step, however many frames or steps pass in between.
     bool pressed(ActionId id) const { return valid(id) && actions_[size_t(id)].pressed; }
     bool released(ActionId id) const { return valid(id) && actions_[size_t(id)].released; }
+    /// pressed(id), and the press forgotten: for a key the frame itself acts on (a view
+    /// toggle), which a frame with no step would otherwise see again the next frame.
+    bool takePress(ActionId id) {
+        const bool was = pressed(id);
+        if (was) actions_[size_t(id)].pressed = false;
+        return was;
+    }
 
     /// Forgets pressed/released edges; the app calls it after a step has seen them.
     void consumeEdges();

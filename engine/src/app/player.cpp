@@ -270,8 +270,10 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
         camera.viewportSize = size;
         sim.applyScript();
         updateCamera(camera, input, sim.bindings, level.camera);
-        if (input.pressed(sim.bindings.debugView)) debugView = !debugView;  // before a step takes the press
-        if (input.pressed(sim.bindings.toggleHud)) hudShown = !hudShown;
+        // Taken here: a frame with no step (a display faster than 60 Hz) saw the press again
+        // the next frame, and the view toggled twice.
+        if (input.takePress(sim.bindings.debugView)) debugView = !debugView;
+        if (input.takePress(sim.bindings.toggleHud)) hudShown = !hudShown;
         if (sim.plugin && !input.pressed(sim.bindings.reloadPlugin)) sim.plugin->reloadIfChanged();  // F5: in the step
 
         int steps = lockstep ? 1 : clock.advance(frameSeconds);
