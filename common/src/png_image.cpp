@@ -19,6 +19,11 @@ namespace {
 
 constexpr std::uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 
+/// A chunk's length, its first 4 bytes (big-endian).
+std::uint32_t chunkLength(const std::uint8_t* chunk) {
+    return std::uint32_t(chunk[0]) << 24 | std::uint32_t(chunk[1]) << 16 | std::uint32_t(chunk[2]) << 8 | chunk[3];
+}
+
 /// How many of the file's bytes to hand libpng, or 0 when a chunk claims more bytes than
 /// the file has left after its header: the file was cut short. Checked before libpng sees
 /// the data, because libpng 1.6.39 allocates (and fills) a text chunk's claimed length, up
@@ -30,8 +35,7 @@ constexpr std::uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '
 std::size_t usableBytes(const std::uint8_t* data, std::size_t size) {
     std::size_t at = sizeof kSignature;
     while (size - at >= 8) {  // a chunk's length and type
-        const std::uint32_t length = std::uint32_t(data[at]) << 24 | std::uint32_t(data[at + 1]) << 16 |
-                                     std::uint32_t(data[at + 2]) << 8 | std::uint32_t(data[at + 3]);
+        const std::uint32_t length = chunkLength(data + at);
         if (length > 0x7fffffffu) return size;  // not a PNG length at all: libpng says so
         const bool end = std::memcmp(data + at + 4, "IEND", 4) == 0;
         const std::size_t left = size - at - 8;
@@ -46,8 +50,7 @@ std::size_t usableBytes(const std::uint8_t* data, std::size_t size) {
 /// before PLTE and the image data (after them libpng ignores one as out of place).
 bool saysColourSpace(const std::uint8_t* data, std::size_t size) {
     for (std::size_t at = sizeof kSignature; size - at >= 8;) {
-        const std::uint32_t length = std::uint32_t(data[at]) << 24 | std::uint32_t(data[at + 1]) << 16 |
-                                     std::uint32_t(data[at + 2]) << 8 | std::uint32_t(data[at + 3]);
+        const std::uint32_t length = chunkLength(data + at);
         const std::uint8_t* type = data + at + 4;
         if (std::memcmp(type, "PLTE", 4) == 0 || std::memcmp(type, "IDAT", 4) == 0 || size - at - 8 < std::size_t(length) + 4)
             return false;

@@ -171,19 +171,12 @@ ParseResult parseCommandLine(const std::vector<std::string>& args) {
     bool sceneGiven = false, peerGiven = false;
 
     for (size_t i = 0; i < args.size(); ++i) {
-        const paper::TypedOption typed = paper::splitOption(args[i]);
-        const std::string& arg = typed.name;
-        // The value of an option follows '=' or is the next argument, unless that is another
-        // option.
-        bool tookValue = false;
-        auto value = [&](std::string& out) {
-            tookValue = true;
-            return paper::optionValue(args, i, typed, out);
-        };
+        paper::OptionArgument option(args, i);
+        const std::string& arg = option.name();
         // A whole number from the next argument into `slot`, which must not be set yet.
         auto integer = [&](const char* what, int min, int max, std::optional<int>& slot) -> std::optional<std::string> {
             std::string v;
-            if (!value(v)) return arg + " needs " + what;
+            if (!option.value(v)) return arg + " needs " + what;
             if (slot) return arg + " is given twice";
             int parsed = 0;
             if (!parseInteger(v, min, max, parsed))
@@ -198,7 +191,7 @@ ParseResult parseCommandLine(const std::vector<std::string>& args) {
         } else if (arg == "--version") {
             o.showVersion = true;
         } else if (arg == "--scene") {
-            if (!value(v)) return fail("--scene needs pile, chain or sweep");
+            if (!option.value(v)) return fail("--scene needs pile, chain or sweep");
             if (sceneGiven) return fail("--scene is given twice");
             sceneGiven = true;
             if (v == "pile") o.scene = Scene::Pile;
@@ -206,11 +199,11 @@ ParseResult parseCommandLine(const std::vector<std::string>& args) {
             else if (v == "sweep") o.scene = Scene::Sweep;
             else return fail("unknown scene '" + v + "' (the scenes are pile, chain and sweep)");
         } else if (arg == "--level") {
-            if (!value(v)) return fail("--level needs a level file");
+            if (!option.value(v)) return fail("--level needs a level file");
             if (!o.levelPath.empty()) return fail("--level is given twice");
             o.levelPath = v;
         } else if (arg == "--switch") {
-            if (!value(v)) return fail("--switch needs X:KIND, e.g. 5.5:hit");
+            if (!option.value(v)) return fail("--switch needs X:KIND, e.g. 5.5:hit");
             if (!o.switchKind.empty()) return fail("--switch is given twice");
             const size_t colon = v.find(':');
             const std::string kind = colon == std::string::npos ? "" : v.substr(colon + 1);
@@ -222,7 +215,7 @@ ParseResult parseCommandLine(const std::vector<std::string>& args) {
                 return fail("--switch must be X:KIND with X in metres and KIND standing, mid-walk, mid-run or hit, got '" + v + "'");
             o.switchKind = kind;
         } else if (arg == "--trace") {
-            if (!value(v)) return fail("--trace needs a file to write");
+            if (!option.value(v)) return fail("--trace needs a file to write");
             if (!o.tracePath.empty()) return fail("--trace is given twice");
             o.tracePath = v;
         } else if (arg == "--threads") {
@@ -236,7 +229,7 @@ ParseResult parseCommandLine(const std::vector<std::string>& args) {
         } else if (arg == "--iterations") {
             if (auto e = integer("a number of iterations", 1, 64, o.iterations)) return fail(*e);
         } else if (arg == "--joints") {
-            if (!value(v)) return fail("--joints needs direct or iterative");
+            if (!option.value(v)) return fail("--joints needs direct or iterative");
             if (o.jointsGiven) return fail("--joints is given twice");
             o.jointsGiven = true;
             if (v == "direct") o.iterativeJoints = false;
@@ -249,7 +242,7 @@ ParseResult parseCommandLine(const std::vector<std::string>& args) {
         } else if (arg == "--json") {
             o.json = true;
         } else if (arg == "--peer") {
-            if (!value(v)) return fail("--peer needs an engine name (box2d)");
+            if (!option.value(v)) return fail("--peer needs an engine name (box2d)");
             if (peerGiven) return fail("--peer is given twice");
             peerGiven = true;
             if (v != "box2d") return fail("unknown peer engine '" + v + "' (the only peer is box2d)");
@@ -259,7 +252,7 @@ ParseResult parseCommandLine(const std::vector<std::string>& args) {
         } else {
             return fail("unexpected argument '" + arg + "' (ragdoll_bench takes options only; see --help)");
         }
-        if (typed.hasValue && !tookValue) return fail(arg + " takes no value, got '" + args[i] + "'");
+        if (const std::string unused = option.unusedValue(); !unused.empty()) return fail(unused);
     }
     if (o.showHelp || o.showVersion) return {o, {}};
     if (o.scene == Scene::Chain && o.stickmen)

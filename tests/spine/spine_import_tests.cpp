@@ -86,6 +86,25 @@ SpineImportOptions options(const std::string& json, const std::filesystem::path&
     return o;
 }
 
+/// Imports mini.json (with mini.atlas, 10 units a metre) into folder as NAME.rig.xml, with
+/// `to` in place of `from` when they are given (written there as NAME.json).
+ImportRun importMini(const std::filesystem::path& folder, const std::string& name, const std::string& from = "",
+                     const std::string& to = "") {
+    std::string json = dataPath("mini.json");
+    if (!from.empty()) {
+        std::ifstream in(json);
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        REQUIRE(text.find(from) != std::string::npos);
+        text.replace(text.find(from), from.size(), to);
+        json = (folder / (name + ".json")).string();
+        std::ofstream(json) << text;
+    }
+    SpineImportOptions o = options(json, folder / (name + ".rig.xml"));
+    o.atlasPath = dataPath("mini.atlas");
+    o.scale = 10.0;
+    return runImport(o);
+}
+
 }  // namespace
 
 TEST_CASE("import: sprite quads land where the attachments are (a turned region, a trimmed one)", "[spine][import]") {
@@ -900,16 +919,7 @@ TEST_CASE("import: art on a bone a negative scale mirrors is warned about, namin
     // Spine draws it mirrored; a sprite only turns, so it came out mirrored back, unsaid (an
     // attachment's own negative scale was warned about).
     const std::filesystem::path folder = freshFolder("mirrored");
-    std::ifstream in(dataPath("mini.json"));
-    std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const std::string arm = "\"rotation\": 30 }";
-    REQUIRE(json.find(arm) != std::string::npos);
-    json.replace(json.find(arm), arm.size(), "\"rotation\": 30, \"scaleY\": -1 }");
-    std::ofstream(folder / "mirrored.json") << json;
-    SpineImportOptions o = options((folder / "mirrored.json").string(), folder / "mirrored.rig.xml");
-    o.atlasPath = dataPath("mini.atlas");
-    o.scale = 10.0;
-    ImportRun run = runImport(o);
+    ImportRun run = importMini(folder, "mirrored", "\"rotation\": 30 }", "\"rotation\": 30, \"scaleY\": -1 }");
     INFO(run.err);
     REQUIRE(run.exitCode == 0);
     // The arm's own art, and the forearm's through its parent.
@@ -919,9 +929,7 @@ TEST_CASE("import: art on a bone a negative scale mirrors is warned about, namin
     CHECK(run.err.find(file + ":15: warning: attachment 'trim' (slot 'forearm', bone 'forearm') is mirrored") !=
           std::string::npos);
     // The file as it was: no such warning.
-    o.skeletonPath = dataPath("mini.json");
-    o.outPath = (folder / "plain.rig.xml").string();
-    ImportRun plain = runImport(o);
+    ImportRun plain = importMini(folder, "plain");
     REQUIRE(plain.exitCode == 0);
     CHECK(plain.err.find("mirrored") == std::string::npos);
 }
@@ -931,24 +939,15 @@ TEST_CASE("import: an animation scaling a bone at the end of its chain is warned
     // A forearm (nothing on it) scaled 1 to 1.25 and back: dropped without a word, where a
     // bone with children said so through them moving off their places.
     const std::filesystem::path folder = freshFolder("leaf_scale");
-    std::ifstream in(dataPath("mini.json"));
-    std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const std::string swing = "\"swing\": { \"bones\": { \"forearm\": { ";
-    REQUIRE(json.find(swing) != std::string::npos);
-    json.insert(json.find(swing) + swing.size(),
-                "\"scale\": [ { \"time\": 0 }, { \"time\": 0.5, \"x\": 1.25, \"y\": 1.25 }, { \"time\": 1 } ], ");
-    std::ofstream(folder / "pulse.json") << json;
-    SpineImportOptions o = options((folder / "pulse.json").string(), folder / "pulse.rig.xml");
-    o.atlasPath = dataPath("mini.atlas");
-    o.scale = 10.0;
-    ImportRun run = runImport(o);
+    ImportRun run = importMini(folder, "pulse", swing,
+                               swing + "\"scale\": [ { \"time\": 0 }, { \"time\": 0.5, \"x\": 1.25, \"y\": 1.25 }, "
+                                       "{ \"time\": 1 } ], ");
     INFO(run.err);
     REQUIRE(run.exitCode == 0);
     CHECK(run.err.find((folder / "pulse.json").string() + ":22: warning: animation 'swing': bone 'forearm' is scaled (up to 1.25 "
                        "times); a clip holds angles only, so its art keeps its size") != std::string::npos);
-    o.skeletonPath = dataPath("mini.json");
-    o.outPath = (folder / "plain.rig.xml").string();
-    ImportRun plain = runImport(o);
+    ImportRun plain = importMini(folder, "plain");
     REQUIRE(plain.exitCode == 0);
     CHECK(plain.err.find("is scaled") == std::string::npos);
 }

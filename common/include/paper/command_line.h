@@ -24,17 +24,35 @@ inline TypedOption splitOption(const std::string& arg) {
     return o;
 }
 
-/// The value of the option args[i] (split as `typed`): after its '=', else the next argument
-/// (i moves past it) unless there is none or it is empty or another option (`--stats-json
-/// --headless` forgot the file name). False when there is no value.
-inline bool optionValue(const std::vector<std::string>& args, size_t& i, const TypedOption& typed, std::string& out) {
-    if (typed.hasValue) {
-        out = typed.value;
-        return !out.empty();
+/// args[i] read as an option: its name, and its value when the option asks for one — after
+/// its '=', else the next argument (i moves past it) unless there is none or it is empty or
+/// another option (`--stats-json --headless` forgot the file name).
+class OptionArgument {
+public:
+    OptionArgument(const std::vector<std::string>& args, size_t& i) : args_(args), i_(i), typed_(splitOption(args[i])) {}
+    const std::string& name() const { return typed_.name; }
+    /// False when there is no value.
+    bool value(std::string& out) {
+        asked_ = true;
+        if (typed_.hasValue) {
+            out = typed_.value;
+            return !out.empty();
+        }
+        if (i_ + 1 >= args_.size() || args_[i_ + 1].empty() || args_[i_ + 1].starts_with("--")) return false;
+        out = args_[++i_];
+        return true;
     }
-    if (i + 1 >= args.size() || args[i + 1].empty() || args[i + 1].starts_with("--")) return false;
-    out = args[++i];
-    return true;
-}
+    /// "--headless takes no value, got '--headless=1'" for a value the option never asked
+    /// for, else empty.
+    std::string unusedValue() const {
+        return typed_.hasValue && !asked_ ? typed_.name + " takes no value, got '" + args_[i_] + "'" : std::string();
+    }
+
+private:
+    const std::vector<std::string>& args_;
+    size_t& i_;
+    TypedOption typed_;
+    bool asked_ = false;
+};
 
 }  // namespace paper

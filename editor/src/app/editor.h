@@ -131,8 +131,8 @@ private:
     /// The Open dialog's choice (a path typed, or a file listed): checked before the unsaved
     /// edits are asked about, then opened; refused, the dialog shows again with the path and why.
     void chooseToOpen(const std::string& typed);
-    /// The ending of the current asset's type ("*.rig.xml" gives ".rig.xml"), or empty.
-    std::string assetEnding() const;
+    /// The current asset's type's file pattern ("*.rig.xml"), or empty.
+    std::string assetPattern() const;
     /// The file a path chosen or typed in the Open dialog names: a relative one beside the
     /// current file, as Save As takes it, when one is there; else from the working directory.
     /// A name without an ending gets the current asset's, as in Save As.

@@ -407,19 +407,23 @@ bool Editor::save() {
     return true;
 }
 
-std::string Editor::assetEnding() const {
+namespace {
+/// "*.rig.xml" gives ".rig.xml": the ending a name alone gets; empty for another pattern.
+std::string endingOf(const std::string& pattern) { return pattern.starts_with("*") ? pattern.substr(1) : ""; }
+}  // namespace
+
+std::string Editor::assetPattern() const {
     const PluginDeclarations& declarations = plugin_.declarations();
     const int type = declarations.assetTypeOf(assetPath_);
-    const std::string pattern = type >= 0 ? declarations.assetTypes[std::size_t(type)].pattern : "";
-    return pattern.starts_with("*") ? pattern.substr(1) : "";
+    return type >= 0 ? declarations.assetTypes[std::size_t(type)].pattern : "";
 }
 
 fs::path Editor::saveAsTarget(const std::string& typed, std::string& why) const {
     const PluginDeclarations& declarations = plugin_.declarations();
     const int type = declarations.assetTypeOf(assetPath_);
-    const std::string pattern = type >= 0 ? declarations.assetTypes[std::size_t(type)].pattern : "";
-    // "*.rig.xml": the ending a name alone gets, and that any name must have.
-    const std::string ending = assetEnding();
+    const std::string pattern = assetPattern();
+    // The ending a name alone gets, and that any name must have.
+    const std::string ending = endingOf(pattern);
     std::error_code ec;
     // A relative path (a name alone) is taken from the current file's folder; an absolute
     // one replaces it.
@@ -626,7 +630,7 @@ std::string Editor::openPathOf(const std::string& typed) const {
     }
     // A name alone with no ending gets the current asset's, as in Save As ("hero" opens
     // hero.rig.xml), unless a file is there by that very name.
-    const std::string ending = assetEnding();
+    const std::string ending = endingOf(assetPattern());
     if (!ending.empty() && !fs::exists(path, ec) && path.filename().string().find('.') == std::string::npos)
         path += ending;
     return path.string();

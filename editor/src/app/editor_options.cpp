@@ -67,15 +67,8 @@ EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args) {
     EditorOptions options;
     std::set<std::string> given;  ///< the value options seen, --rig counted as --asset
     for (std::size_t i = 0; i < args.size(); ++i) {
-        const paper::TypedOption typed = paper::splitOption(args[i]);
-        const std::string& arg = typed.name;
-        // After '=' or the next argument, unless that is another option (`--rig --frames 1`
-        // forgot the file).
-        bool tookValue = false;
-        auto value = [&](std::string& out) {
-            tookValue = true;
-            return paper::optionValue(args, i, typed, out);
-        };
+        paper::OptionArgument option(args, i);
+        const std::string& arg = option.name();
         std::string text;
         // A value option given twice: the second would win without a word (--rig is --asset).
         static const std::set<std::string> kOnce = {"--level", "--asset", "--rig", "--plugin", "--script", "--screenshot",
@@ -90,18 +83,18 @@ EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args) {
         } else if (arg == "--headless") {
             options.headless = true;
         } else if (arg == "--level") {
-            if (!value(options.levelPath)) return {std::nullopt, "--level needs a level file"};
+            if (!option.value(options.levelPath)) return {std::nullopt, "--level needs a level file"};
         } else if (arg == "--asset" || arg == "--rig") {
-            if (!value(options.assetPath)) return {std::nullopt, arg + " needs a file"};
+            if (!option.value(options.assetPath)) return {std::nullopt, arg + " needs a file"};
             options.assetOption = arg;
         } else if (arg == "--plugin") {
-            if (!value(options.pluginPath)) return {std::nullopt, "--plugin needs a descriptor file (*.plugin)"};
+            if (!option.value(options.pluginPath)) return {std::nullopt, "--plugin needs a descriptor file (*.plugin)"};
         } else if (arg == "--script") {
-            if (!value(options.scriptPath)) return {std::nullopt, "--script needs a script file"};
+            if (!option.value(options.scriptPath)) return {std::nullopt, "--script needs a script file"};
         } else if (arg == "--screenshot") {
-            if (!value(options.screenshotPath)) return {std::nullopt, "--screenshot needs a PNG file name"};
+            if (!option.value(options.screenshotPath)) return {std::nullopt, "--screenshot needs a PNG file name"};
         } else if (arg == "--frames") {
-            if (!value(text)) return {std::nullopt, "--frames needs a whole number from 1 to 1000000000"};
+            if (!option.value(text)) return {std::nullopt, "--frames needs a whole number from 1 to 1000000000"};
             if (!parseInt(text, options.frames) || options.frames < 1 || options.frames > 1'000'000'000)
                 return {std::nullopt, "--frames needs a whole number from 1 to 1000000000, got '" + text + "'"};
         } else if (arg == "--window") {
@@ -110,7 +103,7 @@ EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args) {
             const std::string need = "--window needs WIDTHxHEIGHT in pixels, from " + std::to_string(kMinEditorWidth) +
                                      "x" + std::to_string(kMinEditorHeight) + " to " + std::to_string(kMaxEditorSide) +
                                      "x" + std::to_string(kMaxEditorSide) + " (e.g. 1280x720)";
-            if (!value(text)) return {std::nullopt, need};
+            if (!option.value(text)) return {std::nullopt, need};
             if ((x = text.find('x')) == std::string::npos || !parseInt(text.substr(0, x), w) ||
                 !parseInt(text.substr(x + 1), h) || w < kMinEditorWidth || h < kMinEditorHeight || w > kMaxEditorSide ||
                 h > kMaxEditorSide)
@@ -128,7 +121,7 @@ EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args) {
                                                        "--plugin", "--script", "--screenshot", "--frames", "--window"}) +
                                       " (paperdoll_editor --help lists them)"};
         }
-        if (typed.hasValue && !tookValue) return {std::nullopt, arg + " takes no value, got '" + args[i] + "'"};
+        if (const std::string unused = option.unusedValue(); !unused.empty()) return {std::nullopt, unused};
     }
     // Headless there is no window to close: the run would never end (the player refuses it too).
     if (options.headless && options.frames < 0 && options.scriptPath.empty() && !options.showHelp && !options.showVersion)

@@ -70,15 +70,8 @@ CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
 
     std::set<std::string> given;  ///< the value options seen
     for (size_t i = 0; i < args.size(); ++i) {
-        const TypedOption typed = splitOption(args[i]);
-        const std::string& arg = typed.name;
-        // Options that take a value read it after '=' or from the next argument, unless that
-        // is another option (`--stats-json --headless` forgot the file name).
-        bool tookValue = false;
-        auto value = [&](std::string& out) {
-            tookValue = true;
-            return optionValue(args, i, typed, out);
-        };
+        OptionArgument option(args, i);
+        const std::string& arg = option.name();
         // A value option given twice: the second would win without a word.
         static const std::set<std::string> kOnce = {"--plugin", "--frames", "--stats-json", "--script", "--screenshot", "--window"};
         if (kOnce.count(arg) && !given.insert(arg).second) return fail(arg + " is given twice");
@@ -100,20 +93,20 @@ CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
         } else if (arg == "--list-plugins") {
             o.listPlugins = true;
         } else if (arg == "--plugin") {
-            if (!value(o.pluginPath)) return fail("--plugin needs a descriptor file (*.plugin)");
+            if (!option.value(o.pluginPath)) return fail("--plugin needs a descriptor file (*.plugin)");
         } else if (arg == "--frames") {
-            if (!value(v)) return fail("--frames needs a number of steps");
+            if (!option.value(v)) return fail("--frames needs a number of steps");
             // 10^9 steps at 60 Hz is over six months of simulated time.
             if (!parseInteger(v, 1, 1'000'000'000, o.frames))
                 return fail("--frames must be a whole number from 1 to 1000000000, got '" + v + "'");
         } else if (arg == "--stats-json") {
-            if (!value(o.statsJsonPath)) return fail("--stats-json needs a file name");
+            if (!option.value(o.statsJsonPath)) return fail("--stats-json needs a file name");
         } else if (arg == "--script") {
-            if (!value(o.scriptPath)) return fail("--script needs a file name");
+            if (!option.value(o.scriptPath)) return fail("--script needs a file name");
         } else if (arg == "--screenshot") {
-            if (!value(o.screenshotPath)) return fail("--screenshot needs a file name");
+            if (!option.value(o.screenshotPath)) return fail("--screenshot needs a file name");
         } else if (arg == "--window") {
-            if (!value(v)) return fail("--window needs a size like 1280x720");
+            if (!option.value(v)) return fail("--window needs a size like 1280x720");
             size_t x = v.find('x');
             std::int64_t w = 0, h = 0;
             if (x == std::string::npos || !parseInteger(v.substr(0, x), 64, 16384, w) ||
@@ -134,7 +127,7 @@ CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
         } else {
             return fail("more than one level given: '" + o.levelPath + "' and '" + arg + "'");
         }
-        if (typed.hasValue && !tookValue) return fail(arg + " takes no value, got '" + args[i] + "'");
+        if (const std::string unused = option.unusedValue(); !unused.empty()) return fail(unused);
     }
     if (o.showHelp || o.showVersion || o.listPlugins) return {o, {}};
     if (o.noPlugin && !o.pluginPath.empty()) return fail("--plugin and --no-plugin contradict each other");
