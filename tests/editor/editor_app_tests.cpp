@@ -10,6 +10,7 @@
 #include <sstream>
 #include <thread>
 
+#include "editor_script.h"
 #include "run_process.h"
 
 namespace fs = std::filesystem;
@@ -594,10 +595,7 @@ TEST_CASE("a joint the rig leaves unnamed is listed, picked, edited and saved un
     std::ofstream(script) << "expect joint (torso-head) upper 45\n"
                              "mouse move target joint (torso-head) pivot\nwait_frames 1\nmouse down left\nwait_frames 1\n"
                              "mouse up left\nwait_frames 1\nexpect selected joint (torso-head)\n"
-                             "mouse move target joint (torso-head) upper\nwait_frames 1\nmouse down left\nwait_frames 1\n"
-                             "mouse move target joint (torso-head) angle 38\nwait_frames 1\n"
-                             "mouse move target joint (torso-head) angle 30\nwait_frames 1\nmouse up left\nwait_frames 1\n"
-                             "expect joint (torso-head) upper 30\n"
+                          << test::dragLimit("(torso-head)", "upper", 38, 30) << "expect joint (torso-head) upper 30\n"
                              "mouse move target widget save\nwait_frames 1\nmouse down left\nwait_frames 1\n"
                              "mouse up left\nwait_frames 2\nexpect clean\nquit\n";
     test::ProcessResult r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
@@ -630,21 +628,15 @@ TEST_CASE("a free joint's limit edited and undone saves it free; its lower handl
             << "key down Left Ctrl\nkey press S\nwait_frames 1\nkey up Left Ctrl\nwait_frames 2\nexpect clean\nquit\n";
         return test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
     };
-    const std::string drag = "wait_frames 1\nmouse down left\nwait_frames 1\n";
-    test::ProcessResult r = run("mouse move target joint neck upper\n" + drag +
-                                "mouse move target joint neck angle 120\nwait_frames 1\n"
-                                "mouse move target joint neck angle 60\nwait_frames 1\nmouse up left\nwait_frames 2\n"
-                                "expect joint neck upper 60\nexpect dirty\n"
+    test::ProcessResult r = run(test::dragLimit("neck", "upper", 120, 60) +
+                                "wait_frames 1\nexpect joint neck upper 60\nexpect dirty\n"
                                 "key down Left Ctrl\nkey press Z\nwait_frames 1\nkey up Left Ctrl\nwait_frames 2\n"
                                 "expect joint neck upper 180\nexpect clean\n");
     INFO(r.err);
     REQUIRE(r.exitCode == 0);
     CHECK(readText(copy.rig) == text);
 
-    r = run("mouse move target joint neck lower\n" + drag +
-            "mouse move target joint neck angle -120\nwait_frames 1\n"
-            "mouse move target joint neck angle -60\nwait_frames 1\nmouse up left\nwait_frames 2\n"
-            "expect joint neck lower -60\nexpect joint neck upper 180\n");
+    r = run(test::dragLimit("neck", "lower", -120, -60) + "wait_frames 1\nexpect joint neck lower -60\nexpect joint neck upper 180\n");
     INFO(r.err);
     REQUIRE(r.exitCode == 0);
     std::string limited = text;

@@ -17,6 +17,7 @@
 #include "paper/library.h"
 #include "paper/plugin_host.h"
 #include "host_queries.h"
+#include "editor_script.h"
 #include "run_process.h"
 
 namespace fs = std::filesystem;
@@ -1279,10 +1280,7 @@ TEST_CASE("an edit made after a reload is applied again when a crash rolls the p
     const fs::path script = box.dir / "rollback.script";
     std::ofstream(script) << "key press F5\nwait_frames 2\nexpect reloads 1\n"
                              "select joint elbow_L\nwait_frames 2\n"
-                             "mouse move target joint elbow_L upper\nwait_frames 1\nmouse down left\nwait_frames 1\n"
-                             "mouse move target joint elbow_L angle 118\nwait_frames 1\n"
-                             "mouse move target joint elbow_L angle 100\nwait_frames 1\nmouse up left\nwait_frames 1\n"
-                             "expect joint elbow_L upper 100\n"
+                          << test::dragLimit("elbow_L", "upper", 118, 100) << "expect joint elbow_L upper 100\n"
                              "key press P\nwait_frames 40\n"  // the crash, and the rollback
                              "expect joint elbow_L upper 100\nexpect dirty\n"
                              "key down Left Ctrl\nkey press S\nwait_frames 1\nkey up Left Ctrl\nwait_frames 2\n"
@@ -1303,11 +1301,8 @@ TEST_CASE("an edit made after a reload is applied again when a crash rolls the p
     // saved by the next Save. The file now says 100; dragged to 80, reloaded, undone (100).
     fs::remove(box.dir / "instances");
     std::ofstream(script, std::ios::trunc)
-        << "select joint elbow_L\nwait_frames 2\n"
-           "mouse move target joint elbow_L upper\nwait_frames 1\nmouse down left\nwait_frames 1\n"
-           "mouse move target joint elbow_L angle 90\nwait_frames 1\n"
-           "mouse move target joint elbow_L angle 80\nwait_frames 1\nmouse up left\nwait_frames 1\n"
-           "expect joint elbow_L upper 80\n"
+        << "select joint elbow_L\nwait_frames 2\n" << test::dragLimit("elbow_L", "upper", 90, 80)
+        << "expect joint elbow_L upper 80\n"
            "key press F5\nwait_frames 2\nexpect reloads 1\n"
            "key down Left Ctrl\nkey press Z\nwait_frames 1\nkey up Left Ctrl\nwait_frames 1\n"
            "expect joint elbow_L upper 100\nexpect clean\n"
