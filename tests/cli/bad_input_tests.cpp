@@ -265,6 +265,11 @@ TEST_CASE("paperdoll refuses bad plugins", "[cli][bad-input][player]") {
         {"--plugin: its library is missing", plugin(f.noLibrary), 1, {"libnot_built.so", "No such file"}},
         {"--plugin: its library is binary garbage", plugin(f.garbageLibrary), 1, {"libgarbage.so", "is not an ELF shared library"}},
         {"--list-plugins --plugin garbage", {"--list-plugins", "--plugin", f.garbage}, 1, {f.garbage, "not a plugin descriptor"}},
+        // Listed, and an error: a script checking an installation must not pass a plugin that cannot run.
+        {"--list-plugins: a library missing", {"--list-plugins", "--plugin", f.noLibrary}, 1,
+         {f.noLibrary + ": error: plugin 'ragdoll': its library ", "libnot_built.so is missing (build the plugin)"}},
+        {"--list-plugins: a library of garbage", {"--list-plugins", "--plugin", f.garbageLibrary}, 1,
+         {f.garbageLibrary + ": error: plugin 'ragdoll' cannot load: ", "is not an ELF shared library"}},
     };
     checkAll("paperdoll", kPlayer, rows);
 }

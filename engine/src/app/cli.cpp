@@ -36,7 +36,8 @@ Options (a value as the next argument or after '=', e.g. --frames=120):
   --no-plugin          Run the level without any plugin (nothing moves).
   --no-auto-reload     Do not reload the plugin when its library file is rebuilt (F5
                        still reloads by hand).
-  --list-plugins       List the plugins found (descriptor fields) and exit.
+  --list-plugins       List the plugins found (descriptor fields) and exit; exit 1 if
+                       one of them cannot run.
   --window WxH         Window size in pixels (default 1280x720).
   --no-vsync           Render as fast as possible instead of at the display's rate.
   --version            Print the version and exit.

@@ -332,9 +332,11 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
 
 }  // namespace
 
-/// --list-plugins: every descriptor found, with its fields.
+/// --list-plugins: every descriptor found, with its fields. A plugin that cannot be run (its
+/// library missing or refused) is also an error, so a script checking an installation fails.
 static int listPlugins(const PlayerOptions& options, std::ostream& out, std::ostream& err) {
     std::vector<Diagnostic> diagnostics;
+    bool cannotRun = false;
     std::vector<PluginDescriptor> found = findPluginsNamedFirst(options.pluginPath, diagnostics);
     for (const Diagnostic& d : diagnostics) err << d.format() << '\n';
     out << found.size() << (found.size() == 1 ? " plugin" : " plugins") << " found in:";
@@ -351,7 +353,12 @@ static int listPlugins(const PlayerOptions& options, std::ostream& out, std::ost
             << "  loading phase " << loadingPhaseName(d.loadingPhase) << "\n"
             << "  descriptor    " << d.path.string() << "\n";
         if (!d.description.empty()) out << "  " << d.description << "\n";
-        if (!built) continue;
+        if (!built) {
+            err << d.path.string() << ": error: plugin '" << d.name << "': its library " << d.libraryPath().string()
+                << " is missing (build the plugin)\n";
+            cannotRun = true;
+            continue;
+        }
         std::string error;
         const std::filesystem::path copies =
             std::filesystem::temp_directory_path() / ("paperdoll-list-" + std::to_string(getpid()));
@@ -367,9 +374,11 @@ static int listPlugins(const PlayerOptions& options, std::ostream& out, std::ost
                 << "  assets        " << (assets.empty() ? "(none)" : assets) << "\n";
         } else {
             out << "  cannot load   " << error << "\n";
+            err << d.path.string() << ": error: plugin '" << d.name << "' cannot load: " << error << '\n';
+            cannotRun = true;
         }
     }
-    return hasErrors(diagnostics) ? 1 : 0;
+    return hasErrors(diagnostics) || cannotRun ? 1 : 0;
 }
 
 /// The plugin to run: --plugin's descriptor, else the first one found.
