@@ -570,6 +570,18 @@ TEST_CASE("the view starts on the whole character, follows it while playing and 
     CHECK(hidden.exitCode == 0);
 }
 
+TEST_CASE("Follow keeps a knocked ragdoll clear of the side panels", "[editor][e2e][view]") {
+    RigCopy copy("paper_doll.rig.xml");
+    for (const char* name : {"follow_knocked.script", "follow_off_knocked.script"}) {
+        fs::path script = scriptInto(copy.dir, name);
+        test::ProcessResult r =
+            test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
+        INFO(name << ": " << r.err);
+        CHECK(r.exitCode == 0);
+    }
+    CHECK(fs::exists(copy.dir / "knocked.png"));
+}
+
 TEST_CASE("the Joints panel's Undo, Redo and Save take clicks with the paper doll's 11 joints listed",
           "[editor][e2e][view]") {
     // The Inspector stood at a fixed height and covered the buttons under a list this long.

@@ -57,3 +57,26 @@ TEST_CASE("Follow moves the camera only when the character nears an edge, and ju
     CHECK(camera.center.y == Approx(start.y));  // it only walked sideways
     CHECK_FALSE(keepInView(camera, walked, kBars));
 }
+
+TEST_CASE("Follow keeps the character clear of the side panels, not only inside the window", "[editor][framing]") {
+    // A ragdoll knocked right came to lie under the Tuning panel: inside the window, so
+    // Follow never moved. The side panels' columns are insets too.
+    Camera camera = camera1280x720();
+    frameStart(camera, kStickman, kBars);
+    const ViewInsets panels{kBars.topPixels, kBars.bottomPixels, 341.0f, 358.0f};
+    CHECK(isInView(camera, kStickman, panels));  // the starting frame is clear of both columns
+
+    // Lying 1.4 to 2.2 m to the right (225 px a metre): inside the window's margins, under
+    // the right column, which starts 1.25 m right of the centre.
+    const Rect lying{{3.4f, -0.05f}, {4.2f, 0.25f}};
+    CHECK(isInView(camera, lying, kBars));
+    CHECK_FALSE(isInView(camera, lying, panels));
+    CHECK_FALSE(keepInView(camera, lying, kBars));
+    CHECK(keepInView(camera, lying, panels));
+    CHECK(isInView(camera, lying, panels));
+    // Just inside the margin, in pixels: the right column starts at 1280 - 358.
+    const Rect view = freeView(camera, panels);
+    const float marginPixels = kFollowMarginFraction * (1280.0f - 341.0f - 358.0f);
+    CHECK(camera.worldToScreen({lying.max.x, 0.0f}).x == Approx(1280.0f - 358.0f - marginPixels).margin(0.05));
+    CHECK(view.max.x - lying.max.x == Approx(kFollowMarginFraction * (view.max.x - view.min.x)).margin(1e-3));
+}

@@ -177,7 +177,20 @@ ViewInsets Editor::insets() const {
     float spacing = ImGui::GetFontSize() > 0.0f ? ImGui::GetStyle().ItemSpacing.y : 4.0f;
     ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
     float pixels = scale.y > 0.0f ? scale.y : 1.0f;  // ImGui's units to the camera's pixels
-    return {frame * pixels, (frame + spacing + kStatusPaddingPixels) * pixels};
+    ViewInsets insets{frame * pixels, (frame + spacing + kStatusPaddingPixels) * pixels};
+    // The side columns of panels as drawn last frame (none before the first), while they
+    // stand at their sides and leave the world a third of the window between them; a ragdoll
+    // knocked right was left lying under the Tuning panel, "in view".
+    const float width = ImGui::GetIO().DisplaySize.x;
+    float left = 0.0f;
+    for (float edge : {inspectorPlace_.jointsRight, pluginPanel_.right})
+        if (edge > 0.0f && edge < 0.5f * width) left = std::max(left, edge + kPanelGap);
+    const float right = simulation_.left > 0.5f * width ? width - simulation_.left + kPanelGap : 0.0f;
+    if (width - left - right >= width / 3.0f) {
+        insets.leftPixels = left * pixels;
+        insets.rightPixels = right * pixels;
+    }
+    return insets;
 }
 
 Rect Editor::firstCharacterBox() const {

@@ -5,8 +5,9 @@
 namespace paper::editor {
 
 Rect freeView(const Camera& camera, ViewInsets insets) {
-    Vec2 topLeft = camera.screenToWorld({0.0f, insets.topPixels});
-    Vec2 bottomRight = camera.screenToWorld({camera.viewportSize.x, camera.viewportSize.y - insets.bottomPixels});
+    Vec2 topLeft = camera.screenToWorld({insets.leftPixels, insets.topPixels});
+    Vec2 bottomRight = camera.screenToWorld(
+        {camera.viewportSize.x - insets.rightPixels, camera.viewportSize.y - insets.bottomPixels});
     return {{topLeft.x, bottomRight.y}, {bottomRight.x, topLeft.y}};
 }
 

@@ -8,10 +8,13 @@
 
 namespace paper::editor {
 
-/// The viewport's strips the editor's bars cover, pixels: the world is seen between them.
+/// The viewport's strips the editor's bars and side panels cover, pixels: the world is seen
+/// between them.
 struct ViewInsets {
     float topPixels = 0.0f;     ///< the menu bar
     float bottomPixels = 0.0f;  ///< the status line
+    float leftPixels = 0.0f;    ///< the panels down the left (Joints and what stands under it)
+    float rightPixels = 0.0f;   ///< the panels down the right (Simulate, Tuning)
 };
 
 /// The least view height, metres, of the starting frame (a stickman is 1.8 m).
@@ -21,7 +24,9 @@ inline constexpr float kStartGroundMetres = 0.4f;
 /// Follow keeps the character this fraction of the free view away from every edge.
 inline constexpr float kFollowMarginFraction = 0.1f;
 
-/// The world rectangle seen between the insets.
+/// The world rectangle seen between the insets. frameStart centres across the whole width
+/// (the panels are not laid out yet when it first runs); Follow and isInView keep clear of
+/// the side panels too.
 Rect freeView(const Camera& camera, ViewInsets insets);
 /// Frames `box` (a character's bounds, metres): centred across, its bottom
 /// kStartGroundMetres above the status line with room above, at least kMinStartViewHeight of

@@ -152,6 +152,7 @@ bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, float bottom, 
     const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
     state.lift = at.y + size.y > bottom + 0.5f && at.y > 30.0f;
     state.liftLeft = at.x;
+    state.right = at.x + size.x;
     ImGui::End();
     return reload;
 }

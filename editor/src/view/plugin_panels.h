@@ -35,6 +35,7 @@ struct PluginPanelState {
     /// the next frame, its left edge where it was.
     bool lift = false;
     float liftLeft = 0.0f;
+    float right = 0.0f;  ///< its right edge last frame, pixels (Follow keeps clear of it)
 };
 
 /// Draws the Plugin panel; true when the plugin should be reloaded now (its Reload button, as
