@@ -1362,3 +1362,51 @@ TEST_CASE("Every joint has a name to be listed by, unique: an unnamed one its bo
     CHECK(assets->jointLabels[3] == "shoulder_R");
     std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("A rig with no bodies yet is refused to spawn in one error that says how to add them", "[character][rig]") {
+    // `rig check` passes such a skeleton (what `rig generate` reads); spawned, it was refused
+    // with one error a bone. A rig with some bodies still names each bone that lacks one.
+    const std::filesystem::path dir = test::makeTempDir();
+    const std::filesystem::path content = PAPERDOLL_CONTENT_DIR;
+    std::filesystem::create_directories(dir / "rigs");
+    std::filesystem::copy(content / "anims", dir / "anims", std::filesystem::copy_options::recursive);
+    std::ifstream in(content / "rigs" / "stickman.rig.xml");
+    const std::string original((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // The rig's text without the lines that `drop` says to.
+    auto keepLines = [&original](auto drop) {
+        std::string text;
+        std::istringstream lines(original);
+        for (std::string line; std::getline(lines, line);)
+            if (!drop(line)) text += line + "\n";
+        return text;
+    };
+    auto has = [](const std::string& line, const char* word) { return line.find(word) != std::string::npos; };
+    const std::string skeleton = (dir / "rigs" / "skeleton.rig.xml").string();
+    std::ofstream(skeleton) << keepLines([&](const std::string& line) { return has(line, "<body") || has(line, "<joint"); })
+                            << std::flush;
+    std::vector<std::string> errors;
+    CHECK_FALSE(loadCharacterAssets(skeleton, errors));
+    // One error (beside the loader's warning that `rig check` also gives).
+    auto errorsOnly = [&errors] {
+        std::vector<std::string> only;
+        for (const std::string& e : errors)
+            if (e.find(": error: ") != std::string::npos) only.push_back(e);
+        return only;
+    };
+    const int rigLine = 1 + int(std::count(original.begin(), original.begin() + long(original.find("<rig ")), '\n'));
+    REQUIRE(errorsOnly().size() == 1);
+    CHECK(errorsOnly()[0] == skeleton + ":" + std::to_string(rigLine) +
+                           ": error: rig: 'stickman' has no <body> elements, so it has no ragdoll to spawn: `paperdoll "
+                           "rig generate IN OUT` adds a body to every bone and a joint between them");
+
+    // Every body but the torso's gone, and the joints with them: each bone without one, named.
+    const std::string torsoOnly = (dir / "rigs" / "torso_only.rig.xml").string();
+    std::ofstream(torsoOnly) << keepLines([&](const std::string& line) {
+        return has(line, "<joint") || (has(line, "<body") && !has(line, "bone=\"torso\""));
+    }) << std::flush;
+    errors.clear();
+    CHECK_FALSE(loadCharacterAssets(torsoOnly, errors));
+    CHECK(errorsOnly().size() == 9);
+    for (const std::string& e : errorsOnly()) CHECK_THAT(e, Catch::Contains(": error: bone: '") && Catch::EndsWith("' has no <body>: a character's ragdoll needs one per bone"));
+    std::filesystem::remove_all(dir);
+}

@@ -78,8 +78,8 @@ TEST_CASE("images and sprites load in metres and radians, with their defaults", 
     REQUIRE(result.rig);
     // Only that it has no bodies: the art itself draws no complaint.
     REQUIRE(result.diagnostics.size() == 1);
-    CHECK(result.diagnostics[0].message.ends_with("has no <body> elements: it builds no ragdoll (`paperdoll rig "
-                                                  "generate` can add them)"));
+    CHECK(result.diagnostics[0].message.ends_with("has no <body> elements: it builds no ragdoll, and a level cannot "
+                                                  "spawn it until `paperdoll rig generate` adds them"));
     const RigDefinition& rig = *result.rig;
 
     REQUIRE(rig.images.size() == 1);

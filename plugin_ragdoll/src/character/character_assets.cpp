@@ -184,11 +184,17 @@ std::shared_ptr<const CharacterAssets> loadAssets(const std::string& rigPath, st
     loadRigClips(rigPath, rig, assets->clips, diagnostics);
     for (int role = 0; role < int(ClipRole::Count); ++role)
         if (!rig.findClip(kRoleNames[role])) assets->clips[role] = restClip(*assets, ClipRole(role));
-    for (int b = 0; b < boneCount; ++b)
-        if (assets->bodyOfBone[size_t(b)] < 0)
-            diagnostics.push_back({Severity::Error, rigPath, rig.bones[size_t(b)].line,
-                                   "bone '" + rig.bones[size_t(b)].fileName +
-                                       "' has no <body>: a character's ragdoll needs one per bone"});
+    // A skeleton with no bodies yet (what `rig generate` reads) is one error, not one a bone.
+    if (rig.bodies.empty())
+        diagnostics.push_back({Severity::Error, rigPath, rig.line,
+                               "rig: '" + rig.name + "' has no <body> elements, so it has no ragdoll to spawn: "
+                               "`paperdoll rig generate IN OUT` adds a body to every bone and a joint between them"});
+    else
+        for (int b = 0; b < boneCount; ++b)
+            if (assets->bodyOfBone[size_t(b)] < 0)
+                diagnostics.push_back({Severity::Error, rigPath, rig.bones[size_t(b)].line,
+                                       "bone: '" + rig.bones[size_t(b)].fileName +
+                                           "' has no <body>: a character's ragdoll needs one per bone"});
     if (hasErrors(diagnostics)) return nullptr;
     return assets;
 }

@@ -276,6 +276,7 @@ struct RigDefinition {
     RigDrive drive;
 
     std::string path;        ///< the file it was read from (for messages)
+    int line = 0;            ///< line of its <rig>, for messages
     std::string sourceText;  ///< the file's text as read; the saver patches it (empty: written fresh)
 
     /// Index of the bone with this name (sanitised or as spelt in the file), or -1.

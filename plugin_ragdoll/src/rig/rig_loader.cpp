@@ -139,6 +139,7 @@ private:
     bool readHeader(const XMLElement& root) {
         AttributeReader in = reader(root);
         rig_.name = in.text("name", Need::Required);
+        rig_.line = root.GetLineNum();
         if (!paper::readFormatOne(in, report_, root)) return false;
         static constexpr RigUnits kUnits[] = {RigUnits::Metres, RigUnits::Centimetres, RigUnits::Pixels};
         rig_.units = kUnits[in.choice("units", {"m", "cm", "px"})];
@@ -629,7 +630,8 @@ private:
         const int count = int(rig_.bodies.size());
         if (count == 0) {
             report_.warning(root, "rig " + inQuotes(rig_.name) +
-                                      " has no <body> elements: it builds no ragdoll (`paperdoll rig generate` can add them)");
+                                      " has no <body> elements: it builds no ragdoll, and a level cannot spawn it "
+                                      "until `paperdoll rig generate` adds them");
             return;
         }
         std::vector<int> parent(static_cast<size_t>(count));
