@@ -1135,6 +1135,53 @@ TEST_CASE("a rig with 40 errors at a 2000-character path reaches the host and th
     fs::remove_all(dir);
 }
 
+TEST_CASE("a part made transparent by its colour takes its shadow and paper rim with it", "[plugin][ragdoll][sprites]") {
+    // A head tinted #ffffff00 still drew an opaque paper rim and a shadow over the torso.
+    const fs::path dir = test::makeTempDir(), content = PAPERDOLL_CONTENT_DIR;
+    for (const char* folder : {"rigs", "anims", "art"})
+        fs::copy(content / folder, dir / folder, fs::copy_options::recursive);
+    fs::create_directories(dir / "levels");
+    fs::copy_file(content / "levels" / "harness.level.xml", dir / "levels" / "harness.level.xml");
+    const fs::path rig = dir / "rigs" / "paper_doll.rig.xml";
+    const std::string headSprite = "<sprite bone=\"head\" ";
+    const std::uint32_t headAlpha = GENERATE(0u, 128u);
+    INFO("the head's colour alpha " << headAlpha);
+    std::ifstream in(rig);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    REQUIRE(text.find(headSprite) != std::string::npos);
+    char color[32];
+    std::snprintf(color, sizeof color, "color=\"#ffffff%02x\" ", headAlpha);
+    text.insert(text.find(headSprite) + headSprite.size(), color);
+    std::ofstream(rig) << text;
+    LevelLoadResult level = loadLevelFile((dir / "levels" / "harness.level.xml").string());
+    REQUIRE(level.level);
+    PluginHost host(dir / "copies", nullptr);
+    REQUIRE(host.load(ragdollDescriptor()));
+    REQUIRE(host.setLevel(*level.level));
+    DrawList list;
+    host.draw(list, PAPER_DRAW_ART);
+    // Quads in drawing order: the 12 parts' shadows, then each part's rim and itself; the
+    // head is 7th in z order.
+    std::uint32_t firstIndex = 0;
+    for (const DrawBatch& b : list.batches())
+        if (b.image > 0) {
+            REQUIRE(b.indexCount == 12 * 3 * 6);  // one batch: the atlas's
+            firstIndex = b.firstIndex;
+        }
+    auto alphaOfQuad = [&](int quad) {  // its two triangles' six corners, one alpha
+        auto alphaAt = [&](int k) { return list.vertices()[list.indices()[firstIndex + 6 * std::uint32_t(quad) + std::uint32_t(k)]].rgba >> 24; };
+        for (int k = 1; k < 6; ++k) CHECK(alphaAt(k) == alphaAt(0));
+        return alphaAt(0);
+    };
+    const int head = 6;
+    CHECK(alphaOfQuad(head) == 120 * headAlpha / 255);             // its shadow
+    CHECK(alphaOfQuad(12 + 2 * head) == 255 * headAlpha / 255);    // its rim
+    CHECK(alphaOfQuad(12 + 2 * head + 1) == headAlpha);            // itself
+    CHECK(alphaOfQuad(head - 1) == 120);                           // the torso's shadow, as before
+    CHECK(alphaOfQuad(12 + 2 * (head - 1)) == 255);                // and its rim
+    fs::remove_all(dir);
+}
+
 TEST_CASE("a reason from a plugin built before the length rule is read whole too", "[plugin][messages]") {
     // The test plugin refuses saveAsset the old way: cut to the buffer, status 1.
     Sandbox box;

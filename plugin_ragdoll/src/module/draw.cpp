@@ -166,18 +166,24 @@ void drawSprites(const PaperEngineServices* s, const Character& character, float
     // only darken it.
     const PaperColor toward = unpack(look.tint);
     const bool washed = toward.a < 255;
-    const PaperColor wash{toward.r, toward.g, toward.b, std::uint8_t((255 - toward.a) * alpha)};
+    // A part's own alpha (its colour's) fades its shadow, rim and wash with it: a part made
+    // transparent left a paper shape and its shadow over the parts behind it.
+    auto wash = [&](float partAlpha) {
+        return PaperColor{toward.r, toward.g, toward.b, std::uint8_t((255 - toward.a) * partAlpha)};
+    };
+    auto shadow = [](float partAlpha) {
+        return PaperColor{kShadowColor.r, kShadowColor.g, kShadowColor.b, std::uint8_t(kShadowColor.a * partAlpha)};
+    };
     PaperVec2 corners[4], uvs[4];
     std::vector<Vec2> meshPlaced;
     std::vector<PaperVec2> meshPositions, meshUvs;
-    PaperColor shadow = kShadowColor;
-    shadow.a = std::uint8_t(shadow.a * alpha);
     for (int pass = paper ? 0 : 1; pass < 2; ++pass) {
         for (const Part& part : order) {
             if (part.mesh) {
                 // The same layers as a sprite's below (shadow; own colour; wash; selection),
                 // but no rim: a mesh has no rectangle to grow.
                 const RigMesh& mesh = rig.meshes[size_t(part.index)];
+                const float partAlpha = alpha * float(mesh.color[3]) / 255.0f;
                 const std::int32_t image = handleOf(mesh.image);
                 if (!image || !s->drawTriangles) continue;
                 meshTriangles(mesh, rig.images[size_t(mesh.image)], poses, mirrored, look.scale,
@@ -187,32 +193,33 @@ void drawSprites(const PaperEngineServices* s, const Character& character, float
                                      std::int32_t(meshPositions.size()), color, flags);
                 };
                 if (pass == 0) {
-                    drawMesh(shadow, PAPER_IMAGE_SILHOUETTE);
+                    drawMesh(shadow(partAlpha), PAPER_IMAGE_SILHOUETTE);
                     continue;
                 }
                 drawMesh({mesh.color[0], mesh.color[1], mesh.color[2], std::uint8_t(mesh.color[3] * alpha)}, 0);
-                if (washed) drawMesh(wash, PAPER_IMAGE_SILHOUETTE);
+                if (washed) drawMesh(wash(partAlpha), PAPER_IMAGE_SILHOUETTE);
                 if (meshOnBone(mesh, highlightedBone)) drawMesh(kHighlightColor, PAPER_IMAGE_SILHOUETTE);
                 continue;
             }
             const RigSprite& sprite = rig.sprites[size_t(part.index)];
+            const float partAlpha = alpha * float(sprite.color[3]) / 255.0f;
             const std::int32_t image = handleOf(sprite.image);
             if (!image) continue;
             const BonePose& pose = poses[size_t(sprite.bone)];
             spriteUvs(sprite, rig.images[size_t(sprite.image)], uvs);
             if (pass == 0) {
                 spriteCorners(sprite, pose, mirrored, look.scale, 0.0, kShadowOffset, corners);
-                s->drawImage(s->context, image, corners, uvs, shadow, PAPER_IMAGE_SILHOUETTE);
+                s->drawImage(s->context, image, corners, uvs, shadow(partAlpha), PAPER_IMAGE_SILHOUETTE);
                 continue;
             }
             if (paper) {
                 spriteCorners(sprite, pose, mirrored, look.scale, kRimMetres, {}, corners);
-                s->drawImage(s->context, image, corners, uvs, tinted(kRimColor, look.tint, alpha), PAPER_IMAGE_SILHOUETTE);
+                s->drawImage(s->context, image, corners, uvs, tinted(kRimColor, look.tint, partAlpha), PAPER_IMAGE_SILHOUETTE);
             }
             spriteCorners(sprite, pose, mirrored, look.scale, 0.0, {}, corners);
             const PaperColor own{sprite.color[0], sprite.color[1], sprite.color[2], std::uint8_t(sprite.color[3] * alpha)};
             s->drawImage(s->context, image, corners, uvs, own, 0);
-            if (washed) s->drawImage(s->context, image, corners, uvs, wash, PAPER_IMAGE_SILHOUETTE);
+            if (washed) s->drawImage(s->context, image, corners, uvs, wash(partAlpha), PAPER_IMAGE_SILHOUETTE);
             if (sprite.bone == highlightedBone)
                 s->drawImage(s->context, image, corners, uvs, kHighlightColor, PAPER_IMAGE_SILHOUETTE);
         }
