@@ -355,6 +355,24 @@ TEST_CASE("limits must be ordered, within a half turn, and given in pairs", "[ri
     CHECK_FALSE(free.rig->joints[0].limited);
 }
 
+TEST_CASE("limits that leave out the rest pose are a warning: the limb is held at a limit, not where the bones draw it",
+          "[rig][loader]") {
+    const std::string rig = kTorso + "\n" + kHead + "\n" + kTorsoBody + "\n" + kHeadBody + "\n";
+    for (const char* limits : {"lower=\"60\" upper=\"90\"", "lower=\"-90\" upper=\"-0.5\""}) {
+        RigLoadResult r = loadBody(rig + "<joint parent=\"torso\" child=\"head\" " + limits + "/>");
+        REQUIRE(r.rig);  // it loads
+        REQUIRE(r.diagnostics.size() == 1);
+        CHECK(r.diagnostics[0].severity == Severity::Warning);
+        CHECK(r.diagnostics[0].line == 6);
+        CHECK_THAT(r.diagnostics[0].message, Catch::StartsWith("joint: its limits ") &&
+                                                 Catch::Contains(" (degrees) leave out the rest pose, 0: "));
+    }
+    // A limit at the rest pose itself holds it.
+    RigLoadResult atRest = loadBody(rig + "<joint parent=\"torso\" child=\"head\" lower=\"0\" upper=\"90\"/>");
+    REQUIRE(atRest.rig);
+    CHECK(atRest.diagnostics.empty());
+}
+
 TEST_CASE("mass, length, radius and sizes must be positive", "[rig][loader][errors]") {
     requireError(loadBody("<bone name=\"torso\" length=\"0\"/>"), 2, "bone: attribute 'length' must be > 0, got 0");
     requireError(loadBody(kTorso + "\n<body bone=\"torso\" radius=\"0.1\" mass=\"-2\"/>"), 3,

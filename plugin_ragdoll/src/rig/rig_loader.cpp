@@ -487,6 +487,11 @@ private:
             if (joint.limited && record.hasLower && record.hasUpper && joint.lower > joint.upper)
                 report_.error(joint.line, "joint: lower limit " + record.lowerText + " is greater than upper limit " +
                                               record.upperText + " (degrees); swap them");
+            else if (joint.limited && (joint.lower > 0.0 || joint.upper < 0.0))
+                report_.warning(joint.line, "joint: its limits " + record.lowerText + " to " + record.upperText +
+                                                " (degrees) leave out the rest pose, 0: limits are measured from the "
+                                                "pose the bones give, and the limb is held at the nearer limit, not "
+                                                "where the file draws it");
             joint.parent = lookup(record.parent, "joint", joint.line, "parent");
             joint.child = lookup(record.child, "joint", joint.line, "child");
             if (joint.parent < 0 || joint.child < 0) continue;
