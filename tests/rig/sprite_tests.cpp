@@ -156,6 +156,8 @@ TEST_CASE("every art error is listed with its line, and loading goes on past eac
   <sprite bone="head" image="atlas" width="10" height="10" z="1.5"/>
   <sprite bone="head" image="atlas" rect="1 2 3" height="10"/>
   <sprite bone="head" image="gone" rect="0 0 900 900" width="10" height="10"/>
+  <sprite bone="head" image="atlas" rect="9000 0 2 8" width="10" height="10"/>
+  <sprite bone="head" image="atlas" rect="0 0 2147483647 8" width="10" height="10"/>
 </rig>
 )");
     CHECK(result.rig == nullptr);
@@ -177,6 +179,10 @@ TEST_CASE("every art error is listed with its line, and loading goes on past eac
              "width and height > 0, got '1 2 3'"},
         {16, "sprite: missing required attribute 'width'"},
         // An image that failed to load is not checked against again (its error stands).
+        // Whole numbers past the largest image reach outside it as any other (they were said
+        // not to be whole numbers).
+        {18, "sprite: rect '9000 0 2 8' reaches outside image 'atlas' (64 x 32 pixels)"},
+        {19, "sprite: rect '0 0 2147483647 8' reaches outside image 'atlas' (64 x 32 pixels)"},
     };
     REQUIRE(errors.size() == expected.size());
     for (size_t i = 0; i < expected.size(); ++i) {
@@ -218,6 +224,9 @@ TEST_CASE("a truncated, an oversized and a corrupt PNG are refused with the caus
 TEST_CASE("a rig drawn only by sprites builds bodies as thick as its parts", "[rig][sprites][builder]") {
     TempDir dir;
     testpng::writeGrey(dir.path / "atlas.png", 32, 32);
+    // The hand's part at 30° to its bone, written as any of the angles that are 30°.
+    const std::string handAngle = GENERATE("30", "-330", "390");
+    CAPTURE(handAngle);
     const RigLoadResult result = loadIn(dir, kHeader + R"(
   <sprite bone="torso" image="atlas" width="60" height="24"/>
   <sprite bone="torso" image="atlas" angle="-20" width="20" height="30"/>
@@ -225,7 +234,7 @@ TEST_CASE("a rig drawn only by sprites builds bodies as thick as its parts", "[r
   <sprite bone="head" image="atlas" width="26" height="26"/>
   <sprite bone="forearm.L" image="atlas" x="13.5" angle="-90" width="9" height="27"/>
   <sprite bone="forearm.L" image="atlas" angle="60" width="30" height="11"/>
-  <sprite bone="hand.L" image="atlas" angle="30" width="12" height="8"/>
+  <sprite bone="hand.L" image="atlas" angle=")" + handAngle + R"(" width="12" height="8"/>
   <sprite bone="hand.L" image="atlas" angle="150" width="20" height="16"/>
   <body bone="torso" mass="8"/>
   <body bone="head" shape="circle" mass="1.5"/>

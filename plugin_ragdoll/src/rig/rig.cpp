@@ -101,7 +101,8 @@ double artRadius(const RigDefinition& rig, int bone) {
     double alongHeight = 0.0, smallerSide = 0.0;
     for (const RigSprite& sprite : rig.sprites) {
         if (sprite.bone != bone) continue;
-        if (std::abs(wrapAngle(sprite.angle)) <= kSpriteAlongBone) alongHeight = std::max(alongHeight, sprite.height);
+        // Within rounding: 390° or −330° read in radians and wrapped lands a hair past 30°.
+        if (std::abs(wrapAngle(sprite.angle)) <= kSpriteAlongBone + 1e-9) alongHeight = std::max(alongHeight, sprite.height);
         smallerSide = std::max(smallerSide, std::min(sprite.width, sprite.height));
     }
     // A mesh's vertices that follow this bone most: their spread across it is a thickness,

@@ -35,9 +35,9 @@ std::optional<PixelRect> parseRect(std::string_view text) {
     }
     while (at < text.size() && text[at] == ' ') ++at;
     if (at != text.size()) return std::nullopt;
-    // Beyond the largest image nothing can fit; bounding here keeps x + w from overflowing.
-    for (long long value : values)
-        if (value > paper::kMaxImageSide) return std::nullopt;
+    // Beyond the largest image nothing can fit: such a value is held just past it, so x + w
+    // cannot overflow and the rect is refused as reaching outside its image (its text quoted).
+    for (long long& value : values) value = std::min<long long>(value, paper::kMaxImageSide + 1);
     if (values[0] < 0 || values[1] < 0 || values[2] <= 0 || values[3] <= 0) return std::nullopt;
     return PixelRect{int(values[0]), int(values[1]), int(values[2]), int(values[3])};
 }
