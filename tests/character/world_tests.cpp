@@ -396,6 +396,20 @@ TEST_CASE("Props and spawns a level places inside one another, in the terrain or
     REQUIRE(scene.loadLevel(level, error, &warnings));
     CHECK(warnings.empty());
 
+    // Under a shelf lower than its head, its feet on the ground: left standing in the shelf,
+    // and said so (the warning promised a push-out that nothing made).
+    level.terrain.push_back(box(1.0, 1.2, 3.0, 1.4));
+    warnings.clear();
+    REQUIRE(scene.loadLevel(level, error, &warnings));
+    REQUIRE(warnings.size() == 1);
+    CHECK_THAT(warnings[0], Catch::StartsWith("spawn '" + level.spawns[0].name + "' at (2, 0) m stands ") &&
+                                Catch::EndsWith(" m inside the terrain over its feet (a ceiling or an overhang too low): it "
+                                                "is left standing in it (place it clear)"));
+    test::run(scene, 30);
+    CHECK(scene.character(0).root().x == Approx(2.0).margin(1e-9));
+    CHECK(scene.character(0).root().y == Approx(0.0).margin(1e-9));
+    level.terrain.resize(2);
+
     // A spawn with its feet deep in the ground (the ground 1 m thick, its top at 0): its
     // figure stands on the surface, said so. From 0.6 m down the ground probe, which starts
     // 0.6 m over the feet, began inside the ground and found none: the figure fell through

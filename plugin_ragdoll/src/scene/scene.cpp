@@ -200,7 +200,11 @@ void warnAboutSpawnInTerrain(const World& world, const Character& c, const Scene
     char where[96];
     std::snprintf(where, sizeof where, "' at (%g, %g) m stands %.3g m inside the terrain", spawn.position.x, spawn.position.y,
                   depth);
-    warnings.push_back(placed(level, spawn.line, "spawn '" + spawn.name + where + ": it will be pushed out (place it clear)"));
+    // Its feet clear and no wall beside them, but the figure in terrain over it (a ceiling
+    // too low, an overhang): no way out is nearer than another, so it is left standing there.
+    warnings.push_back(placed(level, spawn.line, "spawn '" + spawn.name + where +
+                                                     " over its feet (a ceiling or an overhang too low): it is left standing "
+                                                     "in it (place it clear)"));
 }
 
 /// A spawn whose standing figure reaches into a prop: the two push each other apart as the
