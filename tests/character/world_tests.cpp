@@ -258,6 +258,39 @@ TEST_CASE("A get-up is refused in mid-air and taken once the ragdoll is down", "
     CHECK(c.root().y == Approx(0.0).margin(0.01));
 }
 
+TEST_CASE("A jump under a ceiling stops at it, and a ragdoll let go there falls back to the ground", "[world][jump]") {
+    // Under a slab 2 m up (the stickman's head reaches 1.92 m), a jump drove the figure 35 cm into it;
+    // limp mid-jump, the ragdoll hung in the slab, and got up standing on top of it.
+    for (const bool limp : {false, true}) {
+        CAPTURE(limp);
+        Scene scene;
+        SceneLevel level = flatLevel("stickman.level.xml");
+        level.terrain.push_back(box(-3.0, 2.0, 3.0, 2.2));
+        load(scene, level);
+        Character& c = scene.character(0);
+        scene.step(kDt, test::input(0, bit(Action::Jump)));
+        REQUIRE_FALSE(c.grounded());
+        double deepest = 0.0, highest = 0.0;
+        for (int i = 0; i < 90; ++i) {
+            scene.step(kDt, test::input(0, limp && i == 24 ? bit(Action::ToggleRagdoll) : 0));
+            deepest = std::max(deepest, scene.lastFigures().visualDepth);
+            highest = std::max(highest, c.root().y);
+        }
+        CHECK(highest > 0.06);  // it did jump, into the 8 cm between its head's top (1.92 m) and the slab
+        CHECK(deepest < 0.02);
+        if (limp) {
+            REQUIRE(c.mode() == CharacterMode::Ragdoll);
+            test::run(scene, 60);
+            scene.step(kDt, test::input(0, bit(Action::GetUp)));
+            REQUIRE(c.mode() == CharacterMode::GettingUp);
+            CHECK(c.root().y == Approx(0.0).margin(0.01));  // on the ground, under the slab
+        } else {
+            CHECK(c.grounded());
+            CHECK(c.root().y == Approx(0.0).margin(1e-9));
+        }
+    }
+}
+
 TEST_CASE("Touching props more than 1000 times apart in mass are warned about when the level loads", "[world][props]") {
     // A 0.2 kg crate between crates of 1000 and 500 kg, the stack nudged, flew off at 30 m/s,
     // unsaid. A 100:1 stack behaves, and is not warned about.

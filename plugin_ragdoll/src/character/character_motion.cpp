@@ -80,6 +80,20 @@ void Character::stepLocomotion(double dt, const CharacterControls& controls) {
         }
     } else {
         rootVelocity_.y += gravity * dt;
+        // Rising into terrain over it (a ceiling, a shelf): the head stops under it and the
+        // figure falls back. The jump carried it 35 cm into a slab, and limp there it hung.
+        if (rootVelocity_.y > 0.0) {
+            RayHit hit;
+            Filter filter;
+            filter.group = group_;
+            filter.maskBits = ~kCharacterCategory;
+            const double height = assets_->standingHeight;
+            const Vec2 from = root_ + Vec2{0.0, tuning::kWallProbeHeight};
+            const Vec2 to = root_ + Vec2{0.0, height + rootVelocity_.y * dt};
+            if (world_->rayCast(from, to, filter, hit) && world_->bodyType(hit.body) == BodyType::Static &&
+                hit.normal.y < -tuning::kCeilingMinNormal)
+                rootVelocity_.y = std::max(0.0, hit.point.y - height - root_.y) / dt;
+        }
     }
     // Walls stop the walk where this step would bring the figure to them (blockedAhead).
     if (rootVelocity_.x != 0.0 &&
