@@ -94,6 +94,33 @@ TEST_CASE("Walkers and runners climb steep ramps on the surface, never sinking i
     }
 }
 
+TEST_CASE("A ramp steeper than the walkable slope (50°) is a wall from its foot; up to it, one is climbed", "[world][terrain]") {
+    // Climbed as stairs, a 50-55° ramp left the walker standing half way up it, one leg in
+    // the air, once its knee probe met the slope (a 60° one stopped it at the foot).
+    for (const double degrees : {40.0, 48.0, 52.0, 55.0, 65.0}) {
+        CAPTURE(degrees);
+        Scene scene;
+        load(scene, rampLevel(degrees, "stickman.level.xml"));
+        Character& c = scene.character(0);
+        double deepest = 0.0;
+        for (int i = 0; i < 240; ++i) {  // 4 s: onto the 4 m platform, not off its far end
+            test::run(scene, 1, test::input(bit(Action::Right)));
+            deepest = std::max(deepest, scene.lastFigures().visualDepth);
+        }
+        INFO("the root at (" << c.root().x << ", " << c.root().y << "), deepest drawn part " << deepest << " m");
+        CHECK(deepest < 0.02);
+        const bool walkable = std::tan(degrees * kPi / 180.0) <= tuning::kMaxSlope;
+        if (walkable) {
+            CHECK(c.root().y == Approx(1.5).margin(0.01));  // up on the platform
+        } else {
+            CHECK(c.root().y == Approx(0.0).margin(1e-9));  // at the foot, standing
+            CHECK(c.root().x < 2.0);
+            CHECK(c.root().x > 2.0 - tuning::kWallClearance - tuning::kBlockedMargin - 0.05);
+            CHECK(c.clip() == &c.assets().clip(ClipRole::Idle));
+        }
+    }
+}
+
 TEST_CASE("A walker held at a wall or a steep stair stands, not walking in place through it", "[world][terrain]") {
     // Stopped by the wall probe, the figure walked on in place: the paper doll's shoe went
     // 157-183 mm into the wall each stride, the stickman's shin 169 mm into a 0.4 m step of

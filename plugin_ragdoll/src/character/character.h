@@ -202,15 +202,17 @@ private:
     /// pushedMass_ from the props the following bodies touch now; props they touched during
     /// the step are held to a push's speed.
     void pushProps(double dt);
-    /// The ground height under x (a probe around the feet), or false when there is none.
-    bool groundAt(double x, double nearY, double& groundY) const;
+    /// The ground height under x (a probe around the feet), or false when there is none;
+    /// `found`, when given, gets the probe's hit (the body, the ground's normal).
+    bool groundAt(double x, double nearY, double& groundY, RayHit* found = nullptr) const;
     /// Feet inside the terrain (a spawn or a teleport below the ground's surface) lifted to
     /// its surface above them, else feet as they are.
     Vec2 outOfTerrain(Vec2 feet);
     Vec2 toWorld(Vec2 rigPoint) const;
     /// Whether the walk in direction dir (±1) is stopped within reach (m): a wall at knee
-    /// height, or too little headroom there (a ray up from knee height to under the standing
-    /// figure's top meeting an underside: a beam, a slanted ceiling; stairs are none).
+    /// height, too little headroom there (a ray up from knee height to under the standing
+    /// figure's top meeting an underside: a beam, a slanted ceiling; stairs are none), or
+    /// ground rising there steeper than tuning::kMaxSlope (a stair's tread is flat).
     bool blockedAhead(double dir, double reach) const;
     double toWorldAngle(double rigAngle) const;
     Vec2 toRig(Vec2 worldPoint) const;

@@ -49,8 +49,15 @@ bool Character::blockedAhead(double dir, double reach) const {
     if (world_->rayCast(knee, ahead, filter, hit) && world_->bodyType(hit.body) == BodyType::Static && std::abs(hit.normal.x) > 0.7)
         return true;
     const double headroom = assets_->standingHeight - tuning::kHeadProbeBelowTop - tuning::kWallProbeHeight;
-    return headroom > 0.0 && world_->rayCast(ahead, ahead + Vec2{0.0, headroom}, filter, hit) &&
-           world_->bodyType(hit.body) == BodyType::Static && hit.normal.y < -tuning::kCeilingMinNormal;
+    if (headroom > 0.0 && world_->rayCast(ahead, ahead + Vec2{0.0, headroom}, filter, hit) &&
+        world_->bodyType(hit.body) == BodyType::Static && hit.normal.y < -tuning::kCeilingMinNormal)
+        return true;
+    // Terrain rising steeper than a walkable slope: climbed as stairs at kClimbSpeed, a 55°
+    // ramp left the walker standing half way up it, one leg in the air, once the knee probe
+    // met it. (A tilted crate is pushed, not stood before.)
+    double ground = 0.0;
+    return groundAt(root_.x + dir * reach, root_.y, ground, &hit) && ground > root_.y &&
+           world_->bodyType(hit.body) == BodyType::Static && -dir * hit.normal.x > tuning::kMaxSlope * hit.normal.y;
 }
 
 void Character::stepLocomotion(double dt, const CharacterControls& controls) {
@@ -437,7 +444,7 @@ Vec2 Character::outOfTerrain(Vec2 feet) {
     return over;
 }
 
-bool Character::groundAt(double x, double nearY, double& groundY) const {
+bool Character::groundAt(double x, double nearY, double& groundY, RayHit* found) const {
     Filter filter;
     filter.group = group_;
     filter.maskBits = ~kCharacterCategory;
@@ -446,6 +453,7 @@ bool Character::groundAt(double x, double nearY, double& groundY) const {
     const Vec2 from{x, nearY + tuning::kGroundProbeUp}, to{x, nearY - tuning::kGroundProbeDown};
     if (!world_->rayCast(from, to, filter, hit) || hit.normal.y < 0.3) return false;
     groundY = hit.point.y;
+    if (found) *found = hit;
     return true;
 }
 

@@ -27,7 +27,8 @@ inline constexpr double kClimbSpeed = 0.8;
 /// On a slope the ground rises steadily under the walk, and the root rises with it at the
 /// slope's own rate on top of kClimbSpeed (a runner up a 20° ramp rises 1.3 m/s): measured
 /// over kSlopeProbe behind the root, a rise no steeper than kMaxSlope (tan 50°; a 0.18 m
-/// stair's edge within 0.1 m is 61°) is a slope, not a step.
+/// stair's edge within 0.1 m is 61°) is a slope, not a step. Terrain rising ahead steeper
+/// than kMaxSlope (its surface's normal, where a stair's tread is flat) is a wall.
 inline constexpr double kSlopeProbe = 0.1;
 inline constexpr double kMaxSlope = 1.19;
 /// m: the most the root may lag under the ground it follows (a 0.3 m step is climbed at
