@@ -16,6 +16,7 @@
 
 #include "paper/command_line.h"
 #include "paper/content_paths.h"
+#include "paper/file_checks.h"
 #include "box2d_peer.h"
 #include "measure.h"
 #include "ours.h"
@@ -46,7 +47,8 @@ Options (a value as the next argument or after '=', e.g. --n=1000):
                        deepest_mm into the terrain, the figure's centre of mass
                        (centre_x_m, centre_y_m), and each body's speed in mm/s as
                        stopped_within_3s measures it (a column per bone). Sweep only;
-                       with --switch it shows why one switch rests late.
+                       with --switch it shows why one switch rests late. FILE may not
+                       be the level the sweep reads.
   --n N                Stickmen in the pile, 1 to 10000 (default 100). Pile only.
   --steps S            Steps to run, 1 to 100000 (default 600 for the pile, 300 for
                        the chain). Pile and chain (each of the sweep's runs is 10 s).
@@ -324,6 +326,12 @@ int runSweepScene(const BenchOptions& o) {
             return 1;
         }
         options.levelPath = (*content / "levels" / "harness.level.xml").string();
+    }
+    // Refused before the run, as the player refuses its --stats-json: the trace opens after
+    // the level is read, and wrote its CSV over the level file.
+    if (!o.tracePath.empty() && paper::sameFile(o.tracePath, options.levelPath)) {
+        std::fprintf(stderr, "ragdoll_bench: error: --trace '%s': it is the level this run reads\n", o.tracePath.c_str());
+        return 2;
     }
     options.substeps = o.substepsOrDefault();
     options.iterations = o.iterationsOrDefault();

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -111,6 +112,39 @@ TEST_CASE("ragdoll_bench prints the sweep level's warnings with their file and l
     CHECK_THAT(r.err, Catch::Contains(level + ":2: warning: box: unknown attribute 'frction' ignored; did you mean 'friction'?"));
     CHECK_THAT(r.err, Catch::Contains(level + ":4: warning: spawn 'p' at (3, 0) m has its feet 0.5 m inside the terrain"));
     CHECK_THAT(r.out, Catch::Contains("\"switches\": 1"));
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("ragdoll_bench refuses a trace that would write over the level it reads", "[cli][bench]") {
+    // The trace opened after the level was read and wrote its CSV over it: the user's level
+    // was lost. Given with --level (spelt two ways) or the content folder's harness, which
+    // the sweep reads by default, it is refused before the run, as the player refuses its
+    // --stats-json.
+    const std::filesystem::path dir = test::makeTempDir();
+    std::filesystem::create_directory(dir / "levels");
+    const std::string level = (dir / "levels" / "harness.level.xml").string();
+    const std::string text = "<level name=\"flat\" format=\"1\" units=\"m\">\n"
+                             "  <box x=\"0\" y=\"-0.5\" width=\"20\" height=\"1\"/>\n"
+                             "  <spawn name=\"p\" asset=\"" +
+                             std::string(PAPERDOLL_CONTENT_DIR) + "/rigs/stickman.rig.xml\" x=\"0\" y=\"0\"/>\n"
+                             "</level>\n";
+    std::ofstream(level) << text;
+    const std::string otherSpelling = (dir / "levels" / ".." / "levels" / "harness.level.xml").string();
+    const std::vector<std::vector<std::string>> commands = {
+        {RAGDOLL_BENCH_EXE, "--scene", "sweep", "--level", level, "--switch", "0:standing", "--trace", level},
+        {RAGDOLL_BENCH_EXE, "--scene", "sweep", "--level", level, "--switch", "0:standing", "--trace", otherSpelling},
+        {RAGDOLL_BENCH_EXE, "--scene", "sweep", "--switch", "0:standing", "--trace", level},  // the default level
+    };
+    for (const std::vector<std::string>& command : commands) {
+        CAPTURE(command.back());
+        const test::ProcessResult r = test::runProcess(command, {"PAPERDOLL_CONTENT=" + dir.string()}, 120.0);
+        INFO(r.err);
+        CHECK(r.exitCode == 2);
+        CHECK_THAT(r.err, Catch::Contains("--trace '" + command.back() + "': it is the level this run reads"));
+        std::ifstream in(level);
+        const std::string after((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        CHECK(after == text);
+    }
     std::filesystem::remove_all(dir);
 }
 
