@@ -123,7 +123,8 @@ switch's x, kind, rest_s (when it came to rest for good, sleeping on; null if ne
 moving_until_s (sleeping off: the last time a body was faster than 5 mm/s).
 
 Exit status: 0 on success, 1 when --peer box2d is asked of a build without Box2D, the
-sweep's level does not load or the results cannot be written, 2 for a bad command line.
+sweep's level does not load or what was asked (the results, this help, the version)
+cannot be written, 2 for a bad command line.
 )";
 }
 
@@ -450,6 +451,17 @@ nlohmann::json toJson(const BenchOptions& o, const scenes::BenchResult& r) {
 
 int runSceneWithPeer(const BenchOptions& o);
 
+/// Standard output is what a script reads (the results, the help, the version): output that
+/// could not be written (a full disk) fails a run that otherwise succeeded. Why is errno's,
+/// which the caller clears before the writes it answers for.
+int checkStandardOutput(const char* what) {
+    const bool flushed = std::cout.flush() && std::fflush(stdout) == 0;
+    if (flushed && !std::ferror(stdout)) return 0;
+    std::fprintf(stderr, "ragdoll_bench: error: cannot write %s to standard output: %s\n", what,
+                 errno ? std::strerror(errno) : "a full disk?");
+    return 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -459,13 +471,15 @@ int main(int argc, char** argv) {
         return 2;
     }
     const BenchOptions& o = *parsed.options;
+    errno = 0;
     if (o.showHelp) {
+        // The help is longer than stdout's buffer: a full disk fails the write, not the flush.
         std::fputs(usage(), stdout);
-        return 0;
+        return checkStandardOutput("the help");
     }
     if (o.showVersion) {
         std::puts("ragdoll_bench " PAPERDOLL_VERSION);
-        return 0;
+        return checkStandardOutput("the version");
     }
     if (o.peerBox2D && !bench::box2dAvailable()) {
         std::fprintf(stderr,
@@ -481,12 +495,7 @@ int main(int argc, char** argv) {
     }
     // The results are the point: when they could not be written (a full disk), say so.
     errno = 0;
-    if (!std::cout.flush() || std::fflush(stdout) != 0 || std::ferror(stdout)) {
-        std::fprintf(stderr, "ragdoll_bench: error: cannot write the results to standard output: %s\n",
-                     errno ? std::strerror(errno) : "a full disk?");
-        return 1;
-    }
-    return 0;
+    return checkStandardOutput("the results");
 }
 
 namespace {

@@ -607,6 +607,10 @@ TEST_CASE("ragdoll_bench refuses bad options and numbers", "[cli][bad-input][ben
         {"`--scene sweep` with a missing level", {"--scene", "sweep", "--level", "no_such.level.xml"}, 1, {"no_such.level.xml"}},
         {"`--json` with standard output on a full disk", {kFullOutput, "--n", "1", "--steps", "2", "--json"}, 1,
          {"cannot write the results", "No space left"}},
+        {"`--help` with standard output on a full disk", {kFullOutput, "--help"}, 1,
+         {"cannot write the help to standard output", "No space left"}},
+        {"`--version` with standard output on a full disk", {kFullOutput, "--version"}, 1,
+         {"cannot write the version to standard output", "No space left"}},
     };
     checkAll("ragdoll_bench", RAGDOLL_BENCH_EXE, rows);
 }
