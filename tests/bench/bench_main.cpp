@@ -123,8 +123,9 @@ switch's x, kind, rest_s (when it came to rest for good, sleeping on; null if ne
 moving_until_s (sleeping off: the last time a body was faster than 5 mm/s).
 
 Exit status: 0 on success, 1 when --peer box2d is asked of a build without Box2D, the
-sweep's level does not load or what was asked (the results, this help, the version)
-cannot be written, 2 for a bad command line.
+sweep's level does not load, the character cannot stand where --switch puts it, or what
+was asked (the results, the trace, this help, the version) cannot be written, 2 for a
+bad command line.
 )";
 }
 
@@ -347,11 +348,12 @@ int runSweepScene(const BenchOptions& o) {
         return 1;
     }
     if (!o.switchKind.empty() && r.switches == 0) {
-        // Nothing measured is no result: the character could not stand there.
+        // Nothing measured is no result: the character could not stand there. Where that is
+        // depends on the level, not on the sweep's range (it runs a switch anywhere it stands).
         std::fprintf(stderr,
-                     "ragdoll_bench: error: --switch %g:%s: the character cannot stand at x = %g m of %s (the sweep runs "
-                     "x from %.1f to %.1f m)\n",
-                     o.switchX, o.switchKind.c_str(), o.switchX, options.levelPath.c_str(), options.fromX, options.toX);
+                     "ragdoll_bench: error: --switch %g:%s: the character cannot stand at x = %g m of %s: put there "
+                     "3 m up, it was not standing on the ground %.1f s later\n",
+                     o.switchX, o.switchKind.c_str(), o.switchX, options.levelPath.c_str(), bench::kSweepSettleSeconds);
         return 1;
     }
     if (o.json) {
