@@ -390,7 +390,7 @@ int runSweepScene(const BenchOptions& o) {
         std::printf("scene sweep, %s, ", options.levelPath.c_str());
         if (options.onlyKind.empty()) std::printf("x from %.1f to %.1f m every 0.5 m", options.fromX, options.toX);
         else std::printf("the switch %s at x = %.2f m", options.onlyKind.c_str(), options.onlyX);
-        std::printf(", %d substeps, iterations %d\n\n", options.substeps, options.iterations);
+        std::printf(", %d substeps, iterations %d, threads %d\n\n", options.substeps, options.iterations, options.threads);
         std::printf("switches                 %d (skipped %d)\n", r.switches, r.skipped);
         std::printf("rested within 2 s        %d\n", r.restedWithin2s);
         std::printf("stopped within 3 s       %d (sleeping off)\n", r.stoppedWithin3s);

@@ -86,6 +86,20 @@ TEST_CASE("ragdoll_bench runs the sweep at the iterations it is given", "[cli][b
     CHECK(run("1") != run("2"));
 }
 
+TEST_CASE("ragdoll_bench's sweep table shows the settings --help says it shows", "[cli][bench]") {
+    // --help: the sweep reports "scene, level, substeps, iterations, threads, ..." in the
+    // table as in the JSON; the table left the threads out.
+    const test::ProcessResult r =
+        test::runProcess({RAGDOLL_BENCH_EXE, "--scene", "sweep", "--switch", "0:standing", "--substeps", "3",
+                          "--iterations", "2", "--threads", "2"},
+                         {std::string("PAPERDOLL_CONTENT=") + PAPERDOLL_CONTENT_DIR}, 120.0);
+    INFO(r.err << r.out);
+    REQUIRE(r.exitCode == 0);
+    CHECK_THAT(r.out, Catch::StartsWith("scene sweep, "));
+    CHECK_THAT(r.out, Catch::Contains("harness.level.xml"));
+    CHECK_THAT(r.out, Catch::Contains("3 substeps, iterations 2, threads 2\n"));
+}
+
 TEST_CASE("ragdoll_bench --version prints its version, as the other programs do", "[cli][bench]") {
     const test::ProcessResult r = test::runProcess({RAGDOLL_BENCH_EXE, "--version"});
     CHECK(r.exitCode == 0);
