@@ -53,7 +53,7 @@ Options (a value as the next argument or after '=', e.g. --n=1000):
   --steps S            Steps to run, 1 to 100000 (default 600 for the pile, 300 for
                        the chain). Pile and chain (each of the sweep's runs is 10 s).
   --substeps K         Our substeps per step, 1 to 64 (default 4). Box2D 2.4.1 has no
-                       substeps: it ignores K and the value is only recorded.
+                       substeps: it ignores K, and the peer's JSON has "substeps": null.
   --iterations I       Our position iterations per substep, 1 to 64 (default 1).
   --joints direct|iterative
                        How we solve joints: the direct tree solve (default) or
@@ -105,7 +105,8 @@ only: the mean wall milliseconds a step spent in each stage, over the same steps
 ms_per_step_mean: collide, integrate, body_contacts, joint_trees, tree_contacts,
 velocities, finish; README's solver section says what each holds), memory_bytes (and
 memory_bytes_per_ragdoll for the pile) when the engine reports it; with --peer, "peer"
-holds the same keys and "engine".
+holds the same keys and "engine", with Box2D's own settings: substeps and joint_solver
+null (it has neither), iterations {"velocity": 8, "position": 3}, threads 1.
 
 The sweep reports (table and JSON): scene, level, substeps, iterations, threads, switches
 (made; a place where the character does not stand on ground is skipped and counted in

@@ -1,7 +1,10 @@
 // ragdoll_bench run as a user would: the sweep on one switch with its trace (the CSV must hold
 // every step of both runs, a column per bone, and agree with the summary the same run prints),
-// the sweep at the iterations it is given, and the pile with the depth it reports.
+// the sweep at the iterations it is given, a trace refused over the level it reads, the
+// settings its table and the peer's JSON report as --help says, and the pile with the depth
+// it reports.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -98,6 +101,24 @@ TEST_CASE("ragdoll_bench's sweep table shows the settings --help says it shows",
     CHECK_THAT(r.out, Catch::StartsWith("scene sweep, "));
     CHECK_THAT(r.out, Catch::Contains("harness.level.xml"));
     CHECK_THAT(r.out, Catch::Contains("3 substeps, iterations 2, threads 2\n"));
+}
+
+TEST_CASE("ragdoll_bench's help says what the peer's JSON records of our settings", "[cli][bench]") {
+    const test::ProcessResult help = test::runProcess({RAGDOLL_BENCH_EXE, "--help"});
+    REQUIRE(help.exitCode == 0);
+    // Box2D has no substeps: its JSON records none (the help said "the value is only recorded").
+    CHECK_THAT(help.out, Catch::Contains("the peer's JSON has \"substeps\": null"));
+    const test::ProcessResult r =
+        test::runProcess({RAGDOLL_BENCH_EXE, "--n", "1", "--steps", "2", "--substeps", "3", "--peer", "box2d", "--json"});
+    if (r.exitCode == 1 && r.err.find("built without Box2D") != std::string::npos) return;  // no peer in this build
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    CHECK(j["substeps"] == 3);
+    CHECK(j["peer"]["substeps"].is_null());
+    CHECK(j["peer"]["joint_solver"].is_null());
+    CHECK(j["peer"]["iterations"] == nlohmann::json({{"velocity", 8}, {"position", 3}}));
+    CHECK(j["peer"]["threads"] == 1);
 }
 
 TEST_CASE("ragdoll_bench --version prints its version, as the other programs do", "[cli][bench]") {
