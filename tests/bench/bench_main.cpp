@@ -16,6 +16,7 @@
 
 #include "paper/command_line.h"
 #include "paper/content_paths.h"
+#include "paper/file_checks.h"
 #include "box2d_peer.h"
 #include "measure.h"
 #include "ours.h"
@@ -46,12 +47,13 @@ Options (a value as the next argument or after '=', e.g. --n=1000):
                        deepest_mm into the terrain, the figure's centre of mass
                        (centre_x_m, centre_y_m), and each body's speed in mm/s as
                        stopped_within_3s measures it (a column per bone). Sweep only;
-                       with --switch it shows why one switch rests late.
+                       with --switch it shows why one switch rests late. FILE may not
+                       be the level the sweep reads.
   --n N                Stickmen in the pile, 1 to 10000 (default 100). Pile only.
   --steps S            Steps to run, 1 to 100000 (default 600 for the pile, 300 for
                        the chain). Pile and chain (each of the sweep's runs is 10 s).
   --substeps K         Our substeps per step, 1 to 64 (default 4). Box2D 2.4.1 has no
-                       substeps: it ignores K and the value is only recorded.
+                       substeps: it ignores K, and the peer's JSON has "substeps": null.
   --iterations I       Our position iterations per substep, 1 to 64 (default 1).
   --joints direct|iterative
                        How we solve joints: the direct tree solve (default) or
@@ -103,7 +105,8 @@ only: the mean wall milliseconds a step spent in each stage, over the same steps
 ms_per_step_mean: collide, integrate, body_contacts, joint_trees, tree_contacts,
 velocities, finish; README's solver section says what each holds), memory_bytes (and
 memory_bytes_per_ragdoll for the pile) when the engine reports it; with --peer, "peer"
-holds the same keys and "engine".
+holds the same keys and "engine", with Box2D's own settings: substeps and joint_solver
+null (it has neither), iterations {"velocity": 8, "position": 3}, threads 1.
 
 The sweep reports (table and JSON): scene, level, substeps, iterations, threads, switches
 (made; a place where the character does not stand on ground is skipped and counted in
@@ -121,7 +124,9 @@ switch's x, kind, rest_s (when it came to rest for good, sleeping on; null if ne
 moving_until_s (sleeping off: the last time a body was faster than 5 mm/s).
 
 Exit status: 0 on success, 1 when --peer box2d is asked of a build without Box2D, the
-sweep's level does not load or the results cannot be written, 2 for a bad command line.
+sweep's level does not load, the character cannot stand where --switch puts it, or what
+was asked (the results, the trace, this help, the version) cannot be written, 2 for a
+bad command line.
 )";
 }
 
@@ -325,6 +330,12 @@ int runSweepScene(const BenchOptions& o) {
         }
         options.levelPath = (*content / "levels" / "harness.level.xml").string();
     }
+    // Refused before the run, as the player refuses its --stats-json: the trace opens after
+    // the level is read, and wrote its CSV over the level file.
+    if (!o.tracePath.empty() && paper::sameFile(o.tracePath, options.levelPath)) {
+        std::fprintf(stderr, "ragdoll_bench: error: --trace '%s': it is the level this run reads\n", o.tracePath.c_str());
+        return 2;
+    }
     options.substeps = o.substepsOrDefault();
     options.iterations = o.iterationsOrDefault();
     options.threads = o.threadsOrDefault();
@@ -338,11 +349,12 @@ int runSweepScene(const BenchOptions& o) {
         return 1;
     }
     if (!o.switchKind.empty() && r.switches == 0) {
-        // Nothing measured is no result: the character could not stand there.
+        // Nothing measured is no result: the character could not stand there. Where that is
+        // depends on the level, not on the sweep's range (it runs a switch anywhere it stands).
         std::fprintf(stderr,
-                     "ragdoll_bench: error: --switch %g:%s: the character cannot stand at x = %g m of %s (the sweep runs "
-                     "x from %.1f to %.1f m)\n",
-                     o.switchX, o.switchKind.c_str(), o.switchX, options.levelPath.c_str(), options.fromX, options.toX);
+                     "ragdoll_bench: error: --switch %g:%s: the character cannot stand at x = %g m of %s: put there "
+                     "3 m up, it was not standing on the ground %.1f s later\n",
+                     o.switchX, o.switchKind.c_str(), o.switchX, options.levelPath.c_str(), bench::kSweepSettleSeconds);
         return 1;
     }
     if (o.json) {
@@ -379,7 +391,7 @@ int runSweepScene(const BenchOptions& o) {
         std::printf("scene sweep, %s, ", options.levelPath.c_str());
         if (options.onlyKind.empty()) std::printf("x from %.1f to %.1f m every 0.5 m", options.fromX, options.toX);
         else std::printf("the switch %s at x = %.2f m", options.onlyKind.c_str(), options.onlyX);
-        std::printf(", %d substeps, iterations %d\n\n", options.substeps, options.iterations);
+        std::printf(", %d substeps, iterations %d, threads %d\n\n", options.substeps, options.iterations, options.threads);
         std::printf("switches                 %d (skipped %d)\n", r.switches, r.skipped);
         std::printf("rested within 2 s        %d\n", r.restedWithin2s);
         std::printf("stopped within 3 s       %d (sleeping off)\n", r.stoppedWithin3s);
@@ -442,6 +454,17 @@ nlohmann::json toJson(const BenchOptions& o, const scenes::BenchResult& r) {
 
 int runSceneWithPeer(const BenchOptions& o);
 
+/// Standard output is what a script reads (the results, the help, the version): output that
+/// could not be written (a full disk) fails a run that otherwise succeeded. Why is errno's,
+/// which the caller clears before the writes it answers for.
+int checkStandardOutput(const char* what) {
+    const bool flushed = std::cout.flush() && std::fflush(stdout) == 0;
+    if (flushed && !std::ferror(stdout)) return 0;
+    std::fprintf(stderr, "ragdoll_bench: error: cannot write %s to standard output: %s\n", what,
+                 errno ? std::strerror(errno) : "a full disk?");
+    return 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -451,13 +474,15 @@ int main(int argc, char** argv) {
         return 2;
     }
     const BenchOptions& o = *parsed.options;
+    errno = 0;
     if (o.showHelp) {
+        // The help is longer than stdout's buffer: a full disk fails the write, not the flush.
         std::fputs(usage(), stdout);
-        return 0;
+        return checkStandardOutput("the help");
     }
     if (o.showVersion) {
         std::puts("ragdoll_bench " PAPERDOLL_VERSION);
-        return 0;
+        return checkStandardOutput("the version");
     }
     if (o.peerBox2D && !bench::box2dAvailable()) {
         std::fprintf(stderr,
@@ -473,12 +498,7 @@ int main(int argc, char** argv) {
     }
     // The results are the point: when they could not be written (a full disk), say so.
     errno = 0;
-    if (!std::cout.flush() || std::fflush(stdout) != 0 || std::ferror(stdout)) {
-        std::fprintf(stderr, "ragdoll_bench: error: cannot write the results to standard output: %s\n",
-                     errno ? std::strerror(errno) : "a full disk?");
-        return 1;
-    }
-    return 0;
+    return checkStandardOutput("the results");
 }
 
 namespace {

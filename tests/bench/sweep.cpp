@@ -59,7 +59,7 @@ Run runSwitch(const SceneLevel& level, double x, Kind kind, bool sleeping, const
     world.enableSleep(sleeping);
     Character& c = scene.character(0);
     c.teleport({x, 3.0}, true);
-    for (int i = 0; i < 90; ++i) scene.step(kDt);
+    for (int i = 0; i < int(std::lround(kSweepSettleSeconds / kDt)); ++i) scene.step(kDt);
     if (!c.grounded()) return r;
     r.stood = true;
     const std::uint64_t right = bit(Action::Right), run = bit(Action::Run);

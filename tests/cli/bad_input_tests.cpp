@@ -599,7 +599,8 @@ TEST_CASE("ragdoll_bench refuses bad options and numbers", "[cli][bad-input][ben
         {"`--n=abc`", {"--n=abc"}, 2, {"--n must be a whole number", "'abc'"}},
         {"`--json=1`", {"--json=1"}, 2, {"--json takes no value, got '--json=1'"}},
         {"`--switch` where no character stands", {"--scene", "sweep", "--switch", "500:hit"}, 1,
-         {"--switch 500:hit: the character cannot stand at x = 500 m", "from -2.0 to 12.0 m"}},
+         {"--switch 500:hit: the character cannot stand at x = 500 m",
+          "put there 3 m up, it was not standing on the ground 1.5 s later"}},
         {"`--trace` into a missing folder", {"--scene", "sweep", "--switch", "0:standing", "--trace", "no_such_dir/t.csv"}, 1,
          {"no_such_dir/t.csv", "cannot be written: No such file or directory"}},
         {"`--trace` onto a full disk", {"--scene", "sweep", "--switch", "0:standing", "--trace", "/dev/full"}, 1,
@@ -607,6 +608,10 @@ TEST_CASE("ragdoll_bench refuses bad options and numbers", "[cli][bad-input][ben
         {"`--scene sweep` with a missing level", {"--scene", "sweep", "--level", "no_such.level.xml"}, 1, {"no_such.level.xml"}},
         {"`--json` with standard output on a full disk", {kFullOutput, "--n", "1", "--steps", "2", "--json"}, 1,
          {"cannot write the results", "No space left"}},
+        {"`--help` with standard output on a full disk", {kFullOutput, "--help"}, 1,
+         {"cannot write the help to standard output", "No space left"}},
+        {"`--version` with standard output on a full disk", {kFullOutput, "--version"}, 1,
+         {"cannot write the version to standard output", "No space left"}},
     };
     checkAll("ragdoll_bench", RAGDOLL_BENCH_EXE, rows);
 }

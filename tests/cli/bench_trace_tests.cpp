@@ -1,12 +1,16 @@
 // ragdoll_bench run as a user would: the sweep on one switch with its trace (the CSV must hold
 // every step of both runs, a column per bone, and agree with the summary the same run prints),
-// the sweep at the iterations it is given, and the pile with the depth it reports.
+// the sweep at the iterations it is given, a trace refused over the level it reads, the
+// settings its table and the peer's JSON report as --help says, and the pile with the depth
+// it reports.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -85,6 +89,38 @@ TEST_CASE("ragdoll_bench runs the sweep at the iterations it is given", "[cli][b
     CHECK(run("1") != run("2"));
 }
 
+TEST_CASE("ragdoll_bench's sweep table shows the settings --help says it shows", "[cli][bench]") {
+    // --help: the sweep reports "scene, level, substeps, iterations, threads, ..." in the
+    // table as in the JSON; the table left the threads out.
+    const test::ProcessResult r =
+        test::runProcess({RAGDOLL_BENCH_EXE, "--scene", "sweep", "--switch", "0:standing", "--substeps", "3",
+                          "--iterations", "2", "--threads", "2"},
+                         {std::string("PAPERDOLL_CONTENT=") + PAPERDOLL_CONTENT_DIR}, 120.0);
+    INFO(r.err << r.out);
+    REQUIRE(r.exitCode == 0);
+    CHECK_THAT(r.out, Catch::StartsWith("scene sweep, "));
+    CHECK_THAT(r.out, Catch::Contains("harness.level.xml"));
+    CHECK_THAT(r.out, Catch::Contains("3 substeps, iterations 2, threads 2\n"));
+}
+
+TEST_CASE("ragdoll_bench's help says what the peer's JSON records of our settings", "[cli][bench]") {
+    const test::ProcessResult help = test::runProcess({RAGDOLL_BENCH_EXE, "--help"});
+    REQUIRE(help.exitCode == 0);
+    // Box2D has no substeps: its JSON records none (the help said "the value is only recorded").
+    CHECK_THAT(help.out, Catch::Contains("the peer's JSON has \"substeps\": null"));
+    const test::ProcessResult r =
+        test::runProcess({RAGDOLL_BENCH_EXE, "--n", "1", "--steps", "2", "--substeps", "3", "--peer", "box2d", "--json"});
+    if (r.exitCode == 1 && r.err.find("built without Box2D") != std::string::npos) return;  // no peer in this build
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    CHECK(j["substeps"] == 3);
+    CHECK(j["peer"]["substeps"].is_null());
+    CHECK(j["peer"]["joint_solver"].is_null());
+    CHECK(j["peer"]["iterations"] == nlohmann::json({{"velocity", 8}, {"position", 3}}));
+    CHECK(j["peer"]["threads"] == 1);
+}
+
 TEST_CASE("ragdoll_bench --version prints its version, as the other programs do", "[cli][bench]") {
     const test::ProcessResult r = test::runProcess({RAGDOLL_BENCH_EXE, "--version"});
     CHECK(r.exitCode == 0);
@@ -111,6 +147,39 @@ TEST_CASE("ragdoll_bench prints the sweep level's warnings with their file and l
     CHECK_THAT(r.err, Catch::Contains(level + ":2: warning: box: unknown attribute 'frction' ignored; did you mean 'friction'?"));
     CHECK_THAT(r.err, Catch::Contains(level + ":4: warning: spawn 'p' at (3, 0) m has its feet 0.5 m inside the terrain"));
     CHECK_THAT(r.out, Catch::Contains("\"switches\": 1"));
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("ragdoll_bench refuses a trace that would write over the level it reads", "[cli][bench]") {
+    // The trace opened after the level was read and wrote its CSV over it: the user's level
+    // was lost. Given with --level (spelt two ways) or the content folder's harness, which
+    // the sweep reads by default, it is refused before the run, as the player refuses its
+    // --stats-json.
+    const std::filesystem::path dir = test::makeTempDir();
+    std::filesystem::create_directory(dir / "levels");
+    const std::string level = (dir / "levels" / "harness.level.xml").string();
+    const std::string text = "<level name=\"flat\" format=\"1\" units=\"m\">\n"
+                             "  <box x=\"0\" y=\"-0.5\" width=\"20\" height=\"1\"/>\n"
+                             "  <spawn name=\"p\" asset=\"" +
+                             std::string(PAPERDOLL_CONTENT_DIR) + "/rigs/stickman.rig.xml\" x=\"0\" y=\"0\"/>\n"
+                             "</level>\n";
+    std::ofstream(level) << text;
+    const std::string otherSpelling = (dir / "levels" / ".." / "levels" / "harness.level.xml").string();
+    const std::vector<std::vector<std::string>> commands = {
+        {RAGDOLL_BENCH_EXE, "--scene", "sweep", "--level", level, "--switch", "0:standing", "--trace", level},
+        {RAGDOLL_BENCH_EXE, "--scene", "sweep", "--level", level, "--switch", "0:standing", "--trace", otherSpelling},
+        {RAGDOLL_BENCH_EXE, "--scene", "sweep", "--switch", "0:standing", "--trace", level},  // the default level
+    };
+    for (const std::vector<std::string>& command : commands) {
+        CAPTURE(command.back());
+        const test::ProcessResult r = test::runProcess(command, {"PAPERDOLL_CONTENT=" + dir.string()}, 120.0);
+        INFO(r.err);
+        CHECK(r.exitCode == 2);
+        CHECK_THAT(r.err, Catch::Contains("--trace '" + command.back() + "': it is the level this run reads"));
+        std::ifstream in(level);
+        const std::string after((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        CHECK(after == text);
+    }
     std::filesystem::remove_all(dir);
 }
 

@@ -486,6 +486,129 @@ TEST_CASE("handles are validated on every call", "[solver][api]") {
     CHECK(world.stats().joints == 0);
 }
 
+// Each def value a setter refuses is refused at creation too: taken, they broke the body or
+// joint without a word (a body of density 0 weighed 0 kg and fell through the ground).
+TEST_CASE("creating a body refuses damping and gravity scales the setters would refuse", "[solver][api]") {
+    World world = makeWorld();
+    const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+    const struct {
+        const char* what;
+        double linear, angular, gravityScale;
+    } bad[] = {{"NaN linear damping", nan, 0.0, 1.0},
+               {"negative linear damping", -1.0, 0.0, 1.0},
+               {"infinite angular damping", 0.0, inf, 1.0},
+               {"negative angular damping", 0.0, -0.5, 1.0},
+               {"NaN gravity scale", 0.0, 0.0, nan}};
+    for (const auto& b : bad) {
+        CAPTURE(b.what);
+        BodyDef def = defaultBodyDef();
+        def.linearDamping = b.linear;
+        def.angularDamping = b.angular;
+        def.gravityScale = b.gravityScale;
+        CHECK(isNull(world.createBody(def)));
+    }
+    CHECK(world.stats().bodies == 0);
+    BodyDef good = defaultBodyDef();
+    good.linearDamping = 0.5;
+    good.angularDamping = 2.0;
+    CHECK_FALSE(isNull(world.createBody(good)));
+}
+
+TEST_CASE("giving a body its shape refuses a mass or density that would not make it weigh something", "[solver][api]") {
+    World world = makeWorld();
+    const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+    const BodyId body = addDynamic(world, {0.0, 1.0}, 0.0);
+    const struct {
+        const char* what;
+        double density, mass, friction, restitution;
+    } bad[] = {{"density 0", 0.0, 0.0, 0.6, 0.0},
+               {"negative density", -1.0, 0.0, 0.6, 0.0},
+               {"NaN density", nan, 0.0, 0.6, 0.0},
+               {"infinite density", inf, 0.0, 0.6, 0.0},
+               {"negative mass", 1.0, -2.0, 0.6, 0.0},
+               {"NaN mass", 1.0, nan, 0.6, 0.0},
+               {"infinite mass", 1.0, inf, 0.6, 0.0},
+               {"NaN friction", 1.0, 1.0, nan, 0.0},
+               {"NaN restitution", 1.0, 1.0, 0.6, nan}};
+    for (const auto& b : bad) {
+        CAPTURE(b.what);
+        ShapeDef shape = defaultShapeDef();
+        shape.density = b.density;
+        shape.mass = b.mass;
+        shape.friction = b.friction;
+        shape.restitution = b.restitution;
+        CHECK_FALSE(world.setCircle(body, shape, Circle{{0.0, 0.0}, 0.1}));
+        CHECK_FALSE(world.setCapsule(body, shape, Capsule{{-0.2, 0.0}, {0.2, 0.0}, 0.1}));
+        CHECK_FALSE(world.setPolygon(body, shape, makeBox(0.1, 0.1)));
+        CHECK(world.bodyShape(body) == nullptr);  // left as it was
+        CHECK(world.bodyMass(body) == 1.0);
+    }
+    // A mass makes the density irrelevant, and a static body has none.
+    ShapeDef massGiven = defaultShapeDef();
+    massGiven.density = 0.0;
+    massGiven.mass = 3.0;
+    CHECK(world.setCircle(body, massGiven, Circle{{0.0, 0.0}, 0.1}));
+    CHECK(world.bodyMass(body) == 3.0);
+    BodyDef groundDef = defaultBodyDef();
+    groundDef.type = BodyType::Static;
+    ShapeDef weightless = defaultShapeDef();
+    weightless.density = 0.0;
+    CHECK(world.setPolygon(world.createBody(groundDef), weightless, makeBox(1.0, 0.1)));
+}
+
+TEST_CASE("creating a joint refuses the stiffness, damping, friction and limits its setters refuse", "[solver][api]") {
+    World world = makeWorld();
+    const BodyId a = addCapsule(world, {0, 0}, {1, 0}, 0.1, 1.0);
+    const BodyId b = addCapsule(world, {1, 0}, {2, 0}, 0.1, 1.0);
+    const JointDef good = makeRevoluteJointDef(world, a, b, {1, 0});
+    const struct {
+        const char* what;
+        void (*spoil)(JointDef&);
+    } bad[] = {
+        {"NaN stiffness", [](JointDef& d) { d.stiffness = std::numeric_limits<double>::quiet_NaN(); }},
+        {"infinite damping", [](JointDef& d) { d.angularDamping = std::numeric_limits<double>::infinity(); }},
+        {"NaN damping", [](JointDef& d) { d.angularDamping = std::numeric_limits<double>::quiet_NaN(); }},
+        {"negative damping", [](JointDef& d) { d.angularDamping = -1.0; }},
+        {"NaN friction", [](JointDef& d) { d.frictionTorque = std::numeric_limits<double>::quiet_NaN(); }},
+        {"negative friction", [](JointDef& d) { d.frictionTorque = -1.0; }},
+        {"a limit with lower above upper", [](JointDef& d) {
+             d.enableLimit = true;
+             d.lowerAngle = 0.5;
+             d.upperAngle = -0.5;
+         }},
+        {"a limit wider than a turn", [](JointDef& d) {
+             d.enableLimit = true;
+             d.lowerAngle = -4.0;
+             d.upperAngle = 4.0;
+         }},
+        {"an infinite limit, disabled", [](JointDef& d) { d.upperAngle = std::numeric_limits<double>::infinity(); }},
+    };
+    for (const auto& spoilt : bad) {
+        CAPTURE(spoilt.what);
+        JointDef def = good;
+        spoilt.spoil(def);
+        CHECK(isNull(world.createJoint(def)));
+        // What the setter says of the same value.
+        const JointId j = world.createJoint(good);
+        REQUIRE_FALSE(isNull(j));
+        const bool setterTakes = world.setJointStiffness(j, def.stiffness) && world.setJointDamping(j, def.angularDamping) &&
+                                 world.setJointFriction(j, def.frictionTorque) &&
+                                 world.setJointLimits(j, def.enableLimit, def.lowerAngle, def.upperAngle);
+        CHECK_FALSE(setterTakes);
+        world.destroyJoint(j);
+    }
+    CHECK(world.stats().joints == 0);
+    JointDef limited = good;
+    limited.enableLimit = true;
+    limited.lowerAngle = -0.5;
+    limited.upperAngle = 0.5;
+    limited.stiffness = 2.0;  // held to 1, as setJointStiffness holds it
+    const JointId j = world.createJoint(limited);
+    REQUIRE_FALSE(isNull(j));
+    CHECK(world.jointDef(j).enableLimit);
+    CHECK(world.jointDef(j).stiffness == 1.0);
+}
+
 namespace {
 std::uint64_t stateHash(const World& world) {
     // FNV-1a over the exact bits of every body's pose and velocity.

@@ -62,14 +62,16 @@ enum class BodyType {
     Dynamic,    ///< moved by forces, contacts and joints
 };
 
+/// World::createBody refuses (a null id) a def whose position, angle, velocities or
+/// gravityScale are not finite, or whose damping is negative or not finite (as setDamping).
 struct BodyDef {
     BodyType type = BodyType::Dynamic;
     Vec2 position;            ///< origin of the body's frame, metres
     double angle = 0.0;       ///< radians, counter-clockwise
     Vec2 linearVelocity;      ///< of the origin, m/s
     double angularVelocity = 0.0;  ///< rad/s
-    double linearDamping = 0.0;    ///< 1/s; v shrinks by 1/(1 + h·damping) per substep
-    double angularDamping = 0.0;   ///< 1/s
+    double linearDamping = 0.0;    ///< 1/s, >= 0; v shrinks by 1/(1 + h·damping) per substep
+    double angularDamping = 0.0;   ///< 1/s, >= 0
     double gravityScale = 1.0;
     bool awake = true;
     std::uint64_t userData = 0;
@@ -87,17 +89,26 @@ struct Filter {
 
 enum class ShapeType { Circle, Capsule, Polygon };
 
+/// World::setCircle, setCapsule and setPolygon refuse (false, the body left as it was) a
+/// friction or restitution that is not finite and, on a dynamic body, a mass that is negative
+/// or not finite, or with no mass given a density that is not finite and > 0: the body's
+/// mass must come out positive.
 struct ShapeDef {
-    /// kg/m² (the solver is 2D). Ignored when `mass` > 0.
+    /// kg/m² (the solver is 2D), > 0 on a dynamic body. Ignored when `mass` > 0, and on a
+    /// static or kinematic body.
     double density = 1.0;
-    /// When > 0, the body's total mass in kg, whatever the shape's area.
+    /// When > 0, the body's total mass in kg, whatever the shape's area; 0: from `density`.
     double mass = 0.0;
-    double friction = 0.6;     ///< static and dynamic coefficient (combined as the geometric mean)
-    double restitution = 0.0;  ///< 0..1 (combined as the max)
+    double friction = 0.6;     ///< static and dynamic coefficient (combined as the geometric mean); below 0 taken as 0
+    double restitution = 0.0;  ///< 0..1, held to it (combined as the max)
     Filter filter;
 };
 ShapeDef defaultShapeDef();
 
+/// World::createJoint refuses (a null id) what the joint setters refuse: bodies that are
+/// invalid or the same, anchors, angles or stiffness that are not finite, damping or friction
+/// that is negative or not finite, and an enabled limit whose lower angle is above its upper
+/// one or which spans more than a full turn.
 struct JointDef {
     BodyId bodyA;           ///< the parent
     BodyId bodyB;           ///< the child
@@ -109,11 +120,12 @@ struct JointDef {
     double lowerAngle = 0.0;  ///< radians relative to the reference angle, >= -π
     double upperAngle = 0.0;  ///< radians, >= lowerAngle, <= π; lower == upper welds the angle
     /// 1 = rigid. Below 1, the fraction of the joint's error removed per substep (as XPBD
-    /// compliance, so extra iterations refine instead of stiffening — see joint.h).
+    /// compliance, so extra iterations refine instead of stiffening — see joint.h). Held to
+    /// 0..1.
     double stiffness = 1.0;
-    /// Relative angular velocity damping, 1/s (0 = none).
+    /// Relative angular velocity damping, 1/s, >= 0 (0 = none).
     double angularDamping = 0.0;
-    /// Joint friction, N·m (0 = none): the largest torque with which the joint resists
+    /// Joint friction, N·m, >= 0 (0 = none): the largest torque with which the joint resists
     /// turning. Below it the joint holds its angle (a limb lying still stays still); above
     /// it, it turns against this torque. Box2D's ragdolls stop limbs with the same thing
     /// (a motor of speed 0 and this maximum torque).

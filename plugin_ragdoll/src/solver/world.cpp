@@ -99,6 +99,11 @@ static bool finite(double x) { return std::isfinite(x); }
 BodyId World::createBody(const BodyDef& def) {
     if (!isFinite(def.position) || !finite(def.angle) || !isFinite(def.linearVelocity) || !finite(def.angularVelocity))
         return {};
+    // What setDamping refuses is refused here too: a NaN damping made the body's velocity
+    // NaN every substep, and NaN recovery put it back every step, for good.
+    if (!finite(def.linearDamping) || !finite(def.angularDamping) || def.linearDamping < 0.0 ||
+        def.angularDamping < 0.0 || !finite(def.gravityScale))
+        return {};
     int slot;
     if (!freeBodies_.empty()) {
         slot = takeLowestSlot(freeBodies_);
@@ -124,9 +129,9 @@ BodyId World::createBody(const BodyDef& def) {
         sim.linearVelocity = def.linearVelocity;
         sim.angularVelocity = def.angularVelocity;
     }
-    sim.linearDamping = std::max(def.linearDamping, 0.0);
-    sim.angularDamping = std::max(def.angularDamping, 0.0);
-    sim.gravityScale = std::isfinite(def.gravityScale) ? def.gravityScale : 1.0;
+    sim.linearDamping = def.linearDamping;
+    sim.angularDamping = def.angularDamping;
+    sim.gravityScale = def.gravityScale;
     b.userData = def.userData;
     b.awake = def.type == BodyType::Static ? false : (def.awake || !def_.enableSleep);
     b.lastGoodCenter = def.position;
@@ -170,7 +175,13 @@ bool World::destroyBody(BodyId id) {
 
 bool World::setShape(BodyId id, const ShapeDef& def, ShapeType type, const Polygon& geometry, const MassData& unitMass) {
     Body* b = get(id);
-    if (!b) return false;
+    if (!b || !finite(def.friction) || !finite(def.restitution)) return false;
+    // A dynamic body's mass must come out finite and positive: from density 0 it was 0 kg
+    // (moved by nothing, it fell through the ground), from a negative one below 0, and a
+    // negative mass was taken as "not given" and silently became the shape's area.
+    if (b->type == BodyType::Dynamic &&
+        (!finite(def.mass) || def.mass < 0.0 || (def.mass == 0.0 && !(finite(def.density) && def.density > 0.0))))
+        return false;
     BodySim& sim = sims_[size_t(id.index1 - 1)];
     b->shape.type = type;
     b->shape.geometry = geometry;

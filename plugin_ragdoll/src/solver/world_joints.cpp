@@ -20,11 +20,26 @@ JointDef makeRevoluteJointDef(World& world, BodyId a, BodyId b, Vec2 worldAnchor
     return def;
 }
 
+namespace {
+
+/// A limit's range, as setJointLimits takes it: lower ≤ upper, at most a full turn wide.
+bool validLimit(double lower, double upper) { return lower <= upper && upper - lower <= 2.0 * kPi; }
+
+}  // namespace
+
 JointId World::createJoint(const JointDef& def) {
     Body* a = get(def.bodyA);
     Body* b = get(def.bodyB);
     if (!a || !b || a == b) return {};
     if (!isFinite(def.localAnchorA) || !isFinite(def.localAnchorB) || !std::isfinite(def.referenceAngle)) return {};
+    // What the setters refuse is refused here too, before a slot is taken: std::clamp let a
+    // NaN stiffness through, a NaN or infinite damping was stored, and a limit whose lower
+    // bound is above its upper one left the joint with no limit at all.
+    if (!std::isfinite(def.stiffness) || !std::isfinite(def.angularDamping) || def.angularDamping < 0.0 ||
+        !std::isfinite(def.frictionTorque) || def.frictionTorque < 0.0)
+        return {};
+    if (!std::isfinite(def.lowerAngle) || !std::isfinite(def.upperAngle)) return {};
+    if (def.enableLimit && !validLimit(def.lowerAngle, def.upperAngle)) return {};
     int slot;
     if (!freeJoints_.empty()) {
         slot = takeLowestSlot(freeJoints_);
@@ -44,8 +59,8 @@ JointId World::createJoint(const JointDef& def) {
     j.localAnchorB = def.localAnchorB - b->localCenter;
     j.referenceAngle = def.referenceAngle;
     j.stiffness = std::clamp(def.stiffness, 0.0, 1.0);
-    j.angularDamping = std::max(def.angularDamping, 0.0);
-    j.frictionTorque = std::isfinite(def.frictionTorque) ? std::max(def.frictionTorque, 0.0) : 0.0;
+    j.angularDamping = def.angularDamping;
+    j.frictionTorque = def.frictionTorque;
     j.collideConnected = def.collideConnected;
     j.nextA = a->firstJoint;
     a->firstJoint = slot;
@@ -93,7 +108,7 @@ bool World::destroyJoint(JointId id) {
 bool World::setJointLimits(JointId id, bool enable, double lower, double upper) {
     Joint* j = get(id);
     if (!j || !std::isfinite(lower) || !std::isfinite(upper)) return false;
-    if (enable && (lower > upper || upper - lower > 2.0 * kPi)) return false;
+    if (enable && !validLimit(lower, upper)) return false;
     j->enableLimit = enable;
     j->lowerAngle = lower;
     j->upperAngle = upper;
