@@ -171,8 +171,9 @@ TEST_CASE("what a rig or clip ignores is a warning in the player's log, naming t
     CHECK(r.exitCode == 0);
     CHECK_THAT(r.err, Catch::Contains("stickman.rig.xml:31: warning: body: unknown attribute 'tint' ignored") &&
                           Catch::Contains("idle.anim.xml:4: warning: clip: unknown attribute 'speed' ignored"));
-    // Each line says "warning" once: the log's own label gives way to the diagnostic's.
-    CHECK_THAT(r.err, Catch::Contains("] " + (dir / "anims" / "idle.anim.xml").string() + ":4: warning: clip:"));
+    // Each line says "warning" once, and starts with FILE:LINE: the log's own label and time
+    // give way to the diagnostic's.
+    CHECK_THAT(r.err, Catch::Contains("\n" + (dir / "anims" / "idle.anim.xml").string() + ":4: warning: clip:"));
     CHECK(r.err.find("] warning: ") == std::string::npos);
     fs::remove_all(dir);
 }
@@ -183,18 +184,23 @@ TEST_CASE("the plugin's warnings about where a level places things name the leve
     const fs::path level = dir / "place.level.xml";
     std::ofstream(level) << "<level name=\"place\" format=\"1\" units=\"m\" scale=\"1\">\n"
                             "  <box x=\"0\" y=\"-0.5\" width=\"40\" height=\"1\"/>\n"
+                            "  <spawn name=\"hero\" asset=\"" + std::string(PAPERDOLL_CONTENT_DIR) +
+                                "/rigs/stickman.rig.xml\" x=\"0\" y=\"-0.6\"/>\n"
                             "  <prop name=\"stacked\" shape=\"box\" x=\"5\" y=\"0.3\" width=\"0.6\" height=\"0.6\" mass=\"10\"/>\n"
                             "  <prop name=\"copy\" shape=\"box\" x=\"5.2\" y=\"0.3\" width=\"0.6\" height=\"0.6\" mass=\"10\"/>\n"
                             "  <prop name=\"far\" shape=\"box\" x=\"2000\" y=\"0.3\" width=\"0.6\" height=\"0.6\" mass=\"10\"/>\n"
-                            "  <spawn name=\"hero\" asset=\"" + std::string(PAPERDOLL_CONTENT_DIR) +
-                                "/rigs/stickman.rig.xml\" x=\"0\" y=\"-0.6\"/>\n</level>\n";
+                            "</level>\n";
     test::ProcessResult r = test::runProcess({kPlayer, "--headless", level.string(), "--frames", "2"});
     INFO(r.err);
     CHECK(r.exitCode == 0);
-    const std::string at = "] " + level.string();
-    CHECK_THAT(r.err, Catch::Contains(at + ":4: warning: prop 'copy' is placed 0.4 m into prop 'stacked'") &&
-                          Catch::Contains(at + ":5: warning: prop 'far' at (2000, 0.3) m is beyond the solver's world") &&
-                          Catch::Contains(at + ":6: warning: spawn 'hero' at (0, -0.6) m has its feet 0.6 m inside the terrain"));
+    // Each at the start of its line, as a compiler prints them (they were logged after the
+    // program's name and a time), and in line order (found check by check, they were not).
+    const std::string at = "\n" + level.string();
+    CHECK_THAT(r.err, Catch::Contains(at + ":3: warning: spawn 'hero' at (0, -0.6) m has its feet 0.6 m inside the terrain") &&
+                          Catch::Contains(at + ":5: warning: prop 'copy' is placed 0.4 m into prop 'stacked'") &&
+                          Catch::Contains(at + ":6: warning: prop 'far' at (2000, 0.3) m is beyond the solver's world"));
+    CHECK(r.err.find(at + ":3:") < r.err.find(at + ":5:"));
+    CHECK(r.err.find(at + ":5:") < r.err.find(at + ":6:"));
     fs::remove_all(dir);
 }
 

@@ -41,19 +41,20 @@ std::unique_ptr<PluginHost> makePluginHost(const std::string& program, std::ostr
     return std::make_unique<PluginHost>(
         std::filesystem::temp_directory_path() / (program + "-" + std::to_string(getpid())),
         [&err, program, start = Clock::now()](PaperLogLevel level, const std::string& message) {
-            char when[32];
-            std::snprintf(when, sizeof when, "[%8.3f s] ", std::chrono::duration<double>(Clock::now() - start).count());
-            // A message that is a diagnostic, FILE:LINE: warning: …, says its kind itself
-            // ("warning: FILE:1: warning:" read twice); one that only quotes one keeps it.
+            // A message that is a diagnostic, FILE:LINE: warning: …, is printed as the engine's
+            // own are, alone on its line, for editors and scripts that read FILE:LINE (it read
+            // "paperdoll: [0.295 s] FILE:LINE: warning:"); one that only quotes one is logged.
             auto startsWithDiagnostic = [&](const char* kindText) {
                 const std::size_t at = message.find(kindText);
                 return at != std::string::npos && message.find(' ') > at;
             };
-            const bool saysItsKind = startsWithDiagnostic(": warning: ") || startsWithDiagnostic(": error: ");
-            const char* kind = saysItsKind                 ? ""
-                               : level == PAPER_LOG_ERROR   ? "error: "
-                               : level == PAPER_LOG_WARNING ? "warning: "
-                                                            : "";
+            if (startsWithDiagnostic(": warning: ") || startsWithDiagnostic(": error: ")) {
+                err << message << std::endl;
+                return;
+            }
+            char when[32];
+            std::snprintf(when, sizeof when, "[%8.3f s] ", std::chrono::duration<double>(Clock::now() - start).count());
+            const char* kind = level == PAPER_LOG_ERROR ? "error: " : level == PAPER_LOG_WARNING ? "warning: " : "";
             err << program << ": " << when << kind << message << std::endl;
         });
 }
