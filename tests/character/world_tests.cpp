@@ -285,6 +285,53 @@ TEST_CASE("A get-up is refused in mid-air and taken once the ragdoll is down", "
     CHECK(c.root().y == Approx(0.0).margin(0.01));
 }
 
+TEST_CASE("A prop ten times the walker's mass is met as terrain: a low slab stepped over, a tall crate stood at",
+          "[world][props]") {
+    // Walking into a 1000 kg slab 25 cm tall, the stepping shin was held back out of its edge
+    // and the walk surged at it again: back and forth 28 cm each stride, the walk playing.
+    struct Case {
+        const char* name;
+        Vec2 centre, halfExtents;
+        double mass;
+    };
+    for (const Case& k : {Case{"a 1000 kg slab 25 cm tall", {2.5, 0.125}, {0.5, 0.125}, 1000.0},
+                          Case{"a 1000 kg crate 1 m tall", {2.3, 0.5}, {0.3, 0.5}, 1000.0},
+                          Case{"a 100 kg crate 40 cm tall", {2.3, 0.2}, {0.2, 0.2}, 100.0}}) {
+        CAPTURE(k.name);
+        Scene scene;
+        SceneLevel level = flatLevel("stickman.level.xml");
+        SceneProp prop = crate("prop", k.centre, 0.0, k.mass);
+        prop.halfExtents = k.halfExtents;
+        level.props.push_back(prop);
+        load(scene, level);
+        Character& c = scene.character(0);
+        double deepest = 0.0, mostBack = 0.0, furthest = c.root().x;
+        for (int i = 0; i < 300; ++i) {  // 5 s
+            test::run(scene, 1, test::input(bit(Action::Right)));
+            deepest = std::max(deepest, scene.lastFigures().visualDepth);
+            furthest = std::max(furthest, c.root().x);
+            mostBack = std::max(mostBack, furthest - c.root().x);
+        }
+        const Vec2 moved = scene.props()[0].transform.p - k.centre;
+        INFO("the root at (" << c.root().x << ", " << c.root().y << "), back at most " << mostBack
+                             << " m; the prop moved (" << moved.x << ", " << moved.y << ") m; deepest drawn part " << deepest);
+        CHECK(deepest < 0.02);
+        if (k.mass < 10.0 * c.rig().totalMass()) {
+            CHECK(moved.x > 0.3);  // pushed along
+            continue;
+        }
+        CHECK(mostBack < 0.005);  // never held back: no going back and forth
+        if (k.halfExtents.y < 0.2) {
+            CHECK(c.root().x > k.centre.x + k.halfExtents.x);  // over it, and beyond
+            CHECK(std::abs(moved.x) < 0.05);
+        } else {
+            CHECK(c.clip() == &c.assets().clip(ClipRole::Idle));  // standing at it
+            CHECK(c.root().x < k.centre.x - k.halfExtents.x - tuning::kWallClearance + 0.01);
+            CHECK(std::abs(moved.x) < 0.01);
+        }
+    }
+}
+
 TEST_CASE("A jump under a ceiling stops at it, and a ragdoll let go there falls back to the ground", "[world][jump]") {
     // Under a slab 2 m up (the stickman's head reaches 1.92 m), a jump drove the figure 35 cm into it;
     // limp mid-jump, the ragdoll hung in the slab, and got up standing on top of it.

@@ -69,8 +69,9 @@ void Character::preStep(double dt, const CharacterControls& controls) {
     case CharacterMode::Animated:
         stepLocomotion(dt, controls);
         poses_ = animPoses_;
-        // IK plants the feet only: a trailing shin can still cut a stair's edge.
-        keepPoseOutOfTerrain();
+        // IK plants the feet only: a trailing shin can still cut a stair's edge (or a heavy
+        // slab's, stepped onto as a stair is).
+        keepPoseOutOfTerrain(true);
         moveAnimatedBodies(dt);
         break;
     case CharacterMode::Blend:

@@ -173,8 +173,9 @@ private:
     /// Starts the get-up clip (front or back) at the frame whose pose is nearest getUpFrom_.
     void chooseGetUpStart();
     /// Moves the shown pose rigidly out of the terrain it reaches into (clips are authored
-    /// for flat ground; IK plants the feet only).
-    void keepPoseOutOfTerrain();
+    /// for flat ground; IK plants the feet only); with `heavyProps` (walking), out of props
+    /// too heavy to push too.
+    void keepPoseOutOfTerrain(bool heavyProps = false);
     /// At a spawn: the root moved sideways with the pose out of a wall the standing figure
     /// reaches into, so its position and its walk start where it is drawn.
     void standClearOfTerrain();
@@ -214,6 +215,10 @@ private:
     /// figure's top meeting an underside: a beam, a slanted ceiling; stairs are none), or
     /// ground rising there steeper than tuning::kMaxSlope (a stair's tread is flat).
     bool blockedAhead(double dir, double reach) const;
+    /// kg from which a prop is met as terrain (tuning::kImmovablePropMassRatio).
+    double immovablePropMass() const;
+    /// Terrain, or a prop too heavy for the walk to push.
+    bool immovable(BodyId body) const;
     double toWorldAngle(double rigAngle) const;
     Vec2 toRig(Vec2 worldPoint) const;
     const Clip& clipOf(ClipRole role) const { return assets_->clip(role); }

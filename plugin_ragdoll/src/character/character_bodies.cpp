@@ -224,7 +224,8 @@ void Character::pushProps(double dt) {
             const double separation = drawnSeparation(*world_, other, shape);
             if (separation > tuning::kPushContactDistance + dt * length(prop.linearVelocity - rootVelocity_)) continue;
             pushed_.push_back(other);
-            if (separation <= tuning::kPushContactDistance) pushedMass_ += world_->bodyMass(other);
+            // One too heavy to push is stepped onto or stood at, as terrain is: it does not slow the walk.
+            if (separation <= tuning::kPushContactDistance && !immovable(other)) pushedMass_ += world_->bodyMass(other);
             // A position-based contact with a heavy driven limb hands the prop the limb's whole
             // speed (a swinging foot moves at 3-5 m/s): shoved, not kicked, it keeps at most
             // the walker's pace (getting up, a limb's push: a crate on the figure is lifted off)

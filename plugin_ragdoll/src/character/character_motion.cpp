@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "anim/ik.h"
 #include "character/character_tuning.h"
@@ -39,6 +40,15 @@ double towardGround(double y, double ground, double dt, double climbSpeed) {
 
 }  // namespace
 
+double Character::immovablePropMass() const { return tuning::kImmovablePropMassRatio * rig_.totalMass(); }
+
+bool Character::immovable(BodyId body) const {
+    const BodyType type = world_->bodyType(body);
+    if (type == BodyType::Static) return true;
+    const Shape* shape = world_->bodyShape(body);  // a prop: no character owns it
+    return type == BodyType::Dynamic && shape && shape->filter.group == 0 && world_->bodyMass(body) >= immovablePropMass();
+}
+
 bool Character::blockedAhead(double dir, double reach) const {
     RayHit hit;
     Filter filter;
@@ -46,8 +56,7 @@ bool Character::blockedAhead(double dir, double reach) const {
     filter.maskBits = ~kCharacterCategory;
     const Vec2 knee = root_ + Vec2{0.0, tuning::kWallProbeHeight};
     const Vec2 ahead = knee + Vec2{dir * reach, 0.0};
-    if (world_->rayCast(knee, ahead, filter, hit) && world_->bodyType(hit.body) == BodyType::Static && std::abs(hit.normal.x) > 0.7)
-        return true;
+    if (world_->rayCast(knee, ahead, filter, hit) && immovable(hit.body) && std::abs(hit.normal.x) > 0.7) return true;
     const double headroom = assets_->standingHeight - tuning::kHeadProbeBelowTop - tuning::kWallProbeHeight;
     if (headroom > 0.0 && world_->rayCast(ahead, ahead + Vec2{0.0, headroom}, filter, hit) &&
         world_->bodyType(hit.body) == BodyType::Static && hit.normal.y < -tuning::kCeilingMinNormal)
@@ -200,7 +209,7 @@ void Character::computeAnimatedPose(double dt, bool plantFeet, bool plantHands) 
         // Standing still, a toe against a riser (a face whose normal is mostly sideways) stays
         // there: lifted for it, pass after pass, a foot standing by the next step hung 19 cm
         // over its own. Walking, the lift carries the foot up onto the step.
-        const DrawnDepth deepest = deepestOverlap(*world_, drawn_, Obstacles::Terrain, scratch_);
+        const DrawnDepth deepest = deepestOverlap(*world_, drawn_, Obstacles::TerrainAndProps, scratch_, immovablePropMass());
         if (deepest.normal.y < tuning::kLiftToeMinNormal && rootVelocity_.x == 0.0) return 0.0;
         return deepest.depth / std::max(deepest.normal.y, 0.5);
     };
@@ -332,11 +341,13 @@ void Character::chooseGetUpStart() {
     player_.restore({&clip, bestTime}, {nullptr, 0.0}, 0.0, 0.0, 1.0);
 }
 
-void Character::keepPoseOutOfTerrain() {
+void Character::keepPoseOutOfTerrain(bool heavyProps) {
     // Rigid, along the way out of the deepest overlap, a few times (a corner can need two).
     for (int pass = 0; pass < 4; ++pass) {
         drawnShapes(rig_, poses_, appearance_.scale, drawnMirrored(), drawn_);
-        const DrawnDepth deepest = deepestOverlap(*world_, drawn_, Obstacles::Terrain, scratch_);
+        const DrawnDepth deepest =
+            heavyProps ? deepestOverlap(*world_, drawn_, Obstacles::TerrainAndProps, scratch_, immovablePropMass())
+                : deepestOverlap(*world_, drawn_, Obstacles::Terrain, scratch_);
         if (deepest.depth <= tuning::kPoseTerrainTolerance) return;
         const Vec2 shift = (deepest.depth - 0.5 * tuning::kPoseTerrainTolerance) * deepest.normal;
         for (BonePose& p : poses_) p.origin += shift;
@@ -368,7 +379,11 @@ void Character::keepPoseOutOfProps() {
     // on a crate). Never pushed down: a crate on the head is pushed off by the bodies instead.
     for (int pass = 0; pass < 2; ++pass) {
         drawnShapes(rig_, poses_, appearance_.scale, drawnMirrored(), drawn_);
-        const DrawnDepth deepest = deepestOverlap(*world_, drawn_, Obstacles::Props, scratch_);
+        // Walking, a prop too heavy to push is met as terrain is (its edge stepped over, a wall
+        // at knee height stood at): a shin over a heavy slab's edge held the walk back each
+        // stride, and the walk surged at it again.
+        const double heavy = mode_ == CharacterMode::Animated ? immovablePropMass() : std::numeric_limits<double>::infinity();
+        const DrawnDepth deepest = deepestOverlap(*world_, drawn_, Obstacles::Props, scratch_, 0.0, heavy);
         if (deepest.depth <= tuning::kPoseTerrainTolerance) return;
         const double out = deepest.depth - 0.5 * tuning::kPoseTerrainTolerance;
         Vec2 shift = out * deepest.normal;

@@ -66,6 +66,11 @@ inline constexpr double kPushedSpeedSlack = 0.5;
 inline constexpr double kLimbPushSpeed = 1.0;
 inline constexpr double kPushedMaxSpin = 3.0;
 inline constexpr double kPushedMaxRise = 0.2;  ///< m/s upward a pushed prop may keep
+/// A prop this many times the character's mass or more is not pushed by its walk: it is met
+/// as terrain is, a wall at knee height to stand at, a step whose edge the toe lifts over.
+/// Walked into, a 1000 kg slab 25 cm tall held the stepping foot back and the walk surged at
+/// it again: the walker went back and forth 28 cm each stride, playing its walk.
+inline constexpr double kImmovablePropMassRatio = 10.0;
 
 // Switching to physics and back.
 inline constexpr double kGetUpBlendSeconds = 0.5;   ///< physics pose → get-up clip

@@ -115,7 +115,7 @@ double drawnSeparation(const World& world, BodyId body, const DrawnShape& shape,
 }
 
 DrawnDepth deepestOverlap(const World& world, const std::vector<DrawnShape>& shapes, Obstacles obstacles,
-                          std::vector<BodyId>& scratch) {
+                          std::vector<BodyId>& scratch, double minPropMass, double maxPropMass) {
     DrawnDepth deepest;
     for (const DrawnShape& shape : shapes) {
         const double r = shape.radius;
@@ -130,6 +130,7 @@ DrawnDepth deepestOverlap(const World& world, const std::vector<DrawnShape>& sha
             if (type == BodyType::Dynamic) {
                 const Shape* s = world.bodyShape(body);
                 if (obstacles == Obstacles::Terrain || !s || s->filter.group != 0) continue;
+                if (const double mass = world.bodyMass(body); mass < minPropMass || mass >= maxPropMass) continue;
             }
             Vec2 normal;
             const double depth = -drawnSeparation(world, body, shape, &normal);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "anim/pose.h"
@@ -44,7 +45,9 @@ struct DrawnDepth {
     Vec2 normal;
     BodyId body;  ///< the obstacle reached deepest into
 };
+/// Props count only from `minPropMass` and under `maxPropMass` (kg).
 DrawnDepth deepestOverlap(const World& world, const std::vector<DrawnShape>& shapes, Obstacles obstacles,
-                          std::vector<BodyId>& scratch);
+                          std::vector<BodyId>& scratch, double minPropMass = 0.0,
+                          double maxPropMass = std::numeric_limits<double>::infinity());
 
 }  // namespace ragdoll
