@@ -426,6 +426,21 @@ TEST_CASE("A spawn standing in a prop is warned about when the level loads", "[w
     warnings.clear();
     REQUIRE(scene.loadLevel(level, error, &warnings));
     CHECK(warnings.empty());
+
+    // Its feet in a 0.5 m crate: the feet were planted on the crate's top, the legs bent, and
+    // the figure climbed onto it over the first frames, unsaid. Placed on its top: nothing.
+    level.props.push_back(crate("underfoot", {0.05, 0.25}, 0.5, 5.0));
+    warnings.clear();
+    REQUIRE(scene.loadLevel(level, error, &warnings));
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0] == "spawn 'player' at (0, 0) m has its feet 0.5 m inside prop 'underfoot': it climbs onto it "
+                         "(place it on its top, y = 0.5 m, or beside it)");
+    test::run(scene, 60);
+    CHECK(scene.character(0).root().y == Approx(0.5).margin(0.01));  // as said
+    level.spawns[0].position = {0.0, 0.5};
+    warnings.clear();
+    REQUIRE(scene.loadLevel(level, error, &warnings));
+    CHECK(warnings.empty());
 }
 
 TEST_CASE("Props and spawns a level places inside one another, in the terrain or out of the world are warned about when it loads", "[world][props]") {

@@ -223,6 +223,23 @@ void warnAboutSpawnInTerrain(const World& world, const Character& c, const Scene
 /// level starts, the prop shoved off and the figure held back from where the level put it.
 void warnAboutSpawnInProps(const World& world, const Character& c, const SceneLevel& level, const SceneSpawn& spawn,
                            const std::vector<BodyId>& props, std::vector<std::string>& warnings) {
+    // Its feet in a prop low enough for the ground probe to find its top: the figure plants
+    // its feet up there, its legs bent, and climbs onto it over the first frames (unsaid).
+    Filter filter;
+    filter.maskBits = ~kCharacterCategory;
+    RayHit hit;
+    const Vec2 feet = c.root();
+    if (world.rayCast(feet + Vec2{0.0, tuning::kGroundProbeUp}, feet, filter, hit) && hit.point.y - feet.y > kSpawnOverlapWarning)
+        if (const auto under = std::find(props.begin(), props.end(), hit.body); under != props.end()) {
+            char where[160];
+            std::snprintf(where, sizeof where, "' at (%g, %g) m has its feet %.3g m inside prop '", spawn.position.x,
+                          spawn.position.y, hit.point.y - feet.y);
+            char onto[96];
+            std::snprintf(onto, sizeof onto, "': it climbs onto it (place it on its top, y = %.3g m, or beside it)", hit.point.y);
+            warnings.push_back(placed(level, spawn.line, "spawn '" + spawn.name + where +
+                                                             level.props[size_t(under - props.begin())].name + onto));
+            return;
+        }
     const DrawnDepth deepest = deepestReach(world, c, Obstacles::Props);
     if (deepest.depth <= kSpawnOverlapWarning) return;
     const auto prop = std::find(props.begin(), props.end(), deepest.body);
