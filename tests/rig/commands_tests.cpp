@@ -329,7 +329,7 @@ TEST_CASE("rig check on what is not a rig file", "[rig][commands]") {
     CHECK(contains(directory.err, "cannot open rig: it is a directory, not a file"));
     Run malformed = run({"rig", "check", dataPath("malformed.rig.xml")});
     CHECK(malformed.status == 1);
-    CHECK(contains(malformed.err, dataPath("malformed.rig.xml") + ":2: error: malformed XML"));
+    CHECK(contains(malformed.err, dataPath("malformed.rig.xml") + ":3: error: malformed XML: closing tag </rig> does not match the open element <bone> (line 2)"));
     // A file of another kind is said to be one, not "malformed XML: broken text or entity".
     const std::string png = std::string(PAPERDOLL_CONTENT_DIR) + "/art/paper_doll.png";
     const std::string spine = std::string(PAPERDOLL_CONTENT_DIR) + "/spine/paper_doll.json";

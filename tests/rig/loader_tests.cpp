@@ -463,8 +463,14 @@ TEST_CASE("malformed XML is an error at its line", "[rig][loader][errors]") {
     RigLoadResult result = loadRigFile(dataPath("malformed.rig.xml"));
     CHECK(result.rig == nullptr);
     REQUIRE(result.diagnostics.size() == 1);
-    CHECK(result.diagnostics[0].line == 2);  // the <bone> left open
-    CHECK(result.diagnostics[0].message.starts_with("malformed XML: closing tag does not match the open element"));
+    // Both lines: the closing tag that broke it, and the element it found open.
+    CHECK(result.diagnostics[0].line == 3);
+    CHECK(result.diagnostics[0].message == "malformed XML: closing tag </rig> does not match the open element <bone> (line 2)");
+    // A misspelt closing tag at the end was reported at the first line, and not named.
+    requireError(loadRigFromText("<rig name=\"t\" format=\"1\">\n<!-- </x> -->\n<bone name=\"x\" length=\"1\" note=\"a>b\"/>\n"
+                                 "<body bone=\"x\" mass=\"1\">\n</body>\n</rg>\n",
+                                 "t.rig.xml"),
+                 6, "malformed XML: closing tag </rg> does not match the open element <rig> (line 1)");
     requireError(loadRigFromText("<level name=\"x\"/>", "l.rig.xml"), 1, "root element is <level>, expected <rig>");
     requireError(loadBody(""), 1, "rig: rig has no <bone> elements");
 }

@@ -337,6 +337,52 @@ inline bool readFormatOne(AttributeReader& in, Reporter& report, const tinyxml2:
     return false;
 }
 
+/// Where tinyxml2's "closing tag does not match" lies: it names the element left open (and
+/// its line), not the closing tag that broke it, which may be many lines on (a `</rg>` at the
+/// end of a rig was reported at its first line). Scans the text from that element's start tag
+/// for the first closing tag at its depth; false when the text does not show one.
+inline bool findMismatchedClose(std::string_view text, int openLine, std::string_view openName, int& line,
+                                std::string& closeName) {
+    size_t at = 0;
+    for (int l = 1; l < openLine; ++l) {
+        at = text.find('\n', at);
+        if (at == std::string_view::npos) return false;
+        ++at;
+    }
+    at = text.find("<" + std::string(openName), at);
+    if (at == std::string_view::npos) return false;
+    auto tagEnd = [&](size_t from) {  // the '>' closing a tag, past quoted attribute values
+        char quote = 0;
+        for (size_t i = from; i < text.size(); ++i) {
+            if (quote) quote = text[i] == quote ? 0 : quote;
+            else if (text[i] == '"' || text[i] == '\'') quote = text[i];
+            else if (text[i] == '>') return i;
+        }
+        return std::string_view::npos;
+    };
+    size_t end = tagEnd(at);
+    int depth = 0;
+    while (end != std::string_view::npos && (at = text.find('<', end + 1)) != std::string_view::npos) {
+        const std::string_view rest = text.substr(at);
+        if (rest.starts_with("<!--")) end = text.find("-->", at);
+        else if (rest.starts_with("<![CDATA[")) end = text.find("]]>", at);
+        else if (rest.starts_with("<?")) end = text.find("?>", at);
+        else if (rest.starts_with("<!")) end = text.find('>', at);
+        else if (rest.starts_with("</")) {
+            end = text.find('>', at);
+            if (depth-- > 0) continue;
+            const size_t nameEnd = std::min(end, text.find_first_of(" \t\r\n", at));
+            closeName = std::string(text.substr(at + 2, nameEnd - at - 2));
+            line = 1 + int(std::count(text.begin(), text.begin() + long(at), '\n'));
+            return closeName != openName;
+        } else {
+            end = tagEnd(at);
+            if (end != std::string_view::npos && text[end - 1] != '/') ++depth;
+        }
+    }
+    return false;
+}
+
 /// Parses a user's file and returns its root element, which must be <rootName>; on any
 /// problem (an empty file, malformed XML, no root, another root) reports it and returns
 /// null. Further top-level elements are warnings: tinyxml2 accepts them, XML does not.
@@ -348,6 +394,18 @@ inline const tinyxml2::XMLElement* parseRootElement(std::string_view text, const
         return nullptr;
     }
     if (document.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
+        int line = 0;
+        std::string closeName;
+        const std::string_view detail = document.ErrorStr();
+        const size_t named = detail.find("XMLElement name=");
+        if (document.ErrorID() == tinyxml2::XML_ERROR_MISMATCHED_ELEMENT && named != std::string_view::npos) {
+            const std::string openName(detail.substr(named + std::string_view("XMLElement name=").size()));
+            if (findMismatchedClose(text, document.ErrorLineNum(), openName, line, closeName)) {
+                report.error(line, "malformed XML: closing tag </" + closeName + "> does not match the open element <" +
+                                       openName + "> (line " + std::to_string(document.ErrorLineNum()) + ")");
+                return nullptr;
+            }
+        }
         report.error(document.ErrorLineNum(), "malformed XML: " + describeXmlError(document));
         return nullptr;
     }
