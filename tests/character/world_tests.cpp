@@ -468,6 +468,16 @@ TEST_CASE("Props and spawns a level places inside one another, in the terrain or
     REQUIRE(warnings.size() == 1);
     CHECK(warnings[0] == "prop 'far' at (3, 10000) m is beyond the solver's world (1000 m from the origin each way): it will not move");
 
+    // Ground reaching past it: a crate pushed along it froze in mid-air at its edge, unsaid.
+    level.props.clear();
+    level.terrain.push_back(box(900.0, -1.0, 1010.0, 0.0));
+    warnings.clear();
+    REQUIRE(scene.loadLevel(level, error, &warnings));
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0] == "terrain reaches (1010, -1) m, beyond the solver's world (1000 m from the origin each way): what moves "
+                         "there is frozen");
+    level.terrain.pop_back();
+
     // A spawn reaching into a wall (its feet beside it, its arm and body in it): the figure
     // stands beside it, its position with it (it had been drawn there while its position,
     // and its walk, stayed in the wall).

@@ -105,6 +105,7 @@ int32_t loadLevel(PaperPluginInstance* instance, const PaperLevelDesc* desc, cha
         for (int32_t k = 0; k < t.pointCount; ++k) piece.points.push_back({t.points[k].x, t.points[k].y});
         piece.friction = t.friction;
         piece.restitution = t.restitution;
+        piece.line = t.line;
         level.terrain.push_back(std::move(piece));
     }
     for (int32_t i = 0; i < desc->propCount; ++i) {

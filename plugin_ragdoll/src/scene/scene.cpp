@@ -148,9 +148,20 @@ void warnAboutMassRatios(const SceneLevel& level, std::vector<std::string>& warn
     }
 }
 
-/// Props and spawns past the solver's world, where it freezes bodies (a level's numbers go
-/// to 10⁶ m).
+/// Props, spawns and terrain past the solver's world, where it freezes bodies (a level's
+/// numbers go to 10⁶ m).
 void warnAboutLeavingTheWorld(double extent, const SceneLevel& level, std::vector<std::string>& warnings) {
+    // Terrain reaching past it leads what moves there out of the world: a crate pushed along
+    // such ground froze in mid-air at its edge, in the walker's way, unsaid.
+    for (const ScenePiece& piece : level.terrain)
+        for (Vec2 p : piece.points)
+            if (std::abs(p.x) > extent || std::abs(p.y) > extent) {
+                char where[160];
+                std::snprintf(where, sizeof where, "terrain reaches (%g, %g) m, beyond the solver's world (%g m from the origin each way)",
+                              p.x, p.y, extent);
+                warnings.push_back(placed(level, piece.line, std::string(where) + ": what moves there is frozen"));
+                break;
+            }
     auto say = [&](const std::string& what, Vec2 p, int line, const char* outcome) {
         if (std::abs(p.x) <= extent && std::abs(p.y) <= extent) return;
         char where[96];

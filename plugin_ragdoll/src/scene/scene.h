@@ -18,6 +18,7 @@ namespace ragdoll {
 struct ScenePiece {
     std::vector<Vec2> points;  ///< counter-clockwise convex, metres
     double friction = 0.6, restitution = 0.0;
+    int line = 0;  ///< the level file's line of its element (0: none)
 };
 
 struct SceneProp {
