@@ -419,6 +419,14 @@ TEST_CASE("rig drop prints a table or one JSON object", "[rig][commands]") {
     CHECK(table.out.starts_with("rig 'stickman' (" + stickman + "): 10 bodies, 9 joints, 21.5 kg; dropped 1 m onto flat "
                                 "ground pushed 1 m/s sideways, 300 frames at 1/60 s\n  max joint stretch"));
     CHECK(table.out.ends_with("\nPASS\n"));
+    // One body: "1 body, 0 joints" (it said "1 bodies").
+    TempDir dir;
+    const std::string one = (dir.path / "one.rig.xml").string();
+    std::ofstream(one) << "<rig name=\"one\" format=\"1\">\n  <bone name=\"torso\" length=\"0.5\"/>\n"
+                          "  <body bone=\"torso\" radius=\"0.1\" mass=\"8\"/>\n</rig>\n";
+    Run single = run({"rig", "drop", one});
+    CAPTURE(single.out, single.err);
+    CHECK(single.out.starts_with("rig 'one' (" + one + "): 1 body, 0 joints, 8 kg; dropped"));
 
     Run json = run({"rig", "drop", stickman, "--json", "--frames", "60"});
     CHECK(json.status == 3);  // not at rest after 1 s (it has only just landed): outside the limits

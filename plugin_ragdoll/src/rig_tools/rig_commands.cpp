@@ -283,7 +283,8 @@ void printDropJson(std::ostream& out, const std::string& file, const DropReport&
 void printDropTable(std::ostream& out, const std::string& file, const DropReport& r) {
     auto verdict = [](bool ok) { return ok ? "ok" : "FAIL"; };
     char line[256];
-    out << "rig '" << r.rig << "' (" << file << "): " << r.bodies << " bodies, " << r.joints << " joints, "
+    out << "rig '" << r.rig << "' (" << file << "): " << count(size_t(r.bodies), "body", "bodies") << ", "
+        << count(size_t(r.joints), "joint", "joints") << ", "
         << brief(r.mass) << " kg; dropped 1 m onto flat ground pushed " << brief(r.push) << " m/s sideways, "
         << r.frames << " frames at 1/" << brief(1.0 / r.dt) << " s\n";
     std::snprintf(line, sizeof line, "  %-22s %-22s %-18s %s\n", "max joint stretch", (significant(r.maxStretch) + " m").c_str(),
@@ -460,8 +461,8 @@ int runGenerate(const std::vector<std::string>& args, std::ostream& out, std::os
     if (!written.rig) return kExitBadFile;
     const RigDefinition& rig = *written.rig;
     if (generated.replacedBodies > 0 || generated.replacedJoints > 0)
-        out << "replaced the " << generated.replacedBodies << " bodies and " << generated.replacedJoints
-            << " joints of " << in << "\n";
+        out << "replaced the " << count(size_t(generated.replacedBodies), "body", "bodies") << " and "
+            << count(size_t(generated.replacedJoints), "joint", "joints") << " of " << in << "\n";
     out << "wrote " << summaryLine(outPath, rig) << " (generated from " << in << ")\n";
     // Names can be any length: padded columns, never a fixed buffer that would cut them.
     for (const RigBody& body : rig.bodies) {
