@@ -1182,6 +1182,53 @@ TEST_CASE("a part made transparent by its colour takes its shadow and paper rim 
     fs::remove_all(dir);
 }
 
+TEST_CASE("in a rig of lines and cut-out parts, the far side's lines lie behind the parts, the near side's in front",
+          "[plugin][ragdoll][sprites]") {
+    // Every line was drawn over every part: the far leg over the torso's art.
+    const fs::path dir = test::makeTempDir(), content = PAPERDOLL_CONTENT_DIR;
+    for (const char* folder : {"rigs", "anims", "art"})
+        fs::copy(content / folder, dir / folder, fs::copy_options::recursive);
+    fs::create_directories(dir / "levels");
+    fs::copy_file(content / "levels" / "harness.level.xml", dir / "levels" / "harness.level.xml");
+    const fs::path rig = dir / "rigs" / "paper_doll.rig.xml";
+    std::ifstream in(rig);
+    std::string text;
+    for (std::string line; std::getline(in, line);) {
+        // The far shin and the near one drawn as lines instead.
+        for (const char* bone : {"shin.L", "shin.R"})
+            if (line.find("<sprite bone=\"" + std::string(bone) + "\"") != std::string::npos)
+                line = "  <visual bone=\"" + std::string(bone) + "\" width=\"10\" color=\"#303030\"/>";
+        text += line + "\n";
+    }
+    in.close();
+    std::ofstream(rig) << text;
+    LevelLoadResult level = loadLevelFile((dir / "levels" / "harness.level.xml").string());
+    REQUIRE(level.level);
+    PluginHost host(dir / "copies", nullptr);
+    REQUIRE(host.load(ragdollDescriptor()));
+    REQUIRE(host.setLevel(*level.level));
+    REQUIRE(host.setProperty(host.declarations().settingsKind(), 1, "view.paper_look", 0.0));  // no pins, no shadows
+    DrawList list;
+    host.draw(list, PAPER_DRAW_ART);
+    // In the order drawn: the far shin's first vertex (its colour shaded 30 % toward white),
+    // the parts' first, the near shin's first.
+    auto firstOf = [&](std::uint32_t rgba) {
+        for (size_t v = 0; v < list.vertices().size(); ++v)
+            if (list.vertices()[v].rgba == rgba) return v;
+        return list.vertices().size();
+    };
+    size_t firstPart = list.vertices().size();
+    for (const DrawBatch& b : list.batches())
+        if (b.image > 0) firstPart = std::min<size_t>(firstPart, list.indices()[b.firstIndex]);
+    const size_t farShin = firstOf(packColor({0x6e, 0x6e, 0x6e, 255})), nearShin = firstOf(packColor({0x30, 0x30, 0x30, 255}));
+    REQUIRE(farShin < list.vertices().size());
+    REQUIRE(nearShin < list.vertices().size());
+    REQUIRE(firstPart < list.vertices().size());
+    CHECK(farShin < firstPart);
+    CHECK(firstPart < nearShin);
+    fs::remove_all(dir);
+}
+
 TEST_CASE("a reason from a plugin built before the length rule is read whole too", "[plugin][messages]") {
     // The test plugin refuses saveAsset the old way: cut to the buffer, status 1.
     Sandbox box;

@@ -234,23 +234,22 @@ void drawSprites(const PaperEngineServices* s, const Character& character, float
     }
 }
 
-/// The stickman as the source documents draw it: thick round-capped lines and a head circle,
-/// at the bones' poses — the bodies' while limp, so the ragdoll shows where the bones are. A
-/// bone with cut-out parts is drawn by them alone (drawSprites).
-void drawCharacter(const PaperEngineServices* s, const Character& character, float alpha,
-                   const std::map<std::string, std::int32_t>& images, bool paper, int highlightedBone = -1) {
+enum class Sides { Both, Far, Near };
+
+/// The lines and circles of the bones without cut-out parts, of the sides asked for.
+void drawVisuals(const PaperEngineServices* s, const Character& character, float alpha, const std::vector<bool>& hasPart,
+                 Sides sides) {
     const RigDefinition& rig = character.rig();
     const Appearance& look = character.appearance();
     const std::vector<BonePose>& poses = character.bonePoses();
-    const std::vector<bool> hasPart = bonesWithParts(rig);
-    drawSprites(s, character, alpha, images, paper, highlightedBone, hasPart);
     for (const RigVisual& visual : rig.visuals) {
         if (hasPart[size_t(visual.bone)]) continue;
+        const bool farSide = onFarSide(rig.bones[size_t(visual.bone)].name);
+        if ((sides == Sides::Far && !farSide) || (sides == Sides::Near && farSide)) continue;
         const BonePose& pose = poses[size_t(visual.bone)];
         const double length = rig.bones[size_t(visual.bone)].length;
         const Vec2 along{std::cos(pose.angle), std::sin(pose.angle)};
         const PaperColor base = parseColor(visual.color);
-        const bool farSide = onFarSide(rig.bones[size_t(visual.bone)].name);
         const PaperColor color = tinted(farSide ? farSideShade(base) : base, look.tint, alpha);
         if (visual.shape == VisualShape::Circle) {
             const Vec2 c = pose.origin + (0.5 * length) * along;
@@ -261,6 +260,25 @@ void drawCharacter(const PaperEngineServices* s, const Character& character, flo
                         float(visual.width * look.scale), color);
         }
     }
+}
+
+/// The stickman as the source documents draw it: thick round-capped lines and a head circle,
+/// at the bones' poses — the bodies' while limp, so the ragdoll shows where the bones are. A
+/// bone with cut-out parts is drawn by them alone (drawSprites). In a rig that mixes the two,
+/// the far side's lines lie behind the parts and the near side's in front, as a profile
+/// figure's limbs do (they all lay over the parts, a far leg over the torso's art); lines
+/// alone are drawn in file order (a far arm, shaded, reads over the torso).
+void drawCharacter(const PaperEngineServices* s, const Character& character, float alpha,
+                   const std::map<std::string, std::int32_t>& images, bool paper, int highlightedBone = -1) {
+    const RigDefinition& rig = character.rig();
+    const std::vector<bool> hasPart = bonesWithParts(rig);
+    if (std::find(hasPart.begin(), hasPart.end(), true) == hasPart.end()) {
+        drawVisuals(s, character, alpha, hasPart, Sides::Both);
+        return;
+    }
+    drawVisuals(s, character, alpha, hasPart, Sides::Far);
+    drawSprites(s, character, alpha, images, paper, highlightedBone, hasPart);
+    drawVisuals(s, character, alpha, hasPart, Sides::Near);
 }
 
 /// A prop: a box with its crossed faces.
