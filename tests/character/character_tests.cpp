@@ -1410,3 +1410,33 @@ TEST_CASE("A rig with no bodies yet is refused to spawn in one error that says h
     for (const std::string& e : errorsOnly()) CHECK_THAT(e, Catch::Contains(": error: bone: '") && Catch::EndsWith("' has no <body>: a character's ragdoll needs one per bone"));
     std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("The limbs IK plants are found by a side's letter in either case", "[character][rig]") {
+    // Bones named thigh.l, shin.l, ... (as a rig exported in lower case spells them) got no
+    // IK: the feet were not planted on ramps and stairs, unsaid.
+    const std::filesystem::path dir = test::makeTempDir();
+    std::ifstream in(std::filesystem::path(PAPERDOLL_CONTENT_DIR) / "rigs" / "stickman.rig.xml");
+    std::string text;
+    for (std::string line; std::getline(in, line);) {
+        if (line.find("<clip ") != std::string::npos) continue;  // its clips name the bones as they were
+        for (const char* side : {".L\"", ".R\""})
+            for (size_t at; (at = line.find(side)) != std::string::npos;) line[at + 1] = char(std::tolower(line[at + 1]));
+        text += line + "\n";
+    }
+    REQUIRE(text.find("thigh.l\"") != std::string::npos);
+    const std::string rig = (dir / "lower.rig.xml").string();
+    std::ofstream(rig) << text << std::flush;
+    std::vector<std::string> diagnostics;
+    auto assets = loadCharacterAssets(rig, diagnostics);
+    INFO((diagnostics.empty() ? std::string() : diagnostics[0]));
+    REQUIRE(assets);
+    for (int s = 0; s < 2; ++s) {
+        CAPTURE(s);
+        CHECK(assets->legs[s].upper == assets->rig.findBone(s == 0 ? "thigh_l" : "thigh_r"));
+        CHECK(assets->legs[s].lower == assets->rig.findBone(s == 0 ? "shin_l" : "shin_r"));
+        CHECK(assets->legs[s].upper >= 0);
+        CHECK(assets->arms[s].upper >= 0);
+        CHECK(assets->arms[s].lower >= 0);
+    }
+    std::filesystem::remove_all(dir);
+}

@@ -167,16 +167,22 @@ std::shared_ptr<const CharacterAssets> loadAssets(const std::string& rigPath, st
         const RigBone& bone = rig.bones[size_t(rig.bodies[size_t(b)].bone)];
         assets->standingHeight = std::max(assets->standingHeight, std::max(bone.origin.y, bone.tip().y) + rig.bodies[size_t(b)].radius);
     }
-    const char* sides[2] = {"_L", "_R"};
+    // The limbs IK plants, by name: `thigh_L` or `thigh.l` (a side's letter in either case,
+    // as the far side is told apart for drawing; a rig spelt in lower case had no IK, unsaid).
+    const char* sides[2][2] = {{"_L", "_l"}, {"_R", "_r"}};
     for (int s = 0; s < 2; ++s) {
-        assets->legs[s] = {rig.findBone(std::string("thigh") + sides[s]), rig.findBone(std::string("shin") + sides[s])};
-        const int foot = rig.findBone(std::string("foot") + sides[s]);
+        auto find = [&](const char* limb) {
+            const int upper = rig.findBone(std::string(limb) + sides[s][0]);
+            return upper >= 0 ? upper : rig.findBone(std::string(limb) + sides[s][1]);
+        };
+        assets->legs[s] = {find("thigh"), find("shin")};
+        const int foot = find("foot");
         if (foot >= 0 && assets->legs[s].lower >= 0 && rig.bones[size_t(foot)].parent == assets->legs[s].lower) {
             assets->legs[s].end = foot;
             for (size_t j = 0; j < rig.joints.size(); ++j)
                 if (rig.joints[j].child == foot) assets->legs[s].endJoint = int(j);
         }
-        assets->arms[s] = {rig.findBone(std::string("upper_arm") + sides[s]), rig.findBone(std::string("forearm") + sides[s])};
+        assets->arms[s] = {find("upper_arm"), find("forearm")};
     }
 
     // The clips the rig names; a role it names none for plays the rest pose, standing (so
