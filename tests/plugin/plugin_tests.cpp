@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -1135,25 +1136,41 @@ TEST_CASE("a rig with 40 errors at a 2000-character path reaches the host and th
     fs::remove_all(dir);
 }
 
-TEST_CASE("a part made transparent by its colour takes its shadow and paper rim with it", "[plugin][ragdoll][sprites]") {
-    // A head tinted #ffffff00 still drew an opaque paper rim and a shadow over the torso.
-    const fs::path dir = test::makeTempDir(), content = PAPERDOLL_CONTENT_DIR;
-    for (const char* folder : {"rigs", "anims", "art"})
-        fs::copy(content / folder, dir / folder, fs::copy_options::recursive);
+namespace {
+
+/// The harness level copied into dir with the content it names, the paper doll's rig text
+/// changed line by line by `edit`; the level as loaded from there.
+LevelLoadResult harnessWithEditedDoll(const fs::path& dir, const std::function<std::string(const std::string&)>& edit) {
+    const fs::path content = PAPERDOLL_CONTENT_DIR;
+    for (const char* folder : {"rigs", "anims", "art"}) fs::copy(content / folder, dir / folder, fs::copy_options::recursive);
     fs::create_directories(dir / "levels");
     fs::copy_file(content / "levels" / "harness.level.xml", dir / "levels" / "harness.level.xml");
     const fs::path rig = dir / "rigs" / "paper_doll.rig.xml";
-    const std::string headSprite = "<sprite bone=\"head\" ";
+    std::ifstream in(rig);
+    std::string text;
+    for (std::string line; std::getline(in, line);) text += edit(line) + "\n";
+    in.close();
+    std::ofstream(rig) << text;
+    return loadLevelFile((dir / "levels" / "harness.level.xml").string());
+}
+
+}  // namespace
+
+TEST_CASE("a part made transparent by its colour takes its shadow and paper rim with it", "[plugin][ragdoll][sprites]") {
+    // A head tinted #ffffff00 still drew an opaque paper rim and a shadow over the torso.
+    const fs::path dir = test::makeTempDir();
     const std::uint32_t headAlpha = GENERATE(0u, 128u);
     INFO("the head's colour alpha " << headAlpha);
-    std::ifstream in(rig);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    REQUIRE(text.find(headSprite) != std::string::npos);
-    char color[32];
-    std::snprintf(color, sizeof color, "color=\"#ffffff%02x\" ", headAlpha);
-    text.insert(text.find(headSprite) + headSprite.size(), color);
-    std::ofstream(rig) << text;
-    LevelLoadResult level = loadLevelFile((dir / "levels" / "harness.level.xml").string());
+    bool tinted = false;
+    LevelLoadResult level = harnessWithEditedDoll(dir, [&](const std::string& line) {
+        const std::string headSprite = "<sprite bone=\"head\" ";
+        if (line.find(headSprite) == std::string::npos) return line;
+        char color[32];
+        std::snprintf(color, sizeof color, "color=\"#ffffff%02x\" ", headAlpha);
+        tinted = true;
+        return std::string(line).insert(line.find(headSprite) + headSprite.size(), color);
+    });
+    REQUIRE(tinted);
     REQUIRE(level.level);
     PluginHost host(dir / "copies", nullptr);
     REQUIRE(host.load(ragdollDescriptor()));
@@ -1185,24 +1202,14 @@ TEST_CASE("a part made transparent by its colour takes its shadow and paper rim 
 TEST_CASE("in a rig of lines and cut-out parts, the far side's lines lie behind the parts, the near side's in front",
           "[plugin][ragdoll][sprites]") {
     // Every line was drawn over every part: the far leg over the torso's art.
-    const fs::path dir = test::makeTempDir(), content = PAPERDOLL_CONTENT_DIR;
-    for (const char* folder : {"rigs", "anims", "art"})
-        fs::copy(content / folder, dir / folder, fs::copy_options::recursive);
-    fs::create_directories(dir / "levels");
-    fs::copy_file(content / "levels" / "harness.level.xml", dir / "levels" / "harness.level.xml");
-    const fs::path rig = dir / "rigs" / "paper_doll.rig.xml";
-    std::ifstream in(rig);
-    std::string text;
-    for (std::string line; std::getline(in, line);) {
+    const fs::path dir = test::makeTempDir();
+    LevelLoadResult level = harnessWithEditedDoll(dir, [](const std::string& line) {
         // The far shin and the near one drawn as lines instead.
         for (const char* bone : {"shin.L", "shin.R"})
             if (line.find("<sprite bone=\"" + std::string(bone) + "\"") != std::string::npos)
-                line = "  <visual bone=\"" + std::string(bone) + "\" width=\"10\" color=\"#303030\"/>";
-        text += line + "\n";
-    }
-    in.close();
-    std::ofstream(rig) << text;
-    LevelLoadResult level = loadLevelFile((dir / "levels" / "harness.level.xml").string());
+                return "  <visual bone=\"" + std::string(bone) + "\" width=\"10\" color=\"#303030\"/>";
+        return line;
+    });
     REQUIRE(level.level);
     PluginHost host(dir / "copies", nullptr);
     REQUIRE(host.load(ragdollDescriptor()));
