@@ -351,6 +351,28 @@ TEST_CASE("a script's wheel zooms the player's view at the cursor, as the mouse 
     CHECK(camera.pixelsPerMetre == Approx(120.0f));
 }
 
+TEST_CASE("the start view shows the first spawn in any window shape, moving the level's camera sideways the least",
+          "[player][camera]") {
+    // The harness's camera (x 7.4 m, 8.5 m tall) in an 800x600 window shows x from 1.7 m: its
+    // spawn, at 1 m, was out of the picture.
+    const LevelLoadResult loaded = loadLevelFile(std::string(PAPERDOLL_CONTENT_DIR) + "/levels/harness.level.xml");
+    REQUIRE(loaded.level);
+    const Level& level = *loaded.level;
+    REQUIRE(level.spawns.front().position.x == Approx(1.0f));
+    const CameraView wide = startView(level, {1280.0f, 720.0f});
+    CHECK(wide.center.x == level.camera.center.x);  // already in view, a metre clear: as the level says
+    CHECK(wide.center.y == level.camera.center.y);
+    CHECK(wide.viewHeight == level.camera.viewHeight);
+    const CameraView narrow = startView(level, {800.0f, 600.0f});
+    const float halfWidth = 0.5f * 8.5f * 800.0f / 600.0f;
+    CHECK(narrow.center.x - halfWidth == Approx(1.0f - kSpawnViewMargin));  // the spawn a metre from the left edge
+    CHECK(narrow.center.y == level.camera.center.y);
+    CHECK(narrow.viewHeight == level.camera.viewHeight);
+    Level none = level;  // no spawn: the level's view
+    none.spawns.clear();
+    CHECK(startView(none, {800.0f, 600.0f}).center.x == level.camera.center.x);
+}
+
 TEST_CASE("screenshots and quit come back once, at the boundary after their steps", "[script]") {
     Script s = parseOk("screenshot first.png\nwait 1\nscreenshot second.png\nkey press R\nquit\n");
     ScriptRunner runner(s);

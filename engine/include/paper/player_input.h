@@ -12,6 +12,7 @@ namespace paper {
 
 struct Camera;
 struct CameraView;
+struct Level;
 struct PluginDeclarations;
 
 /// Every action the player binds, registered in an InputMap: the engine's own, and those
@@ -45,5 +46,14 @@ PaperInput makePaperInput(const InputMap& input, const PlayerBindings& bindings,
 /// The camera's response to one frame's input: right or middle drag pans (left is the
 /// plugin's), the wheel zooms at the cursor, Home goes back to the level's view.
 void updateCamera(Camera& camera, const InputMap& input, const PlayerBindings& bindings, const CameraView& home);
+
+/// Metres kept in view on each side of the first spawn's point by startView.
+inline constexpr float kSpawnViewMargin = 1.0f;
+
+/// The view a run starts in (and Home returns to) in a viewport of this size, pixels: the
+/// level's camera, moved sideways the least that shows the first spawn's point with
+/// kSpawnViewMargin either side. A camera placed for a wide window left the player's
+/// figure out of a 4:3 one (the harness at 800x600 showed no one).
+CameraView startView(const Level& level, Vec2 viewportSize);
 
 }  // namespace paper

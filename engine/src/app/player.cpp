@@ -239,7 +239,8 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
     InputMap& input = sim.input;
     Camera& camera = sim.camera;
     camera.viewportSize = window.framebufferSize();
-    camera.frame(level.camera.center, level.camera.viewHeight);
+    const CameraView home = startView(level, camera.viewportSize);
+    camera.frame(home.center, home.viewHeight);
     DrawList backdrop, draw;
     bool debugView = false;
     // F1: the view alone, for a clean picture. In a window under kHudRoomHeight the HUD
@@ -269,7 +270,7 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
         Vec2 size = window.framebufferSize();
         camera.viewportSize = size;
         sim.applyScript();
-        updateCamera(camera, input, sim.bindings, level.camera);
+        updateCamera(camera, input, sim.bindings, home);
         // Taken here: a frame with no step (a display faster than 60 Hz) saw the press again
         // the next frame, and the view toggled twice.
         if (input.takePress(sim.bindings.debugView)) debugView = !debugView;

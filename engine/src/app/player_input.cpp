@@ -2,6 +2,8 @@
 
 #include <SDL_keyboard.h>
 
+#include <algorithm>
+
 
 #include "paper/camera.h"
 #include "paper/level.h"
@@ -65,6 +67,17 @@ PaperInput makePaperInput(const InputMap& input, const PlayerBindings& bindings,
     for (int b = 0; b < 3; ++b)
         if (mouse.down[b]) out.mouseDown |= 1 << b;
     return out;
+}
+
+CameraView startView(const Level& level, Vec2 viewportSize) {
+    CameraView view = level.camera;
+    if (level.spawns.empty() || !(viewportSize.y > 0.0f)) return view;
+    const float halfWidth = 0.5f * view.viewHeight * viewportSize.x / viewportSize.y;
+    const float x = level.spawns.front().position.x;
+    const float margin = std::min(kSpawnViewMargin, halfWidth);
+    if (x - margin < view.center.x - halfWidth) view.center.x = x - margin + halfWidth;
+    else if (x + margin > view.center.x + halfWidth) view.center.x = x + margin - halfWidth;
+    return view;
 }
 
 void updateCamera(Camera& camera, const InputMap& input, const PlayerBindings& bindings, const CameraView& home) {
