@@ -360,7 +360,7 @@ TEST_CASE("the start view shows the first spawn in any window shape, moving the 
     const Level& level = *loaded.level;
     REQUIRE(level.spawns.front().position.x == Approx(1.0f));
     const CameraView wide = startView(level, {1280.0f, 720.0f});
-    CHECK(wide.center.x == level.camera.center.x);  // already in view, a metre clear: as the level says
+    CHECK(wide.center.x == level.camera.center.x);  // already in view: as the level says
     CHECK(wide.center.y == level.camera.center.y);
     CHECK(wide.viewHeight == level.camera.viewHeight);
     const CameraView narrow = startView(level, {800.0f, 600.0f});

@@ -51,9 +51,9 @@ void updateCamera(Camera& camera, const InputMap& input, const PlayerBindings& b
 inline constexpr float kSpawnViewMargin = 1.0f;
 
 /// The view a run starts in (and Home returns to) in a viewport of this size, pixels: the
-/// level's camera, moved sideways the least that shows the first spawn's point with
-/// kSpawnViewMargin either side. A camera placed for a wide window left the player's
-/// figure out of a 4:3 one (the harness at 800x600 showed no one).
+/// level's camera; if that leaves out the first spawn's point, moved sideways the least that
+/// shows it kSpawnViewMargin clear of the edge. A camera placed for a wide window left the
+/// player's figure out of a 4:3 one (the harness at 800x600 showed no one).
 CameraView startView(const Level& level, Vec2 viewportSize);
 
 }  // namespace paper

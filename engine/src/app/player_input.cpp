@@ -73,10 +73,12 @@ CameraView startView(const Level& level, Vec2 viewportSize) {
     CameraView view = level.camera;
     if (level.spawns.empty() || !(viewportSize.y > 0.0f)) return view;
     const float halfWidth = 0.5f * view.viewHeight * viewportSize.x / viewportSize.y;
+    // A view that shows the spawn's point is the level's to choose (a close-up may put it at
+    // the edge); one that loses it is moved to show it, kSpawnViewMargin clear.
     const float x = level.spawns.front().position.x;
     const float margin = std::min(kSpawnViewMargin, halfWidth);
-    if (x - margin < view.center.x - halfWidth) view.center.x = x - margin + halfWidth;
-    else if (x + margin > view.center.x + halfWidth) view.center.x = x + margin - halfWidth;
+    if (x < view.center.x - halfWidth) view.center.x = x - margin + halfWidth;
+    else if (x > view.center.x + halfWidth) view.center.x = x + margin - halfWidth;
     return view;
 }
 
