@@ -353,7 +353,7 @@ int runSweepScene(const BenchOptions& o) {
         // depends on the level, not on the sweep's range (it runs a switch anywhere it stands).
         std::fprintf(stderr,
                      "ragdoll_bench: error: --switch %g:%s: the character cannot stand at x = %g m of %s: put there "
-                     "3 m up, it was not standing on the ground %.1f s later\n",
+                     "at y = 3 m, it was not standing on the ground %.1f s later\n",
                      o.switchX, o.switchKind.c_str(), o.switchX, options.levelPath.c_str(), bench::kSweepSettleSeconds);
         return 1;
     }

@@ -62,7 +62,7 @@ struct SweepResult {
 inline constexpr double kStoppedSpeed = 0.005;
 /// Seconds each run lasts after the switch.
 inline constexpr double kSweepWindowSeconds = 10.0;
-/// Seconds the character has, put 3 m above a place, to stand there on the ground before
+/// Seconds the character has, put at y = 3 m over a place, to stand there on the ground before
 /// the switch; a place where it is not standing by then is skipped.
 inline constexpr double kSweepSettleSeconds = 1.5;
 

@@ -119,6 +119,17 @@ TEST_CASE("A ramp steeper than the walkable slope (50°) is a wall from its foot
             CHECK(c.clip() == &c.assets().clip(ClipRole::Idle));
         }
     }
+    // A kerb 10 cm high with a 59° bevel (or 5 cm at 63°) is stepped over, as a square one is:
+    // its face is steep, but its top comes within a step.
+    for (const double height : {0.1, 0.05}) {
+        CAPTURE(height);
+        Scene scene;
+        SceneLevel level = flatLevel("stickman.level.xml");
+        level.terrain.push_back({{{2.0, 0.0}, {3.0, 0.0}, {3.0, height}, {2.0 + 0.6 * height, height}}, 0.7, 0.0});
+        load(scene, level);
+        test::run(scene, 240, test::input(bit(Action::Right)));
+        CHECK(scene.character(0).root().x > 4.0);
+    }
 }
 
 TEST_CASE("A walker held at a wall or a steep stair stands, not walking in place through it", "[world][terrain]") {
@@ -296,10 +307,12 @@ TEST_CASE("A prop ten times the walker's mass is met as terrain: a low slab step
     };
     for (const Case& k : {Case{"a 1000 kg slab 25 cm tall", {2.5, 0.125}, {0.5, 0.125}, 1000.0},
                           Case{"a 1000 kg crate 1 m tall", {2.3, 0.5}, {0.3, 0.5}, 1000.0},
+                          Case{"a 1000 kg beam at the hips, on a pillar", {3.5, 0.8}, {1.5, 0.1}, 1000.0},
                           Case{"a 100 kg crate 40 cm tall", {2.3, 0.2}, {0.2, 0.2}, 100.0}}) {
         CAPTURE(k.name);
         Scene scene;
         SceneLevel level = flatLevel("stickman.level.xml");
+        if (k.centre.y - k.halfExtents.y > 0.01) level.terrain.push_back(box(3.0, 0.0, 3.5, 0.7));  // a beam's pillar
         SceneProp prop = crate("prop", k.centre, 0.0, k.mass);
         prop.halfExtents = k.halfExtents;
         level.props.push_back(prop);
@@ -321,7 +334,7 @@ TEST_CASE("A prop ten times the walker's mass is met as terrain: a low slab step
             continue;
         }
         CHECK(mostBack < 0.005);  // never held back: no going back and forth
-        if (k.halfExtents.y < 0.2) {
+        if (k.centre.y - k.halfExtents.y < 0.01 && k.halfExtents.y < 0.2) {
             CHECK(c.root().x > k.centre.x + k.halfExtents.x);  // over it, and beyond
             CHECK(std::abs(moved.x) < 0.05);
         } else {
@@ -535,11 +548,21 @@ TEST_CASE("Props and spawns a level places inside one another, in the terrain or
     REQUIRE(scene.loadLevel(level, error, &warnings));
     REQUIRE(warnings.size() == 1);
     CHECK_THAT(warnings[0], Catch::StartsWith("spawn '" + level.spawns[0].name + "' at (2, 0) m stands ") &&
-                                Catch::EndsWith(" m inside the terrain over its feet (a ceiling or an overhang too low): it "
-                                                "is left standing in it (place it clear)"));
+                                Catch::EndsWith(" m inside the terrain over its feet (a ceiling or an overhang too low): no "
+                                                "way out was found, and it is left standing in it (place it clear)"));
     test::run(scene, 30);
     CHECK(scene.character(0).root().x == Approx(2.0).margin(1e-9));
     CHECK(scene.character(0).root().y == Approx(0.0).margin(1e-9));
+    level.terrain.resize(2);
+    // Between two walls 12 cm apart: no ceiling to speak of.
+    level.terrain.push_back(box(-1.0, 0.0, 1.94, 3.0));
+    level.terrain.push_back(box(2.06, 0.0, 5.0, 3.0));
+    warnings.clear();
+    REQUIRE(scene.loadLevel(level, error, &warnings));
+    REQUIRE(warnings.size() == 1);
+    CHECK_THAT(warnings[0], Catch::StartsWith("spawn '" + level.spawns[0].name + "' at (2, 0) m stands ") &&
+                                Catch::EndsWith(" m inside the terrain: no way out was found, and it is left standing in it "
+                                                "(place it clear)"));
     level.terrain.resize(2);
 
     // A spawn with its feet deep in the ground (the ground 1 m thick, its top at 0): its

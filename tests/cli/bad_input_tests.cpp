@@ -600,7 +600,7 @@ TEST_CASE("ragdoll_bench refuses bad options and numbers", "[cli][bad-input][ben
         {"`--json=1`", {"--json=1"}, 2, {"--json takes no value, got '--json=1'"}},
         {"`--switch` where no character stands", {"--scene", "sweep", "--switch", "500:hit"}, 1,
          {"--switch 500:hit: the character cannot stand at x = 500 m",
-          "put there 3 m up, it was not standing on the ground 1.5 s later"}},
+          "put there at y = 3 m, it was not standing on the ground 1.5 s later"}},
         {"`--trace` into a missing folder", {"--scene", "sweep", "--switch", "0:standing", "--trace", "no_such_dir/t.csv"}, 1,
          {"no_such_dir/t.csv", "cannot be written: No such file or directory"}},
         {"`--trace` onto a full disk", {"--scene", "sweep", "--switch", "0:standing", "--trace", "/dev/full"}, 1,

@@ -471,6 +471,9 @@ TEST_CASE("malformed XML is an error at its line", "[rig][loader][errors]") {
                                  "<body bone=\"x\" mass=\"1\">\n</body>\n</rg>\n",
                                  "t.rig.xml"),
                  6, "malformed XML: closing tag </rg> does not match the open element <rig> (line 1)");
+    // The open element found by its whole name: <bone2 is not <bone.
+    requireError(loadRigFromText("<rig name=\"t\" format=\"1\">\n<bone2 a=\"1\"/><bone>\n<x/>\n</bone2>\n</rig>\n", "p.rig.xml"), 4,
+                 "malformed XML: closing tag </bone2> does not match the open element <bone> (line 2)");
     requireError(loadRigFromText("<level name=\"x\"/>", "l.rig.xml"), 1, "root element is <level>, expected <rig>");
     requireError(loadBody(""), 1, "rig: rig has no <bone> elements");
 }

@@ -158,6 +158,7 @@ TEST_CASE("every art error is listed with its line, and loading goes on past eac
   <sprite bone="head" image="gone" rect="0 0 900 900" width="10" height="10"/>
   <sprite bone="head" image="atlas" rect="9000 0 2 8" width="10" height="10"/>
   <sprite bone="head" image="atlas" rect="0 0 2147483647 8" width="10" height="10"/>
+  <sprite bone="head" image="atlas" rect="0 0 99999999999999999999 8" width="10" height="10"/>
 </rig>
 )");
     CHECK(result.rig == nullptr);
@@ -183,6 +184,7 @@ TEST_CASE("every art error is listed with its line, and loading goes on past eac
         // not to be whole numbers).
         {18, "sprite: rect '9000 0 2 8' reaches outside image 'atlas' (64 x 32 pixels)"},
         {19, "sprite: rect '0 0 2147483647 8' reaches outside image 'atlas' (64 x 32 pixels)"},
+        {20, "sprite: rect '0 0 99999999999999999999 8' reaches outside image 'atlas' (64 x 32 pixels)"},
     };
     REQUIRE(errors.size() == expected.size());
     for (size_t i = 0; i < expected.size(); ++i) {

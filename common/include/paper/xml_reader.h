@@ -338,8 +338,8 @@ inline bool readFormatOne(AttributeReader& in, Reporter& report, const tinyxml2:
 }
 
 /// Where tinyxml2's "closing tag does not match" lies: it names the element left open (and
-/// its line), not the closing tag that broke it, which may be many lines on (a `</rg>` at the
-/// end of a rig was reported at its first line). Scans the text from that element's start tag
+/// its line), not the closing tag that broke it, which may be many lines on (a misspelt
+/// closing tag at the end of a file was reported at its first line). Scans the text from that element's start tag
 /// for the first closing tag at its depth; false when the text does not show one.
 inline bool findMismatchedClose(std::string_view text, int openLine, std::string_view openName, int& line,
                                 std::string& closeName) {
@@ -349,7 +349,12 @@ inline bool findMismatchedClose(std::string_view text, int openLine, std::string
         if (at == std::string_view::npos) return false;
         ++at;
     }
-    at = text.find("<" + std::string(openName), at);
+    // Its start tag: the name whole (`<bone` is not `<bone2`).
+    const std::string start = "<" + std::string(openName);
+    for (at = text.find(start, at); at != std::string_view::npos; at = text.find(start, at + 1)) {
+        const size_t after = at + start.size();
+        if (after < text.size() && std::string_view(" \t\r\n/>").find(text[after]) != std::string_view::npos) break;
+    }
     if (at == std::string_view::npos) return false;
     auto tagEnd = [&](size_t from) {  // the '>' closing a tag, past quoted attribute values
         char quote = 0;

@@ -179,13 +179,14 @@ ViewInsets Editor::insets() const {
     float pixels = scale.y > 0.0f ? scale.y : 1.0f;  // ImGui's units to the camera's pixels
     ViewInsets insets{frame * pixels, (frame + spacing + kStatusPaddingPixels) * pixels};
     // The side columns of panels as drawn last frame (none before the first), while they
-    // stand at their sides and leave the world a third of the window between them; a ragdoll
+    // stand at their sides and leave the world a third of the window between them; a figure
     // knocked right was left lying under the Tuning panel, "in view".
     const float width = ImGui::GetIO().DisplaySize.x;
-    float left = 0.0f;
+    float left = 0.0f, right = 0.0f;
     for (float edge : {inspectorPlace_.jointsRight, pluginPanel_.right})
         if (edge > 0.0f && edge < 0.5f * width) left = std::max(left, edge + kPanelGap);
-    const float right = simulation_.left > 0.5f * width ? width - simulation_.left + kPanelGap : 0.0f;
+    for (float edge : {simulation_.left, tuning_.left})
+        if (edge > 0.5f * width) right = std::max(right, width - edge + kPanelGap);
     if (width - left - right >= width / 3.0f) {
         insets.leftPixels = left * pixels;
         insets.rightPixels = right * pixels;

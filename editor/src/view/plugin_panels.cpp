@@ -232,6 +232,7 @@ std::optional<Edit> drawTuningPanel(PluginHost& plugin, float top, TuningState& 
             }
         }
     }
+    state.left = ImGui::GetWindowPos().x;
     ImGui::End();
     return finished;
 }

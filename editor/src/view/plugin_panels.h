@@ -49,6 +49,7 @@ struct TuningState {
     std::string active;         ///< the property being dragged, or empty
     double activeBefore = 0.0;  ///< its value at the press
     ImVec2 placedAt{-1.0f, -1.0f};  ///< where the panel was last put (placeWhenMoved)
+    float left = 0.0f;              ///< its left edge last frame, pixels (Follow keeps clear of it)
 };
 
 /// Draws the Tuning panel at the right edge under `top` (the Simulate panel's bottom): every

@@ -215,6 +215,8 @@ private:
     /// figure's top meeting an underside: a beam, a slanted ceiling; stairs are none), or
     /// ground rising there steeper than tuning::kMaxSlope (a stair's tread is flat).
     bool blockedAhead(double dir, double reach) const;
+    /// What the character's probes (ground, walls, headroom) see: terrain and props.
+    Filter probeFilter() const;
     /// kg from which a prop is met as terrain (tuning::kImmovablePropMassRatio).
     double immovablePropMass() const;
     /// Terrain, or a prop too heavy for the walk to push.

@@ -49,24 +49,34 @@ bool Character::immovable(BodyId body) const {
     return type == BodyType::Dynamic && shape && shape->filter.group == 0 && world_->bodyMass(body) >= immovablePropMass();
 }
 
-bool Character::blockedAhead(double dir, double reach) const {
-    RayHit hit;
+Filter Character::probeFilter() const {
+    // Only terrain and props: what does not belong to a character.
     Filter filter;
     filter.group = group_;
     filter.maskBits = ~kCharacterCategory;
+    return filter;
+}
+
+bool Character::blockedAhead(double dir, double reach) const {
+    RayHit hit;
+    const Filter filter = probeFilter();
     const Vec2 knee = root_ + Vec2{0.0, tuning::kWallProbeHeight};
     const Vec2 ahead = knee + Vec2{dir * reach, 0.0};
     if (world_->rayCast(knee, ahead, filter, hit) && immovable(hit.body) && std::abs(hit.normal.x) > 0.7) return true;
     const double headroom = assets_->standingHeight - tuning::kHeadProbeBelowTop - tuning::kWallProbeHeight;
-    if (headroom > 0.0 && world_->rayCast(ahead, ahead + Vec2{0.0, headroom}, filter, hit) &&
-        world_->bodyType(hit.body) == BodyType::Static && hit.normal.y < -tuning::kCeilingMinNormal)
+    if (headroom > 0.0 && world_->rayCast(ahead, ahead + Vec2{0.0, headroom}, filter, hit) && immovable(hit.body) &&
+        hit.normal.y < -tuning::kCeilingMinNormal)
         return true;
     // Terrain rising steeper than a walkable slope: climbed as stairs at kClimbSpeed, a 55°
     // ramp left the walker standing half way up it, one leg in the air, once the knee probe
-    // met it. (A tilted crate is pushed, not stood before.)
-    double ground = 0.0;
-    return groundAt(root_.x + dir * reach, root_.y, ground, &hit) && ground > root_.y &&
-           world_->bodyType(hit.body) == BodyType::Static && -dir * hit.normal.x > tuning::kMaxSlope * hit.normal.y;
+    // met it. Its face steep where the probe meets it and still rising that steeply a
+    // kSlopeProbe on: a bevelled kerb's face is steep but its top comes at once, and a stair's
+    // tread is flat. (A tilted crate is pushed, not stood before.)
+    const double x = root_.x + dir * reach;
+    double ground = 0.0, further = 0.0;
+    return groundAt(x, root_.y, ground, &hit) && ground > root_.y && immovable(hit.body) &&
+           -dir * hit.normal.x > tuning::kMaxSlope * hit.normal.y &&
+           groundAt(x + dir * tuning::kSlopeProbe, ground, further) && further - ground > tuning::kMaxSlope * tuning::kSlopeProbe;
 }
 
 void Character::stepLocomotion(double dt, const CharacterControls& controls) {
@@ -100,14 +110,10 @@ void Character::stepLocomotion(double dt, const CharacterControls& controls) {
         // figure falls back. The jump carried it 35 cm into a slab, and limp there it hung.
         if (rootVelocity_.y > 0.0) {
             RayHit hit;
-            Filter filter;
-            filter.group = group_;
-            filter.maskBits = ~kCharacterCategory;
             const double height = assets_->standingHeight;
             const Vec2 from = root_ + Vec2{0.0, tuning::kWallProbeHeight};
             const Vec2 to = root_ + Vec2{0.0, height + rootVelocity_.y * dt};
-            if (world_->rayCast(from, to, filter, hit) && world_->bodyType(hit.body) == BodyType::Static &&
-                hit.normal.y < -tuning::kCeilingMinNormal)
+            if (world_->rayCast(from, to, probeFilter(), hit) && immovable(hit.body) && hit.normal.y < -tuning::kCeilingMinNormal)
                 rootVelocity_.y = std::max(0.0, hit.point.y - height - root_.y) / dt;
         }
     }
@@ -460,13 +466,9 @@ Vec2 Character::outOfTerrain(Vec2 feet) {
 }
 
 bool Character::groundAt(double x, double nearY, double& groundY, RayHit* found) const {
-    Filter filter;
-    filter.group = group_;
-    filter.maskBits = ~kCharacterCategory;
     RayHit hit;
-    // Only terrain and props: the ground is what does not belong to a character.
     const Vec2 from{x, nearY + tuning::kGroundProbeUp}, to{x, nearY - tuning::kGroundProbeDown};
-    if (!world_->rayCast(from, to, filter, hit) || hit.normal.y < 0.3) return false;
+    if (!world_->rayCast(from, to, probeFilter(), hit) || hit.normal.y < 0.3) return false;
     groundY = hit.point.y;
     if (found) *found = hit;
     return true;

@@ -29,7 +29,8 @@ std::optional<PixelRect> parseRect(std::string_view text) {
         while (at < text.size() && text[at] == ' ') ++at;
         const char* first = text.data() + at;
         auto [end, status] = std::from_chars(first, text.data() + text.size(), value);
-        if (status != std::errc{} || end == first) return std::nullopt;
+        if (status == std::errc::result_out_of_range && *first != '-') value = paper::kMaxImageSide + 1;  // past any image
+        else if (status != std::errc{} || end == first) return std::nullopt;
         at = size_t(end - text.data());
         if (at < text.size() && text[at] != ' ') return std::nullopt;  // "1.5", "2px"
     }

@@ -84,7 +84,9 @@ std::string placed(const SceneLevel& level, int line, std::string message) {
 /// check by check: lines 16, 14, 16, 12), then the rigs' and clips' in the order read.
 void sortLevelWarnings(const SceneLevel& level, std::vector<std::string>& warnings) {
     if (level.path.empty()) return;
-    const std::string prefix = level.path + ":";
+    // The path as placed() writes it (a diagnostic's file name has its control bytes escaped).
+    const std::string one = Diagnostic{Severity::Warning, level.path, 1, ""}.format();
+    const std::string prefix = one.substr(0, one.rfind(":1:") + 1);
     auto lineOf = [&](const std::string& w) { return std::atoi(w.c_str() + prefix.size()); };
     auto inLevel = [&](const std::string& w) { return w.starts_with(prefix) && lineOf(w) > 0; };
     const auto rigs = std::stable_partition(warnings.begin(), warnings.end(), inLevel);
@@ -218,16 +220,20 @@ void warnAboutSpawnInTerrain(const World& world, const Character& c, const Scene
         warnings.push_back(placed(level, spawn.line, "spawn '" + spawn.name + where + " (place it there)"));
         return;
     }
-    const double depth = deepestReach(world, c, Obstacles::Terrain).depth;
-    if (depth <= kSpawnOverlapWarning) return;
+    const DrawnDepth deepest = deepestReach(world, c, Obstacles::Terrain);
+    if (deepest.depth <= kSpawnOverlapWarning) return;
     char where[96];
     std::snprintf(where, sizeof where, "' at (%g, %g) m stands %.3g m inside the terrain", spawn.position.x, spawn.position.y,
-                  depth);
-    // Its feet clear and no wall beside them, but the figure in terrain over it (a ceiling
-    // too low, an overhang): no way out is nearer than another, so it is left standing there.
+                  deepest.depth);
+    // Still inside where standing clear of the terrain gave up: terrain over it (a ceiling too
+    // low, an overhang), or a gap too narrow for it.
+    Filter filter;
+    filter.maskBits = ~kCharacterCategory;
+    RayHit hit;
+    const bool over = world.rayCast(c.root() + Vec2{0.0, 0.01}, c.root() + Vec2{0.0, c.assets().standingHeight}, filter, hit);
     warnings.push_back(placed(level, spawn.line, "spawn '" + spawn.name + where +
-                                                     " over its feet (a ceiling or an overhang too low): it is left standing "
-                                                     "in it (place it clear)"));
+                                                     (over ? " over its feet (a ceiling or an overhang too low)" : "") +
+                                                     ": no way out was found, and it is left standing in it (place it clear)"));
 }
 
 /// A spawn whose standing figure reaches into a prop: the two push each other apart as the
