@@ -291,8 +291,17 @@ private:
     std::vector<std::string_view> known_;
 };
 
-/// tinyxml2's ErrorStr() is "Error=XML_ERROR_… ErrorID=7 (0x7) Line number=2: detail";
-/// this keeps the detail and replaces the enum name with words.
+/// The detail of tinyxml2's ErrorStr(), "Error=XML_ERROR_… ErrorID=7 (0x7) Line number=2:
+/// detail" ("XMLElement name=bone" for an element), or empty.
+inline std::string_view xmlErrorDetail(const tinyxml2::XMLDocument& document) {
+    const std::string_view full = document.ErrorStr();
+    const size_t lineField = full.find("Line number=");
+    const size_t detail = lineField == std::string_view::npos ? lineField : full.find(": ", lineField);
+    return detail == std::string_view::npos ? std::string_view{} : full.substr(detail + 2);
+}
+inline constexpr std::string_view kXmlErrorElementPrefix = "XMLElement name=";
+
+/// tinyxml2's error in words: the enum name replaced, the detail kept.
 inline std::string describeXmlError(const tinyxml2::XMLDocument& document) {
     std::string what;
     switch (document.ErrorID()) {
@@ -314,17 +323,10 @@ inline std::string describeXmlError(const tinyxml2::XMLDocument& document) {
         case tinyxml2::XML_ERROR_EMPTY_DOCUMENT: what = "no element in the file"; break;
         default: what = tinyxml2::XMLDocument::ErrorIDToName(document.ErrorID()); break;
     }
-    std::string_view full = document.ErrorStr();
-    size_t lineField = full.find("Line number=");
-    size_t detail = lineField == std::string_view::npos ? lineField : full.find(": ", lineField);
-    if (detail != std::string_view::npos) {
-        std::string_view text = full.substr(detail + 2);
-        constexpr std::string_view kElementPrefix = "XMLElement name=";
-        if (text.starts_with(kElementPrefix))
-            what += " in <" + std::string(text.substr(kElementPrefix.size())) + ">";
-        else
-            what += ": " + std::string(text);
-    }
+    if (const std::string_view text = xmlErrorDetail(document); text.starts_with(kXmlErrorElementPrefix))
+        what += " in <" + std::string(text.substr(kXmlErrorElementPrefix.size())) + ">";
+    else if (!text.empty())
+        what += ": " + std::string(text);
     return what;
 }
 
@@ -401,10 +403,9 @@ inline const tinyxml2::XMLElement* parseRootElement(std::string_view text, const
     if (document.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
         int line = 0;
         std::string closeName;
-        const std::string_view detail = document.ErrorStr();
-        const size_t named = detail.find("XMLElement name=");
-        if (document.ErrorID() == tinyxml2::XML_ERROR_MISMATCHED_ELEMENT && named != std::string_view::npos) {
-            const std::string openName(detail.substr(named + std::string_view("XMLElement name=").size()));
+        const std::string_view detail = xmlErrorDetail(document);
+        if (document.ErrorID() == tinyxml2::XML_ERROR_MISMATCHED_ELEMENT && detail.starts_with(kXmlErrorElementPrefix)) {
+            const std::string openName(detail.substr(kXmlErrorElementPrefix.size()));
             if (findMismatchedClose(text, document.ErrorLineNum(), openName, line, closeName)) {
                 report.error(line, "malformed XML: closing tag </" + closeName + "> does not match the open element <" +
                                        openName + "> (line " + std::to_string(document.ErrorLineNum()) + ")");

@@ -80,6 +80,13 @@ std::string placed(const SceneLevel& level, int line, std::string message) {
     return Diagnostic{Severity::Warning, level.path, line, std::move(message)}.format();
 }
 
+/// What a ray from a spawn sees: terrain and props, no character's bodies.
+Filter terrainAndProps() {
+    Filter filter;
+    filter.maskBits = ~kCharacterCategory;
+    return filter;
+}
+
 /// The level file's own warnings first, by line as a compiler lists them (they were found
 /// check by check: lines 16, 14, 16, 12), then the rigs' and clips' in the order read.
 void sortLevelWarnings(const SceneLevel& level, std::vector<std::string>& warnings) {
@@ -180,8 +187,7 @@ void warnAboutLeavingTheWorld(double extent, const SceneLevel& level, std::vecto
 /// as it goes limp or steps, for ever (a level's pit with no floor, a spawn's y mistyped).
 void warnAboutSpawnWithoutGround(const World& world, const Character& c, const SceneLevel& level, const SceneSpawn& spawn,
                                  std::vector<std::string>& warnings) {
-    Filter filter;
-    filter.maskBits = ~kCharacterCategory;
+    const Filter filter = terrainAndProps();
     RayHit hit;
     const Vec2 from = c.root() + Vec2{0.0, 0.01};
     if (std::abs(from.y) > world.def().worldHalfExtent ||
@@ -227,8 +233,7 @@ void warnAboutSpawnInTerrain(const World& world, const Character& c, const Scene
                   deepest.depth);
     // Still inside where standing clear of the terrain gave up: terrain over it (a ceiling too
     // low, an overhang), or a gap too narrow for it.
-    Filter filter;
-    filter.maskBits = ~kCharacterCategory;
+    const Filter filter = terrainAndProps();
     RayHit hit;
     const bool over = world.rayCast(c.root() + Vec2{0.0, 0.01}, c.root() + Vec2{0.0, c.assets().standingHeight}, filter, hit);
     warnings.push_back(placed(level, spawn.line, "spawn '" + spawn.name + where +
@@ -242,8 +247,7 @@ void warnAboutSpawnInProps(const World& world, const Character& c, const SceneLe
                            const std::vector<BodyId>& props, std::vector<std::string>& warnings) {
     // Its feet in a prop low enough for the ground probe to find its top: the figure plants
     // its feet up there, its legs bent, and climbs onto it over the first frames (unsaid).
-    Filter filter;
-    filter.maskBits = ~kCharacterCategory;
+    const Filter filter = terrainAndProps();
     RayHit hit;
     const Vec2 feet = c.root();
     if (world.rayCast(feet + Vec2{0.0, tuning::kGroundProbeUp}, feet, filter, hit) && hit.point.y - feet.y > kSpawnOverlapWarning)
