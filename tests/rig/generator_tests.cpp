@@ -122,6 +122,22 @@ TEST_CASE("a bone that is drawn keeps the drawn radius", "[rig][generator]") {
     }
 }
 
+TEST_CASE("generated over a rig's own bodies and joints, the comment on the old joints goes with them", "[rig][generator]") {
+    RigLoadResult stickman = loadRigFile(std::string(PAPERDOLL_CONTENT_DIR) + "/rigs/stickman.rig.xml");
+    REQUIRE(stickman.rig);
+    const std::string oldNote = "Joint friction 1 N·m";  // the shipped joints' comment
+    REQUIRE(stickman.rig->sourceText.find(oldNote) != std::string::npos);
+    GeneratedRig generated = generateBodiesAndJoints(*stickman.rig);
+    RigTextResult text = rigToText(generated.rig);
+    REQUIRE(text.ok);
+    CHECK(text.text.find(oldNote) == std::string::npos);
+    CHECK(text.text.find("<!-- What characters made from this rig play") != std::string::npos);  // the clips' note stays
+    CHECK(text.text.find("\n\n\n") == std::string::npos);
+    RigLoadResult reloaded = loadRigFromText(text.text, "generated.rig.xml");
+    REQUIRE(reloaded.rig);
+    CHECK(reloaded.rig->joints.size() == 9);
+}
+
 TEST_CASE("a generated rig saves as its input plus the new elements and drops cleanly", "[rig][generator]") {
     auto bones = loadData("stickman_bones.rig.xml");
     GeneratedRig generated = generateBodiesAndJoints(*bones);

@@ -295,6 +295,59 @@ TEST_CASE("added and removed elements are placed with their kind", "[rig][saver]
     CHECK(reloaded.rig->bodies[2].radiusSource == RadiusSource::Fraction);
 }
 
+TEST_CASE("a removed group of elements takes the comment heading it along, and only then", "[rig][saver]") {
+    const std::string source = R"(<rig name="commented" format="1" units="m">
+  <bone name="torso" y="1" angle="90" length="0.5"/>
+  <bone name="head" parent="torso" length="0.3"/>
+  <bone name="arm.L" parent="torso" angle="180" length="0.5"/>
+
+  <body bone="torso" radius="0.1" mass="8"/>
+  <body bone="head" shape="circle" radius="0.1" mass="1.5"/>
+  <body bone="arm.L" radius="0.05" mass="1.5"/>
+
+  <!-- Loose neck, stiff shoulder: these
+       limits were tuned by hand. -->
+  <joint name="neck" parent="torso" child="head" lower="-45" upper="45"/>
+  <joint name="shoulder.L" parent="torso" child="arm.L" lower="-90" upper="90"/>
+
+  <!-- how hard the active ragdoll pulls -->
+  <drive linear_stiffness="900"/>
+</rig>
+)";
+    RigLoadResult original = loadRigFromText(source, "commented.rig.xml");
+    INFO(describe(original.diagnostics));
+    REQUIRE(original.rig);
+    SECTION("every joint of the group removed: the comment on them and a blank line go too") {
+        RigDefinition edited = *original.rig;
+        edited.joints.clear();
+        updateDerived(edited);
+        RigTextResult text = rigToText(edited);
+        REQUIRE(text.ok);
+        CHECK(text.text == R"(<rig name="commented" format="1" units="m">
+  <bone name="torso" y="1" angle="90" length="0.5"/>
+  <bone name="head" parent="torso" length="0.3"/>
+  <bone name="arm.L" parent="torso" angle="180" length="0.5"/>
+
+  <body bone="torso" radius="0.1" mass="8"/>
+  <body bone="head" shape="circle" radius="0.1" mass="1.5"/>
+  <body bone="arm.L" radius="0.05" mass="1.5"/>
+
+  <!-- how hard the active ragdoll pulls -->
+  <drive linear_stiffness="900"/>
+</rig>
+)");
+    }
+    SECTION("one joint of the group removed: the comment stays with the other") {
+        RigDefinition edited = *original.rig;
+        edited.joints.erase(edited.joints.begin());
+        updateDerived(edited);
+        RigTextResult text = rigToText(edited);
+        REQUIRE(text.ok);
+        CHECK(text.text.find("       limits were tuned by hand. -->\n  <joint name=\"shoulder.L\"") != std::string::npos);
+        CHECK(text.text.find("<joint name=\"neck\"") == std::string::npos);
+    }
+}
+
 TEST_CASE("a rig built in code is written fresh and loads back the same", "[rig][saver]") {
     auto original = load(dataPath("units_px.rig.xml"));
     RigDefinition fresh = *original;

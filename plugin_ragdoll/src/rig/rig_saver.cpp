@@ -282,6 +282,45 @@ std::pair<size_t, size_t> removalSpan(std::string_view text, const rigxml::Scann
     return {e.begin, e.end};
 }
 
+/// Whether the text between two elements keeps them in one run: whitespace, one line break
+/// at most (a blank line or a comment begins another).
+bool sameRun(std::string_view gap) {
+    return gap.find_first_not_of(" \t\r\n") == std::string_view::npos && std::count(gap.begin(), gap.end(), '\n') <= 1;
+}
+
+/// Whether text[begin, end) holds nothing but spaces and tabs (and a '\r').
+bool blank(std::string_view text, size_t begin, size_t end) {
+    return text.substr(begin, end - begin).find_first_not_of(" \t\r") == std::string_view::npos;
+}
+
+/// The span that removing a whole run of elements takes out, from `first` to `last`
+/// (`after`: where the element before the run, or the root's start tag, ends). A comment
+/// heading the run, alone on the lines just above it, goes with it: it spoke of those
+/// elements (`rig generate` replacing a rig's joints left the note on their old limits
+/// behind). So does a blank line above when one follows, leaving one between what remains.
+std::pair<size_t, size_t> runRemovalSpan(std::string_view text, size_t after, const rigxml::ScannedElement& first,
+                                         const rigxml::ScannedElement& last) {
+    size_t begin = removalSpan(text, first).first;
+    const size_t end = removalSpan(text, last).second;
+    const bool wholeLines = begin > after && text[begin - 1] == '\n' && text[end - 1] == '\n';
+    if (!wholeLines) return {begin, end};
+    const std::string_view above = text.substr(after, begin - after);
+    const size_t tail = above.find_last_not_of(" \t\r\n");
+    const bool lineAbove = tail != std::string_view::npos && std::count(above.begin() + tail, above.end(), '\n') == 1;
+    if (lineAbove && above.substr(0, tail + 1).ends_with("-->")) {
+        const size_t open = above.rfind("<!--", tail);
+        const size_t openLine = open == std::string_view::npos ? open : above.rfind('\n', open);
+        if (openLine != std::string_view::npos && above.find("-->", open) == tail - 2 && blank(above, openLine + 1, open))
+            begin = after + openLine + 1;
+    }
+    const size_t lineBelowEnd = text.find('\n', end);
+    if (lineBelowEnd != std::string_view::npos && blank(text, end, lineBelowEnd)) {
+        const size_t lineAboveStart = text.rfind('\n', begin - 2) + 1;  // begin > after >= 1
+        if (blank(text, lineAboveStart, begin - 1)) begin = lineAboveStart;
+    }
+    return {begin, end};
+}
+
 /// Edits turning `before` attributes (as in the file) into `after` on one start tag.
 void attributeEdits(const rigxml::ScannedElement& element, const Attributes& before,
                     const Attributes& after, std::vector<Edit>& edits) {
@@ -335,10 +374,29 @@ std::optional<std::string> patchedText(const RigDefinition& rig) {
         attributeEdits(doc.children[size_t(item.element)], before.of(source.kind, source.index),
                        after.of(item.kind, item.index), edits);
     }
-    for (const auto& [element, item] : originalByElement) {
-        if (kept[size_t(element)]) continue;
-        auto [begin, end] = removalSpan(text, doc.children[size_t(element)]);
-        edits.push_back({begin, end, std::string()});
+    std::vector<char> removed(doc.children.size(), 0);
+    for (const auto& [element, item] : originalByElement) removed[size_t(element)] = !kept[size_t(element)];
+    for (size_t first = 0; first < doc.children.size();) {
+        // A run: elements on consecutive lines, no blank line or comment between them.
+        size_t last = first;
+        bool whole = removed[first];
+        while (last + 1 < doc.children.size() &&
+               sameRun(text.substr(doc.children[last].end, doc.children[last + 1].begin - doc.children[last].end))) {
+            ++last;
+            whole = whole && removed[last];
+        }
+        if (whole) {
+            const size_t after = first == 0 ? doc.root.tagEnd : doc.children[first - 1].end;
+            auto [begin, end] = runRemovalSpan(text, after, doc.children[first], doc.children[last]);
+            edits.push_back({begin, end, std::string()});
+        } else {
+            for (size_t c = first; c <= last; ++c) {
+                if (!removed[c]) continue;
+                auto [begin, end] = removalSpan(text, doc.children[c]);
+                edits.push_back({begin, end, std::string()});
+            }
+        }
+        first = last + 1;
     }
 
     // New elements: after the last kept element of their kind, else after the last kept
