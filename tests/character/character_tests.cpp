@@ -1411,6 +1411,49 @@ TEST_CASE("A rig with no bodies yet is refused to spawn in one error that says h
     std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("The limbs IK plants are found by their bones' roles when named as Spine names them", "[character][rig]") {
+    // A Spine skeleton's `front-thigh` or `thigh-L` got no IK: its toes went 15 cm into a stair.
+    const std::filesystem::path dir = test::makeTempDir();
+    std::ifstream in(std::filesystem::path(PAPERDOLL_CONTENT_DIR) / "rigs" / "paper_doll.rig.xml");
+    std::string source;
+    for (std::string line; std::getline(in, line);)
+        if (line.find("<clip ") == std::string::npos) source += line + "\n";  // its clips name the bones as they were
+    const std::string art = "\"../art/";
+    source.replace(source.find(art), art.size(), "\"" + (std::filesystem::path(PAPERDOLL_CONTENT_DIR) / "art").string() + "/");
+    for (const bool prefix : {true, false}) {
+        CAPTURE(prefix);
+        std::string text = source;
+        for (const char* limb : {"upper_arm", "forearm", "thigh", "shin", "foot"})
+            for (const char side : {'L', 'R'}) {
+                const std::string was = std::string(limb) + "." + side + "\"";
+                const std::string now = prefix ? std::string(side == 'L' ? "front-" : "rear-") + limb + "\""
+                                               : std::string(limb) + "-" + side + "\"";
+                for (size_t at; (at = text.find(was)) != std::string::npos;) text.replace(at, was.size(), now);
+            }
+        REQUIRE(text.find(prefix ? "\"rear-foot\"" : "\"foot-R\"") != std::string::npos);
+        const std::string rig = (dir / "spine_names.rig.xml").string();
+        std::ofstream(rig) << text << std::flush;
+        std::vector<std::string> diagnostics;
+        auto assets = loadCharacterAssets(rig, diagnostics);
+        INFO((diagnostics.empty() ? std::string() : diagnostics[0]));
+        REQUIRE(assets);
+        const RigDefinition& r = assets->rig;
+        auto named = [&](const char* limb, int s) {
+            return r.findBone(prefix ? std::string(s == 0 ? "front-" : "rear-") + limb : std::string(limb) + (s == 0 ? "-L" : "-R"));
+        };
+        for (int s = 0; s < 2; ++s) {
+            CAPTURE(s);
+            CHECK(assets->legs[s].upper == named("thigh", s));
+            CHECK(assets->legs[s].lower == named("shin", s));
+            CHECK(assets->legs[s].end == named("foot", s));
+            CHECK(assets->legs[s].endJoint >= 0);
+            CHECK(assets->arms[s].upper == named("upper_arm", s));
+            CHECK(assets->arms[s].lower == named("forearm", s));
+        }
+    }
+    std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("The limbs IK plants are found by a side's letter in either case", "[character][rig]") {
     // Bones named thigh.l, shin.l, ... (as a rig exported in lower case spells them) got no
     // IK: the feet were not planted on ramps and stairs, unsaid.

@@ -57,6 +57,37 @@ TEST_CASE("bone kinds come from keywords in the name", "[rig][generator]") {
     CHECK(classifyBone("calf_l") == BoneKind::Shin);
     CHECK(classifyBone("foot.L") == BoneKind::Foot);
     CHECK(classifyBone("tail") == BoneKind::Other);
+    // Spine's spellings: hyphens, the part after the limb.
+    CHECK(classifyBone("lower-arm-L") == BoneKind::Forearm);
+    CHECK(classifyBone("arm-lower_R") == BoneKind::Forearm);
+    CHECK(classifyBone("arm-upper_R") == BoneKind::UpperArm);
+    CHECK(classifyBone("leg-upper_R") == BoneKind::Thigh);
+    CHECK(classifyBone("leg-lower_R") == BoneKind::Shin);
+    CHECK(classifyBone("front-thigh") == BoneKind::Thigh);
+}
+
+TEST_CASE("a bare leg or arm is told by where it hangs", "[rig][generator]") {
+    RigLoadResult result = loadRigFromText(R"(<rig name="bare" format="1" units="m">
+  <bone name="hip" y="1" angle="90" length="0.3"/>
+  <bone name="leg_R" parent="hip" x="0" angle="180" length="0.45"/>
+  <bone name="LeftUpLeg" parent="hip" x="0" angle="180" length="0.45"/>
+  <bone name="LeftLeg" parent="LeftUpLeg" length="0.45"/>
+  <bone name="arm_L" parent="hip" angle="180" length="0.3"/>
+  <bone name="arm_lower_L" parent="arm_L" length="0.3"/>
+  <bone name="upper_arm_R" parent="hip" angle="180" length="0.3"/>
+  <bone name="arm_R" parent="upper_arm_R" length="0.3"/>
+</rig>
+)", "bare.rig.xml");
+    REQUIRE(result.rig);
+    const std::vector<BoneKind> kinds = classifyBones(*result.rig);
+    CHECK(kinds == std::vector<BoneKind>{BoneKind::Torso, BoneKind::Thigh, BoneKind::Thigh, BoneKind::Shin, BoneKind::UpperArm,
+                                         BoneKind::Forearm, BoneKind::UpperArm, BoneKind::Forearm});
+    // Generated, the thigh on the hips gets a hip's limits, not a knee's.
+    GeneratedRig generated = generateBodiesAndJoints(*result.rig);
+    const RigJoint& hip = generated.rig.joints[0];
+    CHECK(hip.child == 1);
+    CHECK(hip.lower == Approx(-30.0 * kDegree));
+    CHECK(hip.upper == Approx(120.0 * kDegree));
 }
 
 TEST_CASE("a skeleton becomes a ragdoll with proportional radii and one-way elbows and knees", "[rig][generator]") {

@@ -10,10 +10,32 @@
 #include "paper/file_checks.h"
 #include "paper/spelling.h"
 #include "rig/rig_loader.h"
+#include "rig_tools/rig_generator.h"
 
 namespace ragdoll {
 
 namespace {
+
+/// The chains of `upper` bones with a `lower` child (and an `end` child of that, unless
+/// `end` is Other) that the rig's names left unfound, in bone order.
+void chainsByRole(const RigDefinition& rig, const std::vector<BoneKind>& kinds, BoneKind upper, BoneKind lower, BoneKind end,
+                  CharacterAssets::Chain (&chains)[2]) {
+    auto childOf = [&](int parent, BoneKind kind) {
+        for (int b = 0; b < int(rig.bones.size()); ++b)
+            if (rig.bones[size_t(b)].parent == parent && kinds[size_t(b)] == kind) return b;
+        return -1;
+    };
+    auto found = [](const CharacterAssets::Chain& chain) { return chain.upper >= 0 && chain.lower >= 0; };
+    for (CharacterAssets::Chain& chain : chains)
+        if (found(chain) && chain.end < 0 && end != BoneKind::Other) chain.end = childOf(chain.lower, end);
+    for (int b = 0; b < int(rig.bones.size()); ++b) {
+        if (kinds[size_t(b)] != upper || chains[0].upper == b || chains[1].upper == b) continue;
+        const int child = childOf(b, lower);
+        CharacterAssets::Chain* open = !found(chains[0]) ? &chains[0] : !found(chains[1]) ? &chains[1] : nullptr;
+        if (child < 0 || !open) continue;
+        *open = {b, child, end == BoneKind::Other ? -1 : childOf(child, end), -1};
+    }
+}
 
 constexpr const char* kRoleNames[int(ClipRole::Count)] = {"idle", "walk", "run", "jump", "daze", "get_up_front", "get_up_back"};
 
@@ -177,13 +199,18 @@ std::shared_ptr<const CharacterAssets> loadAssets(const std::string& rigPath, st
         };
         assets->legs[s] = {find("thigh"), find("shin")};
         const int foot = find("foot");
-        if (foot >= 0 && assets->legs[s].lower >= 0 && rig.bones[size_t(foot)].parent == assets->legs[s].lower) {
+        if (foot >= 0 && assets->legs[s].lower >= 0 && rig.bones[size_t(foot)].parent == assets->legs[s].lower)
             assets->legs[s].end = foot;
-            for (size_t j = 0; j < rig.joints.size(); ++j)
-                if (rig.joints[j].child == foot) assets->legs[s].endJoint = int(j);
-        }
         assets->arms[s] = {find("upper_arm"), find("forearm")};
     }
+    // Else by their bones' roles (a Spine skeleton's `thigh-L` or `front-thigh` had no IK, its
+    // toes 15 cm into a stair): a thigh with a shin under it, the foot under that.
+    const std::vector<BoneKind> kinds = classifyBones(rig);
+    chainsByRole(rig, kinds, BoneKind::Thigh, BoneKind::Shin, BoneKind::Foot, assets->legs);
+    chainsByRole(rig, kinds, BoneKind::UpperArm, BoneKind::Forearm, BoneKind::Other, assets->arms);
+    for (CharacterAssets::Chain& leg : assets->legs)
+        for (size_t j = 0; j < rig.joints.size() && leg.end >= 0; ++j)
+            if (rig.joints[j].child == leg.end) leg.endJoint = int(j);
 
     // The clips the rig names; a role it names none for plays the rest pose, standing (so
     // any rig `rig check` accepts is playable).

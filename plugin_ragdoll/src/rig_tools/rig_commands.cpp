@@ -465,9 +465,10 @@ int runGenerate(const std::vector<std::string>& args, std::ostream& out, std::os
             << count(size_t(generated.replacedJoints), "joint", "joints") << " of " << in << "\n";
     out << "wrote " << summaryLine(outPath, rig) << " (generated from " << in << ")\n";
     // Names can be any length: padded columns, never a fixed buffer that would cut them.
+    const std::vector<BoneKind> kinds = classifyBones(rig);
     for (const RigBody& body : rig.bodies) {
         const RigBone& bone = rig.bones[size_t(body.bone)];
-        out << "  " << padded(bone.fileName, 16) << ' ' << padded(boneKindName(classifyBone(bone.name)), 10) << ' '
+        out << "  " << padded(bone.fileName, 16) << ' ' << padded(boneKindName(kinds[size_t(body.bone)]), 10) << ' '
             << padded(shapeName(body.shape), 8) << " radius " << padded(fixed(body.radius, 3) + " m", 9) << ' '
             << brief(body.mass) << " kg\n";
     }

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <set>
 
 namespace ragdoll {
@@ -16,13 +17,16 @@ struct Keyword {
 };
 
 // Longer, more specific keywords first: "forearm" and "lower_arm" before "arm",
-// "upper_leg" before "leg".
+// "upper_leg" before "leg". Names are matched in lower case with '.', '-' and ' ' as '_'
+// (Spine's `lower-arm-L`, `leg-upper_R`).
 constexpr Keyword kKeywords[] = {
     {"forearm", BoneKind::Forearm},    {"lower_arm", BoneKind::Forearm}, {"lowerarm", BoneKind::Forearm},
-    {"upper_arm", BoneKind::UpperArm}, {"upperarm", BoneKind::UpperArm}, {"hand", BoneKind::Hand},
+    {"arm_lower", BoneKind::Forearm},  {"upper_arm", BoneKind::UpperArm}, {"upperarm", BoneKind::UpperArm},
+    {"arm_upper", BoneKind::UpperArm}, {"hand", BoneKind::Hand},
     {"wrist", BoneKind::Hand},         {"thigh", BoneKind::Thigh},       {"upper_leg", BoneKind::Thigh},
-    {"upperleg", BoneKind::Thigh},     {"upleg", BoneKind::Thigh},       {"shin", BoneKind::Shin},
-    {"calf", BoneKind::Shin},          {"lower_leg", BoneKind::Shin},    {"lowerleg", BoneKind::Shin},
+    {"upperleg", BoneKind::Thigh},     {"leg_upper", BoneKind::Thigh},   {"upleg", BoneKind::Thigh},
+    {"shin", BoneKind::Shin},          {"calf", BoneKind::Shin},         {"lower_leg", BoneKind::Shin},
+    {"lowerleg", BoneKind::Shin},      {"leg_lower", BoneKind::Shin},
     {"foot", BoneKind::Foot},          {"toe", BoneKind::Foot},          {"ankle", BoneKind::Foot},
     {"head", BoneKind::Head},          {"skull", BoneKind::Head},        {"neck", BoneKind::Neck},
     {"torso", BoneKind::Torso},        {"spine", BoneKind::Torso},       {"chest", BoneKind::Torso},
@@ -68,7 +72,8 @@ std::string lowercase(std::string_view text) {
 
 /// The keyword that decided the kind and where it sits in the name, or none.
 const Keyword* matchKeyword(std::string_view name, size_t& at) {
-    std::string lower = sanitiseName(lowercase(name));
+    std::string lower = lowercase(name);
+    std::replace_if(lower.begin(), lower.end(), [](char c) { return c == '.' || c == '-' || c == ' '; }, '_');
     for (const Keyword& k : kKeywords) {
         at = lower.find(k.text);
         if (at != std::string::npos) return &k;
@@ -88,10 +93,33 @@ std::string jointNameFor(const RigBone& child, BoneKind kind, BoneKind parentKin
 
 }  // namespace
 
-BoneKind classifyBone(std::string_view name) {
+BoneKind classifyBone(std::string_view name, std::optional<BoneKind> parent) {
     size_t at = 0;
     const Keyword* keyword = matchKeyword(name, at);
-    return keyword ? keyword->kind : BoneKind::Other;
+    if (!keyword) return BoneKind::Other;
+    // A bare "leg" or "arm" says which part by where it hangs: Mixamo's `LeftLeg` is the
+    // shin under `LeftUpLeg`, but a `leg_R` on the hips is the thigh (it was made a shin, its
+    // hip given a knee's limits); an "arm" under an upper arm is the forearm.
+    if (parent && std::string_view(keyword->text) == "leg") return *parent == BoneKind::Thigh ? BoneKind::Shin : BoneKind::Thigh;
+    if (parent && std::string_view(keyword->text) == "arm" && *parent == BoneKind::UpperArm) return BoneKind::Forearm;
+    return keyword->kind;
+}
+
+std::vector<BoneKind> classifyBones(const RigDefinition& rig) {
+    std::vector<BoneKind> kinds(rig.bones.size(), BoneKind::Other);
+    std::vector<char> done(rig.bones.size(), 0);
+    // Parents first (the loader refused cycles), each bone once.
+    auto classify = [&](auto& self, int bone) -> BoneKind {
+        if (!done[size_t(bone)]) {
+            const int parent = rig.bones[size_t(bone)].parent;
+            const BoneKind parentKind = parent >= 0 ? self(self, parent) : BoneKind::Other;
+            kinds[size_t(bone)] = classifyBone(rig.bones[size_t(bone)].fileName, parentKind);
+            done[size_t(bone)] = 1;
+        }
+        return kinds[size_t(bone)];
+    };
+    for (int b = 0; b < int(rig.bones.size()); ++b) classify(classify, b);
+    return kinds;
 }
 
 const char* boneKindName(BoneKind kind) {
@@ -120,12 +148,10 @@ GeneratedRig generateBodiesAndJoints(const RigDefinition& input) {
     rig.joints.clear();
 
     const int count = int(rig.bones.size());
-    std::vector<BoneKind> kinds(static_cast<size_t>(count));
     double torsoLength = 0.0;
-    for (int i = 0; i < count; ++i) {
-        kinds[size_t(i)] = classifyBone(rig.bones[size_t(i)].name);
+    const std::vector<BoneKind> kinds = classifyBones(rig);
+    for (int i = 0; i < count; ++i)
         if (kinds[size_t(i)] == BoneKind::Torso) torsoLength += rig.bones[size_t(i)].length;
-    }
 
     for (int i = 0; i < count; ++i) {
         const RigBone& bone = rig.bones[size_t(i)];

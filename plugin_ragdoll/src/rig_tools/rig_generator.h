@@ -20,8 +20,10 @@
 // other ±45°; each damped and rubbing as dampAndRubJoints says (the shipped rigs' tuning).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "rig/rig.h"
 
@@ -38,8 +40,13 @@ struct BoneRecipe {
 };
 BoneRecipe boneRecipe(BoneKind kind);
 
-/// The kind a bone's name suggests ("upper_arm.L" → UpperArm), case-insensitive.
-BoneKind classifyBone(std::string_view name);
+/// The kind a bone's name suggests ("upper_arm.L" → UpperArm), case-insensitive. Given the
+/// parent's kind (Other for a root), a bare "leg" is the thigh unless it hangs from one and a
+/// bare "arm" under an upper arm the forearm; without it they are Mixamo's (`LeftLeg` the shin,
+/// `LeftArm` the upper arm).
+BoneKind classifyBone(std::string_view name, std::optional<BoneKind> parent = std::nullopt);
+/// Every bone of the rig classified with its parent's kind, by index.
+std::vector<BoneKind> classifyBones(const RigDefinition& rig);
 const char* boneKindName(BoneKind kind);
 
 struct GeneratedRig {

@@ -140,7 +140,7 @@ SpineRigMap mapSpineSkeleton(const SpineSkeleton& skeleton, const std::vector<Sp
     return map;
 }
 
-void addSpinePhysics(RigDefinition& rig, const SpineRigMap& map, const SpineSkeleton& skeleton,
+void addSpinePhysics(RigDefinition& rig, const SpineRigMap& map,
                      const std::vector<AngleRange>& clipRanges, std::vector<std::string>& table) {
     const size_t count = rig.bones.size();
     // Area of the art riding on each rig bone, in the rig's own units (sprites are its art).
@@ -166,10 +166,10 @@ void addSpinePhysics(RigDefinition& rig, const SpineRigMap& map, const SpineSkel
     }
     // The torso's bodies share kHeaviestBodyMass by area (the root's alone when no bone is
     // torso-like); every other body weighs kLimbMass times its area over the median of theirs.
+    const std::vector<BoneKind> kinds = classifyBones(rig);
     std::vector<char> torso(count, 0);
     bool anyTorso = false;
-    for (size_t i = 0; i < count; ++i)
-        anyTorso |= (torso[i] = classifyBone(rig.bones[i].fileName) == BoneKind::Torso) != 0;
+    for (size_t i = 0; i < count; ++i) anyTorso |= (torso[i] = kinds[i] == BoneKind::Torso) != 0;
     if (!anyTorso) torso[0] = 1;
     double torsoArea = 0.0;
     std::vector<double> limbAreas;
@@ -182,7 +182,7 @@ void addSpinePhysics(RigDefinition& rig, const SpineRigMap& map, const SpineSkel
     for (size_t i = 0; i < count; ++i) {
         RigBody body;
         body.bone = int(i);
-        const BoneKind kind = classifyBone(skeleton.bones[size_t(map.spineOfRig[i])].name);
+        const BoneKind kind = kinds[i];
         body.shape = kind == BoneKind::Head ? BodyShape::Circle : BodyShape::Capsule;
         body.radiusSource = RadiusSource::Visual;
         body.mass = torso[i] ? kHeaviestBodyMass * area[i] / torsoArea
@@ -199,7 +199,7 @@ void addSpinePhysics(RigDefinition& rig, const SpineRigMap& map, const SpineSkel
     table.push_back(line);
     for (size_t i = 0; i < count; ++i) {
         const RigBone& bone = rig.bones[i];
-        const BoneKind kind = classifyBone(bone.fileName);
+        const BoneKind kind = kinds[i];
         const BoneRecipe recipe = boneRecipe(kind);
         std::string why = std::string("role from the name ('") + boneKindName(kind) + "')";
         std::string limits = "-";

@@ -71,7 +71,7 @@ struct AngleRange {
 
 /// Adds a body per rig bone and a joint per rig parent–child pair to a rig whose bones and
 /// sprites are in place, and the table of guesses (one line per body and joint) to `table`.
-void addSpinePhysics(RigDefinition& rig, const SpineRigMap& map, const SpineSkeleton& skeleton,
+void addSpinePhysics(RigDefinition& rig, const SpineRigMap& map,
                      const std::vector<AngleRange>& clipRanges, std::vector<std::string>& table);
 
 }  // namespace ragdoll

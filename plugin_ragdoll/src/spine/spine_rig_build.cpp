@@ -414,7 +414,7 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
                                       fs::path(input.jsonPath).filename().string());
     std::vector<std::string> table;
     for (const BakeWarning& w : baked.warnings) report.warning(input.jsonPath, w.line, w.message);
-    addSpinePhysics(rig, map, skeleton, baked.ranges, table);
+    addSpinePhysics(rig, map, baked.ranges, table);
 
     // The rig's own check speaks of the rig as it would be loaded beside the page images, a
     // file that is never written: its diagnostics name OUT instead, without the line of a
