@@ -1,4 +1,7 @@
 // Runs the real `paperdoll_editor` under the display, as a user (or CI's xvfb-run) would.
+
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 
 #include <stb_image.h>
@@ -839,6 +842,8 @@ TEST_CASE("Save As onto a symbolic link writes the file it names and the link st
     fs::create_symlink("nowhere.rig.xml", rigs / "dangling.rig.xml");
     fs::create_symlink("loop_back.rig.xml", rigs / "loop.rig.xml");
     fs::create_symlink("loop.rig.xml", rigs / "loop_back.rig.xml");
+    REQUIRE(::mkfifo((rigs / "pipe.rig.xml").c_str(), 0644) == 0);
+    fs::create_symlink("pipe.rig.xml", rigs / "to_pipe.rig.xml");
     test::ProcessResult r = test::runProcess(
         {kEditor, "--rig", copy.rig.string(), "--script", (kData / "save_as_link.script").string()}, editorEnv());
     INFO(r.err);
@@ -859,6 +864,8 @@ TEST_CASE("Save As onto a symbolic link writes the file it names and the link st
     CHECK_FALSE(fs::exists(fs::symlink_status(rigs / "nowhere.rig.xml")));
     CHECK(linkOf(rigs / "loop.rig.xml") == "loop_back.rig.xml");
     CHECK(linkOf(rigs / "loop_back.rig.xml") == "loop.rig.xml");
+    CHECK(fs::is_fifo(rigs / "pipe.rig.xml"));
+    CHECK(linkOf(rigs / "to_pipe.rig.xml") == "pipe.rig.xml");
     CHECK(leftoverSaveFiles(copy.dir).empty());
 }
 
