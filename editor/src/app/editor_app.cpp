@@ -47,9 +47,12 @@ constexpr const char* kProgram = "paperdoll_editor";
 /// A character's height, metres, to frame its spawn before the plugin reports its bodies.
 constexpr float kCharacterHeight = 1.8f;
 /// What the editor adds to a save refused because the asset changed on disk since the
-/// plugin read it: how to read it again here.
+/// plugin read it: how to read it again here, or first to mend it when it does not open.
 constexpr const char* kChangedOnDiskAdvice =
     "In the editor, Reset (Simulate panel) or F5 reads it again and applies your edits to it; then Ctrl+S saves both.";
+constexpr const char* kBrokenOnDiskAdvice =
+    "Mend it there first; then Reset (Simulate panel) or F5 reads it again and applies your edits to it, and Ctrl+S "
+    "saves both.";
 /// Frames the editor draws before a script's first command: ImGui lays out an auto-sized
 /// panel in its first frame with the panel hidden, so a click in frame 0 or 1 would miss it.
 constexpr std::int64_t kScriptWarmupFrames = 2;
@@ -412,7 +415,16 @@ bool Editor::save() {
     if (!plugin_.saveAsset(assetPath_, "", error)) {
         // The plugin says what happened in its terms; what to do about a change on disk is
         // the editor's to say, with its own controls.
-        report("Save failed: " + error + (assetChangedSinceRead() ? std::string(" ") + kChangedOnDiskAdvice : ""), true);
+        std::string advice;
+        if (assetChangedSinceRead()) {
+            // Reset and F5 fail on a file that does not open: say so, and why (its first line).
+            std::string why;
+            advice = plugin_.checkAsset(assetPath_, why)
+                         ? std::string(" ") + kChangedOnDiskAdvice
+                         : " As it is on disk now it does not open (" + why.substr(0, why.find('\n')) + "). " +
+                               kBrokenOnDiskAdvice;
+        }
+        report("Save failed: " + error + advice, true);
         return false;
     }
     history_.markSaved();
