@@ -782,6 +782,40 @@ double lowestDrawnPoint(const Character& c) {
 
 }  // namespace
 
+TEST_CASE("A rig whose root bone is off its origin stands over its spawn and turns where it stands", "[world][spawns]") {
+    // A Spine skeleton's hips 40 px right of its origin stood 0.4 m beside its spawn, and
+    // every turn threw it 0.8 m to the other side.
+    std::string clips;
+    for (const char* clip : {"idle", "walk"})
+        clips += std::string("  <clip name=\"") + clip + "\" file=\"" + PAPERDOLL_CONTENT_DIR + "/anims/" + clip + ".anim.xml\"/>\n";
+    const StickmanCopy copy("hips_off", clips);
+    {
+        std::ifstream in(copy.path);
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const std::string torso = "<bone name=\"torso\" x=\"0\"";
+        REQUIRE(text.find(torso) != std::string::npos);
+        text.replace(text.find(torso), torso.size(), "<bone name=\"torso\" x=\"40\"");
+        std::ofstream(copy.path) << text;
+    }
+    Scene scene;
+    SceneLevel level = levelWith(copy.path);
+    load(scene, level);
+    Character& c = scene.character(0);
+    const int torso = c.assets().rootBone;
+    auto torsoX = [&] { return c.bonePoses()[size_t(torso)].origin.x; };
+    test::run(scene, 30);
+    CHECK(torsoX() == Approx(level.spawns[0].position.x).margin(0.001));
+    // Turning left, then right again: the torso keeps its place (a frame's walk at most).
+    for (const Action way : {Action::Left, Action::Right}) {
+        const double before = torsoX();
+        test::run(scene, 2, test::input(bit(way)));
+        CHECK(c.facingRight() == (way == Action::Right));
+        CHECK(std::abs(torsoX() - before) < 0.03);
+        test::run(scene, 30);
+        CHECK(torsoX() == Approx(c.root().x).margin(0.001));
+    }
+}
+
 TEST_CASE("A rig that names no clips stands in its rest pose, goes limp, and gets up in half a second", "[world][clipless]") {
     const StickmanCopy clipless("clipless_px", "");
     // The sections are named, not by path: Catch runs the case again for each section, and

@@ -323,11 +323,14 @@ void Character::teleport(Vec2 position, bool facingRight) {
     createAnimatedBodies();
 }
 
-Vec2 Character::toWorld(Vec2 p) const { return root_ + Vec2{facingRight_ ? p.x : -p.x, p.y}; }
+Vec2 Character::toWorld(Vec2 p) const {
+    const double x = p.x - assets_->rootRestX;
+    return root_ + Vec2{facingRight_ ? x : -x, p.y};
+}
 double Character::toWorldAngle(double a) const { return facingRight_ ? a : wrapAngle(kPi - a); }
 Vec2 Character::toRig(Vec2 p) const {
     const Vec2 d = p - root_;
-    return {facingRight_ ? d.x : -d.x, d.y};
+    return {assets_->rootRestX + (facingRight_ ? d.x : -d.x), d.y};
 }
 
 }  // namespace ragdoll

@@ -209,6 +209,8 @@ private:
     /// Feet inside the terrain (a spawn or a teleport below the ground's surface) lifted to
     /// its surface above them, else feet as they are.
     Vec2 outOfTerrain(Vec2 feet);
+    /// Rig space to the world: the root bone's rest x over the root, mirrored about it when
+    /// facing left (CharacterAssets::rootRestX).
     Vec2 toWorld(Vec2 rigPoint) const;
     /// Whether the walk in direction dir (±1) is stopped within reach (m): a wall at knee
     /// height, too little headroom there (a ray up from knee height to under the standing

@@ -185,6 +185,7 @@ std::shared_ptr<const CharacterAssets> loadAssets(const std::string& rigPath, st
             }
         }
     }
+    if (assets->rootBone >= 0) assets->rootRestX = rig.bones[size_t(assets->rootBone)].origin.x;
     for (int b = 0; b < int(rig.bodies.size()); ++b) {
         const RigBone& bone = rig.bones[size_t(rig.bodies[size_t(b)].bone)];
         assets->standingHeight = std::max(assets->standingHeight, std::max(bone.origin.y, bone.tip().y) + rig.bodies[size_t(b)].radius);

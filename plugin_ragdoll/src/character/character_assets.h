@@ -28,6 +28,10 @@ struct CharacterAssets {
     /// Per bone: its body's index in rig.bodies, or -1.
     std::vector<int> bodyOfBone;
     int rootBone = -1;
+    /// The root bone's x in the rest pose (rig space, metres): the figure stands with it over
+    /// its root and turns about it, wherever the rig's origin is (a Spine skeleton's hips
+    /// 0.4 m off its origin stood 0.4 m beside its spawn, and jumped 0.8 m at each turn).
+    double rootRestX = 0.0;
     /// m from the feet to the top of the figure standing in the rest pose (its bodies' tops).
     double standingHeight = 0.0;
     /// The leg and arm chains two-bone IK drives, as bone indices (-1 when the rig lacks
