@@ -189,7 +189,8 @@ bool Editor::expectObject(const ScriptCommand& c, std::string& error) {
 
 bool Editor::expectPlots(const ScriptCommand& c, std::string& error) {
     // expect plots N: every plot holds N samples, and the newest is what the plugin reports
-    // now (the stats of the last step) in the plot's unit.
+    // now (the stats of the last step) in the plot's unit, once the library loaded has
+    // stepped (a hot reload while paused keeps the samples of the one before).
     const StatsPlots& plots = simulation_.plots;
     std::size_t want = std::size_t(std::stoll(c.words[2]));
     char text[200];
@@ -206,7 +207,7 @@ bool Editor::expectPlots(const ScriptCommand& c, std::string& error) {
             error = text;
             return false;
         }
-        if (want == 0) continue;
+        if (want == 0 || !plots.stepped) continue;
         const double now = plot.stat < stats.size() ? stats[plot.stat] * plot.displayScale : 0.0;
         if (plot.values.latest() == float(now)) continue;
         std::snprintf(text, sizeof text, "expect plots %zu: the newest %s (%s) sample is %g, the plugin says %g", want,

@@ -68,6 +68,9 @@ struct StatsPlots {
     std::array<Plot, kMaxPlots> plots;
     std::size_t count = 0;  ///< plots in use
     int generation = -1;    ///< the plugin library they were chosen for (PluginHost::generation)
+    /// Whether that library has stepped since: until then the figures it reports are a new
+    /// instance's (its step time 0), not those of the step the newest samples come from.
+    bool stepped = false;
 
     /// Chooses the plots from the plugin's declared figures (the first kMaxPlots flagged).
     /// A figure plotted before (the same name, unit and scale: a hot reload of the same
@@ -92,9 +95,11 @@ struct StatsPlots {
                     plot.values = before[b].values;
         }
         generation = pluginGeneration;
+        stepped = false;
     }
     /// One step's figures (PluginHost::stats() right after the step).
     void add(const std::vector<double>& values) {
+        stepped = true;
         for (std::size_t i = 0; i < count; ++i) {
             Plot& plot = plots[i];
             plot.values.push(plot.stat < values.size() ? float(values[plot.stat] * plot.displayScale) : 0.0f);
