@@ -715,6 +715,21 @@ TEST_CASE("in the least window the Inspector leaves the Simulate panel's Play bu
     CHECK(readText(copy.rig) == expected);
 }
 
+TEST_CASE("in a window a little wider than the least the Inspector leaves the character clear", "[editor][e2e][view]") {
+    // Between 830 and 1000 px wide the Inspector fitted beside the Joints panel and lay over
+    // the stickman's head: its neck's pivot could not be clicked. At 1280 it stands there still.
+    RigCopy copy;
+    const fs::path script = copy.dir / "neck_clear.script";
+    std::ofstream(script) << "select body forearm_L\nwait_frames 3\nmouse move target joint neck pivot\nwait_frames 2\n"
+                             "expect hovered joint neck\nquit\n";
+    for (const char* window : {"880x600", "960x640", "1280x720"}) {
+        test::ProcessResult r =
+            test::runProcess({kEditor, "--rig", copy.rig.string(), "--window", window, "--script", script.string()}, editorEnv());
+        INFO(window << ": " << r.err);
+        CHECK(r.exitCode == 0);
+    }
+}
+
 TEST_CASE("the Joints panel keeps its width when an edit sets the unsaved marker", "[editor][e2e][view]") {
     RigCopy copy;
     // First the width as it is: a deliberately failing expect reports it.

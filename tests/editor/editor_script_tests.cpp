@@ -56,6 +56,15 @@ TEST_CASE("bad editor commands are errors on their lines", "[editor][script]") {
     for (int i = 0; i < 5; ++i) CHECK(errors[size_t(i)].line == i + 1);
 }
 
+TEST_CASE("an unknown command in an editor script lists the editor's commands too", "[editor][script]") {
+    std::vector<ScriptError> errors;
+    load("wait_frames 1\nhover joint neck\n", errors);
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].line == 2);
+    CHECK(errors[0].message == "unknown command 'hover' (commands: wait, wait_frames, key, action, mouse, screenshot, quit; "
+                               "the editor's: select, type, expect)");
+}
+
 TEST_CASE("the state expects and widget targets parse", "[editor][script]") {
     std::vector<ScriptError> errors;
     Script s = load("expect reloads 1\n"

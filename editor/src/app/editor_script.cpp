@@ -129,6 +129,12 @@ bool parseEditorScriptCommand(const std::vector<std::string>& w, std::string& er
         if (w.size() < 2) error = "type needs the text to type (into the widget being edited)";
         return true;
     }
+    // Neither the editor's nor the player's: the list names both (the player's alone left out
+    // select, type and expect).
+    if (!w.empty() && !isScriptCommand(w[0])) {
+        error = "unknown command '" + w[0] + "' (commands: " + scriptCommandList() + "; the editor's: select, type, expect)";
+        return true;
+    }
     return false;
 }
 

@@ -119,7 +119,11 @@ std::optional<Edit> drawInspectorPanel(PluginHost& plugin, const ObjectRef& sele
                                        InspectorState& state,
                                        WidgetTargets& targets) {
     std::optional<Edit> finished;
-    const bool fitsBeside = place.jointsRight + 2.0f * kPanelGap + state.width <= place.simulateLeft;
+    // Beside the Joints panel only while that leaves the world a quarter of the window between
+    // it and the Simulate panel: between 830 and 1000 px wide it fitted there, and lay over
+    // the character's head.
+    const float worldLeft = place.jointsRight + 2.0f * kPanelGap + state.width;
+    const bool fitsBeside = place.simulateLeft - worldLeft >= ImGui::GetIO().DisplaySize.x / 4.0f;
     const ImVec2 beside{place.jointsRight + kPanelGap, 30.0f}, under{place.jointsLeft, place.jointsBottom + kPanelGap};
     placeWhenMoved(fitsBeside ? beside : under, {0.0f, 0.0f}, state.placedAt);
     if (ImGui::Begin("Inspector", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {

@@ -26,6 +26,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "paper/math.h"
@@ -70,6 +71,11 @@ struct ScriptError {
 
 /// Errors found by separate checks (the parser, then the caller's), put in file order.
 void sortByLine(std::vector<ScriptError>& errors);
+
+/// The commands every script takes ("wait, wait_frames, key, …"), as the errors list them,
+/// and whether `name` is one of them: for a caller naming its own beside them.
+const char* scriptCommandList();
+bool isScriptCommand(std::string_view name);
 
 /// The hook for the caller's own commands, asked before the parser's: return true to claim
 /// the line (the words are split on whitespace), optionally setting error to refuse its

@@ -191,6 +191,21 @@ std::string parseCommand(const Words& line, ScriptCommand& command, std::int64_t
     return "unknown command '" + name + "' (commands: " + kCommandList + ")";
 }
 
+}  // namespace
+
+const char* scriptCommandList() { return kCommandList; }
+
+bool isScriptCommand(std::string_view name) {
+    for (std::string_view list = kCommandList; !list.empty();) {
+        const size_t comma = list.find(", ");
+        if (list.substr(0, comma) == name) return true;
+        list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 2);
+    }
+    return false;
+}
+
+namespace {
+
 bool isInput(ScriptOp op) {
     return op != ScriptOp::Screenshot && op != ScriptOp::Quit && op != ScriptOp::Extension;
 }
