@@ -896,7 +896,8 @@ TEST_CASE("Save As into a folder where the rig's clips are not found is refused 
     std::ofstream(script) << "key down Left Ctrl\nkey down Left Shift\nkey press S\nwait_frames 1\nkey up Left Shift\n"
                              "key up Left Ctrl\nwait_frames 2\ntype ../elsewhere/deeper/tuned.rig.xml\nwait_frames 1\n"
                              "key press Return\nwait_frames 2\nscreenshot " << (copy.dir / "refused.png").string()
-                          << "\nwait_frames 1\nquit\n";
+                          << "\nwait_frames 1\nmouse move screen 500 250\nwait_frames 5\nscreenshot "
+                          << (copy.dir / "reason.png").string() << "\nwait_frames 1\nquit\n";
     // In a small window: the dialog shows the first lines of the reason (one for each clip)
     // and fits, its title bar too.
     test::ProcessResult r = test::runProcess(
@@ -914,6 +915,18 @@ TEST_CASE("Save As into a folder where the rig's clips are not found is refused 
     // The focused title bar's blue (ImGui's dark style): about 8000 pixels of it over the
     // buttons' 3000 when the title is on screen.
     CHECK(countColour((copy.dir / "refused.png").string(), 41, 74, 122, 6) > 7000);
+    // Hovered, the whole reason in a tooltip (ImGui's dark grey), pushed back into the window:
+    // put at the mouse it ran off the right and bottom edges, into the last columns.
+    const std::string reason = (copy.dir / "reason.png").string();
+    CHECK(countColour(reason, 21, 21, 21, 4) > 100000);
+    int w = 0, h = 0, n = 0;
+    unsigned char* pixels = stbi_load(reason.c_str(), &w, &h, &n, 3);
+    REQUIRE(pixels);
+    int dark = 0;  // in the window's last two columns, above the status line
+    for (int y = 30; y < h - 40; ++y)
+        for (int x = w - 2; x < w; ++x) dark += pixels[3 * (y * w + x)] < 60;
+    stbi_image_free(pixels);
+    CHECK(dark == 0);
 }
 
 TEST_CASE("a rig broken on disk while open is not overwritten by a save", "[editor][e2e][save]") {

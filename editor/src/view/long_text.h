@@ -6,7 +6,8 @@
 
 namespace paper::editor {
 
-/// A tooltip with all of text, wrapped at wrapPixels.
+/// A tooltip with all of text, wrapped at wrapPixels, or as much as the window holds (its
+/// width and height): the rest is cut with "...".
 void wholeTooltip(const std::string& text, float wrapPixels = 720.0f);
 
 /// text as it fits in maxLines lines wrapped at wrapPixels (the current font): whole when
