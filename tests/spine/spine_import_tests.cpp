@@ -350,8 +350,9 @@ TEST_CASE("import: each bad input exits 1 with its file and line, and writes not
         {"missing_page.json", "missing_page.atlas", "", dataPath("missing_page.atlas") + ":1: error: page 'no_such_page.png': cannot read"},
         {"mini.json", "two_pages.atlas", "",
          dataPath("two_pages.atlas") + ":7: error: two pages share the file name 'paper_doll.png'"},
+        // No declared page size to scale by (a PNG of another size than declared is scaled to).
         {"mini.json", "outside_page.atlas", "",
-         dataPath("outside_page.atlas") + ":4: error: region 'box' reaches outside its page image (512 x 256)"},
+         dataPath("outside_page.atlas") + ":3: error: region 'box' reaches outside its page image (512 x 256)"},
         {"mini.json", "mini.atlas", "green", dataPath("mini.json") + ": error: --skin 'green': no such skin (the file has 'default', 'blue')"},
         {"mini.json", "no_such.atlas", "", dataPath("no_such.atlas") + ": error: cannot open atlas: file not found"},
     };
@@ -1011,4 +1012,74 @@ TEST_CASE("import names each attachment it leaves out, and the skin to pass when
                              "(skins 'knight', 'blue' have it: --skin NAME imports one)") != std::string::npos);
     CHECK(noDefault.err.find("nothing to draw or to give bodies to (the file has no 'default' skin; pass --skin with one "
                              "of 'knight', 'blue')") != std::string::npos);
+}
+
+TEST_CASE("import: a page PNG of another size than the atlas says is cut at the same fractions (rects and mesh UVs scaled)",
+          "[spine][import][atlas]") {
+    // Spine's runtimes divide a region's rect by the page's declared size: art exported
+    // again at 2x (or 0.5x) keeps its atlas. The rects used as written cut the wrong pixels.
+    nlohmann::ordered_json bot = botSkeleton();
+    giveBotArmMesh(bot);
+    struct Case {
+        int pngWidth, pngHeight;
+        const char* factor;
+        PixelRect torso, head, limb;
+        double meshU0, meshU1, meshV0, meshV1;
+    };
+    // The atlas: a 256 x 128 page; torso 0,0,32,64; head 96,0,32,32; limb 32,0,64,16; armmesh 32,64,128,16.
+    for (const Case& c : {Case{512, 256, "2 x 2", {0, 0, 64, 128}, {192, 0, 64, 64}, {64, 0, 128, 32}, 64, 320, 128, 160},
+                          Case{128, 64, "0.5 x 0.5", {0, 0, 16, 32}, {48, 0, 16, 16}, {16, 0, 32, 8}, 16, 80, 32, 40},
+                          Case{384, 128, "1.5 x 1", {0, 0, 48, 64}, {144, 0, 48, 32}, {48, 0, 96, 16}, 48, 240, 64, 80}}) {
+        CAPTURE(c.factor);
+        const std::filesystem::path folder = freshFolder(std::string("pngsize_") + std::to_string(c.pngWidth));
+        const std::filesystem::path json = writeBot(folder, bot);
+        testpng::writeGrey(folder / "bot.png", c.pngWidth, c.pngHeight);
+        SpineImportOptions o = options(json.string(), folder / "out" / "bot.rig.xml");
+        std::filesystem::create_directories(folder / "out");
+        o.scale = 100.0;
+        ImportRun run = runImport(o);
+        INFO(run.err);
+        REQUIRE(run.exitCode == 0);
+        CHECK(run.err.find((folder / "bot.atlas").string() + ":1: warning: page 'bot.png' says 256 x 128 but the PNG is " +
+                           std::to_string(c.pngWidth) + " x " + std::to_string(c.pngHeight) + ": its regions are scaled by " +
+                           c.factor + " to the PNG, as Spine's runtimes do") != std::string::npos);
+        RigLoadResult loaded = loadRigFile((folder / "out" / "bot.rig.xml").string());
+        REQUIRE(loaded.rig);
+        const RigDefinition& rig = *loaded.rig;
+        int torsos = 0, heads = 0, limbs = 0;
+        for (const RigSprite& s : rig.sprites) {
+            torsos += s.rect == c.torso;
+            heads += s.rect == c.head;
+            limbs += s.rect == c.limb;
+        }
+        CHECK(torsos == 1);
+        CHECK(heads == 1);
+        CHECK(limbs == 6);  // eight limbs, less the right arm's two: one mesh
+        REQUIRE(rig.meshes.size() == 1);
+        double u0 = 1e9, u1 = -1e9, v0 = 1e9, v1 = -1e9;
+        for (const RigMeshVertex& v : rig.meshes[0].vertices) {
+            u0 = std::min(u0, v.u), u1 = std::max(u1, v.u);
+            v0 = std::min(v0, v.v), v1 = std::max(v1, v.v);
+        }
+        CHECK(u0 == Approx(c.meshU0));
+        CHECK(u1 == Approx(c.meshU1));
+        CHECK(v0 == Approx(c.meshV0));
+        CHECK(v1 == Approx(c.meshV1));
+    }
+}
+
+TEST_CASE("atlas: a region's rect in a PNG of another size: edges rounded, a sliver kept one pixel wide", "[spine][atlas]") {
+    AtlasPage page;
+    page.width = 10;
+    page.height = 10;
+    AtlasRegion sliver;
+    sliver.x = 9, sliver.y = 0, sliver.width = 1, sliver.height = 10;
+    // 0.3x: the sliver's edges 2.7 and 3 both round to 3, the PNG's edge: it keeps the last pixel.
+    CHECK(pngRect(sliver, page, {3, 3}) == PixelRect{2, 0, 1, 3});
+    AtlasRegion odd;
+    odd.x = 3, odd.y = 5, odd.width = 4, odd.height = 5;
+    CHECK(pngRect(odd, page, {5, 20}) == PixelRect{2, 10, 2, 10});  // 1.5 and 3.5 rounded up
+    CHECK(pngRect(odd, page, {10, 10}) == PixelRect{3, 5, 4, 5});
+    page.width = page.height = 0;  // no declared size: as written
+    CHECK(pngRect(odd, page, {5, 20}) == PixelRect{3, 5, 4, 5});
 }

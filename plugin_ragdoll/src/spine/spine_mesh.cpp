@@ -109,7 +109,7 @@ std::vector<double> meshAreaByBone(const SpineAttachment& source, int slotBone, 
 }
 
 RigMesh rigMeshOf(const SpinePart& part, const SpineAttachment& source, int slotBone, const SpineRigMap& map,
-                  const std::vector<SpineWorld>& setup, const RigDefinition& rig, int image) {
+                  const std::vector<SpineWorld>& setup, const RigDefinition& rig, int image, std::array<double, 2> pngScale) {
     RigMesh mesh;
     mesh.image = image;
     mesh.z = part.slot;
@@ -121,8 +121,8 @@ RigMesh rigMeshOf(const SpinePart& part, const SpineAttachment& source, int slot
     for (size_t v = 0; v < count; ++v) {
         const std::array<double, 2> at =
             pagePosition(region, source.uvs[2 * v] * region.originalWidth, source.uvs[2 * v + 1] * region.originalHeight);
-        mesh.vertices[v].u = at[0];
-        mesh.vertices[v].v = at[1];
+        mesh.vertices[v].u = at[0] * pngScale[0];
+        mesh.vertices[v].v = at[1] * pngScale[1];
     }
     // A weight on a Spine bone becomes one on the rig bone it rides on, placed in that
     // bone's frame from its setup-pose world position. Two Spine bones riding on one rig

@@ -370,7 +370,7 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
         RigSprite sprite;
         sprite.bone = r;
         sprite.image = imageOfPage[size_t(p.region->page)];
-        sprite.rect = p.region->pageRect();
+        sprite.rect = pngRect(*p.region, atlas.pages[size_t(p.region->page)], input.pageSizes[size_t(p.region->page)]);
         sprite.centre = {tidy((std::cos(a) * dx + std::sin(a) * dy) / scale, scale),
                          tidy((-std::sin(a) * dx + std::cos(a) * dy) / scale, scale)};
         sprite.angle = tidyAngle(wrapDegrees(p.angle - a / kDegrees) * kDegrees);
@@ -396,8 +396,9 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
     // Meshes: their weights on the rig bones (placed by the rest pose just derived).
     for (const SpinePart& p : parts) {
         if (!p.mesh) continue;
-        rig.meshes.push_back(rigMeshOf(p, *p.mesh, skeleton.slots[size_t(p.slot)].bone, map, setup, rig,
-                                       imageOfPage[size_t(p.region->page)]));
+        const size_t page = size_t(p.region->page);
+        rig.meshes.push_back(rigMeshOf(p, *p.mesh, skeleton.slots[size_t(p.slot)].bone, map, setup, rig, imageOfPage[page],
+                                       pngScale(atlas.pages[page], input.pageSizes[page])));
         rig.meshes.back().order = int(rig.meshes.size()) - 1;
         for (RigMeshVertex& vertex : rig.meshes.back().vertices) {
             vertex.u = std::round(vertex.u * 1e6) / 1e6;
