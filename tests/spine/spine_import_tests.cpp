@@ -1083,3 +1083,56 @@ TEST_CASE("atlas: a region's rect in a PNG of another size: edges rounded, a sli
     page.width = page.height = 0;  // no declared size: as written
     CHECK(pngRect(odd, page, {5, 20}) == PixelRect{3, 5, 4, 5});
 }
+
+TEST_CASE("import: a sequence attachment (4.1+) draws its setup frame's region, its frames warned about once", "[spine][import]") {
+    // The region is the path and the frame number start + setup, padded to 'digits': the
+    // import asked the atlas for 'torso' and stopped, saying it had no such region.
+    nlohmann::ordered_json bot = botSkeleton();
+    bot["skins"][0]["attachments"]["torso"]["torso"]["sequence"] = {{"count", 3}, {"start", 1}, {"digits", 2}, {"setup", 1}};
+    const std::filesystem::path folder = freshFolder("sequence");
+    const std::filesystem::path json = writeBot(folder, bot);
+    std::ofstream(folder / "bot.atlas", std::ios::binary) << "bot.png\n"
+                                                             "size: 256,128\n"
+                                                             "torso01\n  bounds: 0,0,32,64\n"
+                                                             "torso02\n  bounds: 160,0,32,64\n"
+                                                             "torso03\n  bounds: 192,0,32,64\n"
+                                                             "head\n  bounds: 96,0,32,32\n"
+                                                             "limb\n  bounds: 32,0,64,16\n";
+    SpineImportOptions o = options(json.string(), folder / "bot.rig.xml");
+    o.scale = 100.0;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    const std::string text = botText(bot);
+    const int line = lineOf(text, "\"x\": 27.5") - 1;
+    const std::string warning = json.string() + ":" + std::to_string(line) +
+                                ": warning: attachment 'torso' (slot 'torso'): a sequence of 3 frames; only its setup frame "
+                                "'torso02' is drawn (the frame animation is skipped)";
+    CHECK(run.err.find(warning) != std::string::npos);
+    CHECK(run.err.find("a sequence of") == run.err.rfind("a sequence of"));  // once
+    RigLoadResult loaded = loadRigFile((folder / "bot.rig.xml").string());
+    REQUIRE(loaded.rig);
+    int setupFrames = 0, others = 0;
+    for (const RigSprite& s : loaded.rig->sprites) {
+        setupFrames += s.rect == PixelRect{160, 0, 32, 64};
+        others += s.rect == PixelRect{0, 0, 32, 64} || s.rect == PixelRect{192, 0, 32, 64};
+    }
+    CHECK(setupFrames == 1);
+    CHECK(others == 0);
+}
+
+TEST_CASE("JSON: a sequence's frame outside its count, or a count of 0, is an error at the attachment", "[spine][json]") {
+    for (const char* sequence : {R"({"count": 2, "setup": 2})", R"({"count": 0})", R"({"count": 2, "digits": -1})", R"("torso")"}) {
+        CAPTURE(sequence);
+        const std::string json = std::string("{\"skeleton\": {\"spine\": \"4.2.22\"},\n"
+                                             "\"bones\": [{\"name\": \"root\"}],\n"
+                                             "\"slots\": [{\"name\": \"s\", \"bone\": \"root\", \"attachment\": \"a\"}],\n"
+                                             "\"skins\": [{\"name\": \"default\", \"attachments\": {\"s\": {\n"
+                                             "\"a\": {\"width\": 10, \"height\": 10, \"sequence\": ") +
+                                 sequence + "}}}}]}";
+        SpineLoadResult r = parseSpineJson(json, "seq.json");
+        CHECK_FALSE(r.ok);
+        REQUIRE_FALSE(r.diagnostics.empty());
+        CHECK(r.diagnostics[0].format().starts_with("seq.json:5: error: attachment 'a' (skin 'default', slot 's'): 'sequence'"));
+    }
+}

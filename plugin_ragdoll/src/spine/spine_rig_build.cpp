@@ -253,6 +253,11 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
                                                      "'): no region '" + a.path + "' in the atlas " + input.atlasPath);
             continue;
         }
+        if (a.sequenceCount > 0)
+            report.warning(input.jsonPath, a.line, "attachment '" + a.name + "' (slot '" + slot.name + "'): a sequence of " +
+                                                       std::to_string(a.sequenceCount) + (a.sequenceCount == 1 ? " frame" : " frames") +
+                                                       "; only its setup frame '" + a.path +
+                                                       "' is drawn (the frame animation is skipped)");
         SpinePart part;
         part.name = a.name;
         part.slot = int(s);
