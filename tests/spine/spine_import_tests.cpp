@@ -1136,3 +1136,19 @@ TEST_CASE("JSON: a sequence's frame outside its count, or a count of 0, is an er
         CHECK(r.diagnostics[0].format().starts_with("seq.json:5: error: attachment 'a' (skin 'default', slot 's'): 'sequence'"));
     }
 }
+
+TEST_CASE("import: the rig's own warnings (a figure hundreds of metres tall) are said once, at their line in OUT",
+          "[spine][import]") {
+    // They came twice: from the check of the rig in memory without a line, then from the
+    // written file read back, with it.
+    const std::filesystem::path folder = freshFolder("tall");
+    const std::filesystem::path json = writeBot(folder, botSkeleton());
+    SpineImportOptions o = options(json.string(), folder / "bot.rig.xml");
+    o.scale = 0.5;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    const std::string warning = (folder / "bot.rig.xml").string() + ":3: warning: rig: its rest pose stands ";
+    CHECK(run.err.find(warning) != std::string::npos);
+    CHECK(run.err.find("m tall") == run.err.rfind("m tall"));
+}

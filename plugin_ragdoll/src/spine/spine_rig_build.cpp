@@ -430,18 +430,29 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
         shortNumber(scale, 4) + " units per metre " +
         (input.options.scale ? std::string("(--scale)")
                              : "(the setup pose's " + shortNumber(high - low, 2) + " units taken as " + shortNumber(kImportHeightMetres, 2) + " m)");
+    // Its warnings alone are held back: the import reads the written rig back and says them
+    // then, at their lines in the file (said here too, they came twice). With an error
+    // nothing is written, so they are said here with it.
+    std::vector<Diagnostic> heldWarnings;
     auto reportOwnCheck = [&](const std::vector<Diagnostic>& diagnostics) {
         int errors = 0;
         bool sizes = false;
+        std::vector<Diagnostic> said;
         for (Diagnostic d : diagnostics) {
             // rigToText's summary speaks of saving an edited rig: replaced by the one below.
             if (d.severity == Severity::Error && d.message.starts_with("not saved:")) continue;
             d.file = input.outPath;
             d.line = 0;
             if (d.severity == Severity::Error) ++errors, sizes = sizes || saysSizeOutOfRange(d.message);
-            report.print({d});
+            said.push_back(d);
         }
-        if (errors == 0) return;
+        if (errors == 0) {
+            heldWarnings.insert(heldWarnings.end(), said.begin(), said.end());
+            return;
+        }
+        report.print(heldWarnings);
+        report.print(said);
+        heldWarnings.clear();
         std::string message = "not imported (nothing written): the rig made from " + fs::path(input.jsonPath).filename().string() +
                               " fails the rig's checks above";
         if (sizes)
@@ -473,7 +484,10 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
     for (const BakedClip& clip : baked.clips) {
         ClipLoadResult clipCheck = loadClipFromText(clip.text, clip.file, *check.rig);
         report.print(clipCheck.diagnostics);
-        if (!clipCheck.clip) return build;
+        if (!clipCheck.clip) {
+            report.print(heldWarnings);  // nothing is written: no read-back to say them
+            return build;
+        }
     }
 
 
