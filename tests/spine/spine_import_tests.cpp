@@ -1152,3 +1152,23 @@ TEST_CASE("import: the rig's own warnings (a figure hundreds of metres tall) are
     CHECK(run.err.find(warning) != std::string::npos);
     CHECK(run.err.find("m tall") == run.err.rfind("m tall"));
 }
+
+TEST_CASE("import: a setup pose so tall that its scale is past a rig's largest is one error saying so, at the import's scale",
+          "[spine][import][errors]") {
+    // The rig's check refused the scale, fell back to 100 units a metre and then measured
+    // a bone's place by that: "got 3000000 (30000 m)", of a figure 1.8 m tall.
+    nlohmann::ordered_json bot = botSkeleton();
+    bot["bones"][0]["scaleX"] = 20000;
+    bot["bones"][0]["scaleY"] = 20000;
+    const std::filesystem::path folder = freshFolder("huge");
+    const std::filesystem::path json = writeBot(folder, bot);
+    SpineImportOptions o = options(json.string(), folder / "out" / "bot.rig.xml");
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    CHECK(run.exitCode == 1);
+    CHECK(run.err.find(json.string() + ": error: the setup pose is 3520000 units tall: taken as 1.8 m, that is 1955560 units "
+                                       "per metre, more than a rig's scale may be (1e6); pass --scale UNITS_PER_METRE") !=
+          std::string::npos);
+    CHECK(run.err.find("too large") == std::string::npos);
+    CHECK(run.err.find(" m)") == std::string::npos);
+}

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "anim/clip.h"
+#include "paper/xml_reader.h"
 #include "rig/rig_loader.h"
 #include "rig/rig_saver.h"
 #include "spine/spine_mesh.h"
@@ -294,6 +295,17 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
     const double scale = input.options.scale ? *input.options.scale : inferredScale(high - low);
     if (!(scale > 0.0) || !std::isfinite(scale)) {
         report.error(input.jsonPath, 0, "the setup pose has no height; pass --scale UNITS_PER_METRE");
+        return build;
+    }
+    // A rig's scale is a plain number of the file: past its largest the rig's check fell
+    // back to its default scale and measured every length by that instead.
+    if (scale > paper::kMaxPlainMagnitude) {
+        const std::string why = input.options.scale ? "--scale " + shortNumber(scale, 4) + " units per metre is"
+                                                    : "the setup pose is " + shortNumber(high - low, 2) + " units tall: taken as " +
+                                                          shortNumber(kImportHeightMetres, 2) + " m, that is " +
+                                                          shortNumber(scale, 4) + " units per metre,";
+        report.error(input.jsonPath, 0, why + " more than a rig's scale may be (1e6); pass --scale UNITS_PER_METRE, the "
+                                              "skeleton's units in a metre");
         return build;
     }
 
