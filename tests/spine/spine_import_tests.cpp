@@ -1172,3 +1172,26 @@ TEST_CASE("import: a setup pose so tall that its scale is past a rig's largest i
     CHECK(run.err.find("too large") == std::string::npos);
     CHECK(run.err.find(" m)") == std::string::npos);
 }
+
+TEST_CASE("import: SKELETON.json and OUT missing says what was taken as what (--loop takes the names after it)",
+          "[spine][import]") {
+    struct Case {
+        std::vector<std::string> args;
+        std::string expected;
+    };
+    const std::vector<Case> cases = {
+        {{"hero.json", "--loop", "walk", "out.rig.xml"},
+         "paperdoll rig: error: 'rig import' needs SKELETON.json and OUT.rig.xml, got 'hero.json'; --loop took 'walk', "
+         "'out.rig.xml' as animation names (it takes every name after it): put --loop after OUT, or end its names with --\n"},
+        {{"hero.json"}, "paperdoll rig: error: 'rig import' needs SKELETON.json and OUT.rig.xml, got 'hero.json'\n"},
+        {{"a.json", "b.rig.xml", "c.rig.xml"},
+         "paperdoll rig: error: 'rig import' needs SKELETON.json and OUT.rig.xml, got 'a.json', 'b.rig.xml', 'c.rig.xml'\n"},
+    };
+    for (const Case& c : cases) {
+        std::vector<std::string> args = {"rig", "import"};
+        args.insert(args.end(), c.args.begin(), c.args.end());
+        std::ostringstream printed, err;
+        CHECK(runRigCommand(args, printed, err) == 2);
+        CHECK(err.str().starts_with(c.expected));
+    }
+}
