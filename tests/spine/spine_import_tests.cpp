@@ -1195,3 +1195,37 @@ TEST_CASE("import: SKELETON.json and OUT missing says what was taken as what (--
         CHECK(err.str().starts_with(c.expected));
     }
 }
+
+TEST_CASE("import: a linked mesh whose parent is in another slot is told so, naming the slot it is in", "[spine][import][mesh]") {
+    // Spine looks for a linked mesh's parent in the linked mesh's own slot; the error said
+    // the parent was "in no skin" when the skin held it, in another slot.
+    const std::filesystem::path folder = freshFolder("linked_slot");
+    const std::string json = (folder / "linked.json").string();
+    std::ofstream(json) << R"({
+  "skeleton": { "spine": "4.0.64" },
+  "bones": [
+    { "name": "root" },
+    { "name": "arm", "parent": "root", "length": 20, "rotation": 90 }
+  ],
+  "slots": [ { "name": "arm", "bone": "arm", "attachment": "copy" }, { "name": "other", "bone": "arm" } ],
+  "skins": [ { "name": "default", "attachments": {
+    "other": {
+      "base": { "type": "mesh", "path": "box", "uvs": [ 0, 0, 1, 0, 1, 1 ], "triangles": [ 0, 1, 2 ],
+                "vertices": [ 0, -5, 20, -5, 20, 5 ], "hull": 3, "width": 20, "height": 10 }
+    },
+    "arm": {
+      "copy": { "type": "linkedmesh", "parent": "base", "path": "trim", "width": 30, "height": 10 }
+    }
+  } } ]
+}
+)";
+    SpineImportOptions o = options(json, folder / "out" / "linked.rig.xml");
+    o.atlasPath = dataPath("mini.atlas");
+    o.scale = 10.0;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    CHECK(run.exitCode == 1);
+    CHECK(run.err.find(json + ":14: error: linked mesh 'copy' (slot 'arm'): its parent mesh 'base' is in slot 'other' of skin "
+                              "'default', not in slot 'arm' of skin 'default', where a linked mesh's parent is looked for") !=
+          std::string::npos);
+}

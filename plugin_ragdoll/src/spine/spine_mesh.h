@@ -15,6 +15,10 @@ namespace ragdoll {
 const SpineAttachment* meshSource(const SpineSkeleton& skeleton, const SpineAttachment& attachment,
                                   const std::string& skinName);
 
+/// Why meshSource found no parent for a linked mesh, for its error: the parent is looked
+/// for in the linked mesh's own slot, so one in another slot is said to be there.
+std::string whyNoParentMesh(const SpineSkeleton& skeleton, const SpineAttachment& attachment, const std::string& skinName);
+
 /// Each vertex of a mesh in Spine's world, in the setup pose.
 std::vector<std::array<double, 2>> meshWorldVertices(const SpineAttachment& source, int slotBone,
                                                      const std::vector<SpineWorld>& setup);

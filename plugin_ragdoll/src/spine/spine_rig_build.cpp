@@ -267,8 +267,9 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
         if (isMesh) {
             part.mesh = meshSource(skeleton, a, input.options.skin.empty() ? std::string("default") : input.options.skin);
             if (!part.mesh) {
-                report.error(input.jsonPath, a.line, "linked mesh '" + a.name + "' (slot '" + slot.name + "'): its parent mesh '" +
-                                               a.parentMesh + "' is in no skin");
+                report.error(input.jsonPath, a.line, "linked mesh '" + a.name + "' (slot '" + slot.name + "'): " +
+                                                         whyNoParentMesh(skeleton, a, input.options.skin.empty() ? std::string("default")
+                                                                                                                 : input.options.skin));
                 continue;
             }
             placeMesh(*part.mesh, *region, setup, slot.bone, skeleton.bones.size(), part);
