@@ -915,20 +915,21 @@ TEST_CASE("import: an animation moving a bone off its place on its parent is war
     CHECK(walk.err.find("off its place") == std::string::npos);
 }
 
-TEST_CASE("import: art on a bone a negative scale mirrors is warned about, naming the attachment and bone",
+TEST_CASE("import: art on a bone a negative scale mirrors is warned about once, at the mirroring bone, naming the attachments",
           "[spine][import]") {
-    // Spine draws it mirrored; a sprite only turns, so it came out mirrored back, unsaid (an
-    // attachment's own negative scale was warned about).
+    // Spine draws it mirrored; a sprite only turns, so its image comes out with top and
+    // bottom swapped. It was said once per attachment, as "drawn unmirrored", a line per
+    // part of a flipped figure and not at the bone whose scale does it.
     const std::filesystem::path folder = freshFolder("mirrored");
     ImportRun run = importMini(folder, "mirrored", "\"rotation\": 30 }", "\"rotation\": 30, \"scaleY\": -1 }");
     INFO(run.err);
     REQUIRE(run.exitCode == 0);
-    // The arm's own art, and the forearm's through its parent.
+    // The arm's own art, and the forearm's through its parent, at the arm bone's line.
     const std::string file = (folder / "mirrored.json").string();
-    CHECK(run.err.find(file + ":14: warning: attachment 'box' (slot 'arm', bone 'arm') is mirrored by a negative bone "
-                              "scale in the setup pose; drawn unmirrored") != std::string::npos);
-    CHECK(run.err.find(file + ":15: warning: attachment 'trim' (slot 'forearm', bone 'forearm') is mirrored") !=
-          std::string::npos);
+    CHECK(run.err.find(file + ":5: warning: bone 'arm': its negative scale (scaleY -1) mirrors the art of 'box' (bone 'arm'), "
+                              "'trim' (bone 'forearm') in Spine; a rig sprite cannot be mirrored, so each is drawn "
+                              "unmirrored: in place, with its image's top and bottom swapped") != std::string::npos);
+    CHECK(run.err.find("mirrors") == run.err.rfind("mirrors"));  // once
     // The file as it was: no such warning.
     ImportRun plain = importMini(folder, "plain");
     REQUIRE(plain.exitCode == 0);
@@ -1228,4 +1229,25 @@ TEST_CASE("import: a linked mesh whose parent is in another slot is told so, nam
     CHECK(run.err.find(json + ":14: error: linked mesh 'copy' (slot 'arm'): its parent mesh 'base' is in slot 'other' of skin "
                               "'default', not in slot 'arm' of skin 'default', where a linked mesh's parent is looked for") !=
           std::string::npos);
+}
+
+TEST_CASE("import: a figure flipped at its root is one warning at the root's line, naming every region it mirrors",
+          "[spine][import]") {
+    nlohmann::ordered_json bot = botSkeleton();
+    bot["bones"][0]["scaleX"] = -1;
+    giveBotArmMesh(bot);  // a mesh is placed by its vertices, mirrored as in Spine: not named
+    const std::filesystem::path folder = freshFolder("rootflip");
+    const std::filesystem::path json = writeBot(folder, bot);
+    SpineImportOptions o = options(json.string(), folder / "bot.rig.xml");
+    o.scale = 100.0;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    const std::string expected = json.string() + ":" + std::to_string(lineOf(botText(bot), "\"name\": \"root\"")) +
+                                 ": warning: bone 'root': its negative scale (scaleX -1) mirrors the art of 'limb' (bone "
+                                 "'upper_arm_l'), 'limb' (bone 'forearm_l'), 'limb' (bone 'thigh_l'), 'limb' (bone 'shin_l'), "
+                                 "'limb' (bone 'thigh_r'), 'limb' (bone 'shin_r'), 'torso' (bone 'torso'), 'head' (bone 'head') "
+                                 "in Spine; a rig sprite cannot be mirrored, so each is drawn unmirrored";
+    CHECK(run.err.find(expected) != std::string::npos);
+    CHECK(run.err.find("mirrors") == run.err.rfind("mirrors"));
 }

@@ -72,17 +72,50 @@ bool saysSizeOutOfRange(const std::string& message) {
            message.find("must be > 0, got 0") != std::string::npos || message.find("is too large (more than") != std::string::npos;
 }
 
+/// Art mirrored by a negative bone scale (the bone's own or an ancestor's): Spine draws it
+/// mirrored, a rig sprite only turns, so it is drawn with its image's top and bottom swapped
+/// against Spine's drawing (a mirrored torso upside down). Said once per bone whose own
+/// negative scale does it, at that bone's line, naming the attachments: one warning per
+/// attachment buried the cause under a line per part when a whole figure is flipped.
+/// Meshes are placed by their vertices and come out mirrored as in Spine: not listed.
+void warnMirroredArt(const SpineSkeleton& skeleton, const std::vector<SpineWorld>& setup, const std::vector<SpinePart>& parts,
+                     Reporter& report, const std::string& file) {
+    std::map<int, std::vector<const SpinePart*>> byMirroringBone;
+    for (const SpinePart& p : parts) {
+        const SpineWorld& w = setup[size_t(p.bone)];
+        if (p.mesh || w.a * w.d - w.b * w.c >= 0.0) continue;
+        int mirroring = p.bone;
+        for (int b = p.bone; b >= 0; b = skeleton.bones[size_t(b)].parent)
+            if (skeleton.bones[size_t(b)].scaleX * skeleton.bones[size_t(b)].scaleY < 0.0) {
+                mirroring = b;
+                break;
+            }
+        byMirroringBone[mirroring].push_back(&p);
+    }
+    for (const auto& [b, mirrored] : byMirroringBone) {
+        const SpineBone& bone = skeleton.bones[size_t(b)];
+        std::string scales;
+        if (bone.scaleX < 0.0) scales += "scaleX " + shortNumber(bone.scaleX, 4);
+        if (bone.scaleY < 0.0) scales += (scales.empty() ? "" : ", ") + std::string("scaleY ") + shortNumber(bone.scaleY, 4);
+        std::string names;
+        for (const SpinePart* p : mirrored)
+            names += (names.empty() ? "'" : ", '") + p->name + "' (bone '" + skeleton.bones[size_t(p->bone)].name + "')";
+        report.warning(file, bone.line, "bone '" + bone.name + "': " +
+                                            (scales.empty() ? std::string("a negative scale in the setup pose")
+                                                            : "its negative scale (" + scales + ")") +
+                                            " mirrors the art of " + names +
+                                            " in Spine; a rig sprite cannot be mirrored, so " +
+                                            (mirrored.size() == 1 ? "it is" : "each is") +
+                                            " drawn unmirrored: in place, with its image's top and bottom swapped");
+    }
+}
+
 /// The region attachment as drawn in the setup pose (see SpinePart), or false (reported).
 bool placePart(const SpineAttachment& a, const AtlasRegion& region, const SpineWorld& bone, SpinePart& part,
                Reporter& report, const std::string& file, const std::string& where) {
     const double w = a.width * a.scaleX, h = a.height * a.scaleY;
     if (a.scaleX < 0.0 || a.scaleY < 0.0)
         report.warning(file, a.line, "attachment '" + a.name + "' is flipped (negative scale); drawn unflipped");
-    // A bone mirrored by a negative scale (its own or a parent's) mirrors its art in Spine; a
-    // sprite here only turns, so the art came out mirrored back, unsaid.
-    if (bone.a * bone.d - bone.b * bone.c < 0.0)
-        report.warning(file, a.line, "attachment '" + a.name + "' " + where +
-                                         " is mirrored by a negative bone scale in the setup pose; drawn unmirrored");
     // The packed pixels inside the original image (atlas whitespace stripping), y up.
     const double ow = region.originalWidth, oh = region.originalHeight;
     const double fx0 = region.offsetX / ow, fx1 = (region.offsetX + region.width) / ow;
@@ -281,6 +314,7 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
         parts.push_back(part);
     }
     if (report.errors > 0) return build;
+    warnMirroredArt(skeleton, setup, parts, report, input.jsonPath);
     if (parts.empty()) {
         report.error(input.jsonPath, 0, "no region attachment is shown in the setup pose: nothing to draw or to give bodies to" +
                                             (!defaultSkin && !namedSkin && !allSkins.empty()
