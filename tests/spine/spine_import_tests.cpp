@@ -350,8 +350,9 @@ TEST_CASE("import: each bad input exits 1 with its file and line, and writes not
         {"missing_page.json", "missing_page.atlas", "", dataPath("missing_page.atlas") + ":1: error: page 'no_such_page.png': cannot read"},
         {"mini.json", "two_pages.atlas", "",
          dataPath("two_pages.atlas") + ":7: error: two pages share the file name 'paper_doll.png'"},
+        // No declared page size to scale by (a PNG of another size than declared is scaled to).
         {"mini.json", "outside_page.atlas", "",
-         dataPath("outside_page.atlas") + ":4: error: region 'box' reaches outside its page image (512 x 256)"},
+         dataPath("outside_page.atlas") + ":3: error: region 'box' reaches outside its page image (512 x 256)"},
         {"mini.json", "mini.atlas", "green", dataPath("mini.json") + ": error: --skin 'green': no such skin (the file has 'default', 'blue')"},
         {"mini.json", "no_such.atlas", "", dataPath("no_such.atlas") + ": error: cannot open atlas: file not found"},
     };
@@ -914,20 +915,21 @@ TEST_CASE("import: an animation moving a bone off its place on its parent is war
     CHECK(walk.err.find("off its place") == std::string::npos);
 }
 
-TEST_CASE("import: art on a bone a negative scale mirrors is warned about, naming the attachment and bone",
+TEST_CASE("import: art on a bone a negative scale mirrors is warned about once, at the mirroring bone, naming the attachments",
           "[spine][import]") {
-    // Spine draws it mirrored; a sprite only turns, so it came out mirrored back, unsaid (an
-    // attachment's own negative scale was warned about).
+    // Spine draws it mirrored; a sprite only turns, so its image comes out with top and
+    // bottom swapped. It was said once per attachment, as "drawn unmirrored", a line per
+    // part of a flipped figure and not at the bone whose scale does it.
     const std::filesystem::path folder = freshFolder("mirrored");
     ImportRun run = importMini(folder, "mirrored", "\"rotation\": 30 }", "\"rotation\": 30, \"scaleY\": -1 }");
     INFO(run.err);
     REQUIRE(run.exitCode == 0);
-    // The arm's own art, and the forearm's through its parent.
+    // The arm's own art, and the forearm's through its parent, at the arm bone's line.
     const std::string file = (folder / "mirrored.json").string();
-    CHECK(run.err.find(file + ":14: warning: attachment 'box' (slot 'arm', bone 'arm') is mirrored by a negative bone "
-                              "scale in the setup pose; drawn unmirrored") != std::string::npos);
-    CHECK(run.err.find(file + ":15: warning: attachment 'trim' (slot 'forearm', bone 'forearm') is mirrored") !=
-          std::string::npos);
+    CHECK(run.err.find(file + ":5: warning: bone 'arm': its negative scale (scaleY -1) mirrors the art of 'box' (bone 'arm'), "
+                              "'trim' (bone 'forearm') in Spine; a rig sprite cannot be mirrored, so each is drawn "
+                              "unmirrored: in place, with its image's top and bottom swapped") != std::string::npos);
+    CHECK(run.err.find("mirrors") == run.err.rfind("mirrors"));  // once
     // The file as it was: no such warning.
     ImportRun plain = importMini(folder, "plain");
     REQUIRE(plain.exitCode == 0);
@@ -1011,4 +1013,241 @@ TEST_CASE("import names each attachment it leaves out, and the skin to pass when
                              "(skins 'knight', 'blue' have it: --skin NAME imports one)") != std::string::npos);
     CHECK(noDefault.err.find("nothing to draw or to give bodies to (the file has no 'default' skin; pass --skin with one "
                              "of 'knight', 'blue')") != std::string::npos);
+}
+
+TEST_CASE("import: a page PNG of another size than the atlas says is cut at the same fractions (rects and mesh UVs scaled)",
+          "[spine][import][atlas]") {
+    // Spine's runtimes divide a region's rect by the page's declared size: art exported
+    // again at 2x (or 0.5x) keeps its atlas. The rects used as written cut the wrong pixels.
+    nlohmann::ordered_json bot = botSkeleton();
+    giveBotArmMesh(bot);
+    struct Case {
+        int pngWidth, pngHeight;
+        const char* factor;
+        PixelRect torso, head, limb;
+        double meshU0, meshU1, meshV0, meshV1;
+    };
+    // The atlas: a 256 x 128 page; torso 0,0,32,64; head 96,0,32,32; limb 32,0,64,16; armmesh 32,64,128,16.
+    for (const Case& c : {Case{512, 256, "2 x 2", {0, 0, 64, 128}, {192, 0, 64, 64}, {64, 0, 128, 32}, 64, 320, 128, 160},
+                          Case{128, 64, "0.5 x 0.5", {0, 0, 16, 32}, {48, 0, 16, 16}, {16, 0, 32, 8}, 16, 80, 32, 40},
+                          Case{384, 128, "1.5 x 1", {0, 0, 48, 64}, {144, 0, 48, 32}, {48, 0, 96, 16}, 48, 240, 64, 80}}) {
+        CAPTURE(c.factor);
+        const std::filesystem::path folder = freshFolder(std::string("pngsize_") + std::to_string(c.pngWidth));
+        const std::filesystem::path json = writeBot(folder, bot);
+        testpng::writeGrey(folder / "bot.png", c.pngWidth, c.pngHeight);
+        SpineImportOptions o = options(json.string(), folder / "out" / "bot.rig.xml");
+        std::filesystem::create_directories(folder / "out");
+        o.scale = 100.0;
+        ImportRun run = runImport(o);
+        INFO(run.err);
+        REQUIRE(run.exitCode == 0);
+        CHECK(run.err.find((folder / "bot.atlas").string() + ":1: warning: page 'bot.png' says 256 x 128 but the PNG is " +
+                           std::to_string(c.pngWidth) + " x " + std::to_string(c.pngHeight) + ": its regions are scaled by " +
+                           c.factor + " to the PNG, as Spine's runtimes do") != std::string::npos);
+        RigLoadResult loaded = loadRigFile((folder / "out" / "bot.rig.xml").string());
+        REQUIRE(loaded.rig);
+        const RigDefinition& rig = *loaded.rig;
+        int torsos = 0, heads = 0, limbs = 0;
+        for (const RigSprite& s : rig.sprites) {
+            torsos += s.rect == c.torso;
+            heads += s.rect == c.head;
+            limbs += s.rect == c.limb;
+        }
+        CHECK(torsos == 1);
+        CHECK(heads == 1);
+        CHECK(limbs == 6);  // eight limbs, less the right arm's two: one mesh
+        REQUIRE(rig.meshes.size() == 1);
+        double u0 = 1e9, u1 = -1e9, v0 = 1e9, v1 = -1e9;
+        for (const RigMeshVertex& v : rig.meshes[0].vertices) {
+            u0 = std::min(u0, v.u), u1 = std::max(u1, v.u);
+            v0 = std::min(v0, v.v), v1 = std::max(v1, v.v);
+        }
+        CHECK(u0 == Approx(c.meshU0));
+        CHECK(u1 == Approx(c.meshU1));
+        CHECK(v0 == Approx(c.meshV0));
+        CHECK(v1 == Approx(c.meshV1));
+    }
+}
+
+TEST_CASE("atlas: a region's rect in a PNG of another size: edges rounded, a sliver kept one pixel wide", "[spine][atlas]") {
+    AtlasPage page;
+    page.width = 10;
+    page.height = 10;
+    AtlasRegion sliver;
+    sliver.x = 9, sliver.y = 0, sliver.width = 1, sliver.height = 10;
+    // 0.3x: the sliver's edges 2.7 and 3 both round to 3, the PNG's edge: it keeps the last pixel.
+    CHECK(pngRect(sliver, page, {3, 3}) == PixelRect{2, 0, 1, 3});
+    AtlasRegion odd;
+    odd.x = 3, odd.y = 5, odd.width = 4, odd.height = 5;
+    CHECK(pngRect(odd, page, {5, 20}) == PixelRect{2, 10, 2, 10});  // 1.5 and 3.5 rounded up
+    CHECK(pngRect(odd, page, {10, 10}) == PixelRect{3, 5, 4, 5});
+    page.width = page.height = 0;  // no declared size: as written
+    CHECK(pngRect(odd, page, {5, 20}) == PixelRect{3, 5, 4, 5});
+}
+
+TEST_CASE("import: a sequence attachment (4.1+) draws its setup frame's region, its frames warned about once", "[spine][import]") {
+    // The region is the path and the frame number start + setup, padded to 'digits': the
+    // import asked the atlas for 'torso' and stopped, saying it had no such region.
+    nlohmann::ordered_json bot = botSkeleton();
+    bot["skins"][0]["attachments"]["torso"]["torso"]["sequence"] = {{"count", 3}, {"start", 1}, {"digits", 2}, {"setup", 1}};
+    const std::filesystem::path folder = freshFolder("sequence");
+    const std::filesystem::path json = writeBot(folder, bot);
+    std::ofstream(folder / "bot.atlas", std::ios::binary) << "bot.png\n"
+                                                             "size: 256,128\n"
+                                                             "torso01\n  bounds: 0,0,32,64\n"
+                                                             "torso02\n  bounds: 160,0,32,64\n"
+                                                             "torso03\n  bounds: 192,0,32,64\n"
+                                                             "head\n  bounds: 96,0,32,32\n"
+                                                             "limb\n  bounds: 32,0,64,16\n";
+    SpineImportOptions o = options(json.string(), folder / "bot.rig.xml");
+    o.scale = 100.0;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    const std::string text = botText(bot);
+    const int line = lineOf(text, "\"x\": 27.5") - 1;
+    const std::string warning = json.string() + ":" + std::to_string(line) +
+                                ": warning: attachment 'torso' (slot 'torso'): a sequence of 3 frames; only its setup frame "
+                                "'torso02' is drawn (the frame animation is skipped)";
+    CHECK(run.err.find(warning) != std::string::npos);
+    CHECK(run.err.find("a sequence of") == run.err.rfind("a sequence of"));  // once
+    RigLoadResult loaded = loadRigFile((folder / "bot.rig.xml").string());
+    REQUIRE(loaded.rig);
+    int setupFrames = 0, others = 0;
+    for (const RigSprite& s : loaded.rig->sprites) {
+        setupFrames += s.rect == PixelRect{160, 0, 32, 64};
+        others += s.rect == PixelRect{0, 0, 32, 64} || s.rect == PixelRect{192, 0, 32, 64};
+    }
+    CHECK(setupFrames == 1);
+    CHECK(others == 0);
+}
+
+TEST_CASE("JSON: a sequence's frame outside its count, or a count of 0, is an error at the attachment", "[spine][json]") {
+    for (const char* sequence : {R"({"count": 2, "setup": 2})", R"({"count": 0})", R"({"count": 2, "digits": -1})", R"("torso")"}) {
+        CAPTURE(sequence);
+        const std::string json = std::string("{\"skeleton\": {\"spine\": \"4.2.22\"},\n"
+                                             "\"bones\": [{\"name\": \"root\"}],\n"
+                                             "\"slots\": [{\"name\": \"s\", \"bone\": \"root\", \"attachment\": \"a\"}],\n"
+                                             "\"skins\": [{\"name\": \"default\", \"attachments\": {\"s\": {\n"
+                                             "\"a\": {\"width\": 10, \"height\": 10, \"sequence\": ") +
+                                 sequence + "}}}}]}";
+        SpineLoadResult r = parseSpineJson(json, "seq.json");
+        CHECK_FALSE(r.ok);
+        REQUIRE_FALSE(r.diagnostics.empty());
+        CHECK(r.diagnostics[0].format().starts_with("seq.json:5: error: attachment 'a' (skin 'default', slot 's'): 'sequence'"));
+    }
+}
+
+TEST_CASE("import: the rig's own warnings (a figure hundreds of metres tall) are said once, at their line in OUT",
+          "[spine][import]") {
+    // They came twice: from the check of the rig in memory without a line, then from the
+    // written file read back, with it.
+    const std::filesystem::path folder = freshFolder("tall");
+    const std::filesystem::path json = writeBot(folder, botSkeleton());
+    SpineImportOptions o = options(json.string(), folder / "bot.rig.xml");
+    o.scale = 0.5;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    const std::string warning = (folder / "bot.rig.xml").string() + ":3: warning: rig: its rest pose stands ";
+    CHECK(run.err.find(warning) != std::string::npos);
+    CHECK(run.err.find("m tall") == run.err.rfind("m tall"));
+}
+
+TEST_CASE("import: a setup pose so tall that its scale is past a rig's largest is one error saying so, at the import's scale",
+          "[spine][import][errors]") {
+    // The rig's check refused the scale, fell back to 100 units a metre and then measured
+    // a bone's place by that: "got 3000000 (30000 m)", of a figure 1.8 m tall.
+    nlohmann::ordered_json bot = botSkeleton();
+    bot["bones"][0]["scaleX"] = 20000;
+    bot["bones"][0]["scaleY"] = 20000;
+    const std::filesystem::path folder = freshFolder("huge");
+    const std::filesystem::path json = writeBot(folder, bot);
+    SpineImportOptions o = options(json.string(), folder / "out" / "bot.rig.xml");
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    CHECK(run.exitCode == 1);
+    CHECK(run.err.find(json.string() + ": error: the setup pose is 3520000 units tall: taken as 1.8 m, that is 1955560 units "
+                                       "per metre, more than a rig's scale may be (1e6); pass --scale UNITS_PER_METRE") !=
+          std::string::npos);
+    CHECK(run.err.find("too large") == std::string::npos);
+    CHECK(run.err.find(" m)") == std::string::npos);
+}
+
+TEST_CASE("import: SKELETON.json and OUT missing says what was taken as what (--loop takes the names after it)",
+          "[spine][import]") {
+    struct Case {
+        std::vector<std::string> args;
+        std::string expected;
+    };
+    const std::vector<Case> cases = {
+        {{"hero.json", "--loop", "walk", "out.rig.xml"},
+         "paperdoll rig: error: 'rig import' needs SKELETON.json and OUT.rig.xml, got 'hero.json'; --loop took 'walk', "
+         "'out.rig.xml' as animation names (it takes every name after it): put --loop after OUT, or end its names with --\n"},
+        {{"hero.json"}, "paperdoll rig: error: 'rig import' needs SKELETON.json and OUT.rig.xml, got 'hero.json'\n"},
+        {{"a.json", "b.rig.xml", "c.rig.xml"},
+         "paperdoll rig: error: 'rig import' needs SKELETON.json and OUT.rig.xml, got 'a.json', 'b.rig.xml', 'c.rig.xml'\n"},
+    };
+    for (const Case& c : cases) {
+        std::vector<std::string> args = {"rig", "import"};
+        args.insert(args.end(), c.args.begin(), c.args.end());
+        std::ostringstream printed, err;
+        CHECK(runRigCommand(args, printed, err) == 2);
+        CHECK(err.str().starts_with(c.expected));
+    }
+}
+
+TEST_CASE("import: a linked mesh whose parent is in another slot is told so, naming the slot it is in", "[spine][import][mesh]") {
+    // Spine looks for a linked mesh's parent in the linked mesh's own slot; the error said
+    // the parent was "in no skin" when the skin held it, in another slot.
+    const std::filesystem::path folder = freshFolder("linked_slot");
+    const std::string json = (folder / "linked.json").string();
+    std::ofstream(json) << R"({
+  "skeleton": { "spine": "4.0.64" },
+  "bones": [
+    { "name": "root" },
+    { "name": "arm", "parent": "root", "length": 20, "rotation": 90 }
+  ],
+  "slots": [ { "name": "arm", "bone": "arm", "attachment": "copy" }, { "name": "other", "bone": "arm" } ],
+  "skins": [ { "name": "default", "attachments": {
+    "other": {
+      "base": { "type": "mesh", "path": "box", "uvs": [ 0, 0, 1, 0, 1, 1 ], "triangles": [ 0, 1, 2 ],
+                "vertices": [ 0, -5, 20, -5, 20, 5 ], "hull": 3, "width": 20, "height": 10 }
+    },
+    "arm": {
+      "copy": { "type": "linkedmesh", "parent": "base", "path": "trim", "width": 30, "height": 10 }
+    }
+  } } ]
+}
+)";
+    SpineImportOptions o = options(json, folder / "out" / "linked.rig.xml");
+    o.atlasPath = dataPath("mini.atlas");
+    o.scale = 10.0;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    CHECK(run.exitCode == 1);
+    CHECK(run.err.find(json + ":14: error: linked mesh 'copy' (slot 'arm'): its parent mesh 'base' is in slot 'other' of skin "
+                              "'default', not in slot 'arm' of skin 'default', where a linked mesh's parent is looked for") !=
+          std::string::npos);
+}
+
+TEST_CASE("import: a figure flipped at its root is one warning at the root's line, naming every region it mirrors",
+          "[spine][import]") {
+    nlohmann::ordered_json bot = botSkeleton();
+    bot["bones"][0]["scaleX"] = -1;
+    giveBotArmMesh(bot);  // a mesh is placed by its vertices, mirrored as in Spine: not named
+    const std::filesystem::path folder = freshFolder("rootflip");
+    const std::filesystem::path json = writeBot(folder, bot);
+    SpineImportOptions o = options(json.string(), folder / "bot.rig.xml");
+    o.scale = 100.0;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    const std::string expected = json.string() + ":" + std::to_string(lineOf(botText(bot), "\"name\": \"root\"")) +
+                                 ": warning: bone 'root': its negative scale (scaleX -1) mirrors the art of 'limb' (bone "
+                                 "'upper_arm_l'), 'limb' (bone 'forearm_l'), 'limb' (bone 'thigh_l'), 'limb' (bone 'shin_l'), "
+                                 "'limb' (bone 'thigh_r'), 'limb' (bone 'shin_r'), 'torso' (bone 'torso'), 'head' (bone 'head') "
+                                 "in Spine; a rig sprite cannot be mirrored, so each is drawn unmirrored";
+    CHECK(run.err.find(expected) != std::string::npos);
+    CHECK(run.err.find("mirrors") == run.err.rfind("mirrors"));
 }

@@ -462,3 +462,32 @@ TEST_CASE("JSON: two bones a rig would name alike ('hand.r', 'hand_r') are an er
     CHECK(r.diagnostics[0].format() == "alike.json:6: error: bone 'hand_r' would be the same bone in a rig as 'hand.r' "
                                        "(line 5): a rig name has '_' for each '.'; rename one of them");
 }
+
+TEST_CASE("pose: 3.8 rotate keys turn the shorter way (the difference wrapped into +-180), 4.x keys as written",
+          "[spine][pose]") {
+    // 0 -> 170 -> -170: 3.8's runtime goes on through 180 to 190; 4.x goes back through 0.
+    auto spin = [](const std::string& version, const std::string& secondCurve) {
+        const std::string json = "{\"skeleton\": {\"spine\": \"" + version + "\"},\n"
+                                 "\"bones\": [{\"name\": \"root\"}, {\"name\": \"arm\", \"parent\": \"root\", \"length\": 10}],\n"
+                                 "\"animations\": {\"spin\": {\"bones\": {\"arm\": {\"rotate\": [\n"
+                                 "{\"time\": 0, \"angle\": 0, \"value\": 0},\n"
+                                 "{\"time\": 0.5, \"angle\": 170, \"value\": 170" + secondCurve + "},\n"
+                                 "{\"time\": 1, \"angle\": -170, \"value\": -170}\n"
+                                 "]}}}}}";
+        SpineLoadResult r = parseSpineJson(json, "spin.json");
+        REQUIRE(r.ok);
+        return r.skeleton.animations.at(0).timelines.at(0);
+    };
+    const SpineTimeline old = spin("3.8.99", "");
+    CHECK(sampleSpineTimeline(old, 0, 0.25, 0.0) == Approx(85.0).margin(1e-9));
+    CHECK(sampleSpineTimeline(old, 0, 0.7, 0.0) == Approx(178.0).margin(1e-9));
+    CHECK(sampleSpineTimeline(old, 0, 0.8, 0.0) == Approx(182.0).margin(1e-9));
+    CHECK(sampleSpineTimeline(old, 0, 1.0, 0.0) == Approx(190.0).margin(1e-9));
+    // A 3.8 curve is normalised to the wrapped change: half-way along a symmetric ease is 180.
+    const SpineTimeline eased = spin("3.8.99", ", \"curve\": 0.25, \"c2\": 0, \"c3\": 0.75, \"c4\": 1");
+    CHECK(sampleSpineTimeline(eased, 0, 0.75, 0.0) == Approx(180.0).margin(1e-6));
+    const SpineTimeline fresh = spin("4.2.22", "");
+    CHECK(sampleSpineTimeline(fresh, 0, 0.7, 0.0) == Approx(34.0).margin(1e-9));
+    CHECK(sampleSpineTimeline(fresh, 0, 0.8, 0.0) == Approx(-34.0).margin(1e-9));
+    CHECK(sampleSpineTimeline(fresh, 0, 1.0, 0.0) == Approx(-170.0).margin(1e-9));
+}

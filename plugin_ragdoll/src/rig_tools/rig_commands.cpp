@@ -19,6 +19,7 @@
 #include "paper/command_line.h"
 #include "paper/file_checks.h"
 #include "paper/spelling.h"
+#include "paper/xml_reader.h"
 
 namespace ragdoll {
 
@@ -546,9 +547,21 @@ int runImport(const std::vector<std::string>& args, std::ostream& out, std::ostr
     }
     // "--loop" and no name after it would loop nothing, not what was meant.
     if (options.loops && options.loops->empty()) return usageError(err, "--loop needs an animation NAME (or several)");
-    if (files.size() != 2)
-        return usageError(err, "'rig import' needs SKELETON.json and OUT.rig.xml, got " + std::to_string(files.size()) +
-                                   " argument" + (files.size() == 1 ? "" : "s"));
+    if (files.size() != 2) {
+        // What was taken as what: --loop takes every name after it, OUT among them when it
+        // comes later, and "got 1 argument" left that to be guessed.
+        auto listed = [](const std::vector<std::string>& names) {
+            std::string text;
+            for (const std::string& name : names) text += (text.empty() ? "" : ", ") + paper::inQuotes(name);
+            return text;
+        };
+        std::string message = "'rig import' needs SKELETON.json and OUT.rig.xml, got " +
+                              (files.empty() ? std::string("no file") : listed(files));
+        if (files.size() < 2 && options.loops && !options.loops->empty())
+            message += "; --loop took " + listed(*options.loops) +
+                       " as animation names (it takes every name after it): put --loop after OUT, or end its names with --";
+        return usageError(err, message);
+    }
     options.skeletonPath = files[0];
     options.outPath = files[1];
     if (paper::sameFile(options.skeletonPath, options.outPath))

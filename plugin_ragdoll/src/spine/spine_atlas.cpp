@@ -230,6 +230,36 @@ AtlasLoadResult parseAtlas(std::string_view text, const std::string& fileName) {
     return result;
 }
 
+std::array<double, 2> pngScale(const AtlasPage& page, std::array<int, 2> pngSize) {
+    if (page.width <= 0 || page.height <= 0 || pngSize[0] <= 0 || pngSize[1] <= 0) return {1.0, 1.0};
+    return {double(pngSize[0]) / page.width, double(pngSize[1]) / page.height};
+}
+
+namespace {
+
+/// One side of a rectangle, from atlas pixels to the PNG's: edges scaled in whole numbers
+/// (an edge at the declared size lands exactly on the PNG's), rounded half up.
+void scaleSpan(int& start, int& length, int declared, int png) {
+    if (declared <= 0 || png <= 0 || declared == png) return;
+    auto scaled = [&](long long edge) { return int((2 * edge * png + declared) / (2 * static_cast<long long>(declared))); };
+    int from = scaled(start), to = scaled(static_cast<long long>(start) + length);
+    if (to == from) {  // a sliver shrunk to nothing keeps one pixel
+        if (to < png) ++to;
+        else --from;
+    }
+    start = from;
+    length = to - from;
+}
+
+}  // namespace
+
+PixelRect pngRect(const AtlasRegion& region, const AtlasPage& page, std::array<int, 2> pngSize) {
+    PixelRect rect = region.pageRect();
+    scaleSpan(rect.x, rect.width, page.width, pngSize[0]);
+    scaleSpan(rect.y, rect.height, page.height, pngSize[1]);
+    return rect;
+}
+
 bool looksLikeAtlas(std::string_view text) {
     text = paper::fromFirstCharacter(text);
     std::string_view line = text.substr(0, text.find('\n'));

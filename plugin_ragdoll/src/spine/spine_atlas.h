@@ -24,6 +24,7 @@
 // offsetY) from the bottom-left of an origW × origH image.
 #pragma once
 
+#include <array>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -67,6 +68,16 @@ struct SpineAtlas {
     /// The region with this name (the lowest index when a sequence has several), or nullptr.
     const AtlasRegion* find(std::string_view name) const;
 };
+
+/// The page PNG's pixels per atlas pixel along x and y: its size over the page's declared
+/// `size:` (1 when the atlas does not say). Spine's runtimes take a region's texture
+/// coordinates as its rectangle over the declared size, so a PNG of another size (the art
+/// exported again at 2x) is cut at the same fractions of the image.
+std::array<double, 2> pngScale(const AtlasPage& page, std::array<int, 2> pngSize);
+
+/// The region's stored pixels in its page PNG: pageRect() scaled by pngScale, each edge
+/// rounded to the nearest pixel (at least one pixel wide and high, inside the PNG).
+PixelRect pngRect(const AtlasRegion& region, const AtlasPage& page, std::array<int, 2> pngSize);
 
 struct AtlasLoadResult {
     bool ok = false;

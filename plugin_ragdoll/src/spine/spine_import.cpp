@@ -176,10 +176,13 @@ std::vector<Diagnostic> checkAtlasPages(const SpineAtlas& atlas, const std::vect
         const AtlasPage& page = atlas.pages[p];
         const auto [width, height] = pageSizes[p];
         if (width <= 0) continue;  // not read: the reader said why
-        if (page.width > 0 && (page.width != width || page.height != height))
+        if (page.width > 0 && (page.width != width || page.height != height)) {
+            const std::array<double, 2> scale = pngScale(page, pageSizes[p]);
             warning(page.line, "page '" + page.file + "' says " + std::to_string(page.width) + " x " + std::to_string(page.height) +
                                    " but the PNG is " + std::to_string(width) + " x " + std::to_string(height) +
-                                   " (the PNG's size is used)");
+                                   ": its regions are scaled by " + shortNumber(scale[0], 4) + " x " + shortNumber(scale[1], 4) +
+                                   " to the PNG, as Spine's runtimes do");
+        }
         if (page.pma) warning(page.line, "page '" + page.file + "' is premultiplied (pma); drawn as straight alpha");
         for (size_t q = 0; q < p; ++q)
             if (fs::path(atlas.pages[q].file).filename() == fs::path(page.file).filename())
@@ -187,8 +190,8 @@ std::vector<Diagnostic> checkAtlasPages(const SpineAtlas& atlas, const std::vect
                                      "' (the pages are copied beside OUT by name)");
     }
     for (const AtlasRegion& region : atlas.regions) {
-        const PixelRect r = region.pageRect();
         const auto [width, height] = pageSizes[size_t(region.page)];
+        const PixelRect r = pngRect(region, atlas.pages[size_t(region.page)], pageSizes[size_t(region.page)]);
         if (width > 0 && (r.x + r.width > width || r.y + r.height > height))
             error(region.line, "region '" + region.name + "' reaches outside its page image (" + std::to_string(width) + " x " +
                                    std::to_string(height) + ")");

@@ -43,9 +43,9 @@ struct SpineImportOptions {
 
 /// The atlas against the sizes of its page images as read (per page: width and height in
 /// pixels; 0 × 0 for a page that could not be read, whose error is the reader's): a size
-/// differing from the atlas's and a premultiplied page are warnings; two pages of one file
-/// name (they are copied beside OUT by name) and a region reaching outside its page image
-/// are errors.
+/// differing from the atlas's (its regions are scaled to the PNG: pngRect) and a
+/// premultiplied page are warnings; two pages of one file name (they are copied beside OUT
+/// by name) and a region reaching outside its page image are errors.
 std::vector<Diagnostic> checkAtlasPages(const SpineAtlas& atlas, const std::vector<std::array<int, 2>>& pageSizes,
                                         const std::string& atlasPath);
 

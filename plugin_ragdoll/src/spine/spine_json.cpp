@@ -19,6 +19,8 @@ using Json = nlohmann::json;
 /// Biggest magnitude a coordinate, angle or time may have: past it a number is a mistake
 /// (and its squares would overflow in the pose maths).
 constexpr double kMaxSpineNumber = 1e7;
+/// Most digits a sequence's frame numbers are padded to: more is a mistake, not a name.
+constexpr double kMaxSequenceDigits = 16;
 
 /// A number as written in a message: a whole one as an integer ("9", not nlohmann's
 /// "9.0": indices and counts are read as doubles), any other as JSON writes it.
@@ -341,6 +343,25 @@ public:
         }
     }
 
+    /// A 4.1+ sequence: the attachment's art is `count` regions named its path and a frame
+    /// number (start + index) padded with zeros to `digits`. Only the setup frame is drawn,
+    /// so the path becomes that region's name.
+    void readSequence(SpineAttachment& a, const Json& sequence, const std::string& what) {
+        if (!sequence.is_object()) return error(a.line, what + ": 'sequence' must be an object, got " + sequence.dump());
+        const double count = number(sequence, "count", 0.0, a.line, what), start = number(sequence, "start", 1.0, a.line, what);
+        const double digits = number(sequence, "digits", 0.0, a.line, what), setup = number(sequence, "setup", 0.0, a.line, what);
+        auto whole = [](double value) { return value >= 0.0 && value == std::floor(value); };
+        if (!whole(count) || count < 1 || !whole(start) || !whole(digits) || digits > kMaxSequenceDigits || !whole(setup) ||
+            setup >= count)
+            return error(a.line, what + ": 'sequence' needs a whole 'count' of at least 1, a whole 'start', 'digits' from 0 to " +
+                                     numberText(kMaxSequenceDigits) + " and a 'setup' frame from 0 to count - 1, got " +
+                                     sequence.dump());
+        std::string frame = std::to_string(static_cast<long long>(start + setup));
+        if (frame.size() < size_t(digits)) frame.insert(0, size_t(digits) - frame.size(), '0');
+        a.path += frame;
+        a.sequenceCount = int(count);
+    }
+
     /// slotAt: where the skin's entry for the slot is in the text (its key), so that the line
     /// found is this skin's entry, not another skin's of the same slot and name (nor the
     /// slot's key when the attachment has the slot's name).
@@ -370,6 +391,7 @@ public:
         a.width = number(entry, "width", 0.0, a.line, what);
         a.height = number(entry, "height", 0.0, a.line, what);
         a.color = color(entry, "color", a.line, what);
+        if (auto sequence = entry.find("sequence"); sequence != entry.end() && !sequence->is_null()) readSequence(a, *sequence, what);
         if (a.type == SpineAttachmentType::Mesh) readMesh(a, entry, what);
         if (a.type == SpineAttachmentType::LinkedMesh) {
             a.parentMesh = string(entry, "parent", "", a.line, what);

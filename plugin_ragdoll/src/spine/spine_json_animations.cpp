@@ -60,6 +60,18 @@ const std::map<std::string, KindInfo>& boneKinds() {
     return kinds;
 }
 
+/// 3.8's runtime turns a bone from one rotate key to the next by the shorter way: the
+/// difference wrapped into [-180, 180). 4.x interpolates the values as written. Rewriting
+/// each 3.8 key as the previous one plus that wrapped difference gives one meaning to both
+/// (the same pose, and no jump of 360 degrees for the bake to follow).
+void unwrapRotateKeys(std::vector<SpineKey>& keys) {
+    for (size_t i = 1; i < keys.size(); ++i) {
+        const double previous = keys[i - 1].values[0];
+        const double change = keys[i].values[0] - previous;
+        keys[i].values[0] = previous + change - 360.0 * std::floor(change / 360.0 + 0.5);
+    }
+}
+
 /// Reads the keys of one timeline with their curves; false when it is not usable.
 bool readKeys(Context& c, const Json& keys, const KindInfo& info, int major, int line, const std::string& what,
               SpineTimeline& out) {
@@ -106,6 +118,7 @@ bool readKeys(Context& c, const Json& keys, const KindInfo& info, int major, int
         out.keys.push_back(k);
         curves.push_back(raw);
     }
+    if (info.kind == SpineTimelineKind::Rotate && major < 4) unwrapRotateKeys(out.keys);
     const int values = info.kind == SpineTimelineKind::Ik ? 1 : info.values;
     for (size_t i = 0; i + 1 < out.keys.size(); ++i) {
         SpineKey& k = out.keys[i];

@@ -47,6 +47,28 @@ const SpineAttachment* meshSource(const SpineSkeleton& skeleton, const SpineAtta
     return nullptr;
 }
 
+std::string whyNoParentMesh(const SpineSkeleton& skeleton, const SpineAttachment& attachment, const std::string& skinName) {
+    const std::string parent = "'" + attachment.parentMesh + "'";
+    if (!attachment.parentSkin.empty() && !skeleton.findSkin(attachment.parentSkin))
+        return "its parent's skin '" + attachment.parentSkin + "' is no skin of the file";
+    const std::string first = attachment.parentSkin.empty() ? skinName : attachment.parentSkin;
+    const std::string lookedIn = "slot '" + skeleton.slots[size_t(attachment.slot)].name + "' of " +
+                                 (first == "default" ? std::string("skin 'default'") : "skins '" + first + "' and 'default'");
+    std::string meshes;
+    for (const SpineSkin& skin : skeleton.skins)
+        for (const SpineAttachment& a : skin.attachments) {
+            if (a.name != attachment.parentMesh) continue;
+            const bool lookedAt = a.slot == attachment.slot && (skin.name == first || skin.name == "default");
+            if (lookedAt)  // found where it was looked for, so it is not a mesh
+                return "its parent " + parent + " (skin '" + skin.name + "') is of type '" + a.typeText + "', not a mesh";
+            if (a.type == SpineAttachmentType::Mesh)
+                meshes += (meshes.empty() ? "slot '" : ", slot '") + skeleton.slots[size_t(a.slot)].name + "' of skin '" + skin.name + "'";
+        }
+    if (meshes.empty()) return "its parent mesh " + parent + " is in no skin (looked in " + lookedIn + ")";
+    return "its parent mesh " + parent + " is in " + meshes + ", not in " + lookedIn +
+           ", where a linked mesh's parent is looked for";
+}
+
 std::vector<std::array<double, 2>> meshWorldVertices(const SpineAttachment& source, int slotBone,
                                                      const std::vector<SpineWorld>& setup) {
     const size_t count = source.uvs.size() / 2;
@@ -109,7 +131,7 @@ std::vector<double> meshAreaByBone(const SpineAttachment& source, int slotBone, 
 }
 
 RigMesh rigMeshOf(const SpinePart& part, const SpineAttachment& source, int slotBone, const SpineRigMap& map,
-                  const std::vector<SpineWorld>& setup, const RigDefinition& rig, int image) {
+                  const std::vector<SpineWorld>& setup, const RigDefinition& rig, int image, std::array<double, 2> pngScale) {
     RigMesh mesh;
     mesh.image = image;
     mesh.z = part.slot;
@@ -121,8 +143,8 @@ RigMesh rigMeshOf(const SpinePart& part, const SpineAttachment& source, int slot
     for (size_t v = 0; v < count; ++v) {
         const std::array<double, 2> at =
             pagePosition(region, source.uvs[2 * v] * region.originalWidth, source.uvs[2 * v + 1] * region.originalHeight);
-        mesh.vertices[v].u = at[0];
-        mesh.vertices[v].v = at[1];
+        mesh.vertices[v].u = at[0] * pngScale[0];
+        mesh.vertices[v].v = at[1] * pngScale[1];
     }
     // A weight on a Spine bone becomes one on the rig bone it rides on, placed in that
     // bone's frame from its setup-pose world position. Two Spine bones riding on one rig

@@ -15,6 +15,10 @@ namespace ragdoll {
 const SpineAttachment* meshSource(const SpineSkeleton& skeleton, const SpineAttachment& attachment,
                                   const std::string& skinName);
 
+/// Why meshSource found no parent for a linked mesh, for its error: the parent is looked
+/// for in the linked mesh's own slot, so one in another slot is said to be there.
+std::string whyNoParentMesh(const SpineSkeleton& skeleton, const SpineAttachment& attachment, const std::string& skinName);
+
 /// Each vertex of a mesh in Spine's world, in the setup pose.
 std::vector<std::array<double, 2>> meshWorldVertices(const SpineAttachment& source, int slotBone,
                                                      const std::vector<SpineWorld>& setup);
@@ -34,8 +38,9 @@ std::vector<std::array<double, 2>> meshShareOfBone(const SpineAttachment& source
 /// rigid mesh's is all its slot bone's). Whether a bone gets a body is judged on its share.
 std::vector<double> meshAreaByBone(const SpineAttachment& source, int slotBone, const std::vector<SpineWorld>& setup);
 
-/// The rig mesh of a part: texture positions in page pixels, weights on rig bones (metres).
+/// The rig mesh of a part: texture positions in the page PNG's pixels (the atlas's times
+/// pngScale), weights on rig bones (metres).
 RigMesh rigMeshOf(const SpinePart& part, const SpineAttachment& source, int slotBone, const SpineRigMap& map,
-                  const std::vector<SpineWorld>& setup, const RigDefinition& rig, int image);
+                  const std::vector<SpineWorld>& setup, const RigDefinition& rig, int image, std::array<double, 2> pngScale);
 
 }  // namespace ragdoll

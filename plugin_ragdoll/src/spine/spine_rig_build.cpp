@@ -7,6 +7,7 @@
 #include <map>
 
 #include "anim/clip.h"
+#include "paper/xml_reader.h"
 #include "rig/rig_loader.h"
 #include "rig/rig_saver.h"
 #include "spine/spine_mesh.h"
@@ -71,17 +72,50 @@ bool saysSizeOutOfRange(const std::string& message) {
            message.find("must be > 0, got 0") != std::string::npos || message.find("is too large (more than") != std::string::npos;
 }
 
+/// Art mirrored by a negative bone scale (the bone's own or an ancestor's): Spine draws it
+/// mirrored, a rig sprite only turns, so it is drawn with its image's top and bottom swapped
+/// against Spine's drawing (a mirrored torso upside down). Said once per bone whose own
+/// negative scale does it, at that bone's line, naming the attachments: one warning per
+/// attachment buried the cause under a line per part when a whole figure is flipped.
+/// Meshes are placed by their vertices and come out mirrored as in Spine: not listed.
+void warnMirroredArt(const SpineSkeleton& skeleton, const std::vector<SpineWorld>& setup, const std::vector<SpinePart>& parts,
+                     Reporter& report, const std::string& file) {
+    std::map<int, std::vector<const SpinePart*>> byMirroringBone;
+    for (const SpinePart& p : parts) {
+        const SpineWorld& w = setup[size_t(p.bone)];
+        if (p.mesh || w.a * w.d - w.b * w.c >= 0.0) continue;
+        int mirroring = p.bone;
+        for (int b = p.bone; b >= 0; b = skeleton.bones[size_t(b)].parent)
+            if (skeleton.bones[size_t(b)].scaleX * skeleton.bones[size_t(b)].scaleY < 0.0) {
+                mirroring = b;
+                break;
+            }
+        byMirroringBone[mirroring].push_back(&p);
+    }
+    for (const auto& [b, mirrored] : byMirroringBone) {
+        const SpineBone& bone = skeleton.bones[size_t(b)];
+        std::string scales;
+        if (bone.scaleX < 0.0) scales += "scaleX " + shortNumber(bone.scaleX, 4);
+        if (bone.scaleY < 0.0) scales += (scales.empty() ? "" : ", ") + std::string("scaleY ") + shortNumber(bone.scaleY, 4);
+        std::string names;
+        for (const SpinePart* p : mirrored)
+            names += (names.empty() ? "'" : ", '") + p->name + "' (bone '" + skeleton.bones[size_t(p->bone)].name + "')";
+        report.warning(file, bone.line, "bone '" + bone.name + "': " +
+                                            (scales.empty() ? std::string("a negative scale in the setup pose")
+                                                            : "its negative scale (" + scales + ")") +
+                                            " mirrors the art of " + names +
+                                            " in Spine; a rig sprite cannot be mirrored, so " +
+                                            (mirrored.size() == 1 ? "it is" : "each is") +
+                                            " drawn unmirrored: in place, with its image's top and bottom swapped");
+    }
+}
+
 /// The region attachment as drawn in the setup pose (see SpinePart), or false (reported).
 bool placePart(const SpineAttachment& a, const AtlasRegion& region, const SpineWorld& bone, SpinePart& part,
                Reporter& report, const std::string& file, const std::string& where) {
     const double w = a.width * a.scaleX, h = a.height * a.scaleY;
     if (a.scaleX < 0.0 || a.scaleY < 0.0)
         report.warning(file, a.line, "attachment '" + a.name + "' is flipped (negative scale); drawn unflipped");
-    // A bone mirrored by a negative scale (its own or a parent's) mirrors its art in Spine; a
-    // sprite here only turns, so the art came out mirrored back, unsaid.
-    if (bone.a * bone.d - bone.b * bone.c < 0.0)
-        report.warning(file, a.line, "attachment '" + a.name + "' " + where +
-                                         " is mirrored by a negative bone scale in the setup pose; drawn unmirrored");
     // The packed pixels inside the original image (atlas whitespace stripping), y up.
     const double ow = region.originalWidth, oh = region.originalHeight;
     const double fx0 = region.offsetX / ow, fx1 = (region.offsetX + region.width) / ow;
@@ -253,6 +287,11 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
                                                      "'): no region '" + a.path + "' in the atlas " + input.atlasPath);
             continue;
         }
+        if (a.sequenceCount > 0)
+            report.warning(input.jsonPath, a.line, "attachment '" + a.name + "' (slot '" + slot.name + "'): a sequence of " +
+                                                       std::to_string(a.sequenceCount) + (a.sequenceCount == 1 ? " frame" : " frames") +
+                                                       "; only its setup frame '" + a.path +
+                                                       "' is drawn (the frame animation is skipped)");
         SpinePart part;
         part.name = a.name;
         part.slot = int(s);
@@ -261,8 +300,9 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
         if (isMesh) {
             part.mesh = meshSource(skeleton, a, input.options.skin.empty() ? std::string("default") : input.options.skin);
             if (!part.mesh) {
-                report.error(input.jsonPath, a.line, "linked mesh '" + a.name + "' (slot '" + slot.name + "'): its parent mesh '" +
-                                               a.parentMesh + "' is in no skin");
+                report.error(input.jsonPath, a.line, "linked mesh '" + a.name + "' (slot '" + slot.name + "'): " +
+                                                         whyNoParentMesh(skeleton, a, input.options.skin.empty() ? std::string("default")
+                                                                                                                 : input.options.skin));
                 continue;
             }
             placeMesh(*part.mesh, *region, setup, slot.bone, skeleton.bones.size(), part);
@@ -274,6 +314,7 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
         parts.push_back(part);
     }
     if (report.errors > 0) return build;
+    warnMirroredArt(skeleton, setup, parts, report, input.jsonPath);
     if (parts.empty()) {
         report.error(input.jsonPath, 0, "no region attachment is shown in the setup pose: nothing to draw or to give bodies to" +
                                             (!defaultSkin && !namedSkin && !allSkins.empty()
@@ -289,6 +330,17 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
     const double scale = input.options.scale ? *input.options.scale : inferredScale(high - low);
     if (!(scale > 0.0) || !std::isfinite(scale)) {
         report.error(input.jsonPath, 0, "the setup pose has no height; pass --scale UNITS_PER_METRE");
+        return build;
+    }
+    // A rig's scale is a plain number of the file: past its largest the rig's check fell
+    // back to its default scale and measured every length by that instead.
+    if (scale > paper::kMaxPlainMagnitude) {
+        const std::string why = input.options.scale ? "--scale " + shortNumber(scale, 4) + " units per metre is"
+                                                    : "the setup pose is " + shortNumber(high - low, 2) + " units tall: taken as " +
+                                                          shortNumber(kImportHeightMetres, 2) + " m, that is " +
+                                                          shortNumber(scale, 4) + " units per metre,";
+        report.error(input.jsonPath, 0, why + " more than a rig's scale may be (1e6); pass --scale UNITS_PER_METRE, the "
+                                              "skeleton's units in a metre");
         return build;
     }
 
@@ -370,7 +422,7 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
         RigSprite sprite;
         sprite.bone = r;
         sprite.image = imageOfPage[size_t(p.region->page)];
-        sprite.rect = p.region->pageRect();
+        sprite.rect = pngRect(*p.region, atlas.pages[size_t(p.region->page)], input.pageSizes[size_t(p.region->page)]);
         sprite.centre = {tidy((std::cos(a) * dx + std::sin(a) * dy) / scale, scale),
                          tidy((-std::sin(a) * dx + std::cos(a) * dy) / scale, scale)};
         sprite.angle = tidyAngle(wrapDegrees(p.angle - a / kDegrees) * kDegrees);
@@ -396,8 +448,9 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
     // Meshes: their weights on the rig bones (placed by the rest pose just derived).
     for (const SpinePart& p : parts) {
         if (!p.mesh) continue;
-        rig.meshes.push_back(rigMeshOf(p, *p.mesh, skeleton.slots[size_t(p.slot)].bone, map, setup, rig,
-                                       imageOfPage[size_t(p.region->page)]));
+        const size_t page = size_t(p.region->page);
+        rig.meshes.push_back(rigMeshOf(p, *p.mesh, skeleton.slots[size_t(p.slot)].bone, map, setup, rig, imageOfPage[page],
+                                       pngScale(atlas.pages[page], input.pageSizes[page])));
         rig.meshes.back().order = int(rig.meshes.size()) - 1;
         for (RigMeshVertex& vertex : rig.meshes.back().vertices) {
             vertex.u = std::round(vertex.u * 1e6) / 1e6;
@@ -424,18 +477,29 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
         shortNumber(scale, 4) + " units per metre " +
         (input.options.scale ? std::string("(--scale)")
                              : "(the setup pose's " + shortNumber(high - low, 2) + " units taken as " + shortNumber(kImportHeightMetres, 2) + " m)");
+    // Its warnings alone are held back: the import reads the written rig back and says them
+    // then, at their lines in the file (said here too, they came twice). With an error
+    // nothing is written, so they are said here with it.
+    std::vector<Diagnostic> heldWarnings;
     auto reportOwnCheck = [&](const std::vector<Diagnostic>& diagnostics) {
         int errors = 0;
         bool sizes = false;
+        std::vector<Diagnostic> said;
         for (Diagnostic d : diagnostics) {
             // rigToText's summary speaks of saving an edited rig: replaced by the one below.
             if (d.severity == Severity::Error && d.message.starts_with("not saved:")) continue;
             d.file = input.outPath;
             d.line = 0;
             if (d.severity == Severity::Error) ++errors, sizes = sizes || saysSizeOutOfRange(d.message);
-            report.print({d});
+            said.push_back(d);
         }
-        if (errors == 0) return;
+        if (errors == 0) {
+            heldWarnings.insert(heldWarnings.end(), said.begin(), said.end());
+            return;
+        }
+        report.print(heldWarnings);
+        report.print(said);
+        heldWarnings.clear();
         std::string message = "not imported (nothing written): the rig made from " + fs::path(input.jsonPath).filename().string() +
                               " fails the rig's checks above";
         if (sizes)
@@ -467,7 +531,10 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
     for (const BakedClip& clip : baked.clips) {
         ClipLoadResult clipCheck = loadClipFromText(clip.text, clip.file, *check.rig);
         report.print(clipCheck.diagnostics);
-        if (!clipCheck.clip) return build;
+        if (!clipCheck.clip) {
+            report.print(heldWarnings);  // nothing is written: no read-back to say them
+            return build;
+        }
     }
 
 

@@ -51,6 +51,8 @@ struct SpineAttachment {
     std::vector<int> triangles;
     bool weighted = false;
     std::string parentMesh, parentSkin;  ///< linked mesh: the mesh it shares vertices with
+    /// A sequence's number of frames (4.1+), 0 for none; `path` then names its setup frame.
+    int sequenceCount = 0;
     int line = 0;
 };
 
