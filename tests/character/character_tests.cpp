@@ -1454,6 +1454,43 @@ TEST_CASE("The limbs IK plants are found by their bones' roles when named as Spi
     std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("The limbs IK plants are found by role when names find half of them, each on its named side", "[character][rig]") {
+    // Unreal's `thigh_l`, `calf_l`, `foot_l`: the thigh found by name, the shin not, and the
+    // role search skipped the half-found thigh; no IK. And the right side listed first.
+    const std::filesystem::path dir = test::makeTempDir();
+    std::ifstream in(std::filesystem::path(PAPERDOLL_CONTENT_DIR) / "rigs" / "paper_doll.rig.xml");
+    std::string text;
+    for (std::string line; std::getline(in, line);)
+        if (line.find("<clip ") == std::string::npos) text += line + "\n";
+    const std::string art = "\"../art/";
+    text.replace(text.find(art), art.size(), "\"" + (std::filesystem::path(PAPERDOLL_CONTENT_DIR) / "art").string() + "/");
+    for (const auto& [was, now] : {std::pair<std::string, std::string>{"shin.", "calf_"}, {"forearm.", "lower_arm_"}})
+        for (size_t at; (at = text.find("\"" + was)) != std::string::npos;) text.replace(at + 1, was.size(), now);
+    // The right arm's bones before the left's.
+    const size_t left = text.find("  <bone name=\"upper_arm.L\""), right = text.find("  <bone name=\"upper_arm.R\"");
+    const size_t rightEnd = text.find('\n', text.find("<bone name=\"lower_arm_R\"")) + 1;
+    const std::string rightArm = text.substr(right, rightEnd - right);
+    text.erase(right, rightArm.size());
+    text.insert(left, rightArm);
+    const std::string rig = (dir / "half.rig.xml").string();
+    std::ofstream(rig) << text << std::flush;
+    std::vector<std::string> diagnostics;
+    auto assets = loadCharacterAssets(rig, diagnostics);
+    INFO((diagnostics.empty() ? std::string() : diagnostics[0]));
+    REQUIRE(assets);
+    const RigDefinition& r = assets->rig;
+    for (int s = 0; s < 2; ++s) {
+        const char* side = s == 0 ? "_L" : "_R";
+        CAPTURE(s);
+        CHECK(assets->legs[s].upper == r.findBone(std::string("thigh") + side));
+        CHECK(assets->legs[s].lower == r.findBone(std::string("calf") + side));
+        CHECK(assets->legs[s].end == r.findBone(std::string("foot") + side));
+        CHECK(assets->arms[s].upper == r.findBone(std::string("upper_arm") + side));
+        CHECK(assets->arms[s].lower == r.findBone(std::string("lower_arm") + side));
+    }
+    std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("The limbs IK plants are found by a side's letter in either case", "[character][rig]") {
     // Bones named thigh.l, shin.l, ... (as a rig exported in lower case spells them) got no
     // IK: the feet were not planted on ramps and stairs, unsaid.

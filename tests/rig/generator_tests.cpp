@@ -76,12 +76,16 @@ TEST_CASE("a bare leg or arm is told by where it hangs", "[rig][generator]") {
   <bone name="arm_lower_L" parent="arm_L" length="0.3"/>
   <bone name="upper_arm_R" parent="hip" angle="180" length="0.3"/>
   <bone name="arm_R" parent="upper_arm_R" length="0.3"/>
+  <bone name="back-leg1" parent="hip" angle="180" length="0.3"/>
+  <bone name="back-leg2" parent="back-leg1" length="0.3"/>
+  <bone name="back-leg3" parent="back-leg2" length="0.3"/>
 </rig>
 )", "bare.rig.xml");
     REQUIRE(result.rig);
     const std::vector<BoneKind> kinds = classifyBones(*result.rig);
     CHECK(kinds == std::vector<BoneKind>{BoneKind::Torso, BoneKind::Thigh, BoneKind::Thigh, BoneKind::Shin, BoneKind::UpperArm,
-                                         BoneKind::Forearm, BoneKind::UpperArm, BoneKind::Forearm});
+                                         BoneKind::Forearm, BoneKind::UpperArm, BoneKind::Forearm, BoneKind::Thigh,
+                                         BoneKind::Shin, BoneKind::Shin});
     // Generated, the thigh on the hips gets a hip's limits, not a knee's.
     GeneratedRig generated = generateBodiesAndJoints(*result.rig);
     const RigJoint& hip = generated.rig.joints[0];

@@ -337,6 +337,33 @@ TEST_CASE("a removed group of elements takes the comment heading it along, and o
 </rig>
 )");
     }
+    SECTION("the last group before </rig> removed: no blank line left before it") {
+        std::string last = source;
+        last.erase(last.find("\n  <!-- how hard"), last.find("</rig>") - last.find("\n  <!-- how hard"));
+        RigLoadResult loaded = loadRigFromText(last, "commented.rig.xml");
+        REQUIRE(loaded.rig);
+        RigDefinition edited = *loaded.rig;
+        edited.joints.clear();
+        updateDerived(edited);
+        RigTextResult text = rigToText(edited);
+        REQUIRE(text.ok);
+        INFO(text.text);
+        CHECK(text.text.ends_with("  <body bone=\"arm.L\" radius=\"0.05\" mass=\"1.5\"/>\n</rig>\n"));
+    }
+    SECTION("a group sharing its first line with a comment: each element goes alone, the lines stay apart") {
+        std::string shared = source;
+        shared.replace(shared.find("  <!-- Loose neck"), shared.find("  <joint name=\"neck\"") - shared.find("  <!-- Loose neck"),
+                       "  <!-- neck --> ");
+        RigLoadResult loaded = loadRigFromText(shared, "commented.rig.xml");
+        REQUIRE(loaded.rig);
+        RigDefinition edited = *loaded.rig;
+        edited.joints.clear();
+        updateDerived(edited);
+        RigTextResult text = rigToText(edited);
+        REQUIRE(text.ok);
+        INFO(text.text);
+        CHECK(text.text.find("  <!-- neck -->   \n\n  <!-- how hard") != std::string::npos);
+    }
     SECTION("one joint of the group removed: the comment stays with the other") {
         RigDefinition edited = *original.rig;
         edited.joints.erase(edited.joints.begin());

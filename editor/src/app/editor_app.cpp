@@ -501,11 +501,16 @@ fs::path saveAsFile(const fs::path& path, std::string& why) {
     // it replaced it (run as root, /dev/full itself) and said it saved.
     const fs::file_type type = file.empty() ? fs::file_type::not_found : fs::status(file, ec).type();
     if (type != fs::file_type::regular && type != fs::file_type::not_found) {
-        const char* what = type == fs::file_type::fifo                                                   ? "a named pipe"
-                           : type == fs::file_type::character || type == fs::file_type::block ? "a device"
-                           : type == fs::file_type::socket                                     ? "a socket"
-                                                                                               : "not a regular file";
-        why = "'" + file.lexically_normal().string() + "' is " + what + ", not a file to save into";
+        const std::string name = "'" + file.lexically_normal().string() + "'";
+        if (type == fs::file_type::none) {  // its folder cannot be read
+            why = name + " cannot be looked at: " + ec.message();
+            return {};
+        }
+        const char* what = type == fs::file_type::fifo        ? "a named pipe"
+                           : type == fs::file_type::socket    ? "a socket"
+                           : type == fs::file_type::directory ? "a folder"
+                                                              : "a device";
+        why = name + " is " + what + ", not a file to save into";
         return {};
     }
     return file;

@@ -120,8 +120,8 @@ std::optional<Edit> drawInspectorPanel(PluginHost& plugin, const ObjectRef& sele
                                        WidgetTargets& targets) {
     std::optional<Edit> finished;
     // Beside the Joints panel only while that leaves the world a quarter of the window between
-    // it and the Simulate panel: between 830 and 1000 px wide it fitted there, and lay over
-    // the character's head.
+    // it and the Simulate panel: between 880 and 1000 px wide it fitted there, and lay over
+    // the figure's head.
     const float worldLeft = place.jointsRight + 2.0f * kPanelGap + state.width;
     const bool fitsBeside = place.simulateLeft - worldLeft >= ImGui::GetIO().DisplaySize.x / 4.0f;
     const ImVec2 beside{place.jointsRight + kPanelGap, 30.0f}, under{place.jointsLeft, place.jointsBottom + kPanelGap};

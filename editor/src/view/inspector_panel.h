@@ -41,7 +41,7 @@ struct InspectorState {
 /// The edges the Inspector is placed by, pixels, as drawn this frame: it stands beside the
 /// Joints panel when the world keeps a quarter of the window between it and the Simulate
 /// panel, and under it otherwise (a narrow window: at 800x600 a body's Inspector beside the
-/// Joints panel covered Play, at 880x600 the character's head).
+/// Joints panel covered Play, at 880x600 the figure's head).
 struct InspectorPlace {
     float jointsLeft = 0.0f, jointsRight = 0.0f, jointsBottom = 0.0f;
     float simulateLeft = 0.0f;

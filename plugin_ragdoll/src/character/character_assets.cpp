@@ -1,6 +1,7 @@
 #include "character/character_assets.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <optional>
@@ -16,8 +17,20 @@ namespace ragdoll {
 
 namespace {
 
+/// The side a bone's name gives (0 left, 1 right: `thigh-L`, `L_thigh`, `left_thigh`), or -1.
+int sideOf(std::string_view name) {
+    std::string n(name);
+    for (char& c : n) c = c == '.' || c == '-' || c == ' ' ? '_' : char(std::tolower(static_cast<unsigned char>(c)));
+    for (int side = 0; side < 2; ++side) {
+        const std::string letter = side == 0 ? "l" : "r", word = side == 0 ? "left" : "right";
+        if (n.ends_with("_" + letter) || n.starts_with(letter + "_") || n.find(word) != std::string::npos) return side;
+    }
+    return -1;
+}
+
 /// The chains of `upper` bones with a `lower` child (and an `end` child of that, unless
-/// `end` is Other) that the rig's names left unfound, in bone order.
+/// `end` is Other) that the rig's names left unfound or half found, in bone order, each on
+/// the side its name gives when that one is open (side 0 is the left: an arm reaches by it).
 void chainsByRole(const RigDefinition& rig, const std::vector<BoneKind>& kinds, BoneKind upper, BoneKind lower, BoneKind end,
                   CharacterAssets::Chain (&chains)[2]) {
     auto childOf = [&](int parent, BoneKind kind) {
@@ -29,11 +42,15 @@ void chainsByRole(const RigDefinition& rig, const std::vector<BoneKind>& kinds, 
     for (CharacterAssets::Chain& chain : chains)
         if (found(chain) && chain.end < 0 && end != BoneKind::Other) chain.end = childOf(chain.lower, end);
     for (int b = 0; b < int(rig.bones.size()); ++b) {
-        if (kinds[size_t(b)] != upper || chains[0].upper == b || chains[1].upper == b) continue;
-        const int child = childOf(b, lower);
-        CharacterAssets::Chain* open = !found(chains[0]) ? &chains[0] : !found(chains[1]) ? &chains[1] : nullptr;
-        if (child < 0 || !open) continue;
-        *open = {b, child, end == BoneKind::Other ? -1 : childOf(child, end), -1};
+        const bool taken = (found(chains[0]) && chains[0].upper == b) || (found(chains[1]) && chains[1].upper == b);
+        const int child = kinds[size_t(b)] == upper && !taken ? childOf(b, lower) : -1;
+        if (child < 0) continue;
+        const int side = sideOf(rig.bones[size_t(b)].fileName);
+        CharacterAssets::Chain* open = side >= 0 && !found(chains[side]) ? &chains[side]
+                                       : !found(chains[0])               ? &chains[0]
+                                       : !found(chains[1])               ? &chains[1]
+                                                                         : nullptr;
+        if (open) *open = {b, child, end == BoneKind::Other ? -1 : childOf(child, end), -1};
     }
 }
 

@@ -297,13 +297,15 @@ bool blank(std::string_view text, size_t begin, size_t end) {
 /// (`after`: where the element before the run, or the root's start tag, ends). A comment
 /// heading the run, alone on the lines just above it, goes with it: it spoke of those
 /// elements (`rig generate` replacing a rig's joints left the note on their old limits
-/// behind). So does a blank line above when one follows, leaving one between what remains.
-std::pair<size_t, size_t> runRemovalSpan(std::string_view text, size_t after, const rigxml::ScannedElement& first,
-                                         const rigxml::ScannedElement& last) {
+/// behind). So does a blank line above when one follows, or the root's end tag: what remains
+/// keeps one blank line between its groups and none before `</rig>`. Nullopt when the run
+/// shares a line with other text: its elements are then taken out one by one.
+std::optional<std::pair<size_t, size_t>> runRemovalSpan(std::string_view text, size_t after, const rigxml::ScannedElement& first,
+                                                        const rigxml::ScannedElement& last) {
     size_t begin = removalSpan(text, first).first;
     const size_t end = removalSpan(text, last).second;
     const bool wholeLines = begin > after && text[begin - 1] == '\n' && text[end - 1] == '\n';
-    if (!wholeLines) return {begin, end};
+    if (!wholeLines) return std::nullopt;
     const std::string_view above = text.substr(after, begin - after);
     const size_t tail = above.find_last_not_of(" \t\r\n");
     const bool lineAbove = tail != std::string_view::npos && std::count(above.begin() + tail, above.end(), '\n') == 1;
@@ -314,11 +316,13 @@ std::pair<size_t, size_t> runRemovalSpan(std::string_view text, size_t after, co
             begin = after + openLine + 1;
     }
     const size_t lineBelowEnd = text.find('\n', end);
-    if (lineBelowEnd != std::string_view::npos && blank(text, end, lineBelowEnd)) {
+    const size_t below = text.find_first_not_of(" \t\r", end);
+    const bool rootEndBelow = below != std::string_view::npos && text.substr(below).starts_with("</");
+    if (rootEndBelow || (lineBelowEnd != std::string_view::npos && blank(text, end, lineBelowEnd))) {
         const size_t lineAboveStart = text.rfind('\n', begin - 2) + 1;  // begin > after >= 1
         if (blank(text, lineAboveStart, begin - 1)) begin = lineAboveStart;
     }
-    return {begin, end};
+    return std::pair{begin, end};
 }
 
 /// Edits turning `before` attributes (as in the file) into `after` on one start tag.
@@ -385,10 +389,10 @@ std::optional<std::string> patchedText(const RigDefinition& rig) {
             ++last;
             whole = whole && removed[last];
         }
-        if (whole) {
-            const size_t after = first == 0 ? doc.root.tagEnd : doc.children[first - 1].end;
-            auto [begin, end] = runRemovalSpan(text, after, doc.children[first], doc.children[last]);
-            edits.push_back({begin, end, std::string()});
+        const size_t after = first == 0 ? doc.root.tagEnd : doc.children[first - 1].end;
+        const auto span = whole ? runRemovalSpan(text, after, doc.children[first], doc.children[last]) : std::nullopt;
+        if (span) {
+            edits.push_back({span->first, span->second, std::string()});
         } else {
             for (size_t c = first; c <= last; ++c) {
                 if (!removed[c]) continue;

@@ -99,9 +99,12 @@ BoneKind classifyBone(std::string_view name, std::optional<BoneKind> parent) {
     if (!keyword) return BoneKind::Other;
     // A bare "leg" or "arm" says which part by where it hangs: Mixamo's `LeftLeg` is the
     // shin under `LeftUpLeg`, but a `leg_R` on the hips is the thigh (it was made a shin, its
-    // hip given a knee's limits); an "arm" under an upper arm is the forearm.
-    if (parent && std::string_view(keyword->text) == "leg") return *parent == BoneKind::Thigh ? BoneKind::Shin : BoneKind::Thigh;
-    if (parent && std::string_view(keyword->text) == "arm" && *parent == BoneKind::UpperArm) return BoneKind::Forearm;
+    // hip given a knee's limits); an "arm" under an upper arm is the forearm. Below those, a
+    // limb's further segments (`leg3` under `leg2`) bend as the lower part does.
+    const std::string_view bare = keyword->text;
+    if (parent && bare == "leg")
+        return *parent == BoneKind::Thigh || *parent == BoneKind::Shin ? BoneKind::Shin : BoneKind::Thigh;
+    if (parent && bare == "arm" && (*parent == BoneKind::UpperArm || *parent == BoneKind::Forearm)) return BoneKind::Forearm;
     return keyword->kind;
 }
 

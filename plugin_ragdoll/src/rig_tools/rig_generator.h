@@ -41,9 +41,9 @@ struct BoneRecipe {
 BoneRecipe boneRecipe(BoneKind kind);
 
 /// The kind a bone's name suggests ("upper_arm.L" → UpperArm), case-insensitive. Given the
-/// parent's kind (Other for a root), a bare "leg" is the thigh unless it hangs from one and a
-/// bare "arm" under an upper arm the forearm; without it they are Mixamo's (`LeftLeg` the shin,
-/// `LeftArm` the upper arm).
+/// parent's kind (Other for a root), a bare "leg" is the thigh unless it hangs from a thigh or
+/// a shin, and a bare "arm" under an upper arm or a forearm is the forearm; without it they are
+/// Mixamo's (`LeftLeg` the shin, `LeftArm` the upper arm).
 BoneKind classifyBone(std::string_view name, std::optional<BoneKind> parent = std::nullopt);
 /// Every bone of the rig classified with its parent's kind, by index.
 std::vector<BoneKind> classifyBones(const RigDefinition& rig);
