@@ -1411,15 +1411,37 @@ TEST_CASE("A rig with no bodies yet is refused to spawn in one error that says h
     std::filesystem::remove_all(dir);
 }
 
+namespace {
+
+/// The paper doll's rig text without its clips (they name the bones as they were) and its
+/// image's path made absolute, to be renamed and loaded from a folder of a test's own.
+std::string paperDollToRename() {
+    std::ifstream in(std::filesystem::path(PAPERDOLL_CONTENT_DIR) / "rigs" / "paper_doll.rig.xml");
+    std::string text;
+    for (std::string line; std::getline(in, line);)
+        if (line.find("<clip ") == std::string::npos) text += line + "\n";
+    const std::string art = "\"../art/";
+    text.replace(text.find(art), art.size(), "\"" + (std::filesystem::path(PAPERDOLL_CONTENT_DIR) / "art").string() + "/");
+    return text;
+}
+
+/// The character assets of a rig text written to dir/name (REQUIRE'd to load).
+std::shared_ptr<const CharacterAssets> assetsOf(const std::string& text, const std::filesystem::path& dir, const char* name) {
+    const std::string rig = (dir / name).string();
+    std::ofstream(rig) << text << std::flush;
+    std::vector<std::string> diagnostics;
+    auto assets = loadCharacterAssets(rig, diagnostics);
+    INFO((diagnostics.empty() ? std::string() : diagnostics[0]));
+    REQUIRE(assets);
+    return assets;
+}
+
+}  // namespace
+
 TEST_CASE("The limbs IK plants are found by their bones' roles when named as Spine names them", "[character][rig]") {
     // A Spine skeleton's `front-thigh` or `thigh-L` got no IK: its toes went 15 cm into a stair.
     const std::filesystem::path dir = test::makeTempDir();
-    std::ifstream in(std::filesystem::path(PAPERDOLL_CONTENT_DIR) / "rigs" / "paper_doll.rig.xml");
-    std::string source;
-    for (std::string line; std::getline(in, line);)
-        if (line.find("<clip ") == std::string::npos) source += line + "\n";  // its clips name the bones as they were
-    const std::string art = "\"../art/";
-    source.replace(source.find(art), art.size(), "\"" + (std::filesystem::path(PAPERDOLL_CONTENT_DIR) / "art").string() + "/");
+    const std::string source = paperDollToRename();
     for (const bool prefix : {true, false}) {
         CAPTURE(prefix);
         std::string text = source;
@@ -1431,12 +1453,7 @@ TEST_CASE("The limbs IK plants are found by their bones' roles when named as Spi
                 for (size_t at; (at = text.find(was)) != std::string::npos;) text.replace(at, was.size(), now);
             }
         REQUIRE(text.find(prefix ? "\"rear-foot\"" : "\"foot-R\"") != std::string::npos);
-        const std::string rig = (dir / "spine_names.rig.xml").string();
-        std::ofstream(rig) << text << std::flush;
-        std::vector<std::string> diagnostics;
-        auto assets = loadCharacterAssets(rig, diagnostics);
-        INFO((diagnostics.empty() ? std::string() : diagnostics[0]));
-        REQUIRE(assets);
+        const auto assets = assetsOf(text, dir, "spine_names.rig.xml");
         const RigDefinition& r = assets->rig;
         auto named = [&](const char* limb, int s) {
             return r.findBone(prefix ? std::string(s == 0 ? "front-" : "rear-") + limb : std::string(limb) + (s == 0 ? "-L" : "-R"));
@@ -1458,12 +1475,7 @@ TEST_CASE("The limbs IK plants are found by role when names find half of them, e
     // Unreal's `thigh_l`, `calf_l`, `foot_l`: the thigh found by name, the shin not, and the
     // role search skipped the half-found thigh; no IK. And the right side listed first.
     const std::filesystem::path dir = test::makeTempDir();
-    std::ifstream in(std::filesystem::path(PAPERDOLL_CONTENT_DIR) / "rigs" / "paper_doll.rig.xml");
-    std::string text;
-    for (std::string line; std::getline(in, line);)
-        if (line.find("<clip ") == std::string::npos) text += line + "\n";
-    const std::string art = "\"../art/";
-    text.replace(text.find(art), art.size(), "\"" + (std::filesystem::path(PAPERDOLL_CONTENT_DIR) / "art").string() + "/");
+    std::string text = paperDollToRename();
     for (const auto& [was, now] : {std::pair<std::string, std::string>{"shin.", "calf_"}, {"forearm.", "lower_arm_"}})
         for (size_t at; (at = text.find("\"" + was)) != std::string::npos;) text.replace(at + 1, was.size(), now);
     // The right arm's bones before the left's.
@@ -1472,12 +1484,7 @@ TEST_CASE("The limbs IK plants are found by role when names find half of them, e
     const std::string rightArm = text.substr(right, rightEnd - right);
     text.erase(right, rightArm.size());
     text.insert(left, rightArm);
-    const std::string rig = (dir / "half.rig.xml").string();
-    std::ofstream(rig) << text << std::flush;
-    std::vector<std::string> diagnostics;
-    auto assets = loadCharacterAssets(rig, diagnostics);
-    INFO((diagnostics.empty() ? std::string() : diagnostics[0]));
-    REQUIRE(assets);
+    const auto assets = assetsOf(text, dir, "half.rig.xml");
     const RigDefinition& r = assets->rig;
     for (int s = 0; s < 2; ++s) {
         const char* side = s == 0 ? "_L" : "_R";
