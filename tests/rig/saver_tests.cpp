@@ -317,12 +317,19 @@ TEST_CASE("a removed group of elements takes the comment heading it along, and o
     RigLoadResult original = loadRigFromText(source, "commented.rig.xml");
     INFO(describe(original.diagnostics));
     REQUIRE(original.rig);
-    SECTION("every joint of the group removed: the comment on them and a blank line go too") {
-        RigDefinition edited = *original.rig;
+    // The text saved with every joint removed.
+    auto withoutJoints = [](const std::string& text) {
+        RigLoadResult loaded = loadRigFromText(text, "commented.rig.xml");
+        REQUIRE(loaded.rig);
+        RigDefinition edited = *loaded.rig;
         edited.joints.clear();
         updateDerived(edited);
-        RigTextResult text = rigToText(edited);
-        REQUIRE(text.ok);
+        RigTextResult saved = rigToText(edited);
+        REQUIRE(saved.ok);
+        return saved;
+    };
+    SECTION("every joint of the group removed: the comment on them and a blank line go too") {
+        const RigTextResult text = withoutJoints(source);
         CHECK(text.text == R"(<rig name="commented" format="1" units="m">
   <bone name="torso" y="1" angle="90" length="0.5"/>
   <bone name="head" parent="torso" length="0.3"/>
@@ -340,13 +347,7 @@ TEST_CASE("a removed group of elements takes the comment heading it along, and o
     SECTION("the last group before </rig> removed: no blank line left before it") {
         std::string last = source;
         last.erase(last.find("\n  <!-- how hard"), last.find("</rig>") - last.find("\n  <!-- how hard"));
-        RigLoadResult loaded = loadRigFromText(last, "commented.rig.xml");
-        REQUIRE(loaded.rig);
-        RigDefinition edited = *loaded.rig;
-        edited.joints.clear();
-        updateDerived(edited);
-        RigTextResult text = rigToText(edited);
-        REQUIRE(text.ok);
+        const RigTextResult text = withoutJoints(last);
         INFO(text.text);
         CHECK(text.text.ends_with("  <body bone=\"arm.L\" radius=\"0.05\" mass=\"1.5\"/>\n</rig>\n"));
     }
@@ -354,13 +355,7 @@ TEST_CASE("a removed group of elements takes the comment heading it along, and o
         std::string shared = source;
         shared.replace(shared.find("  <!-- Loose neck"), shared.find("  <joint name=\"neck\"") - shared.find("  <!-- Loose neck"),
                        "  <!-- neck --> ");
-        RigLoadResult loaded = loadRigFromText(shared, "commented.rig.xml");
-        REQUIRE(loaded.rig);
-        RigDefinition edited = *loaded.rig;
-        edited.joints.clear();
-        updateDerived(edited);
-        RigTextResult text = rigToText(edited);
-        REQUIRE(text.ok);
+        const RigTextResult text = withoutJoints(shared);
         INFO(text.text);
         CHECK(text.text.find("  <!-- neck -->   \n\n  <!-- how hard") != std::string::npos);
     }

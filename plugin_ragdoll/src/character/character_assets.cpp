@@ -1,7 +1,6 @@
 #include "character/character_assets.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <optional>
@@ -19,8 +18,7 @@ namespace {
 
 /// The side a bone's name gives (0 left, 1 right: `thigh-L`, `L_thigh`, `left_thigh`), or -1.
 int sideOf(std::string_view name) {
-    std::string n(name);
-    for (char& c : n) c = c == '.' || c == '-' || c == ' ' ? '_' : char(std::tolower(static_cast<unsigned char>(c)));
+    const std::string n = boneNameWords(name);
     for (int side = 0; side < 2; ++side) {
         const std::string letter = side == 0 ? "l" : "r", word = side == 0 ? "left" : "right";
         if (n.ends_with("_" + letter) || n.starts_with(letter + "_") || n.find(word) != std::string::npos) return side;

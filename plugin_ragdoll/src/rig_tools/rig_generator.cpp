@@ -37,6 +37,12 @@ constexpr Keyword kKeywords[] = {
 
 }  // namespace
 
+std::string boneNameWords(std::string_view name) {
+    std::string out(name);
+    for (char& c : out) c = c == '.' || c == '-' || c == ' ' ? '_' : char(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
 BoneRecipe boneRecipe(BoneKind kind) {
     switch (kind) {
         case BoneKind::Torso: return {0.9, 8.0, -30.0, 30.0, "spine"};
@@ -64,16 +70,9 @@ constexpr double kAngularDamping = 0.5;  // 1/s
 constexpr double kJointDamping = 1.5;       // 1/s (dampAndRubJoints)
 constexpr double kJointFrictionShare = 0.5;  // of the lightest limb's level torque
 
-std::string lowercase(std::string_view text) {
-    std::string out(text);
-    for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 /// The keyword that decided the kind and where it sits in the name, or none.
 const Keyword* matchKeyword(std::string_view name, size_t& at) {
-    std::string lower = lowercase(name);
-    std::replace_if(lower.begin(), lower.end(), [](char c) { return c == '.' || c == '-' || c == ' '; }, '_');
+    const std::string lower = boneNameWords(name);
     for (const Keyword& k : kKeywords) {
         at = lower.find(k.text);
         if (at != std::string::npos) return &k;

@@ -40,6 +40,9 @@ struct BoneRecipe {
 };
 BoneRecipe boneRecipe(BoneKind kind);
 
+/// A bone's name as its words are matched: lower case, with '.', '-' and ' ' as '_'
+/// (Spine's `lower-arm-L` is `lower_arm_l`).
+std::string boneNameWords(std::string_view name);
 /// The kind a bone's name suggests ("upper_arm.L" → UpperArm), case-insensitive. Given the
 /// parent's kind (Other for a root), a bare "leg" is the thigh unless it hangs from a thigh or
 /// a shin, and a bare "arm" under an upper arm or a forearm is the forearm; without it they are
