@@ -685,6 +685,56 @@ TEST_CASE("auto-reload sees a library renamed away, and a folder moved away and 
     CHECK(host->status().reloads == 2);
 }
 
+TEST_CASE("auto-reload follows a library that is a link to the build's output", "[plugin]") {
+    // The plugin's folder holding a link to the library the build writes elsewhere: the
+    // watch was on the link's folder, where nothing happens when the build writes, and the
+    // new build was never loaded.
+    Sandbox box;
+    const fs::path out = box.dir / "build" / "out";
+    fs::create_directories(out);
+    auto build = [&](const std::string& variant, const fs::path& into) {
+        fs::copy_file(kTestPlugins / ("lib" + variant + ".so"), into.string() + ".tmp", fs::copy_options::overwrite_existing);
+        fs::rename(into.string() + ".tmp", into);
+    };
+    build("test_plugin_v1", out / "libtest_plugin.so");
+    fs::create_directory_symlink("build/out", box.dir / "out");        // a link on the way, too
+    fs::create_symlink("out/libtest_plugin.so", box.library);        // relative, as `ln -s` makes it
+    auto host = box.host();
+    REQUIRE(host->load(box.descriptor));
+    host->watch(true);
+    CHECK(std::string(host->status().watchMethod) == "inotify");
+
+    build("test_plugin_v2", out / "libtest_plugin.so");               // renamed over the target
+    CHECK(pollWatch(*host));
+    CHECK(host->status().version == "2.0");
+    {   // written in place, as a linker does
+        std::ifstream source(kTestPlugins / "libtest_plugin_v1.so", std::ios::binary);
+        std::ofstream(out / "libtest_plugin.so", std::ios::binary | std::ios::trunc) << source.rdbuf();
+    }
+    CHECK(pollWatch(*host));
+    CHECK(host->status().version == "1.0");
+
+    // The link pointed elsewhere: the new target is loaded, and then watched instead.
+    const fs::path other = box.dir / "other";
+    fs::create_directories(other);
+    build("test_plugin_v2", other / "libtest_plugin.so");
+    fs::create_symlink(other / "libtest_plugin.so", box.dir / "link.tmp");
+    fs::rename(box.dir / "link.tmp", box.library);
+    CHECK(pollWatch(*host));
+    CHECK(host->status().version == "2.0");
+    build("test_plugin_v1", other / "libtest_plugin.so");
+    CHECK(pollWatch(*host));
+    CHECK(host->status().version == "1.0");
+    // What happens to the old target now is not the library's.
+    build("test_plugin_v2", out / "libtest_plugin.so");
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(600);
+    while (std::chrono::steady_clock::now() < until) {
+        CHECK_FALSE(host->reloadIfChanged());
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    CHECK(host->status().reloads == 4);
+}
+
 TEST_CASE("a library still being written is not loaded until it is complete", "[plugin]") {
     Sandbox box;
     box.install("test_plugin_v1");

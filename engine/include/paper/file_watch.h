@@ -1,6 +1,7 @@
 // Watches one file (a plugin library) for replacement. inotify on its folder, so renames
 // over the file, out of it and rewrites in place are all seen, and a folder moved away and
-// made anew is watched again; if inotify is unavailable it polls
+// made anew is watched again; a file that is a link (to a build's output elsewhere) is
+// followed, its target's folder watched too; if inotify is unavailable it polls
 // the file's size and time. A change is reported once the file has been quiet for a while
 // and is a complete ELF file: linkers write in many pieces, and a half-written library
 // must never be loaded.
@@ -40,6 +41,9 @@ private:
     Stamp stamp() const;
     /// Watches the file's folder (again); false while there is no such folder.
     bool watchFolder();
+    /// Follows the file's links to what they point at now and watches that file's folder
+    /// instead of the last target's (none when the file is no link).
+    void watchTarget();
 
     std::filesystem::path file_;
     int inotifyFd_ = -1;
@@ -48,6 +52,10 @@ private:
     /// watch is on the old one, so the file's own size and time are compared until a folder
     /// of that name can be watched again.
     bool folderGone_ = false;
+    /// What the file's links lead to (empty when it is no link) and the watch on its folder:
+    /// the same descriptor as watch_ when both are one folder.
+    std::filesystem::path target_;
+    int targetWatch_ = -1;
     bool pending_ = false;
     std::chrono::steady_clock::time_point lastActivity_{};
     Stamp last_;

@@ -18,7 +18,39 @@ FileWatch::FileWatch(fs::path file) : file_(std::move(file)) {
         close(inotifyFd_);
         inotifyFd_ = -1;
     }
+    if (inotifyFd_ >= 0) watchTarget();
     last_ = stamp();
+}
+
+namespace {
+constexpr uint32_t kFolderEvents =
+    IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_MODIFY | IN_DELETE | IN_MOVE_SELF | IN_DELETE_SELF;
+
+/// Where a chain of links from `file` ends (a link's relative target is taken from its own
+/// folder), or empty when `file` is no link. A chain too long (a loop) ends where it stops.
+fs::path linkTarget(const fs::path& file) {
+    std::error_code ec;
+    fs::path at = file;
+    for (int hop = 0; hop < 40 && fs::is_symlink(at, ec); ++hop) {
+        const fs::path next = fs::read_symlink(at, ec);
+        if (ec) break;
+        at = next.is_absolute() ? next : at.parent_path() / next;
+    }
+    return at == file ? fs::path() : at.lexically_normal();
+}
+}  // namespace
+
+void FileWatch::watchTarget() {
+    const fs::path target = linkTarget(file_);
+    if (target == target_ && (target.empty() || targetWatch_ >= 0)) return;
+    if (targetWatch_ >= 0 && targetWatch_ != watch_) inotify_rm_watch(inotifyFd_, targetWatch_);
+    targetWatch_ = -1;
+    target_ = target;
+    if (target_.empty()) return;
+    // A folder watched twice gives one descriptor: the same as watch_ when the link and its
+    // target share a folder (and inotify_add_watch with the same events leaves that as it was).
+    const fs::path folder = target_.parent_path().empty() ? fs::path(".") : target_.parent_path();
+    targetWatch_ = inotify_add_watch(inotifyFd_, folder.c_str(), kFolderEvents);
 }
 
 bool FileWatch::watchFolder() {
@@ -26,9 +58,7 @@ bool FileWatch::watchFolder() {
     // A file renamed away (IN_MOVED_FROM) is a change as its removal is; the folder itself
     // moved or deleted (IN_MOVE_SELF, IN_DELETE_SELF) leaves the watch on what is no longer
     // the file's folder.
-    const int watch = inotify_add_watch(inotifyFd_, folder.c_str(),
-                                        IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_MODIFY |
-                                            IN_DELETE | IN_MOVE_SELF | IN_DELETE_SELF);
+    const int watch = inotify_add_watch(inotifyFd_, folder.c_str(), kFolderEvents);
     if (watch < 0) return false;
     watch_ = watch;
     return true;
@@ -53,22 +83,27 @@ bool FileWatch::poll() {
     auto now = std::chrono::steady_clock::now();
     if (inotifyFd_ >= 0) {
         alignas(inotify_event) char buffer[4096];
-        std::string name = file_.filename().string();
+        const std::string name = file_.filename().string();
+        const std::string targetName = target_.filename().string();
+        bool linkChanged = false;
         for (;;) {
             ssize_t n = read(inotifyFd_, buffer, sizeof buffer);
             if (n <= 0) break;
             for (ssize_t offset = 0; offset < n;) {
                 const auto* event = reinterpret_cast<const inotify_event*>(buffer + offset);
-                if (event->wd == watch_ &&
-                    ((event->len > 0 && name == event->name) || (event->mask & (IN_MOVE_SELF | IN_DELETE_SELF)))) {
+                const bool folderLeft = event->mask & (IN_MOVE_SELF | IN_DELETE_SELF);
+                const bool file = event->wd == watch_ && ((event->len > 0 && name == event->name) || folderLeft);
+                const bool target = event->wd == targetWatch_ && ((event->len > 0 && targetName == event->name) || folderLeft);
+                if (file || target) {
                     pending_ = true;
                     lastActivity_ = now;
                     last_ = stamp();
-                    if (event->mask & (IN_MOVE_SELF | IN_DELETE_SELF)) {
+                    linkChanged = linkChanged || file;
+                    if (folderLeft) {
                         // What happens to the old folder now is not the file's.
-                        inotify_rm_watch(inotifyFd_, watch_);
-                        watch_ = -1;
-                        folderGone_ = true;
+                        inotify_rm_watch(inotifyFd_, event->wd);
+                        if (file) watch_ = -1, folderGone_ = true;
+                        if (event->wd == targetWatch_) targetWatch_ = -1;
                     }
                 }
                 offset += ssize_t(sizeof(inotify_event) + event->len);
@@ -80,8 +115,10 @@ bool FileWatch::poll() {
             pending_ = true;
             lastActivity_ = now;
         }
+        // The link pointed elsewhere, or its target's folder is gone: follow it again.
+        if (linkChanged || (!target_.empty() && targetWatch_ < 0)) watchTarget();
     }
-    if (inotifyFd_ < 0 || folderGone_) {
+    if (inotifyFd_ < 0 || folderGone_ || (!target_.empty() && targetWatch_ < 0)) {
         Stamp s = stamp();
         if (!(s == last_)) {
             last_ = s;
