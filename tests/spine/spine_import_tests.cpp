@@ -813,6 +813,34 @@ TEST_CASE("import: --loop names the clips that loop, and by default idle, walk a
     CHECK(loaded.rig->findClip("swing") != nullptr);
 }
 
+TEST_CASE("import: a get-up named front or back plays that get-up; one named neither plays both, or the one left",
+          "[spine][import][bake]") {
+    // 'getup-back' and 'getup-front' were both "get_up": the first played both get-ups and
+    // the second was a script-only clip.
+    CHECK(clipRoleOf("getup-back") == "get_up_back");
+    CHECK(clipRoleOf("Stand_Up_Prone") == "get_up_front");
+    CHECK(clipRoleOf("get up from belly") == "get_up_front");
+    CHECK(clipRoleOf("getUp") == "get_up");
+    const nlohmann::ordered_json still = {{"bones", {{"shin_l", {{"rotate", nlohmann::ordered_json::array({{{"value", 0}}})}}}}}};
+    auto clipsOf = [&](const std::vector<std::string>& animations) {
+        nlohmann::ordered_json bot = botSkeleton();
+        for (const std::string& name : animations) bot["animations"][name] = still;
+        const std::filesystem::path folder = freshFolder("get_ups");
+        ImportRun run = runImport(options(writeBot(folder, bot).string(), folder / "bot.rig.xml"));
+        INFO(run.err);
+        REQUIRE(run.exitCode == 0);
+        RigLoadResult loaded = loadRigFile((folder / "bot.rig.xml").string());
+        REQUIRE(loaded.rig);
+        std::string clips;
+        for (const RigClip& clip : loaded.rig->clips)
+            if (clip.name.find("get") != std::string::npos) clips += clip.name + "=" + clip.file + " ";
+        return clips;
+    };
+    CHECK(clipsOf({"getup-back", "getup-front"}) == "get_up_back=bot.getup-back.anim.xml get_up_front=bot.getup-front.anim.xml ");
+    CHECK(clipsOf({"get_up", "getup_back"}) == "get_up_front=bot.get_up.anim.xml get_up_back=bot.getup_back.anim.xml ");
+    CHECK(clipsOf({"getUp"}) == "get_up_front=bot.getUp.anim.xml get_up_back=bot.getUp.anim.xml ");
+}
+
 TEST_CASE("import: --loop with a name that is no animation, or with no name, is refused (exit 2), naming the animations",
           "[spine][import][bake]") {
     const std::filesystem::path folder = freshFolder("loop_unknown");

@@ -97,7 +97,14 @@ std::vector<char> keysReachClips(const SpineSkeleton& skeleton, const SpineRigMa
 std::string clipRoleOf(const std::string& animationName) {
     const std::string name = lowercase(animationName);
     for (const char* getUp : {"getup", "get_up", "get-up", "get up", "standup", "stand_up", "stand-up"})
-        if (name.find(getUp) != std::string::npos) return "get_up";
+        if (name.find(getUp) != std::string::npos) {
+            // From lying face down ("front", "prone", "belly") or on the back ("back", "supine").
+            for (const char* front : {"front", "prone", "belly"})
+                if (name.find(front) != std::string::npos) return "get_up_front";
+            for (const char* back : {"back", "supine"})
+                if (name.find(back) != std::string::npos) return "get_up_back";
+            return "get_up";
+        }
     for (const char* role : {"idle", "walk", "run", "jump", "daze"})
         if (name.find(role) != std::string::npos) return role;
     return "";
@@ -124,15 +131,19 @@ BakeResult bakeSpineClips(const SpineSkeleton& skeleton, const SpineRigMap& map,
     const double restRootY = setup[size_t(map.spineOfRig[0])].y;
 
     // Roles: an animation named exactly as a role first, then the first whose name holds it.
+    // A get-up that says neither front nor back plays both of the character's get-ups, or the
+    // one no other get-up took, so it comes last.
     std::set<std::string> taken;
-    std::vector<std::string> roleOf(skeleton.animations.size());
-    for (int pass = 0; pass < 2; ++pass)
+    std::vector<std::vector<std::string>> rolesOf(skeleton.animations.size());
+    for (int pass = 0; pass < 3; ++pass)
         for (size_t a = 0; a < skeleton.animations.size(); ++a) {
             const std::string role = clipRoleOf(skeleton.animations[a].name);
             const bool exact = lowercase(skeleton.animations[a].name) == role;
-            if (role.empty() || !roleOf[a].empty() || taken.count(role) || (pass == 0 && !exact)) continue;
-            roleOf[a] = role;
-            taken.insert(role);
+            const bool eitherGetUp = role == "get_up";
+            if (role.empty() || !rolesOf[a].empty() || (pass == 0 && !exact) || (pass < 2 && eitherGetUp)) continue;
+            for (const std::string& r : eitherGetUp ? std::vector<std::string>{"get_up_front", "get_up_back"}
+                                                    : std::vector<std::string>{role})
+                if (taken.insert(r).second) rolesOf[a].push_back(r);
         }
 
     std::set<std::string> names;
@@ -151,8 +162,7 @@ BakeResult bakeSpineClips(const SpineSkeleton& skeleton, const SpineRigMap& map,
             }
         BakedClip clip;
         clip.animation = animation.name;
-        if (roleOf[a] == "get_up") clip.roles = {"get_up_front", "get_up_back"};
-        else if (!roleOf[a].empty()) clip.roles = {roleOf[a]};
+        if (!rolesOf[a].empty()) clip.roles = rolesOf[a];
         else {
             std::string name = fileSafe(animation.name);
             while (names.count(name) || clipRoleOf(name) == name) name += "_";

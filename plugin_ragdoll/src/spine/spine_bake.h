@@ -53,7 +53,8 @@ struct BakeResult {
     std::vector<BakeWarning> warnings;
 };
 
-/// The role name an animation is wired to ("walk", "get_up"…), or "" for a script-only clip.
+/// The role name an animation is wired to ("walk", "get_up_back"…; "get_up" for a get-up
+/// that says neither front nor back), or "" for a script-only clip.
 std::string clipRoleOf(const std::string& animationName);
 /// True when the animation loops by default: its name holds idle, walk or run.
 bool loopsByDefault(const std::string& animationName);
