@@ -202,6 +202,8 @@ TEST_CASE("paperdoll refuses bad options and numbers", "[cli][bad-input][player]
          {"--headless needs --frames"}},
         {"`--screenshot` in a headless run", {"--headless", "--frames", "1", "--screenshot", "x.png"}, 2,
          {"--screenshot needs a window"}},
+        {"`--screenshot` named other than .png (PNG data in shot.jpg)", {"--frames", "1", "--screenshot", "shot.jpg"}, 2,
+         {"--screenshot 'shot.jpg': a screenshot is written as PNG: name it 'shot.png'"}},
         {"`--plugin` and `--no-plugin`", {"--headless", "--frames", "1", "--plugin", "x.plugin", "--no-plugin"}, 2,
          {"contradict"}},
         {"`PAPERDOLL_CONTENT` names a missing folder, no level given", {"--headless", "--frames", "1"}, 1,
@@ -553,6 +555,8 @@ TEST_CASE("paperdoll_editor refuses bad files", "[cli][bad-input][editor]") {
         {"--screenshot: in a folder that does not exist", opt("--screenshot", f.missing + "/shot.png"), 2,
          {"--screenshot '" + f.missing + "/shot.png': '" + f.missing + "' does not exist"}},
         {"--screenshot: a directory", opt("--screenshot", f.folder), 2, {"--screenshot '" + f.folder + "': it is a directory"}},
+        {"--screenshot: named other than .png", opt("--screenshot", "shot.JPG"), 2,
+         {"--screenshot 'shot.JPG': a screenshot is written as PNG: name it 'shot.png'"}},
     };
     checkAll("paperdoll_editor", kEditor, rows);
 }

@@ -179,6 +179,7 @@ TEST_CASE("script errors name their line and what is wrong", "[script]") {
         {"mouse up left right\n", 1, "mouse up takes one button (left, middle or right), got 2 arguments"},
         {"mouse down thumb\n", 1, "mouse down: unknown button 'thumb' (left, middle or right)"},
         {"screenshot\n", 1, "screenshot needs a file name (e.g. screenshot shot.png)"},
+        {"screenshot shots/walk.jpeg\n", 1, "screenshot 'shots/walk.jpeg': a screenshot is written as PNG: name it 'walk.png'"},
         {"screenshot # a comment, not a file\n", 1, "screenshot needs a file name (e.g. screenshot shot.png)"},
         {"quit now\n", 1, "quit takes no arguments, got 1 argument"},
         {"Wait 1\n", 1, "unknown command 'Wait' (commands: wait, wait_frames, key, action, mouse, screenshot, quit)"},

@@ -4,6 +4,7 @@
 // file can be written where it is asked for (said before a run, not after it).
 #pragma once
 
+#include <cctype>
 #include <filesystem>
 #include <string>
 #include <system_error>
@@ -66,6 +67,17 @@ inline std::string cannotWrite(const std::string& path) {
     const fs::path folder = fs::path(path).parent_path();
     if (folder.empty() || fs::is_directory(folder, status)) return "";
     return "'" + folder.string() + (fs::exists(folder, status) ? "' is not a folder" : "' does not exist");
+}
+
+/// Why a screenshot cannot be written under path's name: it is written as PNG, so a name
+/// with another type's ending (shot.jpg) would hold PNG data under it; "" for a name ending
+/// .png in any case, or with no ending (a device, a pipe).
+inline std::string notPngName(const std::string& path) {
+    std::string extension = std::filesystem::path(path).extension().string();
+    for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
+    if (extension.empty() || extension == ".png") return "";
+    return "a screenshot is written as PNG: name it '" +
+           std::filesystem::path(path).replace_extension(".png").filename().string() + "'";
 }
 
 }  // namespace paper

@@ -129,6 +129,8 @@ EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args) {
     // Said now, not after the run: the screenshot is written when the editor quits.
     if (const std::string problem = cannotWrite(options.screenshotPath); !problem.empty())
         return {std::nullopt, "--screenshot '" + options.screenshotPath + "': " + problem};
+    if (const std::string problem = options.screenshotPath.empty() ? "" : notPngName(options.screenshotPath); !problem.empty())
+        return {std::nullopt, "--screenshot '" + options.screenshotPath + "': " + problem};
     return {options, ""};
 }
 

@@ -146,6 +146,8 @@ CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
                 if (!input->empty() && sameFile(*path, *input))
                     return fail(std::string(option) + " '" + *path + "': it is " + what + " this run reads");
         }
+    if (const std::string problem = o.screenshotPath.empty() ? "" : notPngName(o.screenshotPath); !problem.empty())
+        return fail("--screenshot '" + o.screenshotPath + "': " + problem);
     return {o, {}};
 }
 

@@ -6,11 +6,17 @@
 #include <cstring>
 #include <system_error>
 
+#include "paper/file_checks.h"
 #include "paper/library.h"
 
 namespace paper {
 
 namespace fs = std::filesystem;
+
+namespace {
+constexpr uint32_t kFolderEvents =
+    IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_MODIFY | IN_DELETE | IN_MOVE_SELF | IN_DELETE_SELF;
+}  // namespace
 
 FileWatch::FileWatch(fs::path file) : file_(std::move(file)) {
     inotifyFd_ = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
@@ -22,26 +28,10 @@ FileWatch::FileWatch(fs::path file) : file_(std::move(file)) {
     last_ = stamp();
 }
 
-namespace {
-constexpr uint32_t kFolderEvents =
-    IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_MODIFY | IN_DELETE | IN_MOVE_SELF | IN_DELETE_SELF;
-
-/// Where a chain of links from `file` ends (a link's relative target is taken from its own
-/// folder), or empty when `file` is no link. A chain too long (a loop) ends where it stops.
-fs::path linkTarget(const fs::path& file) {
-    std::error_code ec;
-    fs::path at = file;
-    for (int hop = 0; hop < 40 && fs::is_symlink(at, ec); ++hop) {
-        const fs::path next = fs::read_symlink(at, ec);
-        if (ec) break;
-        at = next.is_absolute() ? next : at.parent_path() / next;
-    }
-    return at == file ? fs::path() : at.lexically_normal();
-}
-}  // namespace
-
 void FileWatch::watchTarget() {
-    const fs::path target = linkTarget(file_);
+    std::string unreadable;  // a link that cannot be followed leaves the file's own folder watched
+    const fs::path linked = linkedFile(file_, unreadable);
+    const fs::path target = linked == file_ ? fs::path() : linked.lexically_normal();
     if (target == target_ && (target.empty() || targetWatch_ >= 0)) return;
     if (targetWatch_ >= 0 && targetWatch_ != watch_) inotify_rm_watch(inotifyFd_, targetWatch_);
     targetWatch_ = -1;
