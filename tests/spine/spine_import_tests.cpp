@@ -813,6 +813,31 @@ TEST_CASE("import: --loop names the clips that loop, and by default idle, walk a
     CHECK(loaded.rig->findClip("swing") != nullptr);
 }
 
+TEST_CASE("import: --loop leaving out a clip that loops by default says so", "[spine][import][bake]") {
+    // `--loop jump` stopped idle and walk looping without a word: the walk played once.
+    nlohmann::ordered_json bot = botSkeleton();
+    const nlohmann::ordered_json still = {{"bones", {{"shin_l", {{"rotate", nlohmann::ordered_json::array({{{"value", 0}}})}}}}}};
+    for (const char* name : {"walk", "idle", "run_fast"}) bot["animations"][name] = still;
+    const std::filesystem::path folder = freshFolder("loop_warning");
+    const std::string json = writeBot(folder, bot).string();
+    auto importWith = [&](const std::vector<std::string>& loops) {
+        SpineImportOptions o = options(json, folder / "bot.rig.xml");
+        o.loops = loops;
+        o.force = true;
+        ImportRun run = runImport(o);
+        INFO(run.err);
+        CHECK(run.exitCode == 0);
+        return run.err;
+    };
+    CHECK_THAT(importWith({"walk"}),
+               Catch::Contains(json + ": warning: --loop names every clip that loops: 'idle', 'run_fast' loop by default and will not "
+                                      "(name them to --loop too to keep them looping)\n"));
+    CHECK_THAT(importWith({"walk", "run_fast"}),
+               Catch::Contains(json + ": warning: --loop names every clip that loops: 'idle' loops by default and will not "
+                                      "(name it to --loop too to keep it looping)\n"));
+    CHECK(importWith({"walk", "run_fast", "idle"}).find("--loop") == std::string::npos);
+}
+
 TEST_CASE("import: a get-up named front or back plays that get-up; one named neither plays both, or the one left",
           "[spine][import][bake]") {
     // 'getup-back' and 'getup-front' were both "get_up": the first played both get-ups and

@@ -230,6 +230,20 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
                 return kExitUsage;
             }
         }
+    if (options.loops) {
+        // --loop jump alone stopped idle and walk looping, unsaid: a walk then played once.
+        std::string stopped;
+        int count = 0;
+        for (const SpineAnimation& animation : skeleton.animations)
+            if (loopsByDefault(animation.name) &&
+                std::find(options.loops->begin(), options.loops->end(), animation.name) == options.loops->end())
+                stopped += (count++ ? ", " : "") + paper::inQuotes(animation.name);
+        if (count > 0)
+            report.print({{Severity::Warning, json, 0,
+                           "--loop names every clip that loops: " + stopped + (count == 1 ? " loops" : " loop") +
+                               " by default and will not (name " + (count == 1 ? "it" : "them") +
+                               " to --loop too to keep " + (count == 1 ? "it" : "them") + " looping)"}});
+    }
     const std::string atlasPath =
         options.atlasPath.empty() ? fs::path(json).replace_extension(".atlas").string() : options.atlasPath;
     AtlasLoadResult atlasLoaded = loadAtlasFile(atlasPath);
