@@ -75,6 +75,59 @@ TEST_CASE("capsules are the drawn bones and radii are half the drawn line width"
     }
 }
 
+TEST_CASE("a body given a centre is its shape moved there in the bone's frame; the joints stay at the bones", "[rig][builder]") {
+    // A head drawn above a bone of length 0.1 m: its circle was on the bone's midpoint, 12 cm
+    // under the art.
+    RigLoadResult loaded = loadRigFromText(
+        "<rig name=\"t\" format=\"1\" units=\"cm\">\n"
+        "<bone name=\"torso\" angle=\"90\" length=\"50\"/>\n"
+        "<bone name=\"head\" parent=\"torso\" length=\"10\"/>\n"
+        "<bone name=\"arm\" parent=\"torso\" x=\"45\" angle=\"-90\" length=\"40\"/>\n"
+        "<body bone=\"torso\" shape=\"box\" radius=\"10\" mass=\"8\" y=\"3\"/>\n"
+        "<body bone=\"head\" shape=\"circle\" radius=\"12\" mass=\"1\" x=\"0\" y=\"-12\"/>\n"
+        "<body bone=\"arm\" radius=\"4\" mass=\"2\" x=\"25\"/>\n"
+        "<joint parent=\"torso\" child=\"head\"/>\n<joint parent=\"torso\" child=\"arm\"/>\n</rig>\n",
+        "offsets.rig.xml");
+    INFO(describe(loaded.diagnostics));
+    REQUIRE(loaded.rig);
+    const RigDefinition& rig = *loaded.rig;
+    World world = quietWorld();
+    Ragdoll ragdoll = buildRagdoll(world, rig, defaultRagdollDef());
+    auto worldPoint = [&](const char* bone, Vec2 local) {
+        const BodyId body = ragdoll.bodies[size_t(rig.bodyOfBone(rig.findBone(bone)))];
+        return transformPoint(world.bodyTransform(body), local);
+    };
+    auto shapeOf = [&](const char* bone) { return world.bodyShape(ragdoll.bodies[size_t(rig.bodyOfBone(rig.findBone(bone)))]); };
+    // The head's bone points up from (0, 0.5): y = -12 cm in its frame is 12 cm to the right
+    // of it, x = 0 its origin.
+    REQUIRE(shapeOf("head")->type == ShapeType::Circle);
+    checkNear(worldPoint("head", shapeOf("head")->geometry.vertices[0]), {0.12, 0.5}, 1e-9);
+    // The arm's capsule keeps its 40 cm and runs from 5 to 45 cm along the bone (pointing
+    // right from (0, 0.45)).
+    REQUIRE(shapeOf("arm")->type == ShapeType::Capsule);
+    checkNear(worldPoint("arm", shapeOf("arm")->geometry.vertices[0]), {0.05, 0.45}, 1e-9);
+    checkNear(worldPoint("arm", shapeOf("arm")->geometry.vertices[1]), {0.45, 0.45}, 1e-9);
+    // The torso's box, 3 cm to the left of its bone (pointing up): x from -0.13 to 0.07.
+    REQUIRE(shapeOf("torso")->type == ShapeType::Polygon);
+    double minX = 1e9, maxX = -1e9;
+    for (int v = 0; v < shapeOf("torso")->geometry.count; ++v) {
+        const Vec2 p = worldPoint("torso", shapeOf("torso")->geometry.vertices[v]);
+        minX = std::min(minX, p.x);
+        maxX = std::max(maxX, p.x);
+    }
+    CHECK(minX == Approx(-0.13).margin(1e-9));
+    CHECK(maxX == Approx(0.07).margin(1e-9));
+    // The masses are as given, the centres of mass where the shapes are.
+    CHECK(world.bodyMass(ragdoll.bodies[size_t(rig.bodyOfBone(rig.findBone("head")))]) == Approx(1.0));
+    checkNear(world.worldCenterOfMass(ragdoll.bodies[size_t(rig.bodyOfBone(rig.findBone("head")))]), {0.12, 0.5}, 1e-9);
+    // The joints stay at the child bones' origins.
+    REQUIRE(ragdoll.joints.size() == 2);
+    for (size_t j = 0; j < 2; ++j) {
+        const JointDef joint = world.jointDef(ragdoll.joints[j]);
+        checkNear(worldPoint(j == 0 ? "head" : "arm", joint.localAnchorB), j == 0 ? Vec2{0.0, 0.5} : Vec2{0.0, 0.45}, 1e-9);
+    }
+}
+
 TEST_CASE("a box body spans its bone and is twice the radius thick", "[rig][builder]") {
     auto rig = load(dataPath("units_m.rig.xml"));
     World world = quietWorld();

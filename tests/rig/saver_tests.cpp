@@ -103,6 +103,7 @@ void requireSameDefinition(const RigDefinition& a, const RigDefinition& b) {
         CHECK(x.shape == y.shape);
         CHECK(x.radiusSource == y.radiusSource);
         CHECK(x.radius == y.radius);
+        CHECK(x.centre == y.centre);
         if (x.radiusSource == RadiusSource::Fraction) CHECK(x.radiusFraction == y.radiusFraction);
         CHECK(x.mass == y.mass);
         CHECK(x.linearDamping == y.linearDamping);
@@ -368,6 +369,32 @@ TEST_CASE("a removed group of elements takes the comment heading it along, and o
         CHECK(text.text.find("       limits were tuned by hand. -->\n  <joint name=\"shoulder.L\"") != std::string::npos);
         CHECK(text.text.find("<joint name=\"neck\"") == std::string::npos);
     }
+}
+
+TEST_CASE("a body set beside its bone saves its centre, in file units, and only then", "[rig][saver]") {
+    auto original = load(dataPath("units_px.rig.xml"));  // 250 px a metre; the head is 75 px long
+    RigDefinition edited = *original;
+    const int head = edited.bodyOfBone(edited.findBone("head"));
+    REQUIRE(head >= 0);
+    edited.bodies[size_t(head)].centre = Vec2{0.17, 0.1};  // 42.5 px along the bone, 25 px to its left
+    RigTextResult text = rigToText(edited);
+    REQUIRE(text.ok);
+    const std::vector<std::string> before = lines(original->sourceText), after = lines(text.text);
+    REQUIRE(before.size() == after.size());
+    std::vector<std::string> changed;
+    for (size_t i = 0; i < before.size(); ++i)
+        if (before[i] != after[i]) changed.push_back(after[i]);
+    REQUIRE(changed.size() == 1);
+    CHECK_THAT(changed[0], Catch::Contains("<body bone=\"head\"") && Catch::Contains(" x=\"42.5\" y=\"25\""));
+    RigLoadResult reloaded = loadRigFromText(text.text, "moved.rig.xml");
+    REQUIRE(reloaded.rig);
+    requireSameDefinition(*reloaded.rig, edited);
+    // Put back on its midpoint, the attributes written say so (an attribute in the file stays).
+    RigDefinition back = *reloaded.rig;
+    back.bodies[size_t(head)].centre.reset();
+    RigTextResult again = rigToText(back);
+    REQUIRE(again.ok);
+    CHECK_THAT(again.text, Catch::Contains("<body bone=\"head\" shape=\"circle\" mass=\"1.5\" x=\"37.5\" y=\"0\"/>"));
 }
 
 TEST_CASE("a rig built in code is written fresh and loads back the same", "[rig][saver]") {

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -202,6 +203,10 @@ struct RigBody {
     RadiusSource radiusSource = RadiusSource::Visual;
     double radius = 0.0;          ///< metres, resolved by updateDerived() (Explicit: as given)
     double radiusFraction = 0.0;  ///< of the bone's length, when radiusSource == Fraction
+    /// The shape's centre in the bone's frame, metres, when not the bone's midpoint (length/2,
+    /// 0): a body beside its bone's line, where the art is (a head drawn above a short bone).
+    std::optional<Vec2> centre;
+    Vec2 centreOn(const RigBone& bone) const { return centre.value_or(Vec2{0.5 * bone.length, 0.0}); }
     double mass = 0.0;            ///< kg, > 0
     double linearDamping = 0.0;   ///< 1/s
     double angularDamping = 0.0;  ///< 1/s

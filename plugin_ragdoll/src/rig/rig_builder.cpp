@@ -43,18 +43,20 @@ RagdollDef defaultRagdollDef() { return RagdollDef{}; }
 
 Capsule bodyCapsule(const RigDefinition& rig, int body) {
     const RigBody& b = rig.bodies[size_t(body)];
-    return Capsule{{0.0, 0.0}, {rig.bones[size_t(b.bone)].length, 0.0}, b.radius};
+    const RigBone& bone = rig.bones[size_t(b.bone)];
+    const Vec2 centre = b.centreOn(bone), half{0.5 * bone.length, 0.0};
+    return Capsule{centre - half, centre + half, b.radius};
 }
 
 Circle bodyCircle(const RigDefinition& rig, int body) {
     const RigBody& b = rig.bodies[size_t(body)];
-    return Circle{{0.5 * rig.bones[size_t(b.bone)].length, 0.0}, b.radius};
+    return Circle{b.centreOn(rig.bones[size_t(b.bone)]), b.radius};
 }
 
 Polygon bodyBox(const RigDefinition& rig, int body) {
     const RigBody& b = rig.bodies[size_t(body)];
-    const double half = 0.5 * rig.bones[size_t(b.bone)].length;
-    return makeBox(half, b.radius, {half, 0.0}, 0.0);
+    const RigBone& bone = rig.bones[size_t(b.bone)];
+    return makeBox(0.5 * bone.length, b.radius, b.centreOn(bone), 0.0);
 }
 
 bool shapeRagdollBody(World& world, const RigDefinition& rig, int body, BodyId id, std::int32_t collisionGroup,

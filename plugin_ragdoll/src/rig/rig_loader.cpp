@@ -73,6 +73,7 @@ struct VisualRecord {
 struct BodyRecord {
     Reference bone;
     bool hasRadius = false, hasFraction = false;
+    std::optional<double> x, y;  ///< the shape's centre as given (x defaults to the bone's midpoint)
 };
 struct JointRecord {
     Reference parent, child;
@@ -270,6 +271,8 @@ private:
                                                  : RadiusSource::Visual;
         if (record.hasRadius && record.hasFraction)
             report_.error(element, "give either 'radius' or 'radius_fraction', not both");
+        if (in.has("x")) record.x = in.length("x", Need::Optional, Range::Any, 0.0);
+        if (in.has("y")) record.y = in.length("y", Need::Optional, Range::Any, 0.0);
         body.mass = in.plain("mass", Need::Required, Range::Positive, 1.0);
         body.linearDamping = in.plain("linear_damping", Need::Optional, Range::NonNegative, 0.0);
         body.angularDamping = in.plain("angular_damping", Need::Optional, Range::NonNegative, 0.0);
@@ -442,6 +445,8 @@ private:
                                              std::to_string(it->second) + " (one body per bone)");
                 continue;
             }
+            if (const BodyRecord& r = bodyRecords_[i]; r.x || r.y)
+                body.centre = Vec2{r.x.value_or(0.5 * rig_.bones[size_t(body.bone)].length), r.y.value_or(0.0)};
             if (body.radiusSource != RadiusSource::Visual) continue;
             if (!(artRadius(rig_, body.bone) > 0.0))
                 report_.error(body.line, "body: no radius for bone " + boneLabel(body.bone) +

@@ -54,11 +54,14 @@ std::string rigCheckJson(const std::string& file, const RigDefinition& rig, cons
                          {"length_m", bone.length}});
     out["bones"] = bones;
     Json bodies = Json::array();
-    for (const RigBody& body : rig.bodies)
-        bodies.push_back({{"bone", rig.bones[size_t(body.bone)].fileName},
+    for (const RigBody& body : rig.bodies) {
+        const RigBone& bone = rig.bones[size_t(body.bone)];
+        bodies.push_back({{"bone", bone.fileName},
                           {"shape", shapeName(body.shape)},
+                          {"centre", point(bone.origin + rotate(makeRot(bone.angle), body.centreOn(bone)))},
                           {"radius_m", body.radius},
                           {"mass_kg", body.mass}});
+    }
     out["bodies"] = bodies;
     Json joints = Json::array();
     for (const RigJoint& joint : rig.joints) {
