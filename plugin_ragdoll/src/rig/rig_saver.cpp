@@ -131,11 +131,14 @@ public:
         const RigBody d;
         const bool knownBone = b.bone >= 0 && b.bone < int(rig_.bones.size());
         const Vec2 midpoint{knownBone ? 0.5 * rig_.bones[size_t(b.bone)].length : 0.0, 0.0};
-        const Vec2 centre = b.centre.value_or(midpoint);
+        // On the midpoint (no centre) the shape follows the bone's length: nothing written, and
+        // what the file had goes.
+        auto centre = [&](double value) { return b.centre ? std::optional<std::string>(length(value)) : std::nullopt; };
+        const Vec2 c = b.centre.value_or(midpoint);
         return {{"bone", boneName(b.bone), false},
                 {"shape", std::string(shapeName(b.shape)), b.shape == BodyShape::Capsule},
-                {"x", length(centre.x), centre.x == midpoint.x},
-                {"y", length(centre.y), centre.y == 0.0},
+                {"x", centre(c.x), c.x == midpoint.x},
+                {"y", centre(c.y), c.y == 0.0},
                 {"radius", b.radiusSource == RadiusSource::Explicit ? std::optional<std::string>(length(b.radius)) : std::nullopt, false},
                 {"radius_fraction",
                  b.radiusSource == RadiusSource::Fraction ? std::optional<std::string>(plain(b.radiusFraction)) : std::nullopt,
