@@ -399,6 +399,50 @@ TEST_CASE("import: every mistake in the JSON is reported in one run, each at its
     CHECK_FALSE(std::filesystem::exists(folder / "out"));
 }
 
+TEST_CASE("import: a body whose art lies beside its bone is centred on the art", "[spine][import][physics]") {
+    // A head bone of length 0 pointing right with its art drawn 14 units above it: its circle
+    // sat on the bone, under the art (sunk into the ground when the figure lay on its back).
+    nlohmann::ordered_json bot = botSkeleton();
+    for (nlohmann::ordered_json& bone : bot["bones"])
+        if (bone["name"] == "head") {
+            bone["length"] = 0;
+            bone["rotation"] = -90;
+        }
+    bot["skins"][0]["attachments"]["head"]["head"] = {{"y", 14}, {"width", 28}, {"height", 28}};
+    const std::filesystem::path folder = freshFolder("art_beside");
+    SpineImportOptions o = options(writeBot(folder, bot).string(), folder / "bot.rig.xml");
+    o.scale = 100.0;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    // The bone is lengthened to reach across its art (14 units), so the circle moves from its
+    // midpoint (7, 0) to the art's middle (0, 14) in the bone's frame: 15.7 cm.
+    CHECK(run.out.find("), moved 15.7 cm onto its art\n") != std::string::npos);
+    RigLoadResult loaded = loadRigFile((folder / "bot.rig.xml").string());
+    REQUIRE(loaded.rig);
+    const RigDefinition& rig = *loaded.rig;
+    auto worldCentre = [&](const char* name) {
+        const int bone = rig.findBone(name);
+        const RigBody& body = rig.bodies[size_t(rig.bodyOfBone(bone))];
+        return rig.bones[size_t(bone)].origin + rotate(makeRot(rig.bones[size_t(bone)].angle), body.centreOn(rig.bones[size_t(bone)]));
+    };
+    auto artCentre = [&](const char* name) {
+        const int bone = rig.findBone(name);
+        for (const RigSprite& sprite : rig.sprites)
+            if (sprite.bone == bone) return rig.bones[size_t(bone)].origin + rotate(makeRot(rig.bones[size_t(bone)].angle), sprite.centre);
+        FAIL("no sprite on " << name);
+        return Vec2{};
+    };
+    // 100 units a metre: the art's centre 0.14 m over the neck, and the circle on it.
+    const Vec2 art = artCentre("head"), body = worldCentre("head");
+    CHECK(art.y - rig.bones[size_t(rig.findBone("head"))].origin.y == Approx(0.14).margin(1e-9));
+    CHECK(body.x == Approx(art.x).margin(1e-9));
+    CHECK(body.y == Approx(art.y).margin(1e-9));
+    // Art along its bone leaves the body on the bone (nothing written for it).
+    CHECK_FALSE(rig.bodies[size_t(rig.bodyOfBone(rig.findBone("torso")))].centre);
+    CHECK_FALSE(rig.bodies[size_t(rig.bodyOfBone(rig.findBone("thigh_l")))].centre);
+}
+
 TEST_CASE("import: the report counts in words ('1 mesh') and the rig file's limits and masses are rounded to read",
           "[spine][import]") {
     // The walk bends the left knee 40 degrees against its guess: its upper limit is 40 plus

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "rig_tools/rig_generator.h"
 #include "spine/spine_mesh.h"
@@ -33,6 +34,30 @@ int nearestBodiedAncestor(const SpineSkeleton& skeleton, const std::vector<char>
 
 /// Whole degrees for the table ("0", never "-0": a straight hinge's limit is -0 from -bend).
 std::string degrees(double value) { return shortNumber(value, 0); }
+
+/// The middle of the box round a bone's art in its frame (its sprites, and the parts of
+/// meshes that follow it most), metres; none without art.
+std::optional<Vec2> artMiddle(const RigDefinition& rig, int bone) {
+    Vec2 low{1e300, 1e300}, high{-1e300, -1e300};
+    auto add = [&](Vec2 p) {
+        low = {std::min(low.x, p.x), std::min(low.y, p.y)};
+        high = {std::max(high.x, p.x), std::max(high.y, p.y)};
+    };
+    for (const RigSprite& sprite : rig.sprites) {
+        if (sprite.bone != bone) continue;
+        const Rot turn = makeRot(sprite.angle);
+        for (const Vec2 corner : {Vec2{-1, -1}, Vec2{1, -1}, Vec2{1, 1}, Vec2{-1, 1}})
+            add(sprite.centre + rotate(turn, Vec2{0.5 * sprite.width * corner.x, 0.5 * sprite.height * corner.y}));
+    }
+    for (const RigMesh& mesh : rig.meshes)
+        for (const RigMeshPart& part : mesh.parts)
+            if (part.bone == bone && part.low.x <= part.high.x) {
+                add(part.low);
+                add(part.high);
+            }
+    if (low.x > high.x) return std::nullopt;
+    return 0.5 * (low + high);
+}
 
 }  // namespace
 
@@ -193,6 +218,23 @@ void addSpinePhysics(RigDefinition& rig, const SpineRigMap& map,
         rig.bodies.push_back(body);
     }
     updateDerived(rig);
+    // Art beside its bone (a head drawn above a bone of length 0, a figure of one bone whose
+    // art stands on it): the body goes where the art is, else it lies off it, a head sunk
+    // into the ground under its drawing.
+    std::vector<std::string> centredOnArt(count);
+    for (size_t i = 0; i < count; ++i) {
+        RigBody& body = rig.bodies[i];
+        const std::optional<Vec2> art = artMiddle(rig, int(i));
+        if (!art) continue;
+        const Vec2 onBone{0.5 * rig.bones[i].length, 0.0};
+        const Vec2 centre = body.shape == BodyShape::Circle ? *art : Vec2{onBone.x, art->y};
+        const double off = length(centre - onBone);
+        if (off < kArtOffBody * body.radius) continue;
+        // Rounded to 1e-9 of the file's units, as the import's other lengths are.
+        auto tidy = [&](double metres) { return std::round(metres * rig.scale * 1e9) / 1e9 / rig.scale; };
+        body.centre = Vec2{tidy(centre.x), tidy(centre.y)};
+        centredOnArt[i] = "moved " + shortNumber(off * 100.0, 1) + " cm onto its art";
+    }
     char line[256];
     std::snprintf(line, sizeof line, "  %-16s %-10s %-8s %10s %8s  %-16s %-14s %s", "bone", "role", "shape", "radius", "mass",
                   "joint to", "limits (deg)", "why");
@@ -202,6 +244,7 @@ void addSpinePhysics(RigDefinition& rig, const SpineRigMap& map,
         const BoneKind kind = kinds[i];
         const BoneRecipe recipe = boneRecipe(kind);
         std::string why = std::string("role from the name ('") + boneKindName(kind) + "')";
+        if (!centredOnArt[i].empty()) why += ", " + centredOnArt[i];
         std::string limits = "-";
         if (bone.parent >= 0) {
             RigJoint joint;

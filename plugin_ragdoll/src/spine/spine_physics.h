@@ -40,6 +40,10 @@ inline constexpr double kMaxLimbFraction = 0.5;          ///< of the torso's mas
 inline constexpr double kLightestBodyMass = 0.3;         ///< kg
 inline constexpr double kHingeBendDegrees = 5.0;         ///< a setup bend that sets a hinge's side
 inline constexpr double kClipLimitMargin = 5.0;          ///< degrees beyond what the clips reach
+/// A body whose art's middle lies this many of its radii or more off where the body would
+/// be (the bone's line, a head's midpoint) is centred on its art instead: nearer, the body
+/// still covers most of its art (a shin part holding the foot, 0.35 radii off its bone).
+inline constexpr double kArtOffBody = 0.5;
 /// Degrees a clip may pass a guessed limit by and still be at it, not past it: the pose
 /// maths' rounding (a walk's straight knee reaches its limit 0 to within 1e-12).
 inline constexpr double kClipLimitTolerance = 1e-3;
