@@ -57,9 +57,9 @@ std::string readText(const fs::path& path) {
 /// The paper doll's rig with one cut-out part left: `part.png` on the torso, 40 × 60 cm,
 /// centred half way up the 50 cm bone and upright along it (the image's top towards the
 /// neck, its right towards the character's front), as a sprite or as a rigid mesh of the
-/// same four corners (two triangles, drawn through drawTriangles). Its clips are the
-/// shipped ones.
-std::string onePartRig(bool mesh) {
+/// same four corners (two triangles, drawn through drawTriangles). A sprite may be given a
+/// flip ("" for none), which mirrors its art in the same place. Its clips are the shipped ones.
+std::string onePartRig(bool mesh, const std::string& flip = "") {
     const fs::path content = PAPERDOLL_CONTENT_DIR;
     std::istringstream doll(readText(content / "rigs" / "paper_doll.rig.xml"));
     std::string rig, line;
@@ -68,7 +68,8 @@ std::string onePartRig(bool mesh) {
         if (line.find("<image ") != std::string::npos) {
             rig += "  <image name=\"part\" file=\"part.png\"/>\n";
             if (!mesh) {
-                rig += "  <sprite bone=\"torso\" image=\"part\" x=\"25\" angle=\"-90\" width=\"40\" height=\"60\"/>\n";
+                rig += "  <sprite bone=\"torso\" image=\"part\" x=\"25\" angle=\"-90\" width=\"40\" height=\"60\"" +
+                       (flip.empty() ? std::string() : " flip=\"" + flip + "\"") + "/>\n";
                 continue;
             }
             // The sprite's corners in the torso's frame: its rect turned -90° about (25, 0).
@@ -133,9 +134,18 @@ bool near(Rgb a, Rgb b, int tolerance = 12) {
 TEST_CASE("a cut-out part is drawn on its bone in every mode, facing right and left, and on its body while limp",
           "[plugin][ragdoll][sprites][mesh][display]") {
     // The same checks for a sprite and for a mesh: both follow the renderer's linear-light,
-    // premultiplied conventions and get the limp wash.
-    const bool mesh = GENERATE(false, true);
-    INFO((mesh ? "the part as a mesh" : "the part as a sprite"));
+    // premultiplied conventions and get the limp wash. A flipped sprite shows its image
+    // mirrored in the same place: flip x swaps the quarters left and right, y top and bottom.
+    struct Variant {
+        bool mesh;
+        const char* flip;
+    };
+    const Variant variant = GENERATE(Variant{false, ""}, Variant{true, ""}, Variant{false, "x"}, Variant{false, "y"},
+                                     Variant{false, "xy"});
+    const bool mesh = variant.mesh;
+    const std::string flip = variant.flip;
+    const bool flipX = flip.find('x') != std::string::npos, flipY = flip.find('y') != std::string::npos;
+    INFO((mesh ? "the part as a mesh" : "the part as a sprite") << (flip.empty() ? "" : ", flip " + flip));
     if (const char* display = std::getenv("DISPLAY"); !display || !*display) setenv("SDL_VIDEODRIVER", "offscreen", 1);
     const fs::path dir = makeTempDir();
     const Rgb quarters[4] = {kTopLeft, kTopRight, kBottomLeft, kBottomRight};
@@ -146,7 +156,7 @@ TEST_CASE("a cut-out part is drawn on its bone in every mode, facing right and l
             texels.insert(texels.end(), {std::uint8_t(c.r), std::uint8_t(c.g), std::uint8_t(c.b), 255});
         }
     testpng::writeBytes(dir / "part.png", testpng::encode(4, 4, 4, texels));
-    std::ofstream(dir / "one.rig.xml") << onePartRig(mesh);
+    std::ofstream(dir / "one.rig.xml") << onePartRig(mesh, flip);
     std::ofstream(dir / "one.level.xml")
         << "<level name=\"one\" format=\"1\" units=\"m\" scale=\"1\">\n"
            "  <box x=\"0\" y=\"-0.5\" width=\"40\" height=\"1\" friction=\"0.7\" color=\"#4a5361\"/>\n"
@@ -206,16 +216,22 @@ TEST_CASE("a cut-out part is drawn on its bone in every mode, facing right and l
         int channels = 0;
         frame.pixels = stbi_load(png.c_str(), &frame.width, &frame.height, &channels, 3);
         REQUIRE(frame.pixels);
-        // Each quarter's middle (its own colour, unfiltered).
+        // Each quarter's middle (its own colour, unfiltered): the quarter of the image drawn
+        // there, its left and right swapped by flip x, its top and bottom by flip y.
         const Vec2 across = 0.1f * right, along = 0.15f * up;
+        auto quarter = [&](bool left, bool top) {
+            if (flipX) left = !left;
+            if (flipY) top = !top;
+            return top ? (left ? kTopLeft : kTopRight) : (left ? kBottomLeft : kBottomRight);
+        };
         const struct {
             Vec2 at;
             Rgb expected;
             const char* name;
-        } samples[] = {{centre - across + along, kTopLeft, "top left"},
-                       {centre + across + along, kTopRight, "top right"},
-                       {centre - across - along, kBottomLeft, "bottom left"},
-                       {centre + across - along, kBottomRight, "bottom right"}};
+        } samples[] = {{centre - across + along, quarter(true, true), "top left"},
+                       {centre + across + along, quarter(false, true), "top right"},
+                       {centre - across - along, quarter(true, false), "bottom left"},
+                       {centre + across - along, quarter(false, false), "bottom right"}};
         for (const auto& s : samples) {
             const Rgb seen = frame.at(s.at);
             INFO(mode() << (facingLeft ? ", facing left" : ", facing right") << ": the part's " << s.name << " at (" << s.at.x

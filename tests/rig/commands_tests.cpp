@@ -164,6 +164,46 @@ TEST_CASE("rig check --json lists a rig's warnings with it", "[rig][commands]") 
     CHECK(contains(json["rigs"][0]["warnings"][0].get<std::string>(), "unknown attribute 'colour'"));
 }
 
+TEST_CASE("rig check --json gives each sprite's flip and where its rect's corners land, mirrored with it",
+          "[rig][commands][sprites]") {
+    TempDir dir;
+    testpng::writeGrey(dir.path / "atlas.png", 16, 16);
+    // A root bone at the origin pointing along +x, 1 px a centimetre: a 40 x 20 cm part
+    // centred 1 m along it, plain and flipped each way.
+    const std::string rig = (dir.path / "flips.rig.xml").string();
+    std::ofstream(rig) << R"(<rig name="flips" format="1" units="px">
+  <image name="atlas" file="atlas.png"/>
+  <bone name="root" length="200"/>
+  <sprite bone="root" image="atlas" width="40" height="20"/>
+  <sprite bone="root" image="atlas" width="40" height="20" flip="x"/>
+  <sprite bone="root" image="atlas" width="40" height="20" flip="y"/>
+  <sprite bone="root" image="atlas" width="40" height="20" flip="xy"/>
+</rig>
+)";
+    const Run r = run({"rig", "check", "--json", rig});
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    const nlohmann::json sprites = nlohmann::json::parse(r.out)["rigs"][0]["sprites"];
+    REQUIRE(sprites.size() == 4);
+    // The rect's top-left, top-right, bottom-right and bottom-left, in metres.
+    const double left = 0.8, right = 1.2, top = 0.1, bottom = -0.1;
+    const struct {
+        const char* flip;
+        std::vector<std::vector<double>> quad;
+    } expected[] = {
+        {"none", {{left, top}, {right, top}, {right, bottom}, {left, bottom}}},
+        {"x", {{right, top}, {left, top}, {left, bottom}, {right, bottom}}},
+        {"y", {{left, bottom}, {right, bottom}, {right, top}, {left, top}}},
+        {"xy", {{right, bottom}, {left, bottom}, {left, top}, {right, top}}},
+    };
+    for (size_t i = 0; i < 4; ++i) {
+        CAPTURE(i, sprites[i].dump());
+        CHECK(sprites[i]["flip"] == expected[i].flip);
+        for (size_t c = 0; c < 4; ++c)
+            for (size_t k = 0; k < 2; ++k) CHECK(sprites[i]["quad"][c][k].get<double>() == Approx(expected[i].quad[c][k]));
+    }
+}
+
 TEST_CASE("rig check lists every error of every file and fails", "[rig][commands]") {
     std::string broken = dataPath("broken.rig.xml"), good = contentRig("stickman.rig.xml"), empty = dataPath("empty.rig.xml");
     Run r = run({"rig", "check", broken, good, empty});

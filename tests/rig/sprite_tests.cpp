@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "character/drawn_shapes.h"
 #include "paper/png_image.h"
 #include "rig/rig_builder.h"
 #include "rig/rig_loader.h"
@@ -139,6 +140,134 @@ TEST_CASE("a sprite knows where its art is in its rect: the texels at least half
     CHECK(result.rig->sprites[0].opaque == PixelRect{3, 2, 4, 5});
     CHECK(result.rig->sprites[1].opaque == PixelRect{5, 4, 2, 3});  // the art's corner in that rect
     CHECK(result.rig->sprites[2].opaque.width == 0);                // only haze: nothing drawn there
+}
+
+TEST_CASE("a sprite's flip mirrors its art along x, y or both, and anything else is refused with its line",
+          "[rig][sprites]") {
+    TempDir dir;
+    testpng::writeGrey(dir.path / "atlas.png", 32, 32);
+    const RigLoadResult good = loadIn(dir, kHeader + R"(
+  <sprite bone="torso" image="atlas" width="10" height="10"/>
+  <sprite bone="torso" image="atlas" width="10" height="10" flip="none"/>
+  <sprite bone="torso" image="atlas" width="10" height="10" flip="x"/>
+  <sprite bone="torso" image="atlas" width="10" height="10" flip="y"/>
+  <sprite bone="torso" image="atlas" width="10" height="10" flip="xy"/>
+</rig>
+)");
+    INFO(describe(good.diagnostics));
+    REQUIRE(good.rig);
+    REQUIRE(good.rig->sprites.size() == 5);
+    const std::pair<bool, bool> expected[] = {{false, false}, {false, false}, {true, false}, {false, true}, {true, true}};
+    const char* names[] = {"none", "none", "x", "y", "xy"};
+    for (size_t i = 0; i < 5; ++i) {
+        CAPTURE(i);
+        CHECK(good.rig->sprites[i].flipX == expected[i].first);
+        CHECK(good.rig->sprites[i].flipY == expected[i].second);
+        CHECK(std::string(flipName(good.rig->sprites[i])) == names[i]);
+    }
+
+    // Lines 8-12: each bad value once, at its line, as for any other choice.
+    const RigLoadResult bad = loadIn(dir, kHeader + R"(
+  <sprite bone="torso" image="atlas" width="10" height="10" flip="z"/>
+  <sprite bone="torso" image="atlas" width="10" height="10" flip="X"/>
+  <sprite bone="torso" image="atlas" width="10" height="10" flip="yx"/>
+  <sprite bone="torso" image="atlas" width="10" height="10" flip=""/>
+  <sprite bone="torso" image="atlas" width="10" height="10" flip="true"/>
+</rig>
+)");
+    CHECK(bad.rig == nullptr);
+    const std::vector<Diagnostic> errors = errorsOf(bad);
+    INFO(describe(bad.diagnostics));
+    const std::vector<std::pair<int, std::string>> refused = {
+        {8, "sprite: attribute 'flip' has unknown value 'z' (supported: none, x, y, xy)"},
+        {9, "sprite: attribute 'flip' has unknown value 'X' (supported: none, x, y, xy)"},
+        {10, "sprite: attribute 'flip' has unknown value 'yx' (supported: none, x, y, xy)"},
+        {11, "sprite: attribute 'flip' has unknown value '' (supported: none, x, y, xy)"},
+        {12, "sprite: attribute 'flip' has unknown value 'true' (supported: none, x, y, xy)"},
+    };
+    REQUIRE(errors.size() == refused.size());
+    for (size_t i = 0; i < refused.size(); ++i) {
+        CAPTURE(i);
+        CHECK(errors[i].file == dir.file("cutout.rig.xml"));
+        CHECK(errors[i].line == refused[i].first);
+        CHECK(errors[i].message == refused[i].second);
+    }
+}
+
+TEST_CASE("a flipped sprite's drawn shape is its art's, mirrored with it", "[rig][sprites][drawn]") {
+    // A 16 x 8 image, clear but for a block of art at x 3..6, y 2..6 (its left half, above
+    // the middle), drawn 1 px a centimetre on the head: the part is 16 x 8 cm, centred on the
+    // head's midpoint (15, 0) cm.
+    TempDir dir;
+    std::vector<std::uint8_t> rgba(16 * 8 * 4, 0);
+    for (int y = 2; y <= 6; ++y)
+        for (int x = 3; x <= 6; ++x) rgba[size_t(4 * (y * 16 + x) + 3)] = 255;
+    testpng::writeBytes(dir.path / "atlas.png", testpng::encode(16, 8, 4, rgba));
+    const RigLoadResult result = loadIn(dir, kHeader + R"(
+  <sprite bone="head" image="atlas" width="16" height="8"/>
+  <sprite bone="head" image="atlas" width="16" height="8" flip="x"/>
+  <sprite bone="head" image="atlas" width="16" height="8" flip="y"/>
+  <sprite bone="head" image="atlas" width="16" height="8" flip="xy"/>
+  <sprite bone="head" image="atlas" width="16" height="8" angle="180"/>
+</rig>
+)");
+    INFO(describe(result.diagnostics));
+    REQUIRE(result.rig);
+    const RigDefinition& rig = *result.rig;
+    // The opaque rect stays in the image's pixels, whatever the flip.
+    for (const RigSprite& sprite : rig.sprites) CHECK(sprite.opaque == PixelRect{3, 2, 4, 5});
+    // Every bone at (1, 2) m pointing along +x, so the head's frame is the world's moved.
+    const std::vector<BonePose> poses(rig.bones.size(), BonePose{{1.0, 2.0}, 0.0});
+    std::vector<DrawnShape> shapes;
+    drawnShapes(rig, poses, 1.0, false, shapes);
+    REQUIRE(shapes.size() == 5);
+    // The art's box in the part: x from -5 to -1 cm, y from +2 to -3 cm (its middle at
+    // (-3, -0.5) cm); 4 cm wide and 5 tall, so a capsule upright through its middle, 2 cm
+    // round, its ends 0.5 cm either side. The part's centre is at (1.15, 2) m.
+    struct Expected {
+        double x, y;  ///< the capsule's middle in the world, metres
+    };
+    const Expected middles[] = {{1.12, 1.995}, {1.18, 1.995}, {1.12, 2.005}, {1.18, 2.005}, {1.18, 2.005}};
+    for (size_t i = 0; i < 5; ++i) {
+        CAPTURE(i, flipName(rig.sprites[i]));
+        const DrawnShape& shape = shapes[i];
+        CHECK(shape.radius == Approx(0.02));
+        CHECK(0.5 * (shape.a.x + shape.b.x) == Approx(middles[i].x).margin(1e-12));
+        CHECK(0.5 * (shape.a.y + shape.b.y) == Approx(middles[i].y).margin(1e-12));
+        CHECK(std::abs(shape.a.x - shape.b.x) == Approx(0.0).margin(1e-12));
+        CHECK(std::abs(shape.a.y - shape.b.y) == Approx(0.01).margin(1e-12));
+    }
+    // A character facing left mirrors each part across its bone: flip="y" mirrored comes
+    // back to where the unflipped part is drawn facing right.
+    std::vector<DrawnShape> facingLeft;
+    drawnShapes(rig, poses, 1.0, true, facingLeft);
+    CHECK(0.5 * (facingLeft[2].a.y + facingLeft[2].b.y) == Approx(1.995).margin(1e-12));
+    CHECK(0.5 * (facingLeft[0].a.y + facingLeft[0].b.y) == Approx(2.005).margin(1e-12));
+}
+
+TEST_CASE("a body's radius reads where a flipped sprite's image runs: flip xy is a half turn", "[rig][sprites][builder]") {
+    TempDir dir;
+    testpng::writeGrey(dir.path / "atlas.png", 16, 16);
+    // On the torso a part 40 x 12 along it and one across it, 30 x 20. Along the bone the
+    // body is half the first part's height, 6; turned half round (its image running
+    // backwards) it counts as across, and the body is half the larger of the smaller sides, 10.
+    auto radiusWith = [&](const std::string& attributes) {
+        const RigLoadResult result = loadIn(dir, kHeader + R"(
+  <sprite bone="torso" image="atlas" width="40" height="12" )" + attributes + R"(/>
+  <sprite bone="torso" image="atlas" angle="90" width="30" height="20"/>
+</rig>
+)");
+        INFO(describe(result.diagnostics));
+        REQUIRE(result.rig);
+        return artRadius(*result.rig, result.rig->findBone("torso"));
+    };
+    CHECK(radiusWith("") == Approx(0.06));
+    CHECK(radiusWith("flip=\"y\"") == Approx(0.06));
+    CHECK(radiusWith("angle=\"180\"") == Approx(0.10));
+    CHECK(radiusWith("flip=\"xy\"") == Approx(0.10));   // the same drawing as angle 180
+    CHECK(radiusWith("flip=\"x\"") == Approx(0.10));    // as flip y at 180
+    CHECK(radiusWith("flip=\"y\" angle=\"180\"") == Approx(0.10));
+    CHECK(radiusWith("flip=\"xy\" angle=\"180\"") == Approx(0.06));
 }
 
 TEST_CASE("every art error is listed with its line, and loading goes on past each", "[rig][sprites][errors]") {
@@ -424,6 +553,74 @@ TEST_CASE("saving keeps image and sprite elements byte for byte, and writes edit
     CHECK(moved.diagnostics[0].message == "image: file 'atlas.png' (read as " + (elsewhere / "atlas.png").string() +
                                               "): file not found");
     CHECK(moved.diagnostics[1].message == "not saved: the edited rig would not load");
+}
+
+TEST_CASE("a sprite's flip saves as written, is edited in place, appended, removed at none, and written fresh when set",
+          "[rig][sprites][saver]") {
+    TempDir dir;
+    testpng::writeGrey(dir.path / "atlas.png", 16, 16);
+    const std::string source = R"(<rig name="cutout" format="1" units="px">
+  <image name="atlas" file="atlas.png"/>
+  <bone name="torso" x="0" y="100" angle="90" length="50"/>
+  <sprite bone="torso" image="atlas" width="18" height="50" flip='x'   z="2"/>
+  <sprite bone="torso" image="atlas" width="18" height="50" flip="none"/>
+  <sprite bone="torso" image="atlas" width="18" height="50"/>
+  <sprite bone="torso" image="atlas" flip="xy" width="18" height="50"/>
+</rig>
+)";
+    const std::string path = dir.file("cutout.rig.xml");
+    testpng::writeBytes(path, std::vector<std::uint8_t>(source.begin(), source.end()));
+    const RigLoadResult loaded = loadRigFile(path);
+    INFO(describe(loaded.diagnostics));
+    REQUIRE(loaded.rig);
+    REQUIRE(loaded.rig->sprites.size() == 4);
+
+    // Unchanged: byte for byte, the spelled-out "none" included.
+    const RigTextResult same = rigToText(*loaded.rig);
+    REQUIRE(same.ok);
+    CHECK(same.text == source);
+
+    RigDefinition edited = *loaded.rig;
+    edited.sprites[0].flipX = false;  // x to y: the value alone changes, in its own quotes
+    edited.sprites[0].flipY = true;
+    edited.sprites[2].flipX = true;   // none to x: appended
+    edited.sprites[3].flipX = false;  // xy to none: removed
+    edited.sprites[3].flipY = false;
+    const RigTextResult patched = rigToText(edited);
+    INFO(describe(patched.diagnostics));
+    REQUIRE(patched.ok);
+    std::string expected = source;
+    expected.replace(expected.find("flip='x'"), 8, "flip='y'");
+    expected.replace(expected.find("height=\"50\"/>\n  <sprite bone=\"torso\" image=\"atlas\" flip"), 13,
+                     "height=\"50\" flip=\"x\"/>");
+    expected.replace(expected.find(" flip=\"xy\""), 10, "");
+    CHECK(patched.text == expected);
+    const RigLoadResult back = loadRigFromText(patched.text, path);
+    REQUIRE(back.rig);
+    for (size_t i = 0; i < 4; ++i) {
+        CAPTURE(i);
+        CHECK(back.rig->sprites[i].flipX == edited.sprites[i].flipX);
+        CHECK(back.rig->sprites[i].flipY == edited.sprites[i].flipY);
+    }
+
+    // Written fresh: a flip beside the angle, none left out.
+    RigDefinition fresh = edited;
+    fresh.sourceText.clear();
+    const RigTextResult written = rigToText(fresh);
+    REQUIRE(written.ok);
+    CHECK(written.text.find("  <sprite bone=\"torso\" image=\"atlas\" flip=\"y\" width=\"18\" height=\"50\" z=\"2\"/>\n") !=
+          std::string::npos);
+    CHECK(written.text.find("  <sprite bone=\"torso\" image=\"atlas\" width=\"18\" height=\"50\"/>\n") != std::string::npos);
+    CHECK(written.text.find("  <sprite bone=\"torso\" image=\"atlas\" flip=\"x\" width=\"18\" height=\"50\"/>\n") !=
+          std::string::npos);
+    CHECK(written.text.find("none") == std::string::npos);
+    const RigLoadResult reread = loadRigFromText(written.text, path);
+    REQUIRE(reread.rig);
+    for (size_t i = 0; i < 4; ++i) {
+        CAPTURE(i);
+        CHECK(reread.rig->sprites[i].flipX == edited.sprites[i].flipX);
+        CHECK(reread.rig->sprites[i].flipY == edited.sprites[i].flipY);
+    }
 }
 
 TEST_CASE("the paper doll's parts lie on its bodies: shoes and hands within 2 cm", "[rig][sprites][content]") {

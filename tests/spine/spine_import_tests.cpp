@@ -73,6 +73,61 @@ bool sameCorners(const std::array<Corner, 4>& a, const std::array<Corner, 4>& b,
     return true;
 }
 
+/// A region attachment's numbers as its skeleton writes them.
+struct RegionAttachmentSource {
+    double x = 0.0, y = 0.0, rotation = 0.0, width = 0.0, height = 0.0, scaleX = 1.0, scaleY = 1.0;
+};
+/// Its region as the atlas gives it: the packed pixels' top-left in the page and their size
+/// unturned (the atlas's bounds), where they lie in the original image, and whether the
+/// page stores them a quarter turn round.
+struct RegionSource {
+    double x = 0.0, y = 0.0, width = 0.0, height = 0.0;
+    double offsetX = 0.0, offsetY = 0.0, originalWidth = 0.0, originalHeight = 0.0;
+    bool rotated = false;
+};
+/// A corner of a region's rect in its page (pixels, y down) and where Spine draws it.
+struct TexelCorner {
+    Corner page, world;
+};
+
+/// The four corners of a region attachment as Spine's runtimes draw them (RegionAttachment:
+/// the packed pixels' corners in the attachment, bottom-left, top-left, top-right,
+/// bottom-right, each with its UV; a region stored turned takes its UVs a quarter round),
+/// through the bone's world matrix, divided by scale.
+std::array<TexelCorner, 4> spineRegionCorners(const SpineWorld& bone, const RegionAttachmentSource& a, const RegionSource& r,
+                                              double scale) {
+    const double regionScaleX = a.width / r.originalWidth * a.scaleX, regionScaleY = a.height / r.originalHeight * a.scaleY;
+    const double x1 = -a.width / 2 * a.scaleX + r.offsetX * regionScaleX, y1 = -a.height / 2 * a.scaleY + r.offsetY * regionScaleY;
+    const double x2 = x1 + r.width * regionScaleX, y2 = y1 + r.height * regionScaleY;
+    const double u = r.x, v = r.y, u2 = r.x + (r.rotated ? r.height : r.width), v2 = r.y + (r.rotated ? r.width : r.height);
+    const Corner local[4] = {{x1, y1}, {x1, y2}, {x2, y2}, {x2, y1}};
+    const Corner plainUv[4] = {{u, v2}, {u, v}, {u2, v}, {u2, v2}};
+    const Corner turnedUv[4] = {{u2, v2}, {u, v2}, {u, v}, {u2, v}};
+    const double c = std::cos(a.rotation * kDegree), s = std::sin(a.rotation * kDegree);
+    std::array<TexelCorner, 4> out{};
+    for (size_t i = 0; i < 4; ++i) {
+        double wx = 0, wy = 0;
+        bone.transform(a.x + c * local[i][0] - s * local[i][1], a.y + s * local[i][0] + c * local[i][1], wx, wy);
+        out[i] = {r.rotated ? turnedUv[i] : plainUv[i], {wx / scale, wy / scale}};
+    }
+    return out;
+}
+
+/// Where a sprite draws a point of its image (pixels, y down) in rig space, metres, as
+/// FORMAT.md places it: across the rect to the quad, mirrored by its flip, turned by its
+/// angle, on its bone.
+Corner drawnAt(const RigDefinition& rig, const RigSprite& s, const Corner& page) {
+    double lx = ((page[0] - s.rect.x) / s.rect.width - 0.5) * s.width;
+    double ly = (0.5 - (page[1] - s.rect.y) / s.rect.height) * s.height;
+    if (s.flipX) lx = -lx;
+    if (s.flipY) ly = -ly;
+    const double px = s.centre.x + std::cos(s.angle) * lx - std::sin(s.angle) * ly;
+    const double py = s.centre.y + std::sin(s.angle) * lx + std::cos(s.angle) * ly;
+    const RigBone& bone = rig.bones[size_t(s.bone)];
+    return {bone.origin.x + std::cos(bone.angle) * px - std::sin(bone.angle) * py,
+            bone.origin.y + std::sin(bone.angle) * px + std::cos(bone.angle) * py};
+}
+
 std::string describe(const std::vector<Diagnostic>& diagnostics) {
     std::string out;
     for (const Diagnostic& d : diagnostics) out += d.format() + "\n";
@@ -1012,25 +1067,88 @@ TEST_CASE("import: an animation moving a bone off its place on its parent is war
     CHECK(walk.err.find("off its place") == std::string::npos);
 }
 
-TEST_CASE("import: art on a bone a negative scale mirrors is warned about once, at the mirroring bone, naming the attachments",
+TEST_CASE("import: art a negative scale mirrors is drawn mirrored, each corner of its rect where Spine draws it",
           "[spine][import]") {
-    // Spine draws it mirrored; a sprite only turns, so its image comes out with top and
-    // bottom swapped. It was said once per attachment, as "drawn unmirrored", a line per
-    // part of a flipped figure and not at the bone whose scale does it.
-    const std::filesystem::path folder = freshFolder("mirrored");
-    ImportRun run = importMini(folder, "mirrored", "\"rotation\": 30 }", "\"rotation\": 30, \"scaleY\": -1 }");
-    INFO(run.err);
-    REQUIRE(run.exitCode == 0);
-    // The arm's own art, and the forearm's through its parent, at the arm bone's line.
-    const std::string file = (folder / "mirrored.json").string();
-    CHECK(run.err.find(file + ":5: warning: bone 'arm': its negative scale (scaleY -1) mirrors the art of 'box' (bone 'arm'), "
-                              "'trim' (bone 'forearm') in Spine; a rig sprite cannot be mirrored, so each is drawn "
-                              "unmirrored: in place, with its image's top and bottom swapped") != std::string::npos);
-    CHECK(run.err.find("mirrors") == run.err.rfind("mirrors"));  // once
-    // The file as it was: no such warning.
-    ImportRun plain = importMini(folder, "plain");
-    REQUIRE(plain.exitCode == 0);
-    CHECK(plain.err.find("mirrored") == std::string::npos);
+    // A negative scale on the arm, the root or an attachment mirrors the region in Spine. A
+    // sprite could only turn, so the art came out with its top and bottom swapped (and a
+    // warning said so); now it carries flip="y". Each corner of each region's rect in its
+    // page is compared with where Spine's runtime puts that texel: the box is stored turned
+    // in the page, the trim has its whitespace stripped.
+    struct Case {
+        const char* name;
+        const char* json;
+        std::vector<std::pair<std::string, std::string>> edits;  ///< text replaced in the JSON
+        RegionAttachmentSource box, trim;  ///< as the edited JSON has them
+        bool boxMirrored, trimMirrored;
+    };
+    const RegionAttachmentSource box{10, 2, 15, 40, 20}, trim{5, 0, 0, 30, 10};
+    RegionAttachmentSource trimFlipped = trim, boxUpsideDown = box;
+    trimFlipped.scaleX = -1;
+    boxUpsideDown.scaleY = -1;
+    const std::string arm = "\"rotation\": 30 }", arm38 = "\"rotation\": 30, \"transform\": \"normal\" }";
+    const Case cases[] = {
+        {"plain", "mini.json", {}, box, trim, false, false},
+        {"arm_scaleY", "mini.json", {{arm, "\"rotation\": 30, \"scaleY\": -1 }"}}, box, trim, true, true},
+        {"arm_scaleX", "mini.json", {{arm, "\"rotation\": 30, \"scaleX\": -1 }"}}, box, trim, true, true},
+        {"root_scaleX", "mini.json", {{"{ \"name\": \"root\" }", "{ \"name\": \"root\", \"scaleX\": -1 }"}}, box, trim, true, true},
+        {"attachment_scaleX", "mini.json", {{"\"trim\": { \"x\": 5,", "\"trim\": { \"x\": 5, \"scaleX\": -1,"}}, box, trimFlipped,
+         false, true},
+        // Mirrored twice over, the box is only turned: no flip.
+        {"arm_and_box_scaleY", "mini.json",
+         {{arm, "\"rotation\": 30, \"scaleY\": -1 }"}, {"\"box\": { \"x\": 10,", "\"box\": { \"x\": 10, \"scaleY\": -1,"}},
+         boxUpsideDown, trim, false, true},
+        {"arm_scaleY_38", "mini_38.json", {{arm38, "\"rotation\": 30, \"transform\": \"normal\", \"scaleY\": -1 }"}}, box, trim,
+         true, true},
+    };
+    // The box: bounds 10,10,40,20 stored turned; the trim: 20 x 10 packed at 100,10 of 30 x
+    // 10, 10 stripped at its left. Both atlas forms say the same.
+    const RegionSource boxRegion{10, 10, 40, 20, 0, 0, 40, 20, true}, trimRegion{100, 10, 20, 10, 10, 0, 30, 10, false};
+    for (const Case& c : cases) {
+        for (const char* atlas : {"mini.atlas", "mini_old.atlas"}) {
+            INFO(c.name << " with " << atlas);
+            const std::filesystem::path folder = freshFolder(std::string("mirrored_") + c.name + "_" + atlas);
+            std::ifstream in(dataPath(c.json));
+            std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            for (const auto& [from, to] : c.edits) {
+                REQUIRE(text.find(from) != std::string::npos);
+                text.replace(text.find(from), from.size(), to);
+            }
+            const std::string json = (folder / "mirrored.json").string();
+            std::ofstream(json) << text;
+            SpineImportOptions o = options(json, folder / "mirrored.rig.xml");
+            o.atlasPath = dataPath(atlas);
+            o.scale = 10.0;
+            const ImportRun run = runImport(o);
+            INFO(run.err);
+            REQUIRE(run.exitCode == 0);
+            CHECK(run.err.find("mirror") == std::string::npos);  // nothing is left drawn otherwise
+            CHECK(run.err.find("flipped") == std::string::npos);
+            const RigLoadResult loaded = loadRigFile((folder / "mirrored.rig.xml").string());
+            REQUIRE(loaded.rig);
+            const RigDefinition& rig = *loaded.rig;
+            REQUIRE(rig.sprites.size() == 2);
+            const SpineLoadResult spine = loadSpineJsonFile(json);
+            const std::vector<SpineWorld> w = poseSpineSkeleton(spine.skeleton, nullptr, 0.0);
+            const struct {
+                const char* name;
+                const RigSprite& sprite;
+                std::array<TexelCorner, 4> spine;
+                bool mirrored;
+            } parts[] = {{"box", rig.sprites[0], spineRegionCorners(w[1], c.box, boxRegion, 10.0), c.boxMirrored},
+                         {"trim", rig.sprites[1], spineRegionCorners(w[2], c.trim, trimRegion, 10.0), c.trimMirrored}};
+            for (const auto& part : parts) {
+                INFO(part.name << ": flip " << flipName(part.sprite) << ", angle " << part.sprite.angle / kDegree);
+                CHECK(part.sprite.flipY == part.mirrored);
+                CHECK_FALSE(part.sprite.flipX);
+                for (const TexelCorner& corner : part.spine) {
+                    const Corner drawn = drawnAt(rig, part.sprite, corner.page);
+                    INFO("page (" << corner.page[0] << ", " << corner.page[1] << "): Spine draws it at (" << corner.world[0]
+                                  << ", " << corner.world[1] << ") m, the rig at (" << drawn[0] << ", " << drawn[1] << ") m");
+                    CHECK(std::hypot(drawn[0] - corner.world[0], drawn[1] - corner.world[1]) < 1e-8);
+                }
+            }
+        }
+    }
 }
 
 TEST_CASE("import: an animation scaling a bone at the end of its chain is warned about, naming bone and animation",
@@ -1328,23 +1446,44 @@ TEST_CASE("import: a linked mesh whose parent is in another slot is told so, nam
           std::string::npos);
 }
 
-TEST_CASE("import: a figure flipped at its root is one warning at the root's line, naming every region it mirrors",
+TEST_CASE("import: a figure flipped at its root is drawn as the unflipped one's mirror image, texel for texel",
           "[spine][import]") {
-    nlohmann::ordered_json bot = botSkeleton();
-    bot["bones"][0]["scaleX"] = -1;
-    giveBotArmMesh(bot);  // a mesh is placed by its vertices, mirrored as in Spine: not named
-    const std::filesystem::path folder = freshFolder("rootflip");
-    const std::filesystem::path json = writeBot(folder, bot);
-    SpineImportOptions o = options(json.string(), folder / "bot.rig.xml");
-    o.scale = 100.0;
-    ImportRun run = runImport(o);
-    INFO(run.err);
-    REQUIRE(run.exitCode == 0);
-    const std::string expected = json.string() + ":" + std::to_string(lineOf(botText(bot), "\"name\": \"root\"")) +
-                                 ": warning: bone 'root': its negative scale (scaleX -1) mirrors the art of 'limb' (bone "
-                                 "'upper_arm_l'), 'limb' (bone 'forearm_l'), 'limb' (bone 'thigh_l'), 'limb' (bone 'shin_l'), "
-                                 "'limb' (bone 'thigh_r'), 'limb' (bone 'shin_r'), 'torso' (bone 'torso'), 'head' (bone 'head') "
-                                 "in Spine; a rig sprite cannot be mirrored, so each is drawn unmirrored";
-    CHECK(run.err.find(expected) != std::string::npos);
-    CHECK(run.err.find("mirrors") == run.err.rfind("mirrors"));
+    // Its regions were drawn with their images' top and bottom swapped, with one warning at
+    // the root naming them all; each is now flip="y", and every corner of every rect lands
+    // where the unflipped figure's does, mirrored across x = 0 (the root's origin).
+    auto importBot = [](const char* name, bool flipped) {
+        nlohmann::ordered_json bot = botSkeleton();
+        if (flipped) bot["bones"][0]["scaleX"] = -1;
+        giveBotArmMesh(bot);  // a mesh is placed by its vertices, mirrored as in Spine
+        const std::filesystem::path folder = freshFolder(name);
+        const std::filesystem::path json = writeBot(folder, bot);
+        SpineImportOptions o = options(json.string(), folder / "bot.rig.xml");
+        o.scale = 100.0;
+        const ImportRun run = runImport(o);
+        INFO(run.err);
+        REQUIRE(run.exitCode == 0);
+        CHECK(run.err.find("mirror") == std::string::npos);
+        RigLoadResult loaded = loadRigFile((folder / "bot.rig.xml").string());
+        REQUIRE(loaded.rig);
+        return std::move(*loaded.rig);
+    };
+    const RigDefinition plain = importBot("rootflip_plain", false), flipped = importBot("rootflip", true);
+    REQUIRE(flipped.sprites.size() == 8);
+    REQUIRE(plain.sprites.size() == flipped.sprites.size());
+    for (size_t i = 0; i < flipped.sprites.size(); ++i) {
+        const RigSprite &a = plain.sprites[i], &b = flipped.sprites[i];
+        INFO("sprite " << i << " on '" << flipped.bones[size_t(b.bone)].name << "'");
+        REQUIRE(a.rect == b.rect);
+        CHECK_FALSE(a.flipY);
+        CHECK(b.flipY);
+        CHECK_FALSE(b.flipX);
+        for (double px : {0.0, 1.0})
+            for (double py : {0.0, 1.0}) {
+                const Corner page{a.rect.x + px * a.rect.width, a.rect.y + py * a.rect.height};
+                const Corner seen = drawnAt(flipped, b, page), unflipped = drawnAt(plain, a, page);
+                CAPTURE(page[0], page[1], seen[0], seen[1], unflipped[0], unflipped[1]);
+                CHECK(seen[0] == Approx(-unflipped[0]).margin(1e-9));
+                CHECK(seen[1] == Approx(unflipped[1]).margin(1e-9));
+            }
+    }
 }

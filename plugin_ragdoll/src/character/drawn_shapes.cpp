@@ -48,15 +48,19 @@ void drawnShapes(const RigDefinition& rig, const std::vector<BonePose>& poses, d
     // texels', found when the rig loaded; the whole quad when unknown), so the corners a
     // limb's or a shoe's art leaves clear are left out and a round head is the circle in its
     // square. Placed as draw.cpp places the quad: the rect's x across the quad's width, its
-    // y (down) from the quad's top.
+    // y (down) from the quad's top, then mirrored within the quad as the sprite's flip says
+    // (the art at an unflipped part's left lies at a flipX part's right).
     for (const RigSprite& sprite : rig.sprites) {
         const PixelRect& art = sprite.opaque.width > 0 ? sprite.opaque : sprite.rect;
         const double toX = sprite.width / std::max(sprite.rect.width, 1), toY = sprite.height / std::max(sprite.rect.height, 1);
         const double left = -0.5 * sprite.width + toX * (art.x - sprite.rect.x);
         const double top = 0.5 * sprite.height - toY * (art.y - sprite.rect.y);
         const double hw = 0.5 * toX * art.width, hh = 0.5 * toY * art.height;
-        addInscribedCapsule(sprite.centre, makeRot(sprite.angle), {left + hw, top - hh}, hw, hh, poses[size_t(sprite.bone)],
-                            scale, mirrored, out);
+        Vec2 middle{left + hw, top - hh};
+        if (sprite.flipX) middle.x = -middle.x;
+        if (sprite.flipY) middle.y = -middle.y;
+        addInscribedCapsule(sprite.centre, makeRot(sprite.angle), middle, hw, hh, poses[size_t(sprite.bone)], scale, mirrored,
+                            out);
     }
     // A mesh as each bone's share of it (RigMeshPart): the capsule inscribed in its box, on
     // that bone. A mesh is cut to its art's outline, so its box is the art's.

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ragdoll {
@@ -82,11 +83,15 @@ void spriteCorners(const RigSprite& sprite, const BonePose& pose, bool mirrored,
     }
 }
 
-/// A sprite's texture coordinates, in its corners' order.
+/// A sprite's texture coordinates, in its corners' order: a flipped sprite takes its rect's
+/// other side at each corner, so the art is mirrored within the same quad (and its rim and
+/// shadow, drawn from the same coordinates, with it).
 void spriteUvs(const RigSprite& sprite, const RigImage& image, PaperVec2 out[4]) {
-    const float u0 = float(sprite.rect.x) / float(image.width), v0 = float(sprite.rect.y) / float(image.height);
-    const float u1 = float(sprite.rect.x + sprite.rect.width) / float(image.width);
-    const float v1 = float(sprite.rect.y + sprite.rect.height) / float(image.height);
+    float u0 = float(sprite.rect.x) / float(image.width), v0 = float(sprite.rect.y) / float(image.height);
+    float u1 = float(sprite.rect.x + sprite.rect.width) / float(image.width);
+    float v1 = float(sprite.rect.y + sprite.rect.height) / float(image.height);
+    if (sprite.flipX) std::swap(u0, u1);
+    if (sprite.flipY) std::swap(v0, v1);
     out[0] = {u0, v0};
     out[1] = {u1, v0};
     out[2] = {u1, v1};

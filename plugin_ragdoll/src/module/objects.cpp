@@ -184,8 +184,8 @@ std::int32_t jointProperty(const Character& c, int joint, std::int32_t index, Pa
 }
 
 /// The cut-out parts on a body's bone: "doll 126 2 96 240, z 5" (a sprite's image, rect and
-/// z), "doll mesh of 6 vertices, z 13" (a mesh carried by this bone, in part or whole), "; "
-/// between; "none" for a bone drawn as a stick.
+/// z; ", flip x" after them for a mirrored one), "doll mesh of 6 vertices, z 13" (a mesh
+/// carried by this bone, in part or whole), "; " between; "none" for a bone drawn as a stick.
 std::string partsText(const RigDefinition& rig, int bone) {
     std::string text;
     char line[160];
@@ -194,6 +194,7 @@ std::string partsText(const RigDefinition& rig, int bone) {
         std::snprintf(line, sizeof line, "%s%s %d %d %d %d, z %d", text.empty() ? "" : "; ",
                       rig.images[size_t(s.image)].name.c_str(), s.rect.x, s.rect.y, s.rect.width, s.rect.height, s.z);
         text += line;
+        if (s.flipX || s.flipY) text += std::string(", flip ") + flipName(s);
     }
     for (const RigMesh& m : rig.meshes) {
         if (std::none_of(m.parts.begin(), m.parts.end(), [&](const RigMeshPart& p) { return p.bone == bone; })) continue;

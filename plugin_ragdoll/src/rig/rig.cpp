@@ -91,6 +91,13 @@ const RigMeshWeight* mainWeight(const RigMeshVertex& vertex) {
     return most;
 }
 
+const char* flipName(const RigSprite& sprite) {
+    if (sprite.flipX) return sprite.flipY ? "xy" : "x";
+    return sprite.flipY ? "y" : "none";
+}
+
+double spriteImageAngle(const RigSprite& sprite) { return sprite.flipX ? sprite.angle + kPi : sprite.angle; }
+
 double artRadius(const RigDefinition& rig, int bone) {
     const int v = rig.visualOfBone(bone);
     if (v >= 0) {
@@ -102,7 +109,9 @@ double artRadius(const RigDefinition& rig, int bone) {
     for (const RigSprite& sprite : rig.sprites) {
         if (sprite.bone != bone) continue;
         // Within rounding: 390° or −330° read in radians and wrapped lands a hair past 30°.
-        if (std::abs(wrapAngle(sprite.angle)) <= kSpriteAlongBone + 1e-9) alongHeight = std::max(alongHeight, sprite.height);
+        // The image's direction, not the quad's: flip="xy" is a half turn and counts as one.
+        if (std::abs(wrapAngle(spriteImageAngle(sprite))) <= kSpriteAlongBone + 1e-9)
+            alongHeight = std::max(alongHeight, sprite.height);
         smallerSide = std::max(smallerSide, std::min(sprite.width, sprite.height));
     }
     // A mesh's vertices that follow this bone most: their spread across it is a thickness,

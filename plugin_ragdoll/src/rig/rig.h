@@ -114,12 +114,23 @@ struct RigSprite {
     double angle = 0.0;   ///< the rect's +x relative to the bone, radians counter-clockwise
     double width = 0.0;   ///< drawn size along the rect's x, metres, > 0 (the rect is stretched to it)
     double height = 0.0;  ///< drawn size along the rect's y, metres, > 0
+    /// The rect's art mirrored within the quad before it is turned by `angle`: flipX swaps its
+    /// left and right (the image's +x runs along the part's −x), flipY its top and bottom.
+    /// Both together are a half turn. The quad itself is the same either way.
+    bool flipX = false, flipY = false;
     int z = 0;            ///< draw order, higher in front; ties keep `order`
     std::array<std::uint8_t, 4> color{255, 255, 255, 255};  ///< RGBA tint multiplied into the image
     int order = 0;        ///< position among the rig's sprites in the file
     int line = 0;
     int element = -1;
 };
+
+/// A sprite's `flip` as the file writes it: "none", "x", "y" or "xy".
+const char* flipName(const RigSprite& sprite);
+
+/// The direction the sprite's image runs in (its +x), relative to the bone, radians: its
+/// angle, turned half round by flipX.
+double spriteImageAngle(const RigSprite& sprite);
 
 /// One bone's pull on a mesh vertex: the vertex's place in that bone's frame and how much
 /// of it follows that bone.
@@ -304,7 +315,8 @@ inline constexpr double kSpriteAlongBone = 30.0 * (kPi / 180.0);
 /// The radius a body without `radius` or `radius_fraction` takes from its bone's art; 0 when
 /// the bone has none that gives one. In order: half the visual's line width, or the
 /// visual's circle radius; else, from the bone's sprites, half the largest height of a
-/// sprite whose angle is within kSpriteAlongBone of the bone; else half the largest of the
+/// sprite whose image runs within kSpriteAlongBone of the bone (spriteImageAngle: a part
+/// flipped in x runs backwards, as one turned 180°); else half the largest of the
 /// sprites' smaller sides (a part turned across the bone: its thinner side is the best
 /// guess at its thickness).
 /// Meshes count too: half the thickness across the bone (the spread of y) of the vertices

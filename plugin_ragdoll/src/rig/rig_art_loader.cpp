@@ -136,6 +136,9 @@ void ArtParser::readSprite(const XMLElement& element, int ordinal) {
     sprite.angle = readAngle(in, "angle", Range::Any, 0.0);
     sprite.width = in.length("width", Need::Required, Range::Positive, 0.0);
     sprite.height = in.length("height", Need::Required, Range::Positive, 0.0);
+    const int flip = in.choice("flip", {"none", "x", "y", "xy"});
+    sprite.flipX = flip == 1 || flip == 3;
+    sprite.flipY = flip == 2 || flip == 3;
     sprite.z = in.wholeNumber("z", Need::Optional, -kMaxPartZ, kMaxPartZ, 0);
     const std::string color = in.color("color");
     if (!color.empty()) sprite.color = *paper::parseHexColor(color);

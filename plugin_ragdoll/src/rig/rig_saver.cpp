@@ -121,6 +121,8 @@ public:
                 {"x", length(s.centre.x), s.centre.x == midpoint},
                 {"y", length(s.centre.y), s.centre.y == 0.0},
                 {"angle", angle(s.angle), s.angle == 0.0},
+                // Like white, no flip is not written: one set back to none is removed.
+                {"flip", s.flipX || s.flipY ? std::optional<std::string>(flipName(s)) : std::nullopt, false},
                 {"width", length(s.width), false},
                 {"height", length(s.height), false},
                 {"z", std::to_string(s.z), s.z == 0},

@@ -77,12 +77,14 @@ std::string rigCheckJson(const std::string& file, const RigDefinition& rig, cons
         joints.push_back(j);
     }
     out["joints"] = joints;
-    // Quads as the renderer draws them: the rect's top-left, top-right, bottom-right,
-    // bottom-left corners (the rect's top is the part's +y).
+    // Quads as the renderer draws them: where the rect's top-left, top-right, bottom-right
+    // and bottom-left corners land (the rect's top is the part's +y, its left the part's −x,
+    // each swapped by the sprite's flip).
     Json sprites = Json::array();
     for (const RigSprite& sprite : rig.sprites) {
         const RigBone& bone = rig.bones[size_t(sprite.bone)];
-        const double hw = 0.5 * sprite.width, hh = 0.5 * sprite.height;
+        const double hw = sprite.flipX ? -0.5 * sprite.width : 0.5 * sprite.width;
+        const double hh = sprite.flipY ? -0.5 * sprite.height : 0.5 * sprite.height;
         const Vec2 local[4] = {{-hw, hh}, {hw, hh}, {hw, -hh}, {-hw, -hh}};
         Json quad = Json::array();
         for (const Vec2& corner : local)
@@ -90,6 +92,7 @@ std::string rigCheckJson(const std::string& file, const RigDefinition& rig, cons
         sprites.push_back({{"bone", bone.fileName},
                            {"image", rig.images[size_t(sprite.image)].name},
                            {"rect", {sprite.rect.x, sprite.rect.y, sprite.rect.width, sprite.rect.height}},
+                           {"flip", flipName(sprite)},
                            {"z", sprite.z},
                            {"quad", quad}});
     }

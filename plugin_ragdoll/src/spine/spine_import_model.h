@@ -25,6 +25,9 @@ struct SpinePart {
     double centreX = 0.0, centreY = 0.0;  ///< of the drawn (packed) pixels
     double angle = 0.0;    ///< degrees: the packed rect's +x (after the atlas's turn)
     double width = 0.0, height = 0.0;  ///< drawn size of the packed rect along its x and y
+    /// Drawn mirrored (a negative scale of its bones or its own): the packed rect's +y, up
+    /// in its page, lies clockwise of its +x. The sprite's flip="y".
+    bool mirrored = false;
     double area = 0.0;     ///< of the whole attachment (untrimmed), units²
     std::array<std::uint8_t, 4> color{255, 255, 255, 255};
     /// A mesh attachment (the vertices' source), or nullptr for a region. For a mesh the

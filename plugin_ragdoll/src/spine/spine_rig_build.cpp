@@ -72,55 +72,16 @@ bool saysSizeOutOfRange(const std::string& message) {
            message.find("must be > 0, got 0") != std::string::npos || message.find("is too large (more than") != std::string::npos;
 }
 
-/// Art mirrored by a negative bone scale (the bone's own or an ancestor's): Spine draws it
-/// mirrored, a rig sprite only turns, so it is drawn with its image's top and bottom swapped
-/// against Spine's drawing (a mirrored torso upside down). Said once per bone whose own
-/// negative scale does it, at that bone's line, naming the attachments: one warning per
-/// attachment buried the cause under a line per part when a whole figure is flipped.
-/// Meshes are placed by their vertices and come out mirrored as in Spine: not listed.
-void warnMirroredArt(const SpineSkeleton& skeleton, const std::vector<SpineWorld>& setup, const std::vector<SpinePart>& parts,
-                     Reporter& report, const std::string& file) {
-    std::map<int, std::vector<const SpinePart*>> byMirroringBone;
-    for (const SpinePart& p : parts) {
-        const SpineWorld& w = setup[size_t(p.bone)];
-        if (p.mesh || w.a * w.d - w.b * w.c >= 0.0) continue;
-        int mirroring = p.bone;
-        for (int b = p.bone; b >= 0; b = skeleton.bones[size_t(b)].parent)
-            if (skeleton.bones[size_t(b)].scaleX * skeleton.bones[size_t(b)].scaleY < 0.0) {
-                mirroring = b;
-                break;
-            }
-        byMirroringBone[mirroring].push_back(&p);
-    }
-    for (const auto& [b, mirrored] : byMirroringBone) {
-        const SpineBone& bone = skeleton.bones[size_t(b)];
-        std::string scales;
-        if (bone.scaleX < 0.0) scales += "scaleX " + shortNumber(bone.scaleX, 4);
-        if (bone.scaleY < 0.0) scales += (scales.empty() ? "" : ", ") + std::string("scaleY ") + shortNumber(bone.scaleY, 4);
-        std::string names;
-        for (const SpinePart* p : mirrored)
-            names += (names.empty() ? "'" : ", '") + p->name + "' (bone '" + skeleton.bones[size_t(p->bone)].name + "')";
-        report.warning(file, bone.line, "bone '" + bone.name + "': " +
-                                            (scales.empty() ? std::string("a negative scale in the setup pose")
-                                                            : "its negative scale (" + scales + ")") +
-                                            " mirrors the art of " + names +
-                                            " in Spine; a rig sprite cannot be mirrored, so " +
-                                            (mirrored.size() == 1 ? "it is" : "each is") +
-                                            " drawn unmirrored: in place, with its image's top and bottom swapped");
-    }
-}
-
 /// The region attachment as drawn in the setup pose (see SpinePart), or false (reported).
 bool placePart(const SpineAttachment& a, const AtlasRegion& region, const SpineWorld& bone, SpinePart& part,
                Reporter& report, const std::string& file, const std::string& where) {
     const double w = a.width * a.scaleX, h = a.height * a.scaleY;
-    if (a.scaleX < 0.0 || a.scaleY < 0.0)
-        report.warning(file, a.line, "attachment '" + a.name + "' is flipped (negative scale); drawn unflipped");
-    // The packed pixels inside the original image (atlas whitespace stripping), y up.
+    // The packed pixels inside the original image (atlas whitespace stripping), y up; a
+    // negative scale of the attachment mirrors where they lie in it, as Spine places them.
     const double ow = region.originalWidth, oh = region.originalHeight;
     const double fx0 = region.offsetX / ow, fx1 = (region.offsetX + region.width) / ow;
     const double fy0 = region.offsetY / oh, fy1 = (region.offsetY + region.height) / oh;
-    const double cx = ((fx0 + fx1) * 0.5 - 0.5) * std::abs(w), cy = ((fy0 + fy1) * 0.5 - 0.5) * std::abs(h);
+    const double cx = ((fx0 + fx1) * 0.5 - 0.5) * w, cy = ((fy0 + fy1) * 0.5 - 0.5) * h;
     const double r = a.rotation * kDegrees;
     const double lx = a.x + std::cos(r) * cx - std::sin(r) * cy, ly = a.y + std::sin(r) * cx + std::cos(r) * cy;
     bone.transform(lx, ly, part.centreX, part.centreY);
@@ -131,9 +92,18 @@ bool placePart(const SpineAttachment& a, const AtlasRegion& region, const SpineW
     part.width = (fx1 - fx0) * std::abs(w) * stretchX;
     part.height = (fy1 - fy0) * std::abs(h) * stretchY;
     part.area = std::abs(w * h) * stretchX * stretchY;
+    // Mirrored when the bone's world matrix and the attachment's own scale together turn
+    // the quad over: a negative scale on the bone or an ancestor (Spine 3.8 and 4.x alike,
+    // in the setup pose's matrix) or on the attachment. The attachment's +x is drawn along
+    // (ax, ay), half turned by its own negative scaleX.
+    part.mirrored = (bone.a * bone.d - bone.b * bone.c) * a.scaleX * a.scaleY < 0.0;
+    const double alongX = std::atan2(ay, ax) / kDegrees + (a.scaleX < 0.0 ? 180.0 : 0.0);
     // Stored turned in the page (counter-clockwise): the page rect's +x is the image's
-    // direction turned back, and its sides swap for a quarter turn.
-    part.angle = std::atan2(ay, ax) / kDegrees - region.degrees;
+    // direction turned back, and its sides swap for a quarter turn. Mirrored, the turn back
+    // goes the other way round (Spine's quad for a region stored turned maps the page's +x
+    // to the attachment's −y, which a mirror puts on the other side of its +x), and the
+    // page's top lies clockwise of its +x: flip="y".
+    part.angle = part.mirrored ? alongX + region.degrees : alongX - region.degrees;
     if (region.degrees == 90 || region.degrees == 270) std::swap(part.width, part.height);
     part.region = &region;
     if (part.width <= 0.0 || part.height <= 0.0) {
@@ -314,7 +284,6 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
         parts.push_back(part);
     }
     if (report.errors > 0) return build;
-    warnMirroredArt(skeleton, setup, parts, report, input.jsonPath);
     if (parts.empty()) {
         report.error(input.jsonPath, 0, "no region attachment is shown in the setup pose: nothing to draw or to give bodies to" +
                                             (!defaultSkin && !namedSkin && !allSkins.empty()
@@ -426,6 +395,7 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
         sprite.centre = {tidy((std::cos(a) * dx + std::sin(a) * dy) / scale, scale),
                          tidy((-std::sin(a) * dx + std::cos(a) * dy) / scale, scale)};
         sprite.angle = tidyAngle(wrapDegrees(p.angle - a / kDegrees) * kDegrees);
+        sprite.flipY = p.mirrored;  // the rig bone only turns: its sprite carries the mirror
         sprite.width = tidy(p.width / scale, scale);
         sprite.height = tidy(p.height / scale, scale);
         // Rounded to the file's precision, a part drawn a billionth of a unit thin is 0: said
