@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "solver/collide.h"
 
@@ -380,6 +381,162 @@ TEST_CASE("capsules: zero length and coincident stay finite", "[collide][capsule
     checkInvariants(same);
     CHECK(same.pointCount == 2);
     CHECK(same.points[0].separation == Approx(-0.1).margin(kTol));
+}
+
+namespace {
+
+/// The ids of a manifold's points, in the order of x of pointA (sortedByX).
+std::vector<std::uint32_t> idsByX(const Manifold& m) {
+    Manifold s = sortedByX(m);
+    std::vector<std::uint32_t> ids;
+    for (int i = 0; i < s.pointCount; ++i) ids.push_back(s.points[i].id);
+    return ids;
+}
+
+}  // namespace
+
+TEST_CASE("capsules nearly parallel and overlapping: two points clipped to the overlap", "[collide][capsule]") {
+    Capsule cap{{-0.25, 0.0}, {0.25, 0.0}, 0.05};
+    Capsule leaning{{0.0, 0.0}, {0.5, 0.0}, 0.05};
+
+    // B from x = -0.2, its far end risen 10 mm over its 0.5 m: A's face is the reference (its
+    // separation 0.1 against B's 0.099), B clipped to A's end at x = 0.25, where its core is
+    // 0.1 + 0.45·tan θ above A's.
+    double angle = std::asin(0.02);
+    Manifold m = sortedByX(collideCapsules(cap, at(0, 0), leaning, at(-0.2, 0.1, angle), kSpeculative));
+    checkInvariants(m);
+    REQUIRE(m.pointCount == 2);
+    checkVec(m.normal, {0.0, 1.0});
+    CHECK(m.points[0].separation == Approx(0.0).margin(kTol));
+    CHECK(m.points[1].separation == Approx(0.45 * std::tan(angle)).margin(kTol));
+    checkVec(m.points[0].pointA, {-0.2, 0.05});
+    checkVec(m.points[0].pointB, {-0.2, 0.05});
+    checkVec(m.points[1].pointA, {0.25, 0.05});
+    checkVec(m.points[1].pointB, {0.25, 0.05 + 0.45 * std::tan(angle)});
+    checkSwapped(m, collideCapsules(leaning, at(-0.2, 0.1, angle), cap, at(0, 0), kSpeculative));
+
+    // 2 mm into each other, the same tilt: the same points 2 mm deeper.
+    Manifold deep = sortedByX(collideCapsules(cap, at(0, 0), leaning, at(-0.2, 0.098, angle), kSpeculative));
+    checkInvariants(deep);
+    REQUIRE(deep.pointCount == 2);
+    CHECK(deep.points[0].separation == Approx(-0.002).margin(kTol));
+    CHECK(deep.points[1].separation == Approx(-0.002 + 0.45 * std::tan(angle)).margin(kTol));
+
+    // Risen 50 mm: the far end is 45 mm off A, beyond the margin, so one point at the low end.
+    Manifold steep = collideCapsules(cap, at(0, 0), leaning, at(-0.2, 0.1, std::asin(0.1)), kSpeculative);
+    checkInvariants(steep);
+    REQUIRE(steep.pointCount == 1);
+    CHECK(steep.points[0].separation == Approx(0.0).margin(kTol));
+    checkVec(steep.points[0].pointA, {-0.2, 0.05});
+
+    // Overlapping along a quarter of their length only: clipped to B's start and A's end.
+    Manifold shifted = sortedByX(collideCapsules(cap, at(0, 0), cap, at(0.375, 0.099), kSpeculative));
+    checkInvariants(shifted);
+    REQUIRE(shifted.pointCount == 2);
+    checkVec(shifted.points[0].pointA, {0.125, 0.05});
+    checkVec(shifted.points[1].pointA, {0.25, 0.05});
+    CHECK(shifted.points[0].separation == Approx(-0.001).margin(kTol));
+    CHECK(shifted.points[1].separation == Approx(-0.001).margin(kTol));
+}
+
+TEST_CASE("capsules at an angle meet at one point, at their segments' closest points", "[collide][capsule]") {
+    Capsule cap{{-0.25, 0.0}, {0.25, 0.0}, 0.05};
+    Capsule stick{{0.0, 0.0}, {0.4, 0.0}, 0.04};
+
+    // B leaning at 60°, its start 0.085 above A's core: its end cap on A's side, 5 mm deep.
+    Manifold onSide = collideCapsules(cap, at(0, 0), stick, at(0.1, 0.085, deg(60.0)), kSpeculative);
+    checkInvariants(onSide);
+    REQUIRE(onSide.pointCount == 1);
+    checkVec(onSide.normal, {0.0, 1.0});
+    CHECK(onSide.points[0].separation == Approx(-0.005).margin(kTol));
+    checkVec(onSide.points[0].pointA, {0.1, 0.05});
+    checkVec(onSide.points[0].pointB, {0.1, 0.045});
+    checkSwapped(onSide, collideCapsules(stick, at(0.1, 0.085, deg(60.0)), cap, at(0, 0), kSpeculative));
+
+    // B steep past A's end: A's end cap meets B's side. B's core runs through (0.3, 0) at
+    // 80°; A's end (0.25, 0) lies 0.05·sin 80° from that line.
+    Transform xfB = at(0.3 - 0.2 * std::cos(deg(80.0)), -0.2 * std::sin(deg(80.0)), deg(80.0));
+    Manifold past = collideCapsules(cap, at(0, 0), stick, xfB, kSpeculative);
+    checkInvariants(past);
+    REQUIRE(past.pointCount == 1);
+    Vec2 n{std::sin(deg(80.0)), -std::cos(deg(80.0))};  // B's normal, away from A
+    checkVec(past.normal, n);
+    double gap = 0.05 * std::sin(deg(80.0));
+    CHECK(past.points[0].separation == Approx(gap - 0.09).margin(kTol));
+    checkVec(past.points[0].pointA, Vec2{0.25, 0.0} + 0.05 * n);
+    checkVec(past.points[0].pointB, Vec2{0.25, 0.0} + (gap - 0.04) * n);
+    checkSwapped(past, collideCapsules(stick, xfB, cap, at(0, 0), kSpeculative));
+    checkRigidMotion(past, collideCapsules(cap, compose(kMotion, at(0, 0)), stick, compose(kMotion, xfB), kSpeculative),
+                     kMotion);
+}
+
+TEST_CASE("capsules end to end and at the edge of the speculative margin", "[collide][capsule]") {
+    Capsule cap{{-0.25, 0.0}, {0.25, 0.0}, 0.05};
+
+    // End caps on a diagonal, 0.1 + 0.0199 between the ends' centres: in reach, one point
+    // along the gap; 0.0201: out of it.
+    Vec2 dir{0.6, 0.8};
+    Manifold in = collideCapsules(cap, at(0, 0), cap, at(0.5 + 0.1199 * dir.x, 0.1199 * dir.y), kSpeculative);
+    checkInvariants(in);
+    REQUIRE(in.pointCount == 1);
+    checkVec(in.normal, dir);
+    CHECK(in.points[0].separation == Approx(0.0199).margin(kTol));
+    checkVec(in.points[0].pointA, Vec2{0.25, 0.0} + 0.05 * dir);
+    checkVec(in.points[0].pointB, Vec2{0.25, 0.0} + 0.0699 * dir);
+    CHECK(collideCapsules(cap, at(0, 0), cap, at(0.5 + 0.1201 * dir.x, 0.1201 * dir.y), kSpeculative).pointCount == 0);
+
+    // Side by side, the same: two points at 0.0199, none at 0.0201.
+    Manifold side = collideCapsules(cap, at(0, 0), cap, at(0.2, 0.1199), kSpeculative);
+    checkInvariants(side);
+    REQUIRE(side.pointCount == 2);
+    CHECK(side.points[0].separation == Approx(0.0199).margin(kTol));
+    CHECK(side.points[1].separation == Approx(0.0199).margin(kTol));
+    CHECK(collideCapsules(cap, at(0, 0), cap, at(0.2, 0.1201), kSpeculative).pointCount == 0);
+
+    // A larger margin (a fast pair) reaches further.
+    CHECK(collideCapsules(cap, at(0, 0), cap, at(0.2, 0.1201), 0.05).pointCount == 2);
+
+    // Collinear, overlapping by 2 cm at the caps: one point on the axis.
+    Manifold ends = collideCapsules(cap, at(0, 0), cap, at(0.58, 0.0), kSpeculative);
+    checkInvariants(ends);
+    REQUIRE(ends.pointCount == 1);
+    checkVec(ends.normal, {1.0, 0.0});
+    CHECK(ends.points[0].separation == Approx(-0.02).margin(kTol));
+}
+
+TEST_CASE("capsule contacts keep their ids while the pair moves a little", "[collide][capsule]") {
+    // Warm starting matches a contact's points by id when its manifold is found again, so the
+    // same touching features must keep their ids, and a manifold's two points differ.
+    Capsule cap{{-0.25, 0.0}, {0.25, 0.0}, 0.05};
+    Capsule upright{{0.0, -0.2}, {0.0, 0.2}, 0.05};
+    struct Case {
+        const char* name;
+        Capsule b;
+        Transform xfB;
+        int points;
+    };
+    const Case cases[] = {
+        {"lying on A", cap, at(0.1, 0.098), 2},
+        {"lying on A, apart", cap, at(0.1, 0.11), 2},
+        {"standing on A", upright, at(0.1, 0.298), 1},
+        {"crossing A", upright, at(0.1, 0.1), 1},
+        {"end caps meeting", cap, at(0.56, 0.08), 1},
+        {"B's side under A's end", upright, at(0.3, -0.1, deg(-5.0)), 1},
+    };
+    for (const Case& c : cases) {
+        INFO(c.name);
+        Manifold before = collideCapsules(cap, at(0, 0), c.b, c.xfB, kSpeculative);
+        checkInvariants(before);
+        REQUIRE(before.pointCount == c.points);
+        for (double step : {-1.0, 1.0}) {
+            // 1 mm and a third of a degree, either way; A turned a little too.
+            Transform moved{c.xfB.p + Vec2{0.001 * step, 0.0005 * step}, makeRot(std::atan2(c.xfB.q.s, c.xfB.q.c) + deg(0.3) * step)};
+            Manifold after = collideCapsules(cap, at(0, 0, deg(0.2) * step), c.b, moved, kSpeculative);
+            checkInvariants(after);
+            REQUIRE(after.pointCount == c.points);
+            CHECK(idsByX(after) == idsByX(before));
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

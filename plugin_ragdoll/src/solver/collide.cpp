@@ -1,8 +1,8 @@
 // Narrow phase: contact manifolds between circles, capsules and rounded convex polygons.
 //
 // One routine, collideHulls, handles every pair of rounded convex polygons, and a capsule
-// enters it as a two-vertex polygon (its segment walked there and back, with the two opposite
-// normals) grown by its radius, so capsule–polygon and capsule–capsule share the polygon code.
+// meeting a polygon enters it as a two-vertex polygon (its segment walked there and back, with
+// the two opposite normals) grown by its radius. Two capsules have their own (below).
 // The circle pairs are a closest point and a normal and are written out directly.
 //
 // collideHulls follows the reference-face technique of E. Catto, "Contact Manifolds"
@@ -29,6 +29,19 @@
 // SAT on edge normals alone is complete only when one shape has area. Two segments lying end to
 // end on one line show no separation on either normal, so when both are segments the cores'
 // true distance from step 3 decides whether they touch.
+//
+// Two capsules, the pair a pile of ragdolls meets most, have their own routine,
+// collideSegments (after E. Catto's capsule manifold in Box2D v3): the closest points of the
+// two segments first, which refuse a pair out of reach and give a corner-to-corner point
+// directly; only a pair whose closest points lie on a face goes on to the reference face and
+// the clip. It keeps collideHulls' rules (the reference face and its bias, the clip, which
+// clipped end is kept), so two capsules get the manifold they got as two-vertex hulls:
+// two points only when the segments overlap and lie nearly parallel, the far end within
+// speculativeDistance of the other segment, else one. What it saves is arithmetic: a capsule
+// keeps its unit normal, so its direction and length come without a root, the closest points
+// take one division instead of up to three, there are no edge loops, and of the hulls' two
+// roots a pair (the gap's, for every pair, and the incident edge's length) only a corner's
+// gap is left.
 //
 // Everything is computed in A's local frame (B is brought over with one relative transform)
 // and written to the world at the end; no allocation, no virtual calls.
@@ -72,7 +85,9 @@ constexpr Vec2 kFallbackWorldNormal{0.0, 1.0};
 // Feature keys. Bits 0–7: incident feature (2·edge + end for a clipped point, a vertex for a
 // corner contact); bits 8–15: reference feature (edge or vertex); bit 16: the reference face
 // is B's; bit 17: a corner-to-corner (vertex) contact. A clipped point keeps its id whether or
-// not it is clipped, so it stays stable while a box slides along a face.
+// not it is clipped, so it stays stable while a box slides along a face. Two capsules
+// (collideSegments) key a clipped point by the incident capsule's end it lies toward, and a
+// corner by A's end and B's end.
 constexpr std::uint32_t kFlipBit = 1u << 16;
 constexpr std::uint32_t kVertexBit = 1u << 17;
 
@@ -350,6 +365,189 @@ Manifold collideHulls(const HullView& a, const HullView& b, const Transform& xfA
     return m;
 }
 
+/// A capsule's core as collideSegments reads it, in A's frame: its ends, the unit direction
+/// from start to end with the kept normal on its right (capsuleShape), its length.
+struct Segment {
+    Vec2 start;
+    Vec2 end;
+    Vec2 direction;
+    Vec2 normal;
+    double length;
+    double radius;
+};
+
+/// A capsule shape (capsuleShape) in its own frame. Its direction is its normal turned left,
+/// and its length is measured along that direction: no root.
+Segment segmentOf(const Polygon& c) {
+    Segment s;
+    s.start = c.vertices[0];
+    s.end = c.vertices[1];
+    s.normal = c.normals[0];
+    s.direction = perp(s.normal);
+    s.length = dot(s.end - s.start, s.direction);
+    s.radius = c.radius;
+    return s;
+}
+
+/// The same placed by xf.
+Segment placeSegment(const Polygon& c, const Transform& xf) {
+    Segment s = segmentOf(c);
+    s.start = transformPoint(xf, s.start);
+    s.end = transformPoint(xf, s.end);
+    s.normal = rotate(xf.q, s.normal);
+    s.direction = perp(s.normal);
+    return s;
+}
+
+struct SegmentPoints {
+    Vec2 pointA;
+    Vec2 pointB;
+    double alongA;  ///< metres from A's start, exactly 0 or A's length at an end
+    double alongB;
+    double distanceSquared;
+};
+
+/// x within [lower, upper] by min and max, which compile to minsd/maxsd where std::clamp
+/// compiled to compares and branches, mispredicted on a pile's pairs.
+double clampBetween(double x, double lower, double upper) { return std::min(std::max(x, lower), upper); }
+
+/// Closest points of two segments (Ericson §5.1.9, as closestPoints) with the segments'
+/// unit directions, so the fractions are distances along them and only the unconstrained
+/// solve divides (by sin² of the angle between them). A's distance is solved again from B's
+/// clamped one every time, not only when B's was clamped: unclamped, that gives back the
+/// same value, and the path has no branch to mispredict.
+SegmentPoints closestSegmentPoints(const Segment& a, const Segment& b) {
+    Vec2 r = a.start - b.start;
+    double cosine = dot(a.direction, b.direction);
+    double sine = cross(a.direction, b.direction);
+    double c = dot(a.direction, r);
+    double f = dot(b.direction, r);
+    double s = 0.0;  // parallel: any distance along A will do, the clamps below fix both
+    if (sine * sine > kParallelSineSquared) s = clampBetween((cosine * f - c) / (sine * sine), 0.0, a.length);
+    double t = clampBetween(cosine * s + f, 0.0, b.length);
+    s = clampBetween(cosine * t - c, 0.0, a.length);
+    SegmentPoints out;
+    out.pointA = a.start + s * a.direction;
+    out.pointB = b.start + t * b.direction;
+    out.alongA = s;
+    out.alongB = t;
+    out.distanceSquared = lengthSquared(out.pointB - out.pointA);
+    return out;
+}
+
+/// The separating axis of `reference`'s two faces (its normal, and the opposite one) for
+/// `other`'s ends: the larger of the two faces' smallest signed distances, and which face
+/// (0: along the kept normal; 1: against it, the hull's edge 1). Ties go to face 0 as in
+/// maxSeparation.
+double segmentSeparation(const Segment& reference, const Segment& other, int& face) {
+    double start = dot(other.start - reference.start, reference.normal);
+    double end = dot(other.end - reference.start, reference.normal);
+    double alongNormal = std::min(start, end);
+    double againstNormal = -std::max(start, end);
+    face = againstNormal > alongNormal ? 1 : 0;
+    return std::max(alongNormal, againstNormal);
+}
+
+/// Contact between two capsules, both in A's frame (B placed there), after E. Catto's
+/// capsule manifold in Box2D v3: the segments' closest points decide whether the pair is in
+/// reach and whether it meets end to end; a face meeting the other segment is clipped as
+/// collideHulls clips it, with the same reference face, kept ends and feature ids.
+Manifold collideSegments(const Segment& a, const Segment& b, const Transform& xfA, double speculativeDistance) {
+    // Not m{}: zeroing the whole record (rep stos) was a tenth of a pair's time, and only
+    // pointCount points are read.
+    Manifold m;
+    double totalRadius = a.radius + b.radius;
+    double reach = speculativeDistance + totalRadius;
+    SegmentPoints closest = closestSegmentPoints(a, b);
+    if (closest.distanceSquared >= reach * reach) return m;
+
+    // An end of each closest to an end of the other: corner to corner, one point along the
+    // gap (end caps meeting). Unless the gap runs straight across a segment: parallel
+    // segments whose ends line up (two shins side by side) are a face over a face, clipped
+    // below to both ends, as in collideHulls.
+    bool touching = closest.distanceSquared <= kTouchingDistance * kTouchingDistance;
+    bool endA = closest.alongA == 0.0 || closest.alongA == a.length;
+    bool endB = closest.alongB == 0.0 || closest.alongB == b.length;
+    if (!touching && endA && endB) {
+        Vec2 gap = closest.pointB - closest.pointA;
+        bool across = std::abs(dot(gap, a.direction)) <= kTouchingDistance ||
+                      std::abs(dot(gap, b.direction)) <= kTouchingDistance;
+        if (!across) {
+            double distance = std::sqrt(closest.distanceSquared);
+            if (distance - totalRadius >= speculativeDistance) return m;  // the root's rounding
+            Vec2 n = (1.0 / distance) * gap;
+            m.normal = rotate(xfA.q, n);
+            int vertexA = closest.alongA == 0.0 ? 0 : 1;
+            int vertexB = closest.alongB == 0.0 ? 0 : 1;
+            addPoint(m, xfA, closest.pointA + a.radius * n, closest.pointB - b.radius * n, distance - totalRadius,
+                     makeId(vertexA, vertexB, false, true));
+            return m;
+        }
+    }
+
+    // A face: the reference is the face of the larger separation, A's unless B's is better
+    // by kReferenceFaceBias (collideHulls says why); the cores crossing take the face of least
+    // penetration the same way.
+    int faceA = 0;
+    int faceB = 0;
+    double separationA = segmentSeparation(a, b, faceA);
+    double separationB = segmentSeparation(b, a, faceB);
+    bool flip = separationB > separationA + kReferenceFaceBias;
+    const Segment& ref = flip ? b : a;
+    const Segment& inc = flip ? a : b;
+    int refFace = flip ? faceB : faceA;
+    Vec2 normal = refFace == 0 ? ref.normal : -ref.normal;  // from the reference toward the incident
+    Vec2 v1 = refFace == 0 ? ref.start : ref.end;            // the face runs v1 → along perp(normal)
+    // The incident segment is clipped from its start to its end whichever of its faces is
+    // turned to the reference: a segment's two faces are one edge.
+    Vec2 w1 = inc.start;
+    Vec2 w2 = inc.end;
+
+    // Clip w1 → w2 to the reference's slab, 0 ≤ dot(x − v1, tangent) ≤ its length.
+    Vec2 tangent = perp(normal);
+    double along1 = dot(w1 - v1, tangent);
+    double along2 = dot(w2 - v1, tangent);
+    double lower = 0.0;
+    double upper = 1.0;
+    double run = along2 - along1;
+    if (run != 0.0) {
+        double atStart = (0.0 - along1) / run;
+        double atEnd = (ref.length - along1) / run;
+        lower = std::max(0.0, std::min(atStart, atEnd));
+        upper = std::min(1.0, std::max(atStart, atEnd));
+        // Missing the slab: only a face kept by the bias can (collideHulls); the nearest end.
+        if (lower > upper) lower = upper = std::min(atStart, atEnd) > 1.0 ? 1.0 : 0.0;
+    }
+    Vec2 clipped[2] = {lerp(w1, w2, lower), lerp(w1, w2, upper)};
+    double coreDistances[2] = {dot(clipped[0] - v1, normal), dot(clipped[1] - v1, normal)};
+    int clipEnd[2] = {0, 1};  // the incident's end each point lies toward
+    int ends = 2;
+    if ((upper - lower) * inc.length <= kTouchingDistance) {
+        // One point, not two on top of each other: keep the deeper.
+        ends = 1;
+        if (coreDistances[1] < coreDistances[0]) {
+            clipped[0] = clipped[1];
+            coreDistances[0] = coreDistances[1];
+            clipEnd[0] = 1;
+        }
+    }
+    m.normal = rotate(xfA.q, flip ? -normal : normal);
+    for (int k = 0; k < ends; ++k) {
+        double separation = coreDistances[k] - totalRadius;
+        if (separation >= speculativeDistance) continue;
+        Vec2 onRef = clipped[k] - (coreDistances[k] - ref.radius) * normal;
+        Vec2 onInc = clipped[k] - inc.radius * normal;
+        // Keyed by the incident capsule's end the point lies toward, not by its face turned to
+        // the reference as in collideHulls: a capsule standing square on another has neither
+        // face turned to it, the two tie, and a tilt of a hair either way swapped the clip's
+        // order and with it the kept point's id.
+        std::uint32_t id = makeId(refFace, clipEnd[k], flip, false);
+        if (flip) addPoint(m, xfA, onInc, onRef, separation, id);
+        else addPoint(m, xfA, onRef, onInc, separation, id);
+    }
+    return m;
+}
+
 }  // namespace
 
 Manifold collideCircles(const Circle& a, const Transform& xfA, const Circle& b, const Transform& xfB,
@@ -428,15 +626,17 @@ Manifold collidePolygonAndCapsule(const Polygon& a, const Transform& xfA, const 
 
 Manifold collideCapsuleShapes(const Polygon& a, const Transform& xfA, const Polygon& b, const Transform& xfB,
                               double speculativeDistance) {
-    // A in its own frame is the shape as kept (a capsule here, a polygon from below).
-    HullStorage<2> hullB = placeCapsule(b, relativeTransform(xfA, xfB));
-    return collideHulls(polygonView(a), hullB.view(), xfA, speculativeDistance);
+    // A in its own frame is the shape as kept.
+    Segment segmentB = placeSegment(b, relativeTransform(xfA, xfB));
+    return collideSegments(segmentOf(a), segmentB, xfA, speculativeDistance);
 }
 
 Manifold collidePolygonAndCapsuleShape(const Polygon& a, const Transform& xfA, const Polygon& b, const Transform& xfB,
                                        double speculativeDistance) {
     if (a.count < 3) return {};
-    return collideCapsuleShapes(a, xfA, b, xfB, speculativeDistance);
+    // A in its own frame is the polygon as kept.
+    HullStorage<2> hullB = placeCapsule(b, relativeTransform(xfA, xfB));
+    return collideHulls(polygonView(a), hullB.view(), xfA, speculativeDistance);
 }
 
 Manifold collidePolygons(const Polygon& a, const Transform& xfA, const Polygon& b, const Transform& xfB,
