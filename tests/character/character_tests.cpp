@@ -1334,6 +1334,37 @@ TEST_CASE("Random play with mouse drags, reloaded while the mouse is up, goes on
     }
 }
 
+TEST_CASE("A head body moved above its bone counts in the standing height the figure keeps under ceilings", "[character][rig]") {
+    // The height was the bones' top plus the radius: a head centred 20 cm above its bone's
+    // midpoint (5 cm past its top) was left out of it, and a jump stopped with the head 5 cm
+    // into a ceiling.
+    const std::filesystem::path dir = test::makeTempDir();
+    const std::filesystem::path content = PAPERDOLL_CONTENT_DIR;
+    std::filesystem::create_directories(dir / "rigs");
+    std::filesystem::copy(content / "anims", dir / "anims", std::filesystem::copy_options::recursive);
+    std::ifstream in(content / "rigs" / "stickman.rig.xml");
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string head = "<body bone=\"head\" shape=\"circle\" ";
+    REQUIRE(text.find(head) != std::string::npos);
+    std::string moved = text;
+    moved.replace(moved.find(head), head.size(), head + "x=\"35\" ");  // up the upright head bone, 20 cm past its midpoint
+    std::ofstream(dir / "rigs" / "plain.rig.xml") << text;
+    std::ofstream(dir / "rigs" / "moved.rig.xml") << moved;
+    std::vector<std::string> errors;
+    auto plain = loadCharacterAssets((dir / "rigs" / "plain.rig.xml").string(), errors);
+    auto raised = loadCharacterAssets((dir / "rigs" / "moved.rig.xml").string(), errors);
+    INFO((errors.empty() ? std::string() : errors[0]));
+    REQUIRE(plain);
+    REQUIRE(raised);
+    const RigBone& bone = raised->rig.bones[size_t(raised->rig.findBone("head"))];
+    const int body = raised->rig.bodyOfBone(raised->rig.findBone("head"));
+    const Vec2 centre = bone.origin + rotate(makeRot(bone.angle), raised->rig.bodies[size_t(body)].centreOn(bone));
+    CHECK(raised->standingHeight == Approx(centre.y + raised->rig.bodies[size_t(body)].radius).margin(1e-9));
+    // Its top 5 cm over the bone's top plus the radius, which the height was before.
+    CHECK(raised->standingHeight - plain->standingHeight == Approx(0.05).margin(1e-9));
+    std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("Every joint has a name to be listed by, unique: an unnamed one its bones', '(joint N)' when that is taken",
           "[character][rig]") {
     // FORMAT.md lets a joint go unnamed: the editor aborted on its empty label, and two

@@ -26,6 +26,15 @@ TEST_CASE("the player's options parse", "[cli]") {
     CHECK(r.options->windowHeight == 360);
     CHECK_FALSE(r.options->vsync);
     CHECK(r.options->levelPath.empty());
+
+    // Named as another kind of image it is refused (it would hold PNG data); any other name is
+    // the user's (a numbered frame).
+    for (const char* name : {"frame.001", "shot", "Shot.PNG"}) {
+        CAPTURE(name);
+        CHECK(parse({"--frames", "1", "--screenshot", name}).options);
+    }
+    CHECK_THAT(parse({"--frames", "1", "--screenshot", "shot.webp"}).error,
+               Catch::Contains("--screenshot 'shot.webp': a screenshot is written as PNG: name it 'shot.png'"));
 }
 
 TEST_CASE("The player takes --name=value as the rig commands do, and a value option once", "[cli]") {

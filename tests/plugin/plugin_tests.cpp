@@ -733,6 +733,25 @@ TEST_CASE("auto-reload follows a library that is a link to the build's output", 
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     CHECK(host->status().reloads == 4);
+
+    // The plugin's folder moved away and made anew with the descriptor and a link to a build
+    // elsewhere: the link is followed again, and that build's rebuilds are seen.
+    const fs::path outside = test::makeTempDir();
+    build("test_plugin_v2", outside / "libtest_plugin.so");
+    const fs::path moved = box.dir.string() + ".moved";
+    fs::rename(box.dir, moved);
+    CHECK_FALSE(host->reloadIfChanged());
+    fs::create_directories(box.dir);
+    fs::copy_file(moved / "test.plugin", box.dir / "test.plugin");
+    fs::create_symlink(outside / "libtest_plugin.so", box.library);
+    CHECK(pollWatch(*host));
+    CHECK(host->status().version == "2.0");
+    build("test_plugin_v1", outside / "libtest_plugin.so");
+    CHECK(pollWatch(*host));
+    CHECK(host->status().version == "1.0");
+    CHECK(host->status().reloads == 6);
+    fs::remove_all(moved);
+    fs::remove_all(outside);
 }
 
 TEST_CASE("a library still being written is not loaded until it is complete", "[plugin]") {

@@ -4,7 +4,9 @@
 // file can be written where it is asked for (said before a run, not after it).
 #pragma once
 
+#include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <filesystem>
 #include <string>
 #include <system_error>
@@ -70,12 +72,14 @@ inline std::string cannotWrite(const std::string& path) {
 }
 
 /// Why a screenshot cannot be written under path's name: it is written as PNG, so a name
-/// with another type's ending (shot.jpg) would hold PNG data under it; "" for a name ending
-/// .png in any case, or with no ending (a device, a pipe).
+/// ending as another kind of image (shot.jpg) would hold PNG data under it; "" for any other
+/// name (shot.png, frame.001, a device).
 inline std::string notPngName(const std::string& path) {
     std::string extension = std::filesystem::path(path).extension().string();
     for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
-    if (extension.empty() || extension == ".png") return "";
+    static constexpr const char* kOtherImages[] = {".jpg", ".jpeg", ".bmp", ".gif", ".tga", ".webp", ".tif",
+                                                   ".tiff", ".ppm", ".exr", ".avif", ".heic", ".svg"};
+    if (std::find(std::begin(kOtherImages), std::end(kOtherImages), extension) == std::end(kOtherImages)) return "";
     return "a screenshot is written as PNG: name it '" +
            std::filesystem::path(path).replace_extension(".png").filename().string() + "'";
 }

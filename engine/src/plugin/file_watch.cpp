@@ -31,7 +31,8 @@ FileWatch::FileWatch(fs::path file) : file_(std::move(file)) {
 void FileWatch::watchTarget() {
     std::string unreadable;  // a link that cannot be followed leaves the file's own folder watched
     const fs::path linked = linkedFile(file_, unreadable);
-    const fs::path target = linked == file_ ? fs::path() : linked.lexically_normal();
+    // As the link spells it: ".." after a linked folder is the system's to resolve, not the text's.
+    const fs::path target = linked == file_ ? fs::path() : linked;
     if (target == target_ && (target.empty() || targetWatch_ >= 0)) return;
     if (targetWatch_ >= 0 && targetWatch_ != watch_) inotify_rm_watch(inotifyFd_, targetWatch_);
     targetWatch_ = -1;
@@ -100,10 +101,12 @@ bool FileWatch::poll() {
             }
         }
         if (folderGone_ && watchFolder()) {
-            // Watched again: whatever came into the new folder before is a change.
+            // Watched again: whatever came into the new folder before is a change, and a link
+            // made in it anew is followed again.
             folderGone_ = false;
             pending_ = true;
             lastActivity_ = now;
+            linkChanged = true;
         }
         // The link pointed elsewhere, or its target's folder is gone: follow it again.
         if (linkChanged || (!target_.empty() && targetWatch_ < 0)) watchTarget();

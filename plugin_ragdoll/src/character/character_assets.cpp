@@ -9,6 +9,7 @@
 #include "anim/pose.h"
 #include "paper/file_checks.h"
 #include "paper/spelling.h"
+#include "rig/rig_builder.h"
 #include "rig/rig_loader.h"
 #include "rig_tools/rig_generator.h"
 
@@ -78,17 +79,16 @@ double restPoseBottom(const CharacterAssets& a) {
     const RigDefinition& rig = a.rig;
     std::vector<BonePose> pose;
     computeBonePoses(rig, restLocalPose(rig), pose);
-    auto tipOf = [&](int bone) {
-        const BonePose& p = pose[size_t(bone)];
-        return p.origin + rig.bones[size_t(bone)].length * Vec2{std::cos(p.angle), std::sin(p.angle)};
+    auto lowestOf = [&](int body) {
+        const BonePose& p = pose[size_t(rig.bodies[size_t(body)].bone)];
+        const Capsule placed = placedBodyCapsule(rig, body, p.origin, p.angle);
+        return std::min(placed.center1.y, placed.center2.y) - placed.radius;
     };
     double bottom = 1e300;
     for (const CharacterAssets::Chain& leg : a.legs)
-        if (leg.lower >= 0 && a.bodyOfBone[size_t(leg.lower)] >= 0)
-            bottom = std::min(bottom, tipOf(leg.lower).y - rig.bodies[size_t(a.bodyOfBone[size_t(leg.lower)])].radius);
+        if (leg.lower >= 0 && a.bodyOfBone[size_t(leg.lower)] >= 0) bottom = std::min(bottom, lowestOf(a.bodyOfBone[size_t(leg.lower)]));
     if (bottom < 1e300) return bottom;
-    for (const RigBody& body : rig.bodies)
-        bottom = std::min({bottom, pose[size_t(body.bone)].origin.y - body.radius, tipOf(body.bone).y - body.radius});
+    for (int b = 0; b < int(rig.bodies.size()); ++b) bottom = std::min(bottom, lowestOf(b));
     return bottom < 1e300 ? bottom : 0.0;
 }
 
@@ -203,7 +203,12 @@ std::shared_ptr<const CharacterAssets> loadAssets(const std::string& rigPath, st
     if (assets->rootBone >= 0) assets->rootRestX = rig.bones[size_t(assets->rootBone)].origin.x;
     for (int b = 0; b < int(rig.bodies.size()); ++b) {
         const RigBone& bone = rig.bones[size_t(rig.bodies[size_t(b)].bone)];
-        assets->standingHeight = std::max(assets->standingHeight, std::max(bone.origin.y, bone.tip().y) + rig.bodies[size_t(b)].radius);
+        // The bone's top plus the radius (a head circle's drawing reaches past its body), or the
+        // body's own top where the rig moves it higher.
+        const Capsule placed = placedBodyCapsule(rig, b, bone.origin, bone.angle);
+        const double radius = rig.bodies[size_t(b)].radius;
+        assets->standingHeight = std::max({assets->standingHeight, std::max(bone.origin.y, bone.tip().y) + radius,
+                                           std::max(placed.center1.y, placed.center2.y) + radius});
     }
     // The limbs IK plants, by name: `thigh_L` or `thigh.l` (a side's letter in either case,
     // as the far side is told apart for drawing; a rig spelt in lower case had no IK, unsaid).

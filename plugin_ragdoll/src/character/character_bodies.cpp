@@ -65,12 +65,11 @@ void Character::liftOutOfTerrain() {
         for (size_t i = 0; i < ragdoll_.bodies.size(); ++i) {
             const BodyId body = ragdoll_.bodies[i];
             const RigBody& rb = rig.bodies[i];
-            const BonePose pose = {world_->bodyTransform(body).p, world_->bodyState(body).angle};
-            const Vec2 tip = pose.origin + rig.bones[size_t(rb.bone)].length * Vec2{std::cos(pose.angle), std::sin(pose.angle)};
+            const Capsule placed = placedBodyCapsule(rig, int(i), world_->bodyTransform(body).p, world_->bodyState(body).angle);
+            const Vec2 a = placed.center1, b = placed.center2;
             const double r = rb.radius;
             near.clear();
-            world_->queryAABB({{std::min(pose.origin.x, tip.x) - r, std::min(pose.origin.y, tip.y) - r},
-                               {std::max(pose.origin.x, tip.x) + r, std::max(pose.origin.y, tip.y) + r}},
+            world_->queryAABB({{std::min(a.x, b.x) - r, std::min(a.y, b.y) - r}, {std::max(a.x, b.x) + r, std::max(a.y, b.y) + r}},
                               near);
             for (BodyId other : near) {
                 if (world_->bodyType(other) != BodyType::Static) continue;

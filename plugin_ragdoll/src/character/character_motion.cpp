@@ -209,9 +209,8 @@ void Character::computeAnimatedPose(double dt, bool plantFeet, bool plantHands) 
             }
             local_.angles[size_t(leg.end)] += turn;
         }
-        const double angle = pose.angle + turn;
-        drawn_.assign(1, DrawnShape{toWorld(pose.origin), toWorld(pose.origin + length * Vec2{std::cos(angle), std::sin(angle)}),
-                                    rig.bodies[size_t(a.bodyOfBone[size_t(leg.end)])].radius});
+        const Capsule foot = placedBodyCapsule(rig, a.bodyOfBone[size_t(leg.end)], pose.origin, pose.angle + turn);
+        drawn_.assign(1, DrawnShape{toWorld(foot.center1), toWorld(foot.center2), foot.radius});
         // Standing still, a toe against a riser (a face whose normal is mostly sideways) stays
         // there: lifted for it, pass after pass, a foot standing by the next step hung 19 cm
         // over its own. Walking, the lift carries the foot up onto the step.

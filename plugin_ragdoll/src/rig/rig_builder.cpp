@@ -53,6 +53,19 @@ Circle bodyCircle(const RigDefinition& rig, int body) {
     return Circle{b.centreOn(rig.bones[size_t(b.bone)]), b.radius};
 }
 
+Capsule placedBodyCapsule(const RigDefinition& rig, int body, Vec2 origin, double angle) {
+    // Along and across the bone as RigBone::tip() takes them, so that a body on its bone ends
+    // at the very bits of the bone's origin and tip.
+    const Vec2 along{std::cos(angle), std::sin(angle)}, across{-along.y, along.x};
+    auto place = [&](Vec2 local) { return origin + local.x * along + local.y * across; };
+    if (rig.bodies[size_t(body)].shape == BodyShape::Circle) {
+        const Circle circle = bodyCircle(rig, body);
+        return {place(circle.center), place(circle.center), circle.radius};
+    }
+    const Capsule capsule = bodyCapsule(rig, body);  // a box's middle line and half-thickness
+    return {place(capsule.center1), place(capsule.center2), capsule.radius};
+}
+
 Polygon bodyBox(const RigDefinition& rig, int body) {
     const RigBody& b = rig.bodies[size_t(body)];
     const RigBone& bone = rig.bones[size_t(b.bone)];

@@ -63,10 +63,16 @@ bool shapeRagdollBody(World& world, const RigDefinition& rig, int body, BodyId i
 /// Removes every joint and body the ragdoll made (stale handles are skipped) and empties it.
 void destroyRagdoll(World& world, Ragdoll& ragdoll);
 
-/// A body's shape in its bone frame, as buildRagdoll makes it: the capsule segment is the
-/// bone (0,0)–(length,0); circles and boxes are centred at (length/2, 0).
+/// A body's shape in its bone frame, as buildRagdoll makes it: a capsule's segment the
+/// bone's length along it, circles and boxes centred on the body's centre (the bone's
+/// midpoint (length/2, 0) unless the rig moves it).
 Capsule bodyCapsule(const RigDefinition& rig, int body);
 Circle bodyCircle(const RigDefinition& rig, int body);
+/// The capsule holding a body's shape (a capsule itself; a circle as both ends at its
+/// centre; a box as its middle line, its corners on the rim) for its bone at `origin`
+/// turned by `angle`: in the space the pose is in (rig space for the rest pose, the world
+/// for a body's transform).
+Capsule placedBodyCapsule(const RigDefinition& rig, int body, Vec2 origin, double angle);
 Polygon bodyBox(const RigDefinition& rig, int body);
 
 }  // namespace ragdoll

@@ -30,22 +30,19 @@ struct Extent {
 /// The rig's bodies' bounds in rig space, rest pose.
 Extent restExtent(const RigDefinition& rig) {
     Extent e;
-    for (const RigBody& body : rig.bodies) {
+    for (int b = 0; b < int(rig.bodies.size()); ++b) {
+        const RigBody& body = rig.bodies[size_t(b)];
         const RigBone& bone = rig.bones[size_t(body.bone)];
-        switch (body.shape) {
-            case BodyShape::Capsule:
-                e.add(bone.origin, body.radius);
-                e.add(bone.tip(), body.radius);
-                break;
-            case BodyShape::Circle: e.add(bone.midpoint(), body.radius); break;
-            case BodyShape::Box: {
-                Vec2 across = body.radius * Vec2{-std::sin(bone.angle), std::cos(bone.angle)};
-                for (Vec2 end : {bone.origin, bone.tip()}) {
-                    e.add(end + across, 0.0);
-                    e.add(end - across, 0.0);
-                }
-                break;
-            }
+        const Capsule placed = placedBodyCapsule(rig, b, bone.origin, bone.angle);
+        if (body.shape != BodyShape::Box) {
+            e.add(placed.center1, placed.radius);
+            e.add(placed.center2, placed.radius);
+            continue;
+        }
+        const Vec2 across = body.radius * Vec2{-std::sin(bone.angle), std::cos(bone.angle)};
+        for (Vec2 end : {placed.center1, placed.center2}) {
+            e.add(end + across, 0.0);
+            e.add(end - across, 0.0);
         }
     }
     return e;

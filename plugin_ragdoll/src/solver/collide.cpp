@@ -267,6 +267,51 @@ int incidentEdge(Vec2 normal, const HullView& hull) {
 }
 
 /// Contact between two rounded convex polygons in A's frame (B already placed there).
+/// An incident edge clipped to a reference face's slab: one or two points, each one's distance
+/// along the face's normal, and the incident end it lies toward (0: w1, 1: w2).
+struct ClippedEdge {
+    Vec2 points[2];
+    double coreDistances[2];
+    int endOf[2] = {0, 1};
+    int count = 2;
+};
+
+/// Clips the incident edge w1 → w2 (incidentLength long) to the slab 0 ≤ dot(x − v1, t) ≤
+/// referenceLength of the reference face from v1 along t = perp(normal).
+ClippedEdge clipToSlab(Vec2 v1, Vec2 normal, double referenceLength, Vec2 w1, Vec2 w2, double incidentLength) {
+    const Vec2 tangent = perp(normal);
+    double along1 = dot(w1 - v1, tangent);
+    double along2 = dot(w2 - v1, tangent);
+    double lower = 0.0;
+    double upper = 1.0;
+    double run = along2 - along1;
+    if (run != 0.0) {
+        double atStart = (0.0 - along1) / run;
+        double atEnd = (referenceLength - along1) / run;
+        lower = std::max(0.0, std::min(atStart, atEnd));
+        upper = std::min(1.0, std::max(atStart, atEnd));
+        // The incident edge misses the slab. The best SAT face's slab always holds the support
+        // vertex, so only a face kept by the bias can get here (never seen in 900,000 random
+        // pairs): keep the end nearest the slab rather than lose the contact.
+        if (lower > upper) lower = upper = std::min(atStart, atEnd) > 1.0 ? 1.0 : 0.0;
+    }
+    ClippedEdge clip;
+    clip.points[0] = lerp(w1, w2, lower);
+    clip.points[1] = lerp(w1, w2, upper);
+    clip.coreDistances[0] = dot(clip.points[0] - v1, normal);
+    clip.coreDistances[1] = dot(clip.points[1] - v1, normal);
+    if ((upper - lower) * incidentLength <= kTouchingDistance) {
+        // One point, not two on top of each other: keep the deeper.
+        clip.count = 1;
+        if (clip.coreDistances[1] < clip.coreDistances[0]) {
+            clip.points[0] = clip.points[1];
+            clip.coreDistances[0] = clip.coreDistances[1];
+            clip.endOf[0] = 1;
+        }
+    }
+    return clip;
+}
+
 Manifold collideHulls(const HullView& a, const HullView& b, const Transform& xfA, double speculativeDistance) {
     Manifold m{};
     double totalRadius = a.radius + b.radius;
@@ -326,40 +371,12 @@ Manifold collideHulls(const HullView& a, const HullView& b, const Transform& xfA
         if (bothSegments && std::sqrt(closest.distanceSquared) > reach) return m;
     }
 
-    // Clip the incident edge w1 → w2 to the slab 0 ≤ dot(x − v1, tangent) ≤ length of the
-    // reference edge. The reference tangent is perp(normal) because normals are on the right.
-    Vec2 tangent = perp(normal);
-    double refLength = dot(v2 - v1, tangent);
-    double along1 = dot(w1 - v1, tangent);
-    double along2 = dot(w2 - v1, tangent);
-    double lower = 0.0;
-    double upper = 1.0;
-    double run = along2 - along1;
-    if (run != 0.0) {
-        double atStart = (0.0 - along1) / run;
-        double atEnd = (refLength - along1) / run;
-        lower = std::max(0.0, std::min(atStart, atEnd));
-        upper = std::min(1.0, std::max(atStart, atEnd));
-        // The incident edge misses the slab. The best SAT face's slab always holds the support
-        // vertex, so only a face kept by the bias can get here (never seen in 900,000 random
-        // pairs): keep the end nearest the slab rather than lose the contact.
-        if (lower > upper) lower = upper = std::min(atStart, atEnd) > 1.0 ? 1.0 : 0.0;
-    }
-    Vec2 clipped[2] = {lerp(w1, w2, lower), lerp(w1, w2, upper)};
-    double coreDistances[2] = {dot(clipped[0] - v1, normal), dot(clipped[1] - v1, normal)};
-    int ends = 2;
-    if ((upper - lower) * length(w2 - w1) <= kTouchingDistance) {
-        // One point, not two on top of each other: keep the deeper.
-        ends = 1;
-        if (coreDistances[1] < coreDistances[0]) {
-            clipped[0] = clipped[1];
-            coreDistances[0] = coreDistances[1];
-        }
-    }
+    // The reference tangent is perp(normal) because normals are on the right.
+    const ClippedEdge clip = clipToSlab(v1, normal, dot(v2 - v1, perp(normal)), w1, w2, length(w2 - w1));
     m.normal = rotate(xfA.q, flip ? -normal : normal);
-    for (int k = 0; k < ends; ++k) {
-        if (coreDistances[k] - totalRadius >= speculativeDistance) continue;
-        emit(clipped[k] - coreDistances[k] * normal, clipped[k], normal, coreDistances[k],
+    for (int k = 0; k < clip.count; ++k) {
+        if (clip.coreDistances[k] - totalRadius >= speculativeDistance) continue;
+        emit(clip.points[k] - clip.coreDistances[k] * normal, clip.points[k], normal, clip.coreDistances[k],
              makeId(refEdge, 2 * incEdge + k, flip, false));
     }
     return m;
@@ -503,45 +520,18 @@ Manifold collideSegments(const Segment& a, const Segment& b, const Transform& xf
     Vec2 w1 = inc.start;
     Vec2 w2 = inc.end;
 
-    // Clip w1 → w2 to the reference's slab, 0 ≤ dot(x − v1, tangent) ≤ its length.
-    Vec2 tangent = perp(normal);
-    double along1 = dot(w1 - v1, tangent);
-    double along2 = dot(w2 - v1, tangent);
-    double lower = 0.0;
-    double upper = 1.0;
-    double run = along2 - along1;
-    if (run != 0.0) {
-        double atStart = (0.0 - along1) / run;
-        double atEnd = (ref.length - along1) / run;
-        lower = std::max(0.0, std::min(atStart, atEnd));
-        upper = std::min(1.0, std::max(atStart, atEnd));
-        // Missing the slab: only a face kept by the bias can (collideHulls); the nearest end.
-        if (lower > upper) lower = upper = std::min(atStart, atEnd) > 1.0 ? 1.0 : 0.0;
-    }
-    Vec2 clipped[2] = {lerp(w1, w2, lower), lerp(w1, w2, upper)};
-    double coreDistances[2] = {dot(clipped[0] - v1, normal), dot(clipped[1] - v1, normal)};
-    int clipEnd[2] = {0, 1};  // the incident's end each point lies toward
-    int ends = 2;
-    if ((upper - lower) * inc.length <= kTouchingDistance) {
-        // One point, not two on top of each other: keep the deeper.
-        ends = 1;
-        if (coreDistances[1] < coreDistances[0]) {
-            clipped[0] = clipped[1];
-            coreDistances[0] = coreDistances[1];
-            clipEnd[0] = 1;
-        }
-    }
+    const ClippedEdge clip = clipToSlab(v1, normal, ref.length, w1, w2, inc.length);
     m.normal = rotate(xfA.q, flip ? -normal : normal);
-    for (int k = 0; k < ends; ++k) {
-        double separation = coreDistances[k] - totalRadius;
+    for (int k = 0; k < clip.count; ++k) {
+        double separation = clip.coreDistances[k] - totalRadius;
         if (separation >= speculativeDistance) continue;
-        Vec2 onRef = clipped[k] - (coreDistances[k] - ref.radius) * normal;
-        Vec2 onInc = clipped[k] - inc.radius * normal;
+        Vec2 onRef = clip.points[k] - (clip.coreDistances[k] - ref.radius) * normal;
+        Vec2 onInc = clip.points[k] - inc.radius * normal;
         // Keyed by the incident capsule's end the point lies toward, not by its face turned to
         // the reference as in collideHulls: a capsule standing square on another has neither
         // face turned to it, the two tie, and a tilt of a hair either way swapped the clip's
         // order and with it the kept point's id.
-        std::uint32_t id = makeId(refFace, clipEnd[k], flip, false);
+        std::uint32_t id = makeId(refFace, clip.endOf[k], flip, false);
         if (flip) addPoint(m, xfA, onInc, onRef, separation, id);
         else addPoint(m, xfA, onRef, onInc, separation, id);
     }
