@@ -1334,16 +1334,29 @@ TEST_CASE("Random play with mouse drags, reloaded while the mouse is up, goes on
     }
 }
 
+namespace {
+/// A temporary folder with the shipped clips and a rigs/ folder for edited copies of the
+/// stickman (which finds its clips at ../anims).
+std::filesystem::path folderForStickmanCopies() {
+    const std::filesystem::path dir = test::makeTempDir();
+    std::filesystem::create_directories(dir / "rigs");
+    std::filesystem::copy(std::filesystem::path(PAPERDOLL_CONTENT_DIR) / "anims", dir / "anims",
+                          std::filesystem::copy_options::recursive);
+    return dir;
+}
+
+std::string shippedStickmanText() {
+    std::ifstream in(std::filesystem::path(PAPERDOLL_CONTENT_DIR) / "rigs" / "stickman.rig.xml");
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+}  // namespace
+
 TEST_CASE("A head body moved above its bone counts in the standing height the figure keeps under ceilings", "[character][rig]") {
     // The height was the bones' top plus the radius: a head centred 20 cm above its bone's
     // midpoint (5 cm past its top) was left out of it, and a jump stopped with the head 5 cm
     // into a ceiling.
-    const std::filesystem::path dir = test::makeTempDir();
-    const std::filesystem::path content = PAPERDOLL_CONTENT_DIR;
-    std::filesystem::create_directories(dir / "rigs");
-    std::filesystem::copy(content / "anims", dir / "anims", std::filesystem::copy_options::recursive);
-    std::ifstream in(content / "rigs" / "stickman.rig.xml");
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::filesystem::path dir = folderForStickmanCopies();
+    const std::string text = shippedStickmanText();
     const std::string head = "<body bone=\"head\" shape=\"circle\" ";
     REQUIRE(text.find(head) != std::string::npos);
     std::string moved = text;
@@ -1369,12 +1382,8 @@ TEST_CASE("Every joint has a name to be listed by, unique: an unnamed one its bo
           "[character][rig]") {
     // FORMAT.md lets a joint go unnamed: the editor aborted on its empty label, and two
     // unnamed joints would have shared one.
-    const std::filesystem::path dir = test::makeTempDir();
-    const std::filesystem::path content = PAPERDOLL_CONTENT_DIR;
-    std::filesystem::create_directories(dir / "rigs");
-    std::filesystem::copy(content / "anims", dir / "anims", std::filesystem::copy_options::recursive);
-    std::ifstream in(content / "rigs" / "stickman.rig.xml");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::filesystem::path dir = folderForStickmanCopies();
+    std::string text = shippedStickmanText();
     auto replace = [&](const std::string& from, const std::string& to) {
         REQUIRE(text.find(from) != std::string::npos);
         text.replace(text.find(from), from.size(), to);
@@ -1397,12 +1406,8 @@ TEST_CASE("Every joint has a name to be listed by, unique: an unnamed one its bo
 TEST_CASE("A rig with no bodies yet is refused to spawn in one error that says how to add them", "[character][rig]") {
     // `rig check` passes such a skeleton (what `rig generate` reads); spawned, it was refused
     // with one error a bone. A rig with some bodies still names each bone that lacks one.
-    const std::filesystem::path dir = test::makeTempDir();
-    const std::filesystem::path content = PAPERDOLL_CONTENT_DIR;
-    std::filesystem::create_directories(dir / "rigs");
-    std::filesystem::copy(content / "anims", dir / "anims", std::filesystem::copy_options::recursive);
-    std::ifstream in(content / "rigs" / "stickman.rig.xml");
-    const std::string original((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::filesystem::path dir = folderForStickmanCopies();
+    const std::string original = shippedStickmanText();
     // The rig's text without the lines that `drop` says to.
     auto keepLines = [&original](auto drop) {
         std::string text;

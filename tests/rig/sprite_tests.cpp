@@ -56,6 +56,20 @@ std::vector<Diagnostic> errorsOf(const RigLoadResult& result) {
     return out;
 }
 
+/// The load failed and gave exactly these errors in order, all in `file`: {line, message}.
+void requireErrors(const RigLoadResult& result, const std::string& file, const std::vector<std::pair<int, std::string>>& expected) {
+    CHECK(result.rig == nullptr);
+    const std::vector<Diagnostic> errors = errorsOf(result);
+    INFO(describe(result.diagnostics));
+    REQUIRE(errors.size() == expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) {
+        CAPTURE(i);
+        CHECK(errors[i].file == file);
+        CHECK(errors[i].line == expected[i].first);
+        CHECK(errors[i].message == expected[i].second);
+    }
+}
+
 /// A pixel rig (scale 100): lines 1–6, the torso pointing up, an arm pointing left.
 const std::string kHeader = R"(<rig name="cutout" format="1" units="px">
   <image name="atlas" file="atlas.png"/>
@@ -175,23 +189,13 @@ TEST_CASE("a sprite's flip mirrors its art along x, y or both, and anything else
   <sprite bone="torso" image="atlas" width="10" height="10" flip="true"/>
 </rig>
 )");
-    CHECK(bad.rig == nullptr);
-    const std::vector<Diagnostic> errors = errorsOf(bad);
-    INFO(describe(bad.diagnostics));
-    const std::vector<std::pair<int, std::string>> refused = {
+    requireErrors(bad, dir.file("cutout.rig.xml"), {
         {8, "sprite: attribute 'flip' has unknown value 'z' (supported: none, x, y, xy)"},
         {9, "sprite: attribute 'flip' has unknown value 'X' (supported: none, x, y, xy)"},
         {10, "sprite: attribute 'flip' has unknown value 'yx' (supported: none, x, y, xy)"},
         {11, "sprite: attribute 'flip' has unknown value '' (supported: none, x, y, xy)"},
         {12, "sprite: attribute 'flip' has unknown value 'true' (supported: none, x, y, xy)"},
-    };
-    REQUIRE(errors.size() == refused.size());
-    for (size_t i = 0; i < refused.size(); ++i) {
-        CAPTURE(i);
-        CHECK(errors[i].file == dir.file("cutout.rig.xml"));
-        CHECK(errors[i].line == refused[i].first);
-        CHECK(errors[i].message == refused[i].second);
-    }
+    });
 }
 
 TEST_CASE("a flipped sprite's drawn shape is its art's, mirrored with it", "[rig][sprites][drawn]") {
@@ -290,10 +294,7 @@ TEST_CASE("every art error is listed with its line, and loading goes on past eac
   <sprite bone="head" image="atlas" rect="0 0 99999999999999999999 8" width="10" height="10"/>
 </rig>
 )");
-    CHECK(result.rig == nullptr);
-    const std::vector<Diagnostic> errors = errorsOf(result);
-    INFO(describe(result.diagnostics));
-    const std::vector<std::pair<int, std::string>> expected = {
+    requireErrors(result, dir.file("cutout.rig.xml"), {
         {7, "image: duplicate name 'atlas' (first at line 2)"},
         {8, "image: file 'gone.png' (read as " + dir.file("gone.png") + "): file not found"},
         {9, "image: file 'notes.png' (read as " + dir.file("notes.png") +
@@ -314,14 +315,7 @@ TEST_CASE("every art error is listed with its line, and loading goes on past eac
         {18, "sprite: rect '9000 0 2 8' reaches outside image 'atlas' (64 x 32 pixels)"},
         {19, "sprite: rect '0 0 2147483647 8' reaches outside image 'atlas' (64 x 32 pixels)"},
         {20, "sprite: rect '0 0 99999999999999999999 8' reaches outside image 'atlas' (64 x 32 pixels)"},
-    };
-    REQUIRE(errors.size() == expected.size());
-    for (size_t i = 0; i < expected.size(); ++i) {
-        CAPTURE(i);
-        CHECK(errors[i].file == dir.file("cutout.rig.xml"));
-        CHECK(errors[i].line == expected[i].first);
-        CHECK(errors[i].message == expected[i].second);
-    }
+    });
 }
 
 TEST_CASE("a truncated, an oversized and a corrupt PNG are refused with the cause", "[rig][sprites][errors]") {
