@@ -44,6 +44,8 @@ private:
     /// Follows the file's links to what they point at now and watches that file's folder
     /// instead of the last target's (none when the file is no link).
     void watchTarget();
+    /// The file is a link whose target's folder is not watched (gone, or not there yet).
+    bool targetUnwatched() const { return !target_.empty() && targetWatch_ < 0; }
 
     std::filesystem::path file_;
     int inotifyFd_ = -1;

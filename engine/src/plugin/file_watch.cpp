@@ -109,9 +109,9 @@ bool FileWatch::poll() {
             linkChanged = true;
         }
         // The link pointed elsewhere, or its target's folder is gone: follow it again.
-        if (linkChanged || (!target_.empty() && targetWatch_ < 0)) watchTarget();
+        if (linkChanged || targetUnwatched()) watchTarget();
     }
-    if (inotifyFd_ < 0 || folderGone_ || (!target_.empty() && targetWatch_ < 0)) {
+    if (inotifyFd_ < 0 || folderGone_ || targetUnwatched()) {
         Stamp s = stamp();
         if (!(s == last_)) {
             last_ = s;

@@ -4,6 +4,7 @@
 // spine_bake.cpp).
 #pragma once
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -63,6 +64,10 @@ inline std::string shortNumber(double value, int decimals) {
 }
 
 /// World angle of a Spine bone's +x in the setup pose, degrees; its origin.
+/// A length in metres rounded to 1e-9 of the file's units: the setup pose's matrices leave
+/// noise in the last bits (30.000000000000004), which would otherwise be written as is.
+inline double tidy(double metres, double scale) { return std::round(metres * scale * 1e9) / 1e9 / scale; }
+
 inline double spineAngle(const std::vector<SpineWorld>& world, int bone) { return world[size_t(bone)].angleDegrees(); }
 
 }  // namespace ragdoll

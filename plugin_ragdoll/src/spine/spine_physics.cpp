@@ -230,9 +230,7 @@ void addSpinePhysics(RigDefinition& rig, const SpineRigMap& map,
         const Vec2 centre = body.shape == BodyShape::Circle ? *art : Vec2{onBone.x, art->y};
         const double off = length(centre - onBone);
         if (off < kArtOffBody * body.radius) continue;
-        // Rounded to 1e-9 of the file's units, as the import's other lengths are.
-        auto tidy = [&](double metres) { return std::round(metres * rig.scale * 1e9) / 1e9 / rig.scale; };
-        body.centre = Vec2{tidy(centre.x), tidy(centre.y)};
+        body.centre = Vec2{tidy(centre.x, rig.scale), tidy(centre.y, rig.scale)};
         centredOnArt[i] = "moved " + shortNumber(off * 100.0, 1) + " cm onto its art";
     }
     char line[256];

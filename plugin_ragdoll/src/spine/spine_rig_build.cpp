@@ -41,9 +41,6 @@ struct Reporter {
 
 std::uint8_t byteOf(double unit) { return std::uint8_t(std::lround(std::clamp(unit, 0.0, 1.0) * 255.0)); }
 
-/// A length in metres rounded to 1e-9 of the file's units: the setup pose's matrices leave
-/// noise in the last bits (30.000000000000004), which would otherwise be written as is.
-double tidy(double metres, double scale) { return std::round(metres * scale * 1e9) / 1e9 / scale; }
 /// An angle in radians rounded to 1e-9 degree, for the same reason.
 double tidyAngle(double radians) { return std::round(radians / kDegrees * 1e9) / 1e9 * kDegrees; }
 
