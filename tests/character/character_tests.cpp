@@ -1351,6 +1351,56 @@ std::string shippedStickmanText() {
 }
 }  // namespace
 
+TEST_CASE("Shin bodies moved past the ankles stand and walk on the ground, not in it", "[character][ik]") {
+    // IK planted each shin's bone tip its body's radius above the ground: a body reaching
+    // 4 cm past its bone's tip (a Spine import centres bodies on their art) stood 4 cm in.
+    const std::filesystem::path dir = folderForStickmanCopies();
+    std::string text = shippedStickmanText();
+    for (const char* shin : {"<body bone=\"shin.L\" ", "<body bone=\"shin.R\" "}) {
+        const size_t at = text.find(shin);
+        REQUIRE(at != std::string::npos);
+        text.insert(at + std::strlen(shin), "x=\"27\" ");  // 4 cm down the 46 cm shin past its midpoint
+    }
+    std::ofstream(dir / "rigs" / "long_shins.rig.xml") << text;
+    SceneLevel level = test::flatLevel();
+    level.spawns.resize(1);
+    level.spawns[0].rigPath = (dir / "rigs" / "long_shins.rig.xml").string();
+    Scene scene;
+    std::string error;
+    const bool loaded = scene.loadLevel(level, error);
+    INFO(error);
+    REQUIRE(loaded);
+    Character& c = scene.character(0);
+    const RigDefinition& rig = c.rig();
+    std::vector<int> shins;
+    for (const CharacterAssets::Chain& leg : c.assets().legs) shins.push_back(c.assets().bodyOfBone[size_t(leg.lower)]);
+    REQUIRE(shins.size() == 2);
+    REQUIRE(rig.bodies[size_t(shins[0])].centre.has_value());
+    double deepest = 0.0;
+    auto measure = [&] {
+        double lowest = 1e9;
+        for (int shin : shins) {
+            const BonePose& pose = c.bonePoses()[size_t(rig.bodies[size_t(shin)].bone)];
+            const Capsule placed = placedBodyCapsule(rig, shin, pose.origin, pose.angle);
+            lowest = std::min({lowest, placed.center1.y - placed.radius, placed.center2.y - placed.radius});
+        }
+        deepest = std::max(deepest, -lowest);  // the flat ground's top is y = 0
+        return lowest;
+    };
+    standAt(scene, 0.0);
+    const double standing = measure();
+    for (int i = 0; i < 240; ++i) {
+        walk(scene, 1);
+        measure();
+    }
+    INFO("standing, the lower shin's bottom " << standing * 1000.0 << " mm over the ground; walking, "
+                                              << deepest * 1000.0 << " mm into it at most");
+    CHECK(c.root().x > 1.0);                 // it walked
+    CHECK(std::abs(standing) < 0.002);      // standing on the ground, not 4 cm in it (nor over it)
+    CHECK(deepest < 0.005);
+    std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("A head body moved above its bone counts in the standing height the figure keeps under ceilings", "[character][rig]") {
     // The height was the bones' top plus the radius: a head centred 20 cm above its bone's
     // midpoint (5 cm past its top) was left out of it, and a jump stopped with the head 5 cm

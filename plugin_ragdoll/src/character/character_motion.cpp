@@ -154,15 +154,18 @@ void Character::computeAnimatedPose(double dt, bool plantFeet, bool plantHands) 
     // Each foot (and, getting up, each hand) no lower than the ground under it (ramps,
     // stairs): two-bone IK in rig space. The rig faces +x: a knee bends forward, so it lies
     // left of hip→foot (+1); an elbow bends back, right of shoulder→hand (−1).
-    // A bone's tip and the lowest that tip may be, its body's radius above the ground under
-    // it (rig space); false where there is no ground under it.
+    // A bone's tip and the lowest that tip may be (rig space): where its body's far end
+    // stands its radius above the ground under that end. The body may lie off its bone (a
+    // Spine import centres it on its art), so the end is the placed body's, not the tip;
+    // on its bone they are the same bits. False where there is no ground under it.
     auto tipAndLowest = [&](int bone, Vec2& tip, double& lowest) {
         const BonePose& pose = rigPoses_[size_t(bone)];
         tip = pose.origin + rig.bones[size_t(bone)].length * Vec2{std::cos(pose.angle), std::sin(pose.angle)};
-        const Vec2 world = toWorld(tip);
+        const Capsule body = placedBodyCapsule(rig, a.bodyOfBone[size_t(bone)], pose.origin, pose.angle);
+        const Vec2 world = toWorld(body.center2);
         double ground = 0.0;
         if (!groundAt(world.x, std::max(root_.y, world.y), ground)) return false;
-        lowest = toRig({world.x, ground + rig.bodies[size_t(a.bodyOfBone[size_t(bone)])].radius}).y;
+        lowest = toRig({world.x, ground + body.radius}).y - (body.center2.y - tip.y);
         return true;
     };
     // `raise`: the end at least that much higher than it is (a foot whose toe the ankle
