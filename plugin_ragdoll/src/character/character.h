@@ -259,6 +259,10 @@ private:
     std::vector<BodyId> animated_;  ///< following the bones, per rig body, while animated or getting up
     double pushedMass_ = 0.0;
     std::vector<BodyId> pushed_;    ///< the props pushProps found, reused
+    std::vector<BodyId> walkedInto_;  ///< of them, those the walk goes into (reused)
+    /// m/s along x the clip walks this step before a push shares it (stepLocomotion sets it
+    /// and pushProps reads it in the same step).
+    double walkPace_ = 0.0;
     std::vector<BodyId> scratch_;   ///< broadphase queries, reused
     std::vector<DrawnShape> drawn_;  ///< the shown pose's drawn parts, reused
     std::vector<DrawnShape> shifted_;  ///< drawn_ moved, to try a way out of a prop (reused)

@@ -192,9 +192,11 @@ void Character::moveAnimatedBodies(double dt) {
 }
 
 void Character::pushProps(double dt) {
+    const bool wasPushing = pushedMass_ > 0.0;
     pushedMass_ = 0.0;
     if (animated_.empty()) return;
     pushed_.clear();
+    walkedInto_.clear();
     for (size_t i = 0; i < animated_.size(); ++i) {
         // The body on its bone as shown (a box is taken as the capsule round it).
         const RigBody& body = rig_.bodies[i];
@@ -218,13 +220,24 @@ void Character::pushProps(double dt) {
             const Shape* s = world_->bodyShape(other);
             if (world_->bodyType(other) != BodyType::Dynamic || !s || s->filter.group != 0) continue;
             if (std::find(pushed_.begin(), pushed_.end(), other) != pushed_.end()) continue;
-            // Touching now, or touched during the step and already on its way.
             const BodyState prop = world_->bodyState(other);
             const double separation = drawnSeparation(*world_, other, shape);
+            // Walked into, a prop ahead goes at the pace walker and prop share (below), from
+            // the limbs' first touch for as long as the walk goes on into it: between strides
+            // the limbs swing clear of it by up to kPushKeepDistance. One too heavy to push is
+            // stepped onto or stood at, as terrain is: it does not slow the walk.
+            if (mode_ == CharacterMode::Animated && walkPace_ * (world_->bodyTransform(other).p.x - root_.x) > 0.0 &&
+                separation <= (wasPushing ? tuning::kPushKeepDistance : tuning::kPushContactDistance) && !immovable(other)) {
+                pushed_.push_back(other);
+                walkedInto_.push_back(other);
+                pushedMass_ += world_->bodyMass(other);
+                continue;
+            }
+            // Touching now, or touched during the step and already on its way.
             if (separation > tuning::kPushContactDistance + dt * length(prop.linearVelocity - rootVelocity_)) continue;
             pushed_.push_back(other);
-            // One too heavy to push is stepped onto or stood at, as terrain is: it does not slow the walk.
-            if (separation <= tuning::kPushContactDistance && !immovable(other)) pushedMass_ += world_->bodyMass(other);
+            if (immovable(other)) continue;
+            if (separation <= tuning::kPushContactDistance) pushedMass_ += world_->bodyMass(other);
             // A position-based contact with a heavy driven limb hands the prop the limb's whole
             // speed (a swinging foot moves at 3-5 m/s): shoved, not kicked, it keeps at most
             // the walker's pace (getting up, a limb's push: a crate on the figure is lifted off)
@@ -239,6 +252,25 @@ void Character::pushProps(double dt) {
             if (speed > cap) v = (cap / speed) * v;
             world_->setVelocity(other, v, std::clamp(prop.angularVelocity, -tuning::kPushedMaxSpin, tuning::kPushedMaxSpin));
         }
+    }
+    // A walker pushing props moves with them at one pace, a perfectly inelastic push of the
+    // walk (the next step's walk takes the same share). Kicked by the limbs' touches alone,
+    // a heavy crate shot ahead and stopped between strides, and the walker, at full pace
+    // again, ran into it and was held back: 9 cm a stride at 100 kg. What the prop's
+    // friction took back during the step (it set off at the walker's pace and ended it
+    // slower) is given to it again on top, so it keeps the pace on average: set to the pace
+    // alone, a 150 kg crate went at two thirds of it and the walker was held back as it
+    // caught up.
+    const double mass = rig_.totalMass();
+    const double pace = walkPace_ * mass / (mass + pushedMass_);
+    const double side = walkPace_ > 0.0 ? 1.0 : -1.0;
+    for (BodyId other : walkedInto_) {
+        const BodyState prop = world_->bodyState(other);
+        const double lost = wasPushing ? std::clamp(side * (rootVelocity_.x - prop.linearVelocity.x), 0.0, std::abs(pace)) : 0.0;
+        // Kicked on by a limb, a light prop may slide ahead, up to the cap the touches keep.
+        const double along = std::clamp(side * prop.linearVelocity.x, std::abs(pace) + lost, std::abs(pace) + tuning::kPushedSpeedSlack);
+        world_->setVelocity(other, {side * along, std::min(prop.linearVelocity.y, tuning::kPushedMaxRise)},
+                            std::clamp(prop.angularVelocity, -tuning::kPushedMaxSpin, tuning::kPushedMaxSpin));
     }
 }
 

@@ -91,20 +91,26 @@ void Character::stepLocomotion(double dt, const CharacterControls& controls) {
                           : controls.run                  ? ClipRole::Run
                                                           : ClipRole::Walk;
     player_.play(&clipOf(role), tuning::kClipFadeSeconds);
+    // Pushing props shares the walk's momentum with them (a perfectly inelastic push, see
+    // pushProps): a 2 kg crate barely slows a walker, a 200 kg one nearly stops it. The walk's
+    // clip plays at that share of its pace, so its strides keep their footing: at full pace
+    // the stride reached a heavy crate's face ahead of the slowed walk.
+    const double mass = rig_.totalMass();
+    const double share = mass / (mass + pushedMass_);
+    const bool walking = role == ClipRole::Walk || role == ClipRole::Run;
+    player_.setSpeed(walking ? share : 1.0);
     const double travel = player_.advance(dt);
     const double side = facingRight_ ? 1.0 : -1.0;
 
     if (grounded_) {
-        // Pushing props shares the walk's momentum with them (a perfectly inelastic push) in
-        // each step they touch: a 2 kg crate barely slows a walker, a 200 kg one nearly stops it.
-        const double mass = rig_.totalMass();
-        const double share = mass / (mass + pushedMass_);
-        rootVelocity_ = {controls.move != 0 && !blocked ? share * side * travel / dt : 0.0, 0.0};
+        rootVelocity_ = {walking ? side * travel / dt : 0.0, 0.0};
+        walkPace_ = rootVelocity_.x / share;
         if (controls.jump) {
             rootVelocity_.y = tuning::kJumpSpeed;
             grounded_ = false;
         }
     } else {
+        walkPace_ = 0.0;
         rootVelocity_.y += gravity * dt;
         // Rising into terrain over it (a ceiling, a shelf): the head stops under it and the
         // figure falls back. The jump carried it 35 cm into a slab, and limp there it hung.

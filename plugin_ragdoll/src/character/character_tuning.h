@@ -59,6 +59,8 @@ inline constexpr double kBlockedMargin = 0.02;
 inline constexpr double kAnimatedMassScale = 30.0;
 /// m: a prop this close to one of them counts as pushed (its mass slows the walk).
 inline constexpr double kPushContactDistance = 0.01;
+/// m: walking on into a prop it pushes, the walker pushes it on while a limb is this close.
+inline constexpr double kPushKeepDistance = 0.15;
 inline constexpr double kPushSearchDistance = 0.25;  ///< m around a following body searched for props
 /// m/s over the walker's own speed a pushed prop may keep, and rad/s it may spin.
 inline constexpr double kPushedSpeedSlack = 0.5;
