@@ -512,7 +512,7 @@ TEST_CASE("import: a body whose art lies beside its bone is centred on the art",
     REQUIRE(run.exitCode == 0);
     // The bone is lengthened to reach across its art (14 units), so the circle moves from its
     // midpoint (7, 0) to the art's middle (0, 14) in the bone's frame: 15.7 cm.
-    CHECK(run.out.find("), moved 15.7 cm onto its art\n") != std::string::npos);
+    CHECK(run.out.find("), body moved 15.7 cm onto its art\n") != std::string::npos);
     RigLoadResult loaded = loadRigFile((folder / "bot.rig.xml").string());
     REQUIRE(loaded.rig);
     const RigDefinition& rig = *loaded.rig;
