@@ -7,6 +7,7 @@
 #include <iterator>
 #include <string>
 
+#include "paper/text_width.h"
 #include "rig/rig_loader.h"
 #include "rig_tools/rig_drop.h"
 #include "spine/spine_json.h"
@@ -307,4 +308,18 @@ TEST_CASE("import: the guesses table keeps its columns for names that are not AS
     }
     CHECK(tableLine(out, "körper").find(" 8.00 kg ") != std::string::npos);  // the torso's mass, on the root
     CHECK(out.find("('other')") == std::string::npos);
+}
+
+TEST_CASE("the table's display width: a code point a column, combining accents none, East Asian wide blocks two",
+          "[spine][table]") {
+    CHECK(paper::displayWidth("thigh.L") == 7);
+    CHECK(paper::displayWidth("tête") == 4);               // ê: 2 bytes, 1 column
+    CHECK(paper::displayWidth("te\xCC\x82te") == 4);       // e and a combining circumflex: 1 column
+    CHECK(paper::displayWidth("腿.L") == 4);               // a CJK ideograph: 3 bytes, 2 columns
+    CHECK(paper::displayWidth("ｈａｎｄ") == 8);           // fullwidth forms
+    CHECK(paper::displayWidth("\xF0\x9F\x98\x80") == 2);   // an emoji (U+1F600)
+    CHECK(paper::displayWidth("a\xFF" "b") == 3);          // a byte starting no sequence: 1 column
+    CHECK(paper::displayWidth("\xE8\x85") == 2);           // a sequence cut short: a column a byte
+    CHECK(paper::padded("腿.L", 6) == "腿.L  ");
+    CHECK(paper::padded("upper_arm.R.long", 4) == "upper_arm.R.long");  // wider text is kept whole
 }
