@@ -7,6 +7,7 @@
 #include <iterator>
 #include <string>
 
+#include "paper/text_width.h"
 #include "rig/rig_loader.h"
 #include "rig_tools/rig_drop.h"
 #include "spine/spine_json.h"
@@ -53,6 +54,28 @@ std::string tableLine(const std::string& out, const std::string& bone) {
     const size_t at = out.find("\n  " + bone + " ");
     if (at == std::string::npos) return "";
     return out.substr(at + 1, out.find('\n', at + 1) - at - 1);
+}
+
+/// Renames a bone of the figure, and its children's and slots' references to it.
+void renameBone(nlohmann::ordered_json& bot, const std::string& from, const std::string& to) {
+    for (auto& bone : bot["bones"]) {
+        if (bone["name"] == from) bone["name"] = to;
+        if (bone.contains("parent") && bone["parent"] == from) bone["parent"] = to;
+    }
+    for (auto& slot : bot["slots"])
+        if (slot["bone"] == from) slot["bone"] = to;
+}
+
+/// The terminal column where byte `at` of a line shows: a code point a column, the CJK
+/// ideographs this test uses (3-byte sequences led by 0xE4 to 0xE9) two.
+size_t columnAt(const std::string& line, size_t at) {
+    size_t column = 0;
+    for (size_t i = 0; i < at && i < line.size(); ++i) {
+        const auto byte = static_cast<unsigned char>(line[i]);
+        if ((byte & 0xC0) == 0x80) continue;  // inside a code point
+        column += byte >= 0xE4 && byte <= 0xE9 ? 2 : 1;
+    }
+    return column;
 }
 
 }  // namespace
@@ -226,4 +249,77 @@ TEST_CASE("import: a bone of length 0 whose only art is its share of a mesh is a
     CHECK(rig.bodies[size_t(body)].radius == Approx(0.05));
     // The upper arm, whose share is the shoulder's and elbow's vertices, keeps its 30 cm.
     CHECK(rig.bones[size_t(rig.findBone("upper_arm_r"))].length == Approx(0.30).margin(1e-9));
+}
+
+TEST_CASE("import: the guesses table keeps its columns for names that are not ASCII, and says when no role was recognised",
+          "[spine][import][table]") {
+    // Columns were padded by bytes: 'tête' (5 bytes, 4 columns) and '腿.L' (5 bytes, 4
+    // columns: the ideograph shows two wide) pulled the rest of their rows a column left,
+    // and the header stood a column right of every row from 'radius' on. A bone whose name
+    // gave no role read "role from the name ('other')".
+    nlohmann::ordered_json bot = botSkeleton();
+    renameBone(bot, "torso", "körper");
+    renameBone(bot, "head", "tête");
+    renameBone(bot, "thigh_l", "腿.L");
+    const BotImport imported = importBot(freshFolder("table_widths"), bot);
+    INFO(imported.run.err);
+    REQUIRE(imported.rig);
+    const std::string& out = imported.run.out;
+    INFO(out);
+    const size_t headerAt = out.find("  bone ");
+    REQUIRE(headerAt != std::string::npos);
+    const std::string header = out.substr(headerAt, out.find('\n', headerAt) - headerAt);
+    // Where each column starts (the radius and the mass right-aligned: where they end).
+    CHECK(columnAt(header, header.find("role")) == 19);
+    CHECK(columnAt(header, header.find("shape")) == 30);
+    CHECK(columnAt(header, header.find("radius")) + 6 == 48);
+    CHECK(columnAt(header, header.find("mass")) + 4 == 57);
+    CHECK(columnAt(header, header.find("joint to")) == 59);
+    CHECK(columnAt(header, header.find("limits (deg)")) == 76);
+    CHECK(columnAt(header, header.find("why")) == 91);
+    struct Row {
+        const char* bone;
+        const char* role;
+        const char* shape;
+        const char* jointTo;
+        const char* limits;
+        const char* why;
+    };
+    const Row rows[] = {
+        {"körper", "other", "capsule", "(root)", "-", "no role recognised in the name: the root, given the torso's mass"},
+        {"tête", "other", "capsule", "körper", "[-45, 45]", "no role recognised in the name: the default limits"},
+        {"腿.L", "other", "capsule", "körper", "[-45, 45]",
+         "no role recognised in the name: the default limits; jointed to 'körper', the body nearest its helper bone 'hip'"},
+        {"shin_l", "shin", "capsule", "腿.L", "[-140, 0]", "role from the name ('shin')"},
+    };
+    for (const Row& row : rows) {
+        const std::string line = tableLine(out, row.bone);
+        INFO(row.bone << ": '" << line << "'");
+        REQUIRE_FALSE(line.empty());
+        CHECK(columnAt(line, line.find(std::string(" ") + row.role + " ") + 1) == 19);
+        CHECK(columnAt(line, line.find(row.shape)) == 30);
+        CHECK(columnAt(line, line.find(" m ")) + 2 == 48);
+        CHECK(columnAt(line, line.find(" kg ")) + 3 == 57);
+        const size_t jointAt = line.find(row.jointTo, line.find(" kg "));
+        CHECK(columnAt(line, jointAt) == 59);
+        CHECK(columnAt(line, line.find(row.limits, jointAt + std::string(row.jointTo).size())) == 76);
+        CHECK(columnAt(line, line.find(row.why)) == 91);
+        CHECK(line.ends_with(row.why));
+    }
+    CHECK(tableLine(out, "körper").find(" 8.00 kg ") != std::string::npos);  // the torso's mass, on the root
+    CHECK(out.find("('other')") == std::string::npos);
+}
+
+TEST_CASE("the table's display width: a code point a column, combining accents none, East Asian wide blocks two",
+          "[spine][table]") {
+    CHECK(paper::displayWidth("thigh.L") == 7);
+    CHECK(paper::displayWidth("tête") == 4);               // ê: 2 bytes, 1 column
+    CHECK(paper::displayWidth("te\xCC\x82te") == 4);       // e and a combining circumflex: 1 column
+    CHECK(paper::displayWidth("腿.L") == 4);               // a CJK ideograph: 3 bytes, 2 columns
+    CHECK(paper::displayWidth("ｈａｎｄ") == 8);           // fullwidth forms
+    CHECK(paper::displayWidth("\xF0\x9F\x98\x80") == 2);   // an emoji (U+1F600)
+    CHECK(paper::displayWidth("a\xFF" "b") == 3);          // a byte starting no sequence: 1 column
+    CHECK(paper::displayWidth("\xE8\x85") == 2);           // a sequence cut short: a column a byte
+    CHECK(paper::padded("腿.L", 6) == "腿.L  ");
+    CHECK(paper::padded("upper_arm.R.long", 4) == "upper_arm.R.long");  // wider text is kept whole
 }

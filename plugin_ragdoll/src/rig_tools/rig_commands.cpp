@@ -8,6 +8,7 @@
 #include <set>
 #include <system_error>
 
+#include "paper/text_width.h"
 #include "rig_tools/rig_check_json.h"
 #include "rig_tools/rig_drop.h"
 #include "rig_tools/rig_generator.h"
@@ -141,10 +142,9 @@ std::string significant(double value) {
     return buffer;
 }
 
-/// text, then spaces up to width characters (printf's %-Ns, for text of any length).
-std::string padded(const std::string& text, size_t width) {
-    return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
-}
+/// text, then spaces up to width columns (printf's %-Ns, for text of any length), counted by
+/// how wide it shows (paper/text_width.h): a name such as 'tête' or '腿.L' keeps its row in line.
+using paper::padded;
 
 /// Up to 4 decimals without trailing zeros: "20", "19.95", "0.1235".
 std::string brief(double value) {

@@ -708,6 +708,17 @@ const char* attachmentTypeName(SpineAttachmentType type) {
     return "unknown";
 }
 
+const char* inheritName(SpineInherit inherit) {
+    switch (inherit) {
+        case SpineInherit::Normal: return "normal";
+        case SpineInherit::OnlyTranslation: return "onlyTranslation";
+        case SpineInherit::NoRotationOrReflection: return "noRotationOrReflection";
+        case SpineInherit::NoScale: return "noScale";
+        case SpineInherit::NoScaleOrReflection: return "noScaleOrReflection";
+    }
+    return "normal";
+}
+
 int SpineSkeleton::findBone(const std::string& name) const {
     for (size_t i = 0; i < bones.size(); ++i)
         if (bones[i].name == name) return int(i);

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "paper/text_width.h"
 #include "rig_tools/rig_generator.h"
 #include "spine/spine_mesh.h"
 
@@ -233,16 +234,27 @@ void addSpinePhysics(RigDefinition& rig, const SpineRigMap& map,
         body.centre = Vec2{tidy(centre.x, rig.scale), tidy(centre.y, rig.scale)};
         centredOnArt[i] = "moved " + shortNumber(off * 100.0, 1) + " cm onto its art";
     }
-    char line[256];
-    std::snprintf(line, sizeof line, "  %-16s %-10s %-8s %10s %8s  %-16s %-14s %s", "bone", "role", "shape", "radius", "mass",
-                  "joint to", "limits (deg)", "why");
-    table.push_back(line);
+    // Columns padded by how wide names show (paper/text_width.h), not by their bytes: a bone
+    // named 'tête' or '腿.L' keeps its row in line; any name is whole (no fixed buffer).
+    auto row = [](const std::string& bone, const std::string& role, const std::string& shape, const std::string& radius,
+                  const std::string& mass, const std::string& jointTo, const std::string& limits, const std::string& why) {
+        return "  " + paper::padded(bone, 16) + " " + paper::padded(role, 10) + " " + paper::padded(shape, 8) + " " +
+               std::string(radius.size() < 9 ? 9 - radius.size() : 0, ' ') + radius + " " +
+               std::string(mass.size() < 8 ? 8 - mass.size() : 0, ' ') + mass + "  " + paper::padded(jointTo, 16) + " " +
+               paper::padded(limits, 14) + " " + why;
+    };
+    table.push_back(row("bone", "role", "shape", "radius", "mass", "joint to", "limits (deg)", "why"));
     for (size_t i = 0; i < count; ++i) {
         const RigBone& bone = rig.bones[i];
         const BoneKind kind = kinds[i];
         const BoneRecipe recipe = boneRecipe(kind);
-        std::string why = std::string("role from the name ('") + boneKindName(kind) + "')";
-        if (!centredOnArt[i].empty()) why += ", " + centredOnArt[i];
+        // Why each guess: the role the name gave (or that it gave none, the limits then the
+        // default ones), then what moved the body or the limits off the role's recipe.
+        std::string why = kind != BoneKind::Other ? std::string("role from the name ('") + boneKindName(kind) + "')"
+                          : bone.parent >= 0      ? std::string("no role recognised in the name: the default limits")
+                          : torso[i]              ? std::string("no role recognised in the name: the root, given the torso's mass")
+                                                  : std::string("no role recognised in the name");
+        if (!centredOnArt[i].empty()) why += ", body " + centredOnArt[i];
         std::string limits = "-";
         if (bone.parent >= 0) {
             RigJoint joint;
@@ -273,9 +285,9 @@ void addSpinePhysics(RigDefinition& rig, const SpineRigMap& map,
             if (pastLower) lower = std::max(-180.0, range.low - kClipLimitMargin);
             if (pastUpper) upper = std::min(180.0, range.high + kClipLimitMargin);
             if (pastLower && pastUpper && range.lowClip != range.highClip)
-                why += ", widened to hold clips '" + range.lowClip + "' and '" + range.highClip + "'";
+                why += ", limits widened to hold clips '" + range.lowClip + "' and '" + range.highClip + "'";
             else if (pastLower || pastUpper)
-                why += ", widened to hold clip '" + (pastLower ? range.lowClip : range.highClip) + "'";
+                why += ", limits widened to hold clip '" + (pastLower ? range.lowClip : range.highClip) + "'";
             joint.lower = writtenLimit(lower);
             joint.upper = writtenLimit(upper);
             rig.joints.push_back(joint);
@@ -287,10 +299,11 @@ void addSpinePhysics(RigDefinition& rig, const SpineRigMap& map,
             if (!map.jointNote[i].empty()) why += "; " + map.jointNote[i];
         }
         const RigBody& body = rig.bodies[i];
-        std::snprintf(line, sizeof line, "  %-16s %-10s %-8s %7.3f m %5.2f kg  %-16s %-14s ", bone.fileName.c_str(),
-                      boneKindName(kind), shapeName(body.shape), body.radius, body.mass,
-                      bone.parent >= 0 ? rig.bones[size_t(bone.parent)].fileName.c_str() : "(root)", limits.c_str());
-        table.push_back(line + why);
+        char radius[32], mass[32];
+        std::snprintf(radius, sizeof radius, "%.3f m", body.radius);
+        std::snprintf(mass, sizeof mass, "%.2f kg", body.mass);
+        table.push_back(row(bone.fileName, boneKindName(kind), shapeName(body.shape), radius, mass,
+                            bone.parent >= 0 ? rig.bones[size_t(bone.parent)].fileName : "(root)", limits, why));
     }
     dampAndRubJoints(rig);
     updateDerived(rig);

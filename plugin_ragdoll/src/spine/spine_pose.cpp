@@ -20,41 +20,97 @@ SpineLocal setupLocal(const SpineBone& bone) {
     return {bone.x, bone.y, bone.rotation, bone.scaleX, bone.scaleY, bone.shearX, bone.shearY};
 }
 
-/// World transform of bone i from its local transform and its parent's world transform.
+/// A local transform's matrix: the bone's axes, turned by `rotation` (degrees) and sheared,
+/// scaled by its scale.
+void localMatrix(double rotation, const SpineLocal& l, double& a, double& b, double& c, double& d) {
+    a = std::cos((rotation + l.shearX) * kDegrees) * l.scaleX;
+    b = std::cos((rotation + 90.0 + l.shearY) * kDegrees) * l.scaleY;
+    c = std::sin((rotation + l.shearX) * kDegrees) * l.scaleX;
+    d = std::sin((rotation + 90.0 + l.shearY) * kDegrees) * l.scaleY;
+}
+
+/// World transform of bone i from its local transform and its parent's world transform P,
+/// by the rules of Spine's runtimes (3.8 to 4.2: Bone.updateWorldTransform, the "World
+/// transforms" section of the Spine Runtimes Guide), with the skeleton's own scale 1. The
+/// origin always goes through all of P. The axes:
+/// - normal: P times the local matrix;
+/// - onlyTranslation: the local matrix alone;
+/// - noRotationOrReflection: P's x axis kept, its y axis replaced by P's x axis turned a
+///   quarter counter-clockwise and scaled by |det P| / |P's x axis|² (P's stretch, neither
+///   turned nor mirrored), the local rotation taken less P's x axis's angle (90° less that
+///   of P's y axis when the x axis is under 0.01 long, the x axis then zero);
+/// - noScale, noScaleOrReflection: the local rotation's direction through P, made unit
+///   length (left as it is when under 1e-5 long, only multiplied by its length), with the
+///   y axis a quarter turn counter-clockwise of it — turned the other way for noScale when
+///   P mirrors (det P < 0): noScale keeps the parent's reflection, noScaleOrReflection
+///   drops it — then times the local shear and scale (no rotation, it is in the direction).
 void updateWorld(const SpineSkeleton& skeleton, const std::vector<SpineLocal>& locals, std::vector<SpineWorld>& world,
                  size_t i) {
     const SpineBone& bone = skeleton.bones[i];
     const SpineLocal& l = locals[i];
-    const double la = std::cos((l.rotation + l.shearX) * kDegrees) * l.scaleX;
-    const double lb = std::cos((l.rotation + 90.0 + l.shearY) * kDegrees) * l.scaleY;
-    const double lc = std::sin((l.rotation + l.shearX) * kDegrees) * l.scaleX;
-    const double ld = std::sin((l.rotation + 90.0 + l.shearY) * kDegrees) * l.scaleY;
     SpineWorld& w = world[i];
+    double la = 1, lb = 0, lc = 0, ld = 1;
     if (bone.parent < 0) {
+        localMatrix(l.rotation, l, la, lb, lc, ld);
         w = {la, lb, lc, ld, l.x, l.y};
         return;
     }
     const SpineWorld& p = world[size_t(bone.parent)];
     w.x = p.a * l.x + p.b * l.y + p.x;
     w.y = p.c * l.x + p.d * l.y + p.y;
-    double pa = p.a, pb = p.b, pc = p.c, pd = p.d;
+    // The parent's part, za zb / zc zd, times the local matrix.
+    double za = p.a, zb = p.b, zc = p.c, zd = p.d;
     switch (bone.inherit) {
-        case SpineInherit::Normal: break;
-        case SpineInherit::OnlyTranslation: pa = 1, pb = 0, pc = 0, pd = 1; break;
-        case SpineInherit::NoScale:
-        case SpineInherit::NoScaleOrReflection: {
-            const double angle = std::atan2(p.c, p.a);
-            pa = std::cos(angle), pb = -std::sin(angle), pc = std::sin(angle), pd = std::cos(angle);
+        case SpineInherit::Normal: localMatrix(l.rotation, l, la, lb, lc, ld); break;
+        case SpineInherit::OnlyTranslation:
+            za = 1, zb = 0, zc = 0, zd = 1;
+            localMatrix(l.rotation, l, la, lb, lc, ld);
+            break;
+        case SpineInherit::NoRotationOrReflection: {
+            const double xx = p.a * p.a + p.c * p.c;
+            double parentTurn = 0.0;
+            if (xx > 1e-4) {
+                const double stretch = std::abs(p.a * p.d - p.b * p.c) / xx;
+                zb = -p.c * stretch;
+                zd = p.a * stretch;
+                parentTurn = std::atan2(p.c, p.a) / kDegrees;
+            } else {
+                za = 0, zc = 0, zb = -p.b;
+                parentTurn = 90.0 - std::atan2(p.d, p.b) / kDegrees;
+            }
+            localMatrix(l.rotation - parentTurn, l, la, lb, lc, ld);
             break;
         }
-        case SpineInherit::NoRotationOrReflection:
-            pa = std::hypot(p.a, p.c), pb = 0, pc = 0, pd = std::hypot(p.b, p.d);
+        case SpineInherit::NoScale:
+        case SpineInherit::NoScaleOrReflection: {
+            const double r = l.rotation * kDegrees;
+            za = p.a * std::cos(r) + p.b * std::sin(r);
+            zc = p.c * std::cos(r) + p.d * std::sin(r);
+            const double length = std::hypot(za, zc);
+            const double toUnit = length > 1e-5 ? 1.0 / length : length;
+            za *= toUnit, zc *= toUnit;
+            const bool keepsMirror = bone.inherit == SpineInherit::NoScale && p.a * p.d - p.b * p.c < 0.0;
+            zb = keepsMirror ? zc : -zc;
+            zd = keepsMirror ? -za : za;
+            localMatrix(0.0, l, la, lb, lc, ld);
             break;
+        }
     }
-    w.a = pa * la + pb * lc;
-    w.b = pa * lb + pb * ld;
-    w.c = pc * la + pd * lc;
-    w.d = pc * lb + pd * ld;
+    w.a = za * la + zb * lc;
+    w.b = za * lb + zb * ld;
+    w.c = zc * la + zd * lc;
+    w.d = zc * lb + zd * ld;
+}
+
+/// Whether a bone's world angle turns the other way from its local rotation because its
+/// parent mirrors: for the modes that take the direction through the parent's matrix
+/// (onlyTranslation and noRotationOrReflection take neither its turn nor its mirror).
+bool turnsMirrored(const SpineSkeleton& skeleton, const std::vector<SpineWorld>& world, size_t i) {
+    const SpineBone& bone = skeleton.bones[i];
+    if (bone.parent < 0 || bone.inherit == SpineInherit::OnlyTranslation || bone.inherit == SpineInherit::NoRotationOrReflection)
+        return false;
+    const SpineWorld& p = world[size_t(bone.parent)];
+    return p.a * p.d - p.b * p.c < 0.0;
 }
 
 /// Bone i and everything below it, from their locals (bones are parent-first).
@@ -72,14 +128,12 @@ void updateBranch(const SpineSkeleton& skeleton, const std::vector<SpineLocal>& 
     }
 }
 
-/// Turns bone i by `degrees` in world space (its local rotation changes by the same angle
-/// for a bone whose parent is not mirrored), then re-poses its branch.
+/// Turns bone i by `degrees` in world space (its local rotation changes by the same angle,
+/// the other way round where its parent's mirror turns it: turnsMirrored), then re-poses
+/// its branch.
 void turnBone(const SpineSkeleton& skeleton, std::vector<SpineLocal>& locals, std::vector<SpineWorld>& world, size_t i,
               double degrees) {
-    const int parent = skeleton.bones[i].parent;
-    const bool mirrored = parent >= 0 && world[size_t(parent)].a * world[size_t(parent)].d -
-                                                 world[size_t(parent)].b * world[size_t(parent)].c < 0.0;
-    locals[i].rotation += mirrored ? -degrees : degrees;
+    locals[i].rotation += turnsMirrored(skeleton, world, i) ? -degrees : degrees;
     updateBranch(skeleton, locals, world, i);
 }
 

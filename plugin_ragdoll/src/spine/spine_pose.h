@@ -6,10 +6,12 @@
 // A bone's local transform is (x, y, rotation, scaleX, scaleY, shearX, shearY); its world
 // transform is the 2×2 matrix [a b; c d] and the origin (x, y), as the JSON format page
 // describes: a = cos(r + shX)·sX, b = cos(r + 90° + shY)·sY, c = sin(r + shX)·sX,
-// d = sin(r + 90° + shY)·sY, then multiplied by the parent's (inherit "normal").
-// The other inherit modes are approximated (the importer warns): onlyTranslation keeps the
-// local matrix; noScale / noScaleOrReflection take the parent's rotation alone;
-// noRotationOrReflection the parent's scale alone.
+// d = sin(r + 90° + shY)·sY, then multiplied by the parent's (inherit "normal"). The other
+// inherit modes follow Spine's runtimes exactly (spine_pose.cpp, updateWorld): onlyTranslation
+// keeps the local matrix; noRotationOrReflection takes the parent's stretch, neither turned
+// nor mirrored; noScale and noScaleOrReflection take the direction the parent gives the
+// bone's rotation, at unit length, noScale keeping the parent's mirror and
+// noScaleOrReflection dropping it.
 //
 // Timelines replace the setup pose with mix 1 (rotation and translation are added to the
 // setup values, scale multiplies them); before a timeline's first key the setup value

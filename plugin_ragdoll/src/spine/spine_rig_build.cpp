@@ -213,12 +213,20 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
         return holding;
     };
 
-    for (const SpineBone& bone : skeleton.bones) {
-        if (bone.inherit != SpineInherit::Normal)
-            report.warning(input.jsonPath, bone.line, "bone '" + bone.name + "': inherit mode other than normal is approximated");
+    for (const SpineBone& bone : skeleton.bones)
         if (bone.shearX != 0.0 || bone.shearY != 0.0)
             report.warning(input.jsonPath, bone.line, "bone '" + bone.name + "': shear is approximated (parts keep right angles)");
-    }
+    // Inherit modes are posed as Spine's runtimes pose them (spine_pose.h), but a two-bone IK
+    // over a bone that inherits otherwise than normally is solved as for a normal one, where
+    // Spine 4.2's runtimes leave that IK unapplied.
+    for (const SpineIk& ik : skeleton.ik)
+        if (ik.bones.size() == 2)
+            for (int b : ik.bones)
+                if (b >= 0 && skeleton.bones[size_t(b)].inherit != SpineInherit::Normal)
+                    report.warning(input.jsonPath, ik.line, "IK constraint '" + ik.name + "': bone '" + skeleton.bones[size_t(b)].name +
+                                                                "' inherits '" + inheritName(skeleton.bones[size_t(b)].inherit) +
+                                                                "'; the two-bone IK is solved as for 'normal' (Spine 4.2 leaves it "
+                                                                "unapplied)");
     for (const SpineTransformConstraint& t : skeleton.transforms)
         if (t.local || t.relative)
             report.warning(input.jsonPath, t.line, "transform constraint '" + t.name + "': local and relative forms are baked as absolute");

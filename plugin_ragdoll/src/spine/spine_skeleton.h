@@ -13,6 +13,8 @@ namespace ragdoll {
 
 /// How a bone takes its parent's transform (3.8–4.1 `transform`, 4.2 `inherit`).
 enum class SpineInherit { Normal, OnlyTranslation, NoRotationOrReflection, NoScale, NoScaleOrReflection };
+/// As the JSON spells it: "noScale".
+const char* inheritName(SpineInherit inherit);
 
 using SpineColor = std::array<double, 4>;  ///< RGBA in [0, 1]
 
