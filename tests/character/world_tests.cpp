@@ -1100,3 +1100,49 @@ TEST_CASE("A walker pushing a heavy crate goes on at the pace they share, never 
         CHECK(deepest <= kLinearSlop);
     }
 }
+
+TEST_CASE("A ragdoll lying under a table gets up beside it, not through its top", "[world][getup]") {
+    // The figure stood up where its torso lay: under a table 0.72 m high its head rose 30 cm
+    // into the top. It now gets up at the nearest place with room for the get-up (its clips'
+    // reach above knee height), and under a ceiling too low for 1.5 m around it, not at all.
+    struct Case {
+        const char* name;
+        double x, hit;
+    };
+    for (const Case& k : {Case{"knocked under it", -0.3, 6.0}, Case{"knocked against its far leg", 2.8, -6.0}}) {
+        CAPTURE(k.name);
+        Scene scene;
+        SceneLevel level = flatLevel();
+        level.terrain.push_back(box(1.0, 0.72, 2.2, 0.8));  // the table's top
+        level.terrain.push_back(box(2.1, 0.0, 2.2, 0.72));  // its far leg
+        load(scene, level);
+        Character& c = scene.character(0);
+        c.teleport({k.x, 0.0}, true);
+        test::run(scene, 60);
+        REQUIRE(c.enterRagdoll({k.hit, 1.0}));
+        test::run(scene, 180);
+        const double lying = c.bonePoses()[size_t(c.assets().rootBone)].origin.x;
+        REQUIRE(c.getUp());
+        const double deepest = runGetUp(scene);
+        INFO("lying at x = " << lying << ", stood at " << c.root().x << "; the deepest drawn part " << deepest * 1000.0 << " mm");
+        CHECK(lying > 0.9);  // against the table or under it
+        CHECK(lying < 2.4);
+        CHECK(deepest <= 0.02);
+        CHECK(c.mode() == CharacterMode::Animated);
+        CHECK(std::abs(c.root().x - lying) < 1.5);
+    }
+    // Under a ceiling 0.72 m up from x = -5 to 5, there is no room to stand anywhere near.
+    Scene scene;
+    load(scene, flatLevel());
+    Character& c = scene.character(0);
+    REQUIRE(c.enterRagdoll({0.0, 0.0}));
+    test::run(scene, 180);
+    BodyDef def = defaultBodyDef();
+    def.type = BodyType::Static;
+    const BodyId ceiling = scene.world().createBody(def);
+    ShapeDef shape = defaultShapeDef();
+    shape.filter.categoryBits = kTerrainCategory;
+    REQUIRE(scene.world().setPolygon(ceiling, shape, makeBox(5.0, 0.04, {0.0, 0.76})));
+    CHECK_FALSE(c.getUp());
+    CHECK(c.mode() == CharacterMode::Ragdoll);
+}

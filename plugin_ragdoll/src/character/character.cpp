@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "character/character_tuning.h"
+#include "character/drawn_shapes.h"
 
 namespace ragdoll {
 
@@ -156,11 +157,16 @@ bool Character::getUp() {
     if (!groundAt(torso.origin.x, torso.origin.y, ground) ||
         torso.origin.y - ground > tuning::kGetUpMostTorsoHeight * rig.bones[size_t(assets_->rootBone)].origin.y)
         return false;
+    // Stand where the body lies, the root under the root body (x only), feet on the ground;
+    // where there is no room to stand there (lying under a table), at the nearest place
+    // there is. A head had risen through the table's top, 30 cm into it; with no room
+    // anywhere near, the get-up is refused.
+    Vec2 feet;
+    if (!roomToStand(torso.origin.x, ground, !ragdollMirrored_, feet)) return false;
     getUpFrom_ = poses_;
     destroyBodies();
-    // Stand where the body lies: the root under the root body, x only; feet on the ground.
     facingRight_ = !ragdollMirrored_;
-    root_ = {torso.origin.x, ground};
+    root_ = feet;
     rootVelocity_ = {};
     grounded_ = true;
     appearance_ = savedAppearance_;
@@ -173,6 +179,37 @@ bool Character::getUp() {
     computeAnimatedPose(0.0, true, true);
     createAnimatedBodies();  // at the pose the body lies in (poses_ is still that)
     return true;
+}
+
+bool Character::roomToStand(double x, double ground, bool facingRight, Vec2& feet) {
+    // The room a get-up rises into: as wide as the get-up clips reach either side of the root
+    // above knee height, from knee height to under the figure's top (the walk's headroom
+    // probe, kWallProbeHeight to kHeadProbeBelowTop under the top, widened). Below knee
+    // height a step or a kerb is the get-up's IK's to meet. Made of horizontal capsules in
+    // bands, each kGetUpRoomBand tall at most, so it is a box but for its rounded sides.
+    const double bottom = tuning::kWallProbeHeight, top = assets_->standingHeight - tuning::kHeadProbeBelowTop;
+    if (!(top > bottom)) return feet = {x, ground}, true;
+    const int bands = int(std::ceil((top - bottom) / tuning::kGetUpRoomBand));
+    const double radius = 0.5 * (top - bottom) / bands;
+    // The room ahead of the way it will face, and behind.
+    const double ahead = std::max(assets_->getUpReach[0] - radius, 0.0), behind = std::max(assets_->getUpReach[1] - radius, 0.0);
+    const double right = facingRight ? ahead : behind, left = facingRight ? behind : ahead;
+    const int tries = int(tuning::kGetUpRoomSearch / tuning::kGetUpRoomStep);
+    for (int k = 0; k <= 2 * tries; ++k) {
+        // x, then alternately a step further right and left: the nearest place first.
+        const double at = x + ((k + 1) / 2) * tuning::kGetUpRoomStep * (k % 2 == 1 ? 1.0 : -1.0);
+        double floor = ground;
+        if (k > 0 && (!groundAt(at, ground, floor) || std::abs(floor - ground) > tuning::kLedgeDrop)) continue;
+        drawn_.clear();
+        for (int band = 0; band < bands; ++band) {
+            const double y = floor + bottom + (2 * band + 1) * radius;
+            drawn_.push_back({{at - left, y}, {at + right, y}, radius});
+        }
+        if (deepestOverlap(*world_, drawn_, Obstacles::Terrain, scratch_).depth > tuning::kPoseTerrainTolerance) continue;
+        feet = {at, floor};
+        return true;
+    }
+    return false;
 }
 
 bool Character::toggleRagdoll() {

@@ -212,6 +212,12 @@ private:
     /// Rig space to the world: the root bone's rest x over the root, mirrored about it when
     /// facing left (CharacterAssets::rootRestX).
     Vec2 toWorld(Vec2 rigPoint) const;
+    /// Where near x a figure getting up from ground height `ground`, to face right or left,
+    /// has room to: the nearest x within tuning::kGetUpRoomSearch whose ground is within a
+    /// step of it and where the get-up clips' reach (CharacterAssets::getUpReach) from knee
+    /// height to under the standing figure's top is clear of the terrain (lying under a
+    /// table, its top). False when there is none.
+    bool roomToStand(double x, double ground, bool facingRight, Vec2& feet);
     /// Whether the walk in direction dir (±1) is stopped within reach (m): a wall at knee
     /// height, too little headroom there (a ray up from knee height to under the standing
     /// figure's top meeting an underside: a beam, a slanted ceiling; stairs are none), or

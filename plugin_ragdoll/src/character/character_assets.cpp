@@ -1,12 +1,15 @@
 #include "character/character_assets.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <optional>
 #include <string_view>
 
 #include "anim/pose.h"
+#include "character/character_tuning.h"
+#include "character/drawn_shapes.h"
 #include "paper/file_checks.h"
 #include "paper/spelling.h"
 #include "rig/rig_builder.h"
@@ -75,6 +78,28 @@ namespace {
 
 /// Where the rig's rest pose has its lowest point (a shin's tip less its body's radius, or
 /// any body's lowest point when the rig has no legs), rig-space metres.
+/// CharacterAssets::getUpReach: the get-up clips' drawn parts above knee height, sampled.
+std::array<double, 2> getUpReach(const CharacterAssets& a) {
+    std::array<double, 2> reach = {0.0, 0.0};
+    LocalPose local;
+    std::vector<BonePose> poses;
+    std::vector<DrawnShape> shapes;
+    for (const ClipRole role : {ClipRole::GetUpFront, ClipRole::GetUpBack}) {
+        const Clip& clip = a.clip(role);
+        for (double time = 0.0; time <= clip.duration + 1e-9; time += tuning::kGetUpMatchStep) {
+            sampleClip(clip, a.rig, time, local);
+            computeBonePoses(a.rig, local, poses);
+            drawnShapes(a.rig, poses, 1.0, false, shapes);
+            for (const DrawnShape& shape : shapes)
+                if (std::max(shape.a.y, shape.b.y) + shape.radius > tuning::kWallProbeHeight) {
+                    reach[0] = std::max(reach[0], std::max(shape.a.x, shape.b.x) + shape.radius - a.rootRestX);
+                    reach[1] = std::max(reach[1], a.rootRestX - std::min(shape.a.x, shape.b.x) + shape.radius);
+                }
+        }
+    }
+    return reach;
+}
+
 double restPoseBottom(const CharacterAssets& a) {
     const RigDefinition& rig = a.rig;
     std::vector<BonePose> pose;
@@ -250,6 +275,7 @@ std::shared_ptr<const CharacterAssets> loadAssets(const std::string& rigPath, st
                                        "bone: '" + rig.bones[size_t(b)].fileName +
                                            "' has no <body>: a character's ragdoll needs one per bone"});
     if (hasErrors(diagnostics)) return nullptr;
+    assets->getUpReach = getUpReach(*assets);
     return assets;
 }
 

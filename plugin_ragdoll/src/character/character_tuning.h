@@ -79,6 +79,11 @@ inline constexpr double kGetUpBlendSeconds = 0.5;   ///< physics pose → get-up
 /// A get-up is refused while the torso is higher over the ground under it than this times
 /// its height standing: the ragdoll is in the air (falling off a ledge, thrown).
 inline constexpr double kGetUpMostTorsoHeight = 1.5;
+/// m either side of where it lies a get-up looks for room to stand (lying under a table),
+/// in steps of kGetUpRoomStep.
+inline constexpr double kGetUpRoomSearch = 1.5;
+inline constexpr double kGetUpRoomStep = 0.05;
+inline constexpr double kGetUpRoomBand = 0.2;  ///< m: the room is tested in bands this tall at most
 inline constexpr double kGetUpMatchStep = 1.0 / 30.0;  ///< s between the get-up frames compared with the lying pose
 /// Pose-distance units (m·rad²) per second into a get-up clip: of two nearly equal frames the
 /// earlier wins, so a body lying flat starts from the start.
