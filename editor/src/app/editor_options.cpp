@@ -48,7 +48,7 @@ const char* editorUsage() {
            "  expect hovered|selected joint|body NAME | none   expect dialog unsaved|none\n"
            "  expect plots N   expect reloads N   expect mode MODE   expect blend W [TOL]   expect dirty|clean\n"
            "  expect status TEXT   expect character visible|hidden   expect panel Joints width PIXELS [TOL]\n"
-           "  expect panel NAME inside   expect save_as TEXT   expect quit\n"
+           "  expect panel NAME inside   expect panel NAME gap PIXELS [TOL]   expect save_as TEXT   expect quit\n"
            "(the README's editor section explains each, and lists the widget names).\n"
            "\n"
            "Exit status: 0 done, 1 a failed run or expect, 2 a bad command line or script.\n";

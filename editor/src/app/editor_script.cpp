@@ -103,10 +103,10 @@ bool checkExpect(const std::vector<std::string>& w, std::string& error) {
     } else if (what == "character") {  // expect character visible|hidden
         if (w.size() != 3 || (w[2] != "visible" && w[2] != "hidden"))
             error = "expect character needs 'visible' (all the first spawn made in view) or 'hidden'";
-    } else if (what == "panel") {  // expect panel NAME width PIXELS [TOLERANCE] | expect panel NAME inside
+    } else if (what == "panel") {  // expect panel NAME width|gap PIXELS [TOLERANCE] | expect panel NAME inside
         if (w.size() == 4 && w[3] == "inside") return true;
-        if (w.size() < 5 || w[3] != "width")
-            error = "expect panel needs 'NAME width PIXELS [TOLERANCE]' or 'NAME inside'";
+        if (w.size() < 5 || (w[3] != "width" && w[3] != "gap"))
+            error = "expect panel needs 'NAME width PIXELS [TOLERANCE]', 'NAME gap PIXELS [TOLERANCE]' or 'NAME inside'";
         else
             checkValue(w, 4, error);
     } else {

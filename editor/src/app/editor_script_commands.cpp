@@ -246,12 +246,14 @@ bool Editor::expectView(const ScriptCommand& c, std::string& error) {
         error = "expect character " + w[2] + text;
         return false;
     }
+    const ImGuiWindow* panel = ImGui::FindWindowByName(w[2].c_str());
+    if ((w[3] == "inside" || w[3] == "gap") && (!panel || !panel->WasActive)) {
+        error = "expect panel: no panel '" + w[2] + "' (Joints, Inspector, Simulate, Tuning, Plugin)";
+        return false;
+    }
+    // expect panel NAME gap PIXELS [TOLERANCE]: from its lower edge down to the status line.
+    if (w[3] == "gap") return expectNumber(w, 4, statusTop_ - (panel->Pos.y + panel->Size.y), 0.5, error);
     if (w[3] == "inside") {  // expect panel NAME inside: wholly between the menu bar and the status line
-        const ImGuiWindow* panel = ImGui::FindWindowByName(w[2].c_str());
-        if (!panel || !panel->WasActive) {
-            error = "expect panel: no panel '" + w[2] + "' (Joints, Inspector, Simulate, Tuning, Plugin)";
-            return false;
-        }
         const ImVec2 low = panel->Pos, high{panel->Pos.x + panel->Size.x, panel->Pos.y + panel->Size.y};
         const float menuBottom = ImGui::GetFrameHeight();
         if (low.x >= 0.0f && low.y >= menuBottom && high.x <= ImGui::GetIO().DisplaySize.x && high.y <= statusTop_) return true;

@@ -150,7 +150,15 @@ bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, float bottom, 
         }
     }
     const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
-    state.lift = at.y + size.y > bottom + 0.5f && at.y > 30.0f;
+    const float lowerEdge = at.y + size.y, onStatusLine = bottom - kPanelGap;
+    // Lifted over an error, the panel kept its top when the error cleared (or the status
+    // line's message shrank back to one line): a gap opened over the status line. Unless
+    // the user folded it or dragged it away (its top moved), it goes back down.
+    const bool settle = state.onStatusLine && at.y == state.top && lowerEdge < onStatusLine - 0.5f &&
+                        !ImGui::IsWindowCollapsed();
+    state.lift = (lowerEdge > bottom + 0.5f || settle) && at.y > 30.0f;
+    state.onStatusLine = std::fabs(lowerEdge - onStatusLine) <= 0.5f || settle;
+    state.top = at.y;
     state.liftLeft = at.x;
     state.right = at.x + size.x;
     ImGui::End();

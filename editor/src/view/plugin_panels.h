@@ -32,9 +32,12 @@ struct PluginPanelState {
     BackgroundCommand build;              ///< the build running or last run
     bool buildHandled = true;             ///< the finished build's result was acted on
     /// Grown past `bottom` (an error, a build's output), the panel is lifted back over it at
-    /// the next frame, its left edge where it was.
+    /// the next frame, its left edge where it was; shrunk again while it stood on the status
+    /// line (or the status line lowered under it), it is put back down onto it.
     bool lift = false;
     float liftLeft = 0.0f;
+    bool onStatusLine = false;  ///< its lower edge was kPanelGap over `bottom` last frame
+    float top = 0.0f;           ///< its top edge last frame, pixels (a drag moves it; a shrink does not)
     float right = 0.0f;  ///< its right edge last frame, pixels (Follow keeps clear of it)
 };
 
