@@ -968,6 +968,24 @@ TEST_CASE("plugins are found in the search path's order within a phase, and a na
     CHECK(once.size() == 2);
     CHECK(diagnostics.empty());
 
+    // One descriptor reached two ways, through a folder of links to it and to its library, is
+    // listed once (the editor's Plugins found showed two identical entries); a link to the
+    // descriptor alone names another library (beside the link), and is listed.
+    const fs::path links = test::makeTempDir(), build = test::makeTempDir();
+    std::ofstream(build / "libx.so") << "not loaded here\n";
+    describe(build / "x.plugin", "linked", "default");
+    fs::create_symlink(build / "x.plugin", links / "x.plugin");
+    fs::create_symlink(build / "libx.so", links / "libx.so");
+    diagnostics.clear();
+    const std::vector<PluginDescriptor> linked = findPlugins({links, build}, diagnostics);
+    REQUIRE(linked.size() == 1);
+    CHECK(linked[0].path == links / "x.plugin");
+    CHECK(diagnostics.empty());
+    fs::remove(links / "libx.so");
+    CHECK(findPlugins({links, build}, diagnostics).size() == 2);
+    fs::remove_all(links);
+    fs::remove_all(build);
+
     // A misspelt attribute is named, beside the required one it leaves missing.
     std::ofstream(first / "typo.plugin") << "<plugin name=\"t\" version=\"1\" abi_version=\"1\" libary=\"t\"/>\n";
     const DescriptorResult typo = loadPluginDescriptor(first / "typo.plugin");

@@ -30,6 +30,11 @@ void drawDescriptor(const PluginDescriptor& d, bool running) {
         ImGui::TextDisabled("%s %s   descriptor ABI %u, engine ABI %u", d.name.c_str(), d.version.c_str(),
                             d.abiVersion, PAPER_PLUGIN_ABI_VERSION);
     ImGui::TextDisabled("library %s%s", d.libraryPath().filename().string().c_str(), built ? "" : " (missing: build it)");
+    // Where it was found: two descriptors of one plugin (a copy given with --plugin, and the
+    // build's beside the executable) differ in nothing else shown here.
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 330.0f);
+    ImGui::TextDisabled("%s", std::filesystem::absolute(d.path, ec).lexically_normal().string().c_str());
+    ImGui::PopTextWrapPos();
     if (!d.description.empty()) {
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 330.0f);
         ImGui::TextDisabled("%s", d.description.c_str());
@@ -144,7 +149,9 @@ bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, float bottom, 
         reload = drawBuild(state, targets) || reload;
         ImGui::Separator();
         std::string found = "Plugins found (" + std::to_string(state.found.size()) + ")###found";
-        if (ImGui::TreeNodeEx(found.c_str())) {  // closed at first: the left column is full
+        const bool open = ImGui::TreeNodeEx(found.c_str());  // closed at first: the left column is full
+        targets.remember("plugins_found");
+        if (open) {
             for (const PluginDescriptor& d : state.found) drawDescriptor(d, d.path == plugin.descriptor().path);
             ImGui::TreePop();
         }
