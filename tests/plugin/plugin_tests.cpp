@@ -1506,6 +1506,26 @@ TEST_CASE("an edit made after a reload is applied again when a crash rolls the p
     CHECK_THAT(r.err, !Catch::Contains(script.string() + ":"));
 }
 
+TEST_CASE("after a crash rolls the plugin back, the editor's Plugin panel says when the library running was loaded",
+          "[plugin][crash][editor]") {
+    // The panel took a reload's time when the reload counter moved, and nothing else: rolled
+    // back, the first library ran on under the time the crashed one was loaded at.
+    Sandbox box;
+    box.install("test_plugin_crash_after_reload");  // its second instance starts a second late, crashes in its 30th tick
+    const fs::path script = box.dir / "rollback.script";
+    std::ofstream(script) << "expect loaded_at first\n"
+                             "key press F5\nwait_frames 2\nexpect reloads 1\n"
+                             "key press P\nwait_frames 40\n"  // the crash, and the rollback
+                             "expect loaded_at first\n";
+    test::ProcessResult r = test::runProcess(
+        {PAPERDOLL_EDITOR_EXE, "--headless", "--plugin", (box.dir / "test.plugin").string(), "--script", script.string(),
+         std::string(PAPERDOLL_CONTENT_DIR) + "/levels/harness.level.xml"},
+        {"PAPERDOLL_TEST_INSTANCE_COUNT=" + (box.dir / "instances").string()}, 60.0);
+    INFO(r.err);
+    CHECK_THAT(r.err, Catch::Contains("rolled back to ragdoll"));
+    CHECK_THAT(r.err, !Catch::Contains(script.string() + ":"));  // every expect held
+}
+
 TEST_CASE("stats-json says the plugin crashed when it crashed handing over the figures", "[plugin][crash][player]") {
     // The plugin's status was written before its figures were asked for: the file said
     // loaded, no error, beside the empty figures of a plugin that had just been stopped.

@@ -239,6 +239,7 @@ private:
     ViewOptions view_;
     MainMenuState menu_;
     PluginPanelState pluginPanel_;
+    std::string firstLoadedAt_;  ///< the Plugin panel's load time at start: the first library's
     TuningState tuning_;
     InspectorState inspector_;
     WidgetTargets targets_;

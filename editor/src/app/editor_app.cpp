@@ -139,6 +139,8 @@ Editor::Editor(const EditorOptions& options, Level level, PluginHost& plugin, st
     if (script) runner_.emplace(*script);
     pluginPanel_.found = std::move(found);
     pluginPanel_.loadedAt = clockText();
+    pluginPanel_.seenGeneration = plugin_.generation();
+    firstLoadedAt_ = pluginPanel_.loadedAt;
     pluginPanel_.buildCommand = pluginBuildCommand(plugin_.descriptor());
 }
 

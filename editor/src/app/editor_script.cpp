@@ -90,6 +90,9 @@ bool checkExpect(const std::vector<std::string>& w, std::string& error) {
             error = "expect plots needs the number of samples each plot holds (a whole number)";
     } else if (what == "reloads" || what == "blend") {  // expect reloads N / blend WEIGHT [TOLERANCE]
         checkValue(w, 2, error);
+    } else if (what == "loaded_at") {  // expect loaded_at first
+        if (w.size() != 3 || w[2] != "first")
+            error = "expect loaded_at needs 'first' (the Plugin panel's load time is the first library's)";
     } else if (what == "mode") {
         if (w.size() != 3) error = "expect mode needs one mode (the first object's \"mode\" property)";
     } else if (what == "quit") {  // expect quit: the editor quit before this line ran
@@ -110,8 +113,8 @@ bool checkExpect(const std::vector<std::string>& w, std::string& error) {
         else
             checkValue(w, 4, error);
     } else {
-        error = "expect needs joint, property, reloads, blend, mode, dirty, clean, hovered, selected, dialog, "
-                "plots, status, save_as, character, panel or quit";
+        error = "expect needs joint, property, reloads, loaded_at, blend, mode, dirty, clean, hovered, selected, "
+                "dialog, plots, status, save_as, character, panel or quit";
     }
     return true;
 }

@@ -289,6 +289,12 @@ bool Editor::expectState(const ScriptCommand& c, std::string& error) {
         return false;
     }
     if (w[1] == "reloads") return expectNumber(w, 2, plugin_.status().reloads, 0.0, error);
+    if (w[1] == "loaded_at") {  // expect loaded_at first: the Plugin panel's load time is the first library's
+        if (pluginPanel_.loadedAt == firstLoadedAt_) return true;
+        error = "expect loaded_at first: the Plugin panel says loaded at " + pluginPanel_.loadedAt + ", the first library at " +
+                firstLoadedAt_;
+        return false;
+    }
     if (w[1] == "dirty" || w[1] == "clean") {
         if (history_.dirty() == (w[1] == "dirty")) return true;
         error = "expect " + w[1] + ": the asset is " + (history_.dirty() ? "dirty (unsaved edits)" : "clean");

@@ -97,12 +97,24 @@ std::string clockText() {
     return text;
 }
 
-bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, float bottom, WidgetTargets& targets) {
-    const PluginStatus& s = plugin.status();
-    if (s.reloads != state.seenReloads) {
-        state.seenReloads = s.reloads;
+void followLoadedLibrary(const PluginHost& plugin, PluginPanelState& state) {
+    if (plugin.generation() == state.seenGeneration) return;
+    state.seenGeneration = plugin.generation();
+    // The reload counter missed both ways a library starts without a reload of its own: the
+    // rollback (the crashed library's time was shown over the one running again) and F5
+    // starting a stopped plugin afresh.
+    if (plugin.status().rollbacks != state.seenRollbacks) {
+        state.seenRollbacks = plugin.status().rollbacks;
+        state.loadedAt = state.previousLoadedAt;
+    } else {
+        state.previousLoadedAt = state.loadedAt;
         state.loadedAt = clockText();
     }
+}
+
+bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, float bottom, WidgetTargets& targets) {
+    const PluginStatus& s = plugin.status();
+    followLoadedLibrary(plugin, state);
     bool reload = false;
     // Bottom left, over the status line, leaving the Inspector above it room to grow.
     const ImGuiIO& io = ImGui::GetIO();
