@@ -86,6 +86,8 @@ private:
     void resetView();
     /// The first spawn's bounds (the bodies of its objects), metres; around the spawn before it has any.
     Rect firstCharacterBox() const;
+    /// firstCharacterBox with the first spawn's pole and flag.
+    Rect characterAndFlagBox() const;
     /// The strips of the view the menu bar and the status line cover.
     ViewInsets insets() const;
     void frameSelected();

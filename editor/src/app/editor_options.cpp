@@ -47,7 +47,7 @@ const char* editorUsage() {
            "  expect property joint|body|KIND NAME PROPERTY VALUE [TOL]\n"
            "  expect hovered|selected joint|body NAME | none   expect dialog unsaved|none\n"
            "  expect plots N   expect reloads N   expect loaded_at first   expect mode MODE   expect blend W [TOL]   expect dirty|clean\n"
-           "  expect status TEXT   expect character visible|hidden   expect panel Joints width PIXELS [TOL]\n"
+           "  expect status TEXT   expect character|flag visible|hidden   expect panel Joints width PIXELS [TOL]\n"
            "  expect panel NAME inside   expect panel NAME gap PIXELS [TOL]   expect save_as TEXT   expect quit\n"
            "(the README's editor section explains each, and lists the widget names).\n"
            "\n"

@@ -103,9 +103,11 @@ bool checkExpect(const std::vector<std::string>& w, std::string& error) {
         if (w.size() < 3) error = "expect status needs the text the status line shows";
     } else if (what == "save_as") {  // expect save_as TEXT...
         if (w.size() < 3) error = "expect save_as needs the text the Save As dialog shows";
-    } else if (what == "character") {  // expect character visible|hidden
+    } else if (what == "character" || what == "flag") {  // expect character|flag visible|hidden
         if (w.size() != 3 || (w[2] != "visible" && w[2] != "hidden"))
-            error = "expect character needs 'visible' (all the first spawn made in view) or 'hidden'";
+            error = "expect " + what + " needs 'visible' (" +
+                    (what == "flag" ? "the first spawn's pole and flag" : "all the first spawn made") +
+                    " in view) or 'hidden'";
     } else if (what == "panel") {  // expect panel NAME width|gap PIXELS [TOLERANCE] | expect panel NAME inside
         if (w.size() == 4 && w[3] == "inside") return true;
         if (w.size() < 5 || (w[3] != "width" && w[3] != "gap"))
@@ -114,7 +116,7 @@ bool checkExpect(const std::vector<std::string>& w, std::string& error) {
             checkValue(w, 4, error);
     } else {
         error = "expect needs joint, property, reloads, loaded_at, blend, mode, dirty, clean, hovered, selected, "
-                "dialog, plots, status, save_as, character, panel or quit";
+                "dialog, plots, status, save_as, character, flag, panel or quit";
     }
     return true;
 }

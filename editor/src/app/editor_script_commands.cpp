@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "app/editor.h"
+#include "paper/level_view.h"
 #include "paper/plugin_host.h"
 
 namespace paper::editor {
@@ -235,15 +236,24 @@ bool Editor::expectView(const ScriptCommand& c, std::string& error) {
         error = "expect save_as " + text + ": " + (shown.empty() ? "the Save As dialog is closed" : "it says '" + shown + "'");
         return false;
     }
-    if (w[1] == "character") {
-        bool visible = isInView(camera_, firstCharacterBox(), insets());
+    if (w[1] == "character" || w[1] == "flag") {
+        const Rect box = w[1] == "flag" ? spawnMarkerBox(level_.spawns.front()) : firstCharacterBox();
+        ViewInsets seen = insets();
+        // The flag stands at the height of the Simulate panel, which covers it whatever the
+        // side panels leave the world (insets() leaves them out when that is under a third).
+        if (w[1] == "flag" && simulation_.left > 0.0f) {
+            const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+            const float pixels = scale.x > 0.0f ? scale.x : 1.0f;
+            seen.rightPixels = std::max(seen.rightPixels, (ImGui::GetIO().DisplaySize.x - simulation_.left + kPanelGap) * pixels);
+        }
+        bool visible = isInView(camera_, box, seen);
         if (visible == (w[2] == "visible")) return true;
-        Rect box = firstCharacterBox(), view = freeView(camera_, insets());
+        Rect view = freeView(camera_, seen);
         char text[200];
         std::snprintf(text, sizeof text, ": it is %s (x %.2f..%.2f m, y %.2f..%.2f m; the view x %.2f..%.2f, y %.2f..%.2f)",
                       visible ? "visible" : "not wholly visible", box.min.x, box.max.x, box.min.y, box.max.y,
                       view.min.x, view.max.x, view.min.y, view.max.y);
-        error = "expect character " + w[2] + text;
+        error = "expect " + w[1] + " " + w[2] + text;
         return false;
     }
     const ImGuiWindow* panel = ImGui::FindWindowByName(w[2].c_str());
@@ -273,7 +283,8 @@ bool Editor::expectView(const ScriptCommand& c, std::string& error) {
 
 bool Editor::expectState(const ScriptCommand& c, std::string& error) {
     const std::vector<std::string>& w = c.words;
-    if (w[1] == "status" || w[1] == "save_as" || w[1] == "character" || w[1] == "panel") return expectView(c, error);
+    if (w[1] == "status" || w[1] == "save_as" || w[1] == "character" || w[1] == "flag" || w[1] == "panel")
+        return expectView(c, error);
     if (w[1] == "joint") return expectLimit(c, error);
     if (w[1] == "property" && w.size() >= 6) return expectObjectProperty(c, error);
     if (w[1] == "hovered" || w[1] == "selected") return expectObject(c, error);
