@@ -492,10 +492,12 @@ TEST_CASE("paperdoll rig COMMAND --help prints that command's usage and exits 0"
     checkAll("paperdoll rig", kPlayer, rows);
 }
 
-TEST_CASE("--help wins over every other argument, and --version and --list-plugins answer alone", "[cli][player][editor]") {
+TEST_CASE("--help wins over the other arguments read without error, and --version and --list-plugins answer alone",
+          "[cli][player][editor]") {
     const Fixtures& f = fixtures();
     checkAll("paperdoll", kPlayer,
              {{"`--help` beside a level", {kHarness, "--help"}, 0, {"usage: paperdoll [LEVEL] [OPTIONS]"}},
+              {"`--help` beside a malformed argument, still refused", {"--help", "--frames=x"}, 2, {"--frames", "'x'"}},
               {"`--version` alone", {"--version"}, 0, {"paperdoll "}},
               {"`--list-plugins --plugin FILE`", {"--list-plugins", "--plugin", f.noLibrary}, 1,
                {"found in: " + f.noLibrary + " (--plugin)"}}});

@@ -88,6 +88,9 @@ private:
     Rect firstCharacterBox() const;
     /// firstCharacterBox with the first spawn's pole and flag.
     Rect characterAndFlagBox() const;
+    /// The strip the Simulate panel covers at the window's right, and its gap, camera pixels;
+    /// 0 before it is laid out.
+    float underSimulatePanel() const;
     /// The strips of the view the menu bar and the status line cover.
     ViewInsets insets() const;
     void frameSelected();

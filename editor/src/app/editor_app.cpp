@@ -226,12 +226,17 @@ void Editor::resetView() {
     // reached under the Simulate panel in the least window (800x600), where insets() leaves
     // the side panels out (they leave the world less than a third). Once that panel is laid
     // out, the view moves the least that clears it (a few pixels; none in a wider window).
-    if (simulation_.left <= 0.0f) return;
+    if (underSimulatePanel() <= 0.0f) return;
+    const Rect box = characterAndFlagBox();
+    const float overlap = camera_.worldToScreen({box.max.x, box.max.y}).x - (camera_.viewportSize.x - underSimulatePanel());
+    if (overlap > 0.0f) camera_.center.x += overlap / camera_.pixelsPerMetre;
+}
+
+float Editor::underSimulatePanel() const {
+    if (simulation_.left <= 0.0f) return 0.0f;
     const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
     const float pixels = scale.x > 0.0f ? scale.x : 1.0f;  // ImGui's units to the camera's pixels
-    const Rect box = characterAndFlagBox();
-    const float overlap = camera_.worldToScreen({box.max.x, box.max.y}).x - (simulation_.left - kPanelGap) * pixels;
-    if (overlap > 0.0f) camera_.center.x += overlap / camera_.pixelsPerMetre;
+    return (ImGui::GetIO().DisplaySize.x - simulation_.left + kPanelGap) * pixels;
 }
 
 Rect Editor::characterAndFlagBox() const {

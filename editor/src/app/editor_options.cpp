@@ -46,9 +46,10 @@ const char* editorUsage() {
            "  expect joint NAME lower|upper DEGREES [TOL]      expect property SETTING VALUE [TOL]\n"
            "  expect property joint|body|KIND NAME PROPERTY VALUE [TOL]\n"
            "  expect hovered|selected joint|body NAME | none   expect dialog unsaved|none\n"
-           "  expect plots N   expect reloads N   expect loaded_at first   expect mode MODE   expect blend W [TOL]   expect dirty|clean\n"
-           "  expect status TEXT   expect character|flag visible|hidden   expect panel Joints width PIXELS [TOL]\n"
-           "  expect panel NAME inside   expect panel NAME gap PIXELS [TOL]   expect save_as TEXT   expect quit\n"
+           "  expect plots N   expect reloads N   expect loaded_at first   expect mode MODE   expect blend W [TOL]\n"
+           "  expect dirty|clean   expect status TEXT   expect character|flag visible|hidden   expect save_as TEXT\n"
+           "  expect panel Joints width PIXELS [TOL]   expect panel NAME gap PIXELS [TOL]   expect panel NAME inside\n"
+           "  expect quit\n"
            "(the README's editor section explains each, and lists the widget names).\n"
            "\n"
            "Exit status: 0 done, 1 a failed run or expect, 2 a bad command line or script.\n";
@@ -125,8 +126,9 @@ EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args) {
         }
         if (const std::string unused = option.unusedValue(); !unused.empty()) return {std::nullopt, unused};
     }
-    // --help wins over every other argument; --version answers alone, so an argument beside
-    // it would be ignored without a word (as the player's).
+    // --help wins over every other argument read without error (a malformed one was refused
+    // above, naming it); --version answers alone, so an argument beside it would be ignored
+    // without a word (as the player's).
     if (options.showHelp) return {options, ""};
     if (const std::string stray = typed.firstBesides({"--version"}); options.showVersion && !stray.empty())
         return {std::nullopt, "--version takes no other argument, got '" + stray + "'"};

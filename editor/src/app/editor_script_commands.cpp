@@ -241,11 +241,7 @@ bool Editor::expectView(const ScriptCommand& c, std::string& error) {
         ViewInsets seen = insets();
         // The flag stands at the height of the Simulate panel, which covers it whatever the
         // side panels leave the world (insets() leaves them out when that is under a third).
-        if (w[1] == "flag" && simulation_.left > 0.0f) {
-            const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
-            const float pixels = scale.x > 0.0f ? scale.x : 1.0f;
-            seen.rightPixels = std::max(seen.rightPixels, (ImGui::GetIO().DisplaySize.x - simulation_.left + kPanelGap) * pixels);
-        }
+        if (w[1] == "flag") seen.rightPixels = std::max(seen.rightPixels, underSimulatePanel());
         bool visible = isInView(camera_, box, seen);
         if (visible == (w[2] == "visible")) return true;
         Rect view = freeView(camera_, seen);
@@ -302,8 +298,8 @@ bool Editor::expectState(const ScriptCommand& c, std::string& error) {
     if (w[1] == "reloads") return expectNumber(w, 2, plugin_.status().reloads, 0.0, error);
     if (w[1] == "loaded_at") {  // expect loaded_at first: the Plugin panel's load time is the first library's
         if (pluginPanel_.loadedAt == firstLoadedAt_) return true;
-        error = "expect loaded_at first: the Plugin panel says loaded at " + pluginPanel_.loadedAt + ", the first library at " +
-                firstLoadedAt_;
+        error = "expect loaded_at first: the Plugin panel says loaded at " + pluginPanel_.loadedAt +
+                ", the first library at " + firstLoadedAt_;
         return false;
     }
     if (w[1] == "dirty" || w[1] == "clean") {

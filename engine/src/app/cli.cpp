@@ -132,9 +132,9 @@ CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
         }
         if (const std::string unused = option.unusedValue(); !unused.empty()) return fail(unused);
     }
-    // --help wins over every other argument (--plugin adds that plugin's commands to it);
-    // --version and --list-plugins answer alone, so an argument beside them would be
-    // ignored without a word.
+    // --help wins over every other argument read without error (--plugin adds that plugin's
+    // commands to it; a malformed one was refused above, naming it); --version and
+    // --list-plugins answer alone, so an argument beside them would be ignored without a word.
     if (o.showHelp) return {o, {}};
     if (const std::string stray = typed.firstBesides({"--version"}); o.showVersion && !stray.empty())
         return fail("--version takes no other argument, got '" + stray + "'");
