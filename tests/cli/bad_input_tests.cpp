@@ -206,6 +206,15 @@ TEST_CASE("paperdoll refuses bad options and numbers", "[cli][bad-input][player]
          {"--screenshot 'shot.jpg': a screenshot is written as PNG: name it 'shot.png'"}},
         {"`--plugin` and `--no-plugin`", {"--headless", "--frames", "1", "--plugin", "x.plugin", "--no-plugin"}, 2,
          {"contradict"}},
+        // --version and --list-plugins answer alone: what is beside them was ignored, exit 0.
+        {"`--version extra`", {"--version", "extra"}, 2, {"paperdoll: error: --version takes no other argument, got 'extra'"}},
+        {"`--version --headless`", {"--version", "--headless"}, 2, {"--version takes no other argument, got '--headless'"}},
+        {"`--version --list-plugins`", {"--version", "--list-plugins"}, 2,
+         {"--version takes no other argument, got '--list-plugins'"}},
+        {"`--list-plugins extra`", {"--list-plugins", "extra"}, 2,
+         {"paperdoll: error: --list-plugins takes no other argument but --plugin FILE, got 'extra'"}},
+        {"`--list-plugins --frames=3`", {"--list-plugins", "--frames=3"}, 2,
+         {"--list-plugins takes no other argument but --plugin FILE, got '--frames=3'"}},
         {"`PAPERDOLL_CONTENT` names a missing folder, no level given", {"--headless", "--frames", "1"}, 1,
          {"PAPERDOLL_CONTENT is '" + fixtures().missing + "', which is not a content folder"},
          false,
@@ -483,6 +492,22 @@ TEST_CASE("paperdoll rig COMMAND --help prints that command's usage and exits 0"
     checkAll("paperdoll rig", kPlayer, rows);
 }
 
+TEST_CASE("--help wins over the other arguments read without error, and --version and --list-plugins answer alone",
+          "[cli][player][editor]") {
+    const Fixtures& f = fixtures();
+    checkAll("paperdoll", kPlayer,
+             {{"`--help` beside a level", {kHarness, "--help"}, 0, {"usage: paperdoll [LEVEL] [OPTIONS]"}},
+              {"`--help` beside a malformed argument, still refused", {"--help", "--frames=x"}, 2, {"--frames", "'x'"}},
+              {"`--version` alone", {"--version"}, 0, {"paperdoll "}},
+              {"`--list-plugins --plugin FILE`", {"--list-plugins", "--plugin", f.noLibrary}, 1,
+               {"found in: " + f.noLibrary + " (--plugin)"}}});
+    checkAll("paperdoll_editor", kEditor,
+             {{"`--help` beside a level", {kHarness, "--help"}, 0, {"usage: paperdoll_editor"}},
+              {"`--help` beside a screenshot into no folder", {"--help", "--screenshot", "nodir/x.png"}, 0,
+               {"usage: paperdoll_editor"}},
+              {"`--version` alone", {"--version"}, 0, {"paperdoll_editor "}}});
+}
+
 TEST_CASE("paperdoll_editor refuses bad options and numbers", "[cli][bad-input][editor]") {
     const std::vector<Row> rows = {
         {"unknown option `--bogus`", {"--bogus"}, 2, {"unknown option '--bogus'"}},
@@ -505,6 +530,10 @@ TEST_CASE("paperdoll_editor refuses bad options and numbers", "[cli][bad-input][
         {"`--window 100000x100000`", {"--frames", "1", "--window", "100000x100000"}, 2, {"--window", "'100000x100000'"}},
         {"`--window nanxnan`", {"--frames", "1", "--window", "nanxnan"}, 2, {"--window", "'nanxnan'"}},
         {"`--window 1280x`", {"--frames", "1", "--window", "1280x"}, 2, {"--window", "'1280x'"}},
+        // --version answers alone: what is beside it was ignored, exit 0.
+        {"`--version extra`", {"--version", "extra"}, 2,
+         {"paperdoll_editor: error: --version takes no other argument, got 'extra'"}},
+        {"`--version --headless`", {"--headless", "--version"}, 2, {"--version takes no other argument, got '--headless'"}},
         {"`--level` without a value", {"--level"}, 2, {"--level needs"}},
         {"`--rig` followed by another option", {"--rig", "--frames", "1"}, 2, {"--rig needs a file"}},
         {"`PAPERDOLL_CONTENT` names a missing folder, no level given", {"--frames", "1"}, 1,

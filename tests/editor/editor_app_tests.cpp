@@ -127,6 +127,17 @@ fs::path pluginFolderIn(const fs::path& dir) {
     return plugins;
 }
 
+/// PAPERDOLL_PLUGIN_BUILD for a "build" that renames an 8-byte library over the plugin's in
+/// `plugins` the first time (the watcher's reload fails) and puts the good one back the second.
+std::string breakThenMendBuild(const fs::path& plugins, const fs::path& dir) {
+    const fs::path build = dir / "build.sh";
+    std::ofstream(build) << "cd '" << plugins.string() << "'\n"
+                         << "if [ -f good.so ]; then cp good.so next.so; rm good.so\n"
+                         << "else cp libragdoll.so good.so; printf '\\177ELF1234' > next.so; fi\n"
+                         << "mv next.so libragdoll.so\n";
+    return "PAPERDOLL_PLUGIN_BUILD=sh '" + build.string() + "'";
+}
+
 /// A copy of the data script with `screenshot NAME` written into dir (scripts resolve file
 /// names against the working directory, which ctest shares between tests).
 fs::path scriptInto(const fs::path& dir, const std::string& name) {
@@ -215,14 +226,8 @@ TEST_CASE("the status line says what came of each reload, F5's or the file watch
           "[editor][e2e][reload]") {
     RigCopy copy;
     const fs::path plugins = pluginFolderIn(copy.dir);
-    // The "build": first an 8-byte library renamed over the watched one, then the good one back.
-    const fs::path build = copy.dir / "build.sh";
-    std::ofstream(build) << "cd '" << plugins.string() << "'\n"
-                         << "if [ -f good.so ]; then cp good.so next.so; rm good.so\n"
-                         << "else cp libragdoll.so good.so; printf '\\177ELF1234' > next.so; fi\n"
-                         << "mv next.so libragdoll.so\n";
     std::vector<std::string> env = editorEnv();
-    env.push_back("PAPERDOLL_PLUGIN_BUILD=sh '" + build.string() + "'");
+    env.push_back(breakThenMendBuild(plugins, copy.dir));
     fs::path script = scriptInto(copy.dir, "reload_messages.script");
     test::ProcessResult r = test::runProcess(
         {kEditor, "--rig", copy.rig.string(), "--plugin", (plugins / "ragdoll.plugin").string(), "--script", script.string()},
@@ -231,6 +236,20 @@ TEST_CASE("the status line says what came of each reload, F5's or the file watch
     CHECK(r.exitCode == 0);  // the expects: the failure said, then the good reload with no error left
     // The failure in the status line (its bottom 20 pixels) in red, as other refusals are.
     CHECK(countColour((copy.dir / "watch_failed.png").string(), 255, 115, 102, 8, 20) > 200);
+}
+
+TEST_CASE("the Plugin panel lifted over a reload's error goes back down onto the status line when it clears",
+          "[editor][e2e][reload]") {
+    RigCopy copy;
+    const fs::path plugins = pluginFolderIn(copy.dir);
+    std::vector<std::string> env = editorEnv();
+    env.push_back(breakThenMendBuild(plugins, copy.dir));
+    fs::path script = scriptInto(copy.dir, "plugin_panel_settles.script");
+    test::ProcessResult r = test::runProcess(
+        {kEditor, "--rig", copy.rig.string(), "--plugin", (plugins / "ragdoll.plugin").string(), "--script", script.string()},
+        env);
+    INFO(r.err);
+    CHECK(r.exitCode == 0);  // the expects: 8 pixels over the status line with the error and after it
 }
 
 TEST_CASE("a joint limit typed past the other limit stops at it, as a dragged handle does", "[editor][e2e][inspector]") {
@@ -728,6 +747,22 @@ TEST_CASE("in a window a little wider than the least the Inspector leaves the ch
         INFO(window << ": " << r.err);
         CHECK(r.exitCode == 0);
     }
+}
+
+TEST_CASE("the starting view shows the first spawn's flag clear of the side panels, in the least window too",
+          "[editor][e2e][view]") {
+    // Centred across the whole window, the paper doll's flag, beside its head, lay under the
+    // Simulate panel at 800x600. Home comes back to the same view.
+    const fs::path dir = test::makeTempDir();
+    const fs::path script = dir / "flag.script";
+    std::ofstream(script) << "expect flag visible\nexpect character visible\n"
+                             "key press Home\nwait_frames 1\nexpect flag visible\nexpect character visible\nquit\n";
+    for (const char* window : {"800x600", "1280x720"}) {
+        test::ProcessResult r = test::runProcess({kEditor, "--window", window, "--script", script.string()}, editorEnv());
+        INFO(window << ": " << r.err);
+        CHECK(r.exitCode == 0);
+    }
+    fs::remove_all(dir);
 }
 
 TEST_CASE("the Joints panel keeps its width when an edit sets the unsaved marker", "[editor][e2e][view]") {

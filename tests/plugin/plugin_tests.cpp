@@ -968,6 +968,24 @@ TEST_CASE("plugins are found in the search path's order within a phase, and a na
     CHECK(once.size() == 2);
     CHECK(diagnostics.empty());
 
+    // One descriptor reached two ways, through a folder of links to it and to its library, is
+    // listed once (the editor's Plugins found showed two identical entries); a link to the
+    // descriptor alone names another library (beside the link), and is listed.
+    const fs::path links = test::makeTempDir(), build = test::makeTempDir();
+    std::ofstream(build / "libx.so") << "not loaded here\n";
+    describe(build / "x.plugin", "linked", "default");
+    fs::create_symlink(build / "x.plugin", links / "x.plugin");
+    fs::create_symlink(build / "libx.so", links / "libx.so");
+    diagnostics.clear();
+    const std::vector<PluginDescriptor> linked = findPlugins({links, build}, diagnostics);
+    REQUIRE(linked.size() == 1);
+    CHECK(linked[0].path == links / "x.plugin");
+    CHECK(diagnostics.empty());
+    fs::remove(links / "libx.so");
+    CHECK(findPlugins({links, build}, diagnostics).size() == 2);
+    fs::remove_all(links);
+    fs::remove_all(build);
+
     // A misspelt attribute is named, beside the required one it leaves missing.
     std::ofstream(first / "typo.plugin") << "<plugin name=\"t\" version=\"1\" abi_version=\"1\" libary=\"t\"/>\n";
     const DescriptorResult typo = loadPluginDescriptor(first / "typo.plugin");
@@ -1486,6 +1504,26 @@ TEST_CASE("an edit made after a reload is applied again when a crash rolls the p
     INFO(r.err);
     CHECK_THAT(r.err, Catch::Contains("rolled back to ragdoll"));
     CHECK_THAT(r.err, !Catch::Contains(script.string() + ":"));
+}
+
+TEST_CASE("after a crash rolls the plugin back, the editor's Plugin panel says when the library running was loaded",
+          "[plugin][crash][editor]") {
+    // The panel took a reload's time when the reload counter moved, and nothing else: rolled
+    // back, the first library ran on under the time the crashed one was loaded at.
+    Sandbox box;
+    box.install("test_plugin_crash_after_reload");  // its second instance starts a second late, crashes in its 30th tick
+    const fs::path script = box.dir / "rollback.script";
+    std::ofstream(script) << "expect loaded_at first\n"
+                             "key press F5\nwait_frames 2\nexpect reloads 1\n"
+                             "key press P\nwait_frames 40\n"  // the crash, and the rollback
+                             "expect loaded_at first\n";
+    test::ProcessResult r = test::runProcess(
+        {PAPERDOLL_EDITOR_EXE, "--headless", "--plugin", (box.dir / "test.plugin").string(), "--script", script.string(),
+         std::string(PAPERDOLL_CONTENT_DIR) + "/levels/harness.level.xml"},
+        {"PAPERDOLL_TEST_INSTANCE_COUNT=" + (box.dir / "instances").string()}, 60.0);
+    INFO(r.err);
+    CHECK_THAT(r.err, Catch::Contains("rolled back to ragdoll"));
+    CHECK_THAT(r.err, !Catch::Contains(script.string() + ":"));  // every expect held
 }
 
 TEST_CASE("stats-json says the plugin crashed when it crashed handing over the figures", "[plugin][crash][player]") {

@@ -1,7 +1,10 @@
 // Command-line arguments as every program here reads them.
 #pragma once
 
+#include <initializer_list>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace paper {
@@ -53,6 +56,26 @@ private:
     size_t& i_;
     TypedOption typed_;
     bool asked_ = false;
+};
+
+/// The arguments of a command line as typed, each under its option's name (a value after its
+/// option goes with it): an option that answers alone (--version) names the first one it
+/// would otherwise ignore without a word (`--version extra`).
+class TypedArguments {
+public:
+    void add(const std::string& name, const std::string& typed) { seen_.emplace_back(name, typed); }
+    /// The first argument, as typed, whose option is not one of `allowed`; empty when none.
+    std::string firstBesides(std::initializer_list<std::string_view> allowed) const {
+        for (const auto& [name, typed] : seen_) {
+            bool isAllowed = false;
+            for (std::string_view a : allowed) isAllowed = isAllowed || name == a;
+            if (!isAllowed) return typed;
+        }
+        return {};
+    }
+
+private:
+    std::vector<std::pair<std::string, std::string>> seen_;  ///< (name, as typed), in order
 };
 
 }  // namespace paper

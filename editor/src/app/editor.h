@@ -86,6 +86,11 @@ private:
     void resetView();
     /// The first spawn's bounds (the bodies of its objects), metres; around the spawn before it has any.
     Rect firstCharacterBox() const;
+    /// firstCharacterBox with the first spawn's pole and flag.
+    Rect characterAndFlagBox() const;
+    /// The strip the Simulate panel covers at the window's right, and its gap, camera pixels;
+    /// 0 before it is laid out.
+    float underSimulatePanel() const;
     /// The strips of the view the menu bar and the status line cover.
     ViewInsets insets() const;
     void frameSelected();
@@ -239,6 +244,7 @@ private:
     ViewOptions view_;
     MainMenuState menu_;
     PluginPanelState pluginPanel_;
+    std::string firstLoadedAt_;  ///< the Plugin panel's load time at start: the first library's
     TuningState tuning_;
     InspectorState inspector_;
     WidgetTargets targets_;

@@ -139,6 +139,8 @@ Editor::Editor(const EditorOptions& options, Level level, PluginHost& plugin, st
     if (script) runner_.emplace(*script);
     pluginPanel_.found = std::move(found);
     pluginPanel_.loadedAt = clockText();
+    pluginPanel_.seenGeneration = plugin_.generation();
+    firstLoadedAt_ = pluginPanel_.loadedAt;
     pluginPanel_.buildCommand = pluginBuildCommand(plugin_.descriptor());
 }
 
@@ -218,7 +220,30 @@ Rect Editor::firstCharacterBox() const {
 
 void Editor::resetView() {
     camera_.frame(level_.camera.center, level_.camera.viewHeight);
-    if (!level_.spawns.empty()) frameStart(camera_, firstCharacterBox(), insets());
+    if (level_.spawns.empty()) return;
+    frameStart(camera_, firstCharacterBox(), insets());
+    // Centred across the whole window, the first spawn's flag, beside the character's head,
+    // reached under the Simulate panel in the least window (800x600), where insets() leaves
+    // the side panels out (they leave the world less than a third). Once that panel is laid
+    // out, the view moves the least that clears it (a few pixels; none in a wider window).
+    if (underSimulatePanel() <= 0.0f) return;
+    const Rect box = characterAndFlagBox();
+    const float overlap = camera_.worldToScreen({box.max.x, box.max.y}).x - (camera_.viewportSize.x - underSimulatePanel());
+    if (overlap > 0.0f) camera_.center.x += overlap / camera_.pixelsPerMetre;
+}
+
+float Editor::underSimulatePanel() const {
+    if (simulation_.left <= 0.0f) return 0.0f;
+    const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+    const float pixels = scale.x > 0.0f ? scale.x : 1.0f;  // ImGui's units to the camera's pixels
+    return (ImGui::GetIO().DisplaySize.x - simulation_.left + kPanelGap) * pixels;
+}
+
+Rect Editor::characterAndFlagBox() const {
+    Rect box = firstCharacterBox();
+    const Rect flag = spawnMarkerBox(level_.spawns.front());
+    return {{std::min(box.min.x, flag.min.x), std::min(box.min.y, flag.min.y)},
+            {std::max(box.max.x, flag.max.x), std::max(box.max.y, flag.max.y)}};
 }
 
 void Editor::frameSelected() {
@@ -766,6 +791,9 @@ int Editor::run() {
         // A command that fails ends the run after this frame: the screenshots its earlier
         // commands asked for are still written (they were lost when it returned at once).
         std::optional<ScriptError> scriptFailure;
+        // The side panels are laid out now: the starting view again, clear of them (a
+        // script starts on it).
+        if (frame_ == kScriptWarmupFrames) resetView();
         if (runner_ && frame_ >= kScriptWarmupFrames) {
             auto handler = [this](const ScriptCommand& c, std::string& e) { return runScriptCommand(c, e); };
             if (!runner_->run(frame_ - kScriptWarmupFrames, input_, camera_, handler, error))

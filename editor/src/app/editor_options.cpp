@@ -46,9 +46,10 @@ const char* editorUsage() {
            "  expect joint NAME lower|upper DEGREES [TOL]      expect property SETTING VALUE [TOL]\n"
            "  expect property joint|body|KIND NAME PROPERTY VALUE [TOL]\n"
            "  expect hovered|selected joint|body NAME | none   expect dialog unsaved|none\n"
-           "  expect plots N   expect reloads N   expect mode MODE   expect blend W [TOL]   expect dirty|clean\n"
-           "  expect status TEXT   expect character visible|hidden   expect panel Joints width PIXELS [TOL]\n"
-           "  expect panel NAME inside   expect save_as TEXT   expect quit\n"
+           "  expect plots N   expect reloads N   expect loaded_at first   expect mode MODE   expect blend W [TOL]\n"
+           "  expect dirty|clean   expect status TEXT   expect character|flag visible|hidden   expect save_as TEXT\n"
+           "  expect panel Joints width PIXELS [TOL]   expect panel NAME gap PIXELS [TOL]   expect panel NAME inside\n"
+           "  expect quit\n"
            "(the README's editor section explains each, and lists the widget names).\n"
            "\n"
            "Exit status: 0 done, 1 a failed run or expect, 2 a bad command line or script.\n";
@@ -66,7 +67,9 @@ bool parseInt(const std::string& text, std::int64_t& value) {
 EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args) {
     EditorOptions options;
     std::set<std::string> given;  ///< the value options seen, --rig counted as --asset
+    paper::TypedArguments typed;  ///< every argument, for --version, which answers alone
     for (std::size_t i = 0; i < args.size(); ++i) {
+        typed.add(paper::splitOption(args[i]).name, args[i]);
         paper::OptionArgument option(args, i);
         const std::string& arg = option.name();
         std::string text;
@@ -123,8 +126,15 @@ EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args) {
         }
         if (const std::string unused = option.unusedValue(); !unused.empty()) return {std::nullopt, unused};
     }
+    // --help wins over every other argument read without error (a malformed one was refused
+    // above, naming it); --version answers alone, so an argument beside it would be ignored
+    // without a word (as the player's).
+    if (options.showHelp) return {options, ""};
+    if (const std::string stray = typed.firstBesides({"--version"}); options.showVersion && !stray.empty())
+        return {std::nullopt, "--version takes no other argument, got '" + stray + "'"};
+    if (options.showVersion) return {options, ""};
     // Headless there is no window to close: the run would never end (the player refuses it too).
-    if (options.headless && options.frames < 0 && options.scriptPath.empty() && !options.showHelp && !options.showVersion)
+    if (options.headless && options.frames < 0 && options.scriptPath.empty())
         return {std::nullopt, "--headless needs --frames N (how many frames to run) or --script FILE"};
     // Said now, not after the run: the screenshot is written when the editor quits.
     if (const std::string problem = cannotWrite(options.screenshotPath); !problem.empty())

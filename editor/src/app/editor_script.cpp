@@ -90,6 +90,9 @@ bool checkExpect(const std::vector<std::string>& w, std::string& error) {
             error = "expect plots needs the number of samples each plot holds (a whole number)";
     } else if (what == "reloads" || what == "blend") {  // expect reloads N / blend WEIGHT [TOLERANCE]
         checkValue(w, 2, error);
+    } else if (what == "loaded_at") {  // expect loaded_at first
+        if (w.size() != 3 || w[2] != "first")
+            error = "expect loaded_at needs 'first' (the Plugin panel's load time is the first library's)";
     } else if (what == "mode") {
         if (w.size() != 3) error = "expect mode needs one mode (the first object's \"mode\" property)";
     } else if (what == "quit") {  // expect quit: the editor quit before this line ran
@@ -100,18 +103,20 @@ bool checkExpect(const std::vector<std::string>& w, std::string& error) {
         if (w.size() < 3) error = "expect status needs the text the status line shows";
     } else if (what == "save_as") {  // expect save_as TEXT...
         if (w.size() < 3) error = "expect save_as needs the text the Save As dialog shows";
-    } else if (what == "character") {  // expect character visible|hidden
+    } else if (what == "character" || what == "flag") {  // expect character|flag visible|hidden
         if (w.size() != 3 || (w[2] != "visible" && w[2] != "hidden"))
-            error = "expect character needs 'visible' (all the first spawn made in view) or 'hidden'";
-    } else if (what == "panel") {  // expect panel NAME width PIXELS [TOLERANCE] | expect panel NAME inside
+            error = "expect " + what + " needs 'visible' (" +
+                    (what == "flag" ? "the first spawn's pole and flag" : "all the first spawn made") +
+                    " in view) or 'hidden'";
+    } else if (what == "panel") {  // expect panel NAME width|gap PIXELS [TOLERANCE] | expect panel NAME inside
         if (w.size() == 4 && w[3] == "inside") return true;
-        if (w.size() < 5 || w[3] != "width")
-            error = "expect panel needs 'NAME width PIXELS [TOLERANCE]' or 'NAME inside'";
+        if (w.size() < 5 || (w[3] != "width" && w[3] != "gap"))
+            error = "expect panel needs 'NAME width PIXELS [TOLERANCE]', 'NAME gap PIXELS [TOLERANCE]' or 'NAME inside'";
         else
             checkValue(w, 4, error);
     } else {
-        error = "expect needs joint, property, reloads, blend, mode, dirty, clean, hovered, selected, dialog, "
-                "plots, status, save_as, character, panel or quit";
+        error = "expect needs joint, property, reloads, loaded_at, blend, mode, dirty, clean, hovered, selected, "
+                "dialog, plots, status, save_as, character, flag, panel or quit";
     }
     return true;
 }

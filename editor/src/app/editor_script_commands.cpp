@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "app/editor.h"
+#include "paper/level_view.h"
 #include "paper/plugin_host.h"
 
 namespace paper::editor {
@@ -235,23 +236,30 @@ bool Editor::expectView(const ScriptCommand& c, std::string& error) {
         error = "expect save_as " + text + ": " + (shown.empty() ? "the Save As dialog is closed" : "it says '" + shown + "'");
         return false;
     }
-    if (w[1] == "character") {
-        bool visible = isInView(camera_, firstCharacterBox(), insets());
+    if (w[1] == "character" || w[1] == "flag") {
+        const Rect box = w[1] == "flag" ? spawnMarkerBox(level_.spawns.front()) : firstCharacterBox();
+        ViewInsets seen = insets();
+        // The flag stands at the height of the Simulate panel, which covers it whatever the
+        // side panels leave the world (insets() leaves them out when that is under a third).
+        if (w[1] == "flag") seen.rightPixels = std::max(seen.rightPixels, underSimulatePanel());
+        bool visible = isInView(camera_, box, seen);
         if (visible == (w[2] == "visible")) return true;
-        Rect box = firstCharacterBox(), view = freeView(camera_, insets());
+        Rect view = freeView(camera_, seen);
         char text[200];
         std::snprintf(text, sizeof text, ": it is %s (x %.2f..%.2f m, y %.2f..%.2f m; the view x %.2f..%.2f, y %.2f..%.2f)",
                       visible ? "visible" : "not wholly visible", box.min.x, box.max.x, box.min.y, box.max.y,
                       view.min.x, view.max.x, view.min.y, view.max.y);
-        error = "expect character " + w[2] + text;
+        error = "expect " + w[1] + " " + w[2] + text;
         return false;
     }
+    const ImGuiWindow* panel = ImGui::FindWindowByName(w[2].c_str());
+    if ((w[3] == "inside" || w[3] == "gap") && (!panel || !panel->WasActive)) {
+        error = "expect panel: no panel '" + w[2] + "' (Joints, Inspector, Simulate, Tuning, Plugin)";
+        return false;
+    }
+    // expect panel NAME gap PIXELS [TOLERANCE]: from its lower edge down to the status line.
+    if (w[3] == "gap") return expectNumber(w, 4, statusTop_ - (panel->Pos.y + panel->Size.y), 0.5, error);
     if (w[3] == "inside") {  // expect panel NAME inside: wholly between the menu bar and the status line
-        const ImGuiWindow* panel = ImGui::FindWindowByName(w[2].c_str());
-        if (!panel || !panel->WasActive) {
-            error = "expect panel: no panel '" + w[2] + "' (Joints, Inspector, Simulate, Tuning, Plugin)";
-            return false;
-        }
         const ImVec2 low = panel->Pos, high{panel->Pos.x + panel->Size.x, panel->Pos.y + panel->Size.y};
         const float menuBottom = ImGui::GetFrameHeight();
         if (low.x >= 0.0f && low.y >= menuBottom && high.x <= ImGui::GetIO().DisplaySize.x && high.y <= statusTop_) return true;
@@ -271,7 +279,8 @@ bool Editor::expectView(const ScriptCommand& c, std::string& error) {
 
 bool Editor::expectState(const ScriptCommand& c, std::string& error) {
     const std::vector<std::string>& w = c.words;
-    if (w[1] == "status" || w[1] == "save_as" || w[1] == "character" || w[1] == "panel") return expectView(c, error);
+    if (w[1] == "status" || w[1] == "save_as" || w[1] == "character" || w[1] == "flag" || w[1] == "panel")
+        return expectView(c, error);
     if (w[1] == "joint") return expectLimit(c, error);
     if (w[1] == "property" && w.size() >= 6) return expectObjectProperty(c, error);
     if (w[1] == "hovered" || w[1] == "selected") return expectObject(c, error);
@@ -287,6 +296,12 @@ bool Editor::expectState(const ScriptCommand& c, std::string& error) {
         return false;
     }
     if (w[1] == "reloads") return expectNumber(w, 2, plugin_.status().reloads, 0.0, error);
+    if (w[1] == "loaded_at") {  // expect loaded_at first: the Plugin panel's load time is the first library's
+        if (pluginPanel_.loadedAt == firstLoadedAt_) return true;
+        error = "expect loaded_at first: the Plugin panel says loaded at " + pluginPanel_.loadedAt +
+                ", the first library at " + firstLoadedAt_;
+        return false;
+    }
     if (w[1] == "dirty" || w[1] == "clean") {
         if (history_.dirty() == (w[1] == "dirty")) return true;
         error = "expect " + w[1] + ": the asset is " + (history_.dirty() ? "dirty (unsaved edits)" : "clean");

@@ -30,6 +30,11 @@ void drawDescriptor(const PluginDescriptor& d, bool running) {
         ImGui::TextDisabled("%s %s   descriptor ABI %u, engine ABI %u", d.name.c_str(), d.version.c_str(),
                             d.abiVersion, PAPER_PLUGIN_ABI_VERSION);
     ImGui::TextDisabled("library %s%s", d.libraryPath().filename().string().c_str(), built ? "" : " (missing: build it)");
+    // Where it was found: two descriptors of one plugin (a copy given with --plugin, and the
+    // build's beside the executable) differ in nothing else shown here.
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 330.0f);
+    ImGui::TextDisabled("%s", std::filesystem::absolute(d.path, ec).lexically_normal().string().c_str());
+    ImGui::PopTextWrapPos();
     if (!d.description.empty()) {
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 330.0f);
         ImGui::TextDisabled("%s", d.description.c_str());
@@ -92,12 +97,24 @@ std::string clockText() {
     return text;
 }
 
-bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, float bottom, WidgetTargets& targets) {
-    const PluginStatus& s = plugin.status();
-    if (s.reloads != state.seenReloads) {
-        state.seenReloads = s.reloads;
+void followLoadedLibrary(const PluginHost& plugin, PluginPanelState& state) {
+    if (plugin.generation() == state.seenGeneration) return;
+    state.seenGeneration = plugin.generation();
+    // The reload counter missed both ways a library starts without a reload of its own: the
+    // rollback (the crashed library's time was shown over the one running again) and F5
+    // starting a stopped plugin afresh.
+    if (plugin.status().rollbacks != state.seenRollbacks) {
+        state.seenRollbacks = plugin.status().rollbacks;
+        state.loadedAt = state.previousLoadedAt;
+    } else {
+        state.previousLoadedAt = state.loadedAt;
         state.loadedAt = clockText();
     }
+}
+
+bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, float bottom, WidgetTargets& targets) {
+    const PluginStatus& s = plugin.status();
+    followLoadedLibrary(plugin, state);
     bool reload = false;
     // Bottom left, over the status line, leaving the Inspector above it room to grow.
     const ImGuiIO& io = ImGui::GetIO();
@@ -144,13 +161,23 @@ bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, float bottom, 
         reload = drawBuild(state, targets) || reload;
         ImGui::Separator();
         std::string found = "Plugins found (" + std::to_string(state.found.size()) + ")###found";
-        if (ImGui::TreeNodeEx(found.c_str())) {  // closed at first: the left column is full
+        const bool open = ImGui::TreeNodeEx(found.c_str());  // closed at first: the left column is full
+        targets.remember("plugins_found");
+        if (open) {
             for (const PluginDescriptor& d : state.found) drawDescriptor(d, d.path == plugin.descriptor().path);
             ImGui::TreePop();
         }
     }
     const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
-    state.lift = at.y + size.y > bottom + 0.5f && at.y > 30.0f;
+    const float lowerEdge = at.y + size.y, onStatusLine = bottom - kPanelGap;
+    // Lifted over an error, the panel kept its top when the error cleared (or the status
+    // line's message shrank back to one line): a gap opened over the status line. Unless
+    // the user folded it or dragged it away (its top moved), it goes back down.
+    const bool settle = state.onStatusLine && at.y == state.top && lowerEdge < onStatusLine - 0.5f &&
+                        !ImGui::IsWindowCollapsed();
+    state.lift = (lowerEdge > bottom + 0.5f || settle) && at.y > 30.0f;
+    state.onStatusLine = std::fabs(lowerEdge - onStatusLine) <= 0.5f || settle;
+    state.top = at.y;
     state.liftLeft = at.x;
     state.right = at.x + size.x;
     ImGui::End();

@@ -25,18 +25,27 @@ class WidgetTargets;
 /// What the Plugin panel shows besides PluginHost::status().
 struct PluginPanelState {
     std::vector<PluginDescriptor> found;  ///< every descriptor on the search path (and --plugin's)
-    std::string loadedAt;                 ///< wall-clock time of the last (re)load, "HH:MM:SS"
-    int seenReloads = 0;                  ///< status().reloads when loadedAt was last set
+    std::string loadedAt;                 ///< wall-clock time the running library was loaded, "HH:MM:SS"
+    std::string previousLoadedAt;         ///< the library's before it, which a crash's rollback runs again
+    int seenGeneration = 0;               ///< PluginHost::generation() when loadedAt was last set
+    int seenRollbacks = 0;                ///< status().rollbacks then
     bool autoReload = true;               ///< mirrors PluginHost::watch
     std::string buildCommand;             ///< "Build & reload" runs this (empty: no button)
     BackgroundCommand build;              ///< the build running or last run
     bool buildHandled = true;             ///< the finished build's result was acted on
     /// Grown past `bottom` (an error, a build's output), the panel is lifted back over it at
-    /// the next frame, its left edge where it was.
+    /// the next frame, its left edge where it was; shrunk again while it stood on the status
+    /// line (or the status line lowered under it), it is put back down onto it.
     bool lift = false;
     float liftLeft = 0.0f;
+    bool onStatusLine = false;  ///< its lower edge was kPanelGap over `bottom` last frame
+    float top = 0.0f;           ///< its top edge last frame, pixels (a drag moves it; a shrink does not)
     float right = 0.0f;  ///< its right edge last frame, pixels (Follow keeps clear of it)
 };
+
+/// Keeps loadedAt on the library running: a reload's (or a fresh start's) time, and after a
+/// crash's rollback the time of the library gone back to; a failed reload or Reset starts none.
+void followLoadedLibrary(const PluginHost& plugin, PluginPanelState& state);
 
 /// Draws the Plugin panel; true when the plugin should be reloaded now (its Reload button, as
 /// F5 does, or a successful "Build & reload" with Auto-reload off: with it on, the file

@@ -39,7 +39,8 @@ DescriptorResult loadPluginDescriptor(const std::filesystem::path& path);
 DescriptorResult loadPluginDescriptorFromText(std::string_view text, const std::filesystem::path& path);
 
 /// Every *.plugin directly inside the given folders, sorted by loading phase then name;
-/// descriptors that fail to load add their diagnostics and are skipped.
+/// descriptors that fail to load add their diagnostics and are skipped, and one reached a
+/// second way (the same file naming the same library, through links) is listed once.
 std::vector<PluginDescriptor> findPlugins(const std::vector<std::filesystem::path>& folders,
                                           std::vector<Diagnostic>& diagnostics);
 

@@ -19,6 +19,10 @@ void drawGrid(const Camera& camera, DrawList& draw);
 void drawLevel(const Level& level, DrawList& draw, bool drawProps = true);
 /// Height in metres of a spawn marker's pole, for placing its label.
 inline constexpr float kSpawnMarkerHeight = 1.9f;
+/// How far its flag reaches from the pole, metres, the way the spawn faces.
+inline constexpr float kSpawnFlagLength = 0.35f;
+/// The world rectangle a spawn's pole and flag cover.
+Rect spawnMarkerBox(const SpawnPoint& spawn);
 /// Each spawn's pole and flag: an authoring aid, drawn before (under) the characters, in the
 /// editor and in the player's debug view only.
 void drawSpawnMarkers(const Level& level, DrawList& draw);

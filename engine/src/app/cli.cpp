@@ -70,7 +70,9 @@ CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
     auto fail = [](std::string message) { return CliResult{std::nullopt, std::move(message)}; };
 
     std::set<std::string> given;  ///< the value options seen
+    TypedArguments typed;         ///< every argument, for the options that answer alone
     for (size_t i = 0; i < args.size(); ++i) {
+        typed.add(splitOption(args[i]).name, args[i]);
         OptionArgument option(args, i);
         const std::string& arg = option.name();
         // A value option given twice: the second would win without a word.
@@ -130,7 +132,15 @@ CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
         }
         if (const std::string unused = option.unusedValue(); !unused.empty()) return fail(unused);
     }
-    if (o.showHelp || o.showVersion || o.listPlugins) return {o, {}};
+    // --help wins over every other argument read without error (--plugin adds that plugin's
+    // commands to it; a malformed one was refused above, naming it); --version and
+    // --list-plugins answer alone, so an argument beside them would be ignored without a word.
+    if (o.showHelp) return {o, {}};
+    if (const std::string stray = typed.firstBesides({"--version"}); o.showVersion && !stray.empty())
+        return fail("--version takes no other argument, got '" + stray + "'");
+    if (const std::string stray = typed.firstBesides({"--list-plugins", "--plugin"}); o.listPlugins && !stray.empty())
+        return fail("--list-plugins takes no other argument but --plugin FILE, got '" + stray + "'");
+    if (o.showVersion || o.listPlugins) return {o, {}};
     if (o.noPlugin && !o.pluginPath.empty()) return fail("--plugin and --no-plugin contradict each other");
     if (o.headless && o.frames < 0 && o.scriptPath.empty())
         return fail("--headless needs --frames N (how many steps to run) or --script FILE");

@@ -128,6 +128,18 @@ DescriptorResult loadPluginDescriptorFromText(std::string_view text, const fs::p
     return result;
 }
 
+namespace {
+
+/// One descriptor reached two ways (a folder of links to a build's plugins, in the search path
+/// beside that build's own folder): the same file, naming the same library file. Listed twice,
+/// the editor's Plugins found showed two identical entries.
+bool sameDescriptor(const PluginDescriptor& a, const PluginDescriptor& b) {
+    std::error_code ec;
+    return fs::equivalent(a.path, b.path, ec) && fs::equivalent(a.libraryPath(), b.libraryPath(), ec);
+}
+
+}  // namespace
+
 std::vector<PluginDescriptor> findPlugins(const std::vector<fs::path>& folders, std::vector<Diagnostic>& diagnostics) {
     std::vector<PluginDescriptor> found;
     std::vector<fs::path> scanned;
@@ -146,7 +158,10 @@ std::vector<PluginDescriptor> findPlugins(const std::vector<fs::path>& folders, 
         for (const fs::path& file : files) {
             DescriptorResult r = loadPluginDescriptor(file);
             diagnostics.insert(diagnostics.end(), r.diagnostics.begin(), r.diagnostics.end());
-            if (r.descriptor) found.push_back(std::move(*r.descriptor));
+            if (r.descriptor && std::none_of(found.begin(), found.end(), [&](const PluginDescriptor& d) {
+                    return sameDescriptor(d, *r.descriptor);
+                }))
+                found.push_back(std::move(*r.descriptor));
         }
     }
     // By phase, and within a phase as found: the search path's folders in order, each

@@ -1,5 +1,6 @@
 #include "paper/level_view.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -56,10 +57,16 @@ void drawSpawnMarkers(const Level& level, DrawList& draw) {
         Vec2 base = spawn.position, top = base + Vec2{0.0f, kSpawnMarkerHeight};
         draw.line(base, top, draw.pixels(2.0f), pole);
         float dir = spawn.facingRight ? 1.0f : -1.0f;
-        Vec2 pennant[3] = {top, top + Vec2{0.35f * dir, -0.1f}, top + Vec2{0.0f, -0.2f}};
+        Vec2 pennant[3] = {top, top + Vec2{kSpawnFlagLength * dir, -0.1f}, top + Vec2{0.0f, -0.2f}};
         draw.polygon(pennant, 3, flag);
         draw.circle(base, draw.pixels(4.0f), pole);
     }
+}
+
+Rect spawnMarkerBox(const SpawnPoint& spawn) {
+    const float flagTip = spawn.position.x + (spawn.facingRight ? kSpawnFlagLength : -kSpawnFlagLength);
+    return {{std::min(spawn.position.x, flagTip), spawn.position.y},
+            {std::max(spawn.position.x, flagTip), spawn.position.y + kSpawnMarkerHeight}};
 }
 
 std::vector<ScreenText> spawnLabels(const Level& level, const Camera& camera) {
