@@ -1101,6 +1101,32 @@ TEST_CASE("A walker pushing a heavy crate goes on at the pace they share, never 
     }
 }
 
+TEST_CASE("A crate walked into a wall stays out of it, walking either way", "[world][props]") {
+    // The push hands a walked-into crate what its friction took back in the last step; a wall
+    // takes back all of it, and must not make the crate be driven into it ever harder.
+    for (const double dir : {1.0, -1.0}) {
+        CAPTURE(dir);
+        Scene scene;
+        SceneLevel level = flatLevel();
+        level.terrain.push_back(dir > 0 ? box(3.0, 0.0, 3.5, 2.5) : box(-3.5, 0.0, -3.0, 2.5));
+        level.props.push_back(crate("load", {dir * 1.6, 0.3}, 0.6, 20.0));
+        load(scene, level);
+        test::run(scene, 30);
+        double deepestCrate = 0.0, deepest = 0.0;
+        for (int i = 0; i < 360; ++i) {
+            test::run(scene, 1, test::input(bit(dir > 0 ? Action::Right : Action::Left)));
+            // The crate's face towards the wall, past the wall's.
+            deepestCrate = std::max(deepestCrate, dir * scene.props()[0].transform.p.x + 0.3 - 3.0);
+            deepest = std::max(deepest, scene.lastFigures().visualDepth);
+        }
+        INFO("the crate " << deepestCrate * 1000.0 << " mm into the wall at most; the walker at " << scene.character(0).root().x
+                          << "; the deepest drawn part " << deepest * 1000.0 << " mm");
+        CHECK(deepestCrate < 0.005);
+        CHECK(dir * scene.character(0).root().x < 2.4);  // stopped at the crate against the wall
+        CHECK(deepest <= kLinearSlop);
+    }
+}
+
 TEST_CASE("A ragdoll lying under a table gets up beside it, not through its top", "[world][getup]") {
     // The figure stood up where its torso lay: under a table 0.72 m high its head rose 30 cm
     // into the top. It now gets up at the nearest place with room for the get-up (its clips'

@@ -99,13 +99,16 @@ std::string clockText() {
 
 void followLoadedLibrary(const PluginHost& plugin, PluginPanelState& state) {
     if (plugin.generation() == state.seenGeneration) return;
+    const int started = plugin.generation() - state.seenGeneration;  // libraries started since
     state.seenGeneration = plugin.generation();
     // The reload counter missed both ways a library starts without a reload of its own: the
     // rollback (the crashed library's time was shown over the one running again) and F5
     // starting a stopped plugin afresh.
     if (plugin.status().rollbacks != state.seenRollbacks) {
         state.seenRollbacks = plugin.status().rollbacks;
-        state.loadedAt = state.previousLoadedAt;
+        // A reload rolled back within the frame (its library crashed on its first tick) left
+        // the time shown the running library's already.
+        if (started == 1) state.loadedAt = state.previousLoadedAt;
     } else {
         state.previousLoadedAt = state.loadedAt;
         state.loadedAt = clockText();

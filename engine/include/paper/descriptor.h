@@ -38,6 +38,11 @@ DescriptorResult loadPluginDescriptor(const std::filesystem::path& path);
 /// The same from a descriptor's text; path names it in diagnostics and places its library.
 DescriptorResult loadPluginDescriptorFromText(std::string_view text, const std::filesystem::path& path);
 
+/// Whether a and b are one descriptor reached two ways (a folder of links to a build's
+/// plugins beside that build's own folder): the same file, naming the same library. Listed
+/// twice, the editor's Plugins found showed two identical entries.
+bool sameDescriptor(const PluginDescriptor& a, const PluginDescriptor& b);
+
 /// Every *.plugin directly inside the given folders, sorted by loading phase then name;
 /// descriptors that fail to load add their diagnostics and are skipped, and one reached a
 /// second way (the same file naming the same library, through links) is listed once.

@@ -8,6 +8,7 @@
 #include <iterator>
 #include <system_error>
 
+#include "paper/file_checks.h"
 #include "paper/spelling.h"
 
 namespace paper {
@@ -128,17 +129,10 @@ DescriptorResult loadPluginDescriptorFromText(std::string_view text, const fs::p
     return result;
 }
 
-namespace {
-
-/// One descriptor reached two ways (a folder of links to a build's plugins, in the search path
-/// beside that build's own folder): the same file, naming the same library file. Listed twice,
-/// the editor's Plugins found showed two identical entries.
 bool sameDescriptor(const PluginDescriptor& a, const PluginDescriptor& b) {
-    std::error_code ec;
-    return fs::equivalent(a.path, b.path, ec) && fs::equivalent(a.libraryPath(), b.libraryPath(), ec);
+    // One file through links, naming one library file (or one place, while it is not built).
+    return sameFile(a.path.string(), b.path.string()) && sameFile(a.libraryPath().string(), b.libraryPath().string());
 }
-
-}  // namespace
 
 std::vector<PluginDescriptor> findPlugins(const std::vector<fs::path>& folders, std::vector<Diagnostic>& diagnostics) {
     std::vector<PluginDescriptor> found;

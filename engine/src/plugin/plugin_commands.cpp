@@ -36,9 +36,8 @@ std::vector<PluginDescriptor> findPluginsNamedFirst(const std::string& namedDesc
         DescriptorResult r = loadPluginDescriptor(namedDescriptor);
         diagnostics.insert(diagnostics.end(), r.diagnostics.begin(), r.diagnostics.end());
         if (r.descriptor) {
-            // The named file is also in the search path's folders: listed once, first.
-            std::error_code ec;
-            std::erase_if(found, [&](const PluginDescriptor& d) { return fs::equivalent(d.path, r.descriptor->path, ec); });
+            // The named descriptor is also in the search path's folders: listed once, first.
+            std::erase_if(found, [&](const PluginDescriptor& d) { return sameDescriptor(d, *r.descriptor); });
             found.insert(found.begin(), *r.descriptor);
         }
     }

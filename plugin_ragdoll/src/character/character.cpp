@@ -62,6 +62,7 @@ Character::~Character() {
 
 void Character::preStep(double dt, const CharacterControls& controls) {
     if (!(dt > 0.0)) return;
+    walkPace_ = 0.0;  // walking sets it (stepLocomotion); a get-up ending this step does not
     if (role_ == NetRole::Proxy) {
         stepProxy(dt);
         return;
@@ -194,21 +195,38 @@ bool Character::roomToStand(double x, double ground, bool facingRight, Vec2& fee
     // The room ahead of the way it will face, and behind.
     const double ahead = std::max(assets_->getUpReach[0] - radius, 0.0), behind = std::max(assets_->getUpReach[1] - radius, 0.0);
     const double right = facingRight ? ahead : behind, left = facingRight ? behind : ahead;
-    const int tries = int(tuning::kGetUpRoomSearch / tuning::kGetUpRoomStep);
-    for (int k = 0; k <= 2 * tries; ++k) {
-        // x, then alternately a step further right and left: the nearest place first.
-        const double at = x + ((k + 1) / 2) * tuning::kGetUpRoomStep * (k % 2 == 1 ? 1.0 : -1.0);
-        double floor = ground;
-        if (k > 0 && (!groundAt(at, ground, floor) || std::abs(floor - ground) > tuning::kLedgeDrop)) continue;
+    auto roomAt = [&](double at, double floor) {
         drawn_.clear();
         for (int band = 0; band < bands; ++band) {
             const double y = floor + bottom + (2 * band + 1) * radius;
             drawn_.push_back({{at - left, y}, {at + right, y}, radius});
         }
-        if (deepestOverlap(*world_, drawn_, Obstacles::Terrain, scratch_).depth > tuning::kPoseTerrainTolerance) continue;
-        feet = {at, floor};
-        return true;
-    }
+        return deepestOverlap(*world_, drawn_, Obstacles::Terrain, scratch_).depth <= tuning::kPoseTerrainTolerance;
+    };
+    if (roomAt(x, ground)) return feet = {x, ground}, true;
+    // Then a step further each way in turn, the nearest place first, along ground it could
+    // crawl: a side ends at a wall (terrain across the way at knee height), a drop or a rise
+    // of more than a step; beyond a table's far leg was nearer than its open side.
+    const Filter filter = probeFilter();
+    double floors[2] = {ground, ground};
+    bool open[2] = {true, true};
+    const int tries = int(tuning::kGetUpRoomSearch / tuning::kGetUpRoomStep);
+    for (int k = 1; k <= tries && (open[0] || open[1]); ++k)
+        for (int side = 0; side < 2; ++side) {
+            if (!open[side]) continue;
+            const double dir = side == 0 ? 1.0 : -1.0, from = x + (k - 1) * tuning::kGetUpRoomStep * dir;
+            const double at = x + k * tuning::kGetUpRoomStep * dir;
+            double floor = floors[side];
+            RayHit hit;
+            const Vec2 knee{0.0, tuning::kLedgeDrop};
+            if (!groundAt(at, floors[side], floor) || std::abs(floor - floors[side]) > tuning::kLedgeDrop ||
+                (world_->rayCast(Vec2{from, floors[side]} + knee, Vec2{at, floor} + knee, filter, hit) && immovable(hit.body))) {
+                open[side] = false;
+                continue;
+            }
+            floors[side] = floor;
+            if (roomAt(at, floor)) return feet = {at, floor}, true;
+        }
     return false;
 }
 

@@ -133,8 +133,9 @@ public:
     /// with the rig's bodies), empty otherwise.
     const std::vector<BodyId>& animatedBodies() const { return animated_; }
     int bodyCount() const;
-    /// The mass (kg) of the props the following bodies touched in the last step: what the
-    /// walk slows for (a character shares its momentum with what it pushes).
+    /// The mass (kg) of the props the following bodies touched in the last step, or that its
+    /// walk goes on pushing: what the walk slows for (a character shares its momentum with
+    /// what it pushes).
     double pushedMass() const { return pushedMass_; }
     std::int32_t collisionGroup() const { return group_; }
 
@@ -200,8 +201,9 @@ private:
     void destroyAnimatedBodies();
     /// Drives the following bodies to the shown pose by the end of the step.
     void moveAnimatedBodies(double dt);
-    /// pushedMass_ from the props the following bodies touch now; props they touched during
-    /// the step are held to a push's speed.
+    /// pushedMass_ from the props the following bodies touch now or the walk goes on into;
+    /// props they touched during the step are held to a push's speed, and those walked into
+    /// set going at the pace walker and props share.
     void pushProps(double dt);
     /// The ground height under x (a probe around the feet), or false when there is none;
     /// `found`, when given, gets the probe's hit (the body, the ground's normal).
@@ -266,8 +268,8 @@ private:
     double pushedMass_ = 0.0;
     std::vector<BodyId> pushed_;    ///< the props pushProps found, reused
     std::vector<BodyId> walkedInto_;  ///< of them, those the walk goes into (reused)
-    /// m/s along x the clip walks this step before a push shares it (stepLocomotion sets it
-    /// and pushProps reads it in the same step).
+    /// m/s along x the clip walks this step before a push shares it: set by stepLocomotion,
+    /// zero at each step's start (a get-up ending, a wall), read by pushProps after the step.
     double walkPace_ = 0.0;
     std::vector<BodyId> scratch_;   ///< broadphase queries, reused
     std::vector<DrawnShape> drawn_;  ///< the shown pose's drawn parts, reused
@@ -317,7 +319,7 @@ struct Character::SavedState {
     /// blob from before they were kept (then zero).
     std::vector<Vec2> boneLinear;
     std::vector<double> boneAngular;
-    double pushedMass = 0.0;  ///< kg of props the following bodies touched after the last step
+    double pushedMass = 0.0;  ///< kg of props pushed after the last step (Character::pushedMass)
     bool reaching[2] = {false, false};
     Vec2 reachTarget[2];
 };

@@ -76,8 +76,6 @@ const char* clipRoleName(ClipRole role) { return kRoleNames[int(role)]; }
 
 namespace {
 
-/// Where the rig's rest pose has its lowest point (a shin's tip less its body's radius, or
-/// any body's lowest point when the rig has no legs), rig-space metres.
 /// CharacterAssets::getUpReach: the get-up clips' drawn parts above knee height, sampled.
 std::array<double, 2> getUpReach(const CharacterAssets& a) {
     std::array<double, 2> reach = {0.0, 0.0};
@@ -100,6 +98,8 @@ std::array<double, 2> getUpReach(const CharacterAssets& a) {
     return reach;
 }
 
+/// Where the rig's rest pose has its lowest point (a shin's tip less its body's radius, or
+/// any body's lowest point when the rig has no legs), rig-space metres.
 double restPoseBottom(const CharacterAssets& a) {
     const RigDefinition& rig = a.rig;
     std::vector<BonePose> pose;

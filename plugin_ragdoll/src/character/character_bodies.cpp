@@ -224,9 +224,13 @@ void Character::pushProps(double dt) {
             const double separation = drawnSeparation(*world_, other, shape);
             // Walked into, a prop ahead goes at the pace walker and prop share (below), from
             // the limbs' first touch for as long as the walk goes on into it: between strides
-            // the limbs swing clear of it by up to kPushKeepDistance. One too heavy to push is
-            // stepped onto or stood at, as terrain is: it does not slow the walk.
-            if (mode_ == CharacterMode::Animated && walkPace_ * (world_->bodyTransform(other).p.x - root_.x) > 0.0 &&
+            // the limbs swing clear of it by up to kPushKeepDistance. Not one under the feet
+            // (its middle below them: a board stood on), nor one coming at the walker (it
+            // meets the limbs as any prop does). One too heavy to push is stepped onto or
+            // stood at, as terrain is: it does not slow the walk.
+            const Vec2 at = world_->bodyTransform(other).p;
+            if (mode_ == CharacterMode::Animated && walkPace_ * (at.x - root_.x) > 0.0 && at.y > root_.y &&
+                walkPace_ * prop.linearVelocity.x > -tuning::kPushedComingSpeed * std::abs(walkPace_) &&
                 separation <= (wasPushing ? tuning::kPushKeepDistance : tuning::kPushContactDistance) && !immovable(other)) {
                 pushed_.push_back(other);
                 walkedInto_.push_back(other);
@@ -260,15 +264,18 @@ void Character::pushProps(double dt) {
     // friction took back during the step (it set off at the walker's pace and ended it
     // slower) is given to it again on top, so it keeps the pace on average: set to the pace
     // alone, a 150 kg crate went at two thirds of it and the walker was held back as it
-    // caught up.
+    // caught up. At most what friction can take in a step (μ ≤ 1): a prop held by a wall
+    // is not driven into it ever harder.
     const double mass = rig_.totalMass();
-    const double pace = walkPace_ * mass / (mass + pushedMass_);
+    const double pace = std::abs(walkPace_) * mass / (mass + pushedMass_);
     const double side = walkPace_ > 0.0 ? 1.0 : -1.0;
+    const double mostLost = length(world_->def().gravity) * dt;
     for (BodyId other : walkedInto_) {
         const BodyState prop = world_->bodyState(other);
-        const double lost = wasPushing ? std::clamp(side * (rootVelocity_.x - prop.linearVelocity.x), 0.0, std::abs(pace)) : 0.0;
+        const double lost = wasPushing ? std::clamp(side * (rootVelocity_.x - prop.linearVelocity.x), 0.0, mostLost) : 0.0;
         // Kicked on by a limb, a light prop may slide ahead, up to the cap the touches keep.
-        const double along = std::clamp(side * prop.linearVelocity.x, std::abs(pace) + lost, std::abs(pace) + tuning::kPushedSpeedSlack);
+        const double slowest = pace + lost;
+        const double along = std::clamp(side * prop.linearVelocity.x, slowest, std::max(slowest, pace + tuning::kPushedSpeedSlack));
         world_->setVelocity(other, {side * along, std::min(prop.linearVelocity.y, tuning::kPushedMaxRise)},
                             std::clamp(prop.angularVelocity, -tuning::kPushedMaxSpin, tuning::kPushedMaxSpin));
     }

@@ -126,7 +126,7 @@ void Character::stepLocomotion(double dt, const CharacterControls& controls) {
     // Walls stop the walk where this step would bring the figure to them (blockedAhead).
     if (rootVelocity_.x != 0.0 &&
         blockedAhead(rootVelocity_.x > 0.0 ? 1.0 : -1.0, tuning::kWallClearance + std::abs(rootVelocity_.x) * dt))
-        rootVelocity_.x = 0.0;
+        rootVelocity_.x = walkPace_ = 0.0;
     root_ += dt * rootVelocity_;
 
     double ground = root_.y;
@@ -160,18 +160,25 @@ void Character::computeAnimatedPose(double dt, bool plantFeet, bool plantHands) 
     // Each foot (and, getting up, each hand) no lower than the ground under it (ramps,
     // stairs): two-bone IK in rig space. The rig faces +x: a knee bends forward, so it lies
     // left of hip→foot (+1); an elbow bends back, right of shoulder→hand (−1).
-    // A bone's tip and the lowest that tip may be (rig space): where its body's far end
-    // stands its radius above the ground under that end. The body may lie off its bone (a
-    // Spine import centres it on its art), so the end is the placed body's, not the tip;
-    // on its bone they are the same bits. False where there is no ground under it.
+    // A bone's tip and the lowest that tip may be (rig space): the tip, and its body's far
+    // end, each its body's radius above the ground under it. The body may lie off its bone
+    // (a Spine import centres it on its art), its end below the tip (on its bone they are
+    // the same bits). False where there is no ground under the tip.
     auto tipAndLowest = [&](int bone, Vec2& tip, double& lowest) {
         const BonePose& pose = rigPoses_[size_t(bone)];
         tip = pose.origin + rig.bones[size_t(bone)].length * Vec2{std::cos(pose.angle), std::sin(pose.angle)};
         const Capsule body = placedBodyCapsule(rig, a.bodyOfBone[size_t(bone)], pose.origin, pose.angle);
-        const Vec2 world = toWorld(body.center2);
-        double ground = 0.0;
-        if (!groundAt(world.x, std::max(root_.y, world.y), ground)) return false;
-        lowest = toRig({world.x, ground + body.radius}).y - (body.center2.y - tip.y);
+        auto lowestAt = [&](Vec2 point, double& y) {
+            const Vec2 world = toWorld(point);
+            double ground = 0.0;
+            if (!groundAt(world.x, std::max(root_.y, world.y), ground)) return false;
+            y = toRig({world.x, ground + body.radius}).y - (point.y - tip.y);
+            return true;
+        };
+        if (!lowestAt(tip, lowest)) return false;
+        double forEnd = lowest;
+        if (body.center2.x != tip.x || body.center2.y != tip.y) lowestAt(body.center2, forEnd);
+        lowest = std::max(lowest, forEnd);
         return true;
     };
     // `raise`: the end at least that much higher than it is (a foot whose toe the ankle
