@@ -222,16 +222,23 @@ TEST_CASE("a failed build's output keeps the Plugin panel above the status line,
     CHECK_THAT(r.err, Catch::Contains("no panel 'Layers' (Joints, Inspector, Simulate, Tuning, Plugin)"));
 }
 
-TEST_CASE("the status line says what came of each reload, F5's or the file watcher's, and a failure in red once",
-          "[editor][e2e][reload]") {
-    RigCopy copy;
+namespace {
+/// Runs the editor on the copy's rig with a plugin folder of its own whose build breaks the
+/// library and then mends it (breakThenMendBuild), and the script of that name.
+test::ProcessResult runWithBreakThenMend(const RigCopy& copy, const char* scriptName) {
     const fs::path plugins = pluginFolderIn(copy.dir);
     std::vector<std::string> env = editorEnv();
     env.push_back(breakThenMendBuild(plugins, copy.dir));
-    fs::path script = scriptInto(copy.dir, "reload_messages.script");
-    test::ProcessResult r = test::runProcess(
-        {kEditor, "--rig", copy.rig.string(), "--plugin", (plugins / "ragdoll.plugin").string(), "--script", script.string()},
-        env);
+    const fs::path script = scriptInto(copy.dir, scriptName);
+    return test::runProcess(
+        {kEditor, "--rig", copy.rig.string(), "--plugin", (plugins / "ragdoll.plugin").string(), "--script", script.string()}, env);
+}
+}  // namespace
+
+TEST_CASE("the status line says what came of each reload, F5's or the file watcher's, and a failure in red once",
+          "[editor][e2e][reload]") {
+    RigCopy copy;
+    const test::ProcessResult r = runWithBreakThenMend(copy, "reload_messages.script");
     INFO(r.err);
     CHECK(r.exitCode == 0);  // the expects: the failure said, then the good reload with no error left
     // The failure in the status line (its bottom 20 pixels) in red, as other refusals are.
@@ -241,13 +248,7 @@ TEST_CASE("the status line says what came of each reload, F5's or the file watch
 TEST_CASE("the Plugin panel lifted over a reload's error goes back down onto the status line when it clears",
           "[editor][e2e][reload]") {
     RigCopy copy;
-    const fs::path plugins = pluginFolderIn(copy.dir);
-    std::vector<std::string> env = editorEnv();
-    env.push_back(breakThenMendBuild(plugins, copy.dir));
-    fs::path script = scriptInto(copy.dir, "plugin_panel_settles.script");
-    test::ProcessResult r = test::runProcess(
-        {kEditor, "--rig", copy.rig.string(), "--plugin", (plugins / "ragdoll.plugin").string(), "--script", script.string()},
-        env);
+    const test::ProcessResult r = runWithBreakThenMend(copy, "plugin_panel_settles.script");
     INFO(r.err);
     CHECK(r.exitCode == 0);  // the expects: 8 pixels over the status line with the error and after it
 }
