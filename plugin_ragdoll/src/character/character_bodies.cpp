@@ -230,7 +230,7 @@ void Character::pushProps(double dt) {
             // stood at, as terrain is: it does not slow the walk.
             const Vec2 at = world_->bodyTransform(other).p;
             if (mode_ == CharacterMode::Animated && walkPace_ * (at.x - root_.x) > 0.0 && at.y > root_.y &&
-                walkPace_ * prop.linearVelocity.x > -tuning::kPushedComingSpeed * std::abs(walkPace_) &&
+                (walkPace_ > 0.0 ? prop.linearVelocity.x : -prop.linearVelocity.x) > -tuning::kPushedComingSpeed &&
                 separation <= (wasPushing ? tuning::kPushKeepDistance : tuning::kPushContactDistance) && !immovable(other)) {
                 pushed_.push_back(other);
                 walkedInto_.push_back(other);

@@ -61,8 +61,8 @@ inline constexpr double kAnimatedMassScale = 30.0;
 inline constexpr double kPushContactDistance = 0.01;
 /// m: walking on into a prop it pushes, the walker pushes it on while a limb is this close.
 inline constexpr double kPushKeepDistance = 0.15;
-/// A prop coming at the walker faster than this fraction of its walking pace is not walked
-/// into (it meets the limbs as any prop does).
+/// m/s: a prop coming at the walker faster than this is not walked into (it meets the limbs
+/// as any prop does).
 inline constexpr double kPushedComingSpeed = 0.1;
 inline constexpr double kPushSearchDistance = 0.25;  ///< m around a following body searched for props
 /// m/s over the walker's own speed a pushed prop may keep, and rad/s it may spin.
