@@ -11,6 +11,8 @@ packages=(
   libclang-rt-14-dev
   # engine and editor
   libsdl2-dev libgl-dev libegl-dev python3-glad libtinyxml2-dev libimgui-dev libstb-dev nlohmann-json3-dev libpng-dev
+  # the editor's and HUD's glyphs beyond Latin-1: fontconfig finds them in the machine's fonts
+  libfontconfig-dev fonts-dejavu-core
   # tests: Catch2, a virtual display with Mesa's software GL for the windowed tests
   catch2 xvfb xauth libgl1-mesa-dri
   # benchmark peer only (tests/bench); never linked by the product

@@ -405,6 +405,38 @@ TEST_CASE("a body selected in the editor has its cut-out part marked by the plug
     fs::remove_all(dir);
 }
 
+TEST_CASE("joints named in Cyrillic and Greek are drawn from the machine's fonts, and a character no font has is said once",
+          "[editor][e2e][fonts]") {
+    RigCopy copy;
+    std::string text = readText(copy.rig);
+    for (auto [from, to] : {std::pair<std::string, std::string>{"neck", "шея"}, {"elbow_L", "локоть_L"},
+                            {"knee_L", "γόνατο_L"}, {"knee_R", "\u0378_R"}}) {
+        const std::string name = "name=\"" + from + "\"";
+        text.replace(text.find(name), name.size(), "name=\"" + to + "\"");
+    }
+    std::ofstream(copy.rig, std::ios::binary) << text;
+    const std::string said = "no font on this machine draws '\u0378' (U+0378): shown as '?'";
+    auto countOf = [](const std::string& haystack, const std::string& needle) {
+        int n = 0;
+        for (size_t at = haystack.find(needle); at != std::string::npos; at = haystack.find(needle, at + 1)) ++n;
+        return n;
+    };
+
+    test::ProcessResult drawn = test::runProcess(
+        {kEditor, "--rig", copy.rig.string(), "--script", (kData / "names_drawn.script").string()}, editorEnv());
+    INFO(drawn.err);
+    CHECK(drawn.exitCode == 0);  // the expects: шея, локоть_L, γόνατο_L and tête all have glyphs
+    CHECK(countOf(drawn.err, said) == 1);
+
+    test::ProcessResult missing = test::runProcess(
+        {kEditor, "--rig", copy.rig.string(), "--script", (kData / "names_missing.script").string()}, editorEnv());
+    INFO(missing.err);
+    CHECK(missing.exitCode == 1);
+    CHECK_THAT(missing.err, Catch::Contains("names_missing.script:6: error: expect drawn \u0378_L: U+0378 has no glyph"));
+    CHECK(countOf(missing.err, said) == 1);
+    CHECK(readText(copy.rig) == text);
+}
+
 TEST_CASE("quitting with unsaved edits asks: Cancel keeps running, Discard quits without writing",
           "[editor][e2e][unsaved]") {
     RigCopy copy;

@@ -15,6 +15,8 @@
 #include <string>
 #include <string_view>
 
+#include "paper/utf8.h"
+
 namespace paper {
 
 /// Columns one code point takes (the rule above).
@@ -32,22 +34,9 @@ inline size_t codePointWidth(std::uint32_t c) {
 inline size_t displayWidth(std::string_view text) {
     size_t width = 0;
     for (size_t i = 0; i < text.size();) {
-        const auto lead = static_cast<unsigned char>(text[i]);
-        const size_t length = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 0;
-        std::uint32_t code = length == 1 ? lead : length == 2 ? lead & 0x1Fu : length == 3 ? lead & 0x0Fu : lead & 0x07u;
-        bool wellFormed = length > 0 && i + length <= text.size();
-        for (size_t k = 1; wellFormed && k < length; ++k) {
-            const auto next = static_cast<unsigned char>(text[i + k]);
-            wellFormed = (next & 0xC0) == 0x80;
-            code = (code << 6) | (next & 0x3Fu);
-        }
-        if (!wellFormed) {
-            width += 1;
-            i += 1;
-            continue;
-        }
-        width += codePointWidth(code);
-        i += length;
+        bool wellFormed = false;
+        const std::uint32_t code = nextCodePoint(text, i, wellFormed);
+        width += wellFormed ? codePointWidth(code) : 1;
     }
     return width;
 }

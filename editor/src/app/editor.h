@@ -68,6 +68,8 @@ private:
     enum class PendingAction { None, Quit, Open };
 
     // ---- the frame ---------------------------------------------------------------------
+    /// Hands the window the texts users named that the frame may show (Window::wantGlyphs).
+    void wantGlyphsShown();
     void beginImGuiFrame();
     void handleKeys();
     void handleViewport();

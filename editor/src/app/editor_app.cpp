@@ -13,7 +13,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <optional>
 #include <utility>
 
@@ -144,7 +146,20 @@ Editor::Editor(const EditorOptions& options, Level level, PluginHost& plugin, st
     pluginPanel_.buildCommand = pluginBuildCommand(plugin_.descriptor());
 }
 
+void Editor::wantGlyphsShown() {
+    // What the panels show that users named (ImGui's own font draws ASCII and Latin-1 only):
+    // the objects, the files, the plugin's errors; the asset's own text came when it was read.
+    for (const JointView& joint : joints_) window_.wantGlyphs(joint.name);
+    for (const BodyView& body : bodies_) window_.wantGlyphs(body.name);
+    window_.wantGlyphs(assetPath_);
+    window_.wantGlyphs(message_);
+    window_.wantGlyphs(plugin_.status().lastError);
+    for (const PluginDescriptor& found : pluginPanel_.found) window_.wantGlyphs(found.path.string());
+}
+
 void Editor::beginImGuiFrame() {
+    wantGlyphsShown();
+    if (const std::string said = window_.prepareFonts(); !said.empty()) err_ << kProgram << ": warning: " << said << '\n';
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplSDL2_NewFrame();
     if (script_) {
@@ -340,6 +355,9 @@ void Editor::reloadPlugin() {
 void Editor::assetRead() {
     assetReadStamp_ = stampOf(assetPath_);
     assetStamp_ = assetReadStamp_;
+    // Every name the asset gives what the panels show (clips, parts, images) is in its text.
+    std::ifstream in(assetPath_, std::ios::binary);
+    window_.wantGlyphs(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
 }
 
 bool Editor::assetChangedSinceRead() const { return stampOf(assetPath_) != assetReadStamp_; }
@@ -825,7 +843,7 @@ int Editor::run() {
         plugin_.draw(draw, (view_.art ? std::uint32_t(PAPER_DRAW_ART) : 0u) | (view_.bones ? std::uint32_t(PAPER_DRAW_BONES) : 0u));
         renderer.beginFrame(int(size.x), int(size.y), kPaperColor);
         renderer.draw(backdrop, camera_);
-        Window::drawTextNow(spawnLabels(level_, camera_));
+        window_.drawTextNow(spawnLabels(level_, camera_));
         renderer.draw(draw, camera_, &plugin_.images());
         drawPanels();
         window_.renderImGui();

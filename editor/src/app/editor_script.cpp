@@ -101,6 +101,8 @@ bool checkExpect(const std::vector<std::string>& w, std::string& error) {
         if (w.size() != 2) error = "expect " + what + " takes nothing after it";
     } else if (what == "status") {  // expect status TEXT...
         if (w.size() < 3) error = "expect status needs the text the status line shows";
+    } else if (what == "drawn") {  // expect drawn TEXT...
+        if (w.size() < 3) error = "expect drawn needs the text whose glyphs the panels' font must have";
     } else if (what == "save_as") {  // expect save_as TEXT...
         if (w.size() < 3) error = "expect save_as needs the text the Save As dialog shows";
     } else if (what == "character" || what == "flag") {  // expect character|flag visible|hidden
@@ -116,7 +118,7 @@ bool checkExpect(const std::vector<std::string>& w, std::string& error) {
             checkValue(w, 4, error);
     } else {
         error = "expect needs joint, property, reloads, loaded_at, blend, mode, dirty, clean, hovered, selected, "
-                "dialog, plots, status, save_as, character, flag, panel or quit";
+                "dialog, plots, status, drawn, save_as, character, flag, panel or quit";
     }
     return true;
 }

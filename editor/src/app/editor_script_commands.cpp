@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "app/editor.h"
 #include "paper/level_view.h"
 #include "paper/plugin_host.h"
+#include "paper/utf8.h"
 
 namespace paper::editor {
 
@@ -228,6 +230,21 @@ bool Editor::expectView(const ScriptCommand& c, std::string& error) {
         error = "expect status " + text + ": the status line says '" + statusText_ + "'";
         return false;
     }
+    if (w[1] == "drawn") {  // every code point has a glyph in the panels' font: none shows as '?'
+        std::string text;
+        for (std::size_t i = 2; i < w.size(); ++i) text += (i > 2 ? " " : "") + w[i];
+        const ImFont& font = *ImGui::GetIO().Fonts->Fonts[0];
+        for (std::size_t at = 0; at < text.size();) {
+            bool wellFormed = false;
+            const std::uint32_t code = nextCodePoint(text, at, wellFormed);
+            if (wellFormed && code <= 0xFFFF && font.FindGlyphNoFallback(ImWchar(code))) continue;
+            char name[16];
+            std::snprintf(name, sizeof name, "U+%04X", unsigned(code));
+            error = "expect drawn " + text + ": " + name + " has no glyph in the panels' font (it shows as '?')";
+            return false;
+        }
+        return true;
+    }
     if (w[1] == "save_as") {  // its lines read as one: a script's words have no line breaks
         std::string text, shown = saveAsDialogText(menu_, openChoices());
         for (std::size_t i = 2; i < w.size(); ++i) text += (i > 2 ? " " : "") + w[i];
@@ -279,7 +296,7 @@ bool Editor::expectView(const ScriptCommand& c, std::string& error) {
 
 bool Editor::expectState(const ScriptCommand& c, std::string& error) {
     const std::vector<std::string>& w = c.words;
-    if (w[1] == "status" || w[1] == "save_as" || w[1] == "character" || w[1] == "flag" || w[1] == "panel")
+    if (w[1] == "status" || w[1] == "drawn" || w[1] == "save_as" || w[1] == "character" || w[1] == "flag" || w[1] == "panel")
         return expectView(c, error);
     if (w[1] == "joint") return expectLimit(c, error);
     if (w[1] == "property" && w.size() >= 6) return expectObjectProperty(c, error);

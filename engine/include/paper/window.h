@@ -2,7 +2,9 @@
 // Only windowed runs create one; headless runs never initialise SDL at all.
 #pragma once
 
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "paper/math.h"
@@ -14,6 +16,7 @@ union SDL_Event;
 namespace paper {
 
 class InputMap;
+class ExtraGlyphs;
 
 struct WindowDef {
     std::string title = "Paperdoll";
@@ -26,7 +29,7 @@ struct WindowDef {
 
 class Window {
 public:
-    Window() = default;
+    Window();
     Window(const Window&) = delete;
     Window& operator=(const Window&) = delete;
     ~Window();
@@ -37,13 +40,24 @@ public:
     /// Drains SDL's queue into input (keys, mouse, wheel) unless ImGui wants them.
     /// Returns false once the user asked to close the window.
     bool pollEvents(InputMap& input);
-    /// Starts an ImGui frame; call once per rendered frame before any ImGui call.
-    void beginImGuiFrame();
+    /// Makes the glyphs of UTF-8 text drawable from the next frame's start on: ImGui's own
+    /// font draws ASCII and Latin-1 only, and a name such as 'предплечье_L' is drawn with
+    /// glyphs from the machine's fonts (platform/fonts.h). Hand over the names and paths a
+    /// frame shows; text already seen costs a scan of its bytes.
+    void wantGlyphs(std::string_view text);
+    /// Merges the glyphs wanted since the last frame into ImGui's font; call before
+    /// ImGui::NewFrame (beginImGuiFrame does). Returns a sentence naming the code points no
+    /// font on the machine draws (each said once), or nothing.
+    std::string prepareFonts();
+    /// Starts an ImGui frame (prepareFonts, then ImGui's); call once per rendered frame before
+    /// any ImGui call. Returns what prepareFonts said.
+    std::string beginImGuiFrame();
     /// Renders ImGui's draw data over what was drawn.
     void renderImGui();
     /// Draws texts into the frame now, with ImGui's font, so whatever is drawn after covers
-    /// them (labels under the characters). Only between beginImGuiFrame and renderImGui.
-    static void drawTextNow(std::vector<ScreenText> texts);
+    /// them (labels under the characters). Only between beginImGuiFrame and renderImGui. Their
+    /// glyphs are wanted (wantGlyphs) for the frames after.
+    void drawTextNow(std::vector<ScreenText> texts);
     void swap();
 
     /// Drawable size in pixels (may exceed the window size on high-DPI screens).
@@ -55,6 +69,7 @@ private:
     SDL_Window* window_ = nullptr;
     void* glContext_ = nullptr;
     bool imguiReady_ = false;
+    std::unique_ptr<ExtraGlyphs> glyphs_;  ///< outlives ImGui's context, whose atlas reads its font files
 };
 
 }  // namespace paper

@@ -125,8 +125,10 @@ constexpr float kHudWrapPixels = 400.0f;
 const ImVec4 kHudErrorColour{1.0f, 0.45f, 0.4f, 1.0f};
 
 /// One HUD line of any length, wrapped at kHudWrapPixels. ImGui's formatted Text() goes
-/// through a 3 KB buffer and would cut a long message; TextUnformatted takes it whole.
-void hudText(const std::string& text, std::optional<ImVec4> colour = std::nullopt) {
+/// through a 3 KB buffer and would cut a long message; TextUnformatted takes it whole. Its
+/// glyphs are wanted from the window's fonts (a level or object named in any script).
+void hudText(Window& window, const std::string& text, std::optional<ImVec4> colour = std::nullopt) {
+    window.wantGlyphs(text);
     if (colour) ImGui::PushStyleColor(ImGuiCol_Text, *colour);
     ImGui::PushTextWrapPos(kHudWrapPixels);
     ImGui::TextUnformatted(text.c_str(), text.c_str() + text.size());
@@ -141,7 +143,7 @@ std::string formatted(const char* format, double a, double b = 0.0, double c = 0
 }
 
 /// The figures the plugin flags for the HUD, as many to a line as fit: "step time 0.41 ms".
-void drawPluginStats(PluginHost& plugin) {
+void drawPluginStats(Window& window, PluginHost& plugin) {
     const PluginDeclarations& d = plugin.declarations();
     const std::vector<double> values = plugin.stats();
     std::string line;
@@ -152,17 +154,17 @@ void drawPluginStats(PluginHost& plugin) {
         std::snprintf(number, sizeof number, stat.flags & PAPER_STAT_INTEGER ? "%.0f" : "%.3f", values[i] * stat.displayScale);
         std::string item = stat.label + " " + number + (stat.unit.empty() ? "" : (stat.unit == "\xC2\xB0" ? "" : " ") + stat.unit);
         if (!line.empty() && ImGui::CalcTextSize((line + "   " + item).c_str()).x > kHudWrapPixels) {
-            hudText(line);
+            hudText(window, line);
             line.clear();
         }
         line += (line.empty() ? "" : "   ") + item;
     }
-    if (!line.empty()) hudText(line);
+    if (!line.empty()) hudText(window, line);
 }
 
 /// "walker: fallen   leader   Speed 4.05 m/s": each object with properties flagged for
 /// the HUD, its name and their values (propertyText).
-void drawPluginObjects(PluginHost& plugin) {
+void drawPluginObjects(Window& window, PluginHost& plugin) {
     const PluginDeclarations& d = plugin.declarations();
     for (size_t kind = 0; kind < d.kinds.size(); ++kind) {
         if (d.kinds[kind].flags & PAPER_KIND_SETTINGS) continue;
@@ -172,12 +174,12 @@ void drawPluginObjects(PluginHost& plugin) {
                 if (!(p.flags & PAPER_PROPERTY_HUD)) continue;
                 if (const std::string text = propertyText(p); !text.empty()) line += (line.empty() ? "" : "   ") + text;
             }
-            if (!line.empty()) hudText(object.name + ": " + line);
+            if (!line.empty()) hudText(window, object.name + ": " + line);
         }
     }
 }
 
-void drawHud(const Level& level, const RunStats& stats, const Camera& camera, double fps, const char* glRenderer,
+void drawHud(Window& window, const Level& level, const RunStats& stats, const Camera& camera, double fps, const char* glRenderer,
              PluginHost* plugin, bool debugView) {
     ImGui::SetNextWindowPos({10, 10});
     ImGui::SetNextWindowBgAlpha(0.75f);
@@ -186,31 +188,31 @@ void drawHud(const Level& level, const RunStats& stats, const Camera& camera, do
                              ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
     const ImVec4 disabled = ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
     if (ImGui::Begin("hud", nullptr, flags)) {
-        hudText("Paperdoll  -  " + level.name);
+        hudText(window, "Paperdoll  -  " + level.name);
         ImGui::Separator();
-        hudText("step " + std::to_string(stats.steps) + formatted("   %.1f s simulated", double(stats.steps) / kSimulationHz));
-        hudText(formatted("%.0f fps   zoom %.0f px/m", fps, camera.pixelsPerMetre));
-        hudText("terrain " + std::to_string(level.terrain.size()) + "   props " + std::to_string(level.props.size()) +
+        hudText(window, "step " + std::to_string(stats.steps) + formatted("   %.1f s simulated", double(stats.steps) / kSimulationHz));
+        hudText(window, formatted("%.0f fps   zoom %.0f px/m", fps, camera.pixelsPerMetre));
+        hudText(window, "terrain " + std::to_string(level.terrain.size()) + "   props " + std::to_string(level.props.size()) +
                 "   spawns " + std::to_string(level.spawns.size()));
         if (!plugin) {
-            hudText("plugin: none (--no-plugin, or none found)", disabled);
+            hudText(window, "plugin: none (--no-plugin, or none found)", disabled);
         } else {
             const PluginStatus& ps = plugin->status();
             if (plugin->loaded())
-                hudText("plugin: " + ps.name + " " + ps.version + "   reloads " + std::to_string(ps.reloads) +
+                hudText(window, "plugin: " + ps.name + " " + ps.version + "   reloads " + std::to_string(ps.reloads) +
                         "   watch: " + ps.watchMethod);
             else
-                hudText("plugin: not running", kHudErrorColour);
+                hudText(window, "plugin: not running", kHudErrorColour);
             if (plugin->loaded()) {
-                drawPluginStats(*plugin);
-                drawPluginObjects(*plugin);
+                drawPluginStats(window, *plugin);
+                drawPluginObjects(window, *plugin);
             }
-            if (!ps.lastError.empty()) hudText(ps.lastError, kHudErrorColour);
+            if (!ps.lastError.empty()) hudText(window, ps.lastError, kHudErrorColour);
         }
-        hudText(glRenderer ? glRenderer : "", disabled);
+        hudText(window, glRenderer ? glRenderer : "", disabled);
         ImGui::Separator();
-        if (plugin && plugin->loaded()) hudText(gameKeyHelp(plugin->declarations()), disabled);
-        hudText(std::string("right/middle drag pan, wheel zoom, Home view, F5 reload plugin, F3 debug view") +
+        if (plugin && plugin->loaded()) hudText(window, gameKeyHelp(plugin->declarations()), disabled);
+        hudText(window, std::string("right/middle drag pan, wheel zoom, Home view, F5 reload plugin, F3 debug view") +
                     (debugView ? " (on)" : "") + ", F1 hide this, Esc quit",
                 disabled);
     }
@@ -257,8 +259,11 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
     // ImGui measures a window that fits its contents on its first frame and shows it from
     // the second: the HUD laid out once before the first frame (drawn into the back buffer
     // the first frame clears), so that frame — a `--frames 1` screenshot — shows it too.
-    window.beginImGuiFrame();
-    drawHud(level, sim.stats, camera, fps, window.glRenderer(), sim.plugin, debugView);
+    auto beginImGuiFrame = [&] {
+        if (const std::string said = window.beginImGuiFrame(); !said.empty()) err << "paperdoll: warning: " << said << '\n';
+    };
+    beginImGuiFrame();
+    drawHud(window, level, sim.stats, camera, fps, window.glRenderer(), sim.plugin, debugView);
     window.renderImGui();
     for (;;) {
         if (!window.pollEvents(input)) break;
@@ -295,12 +300,12 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
         if (sim.plugin) sim.plugin->draw(draw);
         renderer.beginFrame(int(size.x), int(size.y), kPaperColor);
         renderer.draw(backdrop, camera);
-        window.beginImGuiFrame();
-        if (debugView) Window::drawTextNow(spawnLabels(level, camera));
+        beginImGuiFrame();
+        if (debugView) window.drawTextNow(spawnLabels(level, camera));
         renderer.draw(draw, camera, sim.plugin ? &sim.plugin->images() : nullptr);
         renderer.finish();
         sim.stats.renderSecondsTotal += secondsSince(renderStart);
-        if (hudShown) drawHud(level, sim.stats, camera, fps, window.glRenderer(), sim.plugin, debugView);
+        if (hudShown) drawHud(window, level, sim.stats, camera, fps, window.glRenderer(), sim.plugin, debugView);
         window.renderImGui();
         ++sim.stats.framesRendered;
 

@@ -9,9 +9,12 @@
 #include <cstring>
 
 #include "paper/input.h"
+#include "platform/fonts.h"
 #include "platform/leak_check.h"
 
 namespace paper {
+
+Window::Window() = default;
 
 Window::~Window() {
     keepLibrariesMappedForLeakCheck();
@@ -108,6 +111,7 @@ bool Window::open(const WindowDef& def, std::string& error) {
         return false;
     }
     imguiReady_ = true;
+    glyphs_ = std::make_unique<ExtraGlyphs>();
     return true;
 }
 
@@ -160,10 +164,28 @@ bool Window::pollEvents(InputMap& input) {
     return keepOpen;
 }
 
-void Window::beginImGuiFrame() {
+void Window::wantGlyphs(std::string_view text) {
+    if (glyphs_) glyphs_->want(text);
+}
+
+std::string Window::prepareFonts() {
+    std::string said;
+    if (!glyphs_) return said;
+    // The texture is made from the atlas the first frame; after that, made again from the new one.
+    const bool uploaded = ImGui::GetIO().Fonts->TexID != nullptr;
+    if (glyphs_->rebuild(said) && uploaded) {
+        ImGui_ImplOpenGL3_DestroyFontsTexture();
+        ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
+    return said;
+}
+
+std::string Window::beginImGuiFrame() {
+    std::string said = prepareFonts();
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplSDL2_NewFrame();
     ImGui::NewFrame();
+    return said;
 }
 
 void Window::renderImGui() {
@@ -175,6 +197,7 @@ void Window::drawTextNow(std::vector<ScreenText> texts) {
     if (texts.empty()) return;
     std::vector<Vec2> sizes;
     for (const ScreenText& t : texts) {
+        wantGlyphs(t.text);
         ImVec2 size = ImGui::CalcTextSize(t.text.c_str(), t.text.c_str() + t.text.size());
         sizes.push_back({size.x, size.y});
     }
