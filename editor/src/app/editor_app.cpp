@@ -155,6 +155,10 @@ void Editor::wantGlyphsShown() {
     window_.wantGlyphs(message_);
     window_.wantGlyphs(plugin_.status().lastError);
     for (const PluginDescriptor& found : pluginPanel_.found) window_.wantGlyphs(found.path.string());
+    for (const fs::path& file : menu_.files) window_.wantGlyphs(file.string());
+    for (const std::string_view text : {std::string_view(menu_.pathBuffer), std::string_view(menu_.saveAsBuffer),
+                                        std::string_view(menu_.openError), std::string_view(menu_.saveAsError)})
+        window_.wantGlyphs(text);
 }
 
 void Editor::beginImGuiFrame() {
