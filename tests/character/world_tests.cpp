@@ -1149,13 +1149,23 @@ TEST_CASE("A ragdoll lying under a table gets up beside it, not through its top"
         test::run(scene, 180);
         const double lying = c.bonePoses()[size_t(c.assets().rootBone)].origin.x;
         REQUIRE(c.getUp());
+        // As near the table as the get-up it plays needs, not as far as the wider of the two
+        // (the room had been both clips' reach; a figure getting up from its back stood 5 cm
+        // further off than it needed).
+        const bool fromFront = c.clip() == &c.assets().clip(ClipRole::GetUpFront);
+        const double reach = c.assets().getUpReach[fromFront ? 0 : 1][c.facingRight() == (k.hit < 0.0) ? 1 : 0];
+        const double gap = k.hit > 0.0 ? 1.0 - (c.root().x + reach) : c.root().x - reach - 2.2;
         const double deepest = runGetUp(scene);
-        INFO("lying at x = " << lying << ", stood at " << c.root().x << "; the deepest drawn part " << deepest * 1000.0 << " mm");
+        INFO("lying at x = " << lying << ", stood at " << c.root().x << " getting up from the " << (fromFront ? "front" : "back")
+                             << ", " << gap * 1000.0 << " mm further from the table than its reach; the deepest drawn part "
+                             << deepest * 1000.0 << " mm");
         CHECK(lying > 0.9);  // against the table or under it
         CHECK(lying < 2.4);
         CHECK(deepest <= 0.02);
         CHECK(c.mode() == CharacterMode::Animated);
         CHECK(std::abs(c.root().x - lying) < 1.5);
+        CHECK(gap >= -0.002);
+        CHECK(gap < tuning::kGetUpRoomStep);
     }
     // Under a ceiling 0.72 m up from x = -5 to 5, there is no room to stand anywhere near.
     Scene scene;

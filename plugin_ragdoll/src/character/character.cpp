@@ -163,7 +163,7 @@ bool Character::getUp() {
     // there is. A head had risen through the table's top, 30 cm into it; with no room
     // anywhere near, the get-up is refused.
     Vec2 feet;
-    if (!roomToStand(torso.origin.x, ground, !ragdollMirrored_, feet)) return false;
+    if (!roomToStand(torso.origin.x, ground, !ragdollMirrored_, liesFaceDown(poses_), feet)) return false;
     getUpFrom_ = poses_;
     destroyBodies();
     facingRight_ = !ragdollMirrored_;
@@ -182,8 +182,8 @@ bool Character::getUp() {
     return true;
 }
 
-bool Character::roomToStand(double x, double ground, bool facingRight, Vec2& feet) {
-    // The room a get-up rises into: as wide as the get-up clips reach either side of the root
+bool Character::roomToStand(double x, double ground, bool facingRight, bool fromFront, Vec2& feet) {
+    // The room a get-up rises into: as wide as its clip reaches either side of the root
     // above knee height, from knee height to under the figure's top (the walk's headroom
     // probe, kWallProbeHeight to kHeadProbeBelowTop under the top, widened). Below knee
     // height a step or a kerb is the get-up's IK's to meet. Made of horizontal capsules in
@@ -193,7 +193,8 @@ bool Character::roomToStand(double x, double ground, bool facingRight, Vec2& fee
     const int bands = int(std::ceil((top - bottom) / tuning::kGetUpRoomBand));
     const double radius = 0.5 * (top - bottom) / bands;
     // The room ahead of the way it will face, and behind.
-    const double ahead = std::max(assets_->getUpReach[0] - radius, 0.0), behind = std::max(assets_->getUpReach[1] - radius, 0.0);
+    const std::array<double, 2>& reach = assets_->getUpReach[fromFront ? 0 : 1];
+    const double ahead = std::max(reach[0] - radius, 0.0), behind = std::max(reach[1] - radius, 0.0);
     const double right = facingRight ? ahead : behind, left = facingRight ? behind : ahead;
     auto roomAt = [&](double at, double floor) {
         drawn_.clear();

@@ -173,6 +173,9 @@ private:
     void stepGettingUp(double dt);
     /// Starts the get-up clip (front or back) at the frame whose pose is nearest getUpFrom_.
     void chooseGetUpStart();
+    /// Whether a ragdoll in these poses lies with its chest to the ground (it gets up from the
+    /// front), else on its back.
+    bool liesFaceDown(const std::vector<BonePose>& poses) const;
     /// Moves the shown pose rigidly out of the terrain it reaches into (clips are authored
     /// for flat ground; IK plants the feet only); with `heavyProps` (walking), out of props
     /// too heavy to push too.
@@ -215,11 +218,11 @@ private:
     /// facing left (CharacterAssets::rootRestX).
     Vec2 toWorld(Vec2 rigPoint) const;
     /// Where near x a figure getting up from ground height `ground`, to face right or left,
-    /// has room to: the nearest x within tuning::kGetUpRoomSearch whose ground is within a
-    /// step of it and where the get-up clips' reach (CharacterAssets::getUpReach) from knee
-    /// height to under the standing figure's top is clear of the terrain (lying under a
-    /// table, its top). False when there is none.
-    bool roomToStand(double x, double ground, bool facingRight, Vec2& feet);
+    /// from the front or the back, has room to: the nearest x within tuning::kGetUpRoomSearch
+    /// whose ground is within a step of it and where that get-up clip's reach
+    /// (CharacterAssets::getUpReach) from knee height to under the standing figure's top is
+    /// clear of the terrain (lying under a table, its top). False when there is none.
+    bool roomToStand(double x, double ground, bool facingRight, bool fromFront, Vec2& feet);
     /// Whether the walk in direction dir (±1) is stopped within reach (m): a wall at knee
     /// height, too little headroom there (a ray up from knee height to under the standing
     /// figure's top meeting an underside: a beam, a slanted ceiling; stairs are none), or

@@ -76,13 +76,14 @@ const char* clipRoleName(ClipRole role) { return kRoleNames[int(role)]; }
 
 namespace {
 
-/// CharacterAssets::getUpReach: the get-up clips' drawn parts above knee height, sampled.
-std::array<double, 2> getUpReach(const CharacterAssets& a) {
-    std::array<double, 2> reach = {0.0, 0.0};
+/// CharacterAssets::getUpReach: each get-up clip's drawn parts above knee height, sampled.
+std::array<std::array<double, 2>, 2> getUpReach(const CharacterAssets& a) {
+    std::array<std::array<double, 2>, 2> reaches = {};
     LocalPose local;
     std::vector<BonePose> poses;
     std::vector<DrawnShape> shapes;
     for (const ClipRole role : {ClipRole::GetUpFront, ClipRole::GetUpBack}) {
+        std::array<double, 2>& reach = reaches[role == ClipRole::GetUpFront ? 0 : 1];
         const Clip& clip = a.clip(role);
         for (double time = 0.0; time <= clip.duration + 1e-9; time += tuning::kGetUpMatchStep) {
             sampleClip(clip, a.rig, time, local);
@@ -95,7 +96,7 @@ std::array<double, 2> getUpReach(const CharacterAssets& a) {
                 }
         }
     }
-    return reach;
+    return reaches;
 }
 
 /// Where the rig's rest pose has its lowest point (a shin's tip less its body's radius, or

@@ -35,10 +35,10 @@ struct CharacterAssets {
     double rootRestX = 0.0;
     /// m from the feet to the top of the figure standing in the rest pose (its bodies' tops).
     double standingHeight = 0.0;
-    /// m from the root the get-up clips' drawn parts reach above knee height, ahead (the way
-    /// the rig faces) and behind: the room a get-up needs (one from the front leans far out
-    /// over its knees).
-    std::array<double, 2> getUpReach = {0.0, 0.0};
+    /// m from the root each get-up clip's drawn parts reach above knee height, ahead (the way
+    /// the rig faces) and behind: the room that get-up needs (one from the front leans far
+    /// out over its knees): [0] the get-up from the front (ClipRole::GetUpFront), [1] the back.
+    std::array<std::array<double, 2>, 2> getUpReach = {};
     /// The leg and arm chains two-bone IK drives, as bone indices (-1 when the rig lacks
     /// one): found by name (thigh/shin, upper_arm/forearm with _L/_R). A leg's `end` is its
     /// foot (foot_L/_R, a child of the shin), which turns at the ankle (`endJoint`, the joint

@@ -330,14 +330,18 @@ void Character::stepGettingUp(double dt) {
     }
 }
 
-void Character::chooseGetUpStart() {
-    // Face down when the chest points at the ground (the get-up from the front), else face up
-    // (from the back). The chest is the root bone's +x turned a quarter clockwise (the rig
-    // faces +x); a mirrored ragdoll's is turned the other way.
-    const BonePose& torso = getUpFrom_[size_t(assets_->rootBone)];
+bool Character::liesFaceDown(const std::vector<BonePose>& poses) const {
+    // The chest is the root bone's +x turned a quarter clockwise (the rig faces +x); a
+    // mirrored ragdoll's is turned the other way.
+    const BonePose& torso = poses[size_t(assets_->rootBone)];
     const Vec2 along{std::cos(torso.angle), std::sin(torso.angle)};
     const Vec2 chest = ragdollMirrored_ ? perp(along) : -1.0 * perp(along);
-    const Clip& clip = clipOf(chest.y < 0.0 ? ClipRole::GetUpFront : ClipRole::GetUpBack);
+    return chest.y < 0.0;
+}
+
+void Character::chooseGetUpStart() {
+    // Face down (the chest at the ground): the get-up from the front, else from the back.
+    const Clip& clip = clipOf(liesFaceDown(getUpFrom_) ? ClipRole::GetUpFront : ClipRole::GetUpBack);
     facingRight_ = !ragdollMirrored_;
     // Then the frame whose pose is nearest the one the body lies in (each bone's world angle,
     // weighted by its length), so a figure on all fours starts from the clip's kneeling frame
