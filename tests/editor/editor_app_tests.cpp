@@ -782,14 +782,16 @@ TEST_CASE("in a window a little wider than the least the Inspector leaves the ch
     }
 }
 
-TEST_CASE("the starting view shows the first spawn's flag clear of the side panels, in the least window too",
+TEST_CASE("the starting view shows the first spawn's flag and label clear of the side panels, in the least window too",
           "[editor][e2e][view]") {
     // Centred across the whole window, the paper doll's flag, beside its head, lay under the
-    // Simulate panel at 800x600. Home comes back to the same view.
+    // Simulate panel at 800x600, and so did its label after; the label now runs left of the
+    // pole there. Home comes back to the same view.
     const fs::path dir = test::makeTempDir();
     const fs::path script = dir / "flag.script";
-    std::ofstream(script) << "expect flag visible\nexpect character visible\n"
-                             "key press Home\nwait_frames 1\nexpect flag visible\nexpect character visible\nquit\n";
+    std::ofstream(script) << "expect flag visible\nexpect label visible\nexpect character visible\n"
+                             "key press Home\nwait_frames 1\nexpect flag visible\nexpect label visible\n"
+                             "expect character visible\nquit\n";
     for (const char* window : {"800x600", "1280x720"}) {
         test::ProcessResult r = test::runProcess({kEditor, "--window", window, "--script", script.string()}, editorEnv());
         INFO(window << ": " << r.err);

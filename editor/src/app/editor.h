@@ -93,6 +93,17 @@ private:
     /// The strip the Simulate panel covers at the window's right, and its gap, camera pixels;
     /// 0 before it is laid out.
     float underSimulatePanel() const;
+    /// The spawns' labels, each moved to the left of its pole where it would run under the
+    /// Simulate panel.
+    std::vector<ScreenText> spawnLabelsClearOfPanels() const;
+    /// From the Joints panel's right edge to the Simulate panel's left (with its gap), camera
+    /// pixels: the world the side panels leave in view at their height (as laid out last frame).
+    struct Span {
+        float left = 0.0f, right = 0.0f;
+    };
+    Span betweenSidePanels() const;
+    /// How wide a label is drawn, camera pixels.
+    static float labelWidth(const ScreenText& label);
     /// The strips of the view the menu bar and the status line cover.
     ViewInsets insets() const;
     void frameSelected();

@@ -251,6 +251,32 @@ void Editor::resetView() {
     if (overlap > 0.0f) camera_.center.x += overlap / camera_.pixelsPerMetre;
 }
 
+std::vector<ScreenText> Editor::spawnLabelsClearOfPanels() const {
+    // A label runs right from its pole; where that would take it under the Simulate panel (the
+    // first spawn's, in the least window) it runs left from the pole, if the Joints panel
+    // leaves it the room there.
+    std::vector<ScreenText> labels = spawnLabels(level_, camera_);
+    const Span free = betweenSidePanels();
+    for (ScreenText& label : labels) {
+        const float width = labelWidth(label);
+        const float leftOfPole = label.position.x - 2.0f * kSpawnLabelGapPixels - width;
+        if (label.position.x + width > free.right && leftOfPole >= free.left) label.position.x = leftOfPole;
+    }
+    return labels;
+}
+
+Editor::Span Editor::betweenSidePanels() const {
+    const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+    const float pixels = scale.x > 0.0f ? scale.x : 1.0f;  // ImGui's units to the camera's pixels
+    return {inspectorPlace_.jointsRight * pixels,
+            underSimulatePanel() > 0.0f ? camera_.viewportSize.x - underSimulatePanel() : camera_.viewportSize.x};
+}
+
+float Editor::labelWidth(const ScreenText& label) {
+    const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+    return ImGui::CalcTextSize(label.text.c_str()).x * (scale.x > 0.0f ? scale.x : 1.0f);
+}
+
 float Editor::underSimulatePanel() const {
     if (simulation_.left <= 0.0f) return 0.0f;
     const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
@@ -847,7 +873,7 @@ int Editor::run() {
         plugin_.draw(draw, (view_.art ? std::uint32_t(PAPER_DRAW_ART) : 0u) | (view_.bones ? std::uint32_t(PAPER_DRAW_BONES) : 0u));
         renderer.beginFrame(int(size.x), int(size.y), kPaperColor);
         renderer.draw(backdrop, camera_);
-        window_.drawTextNow(spawnLabels(level_, camera_));
+        window_.drawTextNow(spawnLabelsClearOfPanels());
         renderer.draw(draw, camera_, &plugin_.images());
         drawPanels();
         window_.renderImGui();

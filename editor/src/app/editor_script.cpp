@@ -105,11 +105,13 @@ bool checkExpect(const std::vector<std::string>& w, std::string& error) {
         if (w.size() < 3) error = "expect drawn needs the text whose glyphs the panels' font must have";
     } else if (what == "save_as") {  // expect save_as TEXT...
         if (w.size() < 3) error = "expect save_as needs the text the Save As dialog shows";
-    } else if (what == "character" || what == "flag") {  // expect character|flag visible|hidden
+    } else if (what == "character" || what == "flag" || what == "label") {  // expect character|flag|label visible|hidden
         if (w.size() != 3 || (w[2] != "visible" && w[2] != "hidden"))
             error = "expect " + what + " needs 'visible' (" +
-                    (what == "flag" ? "the first spawn's pole and flag" : "all the first spawn made") +
-                    " in view) or 'hidden'";
+                    (what == "flag"    ? "the first spawn's pole and flag in view"
+                     : what == "label" ? "the first spawn's label between the side panels"
+                                       : "all the first spawn made in view") +
+                    ") or 'hidden'";
     } else if (what == "panel") {  // expect panel NAME width|gap PIXELS [TOLERANCE] | expect panel NAME inside
         if (w.size() == 4 && w[3] == "inside") return true;
         if (w.size() < 5 || (w[3] != "width" && w[3] != "gap"))
@@ -118,7 +120,7 @@ bool checkExpect(const std::vector<std::string>& w, std::string& error) {
             checkValue(w, 4, error);
     } else {
         error = "expect needs joint, property, reloads, loaded_at, blend, mode, dirty, clean, hovered, selected, "
-                "dialog, plots, status, drawn, save_as, character, flag, panel or quit";
+                "dialog, plots, status, drawn, save_as, character, flag, label, panel or quit";
     }
     return true;
 }

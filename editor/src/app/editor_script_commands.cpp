@@ -253,6 +253,18 @@ bool Editor::expectView(const ScriptCommand& c, std::string& error) {
         error = "expect save_as " + text + ": " + (shown.empty() ? "the Save As dialog is closed" : "it says '" + shown + "'");
         return false;
     }
+    if (w[1] == "label") {  // the first spawn's label between the side panels
+        const ScreenText label = spawnLabelsClearOfPanels().front();
+        const Span free = betweenSidePanels();
+        const float from = label.position.x, to = from + labelWidth(label);
+        const bool visible = from >= free.left && to <= free.right;
+        if (visible == (w[2] == "visible")) return true;
+        char text[160];
+        std::snprintf(text, sizeof text, ": it runs from x %.0f to %.0f px, the side panels leave %.0f to %.0f px", from, to,
+                      free.left, free.right);
+        error = "expect label " + w[2] + text;
+        return false;
+    }
     if (w[1] == "character" || w[1] == "flag") {
         const Rect box = w[1] == "flag" ? spawnMarkerBox(level_.spawns.front()) : firstCharacterBox();
         ViewInsets seen = insets();
@@ -296,7 +308,7 @@ bool Editor::expectView(const ScriptCommand& c, std::string& error) {
 
 bool Editor::expectState(const ScriptCommand& c, std::string& error) {
     const std::vector<std::string>& w = c.words;
-    if (w[1] == "status" || w[1] == "drawn" || w[1] == "save_as" || w[1] == "character" || w[1] == "flag" || w[1] == "panel")
+    if (w[1] == "status" || w[1] == "drawn" || w[1] == "save_as" || w[1] == "character" || w[1] == "flag" || w[1] == "label" || w[1] == "panel")
         return expectView(c, error);
     if (w[1] == "joint") return expectLimit(c, error);
     if (w[1] == "property" && w.size() >= 6) return expectObjectProperty(c, error);

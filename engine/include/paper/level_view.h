@@ -26,7 +26,10 @@ Rect spawnMarkerBox(const SpawnPoint& spawn);
 /// Each spawn's pole and flag: an authoring aid, drawn before (under) the characters, in the
 /// editor and in the player's debug view only.
 void drawSpawnMarkers(const Level& level, DrawList& draw);
-/// Each spawn's name and asset beside the top of its pole, to be drawn under what the plugin draws too.
+/// Pixels between a spawn's pole and its label.
+inline constexpr float kSpawnLabelGapPixels = 6.0f;
+/// Each spawn's name and asset beside the top of its pole (running right from it,
+/// kSpawnLabelGapPixels off), to be drawn under what the plugin draws too.
 std::vector<ScreenText> spawnLabels(const Level& level, const Camera& camera);
 
 }  // namespace paper

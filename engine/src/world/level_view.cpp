@@ -73,7 +73,7 @@ std::vector<ScreenText> spawnLabels(const Level& level, const Camera& camera) {
     std::vector<ScreenText> labels;
     for (const SpawnPoint& spawn : level.spawns) {
         Vec2 at = camera.worldToScreen(spawn.position + Vec2{0.0f, kSpawnMarkerHeight});
-        labels.push_back({{at.x + 6.0f, at.y - 22.0f},
+        labels.push_back({{at.x + kSpawnLabelGapPixels, at.y - 22.0f},
                           {60, 66, 80, 255},
                           spawn.name + "  (" + std::filesystem::path(spawn.asset).filename().string() + ")"});
     }
