@@ -265,23 +265,26 @@ std::vector<ScreenText> Editor::spawnLabelsClearOfPanels() const {
     return labels;
 }
 
-Editor::Span Editor::betweenSidePanels() const {
+namespace {
+/// The camera's pixels in one of ImGui's units (more than 1 on a high-DPI screen).
+float pixelsPerImGuiUnit() {
     const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
-    const float pixels = scale.x > 0.0f ? scale.x : 1.0f;  // ImGui's units to the camera's pixels
-    return {inspectorPlace_.jointsRight * pixels,
+    return scale.x > 0.0f ? scale.x : 1.0f;
+}
+}  // namespace
+
+Editor::Span Editor::betweenSidePanels() const {
+    return {inspectorPlace_.jointsRight * pixelsPerImGuiUnit(),
             underSimulatePanel() > 0.0f ? camera_.viewportSize.x - underSimulatePanel() : camera_.viewportSize.x};
 }
 
 float Editor::labelWidth(const ScreenText& label) {
-    const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
-    return ImGui::CalcTextSize(label.text.c_str()).x * (scale.x > 0.0f ? scale.x : 1.0f);
+    return ImGui::CalcTextSize(label.text.c_str()).x * pixelsPerImGuiUnit();
 }
 
 float Editor::underSimulatePanel() const {
     if (simulation_.left <= 0.0f) return 0.0f;
-    const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
-    const float pixels = scale.x > 0.0f ? scale.x : 1.0f;  // ImGui's units to the camera's pixels
-    return (ImGui::GetIO().DisplaySize.x - simulation_.left + kPanelGap) * pixels;
+    return (ImGui::GetIO().DisplaySize.x - simulation_.left + kPanelGap) * pixelsPerImGuiUnit();
 }
 
 Rect Editor::characterAndFlagBox() const {
