@@ -25,4 +25,11 @@ std::optional<Level> loadStartLevel(const std::string& program, const std::strin
 /// while they rebuild).
 std::unique_ptr<PluginHost> makePluginHost(const std::string& program, std::ostream& err);
 
+/// From now on a crash outside a plugin's guarded calls (SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+/// SIGABRT) first writes "PROGRAM: fatal: SIGSEGV (invalid memory access); the stack, …" and
+/// the stack's frames (file, offset, address) to stderr, then ends the process as before
+/// (with the signal's status, or through a sanitizer's report). A crash that happens once in
+/// a thousand runs then says where. The main thread's only: call it first in main.
+void traceFatalSignals(const char* program);
+
 }  // namespace paper
