@@ -1134,8 +1134,11 @@ TEST_CASE("A ragdoll lying under a table gets up beside it, not through its top"
     struct Case {
         const char* name;
         double x, hit;
+        double lyingFrom;  ///< m: it lies right of this (under the table, or short of it where its get-up would reach under)
+        bool fromFront;    ///< the get-up it plays: both clips' reaches are tried
     };
-    for (const Case& k : {Case{"knocked under it", -0.3, 6.0}, Case{"knocked against its far leg", 2.8, -6.0}}) {
+    for (const Case& k : {Case{"knocked under it", -0.3, 6.0, 0.9, false}, Case{"knocked against its far leg", 2.8, -6.0, 0.9, false},
+                          Case{"knocked short of it, face down", -0.3, 4.0, 0.5, true}}) {
         CAPTURE(k.name);
         Scene scene;
         SceneLevel level = flatLevel();
@@ -1159,7 +1162,8 @@ TEST_CASE("A ragdoll lying under a table gets up beside it, not through its top"
         INFO("lying at x = " << lying << ", stood at " << c.root().x << " getting up from the " << (fromFront ? "front" : "back")
                              << ", " << gap * 1000.0 << " mm further from the table than its reach; the deepest drawn part "
                              << deepest * 1000.0 << " mm");
-        CHECK(lying > 0.9);  // against the table or under it
+        CHECK(lying > k.lyingFrom);
+        CHECK(fromFront == k.fromFront);
         CHECK(lying < 2.4);
         CHECK(deepest <= 0.02);
         CHECK(c.mode() == CharacterMode::Animated);

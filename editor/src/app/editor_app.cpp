@@ -13,9 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <optional>
 #include <utility>
 
@@ -147,18 +145,13 @@ Editor::Editor(const EditorOptions& options, Level level, PluginHost& plugin, st
 }
 
 void Editor::wantGlyphsShown() {
-    // What the panels show that users named (ImGui's own font draws ASCII and Latin-1 only):
-    // the objects, the files, the plugin's errors; the asset's own text came when it was read.
+    // The panels hand what they draw to paper::wantGlyphs as they draw it, in time for the next
+    // frame; the objects' names and the typed paths come before this frame's (the Joints list
+    // of a rig just opened, a letter just typed).
     for (const JointView& joint : joints_) window_.wantGlyphs(joint.name);
     for (const BodyView& body : bodies_) window_.wantGlyphs(body.name);
-    window_.wantGlyphs(assetPath_);
-    window_.wantGlyphs(message_);
-    window_.wantGlyphs(plugin_.status().lastError);
-    for (const PluginDescriptor& found : pluginPanel_.found) window_.wantGlyphs(found.path.string());
-    for (const fs::path& file : menu_.files) window_.wantGlyphs(file.string());
-    for (const std::string_view text : {std::string_view(menu_.pathBuffer), std::string_view(menu_.saveAsBuffer),
-                                        std::string_view(menu_.openError), std::string_view(menu_.saveAsError)})
-        window_.wantGlyphs(text);
+    window_.wantGlyphs(menu_.pathBuffer);
+    window_.wantGlyphs(menu_.saveAsBuffer);
 }
 
 void Editor::beginImGuiFrame() {
@@ -388,9 +381,6 @@ void Editor::reloadPlugin() {
 void Editor::assetRead() {
     assetReadStamp_ = stampOf(assetPath_);
     assetStamp_ = assetReadStamp_;
-    // Every name the asset gives what the panels show (clips, parts, images) is in its text.
-    std::ifstream in(assetPath_, std::ios::binary);
-    window_.wantGlyphs(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
 }
 
 bool Editor::assetChangedSinceRead() const { return stampOf(assetPath_) != assetReadStamp_; }

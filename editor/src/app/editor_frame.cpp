@@ -270,6 +270,8 @@ void Editor::drawStatusBar() {
         // Whole lines only: what does not fit in kStatusMaxLines ends in "..." (the bar's
         // bottom edge cut a fourth line through), and the hover shows all of it.
         const std::string shown = firstLines(message_, wrap, kStatusMaxLines);
+        wantGlyphs(asset);
+        wantGlyphs(shown);
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
         ImGui::TextUnformatted(shown.c_str(), shown.c_str() + shown.size());
         ImGui::PopTextWrapPos();

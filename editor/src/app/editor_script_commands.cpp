@@ -223,34 +223,32 @@ bool Editor::expectPlots(const ScriptCommand& c, std::string& error) {
 
 bool Editor::expectView(const ScriptCommand& c, std::string& error) {
     const std::vector<std::string>& w = c.words;
+    // The words after `expect WHAT`, as one text (status, drawn, save_as).
+    std::string words;
+    for (std::size_t i = 2; i < w.size(); ++i) words += (i > 2 ? " " : "") + w[i];
     if (w[1] == "status") {
-        std::string text;
-        for (std::size_t i = 2; i < w.size(); ++i) text += (i > 2 ? " " : "") + w[i];
-        if (statusText_.find(text) != std::string::npos) return true;
-        error = "expect status " + text + ": the status line says '" + statusText_ + "'";
+        if (statusText_.find(words) != std::string::npos) return true;
+        error = "expect status " + words + ": the status line says '" + statusText_ + "'";
         return false;
     }
     if (w[1] == "drawn") {  // every code point has a glyph in the panels' font: none shows as '?'
-        std::string text;
-        for (std::size_t i = 2; i < w.size(); ++i) text += (i > 2 ? " " : "") + w[i];
         const ImFont& font = *ImGui::GetIO().Fonts->Fonts[0];
-        for (std::size_t at = 0; at < text.size();) {
+        for (std::size_t at = 0; at < words.size();) {
             bool wellFormed = false;
-            const std::uint32_t code = nextCodePoint(text, at, wellFormed);
+            const std::uint32_t code = nextCodePoint(words, at, wellFormed);
             if (wellFormed && code <= 0xFFFF && font.FindGlyphNoFallback(ImWchar(code))) continue;
             char name[16];
             std::snprintf(name, sizeof name, "U+%04X", unsigned(code));
-            error = "expect drawn " + text + ": " + name + " has no glyph in the panels' font (it shows as '?')";
+            error = "expect drawn " + words + ": " + name + " has no glyph in the panels' font (it shows as '?')";
             return false;
         }
         return true;
     }
     if (w[1] == "save_as") {  // its lines read as one: a script's words have no line breaks
-        std::string text, shown = saveAsDialogText(menu_, openChoices());
-        for (std::size_t i = 2; i < w.size(); ++i) text += (i > 2 ? " " : "") + w[i];
+        std::string shown = saveAsDialogText(menu_, openChoices());
         std::replace(shown.begin(), shown.end(), '\n', ' ');
-        if (shown.find(text) != std::string::npos) return true;
-        error = "expect save_as " + text + ": " + (shown.empty() ? "the Save As dialog is closed" : "it says '" + shown + "'");
+        if (shown.find(words) != std::string::npos) return true;
+        error = "expect save_as " + words + ": " + (shown.empty() ? "the Save As dialog is closed" : "it says '" + shown + "'");
         return false;
     }
     if (w[1] == "label") {  // the first spawn's label between the side panels

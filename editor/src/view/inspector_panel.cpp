@@ -9,6 +9,7 @@
 #include "paper/plugin_host.h"
 #include "view/number_text.h"
 #include "view/widget_targets.h"
+#include "paper/window.h"
 
 namespace paper::editor {
 
@@ -33,6 +34,8 @@ bool isLimit(const ObjectRef& object, const std::string& property) {
 
 /// One property's widget; true when the user changed value this frame.
 bool propertyWidget(const PropertyValue& p, const std::string& label, double& value) {
+    wantGlyphs(label);
+    wantGlyphs(p.text);
     ImGui::SetNextItemWidth(kSliderWidth);
     if ((p.flags & PAPER_PROPERTY_READ_ONLY) && p.type == PAPER_PROPERTY_STRING &&
         ImGui::CalcTextSize(p.text.c_str()).x > kSliderWidth) {

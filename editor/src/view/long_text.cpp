@@ -1,4 +1,5 @@
 #include "view/long_text.h"
+#include "paper/window.h"
 
 #include <imgui.h>
 
@@ -29,6 +30,7 @@ void wholeTooltip(const std::string& text, float wrapPixels) {
     at.x = std::max(std::min(at.x, display.x - safe.x - size.x), safe.x);
     at.y = std::max(std::min(at.y, display.y - safe.y - size.y), safe.y);
     ImGui::SetNextWindowPos(at);
+    wantGlyphs(shown);
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(wrap);
     ImGui::TextUnformatted(shown.c_str(), shown.c_str() + shown.size());

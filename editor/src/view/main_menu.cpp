@@ -13,6 +13,7 @@
 #include "paper/plugin_host.h"
 #include "view/label_text.h"
 #include "view/widget_targets.h"
+#include "paper/window.h"
 
 namespace paper::editor {
 
@@ -64,6 +65,7 @@ void drawDialogError(const std::string& error) {
     // A plugin's reasons can run to a line for each clip: the first lines here (the dialog
     // fits a small window), all of them on hover and in the log.
     const std::string shown = firstLines(error, kDialogWrapWidth, kDialogErrorLines);
+    wantGlyphs(shown);
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4{1.0f, 0.45f, 0.4f, 1.0f});
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + kDialogWrapWidth);
     ImGui::TextUnformatted(shown.c_str(), shown.c_str() + shown.size());
@@ -87,6 +89,7 @@ std::string drawOpenDialog(MainMenuState& state, const OpenChoices& choices, Wid
         std::string folder = file.parent_path().parent_path().filename().string() + "/" +
                              file.parent_path().filename().string();
         std::string label = name + (file == choices.current ? "  (open now)" : "") + "##" + file.string();
+        wantGlyphs(file.string());
         if (ImGui::Selectable(label.c_str(), state.path == file.string(), ImGuiSelectableFlags_DontClosePopups))
             setPath(state, file.string());
         if (std::find(listed.begin(), listed.end(), name) == listed.end()) {
@@ -144,7 +147,10 @@ void drawSaveAsDialog(MainMenuState& state, const OpenChoices& choices, WidgetTa
     const bool escape = !justOpened && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
     if (!state.saveAsReplace.empty()) {
         // The second step: the typed file exists. Cancel goes back to the path.
-        for (const std::string& line : replaceQuestion(state.saveAsReplace, choices)) ImGui::TextUnformatted(line.c_str());
+        for (const std::string& line : replaceQuestion(state.saveAsReplace, choices)) {
+            wantGlyphs(line);
+            ImGui::TextUnformatted(line.c_str());
+        }
         if (ImGui::Button("Replace", {kDialogButtonWidth, 0})) {
             actions.saveAs = state.saveAsReplace;
             actions.replaceConfirmed = true;
@@ -157,7 +163,10 @@ void drawSaveAsDialog(MainMenuState& state, const OpenChoices& choices, WidgetTa
         }
         targets.remember("save_as:cancel");
     } else {
-        for (const std::string& line : saveAsMessage(choices)) ImGui::TextDisabled("%s", line.c_str());
+        for (const std::string& line : saveAsMessage(choices)) {
+            wantGlyphs(line);
+            ImGui::TextDisabled("%s", line.c_str());
+        }
         ImGui::SetNextItemWidth(420.0f);
         if (std::exchange(state.saveAsFocusPath, false)) ImGui::SetKeyboardFocusHere();
         const bool entered = ImGui::InputText("Path", state.saveAsBuffer, sizeof state.saveAsBuffer,

@@ -11,6 +11,7 @@
 
 #include "paper/plugin_host.h"
 #include "view/widget_targets.h"
+#include "paper/window.h"
 
 namespace paper::editor {
 
@@ -21,6 +22,7 @@ constexpr float kSliderWidth = 150.0f;  ///< pixels, the tuning sliders' frames
 
 /// A descriptor's fields, as `paperdoll --list-plugins` prints them.
 void drawDescriptor(const PluginDescriptor& d, bool running) {
+    for (const std::string& text : {d.friendlyName, d.name, d.path.string(), d.description}) wantGlyphs(text);
     std::error_code ec;
     bool built = std::filesystem::exists(d.libraryPath(), ec);
     ImGui::Text("%s%s", d.friendlyName.empty() ? d.name.c_str() : d.friendlyName.c_str(), running ? "  (running)" : "");
@@ -67,6 +69,7 @@ bool drawBuild(PluginPanelState& state, WidgetTargets& targets) {
     if (!build.output().empty()) {
         // The end of the output: where make and the compiler say what went wrong.
         ImGui::BeginChild("build output", {330.0f, 80.0f}, true, ImGuiWindowFlags_HorizontalScrollbar);
+        wantGlyphs(build.output());  // a compiler quotes with ‘ ’ in a UTF-8 locale
         ImGui::TextUnformatted(build.output().c_str());
         if (build.running()) ImGui::SetScrollHereY(1.0f);
         ImGui::EndChild();
@@ -131,6 +134,7 @@ bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, float bottom, 
     // corner, and F5 still reloads): it reports, where the other panels are worked in.
     ImGui::SetNextWindowCollapsed(io.DisplaySize.y < kRoomyPanelsHeight, ImGuiCond_FirstUseEver);
     if (ImGui::Begin("Plugin", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+        for (const std::string& text : {s.name, s.file, s.lastError}) wantGlyphs(text);
         if (plugin.loaded()) {
             ImGui::Text("%s %s", s.name.c_str(), s.version.c_str());
             ImGui::TextDisabled("file %s", std::filesystem::path(s.file).filename().string().c_str());
@@ -216,6 +220,7 @@ std::optional<Edit> drawTuningPanel(PluginHost& plugin, float top, TuningState& 
             if (p.flags & (PAPER_PROPERTY_HIDDEN | PAPER_PROPERTY_READ_ONLY)) continue;
             const std::string& name = p.name;
             std::string label = (p.label.empty() ? name : p.label) + (p.unit.empty() ? "" : " (" + p.unit + ")") + "##" + name;
+            wantGlyphs(label);
             double before = p.value;
             double value = p.value;
             bool changed = false;

@@ -11,6 +11,7 @@
 
 #include "paper/plugin_host.h"
 #include "view/widget_targets.h"
+#include "paper/window.h"
 
 namespace paper::editor {
 
@@ -33,6 +34,7 @@ void drawCommands(PluginHost& plugin, int kind, SimulateState& state, WidgetTarg
         for (const PropertyValue& p : properties)
             if (p.flags & PAPER_PROPERTY_HUD)
                 if (const std::string text = propertyText(p); !text.empty()) line += "  " + text;
+        wantGlyphs(line);
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
         ImGui::TextUnformatted(line.c_str(), line.c_str() + line.size());
         ImGui::PopStyleColor();
@@ -42,6 +44,7 @@ void drawCommands(PluginHost& plugin, int kind, SimulateState& state, WidgetTarg
             const PluginDeclarations::Command& command = d.commands[c];
             if (command.kind != kind) continue;
             const std::string target = command.name + suffix;
+            wantGlyphs(command.label);
             std::string error;
             if (command.argument == PAPER_ARGUMENT_FLOAT) {
                 float& value = state.sliders[target];

@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include "view/widget_targets.h"
+#include "paper/window.h"
 
 namespace paper::editor {
 
@@ -27,6 +28,7 @@ UnsavedChoice drawUnsavedDialog(bool& open, const std::string& rigName, const st
     ImGuiIO& io = ImGui::GetIO();
     ImGui::SetNextWindowPos({0.5f * io.DisplaySize.x, 0.4f * io.DisplaySize.y}, ImGuiCond_Always, {0.5f, 0.5f});
     if (ImGui::BeginPopupModal(kTitle, nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
+        wantGlyphs(rigName);
         ImGui::Text("%s has unsaved edits.", rigName.c_str());
         ImGui::Text("Save them before you %s?", action.c_str());
         ImGui::Spacing();

@@ -27,6 +27,11 @@ struct WindowDef {
     int minWidth = 0, minHeight = 0;  ///< pixels the user may not shrink the window below (0: SDL's own)
 };
 
+/// Window::wantGlyphs of the open window (ImGui's context, and so its font, is one per
+/// process): what panels call with the names, paths and messages they draw. Nothing without a
+/// window.
+void wantGlyphs(std::string_view text);
+
 class Window {
 public:
     Window();
@@ -45,13 +50,12 @@ public:
     /// glyphs from the machine's fonts (platform/fonts.h). Hand over the names and paths a
     /// frame shows; text already seen costs a scan of its bytes.
     void wantGlyphs(std::string_view text);
-    /// Merges the glyphs wanted since the last frame into ImGui's font; call before
-    /// ImGui::NewFrame (beginImGuiFrame does). Returns a sentence naming the code points no
-    /// font on the machine draws (each said once), or nothing.
+    /// Merges the glyphs wanted since the last frame into ImGui's font; call before each
+    /// frame's beginImGuiFrame. Returns a sentence naming the code points no font on the
+    /// machine draws (each said once), or nothing.
     std::string prepareFonts();
-    /// Starts an ImGui frame (prepareFonts, then ImGui's); call once per rendered frame before
-    /// any ImGui call. Returns what prepareFonts said.
-    std::string beginImGuiFrame();
+    /// Starts an ImGui frame; call once per rendered frame before any ImGui call.
+    void beginImGuiFrame();
     /// Renders ImGui's draw data over what was drawn.
     void renderImGui();
     /// Draws texts into the frame now, with ImGui's font, so whatever is drawn after covers

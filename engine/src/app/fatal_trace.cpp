@@ -50,18 +50,26 @@ void onFatalSignal(int signal, siginfo_t* info, void*) {
 }  // namespace
 
 void traceFatalSignals(const char* program) {
+    static bool installed = false;  // twice would hand a fault back to this handler for ever
+    if (installed) return;
+    installed = true;
     std::strncpy(gPrefix, program, sizeof gPrefix - 32);
     std::strcat(gPrefix, ": fatal: ");
     // backtrace() loads libgcc's unwinder on its first call, which allocates: not in a handler.
     void* warmUp[1];
     backtrace(warmUp, 1);
+    // A stack of its own, so that a stack overflow is traced too; a sanitizer's is kept.
     stack_t stack = {};
-    stack.ss_sp = gHandlerStack;
-    stack.ss_size = sizeof gHandlerStack;
-    sigaltstack(&stack, nullptr);
+    if (sigaltstack(nullptr, &stack) == 0 && (stack.ss_flags & SS_DISABLE)) {
+        stack.ss_sp = gHandlerStack;
+        stack.ss_size = sizeof gHandlerStack;
+        stack.ss_flags = 0;
+        sigaltstack(&stack, nullptr);
+    }
     struct sigaction action = {};
     action.sa_sigaction = onFatalSignal;
     sigemptyset(&action.sa_mask);
+    for (const int signal : kFatalSignals) sigaddset(&action.sa_mask, signal);  // one trace, not one inside another
     action.sa_flags = SA_SIGINFO | SA_ONSTACK;
     for (int i = 0; i < kFatalSignalCount; ++i) sigaction(kFatalSignals[i], &action, &gPrevious[i]);
 }

@@ -259,10 +259,13 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
     // ImGui measures a window that fits its contents on its first frame and shows it from
     // the second: the HUD laid out once before the first frame (drawn into the back buffer
     // the first frame clears), so that frame — a `--frames 1` screenshot — shows it too.
-    auto beginImGuiFrame = [&] {
-        if (const std::string said = window.beginImGuiFrame(); !said.empty()) err << "paperdoll: warning: " << said << '\n';
+    auto prepareFonts = [&] {
+        if (const std::string said = window.prepareFonts(); !said.empty()) err << "paperdoll: warning: " << said << '\n';
     };
-    beginImGuiFrame();
+    // The spawns' labels are drawn from the first frame the debug view shows them.
+    for (const ScreenText& label : spawnLabels(level, camera)) window.wantGlyphs(label.text);
+    prepareFonts();
+    window.beginImGuiFrame();
     drawHud(window, level, sim.stats, camera, fps, window.glRenderer(), sim.plugin, debugView);
     window.renderImGui();
     for (;;) {
@@ -289,6 +292,7 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
         // Back to front: the level (and in the debug view the spawn markers and their
         // labels), then what the plugin draws (characters, props), then the HUD. The world's
         // part is timed to the end of its rendering (render_ms in --stats-json).
+        prepareFonts();  // new glyphs (a font read, the atlas built) are no part of render_ms
         const Clock::time_point renderStart = Clock::now();
         backdrop.clear();
         backdrop.setPixelsPerMetre(camera.pixelsPerMetre);
@@ -300,7 +304,7 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
         if (sim.plugin) sim.plugin->draw(draw);
         renderer.beginFrame(int(size.x), int(size.y), kPaperColor);
         renderer.draw(backdrop, camera);
-        beginImGuiFrame();
+        window.beginImGuiFrame();
         if (debugView) window.drawTextNow(spawnLabels(level, camera));
         renderer.draw(draw, camera, sim.plugin ? &sim.plugin->images() : nullptr);
         renderer.finish();

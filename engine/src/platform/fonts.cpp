@@ -2,6 +2,8 @@
 
 #include <fontconfig/fontconfig.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // SetCurrentFont: no pointer left into the cleared atlas
+#include <stb_truetype.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -14,6 +16,8 @@ namespace paper {
 
 namespace {
 
+static_assert(sizeof(ImWchar) == sizeof(std::uint16_t), "Debian's ImGui keeps characters in 16 bits");
+
 /// ImGui's own font's size, pixels: the merged glyphs are drawn at it.
 constexpr float kFontPixels = 13.0f;
 /// Code points a "no font draws" sentence names before it counts the rest.
@@ -21,29 +25,9 @@ constexpr size_t kMissingNamed = 8;
 
 /// Code points ImGui's built-in font draws (ASCII and Latin-1).
 bool builtIn(std::uint32_t c) { return c <= 0xFF; }
-/// Code points an ImWchar holds (16 bits in Debian's build: the basic plane, surrogates
-/// aside); ImGui draws the others as its fallback '?' whatever the font.
+/// Code points an ImWchar holds (the basic plane, surrogates aside); ImGui draws the others as
+/// its fallback '?' whatever the font.
 bool holdable(std::uint32_t c) { return c <= 0xFFFF && (c < 0xD800 || c > 0xDFFF); }
-
-std::string utf8Of(std::uint32_t c) {
-    std::string out;
-    if (c < 0x80) {
-        out += char(c);
-    } else if (c < 0x800) {
-        out += char(0xC0 | (c >> 6));
-        out += char(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-        out += char(0xE0 | (c >> 12));
-        out += char(0x80 | ((c >> 6) & 0x3F));
-        out += char(0x80 | (c & 0x3F));
-    } else {
-        out += char(0xF0 | (c >> 18));
-        out += char(0x80 | ((c >> 12) & 0x3F));
-        out += char(0x80 | ((c >> 6) & 0x3F));
-        out += char(0x80 | (c & 0x3F));
-    }
-    return out;
-}
 
 std::string missingSentence(std::vector<std::uint32_t> missing) {
     std::sort(missing.begin(), missing.end());
@@ -73,19 +57,28 @@ std::vector<std::uint16_t> rangesOf(const std::vector<std::uint32_t>& sorted) {
     return ranges;
 }
 
-bool readWhole(const std::string& file, std::vector<char>& bytes) {
+std::vector<char> readWhole(const std::string& file) {
     std::ifstream in(file, std::ios::binary);
-    if (!in) return false;
-    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    return !bytes.empty();
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// Whether stb_truetype, which builds ImGui's atlas, opens the face: fontconfig also lists
+/// what it does not read (WOFF, colour bitmap fonts), and ImGui asserts on such a file.
+bool stbOpens(const FontFace& face) {
+    std::vector<char> bytes = readWhole(face.file);
+    if (bytes.empty()) return false;
+    const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+    const int offset = stbtt_GetFontOffsetForIndex(data, face.index);
+    stbtt_fontinfo info;
+    return offset >= 0 && size_t(offset) < bytes.size() && stbtt_InitFont(&info, data, offset) != 0;
 }
 
 }  // namespace
 
-FontSearch findFontsFor(const std::vector<std::uint32_t>& codePoints) {
+FontSearch findFontsFor(const std::vector<std::uint32_t>& codePoints, FcConfig* given) {
     FontSearch search;
     std::vector<std::uint32_t> left = codePoints;
-    FcConfig* config = left.empty() ? nullptr : FcInitLoadConfigAndFonts();
+    FcConfig* config = left.empty() ? nullptr : given ? given : FcInitLoadConfigAndFonts();
     if (!config) {
         search.missing = left;
         return search;
@@ -103,31 +96,33 @@ FontSearch findFontsFor(const std::vector<std::uint32_t>& codePoints) {
     for (int f = 0; fonts && f < fonts->nfont && !left.empty(); ++f) {
         FcPattern* font = fonts->fonts[f];
         FcChar8* file = nullptr;
-        FcChar8* format = nullptr;
         FcCharSet* has = nullptr;
-        FcBool scalable = FcFalse;
+        FcBool outline = FcFalse, colour = FcFalse;
         int index = 0;
         if (FcPatternGetString(font, FC_FILE, 0, &file) != FcResultMatch ||
-            FcPatternGetString(font, FC_FONTFORMAT, 0, &format) != FcResultMatch ||
             FcPatternGetCharSet(font, FC_CHARSET, 0, &has) != FcResultMatch ||
-            FcPatternGetBool(font, FC_SCALABLE, 0, &scalable) != FcResultMatch || !scalable)
+            FcPatternGetBool(font, FC_OUTLINE, 0, &outline) != FcResultMatch || !outline ||
+            (FcPatternGetBool(font, FC_COLOR, 0, &colour) == FcResultMatch && colour))
             continue;
-        const std::string_view kind(reinterpret_cast<const char*>(format));
-        if (kind != "TrueType" && kind != "CFF") continue;  // what stb_truetype, ImGui's reader, reads
         FcPatternGetInteger(font, FC_INDEX, 0, &index);
         FontFace face{reinterpret_cast<const char*>(file), index & 0xFFFF, {}};  // above: a variable font's instance
         auto drawn = std::stable_partition(left.begin(), left.end(),
                                            [&](std::uint32_t c) { return !FcCharSetHasChar(has, c); });
+        if (drawn == left.end() || !stbOpens(face)) continue;
         face.codePoints.assign(drawn, left.end());
         left.erase(drawn, left.end());
-        if (!face.codePoints.empty()) search.faces.push_back(std::move(face));
+        search.faces.push_back(std::move(face));
     }
     search.missing = left;
     if (fonts) FcFontSetDestroy(fonts);
     FcCharSetDestroy(wanted);
     FcPatternDestroy(pattern);
-    FcConfigDestroy(config);
+    if (config != given) FcConfigDestroy(config);
     return search;
+}
+
+ExtraGlyphs::~ExtraGlyphs() {
+    if (config_) FcConfigDestroy(config_);
 }
 
 void ExtraGlyphs::want(std::string_view text) {
@@ -153,51 +148,53 @@ bool ExtraGlyphs::rebuild(std::string& said) {
     for (std::uint32_t c : pending_) (holdable(c) ? lookFor : missing).push_back(c);
     pending_.clear();
 
-    FontSearch found = findFontsFor(lookFor);
+    if (!lookFor.empty() && !config_) config_ = FcInitLoadConfigAndFonts();
+    const FontSearch found = findFontsFor(lookFor, config_);
     missing.insert(missing.end(), found.missing.begin(), found.missing.end());
-    for (FontFace& face : found.faces) {
+    if (!missing.empty()) said = missingSentence(missing);
+    if (found.faces.empty()) return false;  // nothing new to draw: the atlas stays
+    const std::vector<FontFace> before = faces_;
+    for (const FontFace& face : found.faces) {
         auto same = std::find_if(faces_.begin(), faces_.end(),
                                  [&](const FontFace& f) { return f.file == face.file && f.index == face.index; });
-        if (same != faces_.end()) {
-            same->codePoints.insert(same->codePoints.end(), face.codePoints.begin(), face.codePoints.end());
-            std::sort(same->codePoints.begin(), same->codePoints.end());
-            continue;
-        }
-        std::vector<char> bytes;
-        if (!readWhole(face.file, bytes)) {
-            missing.insert(missing.end(), face.codePoints.begin(), face.codePoints.end());
-            continue;
-        }
-        std::sort(face.codePoints.begin(), face.codePoints.end());
-        faces_.push_back(std::move(face));
-        fontData_.push_back(std::move(bytes));
+        if (same == faces_.end()) same = faces_.insert(faces_.end(), {face.file, face.index, {}});
+        same->codePoints.insert(same->codePoints.end(), face.codePoints.begin(), face.codePoints.end());
+        std::sort(same->codePoints.begin(), same->codePoints.end());
     }
 
     ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
-    atlas.Clear();
-    atlas.AddFontDefault();
-    ranges_.clear();
-    for (size_t i = 0; i < faces_.size(); ++i) {
-        ranges_.push_back(rangesOf(faces_[i].codePoints));
-        ImFontConfig config;
-        config.MergeMode = true;
-        config.FontDataOwnedByAtlas = false;  // fontData_ keeps the bytes
-        config.FontNo = faces_[i].index;
-        config.PixelSnapH = true;
-        atlas.AddFontFromMemoryTTF(fontData_[i].data(), int(fontData_[i].size()), kFontPixels, &config,
-                                   reinterpret_cast<const ImWchar*>(ranges_.back().data()));
-    }
-    if (!atlas.Build()) {
-        // A file fontconfig read that stb_truetype cannot: ImGui's own font alone, as before.
-        for (const FontFace& face : faces_) missing.insert(missing.end(), face.codePoints.begin(), face.codePoints.end());
-        faces_.clear();
-        fontData_.clear();
-        ranges_.clear();
+    auto build = [&] {
         atlas.Clear();
         atlas.AddFontDefault();
-        atlas.Build();
+        ranges_.clear();
+        for (const FontFace& face : faces_) {
+            // Handed over (the atlas frees it at its next Clear): ImGui copies data it does not own.
+            std::vector<char> bytes = readWhole(face.file);
+            if (bytes.empty()) continue;
+            void* data = IM_ALLOC(bytes.size());
+            std::copy(bytes.begin(), bytes.end(), static_cast<char*>(data));
+            ranges_.push_back(rangesOf(face.codePoints));
+            ImFontConfig config;
+            config.MergeMode = true;
+            config.FontNo = face.index;
+            config.PixelSnapH = true;
+            config.OversampleH = 1;  // ImGui's advice with PixelSnapH: a third of the atlas
+            atlas.AddFontFromMemoryTTF(data, int(bytes.size()), kFontPixels, &config,
+                                       reinterpret_cast<const ImWchar*>(ranges_.back().data()));
+        }
+        return atlas.Build();
+    };
+    if (!build()) {
+        // A file changed on disk since it was opened: the glyphs drawn before this rebuild
+        // only, or none but ImGui's own.
+        faces_ = before;
+        if (!build()) {
+            faces_.clear();
+            build();
+        }
     }
-    if (!missing.empty()) said = missingSentence(std::move(missing));
+    // The font ImGui draws with until the next NewFrame sets it again: not the cleared one.
+    ImGui::SetCurrentFont(atlas.Fonts[0]);
     return true;
 }
 

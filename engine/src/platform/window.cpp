@@ -14,9 +14,19 @@
 
 namespace paper {
 
+namespace {
+/// The open window's glyphs, for paper::wantGlyphs (one ImGui context per process).
+ExtraGlyphs* gOpenWindowGlyphs = nullptr;
+}  // namespace
+
+void wantGlyphs(std::string_view text) {
+    if (gOpenWindowGlyphs) gOpenWindowGlyphs->want(text);
+}
+
 Window::Window() = default;
 
 Window::~Window() {
+    if (gOpenWindowGlyphs == glyphs_.get()) gOpenWindowGlyphs = nullptr;
     keepLibrariesMappedForLeakCheck();
     if (imguiReady_) {
         ImGui_ImplOpenGL3_Shutdown();
@@ -112,6 +122,7 @@ bool Window::open(const WindowDef& def, std::string& error) {
     }
     imguiReady_ = true;
     glyphs_ = std::make_unique<ExtraGlyphs>();
+    gOpenWindowGlyphs = glyphs_.get();
     return true;
 }
 
@@ -180,12 +191,10 @@ std::string Window::prepareFonts() {
     return said;
 }
 
-std::string Window::beginImGuiFrame() {
-    std::string said = prepareFonts();
+void Window::beginImGuiFrame() {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplSDL2_NewFrame();
     ImGui::NewFrame();
-    return said;
 }
 
 void Window::renderImGui() {

@@ -8,11 +8,16 @@ thread_local sigjmp_buf* gActive = nullptr;
 constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 constexpr int kSignalCount = int(sizeof kSignals / sizeof kSignals[0]);
 thread_local struct sigaction gSaved[kSignalCount];
+/// The actions the outermost guarded call replaced, for every thread: a crash on a thread in
+/// no guarded call of its own (a worker of the plugin's job pool while the main thread is in
+/// one) goes to them, the program's trace of a crash (traceFatalSignals) or the default.
+struct sigaction gOutside[kSignalCount];
 
 void onSignal(int signal) {
     if (gActive) siglongjmp(*gActive, signal);
     // Not inside a guarded call: behave as if we were never here.
-    std::signal(signal, SIG_DFL);
+    for (int i = 0; i < kSignalCount; ++i)
+        if (kSignals[i] == signal) sigaction(signal, &gOutside[i], nullptr);
     std::raise(signal);
 }
 
@@ -29,7 +34,10 @@ sigjmp_buf* enter(sigjmp_buf* buffer) {
         // SA_NODEFER: the jump out never returns from the handler, so the signal must not
         // stay blocked (sigsetjmp's saved mask restores the rest).
         action.sa_flags = SA_NODEFER;
-        for (int i = 0; i < kSignalCount; ++i) sigaction(kSignals[i], &action, &gSaved[i]);
+        for (int i = 0; i < kSignalCount; ++i) {
+            sigaction(kSignals[i], &action, &gSaved[i]);
+            gOutside[i] = gSaved[i];
+        }
     }
     gActive = buffer;
     return previous;
