@@ -68,7 +68,7 @@ private:
     enum class PendingAction { None, Quit, Open };
 
     // ---- the frame ---------------------------------------------------------------------
-    /// Hands the window the texts users named that the frame may show (Window::wantGlyphs).
+    /// Hands the window the texts users named that this frame shows (paper::wantGlyphs).
     void wantGlyphsShown();
     void beginImGuiFrame();
     void handleKeys();

@@ -148,10 +148,10 @@ void Editor::wantGlyphsShown() {
     // The panels hand what they draw to paper::wantGlyphs as they draw it, in time for the next
     // frame; the objects' names and the typed paths come before this frame's (the Joints list
     // of a rig just opened, a letter just typed).
-    for (const JointView& joint : joints_) window_.wantGlyphs(joint.name);
-    for (const BodyView& body : bodies_) window_.wantGlyphs(body.name);
-    window_.wantGlyphs(menu_.pathBuffer);
-    window_.wantGlyphs(menu_.saveAsBuffer);
+    for (const JointView& joint : joints_) wantGlyphs(joint.name);
+    for (const BodyView& body : bodies_) wantGlyphs(body.name);
+    wantGlyphs(menu_.pathBuffer);
+    wantGlyphs(menu_.saveAsBuffer);
 }
 
 void Editor::beginImGuiFrame() {
@@ -866,7 +866,7 @@ int Editor::run() {
         plugin_.draw(draw, (view_.art ? std::uint32_t(PAPER_DRAW_ART) : 0u) | (view_.bones ? std::uint32_t(PAPER_DRAW_BONES) : 0u));
         renderer.beginFrame(int(size.x), int(size.y), kPaperColor);
         renderer.draw(backdrop, camera_);
-        window_.drawTextNow(spawnLabelsClearOfPanels());
+        Window::drawTextNow(spawnLabelsClearOfPanels());
         renderer.draw(draw, camera_, &plugin_.images());
         drawPanels();
         window_.renderImGui();

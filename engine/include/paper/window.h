@@ -27,9 +27,11 @@ struct WindowDef {
     int minWidth = 0, minHeight = 0;  ///< pixels the user may not shrink the window below (0: SDL's own)
 };
 
-/// Window::wantGlyphs of the open window (ImGui's context, and so its font, is one per
-/// process): what panels call with the names, paths and messages they draw. Nothing without a
-/// window.
+/// Makes the glyphs of UTF-8 text drawable in the open window from its next prepareFonts on:
+/// ImGui's own font draws ASCII and Latin-1 only, and a name such as 'предплечье_L' is drawn
+/// with glyphs from the machine's fonts (platform/fonts.h). Panels call it with the names,
+/// paths and messages they draw; text already seen costs a scan of its bytes. One window's:
+/// ImGui's context, and so its font, is one per process. Nothing without a window.
 void wantGlyphs(std::string_view text);
 
 class Window {
@@ -45,11 +47,6 @@ public:
     /// Drains SDL's queue into input (keys, mouse, wheel) unless ImGui wants them.
     /// Returns false once the user asked to close the window.
     bool pollEvents(InputMap& input);
-    /// Makes the glyphs of UTF-8 text drawable from the next frame's start on: ImGui's own
-    /// font draws ASCII and Latin-1 only, and a name such as 'предплечье_L' is drawn with
-    /// glyphs from the machine's fonts (platform/fonts.h). Hand over the names and paths a
-    /// frame shows; text already seen costs a scan of its bytes.
-    void wantGlyphs(std::string_view text);
     /// Merges the glyphs wanted since the last frame into ImGui's font; call before each
     /// frame's beginImGuiFrame. Returns a sentence naming the code points no font on the
     /// machine draws (each said once), or nothing.
@@ -61,7 +58,7 @@ public:
     /// Draws texts into the frame now, with ImGui's font, so whatever is drawn after covers
     /// them (labels under the characters). Only between beginImGuiFrame and renderImGui. Their
     /// glyphs are wanted (wantGlyphs) for the frames after.
-    void drawTextNow(std::vector<ScreenText> texts);
+    static void drawTextNow(std::vector<ScreenText> texts);
     void swap();
 
     /// Drawable size in pixels (may exceed the window size on high-DPI screens).
@@ -73,7 +70,7 @@ private:
     SDL_Window* window_ = nullptr;
     void* glContext_ = nullptr;
     bool imguiReady_ = false;
-    std::unique_ptr<ExtraGlyphs> glyphs_;  ///< outlives ImGui's context, whose atlas reads its font files
+    std::unique_ptr<ExtraGlyphs> glyphs_;  ///< what paper::wantGlyphs collects while this window is open
 };
 
 }  // namespace paper

@@ -127,8 +127,8 @@ const ImVec4 kHudErrorColour{1.0f, 0.45f, 0.4f, 1.0f};
 /// One HUD line of any length, wrapped at kHudWrapPixels. ImGui's formatted Text() goes
 /// through a 3 KB buffer and would cut a long message; TextUnformatted takes it whole. Its
 /// glyphs are wanted from the window's fonts (a level or object named in any script).
-void hudText(Window& window, const std::string& text, std::optional<ImVec4> colour = std::nullopt) {
-    window.wantGlyphs(text);
+void hudText(const std::string& text, std::optional<ImVec4> colour = std::nullopt) {
+    wantGlyphs(text);
     if (colour) ImGui::PushStyleColor(ImGuiCol_Text, *colour);
     ImGui::PushTextWrapPos(kHudWrapPixels);
     ImGui::TextUnformatted(text.c_str(), text.c_str() + text.size());
@@ -143,7 +143,7 @@ std::string formatted(const char* format, double a, double b = 0.0, double c = 0
 }
 
 /// The figures the plugin flags for the HUD, as many to a line as fit: "step time 0.41 ms".
-void drawPluginStats(Window& window, PluginHost& plugin) {
+void drawPluginStats(PluginHost& plugin) {
     const PluginDeclarations& d = plugin.declarations();
     const std::vector<double> values = plugin.stats();
     std::string line;
@@ -154,17 +154,17 @@ void drawPluginStats(Window& window, PluginHost& plugin) {
         std::snprintf(number, sizeof number, stat.flags & PAPER_STAT_INTEGER ? "%.0f" : "%.3f", values[i] * stat.displayScale);
         std::string item = stat.label + " " + number + (stat.unit.empty() ? "" : (stat.unit == "\xC2\xB0" ? "" : " ") + stat.unit);
         if (!line.empty() && ImGui::CalcTextSize((line + "   " + item).c_str()).x > kHudWrapPixels) {
-            hudText(window, line);
+            hudText(line);
             line.clear();
         }
         line += (line.empty() ? "" : "   ") + item;
     }
-    if (!line.empty()) hudText(window, line);
+    if (!line.empty()) hudText(line);
 }
 
 /// "walker: fallen   leader   Speed 4.05 m/s": each object with properties flagged for
 /// the HUD, its name and their values (propertyText).
-void drawPluginObjects(Window& window, PluginHost& plugin) {
+void drawPluginObjects(PluginHost& plugin) {
     const PluginDeclarations& d = plugin.declarations();
     for (size_t kind = 0; kind < d.kinds.size(); ++kind) {
         if (d.kinds[kind].flags & PAPER_KIND_SETTINGS) continue;
@@ -174,12 +174,12 @@ void drawPluginObjects(Window& window, PluginHost& plugin) {
                 if (!(p.flags & PAPER_PROPERTY_HUD)) continue;
                 if (const std::string text = propertyText(p); !text.empty()) line += (line.empty() ? "" : "   ") + text;
             }
-            if (!line.empty()) hudText(window, object.name + ": " + line);
+            if (!line.empty()) hudText(object.name + ": " + line);
         }
     }
 }
 
-void drawHud(Window& window, const Level& level, const RunStats& stats, const Camera& camera, double fps, const char* glRenderer,
+void drawHud(const Level& level, const RunStats& stats, const Camera& camera, double fps, const char* glRenderer,
              PluginHost* plugin, bool debugView) {
     ImGui::SetNextWindowPos({10, 10});
     ImGui::SetNextWindowBgAlpha(0.75f);
@@ -188,31 +188,31 @@ void drawHud(Window& window, const Level& level, const RunStats& stats, const Ca
                              ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
     const ImVec4 disabled = ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
     if (ImGui::Begin("hud", nullptr, flags)) {
-        hudText(window, "Paperdoll  -  " + level.name);
+        hudText("Paperdoll  -  " + level.name);
         ImGui::Separator();
-        hudText(window, "step " + std::to_string(stats.steps) + formatted("   %.1f s simulated", double(stats.steps) / kSimulationHz));
-        hudText(window, formatted("%.0f fps   zoom %.0f px/m", fps, camera.pixelsPerMetre));
-        hudText(window, "terrain " + std::to_string(level.terrain.size()) + "   props " + std::to_string(level.props.size()) +
+        hudText("step " + std::to_string(stats.steps) + formatted("   %.1f s simulated", double(stats.steps) / kSimulationHz));
+        hudText(formatted("%.0f fps   zoom %.0f px/m", fps, camera.pixelsPerMetre));
+        hudText("terrain " + std::to_string(level.terrain.size()) + "   props " + std::to_string(level.props.size()) +
                 "   spawns " + std::to_string(level.spawns.size()));
         if (!plugin) {
-            hudText(window, "plugin: none (--no-plugin, or none found)", disabled);
+            hudText("plugin: none (--no-plugin, or none found)", disabled);
         } else {
             const PluginStatus& ps = plugin->status();
             if (plugin->loaded())
-                hudText(window, "plugin: " + ps.name + " " + ps.version + "   reloads " + std::to_string(ps.reloads) +
+                hudText("plugin: " + ps.name + " " + ps.version + "   reloads " + std::to_string(ps.reloads) +
                         "   watch: " + ps.watchMethod);
             else
-                hudText(window, "plugin: not running", kHudErrorColour);
+                hudText("plugin: not running", kHudErrorColour);
             if (plugin->loaded()) {
-                drawPluginStats(window, *plugin);
-                drawPluginObjects(window, *plugin);
+                drawPluginStats(*plugin);
+                drawPluginObjects(*plugin);
             }
-            if (!ps.lastError.empty()) hudText(window, ps.lastError, kHudErrorColour);
+            if (!ps.lastError.empty()) hudText(ps.lastError, kHudErrorColour);
         }
-        hudText(window, glRenderer ? glRenderer : "", disabled);
+        hudText(glRenderer ? glRenderer : "", disabled);
         ImGui::Separator();
-        if (plugin && plugin->loaded()) hudText(window, gameKeyHelp(plugin->declarations()), disabled);
-        hudText(window, std::string("right/middle drag pan, wheel zoom, Home view, F5 reload plugin, F3 debug view") +
+        if (plugin && plugin->loaded()) hudText(gameKeyHelp(plugin->declarations()), disabled);
+        hudText(std::string("right/middle drag pan, wheel zoom, Home view, F5 reload plugin, F3 debug view") +
                     (debugView ? " (on)" : "") + ", F1 hide this, Esc quit",
                 disabled);
     }
@@ -263,10 +263,10 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
         if (const std::string said = window.prepareFonts(); !said.empty()) err << "paperdoll: warning: " << said << '\n';
     };
     // The spawns' labels are drawn from the first frame the debug view shows them.
-    for (const ScreenText& label : spawnLabels(level, camera)) window.wantGlyphs(label.text);
+    for (const ScreenText& label : spawnLabels(level, camera)) wantGlyphs(label.text);
     prepareFonts();
     window.beginImGuiFrame();
-    drawHud(window, level, sim.stats, camera, fps, window.glRenderer(), sim.plugin, debugView);
+    drawHud(level, sim.stats, camera, fps, window.glRenderer(), sim.plugin, debugView);
     window.renderImGui();
     for (;;) {
         if (!window.pollEvents(input)) break;
@@ -305,11 +305,11 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
         renderer.beginFrame(int(size.x), int(size.y), kPaperColor);
         renderer.draw(backdrop, camera);
         window.beginImGuiFrame();
-        if (debugView) window.drawTextNow(spawnLabels(level, camera));
+        if (debugView) Window::drawTextNow(spawnLabels(level, camera));
         renderer.draw(draw, camera, sim.plugin ? &sim.plugin->images() : nullptr);
         renderer.finish();
         sim.stats.renderSecondsTotal += secondsSince(renderStart);
-        if (hudShown) drawHud(window, level, sim.stats, camera, fps, window.glRenderer(), sim.plugin, debugView);
+        if (hudShown) drawHud(level, sim.stats, camera, fps, window.glRenderer(), sim.plugin, debugView);
         window.renderImGui();
         ++sim.stats.framesRendered;
 

@@ -175,10 +175,6 @@ bool Window::pollEvents(InputMap& input) {
     return keepOpen;
 }
 
-void Window::wantGlyphs(std::string_view text) {
-    if (glyphs_) glyphs_->want(text);
-}
-
 std::string Window::prepareFonts() {
     std::string said;
     if (!glyphs_) return said;
