@@ -40,8 +40,9 @@ Options (a value as the next argument or after '=', e.g. --n=1000):
                        12 m, standing, mid-walk, mid-run and hit (7, 2) N*s, each switch
                        run 10 s with sleeping on and again with it off (ours only).
   --level FILE         The sweep's level (default: content/levels/harness.level.xml).
-  --switch X:KIND      Only the sweep's switch at x = X m of KIND (standing, mid-walk,
-                       mid-run or hit), both its runs: e.g. --switch 5.5:hit.
+  --switch X:KIND      Only one switch of KIND (standing, mid-walk, mid-run or hit) at
+                       x = X m, both its runs: e.g. --switch 5.5:hit. The sweep's own are
+                       every 0.5 m from x = -2; another X is run where it says.
   --trace FILE         Write every step of the sweep's runs to FILE as CSV: run (kind,
                        x, sleeping or awake), t_s after the switch, awake bodies,
                        deepest_mm into the terrain, the figure's centre of mass

@@ -146,6 +146,65 @@ TEST_CASE("the player plays the puppet, a rig naming no clips, and reports the p
     fs::remove_all(dir);
 }
 
+TEST_CASE("the view follows the figure the keys drive, until a pan takes it elsewhere and Home brings it back",
+          "[player][camera]") {
+    // A hit from the right throws the stickman (spawned at x = 1 m) off the left of the level's
+    // view (x from -0.15 m in 1280x720): the player's own character was nowhere to be seen.
+    const std::string level = std::string(PAPERDOLL_CONTENT_DIR) + "/levels/stickman.level.xml";
+    const std::string dir = test::makeTempDir(), script = dir + "/run.script", stats = dir + "/s.json";
+    struct Seen {
+        double feet, left, right;  // metres: where the feet lie, and the view's edges
+        bool following;
+    };
+    auto play = [&](const std::string& text) {
+        std::ofstream(script, std::ios::trunc) << text;
+        test::ProcessResult r = test::runProcess({kPlayer, "--headless", level, "--script", script, "--stats-json", stats});
+        INFO(r.err);
+        REQUIRE(r.exitCode == 0);
+        const nlohmann::json j = readJson(stats);
+        const nlohmann::json& view = j["view"];
+        const double centre = view["center"][0].get<double>(), width = view["width_m"].get<double>();
+        CHECK(view["height_m"].get<double>() == Approx(8.5));  // the level's; Follow never zooms
+        return Seen{j["physics"]["characters"][0]["position"][0].get<double>(), centre - 0.5 * width, centre + 0.5 * width,
+                    view["following"].get<bool>()};
+    };
+    const std::string knockedOver = "wait 0.5\nkey press 2\nwait 3\n";
+    // A right drag of 300 px to the left before the hit: the view moves 3.54 m right, away
+    // from where the figure lands.
+    const std::string panned = "mouse move screen 640 360\nwait_frames 1\nmouse down right\nmouse move screen 340 360\n"
+                               "wait_frames 1\nmouse up right\n" + knockedOver;
+
+    const Seen start = play("wait_frames 1\n");
+    CHECK(start.following);
+    CHECK(start.feet > start.left + 0.1 * (start.right - start.left));
+
+    const Seen followed = play(knockedOver);
+    CAPTURE(followed.feet, followed.left, followed.right);
+    CHECK(followed.following);
+    CHECK(followed.feet < -0.15);  // beyond the level's view: it would be out of the picture
+    CHECK(followed.feet > followed.left + 0.1 * (followed.right - followed.left));  // a tenth clear of the edge
+
+    // The left button is the plugin's grab: a view moving under a held cursor would pull what
+    // it holds after it. Held (over nothing) through the hit, the view stays where it was.
+    const Seen held = play("mouse move screen 640 360\nwait_frames 1\nmouse down left\n" + knockedOver);
+    CAPTURE(held.feet, held.left, held.right);
+    CHECK(held.following);
+    CHECK(held.left == Approx(start.left).margin(0.01));
+    CHECK(held.feet < held.left);
+
+    const Seen elsewhere = play(panned);
+    CAPTURE(elsewhere.feet, elsewhere.left, elsewhere.right);
+    CHECK_FALSE(elsewhere.following);
+    CHECK(elsewhere.left == Approx(start.left + 300.0 * 8.5 / 720.0).margin(0.01));  // where the drag left it
+    CHECK(elsewhere.feet < elsewhere.left);
+
+    const Seen home = play(panned + "key press Home\nwait_frames 1\n");
+    CAPTURE(home.feet, home.left, home.right);
+    CHECK(home.following);
+    CHECK(home.feet > home.left + 0.1 * (home.right - home.left));
+    fs::remove_all(dir);
+}
+
 TEST_CASE("what a rig or clip ignores is a warning in the player's log, naming the file and line", "[player]") {
     // The stickman, its clips beside it as shipped, on a flat level; an attribute the idle
     // clip's loader does not know, and one in the rig's first body.

@@ -335,12 +335,13 @@ TEST_CASE("a script's wheel zooms the player's view at the cursor, as the mouse 
     Script s = parseOk("mouse move world 2 1.5\nmouse wheel 5\nwait_frames 1\nmouse wheel -5\n");
     InputMap input;
     PlayerBindings bindings = boundPlayer(input);
-    Camera camera = headlessCamera();
+    PlayerView view{headlessCamera()};
+    Camera& camera = view.camera;
     const CameraView home{{0.0f, 1.0f}, 6.0f};
     ScriptRunner runner(s);
 
     runner.applyInput(0, input, camera);
-    updateCamera(camera, input, bindings, home);
+    updateCamera(view, input, bindings, home);
     CHECK(camera.pixelsPerMetre == Approx(120.0f * std::pow(1.15f, 5.0f)));  // 241 px/m
     const Vec2 cursor = camera.worldToScreen({2.0f, 1.5f});  // the point under the cursor stays put
     CHECK(cursor.x == Approx(640.0f + 2.0f * 120.0f));
@@ -348,7 +349,7 @@ TEST_CASE("a script's wheel zooms the player's view at the cursor, as the mouse 
     input.endFrame();
 
     runner.applyInput(1, input, camera);
-    updateCamera(camera, input, bindings, home);
+    updateCamera(view, input, bindings, home);
     CHECK(camera.pixelsPerMetre == Approx(120.0f));
 }
 

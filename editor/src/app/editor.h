@@ -15,7 +15,7 @@
 #include "model/edit_history.h"
 #include "app/editor_options.h"
 #include "app/editor_script.h"
-#include "app/framing.h"
+#include "paper/framing.h"
 #include "model/object_ref.h"
 #include "paper/player_input.h"
 #include "paper/input.h"

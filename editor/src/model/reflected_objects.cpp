@@ -28,8 +28,6 @@ bool hasLimits(const std::vector<PropertyValue>& p) {
     return hasAll(p, {"pivot", "lower", "upper", "angle", "parent_angle", "rest_offset", "mirrored"});
 }
 
-bool hasOutline(const std::vector<PropertyValue>& p) { return hasAll(p, {"a", "b", "radius", "shape"}); }
-
 /// Calls visit(kind, object, properties) for every object of every kind but the settings.
 template <class Visit>
 void forEachObject(PluginHost& plugin, Visit&& visit) {

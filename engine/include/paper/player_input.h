@@ -2,18 +2,20 @@
 // and headless runs (and the editor), so a script behaves the same in both.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "paper/plugin_api.h"
+#include "paper/camera.h"
 #include "paper/input.h"
 
 namespace paper {
 
-struct Camera;
 struct CameraView;
 struct Level;
 struct PluginDeclarations;
+class PluginHost;
 
 /// Every action the player binds, registered in an InputMap: the engine's own, and those
 /// the plugin declares.
@@ -32,9 +34,6 @@ struct PlayerBindings {
     std::vector<std::string> bindGame(InputMap& input, const PluginDeclarations& declarations);
 };
 
-/// The engine's keys, for help texts.
-inline constexpr const char* kEngineKeyHelp = "Esc quit, Home reset view, F5 reload plugin, F3 debug view";
-
 /// The one-line help for the plugin's actions: "Left walk left, Right walk right, …" in the
 /// order declared.
 std::string gameKeyHelp(const PluginDeclarations& declarations);
@@ -43,9 +42,28 @@ std::string gameKeyHelp(const PluginDeclarations& declarations);
 /// now, the mouse in world metres (through the camera) and its buttons.
 PaperInput makePaperInput(const InputMap& input, const PlayerBindings& bindings, const Camera& camera);
 
-/// The camera's response to one frame's input: right or middle drag pans (left is the
-/// plugin's), the wheel zooms at the cursor, Home goes back to the level's view.
-void updateCamera(Camera& camera, const InputMap& input, const PlayerBindings& bindings, const CameraView& home);
+/// The player's view: a camera that follows the figure the player's input drives until a pan
+/// takes the view elsewhere.
+struct PlayerView {
+    Camera camera;
+    bool following = true;
+};
+
+/// The view's response to one frame's input: right or middle drag pans (left is the
+/// plugin's) and stops following, the wheel zooms at the cursor, Home goes back to the start
+/// view and follows again.
+void updateCamera(PlayerView& view, const InputMap& input, const PlayerBindings& bindings, const CameraView& home);
+
+/// The box, metres, round the outlines (hasOutline) of the objects the first owner owns
+/// (PaperObjectInfo::owner 0: what the plugin made of the first spawn, which its input
+/// drives); none when the plugin reports no such outline.
+std::optional<Rect> followedBox(PluginHost& plugin);
+
+/// Follow: moves the view the least that keeps `box` kFollowMarginFraction clear of the
+/// window's edges (keepInView), while following and while the left button is up. Held, it
+/// is the plugin's (a grab pulls toward the cursor's world point): a view moving under it
+/// would pull further, and the grabbed figure would run away with the view.
+void follow(PlayerView& view, std::optional<Rect> box, const InputMap& input);
 
 /// Metres kept in view on each side of the first spawn's point by startView.
 inline constexpr float kSpawnViewMargin = 1.0f;

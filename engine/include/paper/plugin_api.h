@@ -127,7 +127,9 @@ typedef struct PaperStatDesc {
    - a kind whose properties include "a", "b" (vec2, world metres), "radius" (metres) and
      "shape" ("capsule", "circle" or "box") has an outline a tool can draw and pick;
    - such an object with a writable "selected" (bool) is told when a tool selects it
-     (1) and when the selection moves on (0), so the plugin can mark what it draws of it. */
+     (1) and when the selection moves on (0), so the plugin can mark what it draws of it;
+   - the player's view follows the outlines of the objects the first owner owns (owner 0:
+     what the plugin made of the level's first spawn, which its input drives). */
 enum { PAPER_KIND_SETTINGS = 1 }; /* one object: the plugin's settings */
 
 typedef struct PaperObjectKindDesc {

@@ -109,6 +109,9 @@ struct PropertyValue {
 
 /// The property of that name in a list, or null.
 const PropertyValue* findProperty(const std::vector<PropertyValue>& properties, std::string_view name);
+/// Whether an object's properties give it an outline a tool can draw and pick: "a", "b",
+/// "radius" and "shape" (plugin_api.h's objects).
+bool hasOutline(const std::vector<PropertyValue>& properties);
 /// A property as a HUD line shows it: a string as it is ("fallen"), a flag by its label when
 /// set ("leader"), a number or vector with its label and unit ("Speed 4.05 m/s").
 std::string propertyText(const PropertyValue& property);

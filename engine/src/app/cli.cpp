@@ -45,9 +45,10 @@ Options (a value as the next argument or after '=', e.g. --frames=120):
 
 Controls (window): the keys of the plugin's actions (--list-plugins and the HUD list
 them; a script presses one with `action press NAME` or by its key); the left mouse
-button is the plugin's; right or middle drag pans, the wheel zooms at the cursor, Home
-resets the view, F5 reloads the plugin, F3 shows the debug view (each spawn's flag and
-name), F1 hides and shows the HUD, Esc quits.
+button is the plugin's. The view follows the figure the keys drive (the plugin's first
+spawn); right or middle drag pans and stops following, the wheel zooms at the cursor, Home
+resets the view and follows again, F5 reloads the plugin, F3 shows the debug view (each
+spawn's flag and name), F1 hides and shows the HUD, Esc quits.
 
 Exit status: 0 on success, 1 when the level, writing an output or (in a run with --frames
 or --script) the plugin fails, 2 for a bad command line or script (an output into a folder

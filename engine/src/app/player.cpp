@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <optional>
 #include <thread>
@@ -48,7 +49,7 @@ struct Simulation {
     RunStats stats;
     InputMap input;
     PlayerBindings bindings{input};
-    Camera camera;
+    PlayerView view;  ///< the camera, following the plugin's first owner
     ScriptRunner* script = nullptr;  ///< null without --script
     std::int64_t stepLimit = -1;     ///< steps to run; -1: until the window closes
 
@@ -56,7 +57,7 @@ struct Simulation {
 
     /// The script's input due before the next step; applying a boundary twice is harmless.
     void applyScript() {
-        if (script) script->applyInput(stats.steps, input, camera);
+        if (script) script->applyInput(stats.steps, input, view.camera);
     }
 
     int boundGeneration = -1;  ///< the plugin library whose actions `bindings` holds
@@ -76,13 +77,15 @@ struct Simulation {
         // by the next frame (the step had consumed it), and the reload never happened.
         if (plugin && input.pressed(bindings.reloadPlugin)) plugin->reload();
         syncBindings();
-        PaperInput stepInput = makePaperInput(input, bindings, camera);
+        PaperInput stepInput = makePaperInput(input, bindings, view.camera);
         Clock::time_point start = Clock::now();
         if (plugin) plugin->tick(1.0 / kSimulationHz, stepInput);
         ++stats.steps;
         double seconds = secondsSince(start);
         stats.stepSecondsTotal += seconds;
         stats.stepSecondsMax = std::max(stats.stepSecondsMax, seconds);
+        // After every step, headless too: where a script's `mouse move screen` lands depends on it.
+        if (plugin && plugin->loaded()) follow(view, followedBox(*plugin), input);
         input.consumeEdges();  // a press is seen by exactly one step
     }
 };
@@ -102,15 +105,16 @@ std::int64_t stepLimitOf(const PlayerOptions& options, const Script* script) {
 /// the camera, the step, the end of the frame.
 void runHeadless(const PlayerOptions& options, Simulation& sim) {
     FixedStepClock clock;
-    sim.camera.viewportSize = kHeadlessViewport;
-    sim.camera.frame(sim.level->camera.center, sim.level->camera.viewHeight);
+    sim.view.camera.viewportSize = kHeadlessViewport;
+    const CameraView home = startView(*sim.level, kHeadlessViewport);
+    sim.view.camera.frame(home.center, home.viewHeight);
     Clock::time_point start = Clock::now();
     for (std::int64_t i = 0; !sim.finished(); ++i) {
         // A rebuilt plugin is picked up between steps (a script's F5 reloads in the step), as in
         // a window.
         sim.applyScript();
         if (sim.plugin && !sim.input.pressed(sim.bindings.reloadPlugin)) sim.plugin->reloadIfChanged();
-        updateCamera(sim.camera, sim.input, sim.bindings, sim.level->camera);
+        updateCamera(sim.view, sim.input, sim.bindings, home);
         sim.step();
         sim.input.endFrame();
         if (options.realtime)
@@ -212,7 +216,8 @@ void drawHud(const Level& level, const RunStats& stats, const Camera& camera, do
         hudText(glRenderer ? glRenderer : "", disabled);
         ImGui::Separator();
         if (plugin && plugin->loaded()) hudText(gameKeyHelp(plugin->declarations()), disabled);
-        hudText(std::string("right/middle drag pan, wheel zoom, Home view, F5 reload plugin, F3 debug view") +
+        hudText(std::string("right/middle drag pan (stops following), wheel zoom, Home view and follow, F5 reload "
+                                "plugin, F3 debug view") +
                     (debugView ? " (on)" : "") + ", F1 hide this, Esc quit",
                 disabled);
     }
@@ -239,7 +244,7 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
     }
 
     InputMap& input = sim.input;
-    Camera& camera = sim.camera;
+    Camera& camera = sim.view.camera;
     camera.viewportSize = window.framebufferSize();
     const CameraView home = startView(level, camera.viewportSize);
     camera.frame(home.center, home.viewHeight);
@@ -278,7 +283,7 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
         Vec2 size = window.framebufferSize();
         camera.viewportSize = size;
         sim.applyScript();
-        updateCamera(camera, input, sim.bindings, home);
+        updateCamera(sim.view, input, sim.bindings, home);
         // Taken here: a frame with no step (a display faster than 60 Hz) saw the press again
         // the next frame, and the view toggled twice.
         if (input.takePress(sim.bindings.debugView)) debugView = !debugView;
@@ -494,11 +499,11 @@ int runPlayer(const PlayerOptions& options, std::ostream& out, std::ostream& err
     if (status != 0) return status;
 
     if (!options.statsJsonPath.empty() &&
-        !writeStatsJson(options.statsJsonPath, options, *level, sim.stats, sim.plugin, err))
+        !writeStatsJson(options.statsJsonPath, options, *level, sim.stats, sim.view, sim.plugin, err))
         return 1;
     if (options.headless)
         out << "paperdoll: " << sim.stats.steps << (sim.stats.steps == 1 ? " step" : " steps") << " of '"
-            << level->name << "' in " << sim.stats.wallSeconds << " s\n";
+            << level->name << "' in " << std::fixed << std::setprecision(3) << sim.stats.wallSeconds << " s\n";
     // A run that ends by itself (--frames, a script) is a check: a plugin that crashed in it,
     // rolled back to the library before or stopped, fails it (its figures written first).
     if (plugin && sim.stepLimit >= 0)

@@ -6,6 +6,7 @@
 
 
 #include "paper/camera.h"
+#include "paper/framing.h"
 #include "paper/level.h"
 #include "paper/plugin_host.h"
 
@@ -82,11 +83,43 @@ CameraView startView(const Level& level, Vec2 viewportSize) {
     return view;
 }
 
-void updateCamera(Camera& camera, const InputMap& input, const PlayerBindings& bindings, const CameraView& home) {
+void updateCamera(PlayerView& view, const InputMap& input, const PlayerBindings& bindings, const CameraView& home) {
     const MouseState& mouse = input.mouse();
-    if (mouse.down[int(MouseButton::Right)] || mouse.down[int(MouseButton::Middle)]) camera.panPixels(mouse.dragDelta);
-    if (mouse.wheel != 0.0f) camera.zoomByWheel(mouse.position, mouse.wheel);
-    if (input.pressed(bindings.resetView)) camera.frame(home.center, home.viewHeight);
+    if (mouse.down[int(MouseButton::Right)] || mouse.down[int(MouseButton::Middle)]) {
+        view.camera.panPixels(mouse.dragDelta);
+        // Only a drag that moved the view: a click alone leaves Follow as it was.
+        if (mouse.dragDelta.x != 0.0f || mouse.dragDelta.y != 0.0f) view.following = false;
+    }
+    if (mouse.wheel != 0.0f) view.camera.zoomByWheel(mouse.position, mouse.wheel);
+    if (input.pressed(bindings.resetView)) {
+        view.camera.frame(home.center, home.viewHeight);
+        view.following = true;
+    }
+}
+
+std::optional<Rect> followedBox(PluginHost& plugin) {
+    std::optional<Rect> box;
+    const PluginDeclarations& declarations = plugin.declarations();
+    for (int kind = 0; kind < int(declarations.kinds.size()); ++kind) {
+        if (declarations.kinds[size_t(kind)].ownerKind < 0) continue;  // owned by no one
+        for (const ObjectEntry& object : plugin.objects(kind)) {
+            if (object.owner != 0) continue;
+            const std::vector<PropertyValue> properties = plugin.properties(kind, object.handle);
+            if (!hasOutline(properties)) continue;
+            const float r = float(findProperty(properties, "radius")->value);
+            for (Vec2 end : {findProperty(properties, "a")->vector, findProperty(properties, "b")->vector}) {
+                const Rect around{{end.x - r, end.y - r}, {end.x + r, end.y + r}};
+                if (!box) box = around;
+                box->min = {std::min(box->min.x, around.min.x), std::min(box->min.y, around.min.y)};
+                box->max = {std::max(box->max.x, around.max.x), std::max(box->max.y, around.max.y)};
+            }
+        }
+    }
+    return box;
+}
+
+void follow(PlayerView& view, std::optional<Rect> box, const InputMap& input) {
+    if (view.following && box && !input.mouse().down[int(MouseButton::Left)]) keepInView(view.camera, *box, ViewInsets{});
 }
 
 }  // namespace paper

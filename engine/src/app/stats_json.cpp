@@ -11,6 +11,7 @@
 
 #include "paper/fixed_step.h"
 #include "paper/level.h"
+#include "paper/player_input.h"
 #include "paper/plugin_host.h"
 
 namespace paper {
@@ -79,7 +80,7 @@ nlohmann::json physicsJson(PluginHost* plugin) {
 }  // namespace
 
 bool writeStatsJson(const std::string& path, const PlayerOptions& options, const Level& level, const RunStats& stats,
-                    PluginHost* plugin, std::ostream& err) {
+                    const PlayerView& view, PluginHost* plugin, std::ostream& err) {
     nlohmann::json j;
     j["frames"] = stats.steps;
     j["mode"] = options.headless ? "headless" : "window";
@@ -90,6 +91,11 @@ bool writeStatsJson(const std::string& path, const PlayerOptions& options, const
                   {"terrain", level.terrain.size()},
                   {"props", level.props.size()},
                   {"spawns", level.spawns.size()}};
+    const Camera& camera = view.camera;
+    j["view"] = {{"center", {camera.center.x, camera.center.y}},
+                 {"width_m", camera.viewportSize.x / camera.pixelsPerMetre},
+                 {"height_m", camera.viewportSize.y / camera.pixelsPerMetre},
+                 {"following", view.following}};
     // The figures first: a plugin that crashes handing them over is rolled back or stopped,
     // and its status then says so (it said loaded, no error, beside empty figures).
     j["physics"] = physicsJson(plugin);

@@ -14,6 +14,7 @@ namespace paper {
 
 class PluginHost;
 struct Level;
+struct PlayerView;
 struct PropertyValue;
 
 /// What one run did, for the HUD and --stats-json.
@@ -32,6 +33,6 @@ nlohmann::json propertyJson(const PropertyValue& p);
 /// Writes the summary to path (beside it first, then renamed, so a reader never sees half a
 /// file); false with the reason on err.
 bool writeStatsJson(const std::string& path, const PlayerOptions& options, const Level& level, const RunStats& stats,
-                    PluginHost* plugin, std::ostream& err);
+                    const PlayerView& view, PluginHost* plugin, std::ostream& err);
 
 }  // namespace paper

@@ -108,4 +108,10 @@ const PropertyValue* findProperty(const std::vector<PropertyValue>& properties, 
     return it == properties.end() ? nullptr : &*it;
 }
 
+bool hasOutline(const std::vector<PropertyValue>& properties) {
+    for (const char* name : {"a", "b", "radius", "shape"})
+        if (!findProperty(properties, name)) return false;
+    return true;
+}
+
 }  // namespace paper

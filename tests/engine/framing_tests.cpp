@@ -1,10 +1,10 @@
-// The editor's camera framing, headless: the starting frame and Follow.
+// The camera's framing, headless: the editor's starting frame and Follow (the editor's and
+// the player's).
 #include <catch2/catch.hpp>
 
-#include "app/framing.h"
+#include "paper/framing.h"
 
 using namespace paper;
-using namespace paper::editor;
 
 namespace {
 
@@ -21,7 +21,7 @@ const Rect kStickman{{1.8f, -0.05f}, {2.2f, 1.77f}};
 }  // namespace
 
 TEST_CASE("The starting frame shows the whole character and ground under its feet above the status line",
-          "[editor][framing]") {
+          "[framing]") {
     Camera camera = camera1280x720();
     frameStart(camera, kStickman, kBars);
     Rect view = freeView(camera, kBars);
@@ -40,7 +40,7 @@ TEST_CASE("The starting frame shows the whole character and ground under its fee
     CHECK(freeView(camera, kBars).max.y - freeView(camera, kBars).min.y == Approx(5.8f).margin(1e-3));
 }
 
-TEST_CASE("Follow moves the camera only when the character nears an edge, and just enough", "[editor][framing]") {
+TEST_CASE("Follow moves the camera only when the character nears an edge, and just enough", "[framing]") {
     Camera camera = camera1280x720();
     frameStart(camera, kStickman, kBars);
     Vec2 start = camera.center;
@@ -58,7 +58,7 @@ TEST_CASE("Follow moves the camera only when the character nears an edge, and ju
     CHECK_FALSE(keepInView(camera, walked, kBars));
 }
 
-TEST_CASE("Follow keeps the character clear of the side panels, not only inside the window", "[editor][framing]") {
+TEST_CASE("Follow keeps the character clear of the side panels, not only inside the window", "[framing]") {
     // A ragdoll knocked right came to lie under the Tuning panel: inside the window, so
     // Follow never moved. The side panels' columns are insets too.
     Camera camera = camera1280x720();

@@ -1,8 +1,8 @@
-#include "app/framing.h"
+#include "paper/framing.h"
 
 #include <algorithm>
 
-namespace paper::editor {
+namespace paper {
 
 Rect freeView(const Camera& camera, ViewInsets insets) {
     Vec2 topLeft = camera.screenToWorld({insets.leftPixels, insets.topPixels});
@@ -46,4 +46,4 @@ bool isInView(const Camera& camera, Rect box, ViewInsets insets) {
     return box.min.x >= view.min.x && box.max.x <= view.max.x && box.min.y >= view.min.y && box.max.y <= view.max.y;
 }
 
-}  // namespace paper::editor
+}  // namespace paper

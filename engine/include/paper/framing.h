@@ -1,15 +1,16 @@
-// Where the editor's camera looks: the starting view of a character (its feet and the ground
-// above the status line, its head under the menu bar) and Follow, which keeps it in view.
-// Pure camera maths over a box in the world, tested headless (tests/editor/framing_tests.cpp).
+// Where a camera looks at a figure: the starting view of one (its feet and the ground above a
+// status line, its head under a menu bar) and Follow, which keeps it in view. The editor frames
+// the asset being edited; the player follows the figure its input drives. Pure camera maths
+// over a box in the world, tested headless (tests/engine/framing_tests.cpp).
 #pragma once
 
 #include "paper/math.h"
 #include "paper/camera.h"
 
-namespace paper::editor {
+namespace paper {
 
-/// The viewport's strips the editor's bars and side panels cover, pixels: the world is seen
-/// between them.
+/// The viewport's strips a program's bars and side panels cover, pixels: the world is seen
+/// between them (the player has none).
 struct ViewInsets {
     float topPixels = 0.0f;     ///< the menu bar
     float bottomPixels = 0.0f;  ///< the status line
@@ -17,18 +18,18 @@ struct ViewInsets {
     float rightPixels = 0.0f;   ///< the panels down the right (Simulate, Tuning)
 };
 
-/// The least view height, metres, of the starting frame (a stickman is 1.8 m).
+/// The least view height, metres, of the starting frame (a figure 1.8 m tall has room).
 inline constexpr float kMinStartViewHeight = 3.0f;
-/// Ground shown under the character's lowest point in the starting frame, metres.
+/// Ground shown under the figure's lowest point in the starting frame, metres.
 inline constexpr float kStartGroundMetres = 0.4f;
-/// Follow keeps the character this fraction of the free view away from every edge.
+/// Follow keeps the figure this fraction of the free view away from every edge.
 inline constexpr float kFollowMarginFraction = 0.1f;
 
 /// The world rectangle seen between the insets. frameStart centres across the whole width
 /// (the panels are not laid out yet when it first runs); Follow and isInView keep clear of
 /// the side panels too.
 Rect freeView(const Camera& camera, ViewInsets insets);
-/// Frames `box` (a character's bounds, metres): centred across, its bottom
+/// Frames `box` (a figure's bounds, metres): centred across, its bottom
 /// kStartGroundMetres above the status line with room above, at least kMinStartViewHeight of
 /// world between the bars. The camera's viewport size must be set.
 void frameStart(Camera& camera, Rect box, ViewInsets insets);
@@ -38,4 +39,4 @@ bool keepInView(Camera& camera, Rect box, ViewInsets insets);
 /// Whether `box` lies wholly inside the free view.
 bool isInView(const Camera& camera, Rect box, ViewInsets insets);
 
-}  // namespace paper::editor
+}  // namespace paper
