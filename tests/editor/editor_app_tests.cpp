@@ -49,6 +49,19 @@ struct RigCopy {
     ~RigCopy() { fs::remove_all(dir); }
 };
 
+/// broken.rig.xml beside the copy's rig: the rig with every body's mass -2, which the plugin
+/// refuses with a reason for each body, far more than the status line's three lines.
+fs::path writeBrokenRig(const RigCopy& copy) {
+    std::string broken = readText(copy.rig);
+    for (std::size_t at = 0; (at = broken.find("mass=\"", at)) != std::string::npos; at += 6) {
+        const std::size_t end = broken.find('"', at + 6);
+        broken.replace(at + 6, end - at - 6, "-2");
+    }
+    const fs::path brokenRig = copy.rig.parent_path() / "broken.rig.xml";
+    std::ofstream(brokenRig, std::ios::binary) << broken;
+    return brokenRig;
+}
+
 /// The environment of an editor run: the display's (test::displayEnv) and the content folder,
 /// so the editor finds the harness level from any build directory.
 std::vector<std::string> editorEnv() {
@@ -604,7 +617,9 @@ TEST_CASE("editor command-line errors", "[editor][cli]") {
         CHECK(r.exitCode == 0);
         CHECK_THAT(r.out, Catch::Contains("--rig FILE") && Catch::Contains("--script FILE") &&
                               Catch::Contains("--plugin FILE") && Catch::Contains("--headless") &&
-                              Catch::Contains("Ctrl+Q"));
+                              Catch::Contains("Ctrl+Q") && Catch::Contains("expect dialog on top") &&
+                              Catch::Contains("expect drawn TEXT") && Catch::Contains("label visible|hidden") &&
+                              Catch::Contains("expect panel NAME inside|clear"));
     }
 }
 
@@ -1030,15 +1045,7 @@ TEST_CASE("values typed into the Tuning panel outside the plugin's ranges are cl
 
 TEST_CASE("a long status message shows whole lines only, the last ending in '...'", "[editor][e2e][view]") {
     RigCopy copy;
-    // A rig with an error on each body (mass -2): the refusal lists a dozen of them, far
-    // more than the status line's three lines.
-    std::string broken = readText(copy.rig);
-    for (std::size_t at = 0; (at = broken.find("mass=\"", at)) != std::string::npos; at += 6) {
-        const std::size_t end = broken.find('"', at + 6);
-        broken.replace(at + 6, end - at - 6, "-2");
-    }
-    const fs::path brokenRig = copy.dir / "rigs" / "broken.rig.xml";
-    std::ofstream(brokenRig, std::ios::binary) << broken;
+    writeBrokenRig(copy);  // its refusal lists a dozen reasons
     const fs::path shot = copy.dir / "status.png";
     std::ofstream(copy.dir / "status.script") << "key down Left Ctrl\nkey press O\nwait_frames 1\nkey up Left Ctrl\n"
                                                  "wait_frames 2\nmouse move target widget open:broken.rig.xml\n"
@@ -1105,6 +1112,40 @@ TEST_CASE("at 800x600 playing keeps the Tuning panel clear of the status line", 
     INFO(r.err);
     CHECK(r.exitCode == 0);
     fs::remove_all(dir);
+}
+
+TEST_CASE("at 800x600 Follow keeps a knocked figure clear of the Inspector, which the visibility check counts",
+          "[editor][e2e][view]") {
+    RigCopy copy("paper_doll.rig.xml");
+    const fs::path script = scriptInto(copy.dir, "knocked_under_inspector.script");
+    test::ProcessResult r = test::runProcess(
+        {kEditor, "--window", "800x600", "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+    CHECK(fs::exists(copy.dir / "knocked_800x600.png"));
+}
+
+TEST_CASE("at 800x600 a three-line status message keeps every panel above it and none behind another",
+          "[editor][e2e][view]") {
+    RigCopy copy("paper_doll.rig.xml");
+    writeBrokenRig(copy);
+    const fs::path script = scriptInto(copy.dir, "tall_status_least_window.script");
+    test::ProcessResult r = test::runProcess(
+        {kEditor, "--window", "800x600", "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+}
+
+TEST_CASE("a dialog is drawn in front of every panel, a refused Open and its last frame too", "[editor][e2e][view]") {
+    RigCopy copy("paper_doll.rig.xml");
+    writeBrokenRig(copy);
+    const fs::path script = scriptInto(copy.dir, "dialog_on_top.script");
+    for (const char* window : {"800x600", "1280x720"}) {
+        test::ProcessResult r = test::runProcess(
+            {kEditor, "--window", window, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
+        INFO(window << ": " << r.err);
+        CHECK(r.exitCode == 0);
+    }
 }
 
 TEST_CASE("after Open the Simulate panel plots the new rig's steps", "[editor][e2e][script]") {

@@ -5,6 +5,7 @@
 // the Editor applies it, so every edit reaches the history the same way.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
@@ -37,6 +38,8 @@ class PluginHost;
 
 namespace paper::editor {
 
+/// The panels standing at the window's sides, by title: the world is seen between them.
+inline constexpr std::array<const char*, 5> kSidePanels{"Joints", "Inspector", "Plugin", "Simulate", "Tuning"};
 /// Pixels the status line adds round its text (the viewport's insets leave room for it).
 inline constexpr float kStatusPaddingPixels = 4.0f;
 /// How near the last selecting click, screen pixels, a click counts as in the same place
@@ -104,8 +107,9 @@ private:
     Span betweenSidePanels() const;
     /// How wide a label is drawn, camera pixels.
     static float labelWidth(const ScreenText& label);
-    /// The strips of the view the menu bar and the status line cover.
-    ViewInsets insets() const;
+    /// The strips of the view the menu bar and the status line cover, and the side panels
+    /// standing beside box (metres): those whose rows on screen meet its rows.
+    ViewInsets insets(Rect box) const;
     void frameSelected();
     void undo();
     void redo();
@@ -147,7 +151,7 @@ private:
     /// the current one stays, with a message.
     void openAsset(const std::string& path);
     /// The Open dialog's choice (a path typed, or a file listed): checked before the unsaved
-    /// edits are asked about, then opened; refused, the dialog shows again with the path and why.
+    /// edits are asked about, then opened; refused, the dialog stays with the path and why.
     void chooseToOpen(const std::string& typed);
     /// The current asset's type's file pattern ("*.rig.xml"), or empty.
     std::string assetPattern() const;
@@ -202,6 +206,8 @@ private:
     bool expectPlots(const ScriptCommand& command, std::string& error);
     bool expectState(const ScriptCommand& command, std::string& error);
     bool expectView(const ScriptCommand& command, std::string& error);
+    /// `expect dialog on top`: a dialog was drawn in the last frame, in front of every panel.
+    bool expectDialogOnTop(std::string& error) const;
     /// The object a script names: "joint NAME", "body NAME", or any of the plugin's kinds and
     /// an object's name; nullopt with the reason.
     std::optional<ObjectRef> objectNamed(const std::string& kind, const std::string& name, std::string& error) const;

@@ -188,22 +188,37 @@ void Editor::select(const ObjectRef& object) {
     gizmo_.select(object.kind == ObjectKind::Joint ? object.name : "");
 }
 
-ViewInsets Editor::insets() const {
+namespace {
+/// The camera's pixels in one of ImGui's units (more than 1 on a high-DPI screen).
+float pixelsPerImGuiUnit() {
+    const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+    return scale.x > 0.0f ? scale.x : 1.0f;
+}
+}  // namespace
+
+ViewInsets Editor::insets(Rect box) const {
     // Before the first frame ImGui has no font size yet: its default font's 13 px then.
     float frame = ImGui::GetFontSize() > 0.0f ? ImGui::GetFrameHeight() : 19.0f;
     float spacing = ImGui::GetFontSize() > 0.0f ? ImGui::GetStyle().ItemSpacing.y : 4.0f;
-    ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
-    float pixels = scale.y > 0.0f ? scale.y : 1.0f;  // ImGui's units to the camera's pixels
+    const float pixels = pixelsPerImGuiUnit();
     ViewInsets insets{frame * pixels, (frame + spacing + kStatusPaddingPixels) * pixels};
-    // The side columns of panels as drawn last frame (none before the first), while they
-    // stand at their sides and leave the world a third of the window between them; a figure
-    // knocked right was left lying under the Tuning panel, "in view".
+    // The side panels as drawn last frame (none before the first) that stand beside the box,
+    // their rows meeting its rows on screen, while they leave the world a third of the window
+    // between them. A figure knocked right was left lying under the Tuning panel, "in view";
+    // at 800x600 one lay under the Inspector, which stands under the Joints panel there. A
+    // panel above or below the box covers none of it: counted down the whole height, the
+    // Simulate panel and the Joints panel alone left the least window's world under a third,
+    // over a fallen figure as over a standing one.
+    const float boxTop = camera_.worldToScreen({box.min.x, box.max.y}).y / pixels;
+    const float boxBottom = camera_.worldToScreen({box.min.x, box.min.y}).y / pixels;
     const float width = ImGui::GetIO().DisplaySize.x;
     float left = 0.0f, right = 0.0f;
-    for (float edge : {inspectorPlace_.jointsRight, pluginPanel_.right})
-        if (edge > 0.0f && edge < 0.5f * width) left = std::max(left, edge + kPanelGap);
-    for (float edge : {simulation_.left, tuning_.left})
-        if (edge > 0.5f * width) right = std::max(right, width - edge + kPanelGap);
+    for (const char* title : kSidePanels) {
+        const ImGuiWindow* panel = ImGui::FindWindowByName(title);
+        if (!panel || panel->Pos.y > boxBottom || panel->Pos.y + panel->Size.y < boxTop) continue;
+        if (panel->Pos.x + 0.5f * panel->Size.x < 0.5f * width) left = std::max(left, panel->Pos.x + panel->Size.x + kPanelGap);
+        else right = std::max(right, width - panel->Pos.x + kPanelGap);
+    }
     if (width - left - right >= width / 3.0f) {
         insets.leftPixels = left * pixels;
         insets.rightPixels = right * pixels;
@@ -233,9 +248,9 @@ Rect Editor::firstCharacterBox() const {
 void Editor::resetView() {
     camera_.frame(level_.camera.center, level_.camera.viewHeight);
     if (level_.spawns.empty()) return;
-    frameStart(camera_, firstCharacterBox(), insets());
+    frameStart(camera_, firstCharacterBox(), insets(firstCharacterBox()));
     // Centred across the whole window, the first spawn's flag, beside the character's head,
-    // reached under the Simulate panel in the least window (800x600), where insets() leaves
+    // reached under the Simulate panel in the least window (800x600), where insets leaves
     // the side panels out (they leave the world less than a third). Once that panel is laid
     // out, the view moves the least that clears it (a few pixels; none in a wider window).
     if (underSimulatePanel() <= 0.0f) return;
@@ -257,14 +272,6 @@ std::vector<ScreenText> Editor::spawnLabelsClearOfPanels() const {
     }
     return labels;
 }
-
-namespace {
-/// The camera's pixels in one of ImGui's units (more than 1 on a high-DPI screen).
-float pixelsPerImGuiUnit() {
-    const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
-    return scale.x > 0.0f ? scale.x : 1.0f;
-}
-}  // namespace
 
 Editor::Span Editor::betweenSidePanels() const {
     return {inspectorPlace_.jointsRight * pixelsPerImGuiUnit(),
@@ -754,7 +761,10 @@ std::string Editor::cannotOpen(const std::string& path) {
 void Editor::chooseToOpen(const std::string& typed) {
     const std::string path = openPathOf(typed);
     const std::string why = cannotOpen(path);
-    if (why.empty()) return request(PendingAction::Open, path);
+    if (why.empty()) {
+        closeOpenDialog(menu_);
+        return request(PendingAction::Open, path);
+    }
     err_ << kProgram << ": error: cannot open '" << path << "':\n" << why << '\n';
     report("Cannot open '" + fs::path(path).filename().string() + "': " + why, true);
     refuseOpen(menu_, openChoices(), typed, why);
@@ -852,7 +862,10 @@ int Editor::run() {
         bodies_ = readBodies(plugin_);
         const bool bodySelected = selection_.kind == ObjectKind::Body;
         markSelectedBody(plugin_, bodies_, bodySelected ? selection_.character : -1, bodySelected ? selection_.name : "");
-        if (view_.follow && simulation_.playing) keepInView(camera_, firstCharacterBox(), insets());
+        if (view_.follow && simulation_.playing) {
+            const Rect character = firstCharacterBox();
+            keepInView(camera_, character, insets(character));
+        }
 
         // Back to front: the level with its spawn markers and their labels, then what the
         // plugin draws (characters, props), then the panels, outlines and gizmos.

@@ -293,13 +293,18 @@ void Editor::drawPanels() {
     SimulateActions simulate = drawSimulatePanel(plugin_, simulation_, targets_);
     if (simulate.reset) resetWorld();
     if (!simulate.error.empty()) report(simulate.error, true);
-    // The Plugin panel before the Inspector, which then lies over it where a narrow window
-    // puts the Inspector under the Joints panel.
+    // The Plugin panel before the Inspector, which keeps above it where a narrow window puts
+    // the Inspector under the Joints panel: where the Plugin panel stands this frame.
     if (drawPluginPanel(plugin_, pluginPanel_, statusTop_, targets_)) reloadPlugin();
     inspectorPlace_.simulateLeft = simulation_.left;
+    inspectorPlace_.pluginLeft = pluginPanel_.liftLeft;
+    inspectorPlace_.pluginRight = pluginPanel_.right;
+    inspectorPlace_.pluginTop = pluginPanel_.top;
+    inspectorPlace_.statusTop = statusTop_;
     if (std::optional<Edit> edit = drawInspectorPanel(plugin_, selection_, joints_, inspectorPlace_, inspector_, targets_))
         recordEdit(*edit);
-    if (std::optional<Edit> edit = drawTuningPanel(plugin_, simulation_.bottom, tuning_, targets_)) recordEdit(*edit);
+    if (std::optional<Edit> edit = drawTuningPanel(plugin_, simulation_.bottom, statusTop_, tuning_, targets_))
+        recordEdit(*edit);
     drawStatusBar();
 
     std::string action = pending_ == PendingAction::Open ? "open " + fs::path(pendingAsset_).filename().string() : "quit";

@@ -81,9 +81,11 @@ bool checkExpect(const std::vector<std::string>& w, std::string& error) {
         bool none = w.size() == 3 && w[2] == "none";
         bool object = w.size() == 4 && (w[2] == "joint" || w[2] == "body");
         if (!none && !object) error = "expect " + what + " needs 'joint NAME', 'body NAME' or 'none'";
-    } else if (what == "dialog") {  // expect dialog unsaved|none
-        if (w.size() != 3 || (w[2] != "unsaved" && w[2] != "none"))
-            error = "expect dialog needs 'unsaved' (the unsaved-changes question is open) or 'none'";
+    } else if (what == "dialog") {  // expect dialog unsaved|none / expect dialog on top
+        const bool onTop = w.size() == 4 && w[2] == "on" && w[3] == "top";
+        if (!onTop && (w.size() != 3 || (w[2] != "unsaved" && w[2] != "none")))
+            error = "expect dialog needs 'unsaved' (the unsaved-changes question is open), 'none' or 'on top' (a "
+                    "dialog is drawn in front of every panel)";
     } else if (what == "plots") {  // expect plots SAMPLES
         double number = 0.0;
         if (w.size() != 3 || !parseNumber(w[2], number) || number < 0.0 || number != std::floor(number))
@@ -112,10 +114,11 @@ bool checkExpect(const std::vector<std::string>& w, std::string& error) {
                      : what == "label" ? "the first spawn's label between the side panels"
                                        : "all the first spawn made in view") +
                     ") or 'hidden'";
-    } else if (what == "panel") {  // expect panel NAME width|gap PIXELS [TOLERANCE] | expect panel NAME inside
-        if (w.size() == 4 && w[3] == "inside") return true;
+    } else if (what == "panel") {  // expect panel NAME width|gap PIXELS [TOLERANCE] | expect panel NAME inside|clear
+        if (w.size() == 4 && (w[3] == "inside" || w[3] == "clear")) return true;
         if (w.size() < 5 || (w[3] != "width" && w[3] != "gap"))
-            error = "expect panel needs 'NAME width PIXELS [TOLERANCE]', 'NAME gap PIXELS [TOLERANCE]' or 'NAME inside'";
+            error = "expect panel needs 'NAME width PIXELS [TOLERANCE]', 'NAME gap PIXELS [TOLERANCE]', 'NAME inside' or "
+                    "'NAME clear'";
         else
             checkValue(w, 4, error);
     } else {

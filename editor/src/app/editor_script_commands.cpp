@@ -265,7 +265,7 @@ bool Editor::expectView(const ScriptCommand& c, std::string& error) {
     }
     if (w[1] == "character" || w[1] == "flag") {
         const Rect box = w[1] == "flag" ? spawnMarkerBox(level_.spawns.front()) : firstCharacterBox();
-        ViewInsets seen = insets();
+        ViewInsets seen = insets(box);
         // The flag stands at the height of the Simulate panel, which covers it whatever the
         // side panels leave the world (insets() leaves them out when that is under a third).
         if (w[1] == "flag") seen.rightPixels = std::max(seen.rightPixels, underSimulatePanel());
@@ -280,7 +280,7 @@ bool Editor::expectView(const ScriptCommand& c, std::string& error) {
         return false;
     }
     const ImGuiWindow* panel = ImGui::FindWindowByName(w[2].c_str());
-    if ((w[3] == "inside" || w[3] == "gap") && (!panel || !panel->WasActive)) {
+    if ((w[3] == "inside" || w[3] == "gap" || w[3] == "clear") && (!panel || !panel->WasActive)) {
         error = "expect panel: no panel '" + w[2] + "' (Joints, Inspector, Simulate, Tuning, Plugin)";
         return false;
     }
@@ -296,12 +296,51 @@ bool Editor::expectView(const ScriptCommand& c, std::string& error) {
         error = "expect panel " + w[2] + " inside" + text;
         return false;
     }
+    if (w[3] == "clear") {  // expect panel NAME clear: no other side panel overlaps it (one would hide part of it)
+        for (const char* title : kSidePanels) {
+            const ImGuiWindow* other = ImGui::FindWindowByName(title);
+            if (!other || other == panel || !other->WasActive) continue;
+            const bool apart = other->Pos.x >= panel->Pos.x + panel->Size.x || panel->Pos.x >= other->Pos.x + other->Size.x ||
+                               other->Pos.y >= panel->Pos.y + panel->Size.y || panel->Pos.y >= other->Pos.y + other->Size.y;
+            if (apart) continue;
+            char text[240];
+            std::snprintf(text, sizeof text, ": %s (x %.0f..%.0f, y %.0f..%.0f px) overlaps it (x %.0f..%.0f, y %.0f..%.0f)",
+                          title, other->Pos.x, other->Pos.x + other->Size.x, other->Pos.y, other->Pos.y + other->Size.y,
+                          panel->Pos.x, panel->Pos.x + panel->Size.x, panel->Pos.y, panel->Pos.y + panel->Size.y);
+            error = "expect panel " + w[2] + " clear" + text;
+            return false;
+        }
+        return true;
+    }
     // expect panel NAME width PIXELS [TOLERANCE]: the panels whose width matters.
     if (w[2] != "Joints") {
         error = "expect panel: no panel '" + w[2] + "' to measure (Joints)";
         return false;
     }
     return expectNumber(w, 4, jointsPanelWidth_, 0.5, error);
+}
+
+bool Editor::expectDialogOnTop(std::string& error) const {
+    // In ImGui's display order, back to front, as the last frame drew it: the dialogs (the
+    // modal windows drawn) after every panel and the status line.
+    const ImVector<ImGuiWindow*>& windows = ImGui::GetCurrentContext()->Windows;
+    int lowestDialog = windows.Size;
+    for (int i = 0; i < windows.Size; ++i)
+        if ((windows[i]->Flags & ImGuiWindowFlags_Modal) && windows[i]->Active && !windows[i]->Hidden)
+            lowestDialog = std::min(lowestDialog, i);
+    if (lowestDialog == windows.Size) {
+        error = "expect dialog on top: no dialog was drawn in the last frame";
+        return false;
+    }
+    for (int i = lowestDialog + 1; i < windows.Size; ++i) {
+        const ImGuiWindow* window = windows[i];
+        if (!window->Active || (window->Flags & (ImGuiWindowFlags_Modal | ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Tooltip)))
+            continue;
+        error = std::string("expect dialog on top: the ") + window->Name + " window is drawn in front of the " +
+                windows[lowestDialog]->Name + " dialog";
+        return false;
+    }
+    return true;
 }
 
 bool Editor::expectState(const ScriptCommand& c, std::string& error) {
@@ -316,6 +355,7 @@ bool Editor::expectState(const ScriptCommand& c, std::string& error) {
         error = "expect quit: the editor is still running";
         return false;
     }
+    if (w[1] == "dialog" && w[2] == "on") return expectDialogOnTop(error);
     if (w[1] == "dialog") {
         if (askUnsaved_ == (w[2] == "unsaved")) return true;
         error = std::string("expect dialog ") + w[2] + ": " + (askUnsaved_ ? "the unsaved-changes question is open"

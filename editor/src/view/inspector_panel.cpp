@@ -128,7 +128,12 @@ std::optional<Edit> drawInspectorPanel(PluginHost& plugin, const ObjectRef& sele
     const float worldLeft = place.jointsRight + 2.0f * kPanelGap + state.width;
     const bool fitsBeside = place.simulateLeft - worldLeft >= ImGui::GetIO().DisplaySize.x / 4.0f;
     const ImVec2 beside{place.jointsRight + kPanelGap, 30.0f}, under{place.jointsLeft, place.jointsBottom + kPanelGap};
-    placeWhenMoved(fitsBeside ? beside : under, {0.0f, 0.0f}, state.placedAt);
+    const ImVec2 at = placeWhenMoved(fitsBeside ? beside : under, {0.0f, 0.0f}, state.placedAt) ? state.placedAt : state.at;
+    // Under the Joints panel in a short window, a joint's Inspector reached the folded Plugin
+    // panel, and hid it once a three-line message in the status line lifted it.
+    const bool pluginUnder = place.pluginTop > at.y && place.pluginLeft < at.x + state.width && place.pluginRight > at.x;
+    const float statusTop = place.statusTop > 0.0f ? place.statusTop : ImGui::GetIO().DisplaySize.y;
+    keepAbove(pluginUnder ? std::min(place.pluginTop, statusTop) : statusTop, at.y);
     if (ImGui::Begin("Inspector", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
         std::optional<std::uint64_t> handle = selection.empty() ? std::nullopt : handleOf(plugin, selection);
         if (!handle) {
@@ -180,6 +185,7 @@ std::optional<Edit> drawInspectorPanel(PluginHost& plugin, const ObjectRef& sele
         }
     }
     state.width = ImGui::GetWindowWidth();
+    state.at = ImGui::GetWindowPos();
     ImGui::End();
     return finished;
 }

@@ -36,15 +36,19 @@ struct InspectorState {
     JointLimits limitsBefore;  ///< the joint's limits at the press (lower/upper edits)
     ImVec2 placedAt{-1.0f, -1.0f};  ///< where the panel was last put (placeWhenMoved)
     float width = 0.0f;             ///< the panel's width last frame, pixels
+    ImVec2 at{0.0f, 0.0f};          ///< its top left corner last frame, pixels (a drag moves it)
 };
 
 /// The edges the Inspector is placed by, pixels, as drawn this frame: it stands beside the
 /// Joints panel when the world keeps a quarter of the window between it and the Simulate
 /// panel, and under it otherwise (a narrow window: at 800x600 a body's Inspector beside the
-/// Joints panel covered Play, at 880x600 the figure's head).
+/// Joints panel covered Play, at 880x600 the figure's head). Its lower edge keeps above the
+/// Plugin panel where that stands under it, and above the status line.
 struct InspectorPlace {
     float jointsLeft = 0.0f, jointsRight = 0.0f, jointsBottom = 0.0f;
     float simulateLeft = 0.0f;
+    float pluginLeft = 0.0f, pluginRight = 0.0f, pluginTop = 0.0f;
+    float statusTop = 0.0f;
 };
 
 /// Draws the Inspector for selection (joints as read this frame), placed by `place`. Returns

@@ -12,6 +12,7 @@
 
 #include "paper/plugin_host.h"
 #include "view/label_text.h"
+#include "view/modal_dialog.h"
 #include "view/widget_targets.h"
 #include "paper/window.h"
 
@@ -74,7 +75,9 @@ void drawDialogError(const std::string& error) {
     if (ImGui::IsItemHovered() && shown != error) wholeTooltip(error);
 }
 
-/// The dialog: a file list and a path; returns the file to open once Open is pressed.
+/// The dialog: a file list and a path; returns the file to open once Open is pressed (or
+/// Return typed). It stays open: the Editor closes it (closeOpenDialog) or says why not
+/// (refuseOpen), as Save As does; closed and opened again, it was missing for a frame.
 std::string drawOpenDialog(MainMenuState& state, const OpenChoices& choices, WidgetTargets& targets) {
     std::string chosen;
     bool justOpened = state.openDialog && !ImGui::IsPopupOpen(kOpenTitle);
@@ -117,9 +120,7 @@ std::string drawOpenDialog(MainMenuState& state, const OpenChoices& choices, Wid
     if (ImGui::Button("Cancel", {90, 0}) || (!justOpened && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))))
         state.openDialog = false;
     targets.remember("open:cancel");
-    if (!chosen.empty()) state.openDialog = false;
-    if (!state.openDialog) ImGui::CloseCurrentPopup();
-    ImGui::EndPopup();
+    endDialog(!state.openDialog);
     return chosen;
 }
 
@@ -182,8 +183,7 @@ void drawSaveAsDialog(MainMenuState& state, const OpenChoices& choices, WidgetTa
         if (ImGui::Button("Cancel", {kDialogButtonWidth, 0}) || escape) state.saveAsDialog = false;
         targets.remember("save_as:cancel");
     }
-    if (!state.saveAsDialog) ImGui::CloseCurrentPopup();
-    ImGui::EndPopup();
+    endDialog(!state.saveAsDialog);
 }
 
 }  // namespace
@@ -233,6 +233,8 @@ void openDialog(MainMenuState& state, const OpenChoices& choices) {
     state.openError.clear();
     state.openFocusPath = true;
 }
+
+void closeOpenDialog(MainMenuState& state) { state.openDialog = false; }
 
 void refuseOpen(MainMenuState& state, const OpenChoices& choices, const std::string& typed, std::string why) {
     openDialog(state, choices);

@@ -64,7 +64,9 @@ MainMenuActions drawMainMenu(MainMenuState& state, ViewOptions& view, bool dirty
                              WidgetTargets& targets);
 /// Opens the Open dialog (Ctrl+O), listing the files as drawMainMenu does.
 void openDialog(MainMenuState& state, const OpenChoices& choices);
-/// The Open dialog again after a refused choice: its path kept, the reason shown in it.
+/// The Open dialog's answer to a choice: close it (opened, or asked about unsaved edits), or
+/// list the files again with the path kept and the reason shown in it (it stays).
+void closeOpenDialog(MainMenuState& state);
 void refuseOpen(MainMenuState& state, const OpenChoices& choices, const std::string& typed, std::string why);
 /// Opens the Save As dialog (Ctrl+Shift+S) with an empty path.
 void openSaveAsDialog(MainMenuState& state);

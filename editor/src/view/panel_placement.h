@@ -2,24 +2,49 @@
 // panel (which grows with the rig's joints and their names), Tuning under Simulate (which
 // grows with the plugin's plots). Placed at a fixed height under the Joints panel, the
 // Inspector hid the paper doll's Undo, Redo and Save; under it, a body's Inspector ran
-// into the Plugin panel at the bottom.
+// into the Plugin panel at the bottom. And panels kept above what stands under them (the
+// status line, the Plugin panel), however tall that grows.
 #pragma once
 
 #include <imgui.h>
+
+#include <algorithm>
+#include <cfloat>
 
 namespace paper::editor {
 
 /// Puts the next window at `at` (ImGui's pivot: {0, 0} top left, {1, 0} top right) whenever
 /// `at` moved since the last call, which `placedAt` remembers: the panel follows the edge of
-/// the one it stands against, and otherwise stays where the user dragged it.
-inline void placeWhenMoved(ImVec2 at, ImVec2 pivot, ImVec2& placedAt) {
-    if (at.x == placedAt.x && at.y == placedAt.y) return;
+/// the one it stands against, and otherwise stays where the user dragged it. True when it
+/// put it there.
+inline bool placeWhenMoved(ImVec2 at, ImVec2 pivot, ImVec2& placedAt) {
+    if (at.x == placedAt.x && at.y == placedAt.y) return false;
     ImGui::SetNextWindowPos(at, ImGuiCond_Always, pivot);
     placedAt = at;
+    return true;
+}
+
+/// placeWhenMoved for a panel pinned by its right edge (ImGui's pivot {1, 0}), put again when
+/// its width (`width`, last frame's) changed too: kept above the status line, the Tuning
+/// panel grows a scrollbar, and it grew past the window's edge.
+inline bool placeRightEdgeWhenMoved(ImVec2 at, float width, ImVec2& placedAt, float& placedWidth) {
+    if (width != placedWidth) placedAt = {-1.0f, -1.0f};
+    placedWidth = width;
+    return placeWhenMoved(at, {1.0f, 0.0f}, placedAt);
 }
 
 /// The gap between a panel and the one it stands against, pixels.
 constexpr float kPanelGap = 8.0f;
+
+/// Keeps the next window, its top at `top`, kPanelGap above `lowest` (the top of what stands
+/// under it: the status line, another panel): what does not fit scrolls. A panel sized to
+/// its contents ran under the status line when a message wrapped to three lines, and the
+/// Inspector over the Plugin panel lifted above it (800x600). It keeps a title bar and a
+/// line at least.
+inline void keepAbove(float lowest, float top) {
+    const float least = 2.0f * ImGui::GetFrameHeightWithSpacing();
+    ImGui::SetNextWindowSizeConstraints({0.0f, 0.0f}, {FLT_MAX, std::max(lowest - kPanelGap - top, least)});
+}
 
 /// A window at least this tall (pixels) holds every panel unfolded beside the others.
 constexpr float kRoomyPanelsHeight = 720.0f;

@@ -130,10 +130,12 @@ bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, float bottom, 
     if (bottom <= 0.0f) bottom = io.DisplaySize.y - 40.0f;  // the first frame: no status line yet
     if (state.lift) ImGui::SetNextWindowPos({state.liftLeft, bottom - kPanelGap}, ImGuiCond_Always, {0.0f, 1.0f});
     state.lift = false;
-    // In a short window it starts folded to its title bar (the Inspector then stands over its
-    // corner, and F5 still reloads): it reports, where the other panels are worked in.
+    // In a short window it starts folded to its title bar (the Inspector then keeps above it,
+    // and F5 still reloads): it reports, where the other panels are worked in.
     ImGui::SetNextWindowCollapsed(io.DisplaySize.y < kRoomyPanelsHeight, ImGuiCond_FirstUseEver);
-    if (ImGui::Begin("Plugin", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    const bool unfolded = ImGui::Begin("Plugin", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+    rememberFoldArrow("Plugin", targets);
+    if (unfolded) {
         for (const std::string& text : {s.name, s.file, s.lastError}) wantGlyphs(text);
         if (plugin.loaded()) {
             ImGui::Text("%s %s", s.name.c_str(), s.version.c_str());
@@ -206,11 +208,27 @@ bool setPropertyByName(PluginHost& plugin, const std::string& name, double value
     return !settings(plugin, kind, handle).empty() && plugin.setProperty(kind, handle, name, value);
 }
 
-std::optional<Edit> drawTuningPanel(PluginHost& plugin, float top, TuningState& state, WidgetTargets& targets) {
+void rememberFoldArrow(const std::string& title, WidgetTargets& targets) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    targets.remember("fold:" + title, 2.0f * style.FramePadding.x + ImGui::GetFontSize());
+}
+
+std::optional<Edit> drawTuningPanel(PluginHost& plugin, float top, float bottom, TuningState& state,
+                                    WidgetTargets& targets) {
     std::optional<Edit> finished;
     ImGuiIO& io = ImGui::GetIO();
-    placeWhenMoved({io.DisplaySize.x - 10.0f, top + kPanelGap}, {1.0f, 0.0f}, state.placedAt);
-    if (ImGui::Begin("Tuning", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    const ImVec2 underSimulate{io.DisplaySize.x - 10.0f, top + kPanelGap};
+    const bool placed = placeRightEdgeWhenMoved(underSimulate, state.width, state.placedAt, state.placedWidth);
+    if (bottom <= 0.0f) bottom = io.DisplaySize.y;  // the first frame: no status line yet
+    keepAbove(bottom, placed ? underSimulate.y : state.top);
+    // In a short window it starts folded to its title bar, as the Plugin panel does: open
+    // under the Simulate panel it covered the ground on the right, where a figure knocked over
+    // lies (at 800x600 the side panels then left the world less than a third of the window,
+    // and Follow kept the figure under the Inspector).
+    ImGui::SetNextWindowCollapsed(io.DisplaySize.y < kRoomyPanelsHeight, ImGuiCond_FirstUseEver);
+    const bool unfolded = ImGui::Begin("Tuning", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+    rememberFoldArrow("Tuning", targets);
+    if (unfolded) {
         int kind = -1;
         std::uint64_t handle = 0;
         const std::vector<PropertyValue> properties = settings(plugin, kind, handle);
@@ -267,7 +285,8 @@ std::optional<Edit> drawTuningPanel(PluginHost& plugin, float top, TuningState& 
             }
         }
     }
-    state.left = ImGui::GetWindowPos().x;
+    state.top = ImGui::GetWindowPos().y;
+    state.width = ImGui::GetWindowWidth();
     ImGui::End();
     return finished;
 }

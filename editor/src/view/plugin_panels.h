@@ -40,7 +40,7 @@ struct PluginPanelState {
     float liftLeft = 0.0f;
     bool onStatusLine = false;  ///< its lower edge was kPanelGap over `bottom` last frame
     float top = 0.0f;           ///< its top edge last frame, pixels (a drag moves it; a shrink does not)
-    float right = 0.0f;  ///< its right edge last frame, pixels (Follow keeps clear of it)
+    float right = 0.0f;         ///< its right edge last frame, pixels (the Inspector keeps above it)
 };
 
 /// Keeps loadedAt on the library running: a reload's (or a fresh start's) time, and after a
@@ -50,7 +50,8 @@ void followLoadedLibrary(const PluginHost& plugin, PluginPanelState& state);
 /// Draws the Plugin panel; true when the plugin should be reloaded now (its Reload button, as
 /// F5 does, or a successful "Build & reload" with Auto-reload off: with it on, the file
 /// watcher reloads). Toggling Auto-reload calls plugin.watch at once. `bottom` is the lowest
-/// its lower edge may go (the status line's top), pixels from the window's top.
+/// its lower edge may go (the status line's top), pixels from the window's top. Its title
+/// bar's fold arrow is the widget "fold:Plugin".
 bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, float bottom, WidgetTargets& targets);
 
 /// A property slider or checkbox being dragged: its value when the drag began.
@@ -58,14 +59,23 @@ struct TuningState {
     std::string active;         ///< the property being dragged, or empty
     double activeBefore = 0.0;  ///< its value at the press
     ImVec2 placedAt{-1.0f, -1.0f};  ///< where the panel was last put (placeWhenMoved)
-    float left = 0.0f;              ///< its left edge last frame, pixels (Follow keeps clear of it)
+    float top = 0.0f;               ///< its top edge last frame, pixels (a drag moves it)
+    float width = 0.0f;             ///< its width last frame, pixels
+    float placedWidth = 0.0f;       ///< its width when it was last put (placeRightEdgeWhenMoved)
 };
 
-/// Draws the Tuning panel at the right edge under `top` (the Simulate panel's bottom): every
-/// property as a slider (int, float) or checkbox (bool) in its range, set live through
-/// PluginHost::setProperty. Returns a finished edit (a whole slider drag is one) for the
-/// history; widgets are remembered as "property:NAME".
-std::optional<Edit> drawTuningPanel(PluginHost& plugin, float top, TuningState& state, WidgetTargets& targets);
+/// Draws the Tuning panel at the right edge under `top` (the Simulate panel's bottom), kept
+/// above `bottom` (the status line's top; what does not fit scrolls): every property as a
+/// slider (int, float) or checkbox (bool) in its range, set live through
+/// PluginHost::setProperty. In a window shorter than kRoomyPanelsHeight it starts folded to
+/// its title bar. Returns a finished edit (a whole slider drag is one) for the history;
+/// widgets are remembered as "property:NAME", its fold arrow as "fold:Tuning".
+std::optional<Edit> drawTuningPanel(PluginHost& plugin, float top, float bottom, TuningState& state,
+                                    WidgetTargets& targets);
+
+/// Remembers the fold arrow of the window just begun (ImGui's last item is its title bar
+/// then) as the widget "fold:TITLE".
+void rememberFoldArrow(const std::string& title, WidgetTargets& targets);
 
 /// Sets the property named name to value; false when the plugin has no such property now
 /// or refuses the value.

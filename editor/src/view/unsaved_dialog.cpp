@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include "view/modal_dialog.h"
 #include "view/widget_targets.h"
 #include "paper/window.h"
 
@@ -46,9 +47,8 @@ UnsavedChoice drawUnsavedDialog(bool& open, const std::string& rigName, const st
         if (choice != UnsavedChoice::Pending) {
             open = false;
             closedAtFrame = ImGui::GetFrameCount();
-            ImGui::CloseCurrentPopup();
         }
-        ImGui::EndPopup();
+        endDialog(choice != UnsavedChoice::Pending);
     }
     return choice;
 }
