@@ -1106,8 +1106,12 @@ TEST_CASE("at 800x600 playing keeps the Tuning panel clear of the status line", 
     // The Simulate panel grew by a line while playing and pushed Tuning into the status line.
     const fs::path dir = test::makeTempDir();
     const fs::path script = dir / "play.script";
-    std::ofstream(script) << "expect panel Tuning inside\nmouse move target widget play\nwait_frames 1\nmouse down left\n"
-                             "wait_frames 1\nmouse up left\nwait 1\nexpect panel Tuning inside\nexpect panel Simulate inside\n";
+    // The Tuning panel starts folded in a window this short: unfolded first, it is what the
+    // growing Simulate panel pushes down.
+    std::ofstream(script) << "mouse move target widget fold:Tuning\nwait_frames 1\nmouse down left\nwait_frames 1\n"
+                             "mouse up left\nwait_frames 2\nexpect panel Tuning inside\nmouse move target widget play\n"
+                             "wait_frames 1\nmouse down left\nwait_frames 1\nmouse up left\nwait 1\nexpect panel Tuning inside\n"
+                             "expect panel Simulate inside\nexpect panel Tuning clear\n";
     test::ProcessResult r = test::runProcess({kEditor, "--window", "800x600", "--script", script.string()}, editorEnv());
     INFO(r.err);
     CHECK(r.exitCode == 0);
@@ -1140,9 +1144,17 @@ TEST_CASE("a dialog is drawn in front of every panel, a refused Open and its las
     RigCopy copy("paper_doll.rig.xml");
     writeBrokenRig(copy);
     const fs::path script = scriptInto(copy.dir, "dialog_on_top.script");
-    for (const char* window : {"800x600", "1280x720"}) {
+    // At 1280x720 the Tuning panel starts unfolded already: there the script's first click,
+    // which unfolds it at 800x600, is left out (it would fold it).
+    std::string wide = readText(script);
+    const std::string unfold = "mouse move target widget fold:Tuning\nwait_frames 1\nmouse down left\nwait_frames 1\nmouse up left\n";
+    REQUIRE(wide.find(unfold) != std::string::npos);
+    wide.erase(wide.find(unfold), unfold.size());
+    const fs::path wideScript = copy.dir / "dialog_on_top_1280x720.script";
+    std::ofstream(wideScript) << wide;
+    for (const auto& [window, path] : {std::pair{"800x600", script}, std::pair{"1280x720", wideScript}}) {
         test::ProcessResult r = test::runProcess(
-            {kEditor, "--window", window, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
+            {kEditor, "--window", window, "--rig", copy.rig.string(), "--script", path.string()}, editorEnv());
         INFO(window << ": " << r.err);
         CHECK(r.exitCode == 0);
     }

@@ -331,6 +331,29 @@ TEST_CASE("script mouse positions go through the camera, world and screen alike"
     CHECK(in.mouseDown == 4);
 }
 
+TEST_CASE("a script's world point stays under the cursor while the view moves, until a screen move", "[script]") {
+    // The player's view follows its figure: a `mouse move world` mapped to a pixel once, and a
+    // press a second later, landed wherever the view had moved the point by then.
+    Script s = parseOk("mouse move world 2 1.5\nwait_frames 2\nmouse down left\nwait_frames 1\nmouse move screen 640 360\n");
+    InputMap input;
+    PlayerBindings bindings = boundPlayer(input);
+    Camera camera = headlessCamera();
+    ScriptRunner runner(s);
+    runner.applyInput(0, input, camera);
+    camera.center = camera.center + Vec2{3.0f, -0.5f};  // followed: the view moved
+    runner.applyInput(2, input, camera);
+    PaperInput in = makePaperInput(input, bindings, camera);
+    CHECK(in.mouseDown == 1);
+    CHECK(in.mouseWorld.x == Approx(2.0f));
+    CHECK(in.mouseWorld.y == Approx(1.5f));
+    // A screen move lets go of the world point: the pixel stays as the view moves on.
+    runner.applyInput(3, input, camera);
+    camera.center = camera.center + Vec2{1.0f, 0.0f};
+    runner.applyInput(3, input, camera);
+    CHECK(input.mouse().position.x == Approx(640.0f));
+    CHECK(input.mouse().position.y == Approx(360.0f));
+}
+
 TEST_CASE("a script's wheel zooms the player's view at the cursor, as the mouse wheel does", "[script]") {
     Script s = parseOk("mouse move world 2 1.5\nmouse wheel 5\nwait_frames 1\nmouse wheel -5\n");
     InputMap input;

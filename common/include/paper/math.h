@@ -2,6 +2,7 @@
 // World space: metres, y up, angles in radians counter-clockwise.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 
 namespace paper {
@@ -49,6 +50,15 @@ struct Rect {
     Vec2 min;
     Vec2 max;
 };
+
+/// The box round a segment a–b swept by a radius (a capsule; a circle when a == b).
+inline Rect capsuleBounds(Vec2 a, Vec2 b, float radius) {
+    return {{std::min(a.x, b.x) - radius, std::min(a.y, b.y) - radius}, {std::max(a.x, b.x) + radius, std::max(a.y, b.y) + radius}};
+}
+/// The box round two boxes.
+inline Rect united(Rect a, Rect b) {
+    return {{std::min(a.min.x, b.min.x), std::min(a.min.y, b.min.y)}, {std::max(a.max.x, b.max.x), std::max(a.max.y, b.max.y)}};
+}
 
 /// An RGBA colour, 8 bits per channel.
 struct Color {

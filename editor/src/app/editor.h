@@ -208,6 +208,8 @@ private:
     bool expectView(const ScriptCommand& command, std::string& error);
     /// `expect dialog on top`: a dialog was drawn in the last frame, in front of every panel.
     bool expectDialogOnTop(std::string& error) const;
+    /// The title of a dialog ImGui drew in the last frame, or "" (asked between two frames).
+    std::string dialogDrawnLastFrame() const;
     /// The object a script names: "joint NAME", "body NAME", or any of the plugin's kinds and
     /// an object's name; nullopt with the reason.
     std::optional<ObjectRef> objectNamed(const std::string& kind, const std::string& name, std::string& error) const;

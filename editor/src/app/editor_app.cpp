@@ -211,36 +211,37 @@ ViewInsets Editor::insets(Rect box) const {
     // over a fallen figure as over a standing one.
     const float boxTop = camera_.worldToScreen({box.min.x, box.max.y}).y / pixels;
     const float boxBottom = camera_.worldToScreen({box.min.x, box.min.y}).y / pixels;
+    // Where the panels beside it leave less, the Inspector is left out first (beside the Joints
+    // panel in a wide window it may reach down to a figure lying on the ground), then all:
+    // all or nothing, a selection in a wide window dropped the Simulate and Tuning panels too.
     const float width = ImGui::GetIO().DisplaySize.x;
-    float left = 0.0f, right = 0.0f;
-    for (const char* title : kSidePanels) {
-        const ImGuiWindow* panel = ImGui::FindWindowByName(title);
-        if (!panel || panel->Pos.y > boxBottom || panel->Pos.y + panel->Size.y < boxTop) continue;
-        if (panel->Pos.x + 0.5f * panel->Size.x < 0.5f * width) left = std::max(left, panel->Pos.x + panel->Size.x + kPanelGap);
-        else right = std::max(right, width - panel->Pos.x + kPanelGap);
-    }
-    if (width - left - right >= width / 3.0f) {
-        insets.leftPixels = left * pixels;
-        insets.rightPixels = right * pixels;
+    for (const bool withInspector : {true, false}) {
+        float left = 0.0f, right = 0.0f;
+        for (const char* title : kSidePanels) {
+            const ImGuiWindow* panel = panelDrawnLastFrame(title);
+            if (!panel || (!withInspector && std::string_view(title) == "Inspector")) continue;
+            if (panel->Pos.y > boxBottom || panel->Pos.y + panel->Size.y < boxTop) continue;
+            if (panel->Pos.x + 0.5f * panel->Size.x < 0.5f * width) left = std::max(left, panel->Pos.x + panel->Size.x + kPanelGap);
+            else right = std::max(right, width - panel->Pos.x + kPanelGap);
+        }
+        if (width - left - right >= width / 3.0f) {
+            insets.leftPixels = left * pixels;
+            insets.rightPixels = right * pixels;
+            return insets;
+        }
     }
     return insets;
 }
 
 Rect Editor::firstCharacterBox() const {
-    bool any = false;
-    Rect box{};
+    std::optional<Rect> box;
     for (const BodyView& b : bodies_) {
         if (b.info.character != 0) continue;
-        float r = float(b.info.radius);
-        for (Vec2 p : {b.info.a, b.info.b}) {
-            Rect around{{p.x - r, p.y - r}, {p.x + r, p.y + r}};
-            if (!any) box = around;
-            box.min = {std::min(box.min.x, around.min.x), std::min(box.min.y, around.min.y)};
-            box.max = {std::max(box.max.x, around.max.x), std::max(box.max.y, around.max.y)};
-            any = true;
-        }
+        const Rect around = capsuleBounds(b.info.a, b.info.b, float(b.info.radius));
+        box = box ? united(*box, around) : around;
     }
-    if (any || level_.spawns.empty()) return box;
+    if (box) return *box;
+    if (level_.spawns.empty()) return {};
     Vec2 feet = level_.spawns.front().position;
     return {feet - Vec2{0.3f, 0.0f}, feet + Vec2{0.3f, kCharacterHeight}};
 }

@@ -279,9 +279,10 @@ bool Editor::expectView(const ScriptCommand& c, std::string& error) {
         error = "expect " + w[1] + " " + w[2] + text;
         return false;
     }
-    const ImGuiWindow* panel = ImGui::FindWindowByName(w[2].c_str());
-    if ((w[3] == "inside" || w[3] == "gap" || w[3] == "clear") && (!panel || !panel->WasActive)) {
-        error = "expect panel: no panel '" + w[2] + "' (Joints, Inspector, Simulate, Tuning, Plugin)";
+    const bool sidePanel = std::find(kSidePanels.begin(), kSidePanels.end(), w[2]) != kSidePanels.end();
+    const ImGuiWindow* panel = sidePanel ? panelDrawnLastFrame(w[2].c_str()) : nullptr;
+    if ((w[3] == "inside" || w[3] == "gap" || w[3] == "clear") && !panel) {
+        error = "expect panel: no panel '" + w[2] + "' drawn (Joints, Inspector, Simulate, Tuning, Plugin)";
         return false;
     }
     // expect panel NAME gap PIXELS [TOLERANCE]: from its lower edge down to the status line.
@@ -298,8 +299,8 @@ bool Editor::expectView(const ScriptCommand& c, std::string& error) {
     }
     if (w[3] == "clear") {  // expect panel NAME clear: no other side panel overlaps it (one would hide part of it)
         for (const char* title : kSidePanels) {
-            const ImGuiWindow* other = ImGui::FindWindowByName(title);
-            if (!other || other == panel || !other->WasActive) continue;
+            const ImGuiWindow* other = panelDrawnLastFrame(title);
+            if (!other || other == panel) continue;
             const bool apart = other->Pos.x >= panel->Pos.x + panel->Size.x || panel->Pos.x >= other->Pos.x + other->Size.x ||
                                other->Pos.y >= panel->Pos.y + panel->Size.y || panel->Pos.y >= other->Pos.y + other->Size.y;
             if (apart) continue;
@@ -320,14 +321,27 @@ bool Editor::expectView(const ScriptCommand& c, std::string& error) {
     return expectNumber(w, 4, jointsPanelWidth_, 0.5, error);
 }
 
+namespace {
+/// Whether ImGui drew this window as a dialog (a modal popup) in the last frame; asked
+/// between two frames, as the script's expectations are.
+bool drawnDialog(const ImGuiWindow& window) {
+    return (window.Flags & ImGuiWindowFlags_Modal) && window.Active && !window.Hidden;
+}
+}  // namespace
+
+std::string Editor::dialogDrawnLastFrame() const {
+    for (const ImGuiWindow* window : ImGui::GetCurrentContext()->Windows)
+        if (drawnDialog(*window)) return window->Name;
+    return "";
+}
+
 bool Editor::expectDialogOnTop(std::string& error) const {
     // In ImGui's display order, back to front, as the last frame drew it: the dialogs (the
     // modal windows drawn) after every panel and the status line.
     const ImVector<ImGuiWindow*>& windows = ImGui::GetCurrentContext()->Windows;
     int lowestDialog = windows.Size;
     for (int i = 0; i < windows.Size; ++i)
-        if ((windows[i]->Flags & ImGuiWindowFlags_Modal) && windows[i]->Active && !windows[i]->Hidden)
-            lowestDialog = std::min(lowestDialog, i);
+        if (drawnDialog(*windows[i])) lowestDialog = std::min(lowestDialog, i);
     if (lowestDialog == windows.Size) {
         error = "expect dialog on top: no dialog was drawn in the last frame";
         return false;
@@ -357,9 +371,13 @@ bool Editor::expectState(const ScriptCommand& c, std::string& error) {
     }
     if (w[1] == "dialog" && w[2] == "on") return expectDialogOnTop(error);
     if (w[1] == "dialog") {
-        if (askUnsaved_ == (w[2] == "unsaved")) return true;
-        error = std::string("expect dialog ") + w[2] + ": " + (askUnsaved_ ? "the unsaved-changes question is open"
-                                                                          : "no question is open");
+        // none: no question open, and no dialog drawn in the last frame (an Open dialog whose
+        // choice was taken stood a frame longer over the rig it opened).
+        const std::string drawn = w[2] == "none" ? dialogDrawnLastFrame() : "";
+        if (askUnsaved_ == (w[2] == "unsaved") && drawn.empty()) return true;
+        error = std::string("expect dialog ") + w[2] + ": " +
+                (askUnsaved_ ? "the unsaved-changes question is open"
+                             : drawn.empty() ? "no question is open" : "the " + drawn + " dialog was drawn in the last frame");
         return false;
     }
     if (w[1] == "reloads") return expectNumber(w, 2, plugin_.status().reloads, 0.0, error);

@@ -80,6 +80,7 @@ void drawDialogError(const std::string& error) {
 /// (refuseOpen), as Save As does; closed and opened again, it was missing for a frame.
 std::string drawOpenDialog(MainMenuState& state, const OpenChoices& choices, WidgetTargets& targets) {
     std::string chosen;
+    if (!state.openDialog) closeDialogNow(kOpenTitle);
     bool justOpened = state.openDialog && !ImGui::IsPopupOpen(kOpenTitle);
     if (justOpened) ImGui::OpenPopup(kOpenTitle);
     ImGuiIO& io = ImGui::GetIO();
@@ -140,6 +141,7 @@ std::vector<std::string> saveAsMessage(const OpenChoices& choices) {
 /// askToReplace, refuseSaveAs or closeSaveAsDialog.
 void drawSaveAsDialog(MainMenuState& state, const OpenChoices& choices, WidgetTargets& targets,
                       MainMenuActions& actions) {
+    if (!state.saveAsDialog) closeDialogNow(kSaveAsTitle);
     const bool justOpened = state.saveAsDialog && !ImGui::IsPopupOpen(kSaveAsTitle);
     if (justOpened) ImGui::OpenPopup(kSaveAsTitle);
     ImGuiIO& io = ImGui::GetIO();

@@ -3,7 +3,7 @@
 #pragma once
 
 #include <imgui.h>
-#include <imgui_internal.h>  // BringWindowToDisplayFront
+#include <imgui_internal.h>  // BringWindowToDisplayFront, ClosePopupToLevel
 
 namespace paper::editor {
 
@@ -18,6 +18,16 @@ inline void endDialog(bool close) {
         ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
     }
     ImGui::EndPopup();
+}
+
+/// Closes the modal `title` (opened from the current ID stack) before it is drawn again, when
+/// the editor closed it since the last frame (a choice it accepted): drawn once more to close
+/// itself, the Open dialog stood for a frame over the rig its choice had opened.
+inline void closeDialogNow(const char* title) {
+    const ImGuiID id = ImGui::GetID(title);
+    const ImVector<ImGuiPopupData>& open = ImGui::GetCurrentContext()->OpenPopupStack;
+    for (int level = 0; level < open.Size; ++level)
+        if (open[level].PopupId == id) return ImGui::ClosePopupToLevel(level, true);
 }
 
 }  // namespace paper::editor

@@ -59,8 +59,9 @@ struct TuningState {
     std::string active;         ///< the property being dragged, or empty
     double activeBefore = 0.0;  ///< its value at the press
     ImVec2 placedAt{-1.0f, -1.0f};  ///< where the panel was last put (placeWhenMoved)
-    float top = 0.0f;               ///< its top edge last frame, pixels (a drag moves it)
+    float left = 0.0f, top = 0.0f;  ///< its top left corner last frame, pixels
     float width = 0.0f;             ///< its width last frame, pixels
+    bool dragged = false;           ///< moved by the user since it was last put
     float placedWidth = 0.0f;       ///< its width when it was last put (placeRightEdgeWhenMoved)
 };
 

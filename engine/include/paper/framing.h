@@ -14,8 +14,8 @@ namespace paper {
 struct ViewInsets {
     float topPixels = 0.0f;     ///< the menu bar
     float bottomPixels = 0.0f;  ///< the status line
-    float leftPixels = 0.0f;    ///< the panels down the left (Joints and what stands under it)
-    float rightPixels = 0.0f;   ///< the panels down the right (Simulate, Tuning)
+    float leftPixels = 0.0f;    ///< the panels down the left
+    float rightPixels = 0.0f;   ///< the panels down the right
 };
 
 /// The least view height, metres, of the starting frame (a figure 1.8 m tall has room).
@@ -25,9 +25,9 @@ inline constexpr float kStartGroundMetres = 0.4f;
 /// Follow keeps the figure this fraction of the free view away from every edge.
 inline constexpr float kFollowMarginFraction = 0.1f;
 
-/// The world rectangle seen between the insets. frameStart centres across the whole width
-/// (the panels are not laid out yet when it first runs); Follow and isInView keep clear of
-/// the side panels too.
+/// The world rectangle seen between the insets. frameStart reads the top and bottom insets
+/// only and centres across the whole width (a program's side panels may not be laid out when
+/// it first frames); keepInView and isInView keep clear of the sides too.
 Rect freeView(const Camera& camera, ViewInsets insets);
 /// Frames `box` (a figure's bounds, metres): centred across, its bottom
 /// kStartGroundMetres above the status line with room above, at least kMinStartViewHeight of

@@ -59,11 +59,13 @@ void updateCamera(PlayerView& view, const InputMap& input, const PlayerBindings&
 /// drives); none when the plugin reports no such outline.
 std::optional<Rect> followedBox(PluginHost& plugin);
 
-/// Follow: moves the view the least that keeps `box` kFollowMarginFraction clear of the
-/// window's edges (keepInView), while following and while the left button is up. Held, it
-/// is the plugin's (a grab pulls toward the cursor's world point): a view moving under it
-/// would pull further, and the grabbed figure would run away with the view.
-void follow(PlayerView& view, std::optional<Rect> box, const InputMap& input);
+/// Follow: moves the view the least that keeps the followed box kFollowMarginFraction clear
+/// of the window's edges (keepInView), while following and while the left button is up.
+/// Held, it is the plugin's (a grab pulls toward the cursor's world point): a view moving
+/// under it would pull further, and the grabbed figure would run away with the view. The
+/// HUD is not kept clear: it is see-through, F1 hides it, and a headless run (which has
+/// none) must follow as a window does, so that a script's screen points mean the same.
+void follow(PlayerView& view, PluginHost& plugin, const InputMap& input);
 
 /// Metres kept in view on each side of the first spawn's point by startView.
 inline constexpr float kSpawnViewMargin = 1.0f;

@@ -128,8 +128,9 @@ typedef struct PaperStatDesc {
      "shape" ("capsule", "circle" or "box") has an outline a tool can draw and pick;
    - such an object with a writable "selected" (bool) is told when a tool selects it
      (1) and when the selection moves on (0), so the plugin can mark what it draws of it;
-   - the player's view follows the outlines of the objects the first owner owns (owner 0:
-     what the plugin made of the level's first spawn, which its input drives). */
+   - the player's view follows the outlines of the objects whose owner is object 0 of their
+     kind's ownerKind, of every such kind (what the plugin made of the level's first spawn,
+     which its input drives). */
 enum { PAPER_KIND_SETTINGS = 1 }; /* one object: the plugin's settings */
 
 typedef struct PaperObjectKindDesc {

@@ -142,7 +142,10 @@ public:
     /// Applies the input commands due at or before the boundary before step `step` (the
     /// index of the step about to run, from 0): keys, mouse moves (world positions mapped
     /// through camera) and buttons, in file order, releases of earlier presses first.
-    /// Call it before each step; a boundary already applied is not applied twice.
+    /// Call it before each step; a boundary already applied is not applied twice. After a
+    /// `mouse move world` the cursor stays on that world point, mapped again through the
+    /// camera at every call until the next mouse move: the player's view follows its figure,
+    /// and a press a second later would otherwise land where the view had moved the point.
     void applyInput(std::int64_t step, InputMap& input, const Camera& camera);
 
     /// The screenshot, quit and extension commands due by the boundary `step` (that many
@@ -159,6 +162,7 @@ private:
         std::int32_t keycode;
     };
     std::vector<Release> releases_;  ///< key-ups of presses, in the order they fall due
+    std::optional<Vec2> worldMouse_;  ///< the last `mouse move world`'s point, until a `mouse move screen`
 };
 
 }  // namespace paper

@@ -27,8 +27,8 @@ Options (a value as the next argument or after '=', e.g. --frames=120):
                        a `quit` in the script ends it at once.
   --realtime           Pace the steps at 60 Hz of wall-clock time (headless, or in
                        a window with --frames or --script).
-  --stats-json FILE    At exit, write a JSON summary: frames, level, plugin, physics,
-                       timing.
+  --stats-json FILE    At exit, write a JSON summary: frames, level, view, plugin,
+                       physics, timing.
   --screenshot FILE    At exit, save what the window shows as a PNG (not headless).
   --plugin FILE        Load the plugin this descriptor (*.plugin) describes, instead of
                        the first one found in $PAPERDOLL_PLUGIN_PATH or plugins/ beside

@@ -8,7 +8,6 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
-#include <iomanip>
 #include <iostream>
 #include <optional>
 #include <thread>
@@ -85,7 +84,7 @@ struct Simulation {
         stats.stepSecondsTotal += seconds;
         stats.stepSecondsMax = std::max(stats.stepSecondsMax, seconds);
         // After every step, headless too: where a script's `mouse move screen` lands depends on it.
-        if (plugin && plugin->loaded()) follow(view, followedBox(*plugin), input);
+        if (plugin) follow(view, *plugin, input);
         input.consumeEdges();  // a press is seen by exactly one step
     }
 };
@@ -503,7 +502,7 @@ int runPlayer(const PlayerOptions& options, std::ostream& out, std::ostream& err
         return 1;
     if (options.headless)
         out << "paperdoll: " << sim.stats.steps << (sim.stats.steps == 1 ? " step" : " steps") << " of '"
-            << level->name << "' in " << std::fixed << std::setprecision(3) << sim.stats.wallSeconds << " s\n";
+            << level->name << "' in " << formatted("%.3f", sim.stats.wallSeconds) << " s\n";
     // A run that ends by itself (--frames, a script) is a check: a plugin that crashed in it,
     // rolled back to the library before or stopped, fails it (its figures written first).
     if (plugin && sim.stepLimit >= 0)

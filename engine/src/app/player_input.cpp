@@ -106,20 +106,21 @@ std::optional<Rect> followedBox(PluginHost& plugin) {
             if (object.owner != 0) continue;
             const std::vector<PropertyValue> properties = plugin.properties(kind, object.handle);
             if (!hasOutline(properties)) continue;
-            const float r = float(findProperty(properties, "radius")->value);
-            for (Vec2 end : {findProperty(properties, "a")->vector, findProperty(properties, "b")->vector}) {
-                const Rect around{{end.x - r, end.y - r}, {end.x + r, end.y + r}};
-                if (!box) box = around;
-                box->min = {std::min(box->min.x, around.min.x), std::min(box->min.y, around.min.y)};
-                box->max = {std::max(box->max.x, around.max.x), std::max(box->max.y, around.max.y)};
-            }
+            const Rect around = capsuleBounds(findProperty(properties, "a")->vector, findProperty(properties, "b")->vector,
+                                              float(findProperty(properties, "radius")->value));
+            box = box ? united(*box, around) : around;
         }
     }
     return box;
 }
 
-void follow(PlayerView& view, std::optional<Rect> box, const InputMap& input) {
-    if (view.following && box && !input.mouse().down[int(MouseButton::Left)]) keepInView(view.camera, *box, ViewInsets{});
+void follow(PlayerView& view, PluginHost& plugin, const InputMap& input) {
+    if (!view.following || input.mouse().down[int(MouseButton::Left)] || !plugin.loaded()) return;
+    const int generation = plugin.generation();
+    const std::optional<Rect> box = followedBox(plugin);
+    // A plugin that crashed while it was asked (rolled back or stopped) answered for part of
+    // its figure only.
+    if (box && plugin.loaded() && plugin.generation() == generation) keepInView(view.camera, *box, ViewInsets{});
 }
 
 }  // namespace paper

@@ -365,6 +365,7 @@ bool applyInputCommand(const ScriptCommand& c, InputMap& input, const Camera& ca
 
 void ScriptRunner::applyInput(std::int64_t step, InputMap& input, const Camera& camera) {
     const std::vector<ScriptCommand>& commands = script_.commands();
+    if (worldMouse_) input.mouseMove(camera.worldToScreen(*worldMouse_));
     // One boundary at a time, so a release due at a boundary precedes that boundary's
     // commands even when the caller skips boundaries.
     for (;;) {
@@ -380,6 +381,8 @@ void ScriptRunner::applyInput(std::int64_t step, InputMap& input, const Camera& 
             const ScriptCommand& c = commands[nextInput_];
             // Observations are left to takeObservations.
             if (applyInputCommand(c, input, camera) && c.op == ScriptOp::KeyPress) releases_.push_back({c.step + 1, c.keycode});
+            if (c.op == ScriptOp::MouseMoveWorld) worldMouse_ = c.position;
+            if (c.op == ScriptOp::MouseMoveScreen) worldMouse_.reset();
         }
     }
 }
