@@ -5,7 +5,6 @@
 // the Editor applies it, so every edit reaches the history the same way.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
@@ -38,8 +37,6 @@ class PluginHost;
 
 namespace paper::editor {
 
-/// The panels standing at the window's sides, by title: the world is seen between them.
-inline constexpr std::array<const char*, 5> kSidePanels{"Joints", "Inspector", "Plugin", "Simulate", "Tuning"};
 /// Pixels the status line adds round its text (the viewport's insets leave room for it).
 inline constexpr float kStatusPaddingPixels = 4.0f;
 /// How near the last selecting click, screen pixels, a click counts as in the same place

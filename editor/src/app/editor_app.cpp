@@ -219,7 +219,7 @@ ViewInsets Editor::insets(Rect box) const {
         float left = 0.0f, right = 0.0f;
         for (const char* title : kSidePanels) {
             const ImGuiWindow* panel = panelDrawnLastFrame(title);
-            if (!panel || (!withInspector && std::string_view(title) == "Inspector")) continue;
+            if (!panel || (!withInspector && std::string_view(title) == kInspectorPanel)) continue;
             if (panel->Pos.y > boxBottom || panel->Pos.y + panel->Size.y < boxTop) continue;
             if (panel->Pos.x + 0.5f * panel->Size.x < 0.5f * width) left = std::max(left, panel->Pos.x + panel->Size.x + kPanelGap);
             else right = std::max(right, width - panel->Pos.x + kPanelGap);
@@ -249,7 +249,8 @@ Rect Editor::firstCharacterBox() const {
 void Editor::resetView() {
     camera_.frame(level_.camera.center, level_.camera.viewHeight);
     if (level_.spawns.empty()) return;
-    frameStart(camera_, firstCharacterBox(), insets(firstCharacterBox()));
+    const Rect character = firstCharacterBox();
+    frameStart(camera_, character, insets(character));
     // Centred across the whole window, the first spawn's flag, beside the character's head,
     // reached under the Simulate panel in the least window (800x600), where insets leaves
     // the side panels out (they leave the world less than a third). Once that panel is laid

@@ -198,7 +198,7 @@ void Editor::simulate() {
 
 void Editor::drawJointsPanel() {
     ImGui::SetNextWindowPos({10, 30}, ImGuiCond_FirstUseEver);
-    if (ImGui::Begin("Joints", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    if (ImGui::Begin(kJointsPanel, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
         // As wide as its widest content can get ("(outside)" on the longest name, "Save *"),
         // so it does not jump when a joint leaves its range or an edit sets the `*`.
         const ImGuiStyle& style = ImGui::GetStyle();

@@ -45,7 +45,7 @@ const char* editorUsage() {
            "  select joint|body|KIND NAME                      type TEXT\n"
            "  expect joint NAME lower|upper DEGREES [TOL]      expect property SETTING VALUE [TOL]\n"
            "  expect property joint|body|KIND NAME PROPERTY VALUE [TOL]\n"
-           "  expect hovered|selected joint|body NAME | none   expect dialog unsaved|none   expect dialog on top\n"
+           "  expect hovered|selected joint|body NAME | none   expect dialog unsaved|none|closed|on top\n"
            "  expect plots N   expect reloads N   expect loaded_at first   expect mode MODE   expect blend W [TOL]\n"
            "  expect dirty|clean   expect status TEXT   expect drawn TEXT   expect save_as TEXT\n"
            "  expect character|flag|label visible|hidden\n"

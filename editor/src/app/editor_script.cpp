@@ -81,11 +81,11 @@ bool checkExpect(const std::vector<std::string>& w, std::string& error) {
         bool none = w.size() == 3 && w[2] == "none";
         bool object = w.size() == 4 && (w[2] == "joint" || w[2] == "body");
         if (!none && !object) error = "expect " + what + " needs 'joint NAME', 'body NAME' or 'none'";
-    } else if (what == "dialog") {  // expect dialog unsaved|none / expect dialog on top
+    } else if (what == "dialog") {  // expect dialog unsaved|none|closed / expect dialog on top
         const bool onTop = w.size() == 4 && w[2] == "on" && w[3] == "top";
-        if (!onTop && (w.size() != 3 || (w[2] != "unsaved" && w[2] != "none")))
-            error = "expect dialog needs 'unsaved' (the unsaved-changes question is open), 'none' or 'on top' (a "
-                    "dialog is drawn in front of every panel)";
+        if (!onTop && (w.size() != 3 || (w[2] != "unsaved" && w[2] != "none" && w[2] != "closed")))
+            error = "expect dialog needs 'unsaved' (the unsaved-changes question is open), 'none' (it is not), "
+                    "'closed' (no dialog drawn) or 'on top' (a dialog is drawn in front of every panel)";
     } else if (what == "plots") {  // expect plots SAMPLES
         double number = 0.0;
         if (w.size() != 3 || !parseNumber(w[2], number) || number < 0.0 || number != std::floor(number))

@@ -282,7 +282,8 @@ bool Editor::expectView(const ScriptCommand& c, std::string& error) {
     const bool sidePanel = std::find(kSidePanels.begin(), kSidePanels.end(), w[2]) != kSidePanels.end();
     const ImGuiWindow* panel = sidePanel ? panelDrawnLastFrame(w[2].c_str()) : nullptr;
     if ((w[3] == "inside" || w[3] == "gap" || w[3] == "clear") && !panel) {
-        error = "expect panel: no panel '" + w[2] + "' drawn (Joints, Inspector, Simulate, Tuning, Plugin)";
+        error = "expect panel: no panel '" + w[2] + "'" + (sidePanel ? " was drawn in the last frame" : "") +
+                " (Joints, Inspector, Simulate, Tuning, Plugin)";
         return false;
     }
     // expect panel NAME gap PIXELS [TOLERANCE]: from its lower edge down to the status line.
@@ -314,7 +315,7 @@ bool Editor::expectView(const ScriptCommand& c, std::string& error) {
         return true;
     }
     // expect panel NAME width PIXELS [TOLERANCE]: the panels whose width matters.
-    if (w[2] != "Joints") {
+    if (w[2] != kJointsPanel) {
         error = "expect panel: no panel '" + w[2] + "' to measure (Joints)";
         return false;
     }
@@ -370,14 +371,16 @@ bool Editor::expectState(const ScriptCommand& c, std::string& error) {
         return false;
     }
     if (w[1] == "dialog" && w[2] == "on") return expectDialogOnTop(error);
+    if (w[1] == "dialog" && w[2] == "closed") {  // no dialog drawn in the last frame, the question neither
+        const std::string drawn = dialogDrawnLastFrame();
+        if (drawn.empty() && !askUnsaved_) return true;
+        error = "expect dialog closed: the " + (drawn.empty() ? std::string("unsaved-changes question is open") : drawn + " dialog was drawn in the last frame");
+        return false;
+    }
     if (w[1] == "dialog") {
-        // none: no question open, and no dialog drawn in the last frame (an Open dialog whose
-        // choice was taken stood a frame longer over the rig it opened).
-        const std::string drawn = w[2] == "none" ? dialogDrawnLastFrame() : "";
-        if (askUnsaved_ == (w[2] == "unsaved") && drawn.empty()) return true;
-        error = std::string("expect dialog ") + w[2] + ": " +
-                (askUnsaved_ ? "the unsaved-changes question is open"
-                             : drawn.empty() ? "no question is open" : "the " + drawn + " dialog was drawn in the last frame");
+        if (askUnsaved_ == (w[2] == "unsaved")) return true;
+        error = std::string("expect dialog ") + w[2] + ": " + (askUnsaved_ ? "the unsaved-changes question is open"
+                                                                          : "no question is open");
         return false;
     }
     if (w[1] == "reloads") return expectNumber(w, 2, plugin_.status().reloads, 0.0, error);

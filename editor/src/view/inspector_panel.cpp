@@ -134,7 +134,7 @@ std::optional<Edit> drawInspectorPanel(PluginHost& plugin, const ObjectRef& sele
     const bool pluginUnder = place.pluginTop > at.y && place.pluginLeft < at.x + state.width && place.pluginRight > at.x;
     const float statusTop = place.statusTop > 0.0f ? place.statusTop : ImGui::GetIO().DisplaySize.y;
     keepAbove(pluginUnder ? std::min(place.pluginTop, statusTop) : statusTop, at.y);
-    if (ImGui::Begin("Inspector", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    if (ImGui::Begin(kInspectorPanel, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
         std::optional<std::uint64_t> handle = selection.empty() ? std::nullopt : handleOf(plugin, selection);
         if (!handle) {
             ImGui::TextDisabled("Click a joint's pivot or a body to inspect it.");

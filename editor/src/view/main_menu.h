@@ -64,9 +64,11 @@ MainMenuActions drawMainMenu(MainMenuState& state, ViewOptions& view, bool dirty
                              WidgetTargets& targets);
 /// Opens the Open dialog (Ctrl+O), listing the files as drawMainMenu does.
 void openDialog(MainMenuState& state, const OpenChoices& choices);
-/// The Open dialog's answer to a choice: close it (opened, or asked about unsaved edits), or
-/// list the files again with the path kept and the reason shown in it (it stays).
+/// Closes the Open dialog after a choice the editor takes (opened, or asked about unsaved
+/// edits): gone from the next frame.
 void closeOpenDialog(MainMenuState& state);
+/// Keeps the Open dialog after a refused choice: the files listed again, the path kept and
+/// the reason shown in it.
 void refuseOpen(MainMenuState& state, const OpenChoices& choices, const std::string& typed, std::string why);
 /// Opens the Save As dialog (Ctrl+Shift+S) with an empty path.
 void openSaveAsDialog(MainMenuState& state);

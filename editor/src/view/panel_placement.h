@@ -10,9 +10,20 @@
 #include <imgui_internal.h>  // FindWindowByName: where a panel is, by its title
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
 
 namespace paper::editor {
+
+/// The side panels' titles: what ImGui finds them by, and what scripts name them.
+inline constexpr const char* kJointsPanel = "Joints";
+inline constexpr const char* kInspectorPanel = "Inspector";
+inline constexpr const char* kPluginPanel = "Plugin";
+inline constexpr const char* kSimulatePanel = "Simulate";
+inline constexpr const char* kTuningPanel = "Tuning";
+/// The panels standing at the window's sides: the world is seen between them.
+inline constexpr std::array<const char*, 5> kSidePanels{kJointsPanel, kInspectorPanel, kPluginPanel, kSimulatePanel,
+                                                        kTuningPanel};
 
 /// Puts the next window at `at` (ImGui's pivot: {0, 0} top left, {1, 0} top right) whenever
 /// `at` moved since the last call, which `placedAt` remembers: the panel follows the edge of

@@ -133,8 +133,8 @@ bool drawPluginPanel(PluginHost& plugin, PluginPanelState& state, float bottom, 
     // In a short window it starts folded to its title bar (the Inspector then keeps above it,
     // and F5 still reloads): it reports, where the other panels are worked in.
     ImGui::SetNextWindowCollapsed(io.DisplaySize.y < kRoomyPanelsHeight, ImGuiCond_FirstUseEver);
-    const bool unfolded = ImGui::Begin("Plugin", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
-    rememberFoldArrow("Plugin", targets);
+    const bool unfolded = ImGui::Begin(kPluginPanel, nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+    rememberFoldArrow(kPluginPanel, targets);
     if (unfolded) {
         for (const std::string& text : {s.name, s.file, s.lastError}) wantGlyphs(text);
         if (plugin.loaded()) {
@@ -226,8 +226,8 @@ std::optional<Edit> drawTuningPanel(PluginHost& plugin, float top, float bottom,
     // lies (at 800x600 the side panels then left the world less than a third of the window,
     // and Follow kept the figure under the Inspector).
     ImGui::SetNextWindowCollapsed(io.DisplaySize.y < kRoomyPanelsHeight, ImGuiCond_FirstUseEver);
-    const bool unfolded = ImGui::Begin("Tuning", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
-    rememberFoldArrow("Tuning", targets);
+    const bool unfolded = ImGui::Begin(kTuningPanel, nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+    rememberFoldArrow(kTuningPanel, targets);
     if (unfolded) {
         int kind = -1;
         std::uint64_t handle = 0;

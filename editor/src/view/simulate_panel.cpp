@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "paper/plugin_host.h"
+#include "view/panel_placement.h"
 #include "view/widget_targets.h"
 #include "paper/window.h"
 
@@ -92,7 +93,7 @@ SimulateActions drawSimulatePanel(PluginHost& plugin, SimulateState& state, Widg
     ImGuiIO& io = ImGui::GetIO();
     // Pinned to the top right, under the menu bar, whatever the window's size.
     ImGui::SetNextWindowPos({io.DisplaySize.x - 10.0f, 30.0f}, ImGuiCond_Always, {1.0f, 0.0f});
-    if (ImGui::Begin("Simulate", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove)) {
+    if (ImGui::Begin(kSimulatePanel, nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove)) {
         if (ImGui::Button(state.playing ? "Pause (P)" : "Play (P)", {90, 0})) state.playing = !state.playing;
         targets.remember("play");
         ImGui::SameLine();
