@@ -37,8 +37,11 @@ bool propertyWidget(const PropertyValue& p, const std::string& label, double& va
     wantGlyphs(label);
     wantGlyphs(p.text);
     ImGui::SetNextItemWidth(kSliderWidth);
+    // The value's text starts a frame padding into the slider's place; one that reached its
+    // end ran into the label ("…, z 5Cut-out parts").
+    const float roomForText = kSliderWidth - 2.0f * ImGui::GetStyle().FramePadding.x;
     if ((p.flags & PAPER_PROPERTY_READ_ONLY) && p.type == PAPER_PROPERTY_STRING &&
-        ImGui::CalcTextSize(p.text.c_str()).x > kSliderWidth) {
+        ImGui::CalcTextSize(p.text.c_str()).x > roomForText) {
         // Too long for the slider's place, where it was cut (a body's cut-out parts): its name
         // on a line, then the text, an item ("; " between) a line.
         ImGui::TextUnformatted(label.c_str(), label.c_str() + std::min(label.find("##"), label.size()));
