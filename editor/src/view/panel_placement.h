@@ -36,16 +36,6 @@ inline bool placeWhenMoved(ImVec2 at, ImVec2 pivot, ImVec2& placedAt) {
     return true;
 }
 
-/// placeWhenMoved for a panel pinned by its right edge (ImGui's pivot {1, 0}), put again when
-/// its width (`width`, last frame's) changed too, unless the user dragged it elsewhere: kept
-/// above the status line, the Tuning panel grows a scrollbar, and it grew past the window's
-/// edge.
-inline bool placeRightEdgeWhenMoved(ImVec2 at, float width, bool dragged, ImVec2& placedAt, float& placedWidth) {
-    if (width != placedWidth && !dragged) placedAt = {-1.0f, -1.0f};
-    placedWidth = width;
-    return placeWhenMoved(at, {1.0f, 0.0f}, placedAt);
-}
-
 /// The panel of that title as ImGui drew it in the last frame, or null (not drawn then).
 /// Asked inside a frame, that is what ImGui calls WasActive; between two frames (a script's
 /// expectations), Active.

@@ -218,7 +218,7 @@ std::optional<Edit> drawTuningPanel(PluginHost& plugin, float top, float bottom,
     std::optional<Edit> finished;
     ImGuiIO& io = ImGui::GetIO();
     const ImVec2 underSimulate{io.DisplaySize.x - 10.0f, top + kPanelGap};
-    const bool placed = placeRightEdgeWhenMoved(underSimulate, state.width, state.dragged, state.placedAt, state.placedWidth);
+    const bool placed = placeWhenMoved(underSimulate, {1.0f, 0.0f}, state.placedAt);
     if (bottom <= 0.0f) bottom = io.DisplaySize.y;  // the first frame: no status line yet
     keepAbove(bottom, placed ? underSimulate.y : state.top);
     // In a short window it starts folded to its title bar, as the Plugin panel does: open
@@ -286,9 +286,12 @@ std::optional<Edit> drawTuningPanel(PluginHost& plugin, float top, float bottom,
         }
     }
     // Put, it stands where it was put; otherwise it moves only when dragged (growing keeps
-    // its left edge).
+    // its left edge). Pinned by its right edge, it is put again when its width changes
+    // unless dragged elsewhere: kept above the status line, it grows a scrollbar, and it grew
+    // past the window's edge.
     const ImVec2 at = ImGui::GetWindowPos();
     state.dragged = !placed && (state.dragged || at.x != state.left || at.y != state.top);
+    if (ImGui::GetWindowWidth() != state.width && !state.dragged) state.placedAt = {-1.0f, -1.0f};
     state.left = at.x;
     state.top = at.y;
     state.width = ImGui::GetWindowWidth();

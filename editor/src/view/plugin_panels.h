@@ -62,7 +62,6 @@ struct TuningState {
     float left = 0.0f, top = 0.0f;  ///< its top left corner last frame, pixels
     float width = 0.0f;             ///< its width last frame, pixels
     bool dragged = false;           ///< moved by the user since it was last put
-    float placedWidth = 0.0f;       ///< its width when it was last put (placeRightEdgeWhenMoved)
 };
 
 /// Draws the Tuning panel at the right edge under `top` (the Simulate panel's bottom), kept
