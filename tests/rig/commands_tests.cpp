@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -16,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "character/character_assets.h"
 #include "rig_tools/rig_commands.h"
 #include "rig/rig_loader.h"
 #include "rig_test_support.h"
@@ -358,6 +360,40 @@ TEST_CASE("rig check lists errors and warnings together as a compiler does: the 
     Run drop = run({"rig", "drop", rig});
     CHECK(drop.status == 1);
     CHECK(drop.err == check.err.substr(0, check.err.find("paperdoll rig:")));
+}
+
+TEST_CASE("rig check on a rig whose bones have an error still says a clip file it names is not there",
+          "[rig][commands]") {
+    // An unknown parent (line 10) leaves no skeleton to read the clips against; their files
+    // are still checked, so the missing walk clip is said at once, not after the bone is
+    // mended. The idle clip, there and a clip, says nothing.
+    TempDir dir;
+    const std::string rig = stickmanPathWithClips(dir);
+    std::string text = readFile(contentRig("stickman.rig.xml"));
+    const std::string head = "<bone name=\"head\" parent=\"torso\"";
+    text.replace(text.find(head), head.size(), "<bone name=\"head\" parent=\"torsoo\"");
+    text.replace(text.find("../anims/walk.anim.xml"), 22, "../anims/nope.anim.xml");
+    std::ofstream(rig) << text;
+    const std::string nope = (dir.path / "anims" / "nope.anim.xml").string();
+
+    Run check = run({"rig", "check", rig});
+    CAPTURE(check.err);
+    CHECK(check.status == 1);
+    CHECK(contains(check.err, rig + ":10: error: bone: unknown parent 'torsoo'"));
+    CHECK(contains(check.err, rig + ":61: error: clip: the 'walk' clip '../anims/nope.anim.xml' does not load (the error for " +
+                                  nope + " says why)\n"));
+    CHECK(contains(check.err, nope + ": error: cannot open clip: file not found\n"));
+    CHECK(!contains(check.err, "idle.anim.xml"));
+    // A clip file that is not a clip is said too.
+    std::ofstream(nope) << "<rig name=\"x\" format=\"1\"/>\n";
+    Run wrongRoot = run({"rig", "check", rig});
+    CHECK(wrongRoot.status == 1);
+    CHECK(contains(wrongRoot.err, nope + ":1: error: "));
+    CHECK(contains(wrongRoot.err, rig + ":61: error: clip: the 'walk' clip"));
+    // The player's load says the same (the editor and the player show these lines).
+    std::vector<std::string> errors;
+    CHECK(ragdoll::loadCharacterAssets(rig, errors) == nullptr);
+    CHECK(std::any_of(errors.begin(), errors.end(), [&](const std::string& e) { return contains(e, nope + ":1: error: "); }));
 }
 
 TEST_CASE("rig check on what is not a rig file", "[rig][commands]") {

@@ -427,6 +427,16 @@ ClipLoadResult loadClipFile(const std::string& path, const RigDefinition& rig) {
     return loadClipFromText(*text, path, rig);
 }
 
+std::vector<Diagnostic> checkClipFileAlone(const std::string& path) {
+    std::vector<Diagnostic> diagnostics;
+    Reporter report(path, diagnostics);
+    if (std::optional<std::string> text = paper::readUserFile(path, "clip", report)) {
+        tinyxml2::XMLDocument document;
+        paper::parseRootElement(*text, "clip", document, report);
+    }
+    return diagnostics;
+}
+
 void sampleClip(const Clip& clip, const RigDefinition& rig, double time, LocalPose& out) {
     const double t = clipTime(clip, time, nullptr);
     out.angles.resize(rig.bones.size());

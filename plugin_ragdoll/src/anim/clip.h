@@ -50,6 +50,10 @@ struct ClipLoadResult {
 };
 ClipLoadResult loadClipFile(const std::string& path, const RigDefinition& rig);
 ClipLoadResult loadClipFromText(std::string_view text, const std::string& fileName, const RigDefinition& rig);
+/// What can be found wrong with a clip file without the bones it names: missing, unreadable,
+/// not XML, not a <clip>. For a rig whose own bones have errors, so a clip file it names
+/// that is not there is said at once, not only after the bones are mended.
+std::vector<Diagnostic> checkClipFileAlone(const std::string& path);
 
 /// The pose at time t (wrapped when looping, clamped otherwise). rootOffset gets y only.
 void sampleClip(const Clip& clip, const RigDefinition& rig, double time, LocalPose& out);

@@ -132,6 +132,12 @@ Clip restClip(const CharacterAssets& a, ClipRole role) {
     return clip;
 }
 
+/// The error at a rig's <clip> line for a clip file that does not load, pointing at its own.
+Diagnostic clipDoesNotLoad(const std::string& rigPath, const RigClip& entry, const std::string& path) {
+    return {Severity::Error, rigPath, entry.line,
+            "clip: the '" + entry.name + "' clip '" + entry.file + "' does not load (the error for " + path + " says why)"};
+}
+
 /// Loads a clip the rig names against the rig's bones; one that does not load is an error at
 /// the rig's <clip> line as well as in its own file.
 std::optional<Clip> loadRigClip(const std::string& rigPath, const RigDefinition& rig, const RigClip& entry,
@@ -140,10 +146,19 @@ std::optional<Clip> loadRigClip(const std::string& rigPath, const RigDefinition&
     ClipLoadResult clip = loadClipFile(path, rig);
     diagnostics.insert(diagnostics.end(), clip.diagnostics.begin(), clip.diagnostics.end());
     if (clip.clip) return std::move(*clip.clip);
-    diagnostics.push_back({Severity::Error, rigPath, entry.line,
-                           "clip: the '" + entry.name + "' clip '" + entry.file + "' does not load (the error for " + path +
-                               " says why)"});
+    diagnostics.push_back(clipDoesNotLoad(rigPath, entry, path));
     return std::nullopt;
+}
+
+/// A clip of a rig whose bones have errors: its file is checked to be there and be a clip,
+/// an error at the rig's <clip> line as well as in its own file when it is not.
+void checkRigClipAlone(const std::string& rigPath, const RigClip& entry, std::vector<Diagnostic>& diagnostics) {
+    if (entry.file.empty()) return;  // the rig's own error says so
+    const std::string path = paper::pathBeside(std::filesystem::path(rigPath).parent_path(), entry.file);
+    const std::vector<Diagnostic> found = checkClipFileAlone(path);
+    if (!hasErrors(found)) return;
+    diagnostics.insert(diagnostics.end(), found.begin(), found.end());
+    diagnostics.push_back(clipDoesNotLoad(rigPath, entry, path));
 }
 
 int roleOf(const std::string& name) {
@@ -186,8 +201,10 @@ std::shared_ptr<const CharacterAssets> loadAssets(const std::string& rigPath, st
     RigLoadResult loaded = loadRigFile(rigPath);
     diagnostics.insert(diagnostics.end(), loaded.diagnostics.begin(), loaded.diagnostics.end());
     if (!loaded.rig) {
-        // Its skeleton whole, the clips are checked too: every error at once.
+        // Its skeleton whole, the clips are checked too: every error at once. Its bones
+        // broken, the clips' files as far as they can be without the bones they name.
         if (loaded.skeleton) loadRigClips(rigPath, *loaded.skeleton, nullptr, diagnostics);
+        for (const RigClip& entry : loaded.clips) checkRigClipAlone(rigPath, entry, diagnostics);
         return nullptr;
     }
 

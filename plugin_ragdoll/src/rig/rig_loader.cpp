@@ -716,6 +716,7 @@ RigLoadResult loadRigFromText(std::string_view text, const std::string& fileName
                      [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
     if (report.errorCount() == 0) result.rig = std::move(rig);
     else if (parser.bonesIntact()) result.skeleton = std::move(rig);
+    else result.clips = rig->clips;
     return result;
 }
 

@@ -17,6 +17,9 @@ struct RigLoadResult {
     /// what needs only its skeleton (checking the clips it names, which name its bones), so
     /// a missing image does not hide the clips' errors. Never built or played.
     std::shared_ptr<const RigDefinition> skeleton;
+    /// When the rig has errors in its bones (neither rig nor skeleton): the clips it names,
+    /// whose files can still be checked to be there.
+    std::vector<RigClip> clips;
     /// Every error and warning, in file order of the checks (each element, then references).
     std::vector<Diagnostic> diagnostics;
 };

@@ -109,8 +109,8 @@ struct CheckedRig {
     std::vector<Diagnostic> diagnostics;
 
     /// Loaded as the player loads it: the rig loads and has bodies to play, or it is broken
-    /// with its skeleton whole (its clips are checked too, so every error is listed at once).
-    bool asPlayed() const { return (loaded.rig && !loaded.rig->bodies.empty()) || loaded.skeleton; }
+    /// (its clips are checked too, as far as its errors allow, so every error is listed at once).
+    bool asPlayed() const { return !loaded.rig || !loaded.rig->bodies.empty(); }
     bool ok() const { return loaded.rig && !hasErrors(diagnostics); }
     void print(std::ostream& err) const { printDiagnostics(err, diagnostics); }
     std::vector<std::string> of(Severity severity) const {
