@@ -754,6 +754,40 @@ TEST_CASE("auto-reload follows a library that is a link to the build's output", 
     fs::remove_all(outside);
 }
 
+TEST_CASE("auto-reload follows a versioned library's chain of links: a middle link pointed anew is seen", "[plugin]") {
+    // libtest.so -> libtest.so.1 -> libtest.so.1.0, as a versioned library is installed, and
+    // the middle link in another folder: only the folders of the first link and of the end
+    // were watched, so an install that pointed libtest.so.1 at a new libtest.so.1.1 was
+    // never loaded.
+    Sandbox box;
+    const fs::path lib = box.dir / "lib";
+    fs::create_directories(lib);
+    fs::copy_file(kTestPlugins / "libtest_plugin_v1.so", box.dir / "libtest.so.1.0");
+    fs::create_symlink("../libtest.so.1.0", lib / "libtest.so.1");
+    fs::create_symlink("lib/libtest.so.1", box.library);
+    auto host = box.host();
+    REQUIRE(host->load(box.descriptor));
+    host->watch(true);
+    CHECK(std::string(host->status().watchMethod) == "inotify");
+
+    fs::copy_file(kTestPlugins / "libtest_plugin_v2.so", box.dir / "libtest.so.1.1");
+    fs::create_symlink("../libtest.so.1.1", lib / "link.tmp");
+    fs::rename(lib / "link.tmp", lib / "libtest.so.1");
+    CHECK(pollWatch(*host));
+    CHECK(host->status().version == "2.0");
+    // The new end is watched, the old one no more.
+    fs::copy_file(kTestPlugins / "libtest_plugin_v1.so", box.dir / "libtest.so.1.1", fs::copy_options::overwrite_existing);
+    CHECK(pollWatch(*host));
+    CHECK(host->status().version == "1.0");
+    fs::copy_file(kTestPlugins / "libtest_plugin_v2.so", box.dir / "libtest.so.1.0", fs::copy_options::overwrite_existing);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(600);
+    while (std::chrono::steady_clock::now() < until) {
+        CHECK_FALSE(host->reloadIfChanged());
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    CHECK(host->status().reloads == 2);
+}
+
 TEST_CASE("a library still being written is not loaded until it is complete", "[plugin]") {
     Sandbox box;
     box.install("test_plugin_v1");

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <string>
 #include <system_error>
+#include <vector>
 
 namespace paper {
 
@@ -35,28 +36,39 @@ inline std::string pathBeside(const std::filesystem::path& folder, const std::st
     return shortest.string();
 }
 
-/// The file a write to path edits: path itself, or through symbolic links (followed hop by
-/// hop, to a file that may not exist yet) the file they name, so that writing it keeps a
-/// link a link (a file renamed over the link would replace it). Empty with why when a link
-/// cannot be read or the chain goes round in a loop (40 hops, as the kernel allows).
-inline std::filesystem::path linkedFile(const std::filesystem::path& path, std::string& why) {
+/// Every path path's symbolic links lead through, hop by hop, ending at the file they name
+/// (which may not exist yet); empty when path is no link. When a link cannot be read or the
+/// chain goes round in a loop (40 hops, as the kernel allows), the hops up to there, and why.
+inline std::vector<std::filesystem::path> linkChain(const std::filesystem::path& path, std::string& why) {
     namespace fs = std::filesystem;
-    constexpr int kMaxLinkHops = 40;
+    constexpr size_t kMaxLinkHops = 40;
+    std::vector<fs::path> chain;
     fs::path file = path;
     std::error_code status;
-    for (int hops = 0; fs::is_symlink(file, status); ++hops) {
-        if (hops == kMaxLinkHops) {
+    while (fs::is_symlink(file, status)) {
+        if (chain.size() == kMaxLinkHops) {
             why = "'" + path.filename().string() + "' is a symbolic link that leads round in a loop";
-            return {};
+            break;
         }
         const fs::path link = fs::read_symlink(file, status);
         if (status) {
             why = "'" + path.filename().string() + "' is a symbolic link that cannot be followed: " + status.message();
-            return {};
+            break;
         }
         file = link.is_absolute() ? link : file.parent_path() / link;
+        chain.push_back(file);
     }
-    return file;
+    return chain;
+}
+
+/// The file a write to path edits: path itself, or through symbolic links the file they
+/// name, so that writing it keeps a link a link (a file renamed over the link would replace
+/// it). Empty with why when a link cannot be followed (linkChain).
+inline std::filesystem::path linkedFile(const std::filesystem::path& path, std::string& why) {
+    std::string failed;
+    const std::vector<std::filesystem::path> chain = linkChain(path, failed);
+    if (!failed.empty()) return why = failed, std::filesystem::path();
+    return chain.empty() ? path : chain.back();
 }
 
 /// Why a file could not be written at path, as far as can be told before writing it: "it is

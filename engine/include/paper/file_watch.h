@@ -1,7 +1,8 @@
 // Watches one file (a plugin library) for replacement. inotify on its folder, so renames
 // over the file, out of it and rewrites in place are all seen, and a folder moved away and
 // made anew is watched again; a file that is a link (to a build's output elsewhere) is
-// followed, its target's folder watched too; if inotify is unavailable it polls
+// followed, the folder of every link on the way and of its target watched too (a versioned
+// library's libx.so -> libx.so.1 -> libx.so.1.2); if inotify is unavailable it polls
 // the file's size and time. A change is reported once the file has been quiet for a while
 // and is a complete ELF file: linkers write in many pieces, and a half-written library
 // must never be loaded.
@@ -10,6 +11,7 @@
 #include <chrono>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace paper {
 
@@ -41,11 +43,12 @@ private:
     Stamp stamp() const;
     /// Watches the file's folder (again); false while there is no such folder.
     bool watchFolder();
-    /// Follows the file's links to what they point at now and watches that file's folder
-    /// instead of the last target's (none when the file is no link).
-    void watchTarget();
-    /// The file is a link whose target's folder is not watched (gone, or not there yet).
-    bool targetUnwatched() const { return !target_.empty() && targetWatch_ < 0; }
+    /// Follows the file's links to what they point at now and watches the folders of every
+    /// link on the way and of the file at the end instead of the last chain's (none when the
+    /// file is no link).
+    void watchLinks();
+    /// The file is a link and a folder on its chain is not watched (gone, or not there yet).
+    bool linkUnwatched() const;
 
     std::filesystem::path file_;
     int inotifyFd_ = -1;
@@ -54,10 +57,14 @@ private:
     /// watch is on the old one, so the file's own size and time are compared until a folder
     /// of that name can be watched again.
     bool folderGone_ = false;
-    /// What the file's links lead to (empty when it is no link) and the watch on its folder:
-    /// the same descriptor as watch_ when both are one folder.
-    std::filesystem::path target_;
-    int targetWatch_ = -1;
+    /// A link the file leads through, or what its links lead to at the end, and the watch on
+    /// its folder: the same descriptor as watch_, or as another hop's, when they share a
+    /// folder.
+    struct Hop {
+        std::filesystem::path path;
+        int watch = -1;
+    };
+    std::vector<Hop> hops_;  ///< in the order they are followed; empty when the file is no link
     bool pending_ = false;
     std::chrono::steady_clock::time_point lastActivity_{};
     Stamp last_;

@@ -3,6 +3,7 @@
 #include <sys/inotify.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <system_error>
 
@@ -24,24 +25,35 @@ FileWatch::FileWatch(fs::path file) : file_(std::move(file)) {
         close(inotifyFd_);
         inotifyFd_ = -1;
     }
-    if (inotifyFd_ >= 0) watchTarget();
+    if (inotifyFd_ >= 0) watchLinks();
     last_ = stamp();
 }
 
-void FileWatch::watchTarget() {
-    std::string unreadable;  // a link that cannot be followed leaves the file's own folder watched
-    const fs::path linked = linkedFile(file_, unreadable);
-    // As the link spells it: ".." after a linked folder is the system's to resolve, not the text's.
-    const fs::path target = linked == file_ ? fs::path() : linked;
-    if (target == target_ && (target.empty() || targetWatch_ >= 0)) return;
-    if (targetWatch_ >= 0 && targetWatch_ != watch_) inotify_rm_watch(inotifyFd_, targetWatch_);
-    targetWatch_ = -1;
-    target_ = target;
-    if (target_.empty()) return;
-    // A folder watched twice gives one descriptor: the same as watch_ when the link and its
-    // target share a folder (and inotify_add_watch with the same events leaves that as it was).
-    const fs::path folder = target_.parent_path().empty() ? fs::path(".") : target_.parent_path();
-    targetWatch_ = inotify_add_watch(inotifyFd_, folder.c_str(), kFolderEvents);
+void FileWatch::watchLinks() {
+    std::string unreadable;  // a link that cannot be followed leaves the hops before it watched
+    // As the links spell them: ".." after a linked folder is the system's to resolve, not the text's.
+    const std::vector<fs::path> chain = linkChain(file_, unreadable);
+    const bool same = chain.size() == hops_.size() &&
+                      std::equal(chain.begin(), chain.end(), hops_.begin(), [](const fs::path& p, const Hop& h) { return p == h.path; });
+    if (same && !linkUnwatched()) return;
+    // A folder watched twice gives one descriptor (and inotify_add_watch with the same events
+    // leaves it as it was): the new watches are made before the old ones no hop still shares
+    // are removed, and watch_ is never removed here.
+    std::vector<Hop> hops;
+    for (const fs::path& path : chain) {
+        const fs::path folder = path.parent_path().empty() ? fs::path(".") : path.parent_path();
+        hops.push_back({path, inotify_add_watch(inotifyFd_, folder.c_str(), kFolderEvents)});
+    }
+    for (const Hop& old : hops_) {
+        const bool kept = old.watch == watch_ ||
+                          std::any_of(hops.begin(), hops.end(), [&](const Hop& h) { return h.watch == old.watch; });
+        if (old.watch >= 0 && !kept) inotify_rm_watch(inotifyFd_, old.watch);
+    }
+    hops_ = std::move(hops);
+}
+
+bool FileWatch::linkUnwatched() const {
+    return std::any_of(hops_.begin(), hops_.end(), [](const Hop& h) { return h.watch < 0; });
 }
 
 bool FileWatch::watchFolder() {
@@ -75,7 +87,6 @@ bool FileWatch::poll() {
     if (inotifyFd_ >= 0) {
         alignas(inotify_event) char buffer[4096];
         const std::string name = file_.filename().string();
-        const std::string targetName = target_.filename().string();
         bool linkChanged = false;
         for (;;) {
             ssize_t n = read(inotifyFd_, buffer, sizeof buffer);
@@ -84,17 +95,22 @@ bool FileWatch::poll() {
                 const auto* event = reinterpret_cast<const inotify_event*>(buffer + offset);
                 const bool folderLeft = event->mask & (IN_MOVE_SELF | IN_DELETE_SELF);
                 const bool file = event->wd == watch_ && ((event->len > 0 && name == event->name) || folderLeft);
-                const bool target = event->wd == targetWatch_ && ((event->len > 0 && targetName == event->name) || folderLeft);
-                if (file || target) {
+                const bool hop = std::any_of(hops_.begin(), hops_.end(), [&](const Hop& h) {
+                    return event->wd == h.watch && ((event->len > 0 && h.path.filename() == event->name) || folderLeft);
+                });
+                if (file || hop) {
                     pending_ = true;
                     lastActivity_ = now;
                     last_ = stamp();
-                    linkChanged = linkChanged || file;
+                    // Any link on the way may point elsewhere now (a rebuild of the target
+                    // itself follows it again to the same chain, which changes nothing).
+                    linkChanged = true;
                     if (folderLeft) {
                         // What happens to the old folder now is not the file's.
                         inotify_rm_watch(inotifyFd_, event->wd);
-                        if (file) watch_ = -1, folderGone_ = true;
-                        if (event->wd == targetWatch_) targetWatch_ = -1;
+                        if (event->wd == watch_) watch_ = -1, folderGone_ = true;
+                        for (Hop& h : hops_)
+                            if (h.watch == event->wd) h.watch = -1;
                     }
                 }
                 offset += ssize_t(sizeof(inotify_event) + event->len);
@@ -108,10 +124,10 @@ bool FileWatch::poll() {
             lastActivity_ = now;
             linkChanged = true;
         }
-        // The link pointed elsewhere, or its target's folder is gone: follow it again.
-        if (linkChanged || targetUnwatched()) watchTarget();
+        // A link pointed elsewhere, or a folder on the chain is gone: follow it again.
+        if (linkChanged || linkUnwatched()) watchLinks();
     }
-    if (inotifyFd_ < 0 || folderGone_ || targetUnwatched()) {
+    if (inotifyFd_ < 0 || folderGone_ || linkUnwatched()) {
         Stamp s = stamp();
         if (!(s == last_)) {
             last_ = s;
