@@ -1035,6 +1035,15 @@ TEST_CASE("a handle drag cut short by F5, Esc or the unsaved question puts the l
     CHECK(readText(copy.rig) == original);
 }
 
+TEST_CASE("a handle drag saves the limit it showed when Ctrl or Shift is let go with the button", "[editor][e2e][gizmo]") {
+    RigCopy copy;
+    test::ProcessResult r = test::runProcess(
+        {kEditor, "--rig", copy.rig.string(), "--script", (kData / "drag_modifier_release.script").string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);  // the expects: -97, -103.4, -110 after each release
+    CHECK(readText(copy.rig).find("lower=\"-110\"") != std::string::npos);
+}
+
 TEST_CASE("values typed into the Tuning panel outside the plugin's ranges are clamped to them", "[editor][e2e][panels]") {
     RigCopy copy;
     test::ProcessResult r = test::runProcess(

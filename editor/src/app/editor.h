@@ -247,6 +247,9 @@ private:
     bool quit_ = false;
     bool leftWasDown_ = false;
     bool leftPressInWorld_ = false;  ///< the left press began over the world, not a panel
+    /// The snap of the handle drag's last frame with the button down: the release keeps it, so
+    /// a Ctrl or Shift let go in the same frame as the button does not move the limit shown.
+    SnapMode dragSnap_ = SnapMode::Default;
     bool editorOwnsPress_ = false;   ///< the editor took the current left press: the plugin must not grab
     std::string message_ = "Click a joint's pivot or a body to inspect it; drag a gizmo's handles.";
     bool messageIsError_ = false;

@@ -99,6 +99,8 @@ void Editor::handleViewport() {
     m.down = leftDown && leftPressInWorld_;
     m.released = released;
     m.snap = input_.held(keys_.shift) ? SnapMode::Free : input_.held(keys_.ctrl) ? SnapMode::Fine : SnapMode::Default;
+    if (released && gizmo_.dragging()) m.snap = dragSnap_;
+    dragSnap_ = m.snap;
     std::optional<Edit> dragged;
     bool used = gizmo_.update(joints_, m, camera_.pixelsPerMetre, view_.allGizmos, plugin_, dragged);
     if (dragged) recordEdit(*dragged);
