@@ -77,9 +77,12 @@ EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args) {
         // A value option given twice: the second would win without a word (--rig is --asset).
         static const std::set<std::string> kOnce = {"--level", "--asset", "--rig", "--plugin", "--script", "--screenshot",
                                                     "--frames", "--window"};
-        if (kOnce.count(arg) && !given.insert(arg == "--rig" ? "--asset" : arg).second)
-            return {std::nullopt, arg == "--level" ? "more than one level given: '" + options.levelPath + "' and --level"
-                                                   : arg + " is given twice"};
+        if (kOnce.count(arg) && !given.insert(arg == "--rig" ? "--asset" : arg).second) {
+            if (arg == "--level") return {std::nullopt, "more than one level given: '" + options.levelPath + "' and --level"};
+            const bool otherName = (arg == "--rig" || arg == "--asset") && arg != options.assetOption;
+            return {std::nullopt, otherName ? options.assetOption + " and " + arg + " are one option, the file to edit: give one"
+                                            : arg + " is given twice"};
+        }
         if (arg == "--help" || arg == "-h") {
             options.showHelp = true;
         } else if (arg == "--version") {
