@@ -127,7 +127,7 @@ TEST_CASE("The harness spawns a standing, animated paper doll with a driven body
     CHECK(lowest == Approx(radius).margin(0.01));
 }
 
-TEST_CASE("Walking and running move the root at the clips' speed; walls stop it", "[character]") {
+TEST_CASE("Walking and running move the root at the clips' speed, walls stop it", "[character]") {
     Scene scene;
     test::loadHarness(scene);
     Character& c = scene.character(0);
@@ -524,7 +524,7 @@ TEST_CASE("The get-up clip matches how the ragdoll lies: face down or face up", 
     CHECK(c.clip() == &c.assets().clip(fromBehind ? ClipRole::GetUpFront : ClipRole::GetUpBack));
 }
 
-TEST_CASE("BLEND at weight 0 follows the animation exactly; weight 1 is limp", "[character][blend]") {
+TEST_CASE("BLEND at weight 0 follows the animation exactly, weight 1 is limp", "[character][blend]") {
     Scene scene;
     test::loadHarness(scene);
     Character& c = scene.character(0);
@@ -756,7 +756,7 @@ TEST_CASE("Dragging with the mouse grabs a limb, knocks the stickman over and le
     CHECK(scene.world().stats().joints == int(c.ragdoll().joints.size()));  // the grab's joint is gone
 }
 
-TEST_CASE("A body dragged into the ground presses on what it meets; a flick still throws a ragdoll", "[character][input]") {
+TEST_CASE("A body dragged into the ground presses on what it meets, a flick still throws a ragdoll", "[character][input]") {
     // The harness's stack: the top crate grabbed and dragged 5 m under the floor. The pin
     // pulled with a lead of metres and drove the crate through the one under it, which shot
     // out of the level at 29 m/s.
@@ -1111,7 +1111,7 @@ TEST_CASE("The paper look is a setting that travels with the state, and is on fo
     CHECK(c.paperLook());
 }
 
-TEST_CASE("The solver's threads are a setting that travels with the state; a state from before it keeps the scene's",
+TEST_CASE("The solver's threads are a setting that travels with the state, a state from before it keeps the scene's",
           "[character][state][threads]") {
     const int threads = propertyIndex("solver.threads");
     REQUIRE(threads >= 0);

@@ -94,7 +94,7 @@ TEST_CASE("Walkers and runners climb steep ramps on the surface, never sinking i
     }
 }
 
-TEST_CASE("A ramp steeper than the walkable slope (50°) is a wall from its foot; up to it, one is climbed", "[world][terrain]") {
+TEST_CASE("A ramp steeper than the walkable slope (50°) is a wall from its foot, up to it, one is climbed", "[world][terrain]") {
     // Climbed as stairs, a 50-55° ramp left the walker standing half way up it, one leg in
     // the air, once its knee probe met the slope (a 60° one stopped it at the foot).
     for (const double degrees : {40.0, 48.0, 52.0, 55.0, 65.0}) {

@@ -497,7 +497,7 @@ TEST_CASE("the plugin's declared actions get their keys, a reload replaces them,
     CHECK_FALSE(input.held(bindings.quit));  // Q is not the engine's quit (Esc is)
 }
 
-TEST_CASE("`action press NAME` presses the declared action's first key; an undeclared one is an error at its line",
+TEST_CASE("`action press NAME` presses the declared action's first key, an undeclared one is an error at its line",
           "[script][input]") {
     Script s = parseOk("wait_frames 2\naction press jump\naction down run\nwait_frames 1\naction up run\n");
     InputMap input;

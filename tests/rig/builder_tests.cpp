@@ -75,7 +75,7 @@ TEST_CASE("capsules are the drawn bones and radii are half the drawn line width"
     }
 }
 
-TEST_CASE("a body given a centre is its shape moved there in the bone's frame; the joints stay at the bones", "[rig][builder]") {
+TEST_CASE("a body given a centre is its shape moved there in the bone's frame, the joints stay at the bones", "[rig][builder]") {
     // A head drawn above a bone of length 0.1 m: its circle was on the bone's midpoint, 12 cm
     // under the art.
     RigLoadResult loaded = loadRigFromText(

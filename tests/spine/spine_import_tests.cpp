@@ -977,7 +977,7 @@ TEST_CASE("import: --loop leaving out a clip that loops by default says so", "[s
     CHECK(importWith({"walk", "run_fast", "idle"}).find("--loop") == std::string::npos);
 }
 
-TEST_CASE("import: a get-up named front or back plays that get-up; one named neither plays both, or the one left",
+TEST_CASE("import: a get-up named front or back plays that get-up, one named neither plays both, or the one left",
           "[spine][import][bake]") {
     // 'getup-back' and 'getup-front' were both "get_up": the first played both get-ups and
     // the second was a script-only clip.
