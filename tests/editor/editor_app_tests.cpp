@@ -695,7 +695,7 @@ TEST_CASE("a joint the rig leaves unnamed is listed, picked, edited and saved un
     CHECK(readText(copy.rig) == expected);
 }
 
-TEST_CASE("a free joint's limit edited and undone saves it free; its lower handle drags from the seam", "[editor][e2e]") {
+TEST_CASE("a free joint's limit edited and undone saves it free, its lower handle drags from the seam", "[editor][e2e]") {
     // Undone, the neck had become limited to -180..180 (the file gained lower= and upper=
     // while the editor said clean); and at the seam, where both handles meet, a drag always
     // took the upper one, which cannot go up: the lower one could not be dragged at all.

@@ -37,6 +37,16 @@ TEST_CASE("the player's options parse", "[cli]") {
                Catch::Contains("--screenshot 'shot.webp': a screenshot is written as PNG: name it 'shot.png'"));
 }
 
+TEST_CASE("the player's --asset names one file, never one the run writes", "[cli]") {
+    CliResult r = parse({"--asset", "hero.rig.xml", "--frames", "1"});
+    REQUIRE(r.options);
+    CHECK(r.options->assetPath == "hero.rig.xml");
+    CHECK(parse({"--asset", "a.rig.xml", "--asset", "b.rig.xml"}).error == "--asset is given twice");
+    CHECK(parse({"--asset"}).error == "--asset needs a file");
+    CHECK(parse({"--frames", "1", "--asset", "hero.rig.xml", "--stats-json", "hero.rig.xml"}).error ==
+          "--stats-json 'hero.rig.xml': it is the asset this run reads");
+}
+
 TEST_CASE("The player takes --name=value as the rig commands do, and a value option once", "[cli]") {
     // `--frames=10` was an unknown option, while `paperdoll rig drop --frames=10` took it; and
     // `--frames 10 --frames 20` ran 20 steps without a word (the editor refused it).
@@ -112,7 +122,7 @@ TEST_CASE("bad command lines are refused with the reason", "[cli]") {
 
 TEST_CASE("The --help text documents every option", "[cli]") {
     std::string help = playerUsage();
-    for (const char* option : {"--headless", "--frames", "--realtime", "--stats-json", "--screenshot", "--script",
+    for (const char* option : {"--asset", "--headless", "--frames", "--realtime", "--stats-json", "--screenshot", "--script",
                                "--window", "--no-vsync", "--version", "--help"})
         CHECK_THAT(help, Catch::Contains(option));
     CliResult r = parse({"--help", "--bogus-after-help-is-still-an-error"});

@@ -281,6 +281,31 @@ TEST_CASE("a rigs folder linked into a project keeps finding its clips beside th
     fs::remove_all(dir);
 }
 
+TEST_CASE("the player's --asset plays a file of the user's in the level's first spawn, and a rig given as the level says how", "[player]") {
+    // A rig just tuned or imported could be checked in the player only through a level made
+    // for it: given where the level goes it was refused as a level, with no way out said.
+    std::string dir = test::makeTempDir();
+    std::string stats = dir + "/s.json";
+    const std::string stickman = std::string(PAPERDOLL_CONTENT_DIR) + "/rigs/stickman.rig.xml";
+    test::ProcessResult r = test::runProcess({kPlayer, "--headless", "--frames", "30", "--asset", stickman, "--stats-json", stats});
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    nlohmann::json json = readJson(stats);
+    CHECK(json["level"]["name"] == "harness");
+    CHECK(json["physics"]["characters"][0]["bodies"] == 10);  // the harness's own paper doll has 12
+
+    r = test::runProcess({kPlayer, "--headless", "--frames", "1", stickman});
+    CHECK(r.exitCode == 1);
+    CHECK_THAT(r.err, Catch::Contains(stickman + ":6: error: root element is <rig>, expected <level>\n"
+                                      "paperdoll: hint: '" + stickman + "' is a <rig> file, not a level; `paperdoll --asset " +
+                                      stickman + "` puts it in the default level's first spawn\n"));
+    r = test::runProcess({kPlayer, "--headless", "--frames", "1", "--asset", dir});
+    CHECK(r.exitCode == 1);
+    CHECK_THAT(r.err, Catch::Contains("paperdoll: error: cannot open '" + dir +
+                                      "': it is a directory, not a file (--asset names the file the first spawn plays)"));
+    fs::remove_all(dir);
+}
+
 TEST_CASE("the player finds the harness by itself from any directory", "[player]") {
     std::string dir = test::makeTempDir();
     std::string stats = dir + "/s.json";
@@ -608,7 +633,7 @@ TEST_CASE("script mouse commands reach the plugin in world metres", "[player][sc
     CHECK(c["position"][1].get<double>() == Approx(2.4));
 }
 
-TEST_CASE("With a script, --frames runs exactly that many steps; quit ends the run at once", "[player][script]") {
+TEST_CASE("With a script, --frames runs exactly that many steps, quit ends the run at once", "[player][script]") {
     ScriptRun run;
     const char* walk = "key down Right\nwait 0.5\nkey up Right\n";
     test::ProcessResult r = run.run(walk, {"--frames", "90"});  // longer: idles after the script

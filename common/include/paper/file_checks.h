@@ -12,6 +12,8 @@
 #include <system_error>
 #include <vector>
 
+#include "paper/spelling.h"
+
 namespace paper {
 
 /// True when a and b are one file (through links, "..", or another spelling), or, while b
@@ -69,6 +71,18 @@ inline std::filesystem::path linkedFile(const std::filesystem::path& path, std::
     const std::vector<std::filesystem::path> chain = linkChain(path, failed);
     if (!failed.empty()) return why = failed, std::filesystem::path();
     return chain.empty() ? path : chain.back();
+}
+
+/// Why a path cannot be opened as a file the user named, or empty when it is a regular file.
+inline std::string notAFile(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    switch (fs::status(path, ec).type()) {
+    case fs::file_type::regular: return {};
+    case fs::file_type::not_found: return "no such file" + didYouMeanFile(path);
+    case fs::file_type::directory: return "it is a directory, not a file";
+    default: return "not a regular file";
+    }
 }
 
 /// Why a file could not be written at path, as far as can be told before writing it: "it is

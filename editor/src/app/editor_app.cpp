@@ -725,19 +725,6 @@ void Editor::carryOut(PendingAction action) {
     if (action == PendingAction::Open) openAsset(pendingAsset_);
 }
 
-namespace {
-/// Why a path cannot be opened as an asset, or empty when it is a regular file.
-std::string notAFile(const std::string& path) {
-    std::error_code ec;
-    switch (fs::status(path, ec).type()) {
-    case fs::file_type::regular: return {};
-    case fs::file_type::not_found: return "no such file" + didYouMeanFile(path);
-    case fs::file_type::directory: return "it is a directory, not a file";
-    default: return "not a regular file";
-    }
-}
-}  // namespace
-
 std::string Editor::openPathOf(const std::string& typed) const {
     std::error_code ec;
     fs::path path = typed;
@@ -978,14 +965,8 @@ int runEditor(const EditorOptions& options, std::ostream& out, std::ostream& err
         err << kProgram << ": error: " << level.path << ": the level has no spawn, so there is no asset to edit\n";
         return 1;
     }
-    if (!options.assetPath.empty()) {
-        if (std::string why = notAFile(options.assetPath); !why.empty()) {
-            err << kProgram << ": error: cannot open '" << options.assetPath << "': " << why
-                << " (" << options.assetOption << " names the file to edit)\n";
-            return 1;
-        }
-        level.spawns.front().asset = fs::absolute(options.assetPath).lexically_normal().string();
-    }
+    if (!options.assetPath.empty() && !putAsset(kProgram, level, options.assetPath, options.assetOption + " names the file to edit", err))
+        return 1;
 
     std::vector<PluginDescriptor> found = findEditorPlugins(options, err);
     if (!options.pluginPath.empty() && (found.empty() || found.front().path != fs::path(options.pluginPath))) {

@@ -20,6 +20,12 @@ namespace paper {
 std::optional<Level> loadStartLevel(const std::string& program, const std::string& levelPath,
                                     const std::string& levelHint, std::ostream& err);
 
+/// Puts the file a user named (--asset FILE) in place of the asset of the level's first
+/// spawn, the one the player's keys drive and the editor edits. False, said as "PROGRAM:
+/// error: cannot open 'FILE': why (purpose)", when it is no file; the level must have a spawn.
+bool putAsset(const std::string& program, Level& level, const std::string& assetPath, const std::string& purpose,
+              std::ostream& err);
+
 /// A plugin host copying libraries into a private temporary folder (PROGRAM-PID) and logging
 /// to err as "PROGRAM: [seconds since start] error: message", flushed at once (users watch it
 /// while they rebuild).

@@ -16,6 +16,9 @@ const char* playerUsage() {
 Plays a level (default: content/levels/harness.level.xml) in a window.
 
 Options (a value as the next argument or after '=', e.g. --frames=120):
+  --asset FILE         Play FILE (a file the plugin loads for a spawn, such as a
+                       character) in the level's first spawn, instead of the one the
+                       level names: the figure the keys drive.
   --headless           Run without a window, SDL or OpenGL (tests, CI, benchmarks).
                        Needs --frames or --script.
   --frames N           Run N fixed simulation steps (60 per simulated second), then
@@ -77,7 +80,8 @@ CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
         OptionArgument option(args, i);
         const std::string& arg = option.name();
         // A value option given twice: the second would win without a word.
-        static const std::set<std::string> kOnce = {"--plugin", "--frames", "--stats-json", "--script", "--screenshot", "--window"};
+        static const std::set<std::string> kOnce = {"--asset", "--plugin", "--frames", "--stats-json", "--script",
+                                                    "--screenshot", "--window"};
         if (kOnce.count(arg) && !given.insert(arg).second) return fail(arg + " is given twice");
         std::string v;
         if (arg == "-h" || arg == "--help") {
@@ -96,6 +100,8 @@ CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
             o.autoReload = false;
         } else if (arg == "--list-plugins") {
             o.listPlugins = true;
+        } else if (arg == "--asset") {
+            if (!option.value(o.assetPath)) return fail("--asset needs a file");
         } else if (arg == "--plugin") {
             if (!option.value(o.pluginPath)) return fail("--plugin needs a descriptor file (*.plugin)");
         } else if (arg == "--frames") {
@@ -120,7 +126,7 @@ CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
             o.windowHeight = int(h);
         } else if (arg.size() > 1 && arg[0] == '-') {
             return fail("unknown option '" + arg + "'" +
-                        didYouMean(arg, {"--help", "--version", "--headless", "--frames", "--script", "--realtime",
+                        didYouMean(arg, {"--help", "--version", "--asset", "--headless", "--frames", "--script", "--realtime",
                                          "--stats-json", "--screenshot", "--plugin", "--no-plugin", "--no-auto-reload",
                                          "--list-plugins", "--window", "--no-vsync"}) +
                         " (see paperdoll --help)");
@@ -153,7 +159,8 @@ CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
             if (const std::string problem = cannotWrite(*path); !problem.empty())
                 return fail(std::string(option) + " '" + *path + "': " + problem);
             // Written over what the run reads, the level (or script) would be lost to it.
-            for (const auto& [what, input] : {std::pair{"the level", &o.levelPath}, std::pair{"the script", &o.scriptPath}})
+            for (const auto& [what, input] : {std::pair{"the level", &o.levelPath}, std::pair{"the asset", &o.assetPath},
+                                              std::pair{"the script", &o.scriptPath}})
                 if (!input->empty() && sameFile(*path, *input))
                     return fail(std::string(option) + " '" + *path + "': it is " + what + " this run reads");
         }

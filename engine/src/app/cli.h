@@ -10,6 +10,7 @@ namespace paper {
 
 struct PlayerOptions {
     std::string levelPath;       ///< empty: the harness level from the content folder
+    std::string assetPath;       ///< played by the level's first spawn instead of its own; empty: its own
     bool headless = false;       ///< no window, no SDL, no GL
     std::int64_t frames = -1;    ///< fixed steps to run before exiting; -1 = until closed
     bool realtime = false;       ///< pace a headless run at the simulation rate

@@ -453,6 +453,13 @@ int runPlayer(const PlayerOptions& options, std::ostream& out, std::ostream& err
 
     std::optional<Level> level = loadStartLevel("paperdoll", options.levelPath, "a level file", err);
     if (!level) return 1;
+    if (!options.assetPath.empty()) {
+        if (level->spawns.empty()) {
+            err << "paperdoll: error: " << level->path << ": the level has no spawn to play --asset's file in\n";
+            return 1;
+        }
+        if (!putAsset("paperdoll", *level, options.assetPath, "--asset names the file the first spawn plays", err)) return 1;
+    }
 
     Simulation sim;
     sim.level = &*level;

@@ -6,8 +6,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <string_view>
+
+#include <tinyxml2.h>
 
 #include "paper/content_paths.h"
+#include "paper/file_checks.h"
 #include "paper/library.h"
 
 namespace paper {
@@ -32,7 +36,25 @@ std::optional<Level> loadStartLevel(const std::string& program, const std::strin
     }
     LevelLoadResult loaded = loadLevelFile(path);
     for (const Diagnostic& d : loaded.diagnostics) err << d.format() << '\n';
+    tinyxml2::XMLDocument document;
+    if (!loaded.level && document.LoadFile(path.c_str()) == tinyxml2::XML_SUCCESS && document.RootElement() &&
+        std::string_view(document.RootElement()->Name()) != "level") {
+        // A character's file where the level goes: played or edited in a level's spawn.
+        err << program << ": hint: '" << path << "' is a <" << document.RootElement()->Name()
+            << "> file, not a level; `" << program << " --asset " << path
+            << "` puts it in the default level's first spawn\n";
+    }
     return std::move(loaded.level);
+}
+
+bool putAsset(const std::string& program, Level& level, const std::string& assetPath, const std::string& purpose,
+              std::ostream& err) {
+    if (const std::string why = notAFile(assetPath); !why.empty()) {
+        err << program << ": error: cannot open '" << assetPath << "': " << why << " (" << purpose << ")\n";
+        return false;
+    }
+    level.spawns.front().asset = std::filesystem::absolute(assetPath).lexically_normal().string();
+    return true;
 }
 
 std::unique_ptr<PluginHost> makePluginHost(const std::string& program, std::ostream& err) {
