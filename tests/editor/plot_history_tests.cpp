@@ -37,6 +37,16 @@ TEST_CASE("a ring buffer keeps the newest values, oldest first", "[editor][plots
     CHECK(ring[0] == 7.0f);
 }
 
+TEST_CASE("a plot's scale puts its largest value a tenth under the top, never blowing up what reads 0.000",
+          "[editor][plots]") {
+    CHECK(plotTop(2.0f) == Approx(2.2f));
+    CHECK(plotTop(0.05f) == Approx(0.055f));
+    // Values the numbers show as 0.000 stay in the bottom twentieth of the box.
+    CHECK(plotTop(1e-7f) == Approx(0.01f));
+    CHECK(0.00049f / plotTop(0.00049f) <= 0.05f);
+    CHECK(plotTop(0.0f) == Approx(0.01f));
+}
+
 TEST_CASE("the stats plots take one sample per step of each figure flagged for plotting, in its display units",
           "[editor][plots]") {
     using Stat = paper::PluginDeclarations::Stat;

@@ -58,6 +58,13 @@ inline constexpr std::size_t kPlotSamples = 300;
 inline constexpr std::size_t kMaxPlots = 8;
 
 /// The figures the plugin flags for plotting (PAPER_STAT_PLOT), in their display units.
+/// The top of a plot's scale for the largest value in view: a tenth above it, so the line
+/// never touches the top, and never under kPlotSmallestTop. The numbers beside a plot show
+/// three decimals: a stretch of 1e-7 mm read "max 0.000" while its line, scaled to itself,
+/// ran along the top of the box as if at its worst.
+inline constexpr float kPlotSmallestTop = 0.01f;
+inline float plotTop(float largest) { return largest * 1.1f > kPlotSmallestTop ? largest * 1.1f : kPlotSmallestTop; }
+
 struct StatsPlots {
     struct Plot {
         std::size_t stat = 0;        ///< index into the plugin's stats

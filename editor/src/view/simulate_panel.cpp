@@ -81,8 +81,7 @@ void drawPlot(const std::string& id, const std::string& name, const std::string&
     std::snprintf(text, sizeof text, "%-16s now %8.3f  max %8.3f %s", name.c_str(), double(values.latest()),
                   double(values.max()), unit.c_str());
     ImGui::TextUnformatted(text);
-    float top = values.max() > 0.0f ? values.max() * 1.1f : 1.0f;
-    ImGui::PlotLines(id.c_str(), values.data(), int(values.size()), int(values.oldest()), nullptr, 0.0f, top,
+    ImGui::PlotLines(id.c_str(), values.data(), int(values.size()), int(values.oldest()), nullptr, 0.0f, plotTop(values.max()),
                      {ImGui::CalcTextSize(text).x, kPlotHeight});
 }
 
