@@ -64,3 +64,14 @@ TEST_CASE("a failed build's first compiler error is found whole, its file withou
     CHECK(paper::editor::firstCompilerError("FAILED: x.o\n/usr/bin/c++ -Werror -c x.cpp\nninja: build stopped\n").empty());
     CHECK(paper::editor::firstCompilerError("x.cpp:1:1: error: at the start").starts_with("x.cpp:1:1: error:"));
 }
+
+TEST_CASE("why a build failed is its first compiler error, else the last line it wrote", "[editor][build]") {
+    // A build command that is not there gives no compiler error: make's last line says why.
+    CHECK(paper::editor::whyBuildFailed("make: Entering directory '/x'\nmake: *** /nonexistent/my_plugin: No such file "
+                                        "or directory.  Stop.\n\n") ==
+          "make: *** /nonexistent/my_plugin: No such file or directory.  Stop.");
+    CHECK(paper::editor::whyBuildFailed("FAILED: x.o\n/src/x.cpp:3:1: error: \xE2\x80\x98y\xE2\x80\x99 is wrong\nninja: build stopped\n") ==
+          "x.cpp:3:1: error: 'y' is wrong");
+    CHECK(paper::editor::whyBuildFailed("sh: 1: mkae: not found") == "sh: 1: mkae: not found");
+    CHECK(paper::editor::whyBuildFailed("\n  \n").empty());
+}

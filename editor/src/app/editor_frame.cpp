@@ -298,6 +298,7 @@ void Editor::drawPanels() {
     // The Plugin panel before the Inspector, which keeps above it where a narrow window puts
     // the Inspector under the Joints panel: where the Plugin panel stands this frame.
     if (drawPluginPanel(plugin_, pluginPanel_, statusTop_, targets_)) reloadPlugin();
+    if (!pluginPanel_.buildFailed.empty()) report(std::exchange(pluginPanel_.buildFailed, {}), true);
     inspectorPlace_.simulateLeft = simulation_.left;
     inspectorPlace_.pluginLeft = pluginPanel_.liftLeft;
     inspectorPlace_.pluginRight = pluginPanel_.right;

@@ -80,16 +80,10 @@ void BackgroundCommand::poll() {
     exitStatus_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-std::string firstCompilerError(const std::string& output) {
-    const std::size_t at = output.find(": error:");
-    if (at == std::string::npos) return {};
-    const std::size_t newline = output.rfind('\n', at);
-    const std::size_t begin = newline == std::string::npos ? 0 : newline + 1;
-    std::string line = output.substr(begin, std::min(output.find('\n', at), output.size()) - begin);
-    const std::size_t slash = line.rfind('/', line.find(':'));
-    if (slash != std::string::npos) line.erase(0, slash + 1);
-    // GCC quotes names with U+2018 and U+2019 (E2 80 98, E2 80 99), which the editor's font
-    // has no glyph for.
+namespace {
+/// GCC quotes names with U+2018 and U+2019 (E2 80 98, E2 80 99), which the editor's font has
+/// no glyph for: plain quotes instead.
+std::string plainQuotes(const std::string& line) {
     std::string plain;
     for (std::size_t i = 0; i < line.size(); ++i) {
         const bool curly = i + 2 < line.size() && line[i] == '\xE2' && line[i + 1] == '\x80' &&
@@ -98,6 +92,27 @@ std::string firstCompilerError(const std::string& output) {
         if (curly) i += 2;
     }
     return plain;
+}
+}  // namespace
+
+std::string firstCompilerError(const std::string& output) {
+    const std::size_t at = output.find(": error:");
+    if (at == std::string::npos) return {};
+    const std::size_t newline = output.rfind('\n', at);
+    const std::size_t begin = newline == std::string::npos ? 0 : newline + 1;
+    std::string line = output.substr(begin, std::min(output.find('\n', at), output.size()) - begin);
+    const std::size_t slash = line.rfind('/', line.find(':'));
+    if (slash != std::string::npos) line.erase(0, slash + 1);
+    return plainQuotes(line);
+}
+
+std::string whyBuildFailed(const std::string& output) {
+    if (std::string error = firstCompilerError(output); !error.empty()) return error;
+    const std::size_t end = output.find_last_not_of(" \t\r\n");
+    if (end == std::string::npos) return {};
+    const std::size_t newline = output.rfind('\n', end);
+    const std::size_t begin = newline == std::string::npos ? 0 : newline + 1;
+    return plainQuotes(output.substr(begin, end + 1 - begin));
 }
 
 }  // namespace paper::editor

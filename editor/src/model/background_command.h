@@ -16,6 +16,9 @@ namespace paper::editor {
 /// without its folder and the compiler's curly quotes made plain ("draw.cpp:61:52: error:
 /// 'x' does not name a type"); empty when there is none.
 std::string firstCompilerError(const std::string& output);
+/// Why a build failed, in one line: its first compiler error, else the last line it wrote
+/// (make's "No such file or directory. Stop."); empty when it wrote nothing.
+std::string whyBuildFailed(const std::string& output);
 
 class BackgroundCommand {
 public:

@@ -74,17 +74,19 @@ bool drawBuild(PluginPanelState& state, WidgetTargets& targets) {
         if (build.running()) ImGui::SetScrollHereY(1.0f);
         ImGui::EndChild();
     }
-    // A failed build's first compiler error, whole, under the output: in the box it is one
-    // long line among ninja's "FAILED:" and the compiler's command, cut at the box's edge.
-    if (build.finished() && build.exitStatus() != 0) {
-        const std::string error = firstCompilerError(build.output());
-        if (!error.empty()) {
-            ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 330.0f);
-            ImGui::TextColored(kErrorColour, "%s", error.c_str());
-            ImGui::PopTextWrapPos();
-        }
+    // A failed build's first compiler error (or its last line), whole, under the output: in
+    // the box it is one long line among ninja's "FAILED:" and the compiler's command, cut at
+    // the box's edge.
+    const std::string why = build.finished() && build.exitStatus() != 0 ? whyBuildFailed(build.output()) : "";
+    if (!why.empty()) {
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 330.0f);
+        ImGui::TextColored(kErrorColour, "%s", why.c_str());
+        ImGui::PopTextWrapPos();
     }
     bool reloadNow = !state.buildHandled && build.finished() && build.exitStatus() == 0 && !state.autoReload;
+    if (!state.buildHandled && build.finished() && build.exitStatus() != 0)
+        state.buildFailed = "Build failed (exit status " + std::to_string(build.exitStatus()) + ")" +
+                            (why.empty() ? "" : ": " + why) + "; the plugin running is unchanged.";
     if (build.finished()) state.buildHandled = true;
     return reloadNow;
 }

@@ -33,6 +33,7 @@ struct PluginPanelState {
     std::string buildCommand;             ///< "Build & reload" runs this (empty: no button)
     BackgroundCommand build;              ///< the build running or last run
     bool buildHandled = true;             ///< the finished build's result was acted on
+    std::string buildFailed;              ///< a build that just failed, for the status line (taken by the editor)
     /// Grown past `bottom` (an error, a build's output), the panel is lifted back over it at
     /// the next frame, its left edge where it was; shrunk again while it stood on the status
     /// line (or the status line lowered under it), it is put back down onto it.
