@@ -1,6 +1,8 @@
 // A program that crashes as asked, after paper::traceFatalSignals: `segv` writes through a
-// bad pointer (a fault), `abort` calls std::abort (a signal sent). fatal_trace_tests.cpp runs it.
+// bad pointer (a fault), `abort` calls std::abort (a signal sent), and with no argument it
+// ends without a crash. fatal_trace_tests.cpp runs it.
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -17,5 +19,10 @@ int main(int argc, char** argv) {
     volatile std::uintptr_t unmapped = 16;
     if (argc == 2 && std::strcmp(argv[1], "segv") == 0) writeThroughBadPointer(reinterpret_cast<volatile int*>(unmapped));
     if (argc == 2 && std::strcmp(argv[1], "abort") == 0) std::abort();
-    return 0;
+    if (argc == 1) return 0;  // no crash: the trace says nothing
+    // Built beside the programs, it is a test's helper: asked anything else, it says so.
+    std::fputs("usage: fatal_trace_probe segv|abort\n"
+               "A test helper (tests/engine/fatal_trace_tests.cpp): crashes as asked, to check the crash trace.\n",
+               stderr);
+    return 2;
 }
