@@ -124,6 +124,9 @@ bool decodePng(const void* data, std::size_t size, PngImage& image, std::string&
         png_image_free(&png);
         return false;
     }
+    // The format libpng read from the header: it has the alpha flag for an alpha channel and
+    // for a tRNS chunk alike (the RGBA asked for below has it either way).
+    const bool hasAlpha = (png.format & PNG_FORMAT_FLAG_ALPHA) != 0;
     png.format = PNG_FORMAT_RGBA;
     std::vector<std::uint8_t> pixels(PNG_IMAGE_SIZE(png));
     if (!png_image_finish_read(&png, nullptr, pixels.data(), 0, nullptr)) {
@@ -134,6 +137,7 @@ bool decodePng(const void* data, std::size_t size, PngImage& image, std::string&
     image.width = int(png.width);
     image.height = int(png.height);
     image.rgba = std::move(pixels);
+    image.hasAlpha = hasAlpha;
     return true;
 }
 

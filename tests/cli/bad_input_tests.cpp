@@ -447,10 +447,10 @@ TEST_CASE("paperdoll rig refuses bad rig files", "[cli][bad-input][rig]") {
         {"`rig generate`: IN a PNG", {"rig", "generate", kContent + "/art/paper_doll.png", out}, 1,
          {kContent + "/art/paper_doll.png: error: not an XML rig file (it is a PNG image"}},
         {"`rig generate`: OUT in a folder that does not exist", {"rig", "generate", kStickman, f.missing + "/o.rig.xml"},
-         1, {f.missing + "/o.rig.xml", "does not exist"}},
+         2, {"OUT '" + f.missing + "/o.rig.xml': '" + f.missing + "' does not exist"}},
         {"`rig generate`: OUT a directory", {"rig", "generate", kStickman, f.folder}, 1, {f.folder, "directory"}},
-        {"`rig generate`: OUT under a regular file", {"rig", "generate", kStickman, f.file + "/o.rig.xml"}, 1,
-         {f.file + "/o.rig.xml", "not a directory"}},
+        {"`rig generate`: OUT under a regular file", {"rig", "generate", kStickman, f.file + "/o.rig.xml"}, 2,
+         {"OUT '" + f.file + "/o.rig.xml': '" + f.file + "' is not a folder"}},
         {"`rig generate`: OUT exists (without --force)", {"rig", "generate", kStickman, f.file}, 2,
          {f.file, "already exists", "--force"}},
     };

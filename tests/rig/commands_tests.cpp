@@ -126,6 +126,45 @@ TEST_CASE("rig check counts images and sprites and gives each image's size", "[r
                              "paperdoll rig: 1 of 1 rig file failed the check\n");
 }
 
+TEST_CASE("rig check and the rig loader warn at an <image> whose PNG has no alpha channel", "[rig][commands][sprites]") {
+    // Without transparency the clear surround of each part is black: every part is drawn as
+    // a filled rectangle. RGB and grey files without tRNS; grey + alpha, a palette with
+    // tRNS and 16-bit RGBA have transparency and are not warned about.
+    TempDir dir;
+    const fs::path corpus = fs::path(PAPERDOLL_CONTENT_DIR).parent_path() / "tests" / "fuzz" / "corpus" / "png";
+    testpng::writeBytes(dir.path / "rgb.png", testpng::encode(8, 8, 3, testpng::filled(8, 8, {200, 100, 50})));
+    testpng::writeBytes(dir.path / "grey.png", testpng::encode(8, 8, 1, testpng::filled(8, 8, {90})));
+    testpng::writeGrey(dir.path / "grey_alpha.png", 8, 8);
+    fs::copy_file(corpus / "palette_7x3.png", dir.path / "palette.png");  // a tRNS chunk
+    fs::copy_file(corpus / "rgba16_4x2.png", dir.path / "rgba16.png");
+    const std::string rig = (dir.path / "flat.rig.xml").string();
+    std::ofstream(rig) << R"(<rig name="flat" format="1" units="px">
+  <image name="hero" file="rgb.png"/>
+  <image name="face" file="grey.png"/>
+  <image name="cut" file="grey_alpha.png"/>
+  <image name="palette" file="palette.png"/>
+  <image name="deep" file="rgba16.png"/>
+  <bone name="torso" angle="90" length="50"/>
+  <sprite bone="torso" image="hero" width="20" height="50"/>
+  <body bone="torso" mass="8"/>
+</rig>
+)";
+    const std::string expected =
+        rig + ":2: warning: image 'hero': rgb.png has no alpha channel: every part is drawn as an opaque rectangle (save it "
+              "with transparency)\n" +
+        rig + ":3: warning: image 'face': grey.png has no alpha channel: every part is drawn as an opaque rectangle (save it "
+              "with transparency)\n";
+    Run r = run({"rig", "check", rig});
+    CHECK(r.status == 0);
+    CHECK(r.err == expected);
+    // The loader itself, which the player and the editor use, says the same.
+    const RigLoadResult loaded = loadRigFile(rig);
+    REQUIRE(loaded.rig);
+    std::string said;
+    for (const Diagnostic& d : loaded.diagnostics) said += d.format() + "\n";
+    CHECK(said == expected);
+}
+
 TEST_CASE("rig check --json gives the file's numbers, not the last bits of the arithmetic", "[rig][commands]") {
     Run r = run({"rig", "check", "--json", contentRig("stickman.rig.xml")});
     REQUIRE(r.status == 0);
@@ -454,21 +493,51 @@ TEST_CASE("bad usage is exit 2 with a clear message and the usage", "[rig][comma
     CHECK(help.out.starts_with("usage: paperdoll rig check FILE..."));
 }
 
-TEST_CASE("--help or -h after a command prints that command's usage and exits 0", "[rig][commands]") {
-    const std::string exitStatus = "\nexit status: 0 ok, 1 bad or unreadable file, 2 bad usage, 3 drop outside the limits\n";
+TEST_CASE("--help or -h after a command prints that command's usage, options and exit statuses and exits 0",
+          "[rig][commands]") {
     struct Case {
         std::vector<std::string> args;
         std::string usage;
+        std::vector<std::string> options;  ///< lines of its options, each with its default
+        std::string exitStatus;
     };
+    const std::string checkStatus = "\nexit status: 0 every rig passed, 1 a rig has errors or cannot be read, 2 bad usage\n";
+    const std::string dropStatus =
+        "\nexit status: 0 within the limits, 1 bad or unreadable rig, 2 bad usage, 3 drop outside the limits\n";
+    const std::string importStatus =
+        "\nexit status: 0 imported, 1 bad or unreadable skeleton, atlas or page (nothing written),\n"
+        "             2 bad usage (OUT exists without --force, is in a folder that is not there or\n"
+        "             does not end in .rig.xml; a --skin or --loop name the skeleton lacks)\n";
+    const std::vector<std::string> importOptions = {
+        "\n  --atlas FILE    the libGDX atlas (default: SKELETON with .atlas in place of .json)\n",
+        "\n  --skin NAME     a skin whose attachments go over the default skin's (default: the\n"
+        "                  default skin alone)\n",
+        "\n  --scale N       Spine units per metre, 0.001 to 1e6 (default: the setup\n"
+        "                  pose taken as 1.8 m tall)\n",
+        "\n  --force         overwrite OUT and the clips and page copies beside it",
+        "\n  --loop NAME...  the animations whose clips loop, every name after it up to the next\n"
+        "                  option or --; the rest play once (default: names with idle, walk or run)\n",
+        "\nOUT must end in .rig.xml;"};
     const std::vector<Case> cases = {
-        {{"rig", "check", "--help"}, "usage: paperdoll rig check FILE... [--json]\n\n  check      validate rig files:"},
-        {{"rig", "check", "a.rig.xml", "--json", "-h"}, "usage: paperdoll rig check FILE... [--json]\n\n  check "},
-        {{"rig", "drop", "-h"}, "usage: paperdoll rig drop FILE [--frames N] [--push M/S] [--json]\n\n  drop       drop the rig"},
-        {{"rig", "generate", "--help"}, "usage: paperdoll rig generate IN OUT [--force]\n\n  generate   add bodies"},
+        {{"rig", "check", "--help"}, "usage: paperdoll rig check FILE... [--json]\n\n  check      validate rig files:",
+         {"\n  --json          print one JSON document instead of the summary lines"}, checkStatus},
+        {{"rig", "check", "a.rig.xml", "--json", "-h"}, "usage: paperdoll rig check FILE... [--json]\n\n  check ", {}, checkStatus},
+        {{"rig", "drop", "-h"},
+         "usage: paperdoll rig drop FILE [--frames N] [--push M/S] [--json]\n\n  drop       drop the rig",
+         {"\n  --frames N      frames of 1/60 s to step, 1 to 100000 (default 300)\n",
+          "\n  --push M/S      the sideways speed given at the drop, -50 to 50 m/s (default 1)\n",
+          "\n  --json          print one JSON object instead of the table: the measures, the limits\n"},
+         dropStatus},
+        {{"rig", "generate", "--help"}, "usage: paperdoll rig generate IN OUT [--force]\n\n  generate   add bodies",
+         {"\n  --force         overwrite OUT when it exists (IN is never overwritten)\n", "\nOUT must end in .rig.xml"},
+         "\nexit status: 0 written, 1 bad or unreadable IN, or OUT not written, 2 bad usage (OUT exists\n"
+         "             without --force, is in a folder that is not there, or does not end in .rig.xml)\n"},
         {{"rig", "import", "-h"},
          "usage: paperdoll rig import SKELETON.json OUT.rig.xml [--atlas FILE] [--skin NAME]\n"
-         "                            [--scale UNITS_PER_METRE] [--force] [--loop NAME...]\n\n  import     make a rig"},
-        {{"rig", "import", "hero.json", "--loop", "walk", "--help"}, "usage: paperdoll rig import SKELETON.json"},
+         "                            [--scale UNITS_PER_METRE] [--force] [--loop NAME...]\n\n  import     make a rig",
+         importOptions, importStatus},
+        {{"rig", "import", "hero.json", "--loop", "walk", "--help"}, "usage: paperdoll rig import SKELETON.json", {},
+         importStatus},
     };
     for (const Case& c : cases) {
         Run r = run(c.args);
@@ -476,15 +545,38 @@ TEST_CASE("--help or -h after a command prints that command's usage and exits 0"
         CHECK(r.status == 0);
         CHECK(r.err.empty());
         CHECK(r.out.starts_with(c.usage));
-        CHECK(r.out.ends_with(exitStatus));
-        // That command's alone: no other command's synopsis.
+        for (const std::string& option : c.options) CHECK(contains(r.out, option));
+        CHECK(r.out.ends_with(c.exitStatus));
+        // That command's alone: no other command's synopsis, no exit status of another's.
         for (const char* other : {"rig check FILE", "rig drop FILE", "rig generate IN", "rig import SKELETON"})
             if (!contains(c.usage, other)) CHECK_FALSE(contains(r.out, other));
+        if (c.args[1] != "drop") CHECK_FALSE(contains(r.out, "3 drop outside the limits"));
     }
+    // The overview: every command, each command's --help named, every exit status.
+    Run overview = run({"rig", "--help"});
+    CHECK(overview.status == 0);
+    CHECK(contains(overview.out, "\n`paperdoll rig COMMAND --help` lists a command's options and their defaults.\n"));
+    CHECK(overview.out.ends_with("exit status: 0 ok, 1 bad or unreadable file, 2 bad usage, 3 drop outside the limits\n"));
     // After "--" it is a file name, as any other argument there.
     Run r = run({"rig", "check", "--", "--help"});
     CHECK(r.status == 1);
     CHECK(contains(r.err, "--help: error: cannot open rig: file not found"));
+}
+
+TEST_CASE("rig generate refuses an OUT not ending in .rig.xml, or in a folder that is not there, before reading IN (exit 2)",
+          "[rig][commands][generator]") {
+    TempDir dir;
+    const std::string in = dataPath("stickman_bones.rig.xml");
+    const std::string txt = (dir.path / "x.txt").string();
+    Run named = run({"rig", "generate", in, txt});
+    CHECK(named.status == 2);
+    CHECK(named.err.starts_with("paperdoll rig: error: OUT '" + txt +
+                                "' must end in .rig.xml (the editor lists rigs by that ending)\n"));
+    const std::string nodir = (dir.path / "nodir").string();
+    Run missing = run({"rig", "generate", (dir.path / "missing.rig.xml").string(), nodir + "/o.rig.xml"});
+    CHECK(missing.status == 2);
+    CHECK(missing.err.starts_with("paperdoll rig: error: OUT '" + nodir + "/o.rig.xml': '" + nodir + "' does not exist\n"));
+    CHECK(fs::is_empty(dir.path));
 }
 
 TEST_CASE("rig drop prints a table or one JSON object", "[rig][commands]") {
@@ -560,8 +652,9 @@ TEST_CASE("rig generate writes a ragdoll from bones and never overwrites its inp
     CHECK(broken.status == 1);
     CHECK(contains(broken.err, "broken.rig.xml:7: error:"));
     Run noDir = run({"rig", "generate", in, (dir.path / "missing" / "x.rig.xml").string()});
-    CHECK(noDir.status == 1);
-    CHECK(contains(noDir.err, "error: cannot save rig: directory"));
+    CHECK(noDir.status == 2);
+    CHECK(noDir.err.starts_with("paperdoll rig: error: OUT '" + (dir.path / "missing" / "x.rig.xml").string() + "': '" +
+                                (dir.path / "missing").string() + "' does not exist\n"));
 }
 
 TEST_CASE("rig generate widens a limit its rig's clips go past, as the import does", "[rig][commands]") {

@@ -448,7 +448,6 @@ TEST_CASE("import: each bad input exits 1 with its file and line, and writes not
         // No declared page size to scale by (a PNG of another size than declared is scaled to).
         {"mini.json", "outside_page.atlas", "",
          dataPath("outside_page.atlas") + ":3: error: region 'box' reaches outside its page image (512 x 256)"},
-        {"mini.json", "mini.atlas", "green", dataPath("mini.json") + ": error: --skin 'green': no such skin (the file has 'default', 'blue')"},
         {"mini.json", "no_such.atlas", "", dataPath("no_such.atlas") + ": error: cannot open atlas: file not found"},
     };
     for (const Case& c : cases) {
@@ -480,6 +479,7 @@ TEST_CASE("import: every mistake in the JSON is reported in one run, each at its
     const std::string path = writeBot(folder, bot).string();
     const std::string json = botText(bot);
     SpineImportOptions o = options(path, folder / "out" / "bot.rig.xml");
+    std::filesystem::create_directories(folder / "out");
     ImportRun run = runImport(o);
     INFO(run.err);
     CHECK(run.exitCode == 1);
@@ -491,7 +491,7 @@ TEST_CASE("import: every mistake in the JSON is reported in one run, each at its
         path + ":" + std::to_string(lineOf(json, "\"shin_left\"")) + ": error: animation 'walk': 'shin_left' is not a bone\n";
     CHECK(run.err == expected);
     CHECK(run.out.empty());
-    CHECK_FALSE(std::filesystem::exists(folder / "out"));
+    CHECK(std::filesystem::is_empty(folder / "out"));
 }
 
 TEST_CASE("import: a body whose art lies beside its bone is centred on the art", "[spine][import][physics]") {
@@ -605,7 +605,7 @@ TEST_CASE("import: a part a bone's scale makes too thin (or 0) to draw is an err
         json.replace(json.find("\"scaleX\": 1.5"), 13, "\"scaleX\": " + scaleX);
         const std::filesystem::path path = folder / "thin.json";
         std::ofstream(path, std::ios::binary) << json;
-        SpineImportOptions o = options(path.string(), folder / "out" / "thin.rig.xml");
+        SpineImportOptions o = options(path.string(), folder / "thin.rig.xml");
         o.atlasPath = dataPath("mini.atlas");
         o.scale = 10.0;
         ImportRun run = runImport(o);
@@ -814,18 +814,6 @@ TEST_CASE("import --force: a write that fails leaves the previous import byte fo
     CHECK(after["paper_doll.png"] == before["paper_doll.png"]);
 }
 
-TEST_CASE("import: OUT in a folder that does not exist names the file and the cause", "[spine][import][errors]") {
-    const std::filesystem::path folder = freshFolder("no_folder");
-    SpineImportOptions o = options(dataPath("mini.json"), folder / "none" / "mini.rig.xml");
-    o.scale = 10.0;
-    ImportRun run = runImport(o);
-    CHECK(run.exitCode == 1);
-    CHECK(run.err == o.outPath + ": error: not imported: cannot write " + (folder / "none" / "paper_doll.png").string() +
-                         " (through its temporary file .paper_doll.png.import-tmp): the folder '" + (folder / "none").string() +
-                         "' does not exist (no file was changed)\n");
-    CHECK(filesIn(folder) == 0);
-}
-
 TEST_CASE("import: an atlas saved with a UTF-8 byte-order mark finds its first page", "[spine][import]") {
     const std::filesystem::path folder = freshFolder("bom");
     // mini.atlas with a mark in front, its page named by the full path (the atlas is moved).
@@ -1031,6 +1019,116 @@ TEST_CASE("import: --loop with a name that is no animation, or with no name, is 
         CHECK(err.str().starts_with(c.expected));
         CHECK(filesIn(folder) == 0);
     }
+}
+
+TEST_CASE("import: --skin with a name that is no skin is refused (exit 2) as --loop's is, naming the skins",
+          "[spine][import]") {
+    const std::filesystem::path folder = freshFolder("skin_unknown");
+    const std::string out = (folder / "mini.rig.xml").string();
+    for (const auto& [skin, expected] : std::vector<std::pair<std::string, std::string>>{
+             {"green", "paperdoll rig: error: --skin 'green': " + dataPath("mini.json") +
+                           " has no skin by that name (it has 'default', 'blue')\n"},
+             {"bleu", "paperdoll rig: error: --skin 'bleu': " + dataPath("mini.json") +
+                          " has no skin by that name (it has 'default', 'blue'); did you mean 'blue'?\n"}}) {
+        std::ostringstream printed, err;
+        INFO(skin);
+        CHECK(runRigCommand({"rig", "import", dataPath("mini.json"), out, "--atlas", dataPath("mini.atlas"), "--skin", skin},
+                            printed, err) == 2);
+        CHECK(err.str() == expected);
+        CHECK(printed.str().empty());
+        CHECK(filesIn(folder) == 0);
+    }
+}
+
+TEST_CASE("import: OUT in a folder that is not there is refused before anything is read (exit 2), naming the folder",
+          "[spine][import][errors]") {
+    // The whole import ran, then failed at its first write naming a temporary file.
+    const std::filesystem::path folder = freshFolder("no_out_folder");
+    const std::string nodir = (folder / "nodir").string();
+    for (const std::string& json : {dataPath("mini.json"), (folder / "missing.json").string()}) {
+        std::ostringstream printed, err;
+        INFO(json);
+        CHECK(runRigCommand({"rig", "import", json, nodir + "/hero.rig.xml", "--atlas", dataPath("mini.atlas"), "--scale", "10"},
+                            printed, err) == 2);
+        CHECK(err.str() == "paperdoll rig: error: OUT '" + nodir + "/hero.rig.xml': '" + nodir + "' does not exist\n");
+        CHECK(printed.str().empty());
+    }
+    CHECK(filesIn(folder) == 0);
+}
+
+TEST_CASE("import: an OUT not ending in .rig.xml is refused (exit 2): the editor lists rigs by that ending",
+          "[spine][import][errors]") {
+    const std::filesystem::path folder = freshFolder("out_name");
+    for (const std::string& name : {"x.txt", "hero.xml", ".rig.xml"}) {
+        const std::string out = (folder / name).string();
+        std::ostringstream printed, err;
+        INFO(name);
+        CHECK(runRigCommand({"rig", "import", dataPath("mini.json"), out, "--atlas", dataPath("mini.atlas"), "--scale", "10"},
+                            printed, err) == 2);
+        CHECK(err.str().starts_with("paperdoll rig: error: OUT '" + out +
+                                    "' must end in .rig.xml (the editor lists rigs by that ending)\n"));
+        CHECK(filesIn(folder) == 0);
+    }
+}
+
+TEST_CASE("import: a region missing from the atlas names the one a slip away", "[spine][import][atlas]") {
+    const std::filesystem::path folder = freshFolder("region_slip");
+    const std::filesystem::path json = writeBot(folder, botSkeleton());
+    std::ifstream in(folder / "bot.atlas");
+    std::string atlas((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    in.close();
+    atlas.replace(atlas.find("head\n"), 5, "haed\n");
+    std::ofstream(folder / "bot.atlas", std::ios::trunc) << atlas;
+    SpineImportOptions o = options(json.string(), folder / "out.rig.xml");
+    o.scale = 100.0;
+    ImportRun run = runImport(o);
+    CHECK(run.exitCode == 1);
+    CHECK(run.err.starts_with(json.string() + ":"));
+    CHECK(run.err.ends_with(": error: attachment 'head' (skin 'default', slot 'head'): no region 'head' in the atlas " +
+                            (folder / "bot.atlas").string() + "; did you mean 'haed'?\n"));
+}
+
+TEST_CASE("import: with no SKELETON.atlas, an atlas beside it under a longer name is pointed to", "[spine][import][atlas]") {
+    // Spine can export the atlas as NAME.atlas.txt; the import looks for NAME.atlas.
+    const std::filesystem::path folder = freshFolder("atlas_txt");
+    const std::filesystem::path json = writeBot(folder, botSkeleton());
+    std::filesystem::rename(folder / "bot.atlas", folder / "bot.atlas.txt");
+    SpineImportOptions o = options(json.string(), folder / "out.rig.xml");
+    o.scale = 100.0;
+    ImportRun run = runImport(o);
+    CHECK(run.exitCode == 1);
+    CHECK(run.err == (folder / "bot.atlas").string() +
+                         ": error: cannot open atlas: file not found; bot.atlas.txt is beside the skeleton: pass it as "
+                         "--atlas FILE (--atlas " + (folder / "bot.atlas.txt").string() + ")\n");
+    o.atlasPath = (folder / "bot.atlas.txt").string();
+    CHECK(runImport(o).exitCode == 0);
+}
+
+TEST_CASE("import: warnings are printed by file and line, whatever order they were found in", "[spine][import]") {
+    // Two bounding boxes: slot 'early' first among the slots, its skin entry last; slot
+    // 'late' the other way round. Found in slot order, they were said lines back.
+    using json = nlohmann::ordered_json;
+    json bot = botSkeleton();
+    bot["slots"].insert(bot["slots"].begin(), json{{"name", "early"}, {"bone", "torso"}, {"attachment", "box_early"}});
+    bot["slots"].push_back(json{{"name", "late"}, {"bone", "torso"}, {"attachment", "box_late"}});
+    const json box = {{"type", "boundingbox"}, {"vertexCount", 3}, {"vertices", {0, 0, 10, 0, 0, 10}}};
+    json attachments = json::object();
+    attachments["late"] = {{"box_late", box}};
+    for (const auto& [slot, entry] : bot["skins"][0]["attachments"].items()) attachments[slot] = entry;
+    attachments["early"] = {{"box_early", box}};
+    bot["skins"][0]["attachments"] = attachments;
+    const std::filesystem::path folder = freshFolder("warning_order");
+    const std::filesystem::path path = writeBot(folder, bot);
+    SpineImportOptions o = options(path.string(), folder / "bot.rig.xml");
+    o.scale = 100.0;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    const std::string late = ": warning: bounding box attachment 'box_late' (slot 'late')";
+    const std::string early = ": warning: bounding box attachment 'box_early' (slot 'early')";
+    REQUIRE(run.err.find(late) != std::string::npos);
+    REQUIRE(run.err.find(early) != std::string::npos);
+    CHECK(run.err.find(late) < run.err.find(early));
 }
 
 TEST_CASE("import: an animation named with dashes and '>' bakes a clip file that loads (its comment stays one comment)",
@@ -1405,6 +1503,31 @@ TEST_CASE("import names each attachment it leaves out, and the skin to pass when
                              "of 'knight', 'blue')") != std::string::npos);
 }
 
+TEST_CASE("import warns once, at the atlas page, about a page PNG with no alpha channel", "[spine][import][atlas]") {
+    // An RGB page draws every part as an opaque rectangle: said at the page (the art to
+    // mend), not again at the copy the rig names.
+    const std::filesystem::path folder = freshFolder("no_alpha");
+    const std::filesystem::path json = writeBot(folder, botSkeleton());
+    testpng::writeBytes(folder / "bot.png", testpng::encode(256, 128, 3, testpng::filled(256, 128, {90, 90, 90})));
+    SpineImportOptions o = options(json.string(), folder / "out" / "bot.rig.xml");
+    std::filesystem::create_directories(folder / "out");
+    o.scale = 100.0;
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    const std::string warning = "has no alpha channel: every part is drawn as an opaque rectangle (save it with transparency)";
+    CHECK(run.err.find((folder / "bot.atlas").string() + ":1: warning: page 'bot.png' " + warning + "\n") != std::string::npos);
+    size_t said = 0;
+    for (size_t at = run.err.find(warning); at != std::string::npos; at = run.err.find(warning, at + 1)) ++said;
+    CHECK(said == 1);
+    // Saved with transparency: nothing said.
+    testpng::writeGrey(folder / "bot.png", 256, 128);
+    o.force = true;
+    ImportRun again = runImport(o);
+    CHECK(again.exitCode == 0);
+    CHECK(again.err.find(warning) == std::string::npos);
+}
+
 TEST_CASE("import: a page PNG of another size than the atlas says is cut at the same fractions (rects and mesh UVs scaled)",
           "[spine][import][atlas]") {
     // Spine's runtimes divide a region's rect by the page's declared size: art exported
@@ -1553,7 +1676,7 @@ TEST_CASE("import: a setup pose so tall that its scale is past a rig's largest i
     bot["bones"][0]["scaleY"] = 20000;
     const std::filesystem::path folder = freshFolder("huge");
     const std::filesystem::path json = writeBot(folder, bot);
-    SpineImportOptions o = options(json.string(), folder / "out" / "bot.rig.xml");
+    SpineImportOptions o = options(json.string(), folder / "bot.rig.xml");
     ImportRun run = runImport(o);
     INFO(run.err);
     CHECK(run.exitCode == 1);
@@ -1610,7 +1733,7 @@ TEST_CASE("import: a linked mesh whose parent is in another slot is told so, nam
   } } ]
 }
 )";
-    SpineImportOptions o = options(json, folder / "out" / "linked.rig.xml");
+    SpineImportOptions o = options(json, folder / "linked.rig.xml");
     o.atlasPath = dataPath("mini.atlas");
     o.scale = 10.0;
     ImportRun run = runImport(o);

@@ -40,9 +40,10 @@ inline void writeBytes(const std::filesystem::path& path, const std::vector<std:
     file.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
 }
 
-/// A width × height opaque grey PNG at path.
+/// A width × height opaque grey PNG at path, saved with an alpha channel (all opaque), as
+/// cut-out art is: a file without one is warned about where a rig or an atlas uses it.
 inline void writeGrey(const std::filesystem::path& path, int width, int height) {
-    writeBytes(path, encode(width, height, 1, filled(width, height, {128})));
+    writeBytes(path, encode(width, height, 2, filled(width, height, {128, 255})));
 }
 
 /// The first `size` bytes of a PNG: its end (and so part of its image data) cut off.

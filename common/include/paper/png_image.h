@@ -19,6 +19,10 @@ struct PngImage {
     int width = 0;
     int height = 0;
     std::vector<std::uint8_t> rgba;  ///< width × height × 4 bytes
+    /// Whether the file holds transparency (an alpha channel, or a tRNS chunk for its
+    /// palette or grey or RGB colours): without it every alpha byte is 255, and art cut out
+    /// of it shows its whole rectangle.
+    bool hasAlpha = false;
 };
 
 /// Decodes a PNG held in memory. False with the cause in error ("not a PNG", "truncated",

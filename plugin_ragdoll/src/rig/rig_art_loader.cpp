@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "paper/png_image.h"
+#include "rig/rig_loader.h"
 #include "rig/rig_xml.h"
 
 namespace ragdoll::rigload {
@@ -102,6 +103,8 @@ void ArtParser::readImage(const XMLElement& element, int ordinal) {
             image.height = png.height;
             alpha.resize(png.rgba.size() / 4);
             for (size_t i = 0; i < alpha.size(); ++i) alpha[i] = png.rgba[4 * i + 3];
+            if (!png.hasAlpha)
+                report_.warning(image.line, "image " + inQuotes(image.name) + ": " + image.file + " " + kNoAlphaWarning);
         } else {
             const std::string where = image.path == image.file ? "" : " (read as " + image.path + ")";
             report_.error(element, "file " + inQuotes(image.file) + where + ": " + why);

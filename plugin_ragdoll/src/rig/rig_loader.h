@@ -10,6 +10,12 @@
 
 namespace ragdoll {
 
+/// What a warning says after a PNG's name when the PNG has no transparency (an RGB or grey
+/// file without tRNS): its clear surround comes out black, so each part cut from it shows as
+/// a filled rectangle. The rig loader says it at an <image>, `rig import` at an atlas page.
+inline constexpr const char* kNoAlphaWarning =
+    "has no alpha channel: every part is drawn as an opaque rectangle (save it with transparency)";
+
 struct RigLoadResult {
     /// The rig, or null when any error was found: a rig that fails to load builds nothing.
     std::shared_ptr<const RigDefinition> rig;

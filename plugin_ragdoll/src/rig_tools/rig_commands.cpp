@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <system_error>
 
 #include "paper/text_width.h"
@@ -37,35 +38,112 @@ constexpr int kMaxFrames = 100000;
 /// Fastest sideways push `rig drop --push` accepts, m/s (the solver's tested extreme is 50).
 constexpr double kMaxPush = 50.0;
 
-/// Each command's usage: its synopsis and what it does (`rig COMMAND --help` prints one,
-/// `rig --help` and every usage error all of them).
+/// decimals after the point; as long as the number needs (1e300 has 301 digits before it).
+std::string fixed(double value, int decimals) {
+    std::string text(size_t(std::snprintf(nullptr, 0, "%.*f", decimals, value)), '\0');
+    std::snprintf(text.data(), text.size() + 1, "%.*f", decimals, value);
+    return text;
+}
+
+/// Three significant digits: "1.21e-06", "0.000412".
+std::string significant(double value) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.3g", value);
+    return buffer;
+}
+
+/// text, then spaces up to width columns (printf's %-Ns, for text of any length), counted by
+/// how wide it shows (paper/text_width.h): a name such as 'tête' or '腿.L' keeps its row in line.
+using paper::padded;
+
+/// Up to 4 decimals without trailing zeros: "20", "19.95", "0.1235".
+std::string brief(double value) {
+    std::string text = fixed(value, 4);
+    while (text.back() == '0') text.pop_back();
+    if (text.back() == '.') text.pop_back();
+    return text == "-0" ? "0" : text;
+}
+
+/// The --scale range `rig import` accepts, Spine units per metre: 1e-300 made every length
+/// too large for the rig file, and the import then blamed the file it wrote.
+constexpr double kMinScale = 1e-3, kMaxScale = 1e6;
+constexpr const char* kScaleRange = "0.001 to 1e6";  ///< kMinScale to kMaxScale, as the help and errors say it
+/// The ending every rig file has: the editor lists rigs to open by it.
+constexpr const char* kRigEnding = ".rig.xml";
+
+/// Each command's usage: its synopsis and what it does (`rig --help` and every usage error
+/// print these for all), its options with their defaults and its exit statuses (`rig COMMAND
+/// --help` prints them for that one).
 struct CommandUsage {
     const char* name;
     const char* synopsis;
     const char* description;
+    const char* exitStatus;
 };
 constexpr CommandUsage kCommandUsages[] = {
     {"check", "paperdoll rig check FILE... [--json]\n",
      "  check      validate rig files: every error with FILE:LINE, or one summary line per rig\n"
      "             (bones, bodies, joints, mass, images, sprites), then each image's size; --json:\n"
      "             one JSON document with every bone's world start and end at rest, every body\n"
-     "             and joint, every sprite's world quad and every mesh's world vertices\n"},
+     "             and joint, every sprite's world quad and every mesh's world vertices\n",
+     "exit status: 0 every rig passed, 1 a rig has errors or cannot be read, 2 bad usage\n"},
     {"drop", "paperdoll rig drop FILE [--frames N] [--push M/S] [--json]\n",
      "  drop       drop the rig from 1 m onto flat ground with a sideways push (default 1 m/s),\n"
      "             step N frames at 1/60 s (default 300) and report joint stretch, limit\n"
-     "             violation, frames until at rest and explosions\n"},
+     "             violation, frames until at rest and explosions\n",
+     "exit status: 0 within the limits, 1 bad or unreadable rig, 2 bad usage, 3 drop outside the limits\n"},
     {"generate", "paperdoll rig generate IN OUT [--force]\n",
      "  generate   add bodies and joints to a rig that has only bones; writes OUT (never IN;\n"
-     "             an existing OUT only with --force)\n"},
+     "             an existing OUT only with --force)\n",
+     "exit status: 0 written, 1 bad or unreadable IN, or OUT not written, 2 bad usage (OUT exists\n"
+     "             without --force, is in a folder that is not there, or does not end in .rig.xml)\n"},
     {"import",
      "paperdoll rig import SKELETON.json OUT.rig.xml [--atlas FILE] [--skin NAME]\n"
      "                            [--scale UNITS_PER_METRE] [--force] [--loop NAME...]\n",
      "  import     make a rig from a Spine skeleton (JSON 3.8 or 4.0-4.2, its .atlas and page PNGs):\n"
      "             sprites, one clip per animation, bodies and joints guessed (a table of them is\n"
      "             printed); without --scale the setup pose is taken as 1.8 m tall; --loop names\n"
-     "             the animations to loop (default: names with idle, walk or run)\n"},
+     "             the animations to loop (default: names with idle, walk or run)\n",
+     "exit status: 0 imported, 1 bad or unreadable skeleton, atlas or page (nothing written),\n"
+     "             2 bad usage (OUT exists without --force, is in a folder that is not there or\n"
+     "             does not end in .rig.xml; a --skin or --loop name the skeleton lacks)\n"},
 };
 constexpr const char* kExitStatus = "exit status: 0 ok, 1 bad or unreadable file, 2 bad usage, 3 drop outside the limits\n";
+
+/// A command's options, each with its default and range, for `rig COMMAND --help`.
+std::string optionsHelp(const std::string& command) {
+    if (command == "check")
+        return "options:\n"
+               "  --json          print one JSON document instead of the summary lines: each rig's bones,\n"
+               "                  bodies, joints, sprites and meshes at rest (or its errors), and \"ok\"\n";
+    if (command == "drop") {
+        const DropOptions defaults;
+        return "options:\n"
+               "  --frames N      frames of 1/60 s to step, 1 to " + std::to_string(kMaxFrames) + " (default " +
+               std::to_string(defaults.frames) + ")\n"
+               "  --push M/S      the sideways speed given at the drop, -" + brief(kMaxPush) + " to " + brief(kMaxPush) +
+               " m/s (default " + brief(defaults.push) + ")\n"
+               "  --json          print one JSON object instead of the table: the measures, the limits\n"
+               "                  they are held to and \"pass\" (or the rig's errors)\n";
+    }
+    if (command == "generate")
+        return "OUT must end in .rig.xml (or be a device or pipe to write into).\n"
+               "options:\n"
+               "  --force         overwrite OUT when it exists (IN is never overwritten)\n";
+    return std::string("OUT must end in .rig.xml; the clips (OUT's name, then .ANIMATION.anim.xml) and copies of\n"
+                       "the atlas pages are written beside it.\n"
+                       "options:\n"
+                       "  --atlas FILE    the libGDX atlas (default: SKELETON with .atlas in place of .json)\n"
+                       "  --skin NAME     a skin whose attachments go over the default skin's (default: the\n"
+                       "                  default skin alone)\n"
+                       "  --scale N       Spine units per metre, ") +
+           kScaleRange + " (default: the setup\n"
+           "                  pose taken as " + brief(kImportHeightMetres) + " m tall)\n"
+           "  --force         overwrite OUT and the clips and page copies beside it (never a file the\n"
+           "                  import reads)\n"
+           "  --loop NAME...  the animations whose clips loop, every name after it up to the next\n"
+           "                  option or --; the rest play once (default: names with idle, walk or run)\n";
+}
 
 /// Every command's synopsis, a line (or two) each.
 std::string synopses() {
@@ -78,7 +156,13 @@ std::string synopses() {
 std::string fullUsage() {
     std::string text = synopses() + "\n";
     for (const CommandUsage& c : kCommandUsages) text += c.description;
-    return text + "\n" + kExitStatus;
+    return text + "\n`paperdoll rig COMMAND --help` lists a command's options and their defaults.\n" + kExitStatus;
+}
+
+/// One command's synopsis, what it does, its options and its exit statuses.
+std::string commandHelp(const CommandUsage& usage) {
+    return "usage: " + std::string(usage.synopsis) + "\n" + usage.description + "\n" + optionsHelp(usage.name) + "\n" +
+           usage.exitStatus;
 }
 
 /// One command's synopsis and what it does, or nullptr for an unknown command.
@@ -86,6 +170,14 @@ const CommandUsage* commandUsage(const std::string& name) {
     for (const CommandUsage& c : kCommandUsages)
         if (name == c.name) return &c;
     return nullptr;
+}
+
+/// Why OUT's name is refused: a rig is a *.rig.xml file (the editor's Open lists only those,
+/// and the rig's name and its clips' names are OUT's less that ending); "" when it is one.
+std::string notRigName(const std::string& out) {
+    if (std::string_view(out).ends_with(kRigEnding) && fs::path(out).filename().string().size() > std::string_view(kRigEnding).size())
+        return "";
+    return "OUT '" + out + "' must end in " + kRigEnding + " (the editor lists rigs by that ending)";
 }
 
 int usageError(std::ostream& err, const std::string& message) {
@@ -126,32 +218,6 @@ CheckedRig checkRig(const std::string& file) {
     if (c.asPlayed()) loadCharacterAssets(file, c.diagnostics);
     else c.diagnostics = c.loaded.diagnostics;
     return c;
-}
-
-/// decimals after the point; as long as the number needs (1e300 has 301 digits before it).
-std::string fixed(double value, int decimals) {
-    std::string text(size_t(std::snprintf(nullptr, 0, "%.*f", decimals, value)), '\0');
-    std::snprintf(text.data(), text.size() + 1, "%.*f", decimals, value);
-    return text;
-}
-
-/// Three significant digits: "1.21e-06", "0.000412".
-std::string significant(double value) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.3g", value);
-    return buffer;
-}
-
-/// text, then spaces up to width columns (printf's %-Ns, for text of any length), counted by
-/// how wide it shows (paper/text_width.h): a name such as 'tête' or '腿.L' keeps its row in line.
-using paper::padded;
-
-/// Up to 4 decimals without trailing zeros: "20", "19.95", "0.1235".
-std::string brief(double value) {
-    std::string text = fixed(value, 4);
-    while (text.back() == '0') text.pop_back();
-    if (text.back() == '.') text.pop_back();
-    return text == "-0" ? "0" : text;
 }
 
 /// Positional arguments, or an unknown option (returned in `bad`). "--" ends options.
@@ -442,6 +508,12 @@ int runGenerate(const std::vector<std::string>& args, std::ostream& out, std::os
     std::error_code status;
     if (!force && fs::exists(outPath, status) && !fs::is_directory(outPath, status))
         return usageError(err, "OUT '" + outPath + "' already exists; pass --force to overwrite it");
+    // Said before reading IN, as the player says a missing folder for its output.
+    if (fs::path(outPath).has_parent_path() && !fs::is_directory(fs::path(outPath).parent_path(), status))
+        return usageError(err, "OUT '" + outPath + "': " + paper::cannotWrite(outPath));
+    // A device or a pipe is written into as it is (a directory is said when saving).
+    const bool intoAFile = !fs::exists(outPath, status) || fs::is_regular_file(outPath, status);
+    if (const std::string why = notRigName(outPath); intoAFile && !why.empty()) return usageError(err, why);
 
     RigLoadResult loaded = loadRigFile(in);
     // Only errors: a bones-only rig always warns that it has no bodies, which is the point.
@@ -531,10 +603,9 @@ int runImport(const std::vector<std::string>& args, std::ostream& out, std::ostr
             std::string text;
             if (!value(text)) return usageError(err, "--scale needs a number of units per metre");
             std::optional<double> scale = parseDouble(text);
-            // Bounded both ways: 1e-300 units a metre made every length too large for the rig
-            // file, and the import then blamed the file it wrote.
-            if (!scale || *scale < 1e-3 || *scale > 1e6)
-                return usageError(err, "--scale must be a number of units per metre from 0.001 to 1e6, got '" + text + "'");
+            if (!scale || *scale < kMinScale || *scale > kMaxScale)
+                return usageError(err, "--scale must be a number of units per metre from " + std::string(kScaleRange) + ", got '" +
+                                           text + "'");
             options.scale = *scale;
         } else if (option.name == "--loop") {
             if (option.hasValue && option.value.empty()) return usageError(err, "--loop needs an animation NAME");
@@ -566,6 +637,7 @@ int runImport(const std::vector<std::string>& args, std::ostream& out, std::ostr
     options.outPath = files[1];
     if (paper::sameFile(options.skeletonPath, options.outPath))
         return usageError(err, "OUT '" + options.outPath + "' is the skeleton file");
+    if (const std::string why = notRigName(options.outPath); !why.empty()) return usageError(err, why);
     return runSpineImport(options, out, err);
 }
 
@@ -584,7 +656,7 @@ int runRigCommand(const std::vector<std::string>& args, std::ostream& out, std::
     if (const CommandUsage* usage = commandUsage(command))
         for (size_t i = 1; i < words.size() && words[i] != "--"; ++i)
             if (words[i] == "--help" || words[i] == "-h") {
-                out << "usage: " << usage->synopsis << "\n" << usage->description << "\n" << kExitStatus;
+                out << commandHelp(*usage);
                 return kExitOk;
             }
     if (command == "check") return runCheck(words, out, err);

@@ -16,6 +16,7 @@
 
 #include "paper/png_image.h"
 #include "paper/file_checks.h"
+#include "paper/spelling.h"
 #include "paper/xml_reader.h"
 #include "rig/rig_loader.h"
 #include "rig/rig_saver.h"
@@ -30,19 +31,68 @@ namespace fs = std::filesystem;
 
 constexpr int kExitOk = 0, kExitBadFile = 1, kExitUsage = 2;
 
+/// The import's diagnostics, held and then printed as a compiler lists them: by file (in the
+/// order first met: the skeleton, the atlas, OUT) and by line within each, whatever order the
+/// checks found them in (the baked clips' warnings came after the parts', lines back).
 struct Reporter {
+    explicit Reporter(std::ostream& out) : err(out) {}
     std::ostream& err;
+    std::vector<Diagnostic> held;
     int errors = 0;
     void print(const std::vector<Diagnostic>& diagnostics) {
         for (const Diagnostic& d : diagnostics) {
-            err << d.format() << "\n";
+            held.push_back(d);
             errors += d.severity == Severity::Error;
         }
     }
     void error(const std::string& file, int line, const std::string& message) {
         print({{Severity::Error, file, line, message}});
     }
+    /// Prints what is held, in order, and returns status.
+    int done(int status) {
+        std::vector<std::string> files;
+        for (const Diagnostic& d : held)
+            if (std::find(files.begin(), files.end(), d.file) == files.end()) files.push_back(d.file);
+        auto rank = [&](const Diagnostic& d) { return std::find(files.begin(), files.end(), d.file) - files.begin(); };
+        std::stable_sort(held.begin(), held.end(), [&](const Diagnostic& a, const Diagnostic& b) {
+            return rank(a) != rank(b) ? rank(a) < rank(b) : a.line < b.line;
+        });
+        for (const Diagnostic& d : held) err << d.format() << "\n";
+        held.clear();
+        return status;
+    }
+    /// A bad argument (exit 2), said after what is held.
+    int refuse(const std::string& message) {
+        done(kExitUsage);
+        err << "paperdoll rig: error: " << message << "\n";
+        return kExitUsage;
+    }
 };
+
+/// With no --atlas and no SKELETON.atlas, an atlas beside the skeleton under a longer name
+/// (Spine can export NAME.atlas.txt), for the error to point to; empty when there is none.
+std::string atlasBeside(const fs::path& json) {
+    const fs::path folder = json.has_parent_path() ? json.parent_path() : fs::path(".");
+    const std::string prefix = json.stem().string() + ".atlas";
+    std::vector<std::string> found;
+    std::error_code status;
+    for (fs::directory_iterator it(folder, status), end; !status && it != end; it.increment(status)) {
+        const std::string name = it->path().filename().string();
+        std::error_code ignored;
+        if (name.size() > prefix.size() && name.starts_with(prefix) && it->is_regular_file(ignored)) found.push_back(name);
+    }
+    std::sort(found.begin(), found.end());
+    return found.empty() ? std::string() : found.front();
+}
+
+/// The diagnostics of the rig the import makes, but for a page image's missing alpha: that is
+/// said at the atlas page, the art to mend (the rig's <image> is its copy).
+std::vector<Diagnostic> notSaidAtThePage(const std::vector<Diagnostic>& diagnostics) {
+    std::vector<Diagnostic> kept;
+    for (const Diagnostic& d : diagnostics)
+        if (d.severity == Severity::Error || !d.message.ends_with(kNoAlphaWarning)) kept.push_back(d);
+    return kept;
+}
 
 /// "1 mesh", "2 meshes".
 std::string counted(size_t count, const char* one, const char* many) { return std::to_string(count) + " " + (count == 1 ? one : many); }
@@ -200,18 +250,20 @@ std::vector<Diagnostic> checkAtlasPages(const SpineAtlas& atlas, const std::vect
 }
 
 int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::ostream& err) {
-    Reporter report{err};
+    Reporter report(err);
     std::error_code status;
     const fs::path outPath(options.outPath);
-    if (!options.force && fs::exists(outPath, status)) {
-        err << "paperdoll rig: error: OUT '" << options.outPath << "' already exists; pass --force to overwrite it\n";
-        return kExitUsage;
-    }
+    // OUT's folder is looked at before the import: the whole import ran, then its first
+    // write failed naming a temporary file.
+    if (outPath.has_parent_path() && !fs::is_directory(outPath.parent_path(), status))
+        return report.refuse("OUT '" + options.outPath + "': " + paper::cannotWrite(options.outPath));
+    if (!options.force && fs::exists(outPath, status))
+        return report.refuse("OUT '" + options.outPath + "' already exists; pass --force to overwrite it");
 
     // Read: the skeleton, the atlas, the page images.
     SpineLoadResult loaded = loadSpineJsonFile(options.skeletonPath);
     report.print(loaded.diagnostics);
-    if (!loaded.ok) return kExitBadFile;
+    if (!loaded.ok) return report.done(kExitBadFile);
     const SpineSkeleton& skeleton = loaded.skeleton;
     const std::string& json = options.skeletonPath;
     // --loop replaces the default choice of looping clips: a misspelt name would silently
@@ -224,12 +276,22 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
                 found = found || animation.name == name;
                 names += (names.empty() ? "'" : ", '") + animation.name + "'";
             }
-            if (!found) {
-                err << "paperdoll rig: error: --loop " << paper::inQuotes(name) << ": " << json << " has no animation by that name ("
-                    << (names.empty() ? std::string("it has none") : "it has " + names) << ")\n";
-                return kExitUsage;
-            }
+            if (!found)
+                return report.refuse("--loop " + paper::inQuotes(name) + ": " + json + " has no animation by that name (" +
+                                     (names.empty() ? std::string("it has none") : "it has " + names) + ")");
         }
+    // A skin the file lacks is a bad argument, as an animation for --loop is.
+    if (!options.skin.empty() && !skeleton.findSkin(options.skin)) {
+        std::vector<std::string> skins;
+        std::string names;
+        for (const SpineSkin& skin : skeleton.skins) {
+            skins.push_back(skin.name);
+            names += (names.empty() ? "'" : ", '") + skin.name + "'";
+        }
+        return report.refuse("--skin " + paper::inQuotes(options.skin) + ": " + json + " has no skin by that name (" +
+                             (names.empty() ? std::string("it has none") : "it has " + names) + ")" +
+                             paper::didYouMean(options.skin, skins));
+    }
     if (options.loops) {
         // --loop jump alone stopped idle and walk looping, unsaid: a walk then played once.
         std::string stopped;
@@ -247,8 +309,15 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
     const std::string atlasPath =
         options.atlasPath.empty() ? fs::path(json).replace_extension(".atlas").string() : options.atlasPath;
     AtlasLoadResult atlasLoaded = loadAtlasFile(atlasPath);
+    if (!atlasLoaded.ok && options.atlasPath.empty() && !somethingAt(atlasPath) && !atlasLoaded.diagnostics.empty()) {
+        const std::string beside = atlasBeside(json);
+        if (!beside.empty())
+            atlasLoaded.diagnostics.front().message +=
+                "; " + beside + " is beside the skeleton: pass it as --atlas FILE (--atlas " +
+                (fs::path(atlasPath).parent_path() / beside).string() + ")";
+    }
     report.print(atlasLoaded.diagnostics);
-    if (!atlasLoaded.ok) return kExitBadFile;
+    if (!atlasLoaded.ok) return report.done(kExitBadFile);
     const SpineAtlas& atlas = atlasLoaded.atlas;
     const fs::path atlasDir = fs::path(atlasPath).parent_path();
     std::vector<paper::PngImage> pageImages(atlas.pages.size());
@@ -256,14 +325,17 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
     for (size_t p = 0; p < atlas.pages.size(); ++p) {
         const AtlasPage& page = atlas.pages[p];
         std::string why;
-        if (!paper::loadPng((atlasDir / page.file).string(), pageImages[p], why))
+        if (!paper::loadPng((atlasDir / page.file).string(), pageImages[p], why)) {
             report.error(atlasPath, page.line, "page '" + page.file + "': cannot read " + (atlasDir / page.file).string() + ": " + why);
-        else
-            pageSizes[p] = {pageImages[p].width, pageImages[p].height};
+            continue;
+        }
+        pageSizes[p] = {pageImages[p].width, pageImages[p].height};
+        if (!pageImages[p].hasAlpha)
+            report.print({{Severity::Warning, atlasPath, page.line, "page '" + page.file + "' " + kNoAlphaWarning}});
     }
     report.print(checkAtlasPages(atlas, pageSizes, atlasPath));
     // A page unreadable or named twice, a region off its page: nothing is built or written.
-    if (report.errors > 0) return kExitBadFile;
+    if (report.errors > 0) return report.done(kExitBadFile);
     SpineBuildInput input;
     input.skeleton = &skeleton;
     input.atlas = &atlas;
@@ -274,8 +346,8 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
     input.outPath = options.outPath;
     input.options = options;
     SpineBuild build = buildSpineRig(input);
-    report.print(build.diagnostics);
-    if (!build.ok) return kExitBadFile;
+    report.print(notSaidAtThePage(build.diagnostics));
+    if (!build.ok) return report.done(kExitBadFile);
     const std::vector<int>& imageOfPage = build.imageOfPage;
 
     // Write: page images (unless the same file is already there), clips, the rig last.
@@ -291,22 +363,18 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
         std::optional<std::string> bytes = readPageBytes(from);
         if (!bytes) {
             report.error(atlasPath, atlas.pages[p].line, "cannot read " + from.string());
-            return kExitBadFile;
+            return report.done(kExitBadFile);
         }
         if (fs::exists(to, status) && readPageBytes(to) == bytes) continue;
-        if (fs::exists(to, status) && !options.force) {
-            err << "paperdoll rig: error: '" << to.string() << "' exists and is not the atlas page; pass --force to overwrite it\n";
-            return kExitUsage;
-        }
+        if (fs::exists(to, status) && !options.force)
+            return report.refuse("'" + to.string() + "' exists and is not the atlas page; pass --force to overwrite it");
         writes.push_back(planWrite(to, std::move(*bytes)));
     }
     for (const BakedClip& clip : build.clips) {
         const fs::path to = outDir / clip.file;
         besideOut.push_back({to, "a clip"});
-        if (fs::exists(to, status) && !options.force) {
-            err << "paperdoll rig: error: '" << to.string() << "' already exists; pass --force to overwrite it\n";
-            return kExitUsage;
-        }
+        if (fs::exists(to, status) && !options.force)
+            return report.refuse("'" + to.string() + "' already exists; pass --force to overwrite it");
         writes.push_back(planWrite(to, clip.text));
     }
     writes.push_back(planWrite(outPath, build.rigText));
@@ -316,42 +384,37 @@ int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::os
     for (const AtlasPage& page : atlas.pages) inputs.push_back({(atlasDir / page.file).string(), "the atlas page"});
     for (const PlannedWrite& w : writes)
         for (const auto& [input, what] : inputs)
-            if (paper::sameFile(w.target.string(), input)) {
-                err << "paperdoll rig: error: the import would write " << w.target.string() << " over " << what << " '" << input
-                    << "' it reads; choose another OUT\n";
-                return kExitUsage;
-            }
+            if (paper::sameFile(w.target.string(), input))
+                return report.refuse("the import would write " + w.target.string() + " over " + what + " '" + input +
+                                     "' it reads; choose another OUT");
     for (const auto& [file, what] : besideOut)
-        if (paper::sameFile(outPath.string(), file.string())) {
-            err << "paperdoll rig: error: OUT '" << options.outPath << "' is where the import writes " << what
-                << " beside the rig; choose another OUT (a name ending in .rig.xml)\n";
-            return kExitUsage;
-        }
+        if (paper::sameFile(outPath.string(), file.string()))
+            return report.refuse("OUT '" + options.outPath + "' is where the import writes " + what +
+                                 " beside the rig; choose another OUT (a name ending in .rig.xml)");
     // Into a device or a pipe (/dev/null) a file renamed over it would replace it, and the
     // clips and page beside it would land in its folder: the import writes real files.
     for (const PlannedWrite& w : writes)
-        if (fs::exists(w.target, status) && !fs::is_regular_file(w.target, status) && !fs::is_directory(w.target, status)) {
-            err << "paperdoll rig: error: '" << w.target.string()
-                << "' is not a regular file (a device or a pipe); the import writes the rig, its clips and its art as "
-                   "files: choose another OUT\n";
-            return kExitUsage;
-        }
+        if (fs::exists(w.target, status) && !fs::is_regular_file(w.target, status) && !fs::is_directory(w.target, status))
+            return report.refuse("'" + w.target.string() +
+                                 "' is not a regular file (a device or a pipe); the import writes the rig, its clips and its "
+                                 "art as files: choose another OUT");
     // A folder where a file goes would be moved aside and then left behind: refused first.
     for (const PlannedWrite& w : writes)
         if (fs::is_directory(w.target, status)) {
             report.error(options.outPath, 0, "not imported: " + w.target.string() + " is a directory");
-            return kExitBadFile;
+            return report.done(kExitBadFile);
         }
     std::string why;
     if (!writeAllOrNothing(writes, why)) {
         report.error(options.outPath, 0, "not imported: " + why);
-        return kExitBadFile;
+        return report.done(kExitBadFile);
     }
 
     // Report what was written, read back from the file.
     RigLoadResult final = loadRigFile(options.outPath);
-    report.print(final.diagnostics);
-    if (!final.rig) return kExitBadFile;
+    report.print(notSaidAtThePage(final.diagnostics));
+    if (!final.rig) return report.done(kExitBadFile);
+    report.done(kExitOk);
     const RigDefinition& result = *final.rig;
     out << "imported " << json << " (Spine " << skeleton.version << ", skin '"
         << (options.skin.empty() ? std::string("default") : options.skin) << "') into " << options.outPath << "\n";

@@ -49,9 +49,10 @@ struct SpineImportOptions {
 std::vector<Diagnostic> checkAtlasPages(const SpineAtlas& atlas, const std::vector<std::array<int, 2>>& pageSizes,
                                         const std::string& atlasPath);
 
-/// Runs the import: the summary and the table of guesses on out, diagnostics on err.
-/// Returns 0 when written, 1 for a bad or unreadable input (nothing written), 2 for OUT
-/// existing without --force.
+/// Runs the import: the summary and the table of guesses on out, diagnostics on err (by
+/// file, then by line). Returns 0 when written, 1 for a bad or unreadable input (nothing
+/// written), 2 for a bad argument (nothing read past it): OUT existing without --force or in
+/// a folder that is not there, a --skin or --loop name the skeleton lacks.
 int runSpineImport(const SpineImportOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace ragdoll

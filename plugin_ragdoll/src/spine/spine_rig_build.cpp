@@ -7,6 +7,7 @@
 #include <map>
 
 #include "anim/clip.h"
+#include "paper/spelling.h"
 #include "paper/xml_reader.h"
 #include "rig/rig_loader.h"
 #include "rig/rig_saver.h"
@@ -258,8 +259,11 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
         }
         const AtlasRegion* region = atlas.find(a.path);
         if (!region) {
+            std::vector<std::string> regionNames;
+            for (const AtlasRegion& r : atlas.regions) regionNames.push_back(r.name);
             report.error(input.jsonPath, a.line, "attachment '" + a.name + "' (skin '" + skinOf[&a] + "', slot '" + slot.name +
-                                                     "'): no region '" + a.path + "' in the atlas " + input.atlasPath);
+                                                     "'): no region '" + a.path + "' in the atlas " + input.atlasPath +
+                                                     paper::didYouMean(a.path, regionNames));
             continue;
         }
         if (a.sequenceCount > 0)
