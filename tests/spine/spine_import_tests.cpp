@@ -1059,7 +1059,7 @@ TEST_CASE("import: OUT in a folder that is not there is refused before anything 
 TEST_CASE("import: an OUT not ending in .rig.xml is refused (exit 2): the editor lists rigs by that ending",
           "[spine][import][errors]") {
     const std::filesystem::path folder = freshFolder("out_name");
-    for (const std::string& name : {"x.txt", "hero.xml", ".rig.xml"}) {
+    for (const char* name : {"x.txt", "hero.xml", ".rig.xml"}) {
         const std::string out = (folder / name).string();
         std::ostringstream printed, err;
         INFO(name);
