@@ -965,8 +965,8 @@ int runEditor(const EditorOptions& options, std::ostream& out, std::ostream& err
         err << kProgram << ": error: " << level.path << ": the level has no spawn, so there is no asset to edit\n";
         return 1;
     }
-    if (!options.assetPath.empty() && !putAsset(kProgram, level, options.assetPath, options.assetOption + " names the file to edit", err))
-        return 1;
+    const std::string assetPurpose = options.assetOption + " names the file to edit";
+    if (!options.assetPath.empty() && !putAsset(kProgram, level, options.assetPath, assetPurpose, err)) return 1;
 
     std::vector<PluginDescriptor> found = findEditorPlugins(options, err);
     if (!options.pluginPath.empty() && (found.empty() || found.front().path != fs::path(options.pluginPath))) {

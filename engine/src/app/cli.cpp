@@ -16,9 +16,9 @@ const char* playerUsage() {
 Plays a level (default: content/levels/harness.level.xml) in a window.
 
 Options (a value as the next argument or after '=', e.g. --frames=120):
-  --asset FILE         Play FILE (a file the plugin loads for a spawn, such as a
-                       character) in the level's first spawn, instead of the one the
-                       level names: the figure the keys drive.
+  --asset FILE         Play FILE (a file the plugin loads for a spawn) in the level's
+                       first spawn, the one the keys drive, instead of the one the
+                       level names.
   --headless           Run without a window, SDL or OpenGL (tests, CI, benchmarks).
                        Needs --frames or --script.
   --frames N           Run N fixed simulation steps (60 per simulated second), then

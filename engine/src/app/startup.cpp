@@ -39,7 +39,7 @@ std::optional<Level> loadStartLevel(const std::string& program, const std::strin
     tinyxml2::XMLDocument document;
     if (!loaded.level && document.LoadFile(path.c_str()) == tinyxml2::XML_SUCCESS && document.RootElement() &&
         std::string_view(document.RootElement()->Name()) != "level") {
-        // A character's file where the level goes: played or edited in a level's spawn.
+        // A file a spawn loads, given where the level goes: it is played or edited in one.
         err << program << ": hint: '" << path << "' is a <" << document.RootElement()->Name()
             << "> file, not a level; `" << program << " --asset " << path
             << "` puts it in the default level's first spawn\n";
