@@ -819,6 +819,17 @@ TEST_CASE("the starting view shows the first spawn's flag and label clear of the
     fs::remove_all(dir);
 }
 
+TEST_CASE("a failing expect names a dialog by the title it shows", "[editor][e2e][script]") {
+    RigCopy copy;
+    const fs::path script = copy.dir / "dialog_open.script";
+    std::ofstream(script) << "key down Left Ctrl\nkey down Left Shift\nkey press S\nwait_frames 1\n"
+                             "key up Left Shift\nkey up Left Ctrl\nwait_frames 2\nexpect dialog closed\n";
+    test::ProcessResult r = test::runProcess({kEditor, "--rig", copy.rig.string(), "--script", script.string()}, editorEnv());
+    CHECK(r.exitCode == 1);
+    CHECK_THAT(r.err, Catch::Contains(script.string() + ":8: error: expect dialog closed: the Save As dialog was drawn"));
+    CHECK_THAT(r.err, !Catch::Contains("###"));
+}
+
 TEST_CASE("the Joints panel keeps its width when an edit sets the unsaved marker", "[editor][e2e][view]") {
     RigCopy copy;
     // First the width as it is: a deliberately failing expect reports it.
@@ -1046,6 +1057,14 @@ TEST_CASE("a handle drag saves the limit it showed when Ctrl or Shift is let go 
     INFO(r.err);
     CHECK(r.exitCode == 0);  // the expects: -97, -103.4, -110 after each release
     CHECK(readText(copy.rig).find("lower=\"-110\"") != std::string::npos);
+}
+
+TEST_CASE("key presses one frame apart each reach a text field", "[editor][e2e][panels]") {
+    RigCopy copy;
+    test::ProcessResult r = test::runProcess(
+        {kEditor, "--rig", copy.rig.string(), "--script", (kData / "key_presses_frame_apart.script").string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);  // the expect: 98 after three Backspaces
 }
 
 TEST_CASE("values typed into the Tuning panel outside the plugin's ranges are clamped to them", "[editor][e2e][panels]") {

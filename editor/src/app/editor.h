@@ -5,6 +5,7 @@
 // the Editor applies it, so every edit reaches the history the same way.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
@@ -53,6 +54,14 @@ struct EditorBindings {
     explicit EditorBindings(InputMap& input);
 };
 
+/// The keys a scripted run hands ImGui itself (Enter, Backspace, Escape): as shown last
+/// frame, and the presses still to show, oldest first (Editor::showScriptedKeys).
+inline constexpr int kScriptedImGuiKeys = 3;
+struct ScriptedKeys {
+    std::array<bool, kScriptedImGuiKeys> down{};
+    std::vector<int> queued;
+};
+
 class Editor {
 public:
     /// level: the level as loaded (--asset already applied to its first spawn); the editor keeps
@@ -71,6 +80,7 @@ private:
     /// Hands the window the texts users named that this frame shows (paper::wantGlyphs).
     void wantGlyphsShown();
     void beginImGuiFrame();
+    void showScriptedKeys();
     void handleKeys();
     void handleViewport();
     /// What a click at mousePixels selects of the objects under it: the first, or in the
@@ -234,6 +244,7 @@ private:
     InputMap input_;
     PlayerBindings player_{input_};
     EditorBindings keys_{input_};
+    ScriptedKeys scriptedKeys_;
     Camera camera_;
     JointGizmoTool gizmo_;
     EditHistory history_;

@@ -154,6 +154,34 @@ void Editor::wantGlyphsShown() {
     wantGlyphs(menu_.saveAsBuffer);
 }
 
+void Editor::showScriptedKeys() {
+    // ImGui 1.86 reads a key as down or up each frame: a key let go and pressed again within
+    // one (two `key press`es a frame apart) stayed down to it, one press, and the second
+    // Backspace deleted nothing. So the presses are shown one a frame, in the order made, a
+    // key shown down first shown up for a frame; a key with no press waiting is shown as held.
+    const std::array<ActionId, kScriptedImGuiKeys> keys{keys_.enter, keys_.backspace, player_.quit};
+    ScriptedKeys& shown = scriptedKeys_;
+    for (int k = 0; k < kScriptedImGuiKeys; ++k)
+        if (input_.pressed(keys[size_t(k)])) shown.queued.push_back(k);
+    std::array<bool, kScriptedImGuiKeys> down{};
+    for (int k = 0; k < kScriptedImGuiKeys; ++k)
+        down[size_t(k)] = input_.held(keys[size_t(k)]) &&
+                          std::find(shown.queued.begin(), shown.queued.end(), k) == shown.queued.end();
+    if (!shown.queued.empty()) {
+        const int next = shown.queued.front();
+        if (!shown.down[size_t(next)]) {
+            down[size_t(next)] = true;
+            shown.queued.erase(shown.queued.begin());
+        }
+    }
+    shown.down = down;
+    ImGuiIO& io = ImGui::GetIO();
+    io.KeysDown[io.KeyMap[ImGuiKey_Enter]] = down[0];
+    io.KeysDown[io.KeyMap[ImGuiKey_Backspace]] = down[1];
+    io.KeysDown[io.KeyMap[ImGuiKey_Escape]] = down[2];
+}
+
+
 void Editor::beginImGuiFrame() {
     wantGlyphsShown();
     if (const std::string said = window_.prepareFonts(); !said.empty()) err_ << kProgram << ": warning: " << said << '\n';
@@ -170,9 +198,7 @@ void Editor::beginImGuiFrame() {
         for (int b = 0; b < 3; ++b) io.MouseDown[b] = mouse.down[b];
         io.KeyCtrl = input_.held(keys_.ctrl);
         io.KeyShift = input_.held(keys_.shift);
-        io.KeysDown[io.KeyMap[ImGuiKey_Enter]] = input_.held(keys_.enter);
-        io.KeysDown[io.KeyMap[ImGuiKey_Backspace]] = input_.held(keys_.backspace);
-        io.KeysDown[io.KeyMap[ImGuiKey_Escape]] = input_.held(player_.quit);
+        showScriptedKeys();
         if (!typedText_.empty()) io.AddInputCharactersUTF8(std::exchange(typedText_, "").c_str());
         // Focus moving to another window (tests run side by side on one X display) makes
         // ImGui release every key in NewFrame: a scripted Ctrl+click would land as a plain

@@ -328,11 +328,17 @@ namespace {
 bool drawnDialog(const ImGuiWindow& window) {
     return (window.Flags & ImGuiWindowFlags_Modal) && window.Active && !window.Hidden;
 }
+
+/// A window's title as its title bar shows it: without what follows "##" (ImGui's id).
+std::string shownTitle(const ImGuiWindow& window) {
+    const char* name = window.Name;
+    return std::string(name, ImGui::FindRenderedTextEnd(name));
+}
 }  // namespace
 
 std::string Editor::dialogDrawnLastFrame() const {
     for (const ImGuiWindow* window : ImGui::GetCurrentContext()->Windows)
-        if (drawnDialog(*window)) return window->Name;
+        if (drawnDialog(*window)) return shownTitle(*window);
     return "";
 }
 
@@ -351,8 +357,8 @@ bool Editor::expectDialogOnTop(std::string& error) const {
         const ImGuiWindow* window = windows[i];
         if (!window->Active || (window->Flags & (ImGuiWindowFlags_Modal | ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Tooltip)))
             continue;
-        error = std::string("expect dialog on top: the ") + window->Name + " window is drawn in front of the " +
-                windows[lowestDialog]->Name + " dialog";
+        error = "expect dialog on top: the " + shownTitle(*window) + " window is drawn in front of the " +
+                shownTitle(*windows[lowestDialog]) + " dialog";
         return false;
     }
     return true;
