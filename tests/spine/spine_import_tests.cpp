@@ -581,11 +581,32 @@ TEST_CASE("import: a rig failing its own check names OUT, says nothing was writt
     CHECK(run.exitCode == 1);
     CHECK(run.err.find(o.outPath + ": error: body: radius 1000 m of bone 'arm' is outside 0.0001 to 100 m\n") != std::string::npos);
     CHECK(run.err.ends_with(o.outPath + ": error: not imported (nothing written): the rig made from mini.json fails the rig's "
-                                       "checks above; its sizes are the skeleton's at 0.01 units per metre (--scale): pass --scale "
-                                       "UNITS_PER_METRE, how many of the skeleton's units make a metre (the setup pose is 54.75 "
-                                       "units tall)\n"));
+                                       "checks above; its sizes are the skeleton's at 0.01 units per metre (--scale), which makes "
+                                       "the setup pose 5475 m tall: pass --scale UNITS_PER_METRE, how many of the skeleton's units "
+                                       "make a metre (the setup pose is 54.75 units tall; without --scale it is taken as 1.8 m, "
+                                       "--scale 30.4183)\n"));
     // No message names the rig as if it were beside the atlas page, where it never is.
     CHECK(run.err.find("content/art/mini.rig.xml") == std::string::npos);
+    CHECK(filesIn(folder) == 0);
+}
+
+TEST_CASE("import: a scale far off lists the first sizes out of range and counts the rest, not the errors they cause",
+          "[spine][import][errors]") {
+    const std::filesystem::path folder = freshFolder("far_off");
+    SpineImportOptions o = options(dataPath("mini.json"), folder / "mini.rig.xml");
+    o.scale = 1e-4;  // every length in tens of kilometres: too large to read, sprites too
+    ImportRun run = runImport(o);
+    INFO(run.err);
+    CHECK(run.exitCode == 1);
+    size_t listed = 0;
+    for (size_t at = run.err.find("is too large (more than"); at != std::string::npos; at = run.err.find("is too large (more than", at + 1))
+        ++listed;
+    CHECK(listed == 5);
+    // A sprite refused for its size leaves its bone no radius: that error asked for a sprite
+    // the import had written.
+    CHECK(run.err.find("no radius for bone") == std::string::npos);
+    CHECK(run.err.find(" more not listed; its sizes are the skeleton's at 0.0001 units per metre (--scale), which makes the "
+                       "setup pose 547530 m tall") != std::string::npos);
     CHECK(filesIn(folder) == 0);
 }
 

@@ -45,6 +45,10 @@ std::uint8_t byteOf(double unit) { return std::uint8_t(std::lround(std::clamp(un
 /// An angle in radians rounded to 1e-9 degree, for the same reason.
 double tidyAngle(double radians) { return std::round(radians / kDegrees * 1e9) / 1e9 * kDegrees; }
 
+/// A rig failing its own check for sizes out of range says this many of them, and counts
+/// the rest (reportOwnCheck).
+constexpr int kSizeErrorsSaid = 5;
+
 /// The scale that makes `height` units kImportHeightMetres tall, to kInferredScaleDigits
 /// significant figures. Rounded with an exact power of ten (up to 1e22) so the result is
 /// the nearest double to the decimal written; a scale needing a larger power is kept whole.
@@ -461,30 +465,50 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
     // nothing is written, so they are said here with it.
     std::vector<Diagnostic> heldWarnings;
     auto reportOwnCheck = [&](const std::vector<Diagnostic>& diagnostics) {
-        int errors = 0;
-        bool sizes = false;
+        int errors = 0, sizeErrors = 0;
         std::vector<Diagnostic> said;
         for (Diagnostic d : diagnostics) {
             // rigToText's summary speaks of saving an edited rig: replaced by the one below.
             if (d.severity == Severity::Error && d.message.starts_with("not saved:")) continue;
             d.file = input.outPath;
             d.line = 0;
-            if (d.severity == Severity::Error) ++errors, sizes = sizes || saysSizeOutOfRange(d.message);
+            if (d.severity == Severity::Error) ++errors, sizeErrors += saysSizeOutOfRange(d.message) ? 1 : 0;
             said.push_back(d);
         }
         if (errors == 0) {
             heldWarnings.insert(heldWarnings.end(), said.begin(), said.end());
             return;
         }
+        // A scale far off puts most sizes out of range, and a size refused leaves errors of
+        // its own (a sprite too large to read leaves its bone no radius, asking for a sprite
+        // the import wrote): the first few sizes show the cause, the rest are counted.
+        int unsaid = 0;
+        if (sizeErrors > 0) {
+            int sizesSaid = 0;
+            std::erase_if(said, [&](const Diagnostic& d) {
+                const bool dropped = d.severity == Severity::Error &&
+                                     (!saysSizeOutOfRange(d.message) || ++sizesSaid > kSizeErrorsSaid);
+                unsaid += dropped ? 1 : 0;
+                return dropped;
+            });
+        }
         report.print(heldWarnings);
         report.print(said);
         heldWarnings.clear();
         std::string message = "not imported (nothing written): the rig made from " + fs::path(input.jsonPath).filename().string() +
                               " fails the rig's checks above";
-        if (sizes)
-            message += "; its sizes are the skeleton's at " + scaleText +
-                       ": pass --scale UNITS_PER_METRE, how many of the skeleton's units make a metre (the setup pose is " +
-                       shortNumber(high - low, 2) + " units tall)";
+        if (unsaid > 0) message += " and " + std::to_string(unsaid) + " more not listed";
+        if (sizeErrors > 0) {
+            const double tall = (high - low) / scale;  // to three significant figures
+            const std::string metres = shortNumber(tall, std::max(0, 2 - int(std::floor(std::log10(tall)))));
+            message += "; its sizes are the skeleton's at " + scaleText + ", which makes the setup pose " + metres +
+                       " m tall: pass --scale UNITS_PER_METRE, how many of the skeleton's units make a metre (the setup pose is " +
+                       shortNumber(high - low, 2) + " units tall";
+            if (input.options.scale)
+                message += "; without --scale it is taken as " + shortNumber(kImportHeightMetres, 2) + " m, --scale " +
+                           shortNumber(inferredScale(high - low), 6);
+            message += ")";
+        }
         report.error(input.outPath, 0, message);
     };
 
