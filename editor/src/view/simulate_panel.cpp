@@ -77,12 +77,15 @@ void drawCommands(PluginHost& plugin, int kind, SimulateState& state, WidgetTarg
 /// right edge, so changing widths would shift every widget in it from frame to frame.
 template <std::size_t N>
 void drawPlot(const std::string& id, const std::string& name, const std::string& unit, const RingBuffer<N>& values) {
-    char text[96];
-    std::snprintf(text, sizeof text, "%-16s now %8.3f  max %8.3f %s", name.c_str(), double(values.latest()),
-                  double(values.max()), unit.c_str());
-    ImGui::TextUnformatted(text);
+    char numbers[96];
+    std::snprintf(numbers, sizeof numbers, "%-16s now %8.3f  max %8.3f ", name.c_str(), double(values.latest()),
+                  double(values.max()));
+    ImGui::TextUnformatted((numbers + unit).c_str());
+    // Every plot as wide as a line with a two-letter unit: the limit error's "°" made its
+    // plot narrower than the others.
+    const float width = ImGui::CalcTextSize(numbers).x + ImGui::CalcTextSize("mm").x;
     ImGui::PlotLines(id.c_str(), values.data(), int(values.size()), int(values.oldest()), nullptr, 0.0f, plotTop(values.max()),
-                     {ImGui::CalcTextSize(text).x, kPlotHeight});
+                     {width, kPlotHeight});
 }
 
 }  // namespace
