@@ -49,7 +49,8 @@ Options (a value as the next argument or after '=', e.g. --n=1000):
                        (centre_x_m, centre_y_m), and each body's speed in mm/s as
                        stopped_within_3s measures it (a column per bone). Sweep only;
                        with --switch it shows why one switch rests late. FILE may not
-                       be the level the sweep reads.
+                       be the level the sweep reads, nor end in .xml or .png (as its
+                       rigs, clips and art do).
   --n N                Stickmen in the pile, 1 to 10000 (default 100). Pile only.
   --steps S            Steps to run, 1 to 100000 (default 600 for the pile, 300 for
                        the chain). Pile and chain (each of the sweep's runs is 10 s).
@@ -335,6 +336,11 @@ int runSweepScene(const BenchOptions& o) {
     // the level is read, and wrote its CSV over the level file.
     if (!o.tracePath.empty() && paper::sameFile(o.tracePath, options.levelPath)) {
         std::fprintf(stderr, "ragdoll_bench: error: --trace '%s': it is the level this run reads\n", o.tracePath.c_str());
+        return 2;
+    }
+    // Nor over a rig, a clip or their art, which it reads too (named as they are).
+    if (const std::string problem = paper::namedLikeContent(o.tracePath, ".csv"); !problem.empty()) {
+        std::fprintf(stderr, "ragdoll_bench: error: --trace '%s': %s\n", o.tracePath.c_str(), problem.c_str());
         return 2;
     }
     options.substeps = o.substepsOrDefault();

@@ -336,6 +336,15 @@ TEST_CASE("paperdoll refuses outputs it cannot write", "[cli][bad-input][player]
         {"--stats-json: the script the run reads",
          {"--headless", kHarness, "--script", f.commentScript, "--stats-json", f.commentScript}, 2,
          {"--stats-json '" + f.commentScript + "': it is the script this run reads"}},
+        // Named as the rigs, clips and art a run reads: a typo lost a rig (its text replaced).
+        {"--stats-json: named as a rig", stats(f.badRig), 2,
+         {"--stats-json '" + f.badRig + "': it ends in .xml, as levels, rigs and clips do, which this would write over: "
+          "name it 'bad.rig.json'"}},
+        {"--stats-json: named as art", stats(f.missing + ".png"), 2,
+         {"--stats-json '" + f.missing + ".png': it ends in .png, as the art of rigs do"}},
+        {"--screenshot: named as a clip", shot(f.missing), 2,
+         {"--screenshot '" + f.missing + "': it ends in .xml, as levels, rigs and clips do, which this would write over: "
+          "name it 'missing.png'"}},
     };
     checkAll("paperdoll", kPlayer, rows);
 }

@@ -196,4 +196,20 @@ TEST_CASE("ragdoll_bench reports the pile's deepest body in the terrain", "[cli]
     CHECK(depth > 0.001);  // they do rest on the ground, 2 mm in
     CHECK(depth < 0.005);
 }
+TEST_CASE("ragdoll_bench refuses a --trace named as a rig, a clip or their art, writing nothing", "[cli][bench]") {
+    const std::string rig = std::string(PAPERDOLL_CONTENT_DIR) + "/rigs/stickman.rig.xml";
+    std::ifstream in(rig);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (const std::string& trace : {rig, std::string(PAPERDOLL_CONTENT_DIR) + "/art/paper_doll.png"}) {
+        CAPTURE(trace);
+        const test::ProcessResult r =
+            test::runProcess({RAGDOLL_BENCH_EXE, "--scene", "sweep", "--switch", "0:standing", "--trace", trace}, {}, 120.0);
+        INFO(r.err);
+        CHECK(r.exitCode == 2);
+        CHECK_THAT(r.err, Catch::Contains("--trace '" + trace + "': it ends in " +
+                                          std::filesystem::path(trace).extension().string() + ", as "));
+    }
+    std::ifstream again(rig);
+    CHECK(std::string((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>()) == text);
+}
 #endif

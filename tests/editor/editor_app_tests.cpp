@@ -819,6 +819,40 @@ TEST_CASE("the starting view shows the first spawn's flag and label clear of the
     fs::remove_all(dir);
 }
 
+TEST_CASE("editor: a screenshot onto the rig edited, a file named as one or its art is refused, the files whole",
+          "[editor][e2e][script]") {
+    RigCopy copy("paper_doll.rig.xml");
+    const fs::path art = copy.dir / "art" / "paper_doll.png";
+    const std::string rig = readText(copy.rig), picture = readText(art);
+    const fs::path script = copy.dir / "shot.script";
+    std::ofstream(script) << "wait_frames 1\nscreenshot " << art.string() << "\n";
+    struct Case {
+        std::vector<std::string> args;
+        int status;
+        std::string says;
+    };
+    const std::vector<Case> cases = {
+        {{"--screenshot", copy.rig.string()}, 2,
+         "--screenshot '" + copy.rig.string() + "': it is the file edited this run reads"},
+        {{"--screenshot", (copy.dir / "other.rig.xml").string()}, 2,
+         "it ends in .xml, as levels, rigs and clips do, which this would write over: name it 'other.rig.png'"},
+        {{"--script", script.string()}, 1, "'" + art.string() + "' is art this run draws (an image a plugin loaded)"},
+        {{"--frames", "2", "--screenshot", art.string()}, 1, "'" + art.string() + "' is art this run draws (an image a plugin loaded)"},
+    };
+    for (const Case& c : cases) {
+        std::vector<std::string> argv = {kEditor, "--rig", copy.rig.string()};
+        argv.insert(argv.end(), c.args.begin(), c.args.end());
+        CAPTURE(c.args);
+        test::ProcessResult r = test::runProcess(argv, editorEnv());
+        INFO(r.err);
+        CHECK(r.exitCode == c.status);
+        CHECK_THAT(r.err, Catch::Contains(c.says));
+        CHECK(readText(copy.rig) == rig);
+        CHECK(readText(art) == picture);
+        CHECK(!fs::exists(copy.dir / "other.rig.xml"));
+    }
+}
+
 TEST_CASE("a failing expect names a dialog by the title it shows", "[editor][e2e][script]") {
     RigCopy copy;
     const fs::path script = copy.dir / "dialog_open.script";

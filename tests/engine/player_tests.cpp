@@ -23,6 +23,11 @@ namespace {
 const std::string kPlayer = PAPERDOLL_PLAYER_EXE;
 const std::string kHarness = std::string(PAPERDOLL_CONTENT_DIR) + "/levels/harness.level.xml";
 
+std::string readBytes(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 nlohmann::json readJson(const std::string& path) {
     std::ifstream file(path);
     return nlohmann::json::parse(file);  // throws on invalid JSON, failing the test
@@ -554,6 +559,29 @@ TEST_CASE("a windowed run saves a screenshot of the harness", "[player][display]
     CHECK(paperTop > (w / 3) * (h / 3) / 2);  // most of the top-right corner is background
     CHECK(darkBottom > w * h / 4 / 2);   // most of the bottom quarter is ground
     CHECK(hud > 100 * 30 / 2);           // the HUD's dark panel
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a screenshot onto the art the run draws is refused and the art is left whole", "[player][display]") {
+    // A copy of the content: the harness's paper doll draws art/paper_doll.png.
+    const fs::path dir = test::makeTempDir();
+    fs::copy(PAPERDOLL_CONTENT_DIR, dir / "content", fs::copy_options::recursive);
+    const fs::path art = dir / "content" / "art" / "paper_doll.png";
+    const std::string level = (dir / "content" / "levels" / "harness.level.xml").string();
+    const std::string before = readBytes(art);
+    const fs::path script = dir / "shot.script";
+    std::ofstream(script) << "wait_frames 1\nscreenshot " << art.string() << "\n";
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"--screenshot", art.string()}, std::vector<std::string>{"--script", script.string()}}) {
+        std::vector<std::string> argv = {kPlayer, "--frames", "2", "--window", "320x240", level};
+        argv.insert(argv.end(), args.begin(), args.end());
+        CAPTURE(args);
+        test::ProcessResult r = test::runProcess(argv, test::displayEnv());
+        INFO(r.err);
+        CHECK(r.exitCode == 1);
+        CHECK_THAT(r.err, Catch::Contains("'" + art.string() + "' is art this run draws (an image a plugin loaded): a screenshot would replace it"));
+        CHECK(readBytes(art) == before);
+    }
     fs::remove_all(dir);
 }
 

@@ -180,6 +180,9 @@ TEST_CASE("script errors name their line and what is wrong", "[script]") {
         {"mouse down thumb\n", 1, "mouse down: unknown button 'thumb' (left, middle or right)"},
         {"screenshot\n", 1, "screenshot needs a file name (e.g. screenshot shot.png)"},
         {"screenshot shots/walk.jpeg\n", 1, "screenshot 'shots/walk.jpeg': a screenshot is written as PNG: name it 'walk.png'"},
+        {"screenshot levels/harness.level.xml\n", 1,
+         "screenshot 'levels/harness.level.xml': it ends in .xml, as levels, rigs and clips do, which this would write "
+         "over: name it 'harness.level.png'"},
         {"screenshot # a comment, not a file\n", 1, "screenshot needs a file name (e.g. screenshot shot.png)"},
         {"quit now\n", 1, "quit takes no arguments, got 1 argument"},
         {"Wait 1\n", 1, "unknown command 'Wait' (commands: wait, wait_frames, key, action, mouse, screenshot, quit)"},

@@ -110,4 +110,20 @@ inline std::string notPngName(const std::string& path) {
            std::filesystem::path(path).replace_extension(".png").filename().string() + "'";
 }
 
+/// Why a file a run writes (a screenshot, its stats, a trace) may not take path's name: one
+/// ending in .xml is named as the levels, rigs and clips a run reads, and one ending in .png
+/// other than a screenshot as their art, which it would write over (a typo lost a rig so,
+/// its text replaced by a screenshot); "" for any other name. `ending` is the output's own
+/// (".png", ".json", ".csv"), for the name suggested.
+inline std::string namedLikeContent(const std::string& path, const std::string& ending) {
+    std::string extension = std::filesystem::path(path).extension().string();
+    for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
+    const char* kind = extension == ".xml"                    ? "levels, rigs and clips"
+                       : extension == ".png" && ending != ".png" ? "the art of rigs"
+                                                               : nullptr;
+    if (!kind) return "";
+    return std::string("it ends in ") + extension + ", as " + kind + " do, which this would write over: name it '" +
+           std::filesystem::path(path).replace_extension(ending).filename().string() + "'";
+}
+
 }  // namespace paper

@@ -902,7 +902,7 @@ int Editor::run() {
 
         // A script's errors at run time read as its parse errors do (FILE:LINE: error: …).
         for (const ScriptCommand* c : screenshots_) {
-            if (!saveFramebufferPng(c->file, int(size.x), int(size.y), error)) {
+            if (!saveFramebufferPng(c->file, int(size.x), int(size.y), error, &plugin_.images())) {
                 err_ << Script::format(options_.scriptPath, {c->line, "screenshot: " + error}) << '\n';
                 return 1;
             }
@@ -933,7 +933,7 @@ int Editor::run() {
     // The last frame is still in the back buffer: what the user saw last.
     if (!options_.screenshotPath.empty()) {
         Vec2 size = window_.framebufferSize();
-        if (!saveFramebufferPng(options_.screenshotPath, int(size.x), int(size.y), error)) {
+        if (!saveFramebufferPng(options_.screenshotPath, int(size.x), int(size.y), error, &plugin_.images())) {
             err_ << kProgram << ": error: screenshot: " << error << '\n';
             return 1;
         }

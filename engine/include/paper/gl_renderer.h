@@ -47,7 +47,9 @@ private:
 };
 
 /// Reads the current framebuffer (before swap) and writes it as a PNG; false with a
-/// message on failure.
-bool saveFramebufferPng(const std::string& path, int width, int height, std::string& error);
+/// message on failure. A file among `drawn` (the art the run draws) is refused: a screenshot
+/// named as an image a plugin drew with would replace it.
+bool saveFramebufferPng(const std::string& path, int width, int height, std::string& error,
+                        const ImageStore* drawn = nullptr);
 
 }  // namespace paper

@@ -21,6 +21,8 @@ public:
     /// The file an id was loaded from ("" for an id it never gave).
     const std::string& path(int id) const;
     int count() const { return int(images_.size()); }
+    /// Whether the file at path is one of the images loaded (by its canonical path).
+    bool holds(const std::string& path) const;
 
 private:
     struct Entry {

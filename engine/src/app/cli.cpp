@@ -154,7 +154,8 @@ CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
     if (o.headless && !o.screenshotPath.empty())
         return fail("--screenshot needs a window; drop --headless (with no display, set SDL_VIDEODRIVER=offscreen)");
     // Said now, not after the run: both files are written at its end.
-    for (const auto& [option, path] : {std::pair{"--screenshot", &o.screenshotPath}, std::pair{"--stats-json", &o.statsJsonPath}})
+    for (const auto& [option, path, ending] :
+         {std::tuple{"--screenshot", &o.screenshotPath, ".png"}, std::tuple{"--stats-json", &o.statsJsonPath, ".json"}})
         if (!path->empty()) {
             if (const std::string problem = cannotWrite(*path); !problem.empty())
                 return fail(std::string(option) + " '" + *path + "': " + problem);
@@ -163,6 +164,8 @@ CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
                                               std::pair{"the script", &o.scriptPath}})
                 if (!input->empty() && sameFile(*path, *input))
                     return fail(std::string(option) + " '" + *path + "': it is " + what + " this run reads");
+            if (const std::string problem = namedLikeContent(*path, ending); !problem.empty())
+                return fail(std::string(option) + " '" + *path + "': " + problem);
         }
     if (const std::string problem = o.screenshotPath.empty() ? "" : notPngName(o.screenshotPath); !problem.empty())
         return fail("--screenshot '" + o.screenshotPath + "': " + problem);

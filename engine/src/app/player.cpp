@@ -321,7 +321,7 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
         if (sim.script) {
             for (const ScriptCommand* c : sim.script->takeObservations(sim.stats.steps)) {
                 if (c->op != ScriptOp::Screenshot) continue;
-                if (!saveFramebufferPng(c->file, int(size.x), int(size.y), error)) {
+                if (!saveFramebufferPng(c->file, int(size.x), int(size.y), error, sim.plugin ? &sim.plugin->images() : nullptr)) {
                     err << "paperdoll: error: " << options.scriptPath << ':' << c->line << ": screenshot: " << error
                         << '\n';
                     return 1;
@@ -336,7 +336,8 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
     // The last frame is still in the back buffer: that is what the user saw last.
     if (!options.screenshotPath.empty()) {
         Vec2 size = window.framebufferSize();
-        if (!saveFramebufferPng(options.screenshotPath, int(size.x), int(size.y), error)) {
+        if (!saveFramebufferPng(options.screenshotPath, int(size.x), int(size.y), error,
+                                sim.plugin ? &sim.plugin->images() : nullptr)) {
             err << "paperdoll: error: screenshot: " << error << '\n';
             return 1;
         }

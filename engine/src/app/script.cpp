@@ -179,6 +179,8 @@ std::string parseCommand(const Words& line, ScriptCommand& command, std::int64_t
         command.op = ScriptOp::Screenshot;
         command.file = line.rest[1];
         if (const std::string problem = notPngName(command.file); !problem.empty()) return "screenshot '" + command.file + "': " + problem;
+        if (const std::string problem = namedLikeContent(command.file, ".png"); !problem.empty())
+            return "screenshot '" + command.file + "': " + problem;
         return {};
     }
     if (name == "quit") {

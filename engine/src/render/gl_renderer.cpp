@@ -216,9 +216,13 @@ void GlRenderer::draw(const DrawList& list, const Camera& camera, const ImageSto
 
 void GlRenderer::finish() { glFinish(); }
 
-bool saveFramebufferPng(const std::string& path, int width, int height, std::string& error) {
+bool saveFramebufferPng(const std::string& path, int width, int height, std::string& error, const ImageStore* drawn) {
     if (width <= 0 || height <= 0) {
         error = "empty framebuffer";
+        return false;
+    }
+    if (drawn && drawn->holds(path)) {
+        error = "'" + path + "' is art this run draws (an image a plugin loaded): a screenshot would replace it";
         return false;
     }
     std::vector<unsigned char> pixels(size_t(width) * size_t(height) * 4);

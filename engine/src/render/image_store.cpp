@@ -5,10 +5,23 @@
 
 namespace paper {
 
-int ImageStore::load(const std::string& path, std::string& error) {
+namespace {
+std::string keyOf(const std::string& path) {
     std::error_code ec;
     std::string key = std::filesystem::weakly_canonical(path, ec).string();
-    if (ec) key = path;
+    return ec ? path : key;
+}
+}  // namespace
+
+bool ImageStore::holds(const std::string& path) const {
+    const std::string key = keyOf(path);
+    for (const Entry& entry : images_)
+        if (entry.key == key) return true;
+    return false;
+}
+
+int ImageStore::load(const std::string& path, std::string& error) {
+    const std::string key = keyOf(path);
     for (size_t i = 0; i < images_.size(); ++i)
         if (images_[i].key == key) return int(i) + 1;
     Entry entry{key, path, {}};
