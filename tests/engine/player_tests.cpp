@@ -562,6 +562,36 @@ TEST_CASE("a windowed run saves a screenshot of the harness", "[player][display]
     fs::remove_all(dir);
 }
 
+TEST_CASE("the HUD fades while the figure the keys drive is under it", "[player][display]") {
+    // 800x600: the HUD covers the top left down to about y = 315, the doll stands under it
+    // and its jump takes its head and torso up behind it.
+    const std::string dir = test::makeTempDir();
+    const std::string standing = dir + "/standing.png", jumping = dir + "/jumping.png";
+    const std::string script = dir + "/jump.script";
+    std::ofstream(script) << "wait 0.5\nscreenshot " << standing << "\nkey press Space\nwait 0.3\nscreenshot " << jumping
+                          << "\n";
+    test::ProcessResult r =
+        test::runProcess({kPlayer, "--window", "800x600", "--script", script, kHarness}, test::displayEnv());
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    // The mean brightness of a strip of the HUD's background right of its text (the paper
+    // behind it is about 240, the HUD's dark grey about 75 at full opacity).
+    auto hudBackground = [](const std::string& png) {
+        int w = 0, h = 0, channels = 0;
+        unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &channels, 3);
+        REQUIRE(pixels);
+        double sum = 0.0;
+        int count = 0;
+        for (int y = 14; y < 36; ++y)
+            for (int x = 300; x < 400; ++x, ++count) sum += pixels[3 * (y * w + x) + 1];
+        stbi_image_free(pixels);
+        return sum / count;
+    };
+    CHECK(hudBackground(standing) < 120.0);
+    CHECK(hudBackground(jumping) > 170.0);
+    fs::remove_all(dir);
+}
+
 TEST_CASE("a screenshot onto the art the run draws is refused and the art is left whole", "[player][display]") {
     // A copy of the content: the harness's paper doll draws art/paper_doll.png.
     const fs::path dir = test::makeTempDir();

@@ -63,8 +63,9 @@ std::optional<Rect> followedBox(PluginHost& plugin);
 /// of the window's edges (keepInView), while following and while the left button is up.
 /// Held, it is the plugin's (a grab pulls toward the cursor's world point): a view moving
 /// under it would pull further, and the grabbed figure would run away with the view. The
-/// HUD is not kept clear: it is see-through, F1 hides it, and a headless run (which has
-/// none) must follow as a window does, so that a script's screen points mean the same.
+/// HUD is not kept clear: it fades while the figure is under it, F1 hides it, and a headless
+/// run (which has none) must follow as a window does, so that a script's screen points mean
+/// the same.
 void follow(PlayerView& view, PluginHost& plugin, const InputMap& input);
 
 /// Metres kept in view on each side of the first spawn's point by startView.

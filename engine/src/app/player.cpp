@@ -125,6 +125,11 @@ void runHeadless(const PlayerOptions& options, Simulation& sim) {
 /// Text lines wrap here, pixels from the HUD's left: it must leave most of a 640-pixel
 /// window free (the screenshot test looks at the top-right third).
 constexpr float kHudWrapPixels = 400.0f;
+/// The HUD's background opacity, and its whole opacity (text too) while the figure the keys
+/// drive is under it: it fades so the figure shows through. The view does not move out from
+/// under it: a headless run has no HUD and must follow as a window does (follow says why).
+constexpr float kHudBackgroundAlpha = 0.75f;
+constexpr float kHudFadedAlpha = 0.3f;
 const ImVec4 kHudErrorColour{1.0f, 0.45f, 0.4f, 1.0f};
 
 /// One HUD line of any length, wrapped at kHudWrapPixels. ImGui's formatted Text() goes
@@ -182,10 +187,15 @@ void drawPluginObjects(PluginHost& plugin) {
     }
 }
 
-void drawHud(const Level& level, const RunStats& stats, const Camera& camera, double fps, const char* glRenderer,
-             PluginHost* plugin, bool debugView) {
+/// Draws the HUD, faded or not; returns where it was drawn, viewport pixels (y down).
+Rect drawHud(const Level& level, const RunStats& stats, const Camera& camera, double fps, const char* glRenderer,
+             PluginHost* plugin, bool debugView, bool faded) {
     ImGui::SetNextWindowPos({10, 10});
-    ImGui::SetNextWindowBgAlpha(0.75f);
+    // The background's alpha as set replaces the style's (ImGui 1.86): faded, both are.
+    const float alpha = faded ? kHudFadedAlpha : 1.0f;
+    ImGui::SetNextWindowBgAlpha(kHudBackgroundAlpha * alpha);
+    ImGui::PushStyleVar(ImGuiStyleVar_Alpha, alpha);
+    Rect drawn{};
     ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                              ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
                              ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
@@ -219,8 +229,21 @@ void drawHud(const Level& level, const RunStats& stats, const Camera& camera, do
                                 "plugin, F3 debug view") +
                     (debugView ? " (on)" : "") + ", F1 hide this, Esc quit",
                 disabled);
+        const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+        const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+        drawn = {{at.x * scale.x, at.y * scale.y}, {(at.x + size.x) * scale.x, (at.y + size.y) * scale.y}};
     }
     ImGui::End();
+    ImGui::PopStyleVar();
+    return drawn;
+}
+
+/// Whether the figure the keys drive (followedBox) meets `panel` (viewport pixels, y down) on screen.
+bool figureUnder(PluginHost* plugin, const Camera& camera, Rect panel) {
+    const std::optional<Rect> box = plugin && plugin->loaded() ? followedBox(*plugin) : std::nullopt;
+    if (!box) return false;
+    const Vec2 low = camera.worldToScreen(box->min), high = camera.worldToScreen(box->max);
+    return high.x >= panel.min.x && low.x <= panel.max.x && low.y >= panel.min.y && high.y <= panel.max.y;
 }
 
 int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err) {
@@ -270,7 +293,7 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
     for (const ScreenText& label : spawnLabels(level, camera)) wantGlyphs(label.text);
     prepareFonts();
     window.beginImGuiFrame();
-    drawHud(level, sim.stats, camera, fps, window.glRenderer(), sim.plugin, debugView);
+    Rect hud = drawHud(level, sim.stats, camera, fps, window.glRenderer(), sim.plugin, debugView, false);
     window.renderImGui();
     for (;;) {
         if (!window.pollEvents(input)) break;
@@ -313,7 +336,9 @@ int runWindowed(const PlayerOptions& options, Simulation& sim, std::ostream& err
         renderer.draw(draw, camera, sim.plugin ? &sim.plugin->images() : nullptr);
         renderer.finish();
         sim.stats.renderSecondsTotal += secondsSince(renderStart);
-        if (hudShown) drawHud(level, sim.stats, camera, fps, window.glRenderer(), sim.plugin, debugView);
+        if (hudShown)
+            hud = drawHud(level, sim.stats, camera, fps, window.glRenderer(), sim.plugin, debugView,
+                          figureUnder(sim.plugin, camera, hud));
         window.renderImGui();
         ++sim.stats.framesRendered;
 
