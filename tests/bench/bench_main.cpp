@@ -281,7 +281,7 @@ ParseResult parseCommandLine(const std::vector<std::string>& args) {
 void printTable(const BenchOptions& o, const std::vector<scenes::BenchResult>& rows) {
     const int steps = o.stepsOrDefault();
     if (o.scene == Scene::Pile)
-        std::printf("scene pile, %d stickmen", o.stickmenOrDefault());
+        std::printf("scene pile, %d %s", o.stickmenOrDefault(), o.stickmenOrDefault() == 1 ? "stickman" : "stickmen");
     else
         std::printf("scene chain, %s start", o.horizontal ? "horizontal" : "hanging");
     std::printf(", %d steps of 1/60 s, %d substeps, sleeping %s; ms/step over steps %d..%d\n\n", steps,

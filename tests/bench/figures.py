@@ -49,6 +49,8 @@ def main():
     options = parser.parse_args()
     if options.runs < 1:
         parser.error("--runs must be at least 1")
+    # As typed, from where it was typed: the benches run from the repository's root.
+    options.bench = os.path.abspath(options.bench)
     if not os.path.isfile(options.bench) or not os.access(options.bench, os.X_OK):
         parser.error(f"{options.bench}: not found or not executable (build the default preset first)")
 
