@@ -824,8 +824,10 @@ int Editor::run() {
         return 1;
     }
     // Opaque panels: at the style's 0.94 the terrain behind one showed through as a darker
-    // box inside it (the Tuning panel over the harness's platform).
+    // box inside it (the Tuning panel over the harness's platform); folded, at the style's
+    // 0.51, a spawn's flag pole showed through the Tuning panel's title bar.
     ImGui::GetStyle().Colors[ImGuiCol_WindowBg].w = 1.0f;
+    ImGui::GetStyle().Colors[ImGuiCol_TitleBgCollapsed].w = 1.0f;
     GlRenderer renderer;
     if (!renderer.init(error)) {
         err_ << kProgram << ": error: " << error << '\n';
