@@ -111,6 +111,48 @@ TEST_CASE("applied() lists the edits in effect, oldest first", "[editor][history
     CHECK(now[1].property == "world.gravity");
 }
 
+namespace {
+/// The elbow's upper limit, degrees, after applying `steps` (each edit's `after`) to a world
+/// whose elbow the file left at `file` degrees.
+double upperOver(double file, const std::vector<Edit>& steps) {
+    double upper = file;
+    for (const Edit& e : steps)
+        if (e.object.name == "elbow_L") upper = toDegrees(e.after.upper);
+    return upper;
+}
+}  // namespace
+
+TEST_CASE("overFile brings a world built from the file to what the user sees", "[editor][history]") {
+    SECTION("edits since the save are applied") {
+        EditHistory h;
+        h.record(edit(135, 100));
+        h.markSaved();
+        h.record(edit(100, 90));
+        CHECK(upperOver(100, h.overFile()) == Approx(90));
+    }
+    SECTION("an edit undone since the save is taken back: the file holds it") {
+        EditHistory h;
+        h.record(edit(135, 100));
+        h.record(edit(100, 90));
+        h.markSaved();
+        h.undo();
+        CHECK(upperOver(90, h.overFile()) == Approx(100));
+        h.undo();
+        CHECK(upperOver(90, h.overFile()) == Approx(135));
+    }
+    SECTION("with the save point dropped by a new edit, what the file still holds is taken back") {
+        EditHistory h;
+        h.record(edit(135, 100));
+        h.markSaved();
+        h.undo();
+        h.record(limitEdit(jointRef(2, 0, "knee_L"), {0.0, 0.0}, {-1.0, 0.0}));  // another joint
+        CHECK(h.dirty());
+        CHECK(upperOver(100, h.overFile()) == Approx(135));
+        h.markSaved();  // the file holds what is seen now
+        CHECK(upperOver(135, h.overFile()) == Approx(135));
+    }
+}
+
 TEST_CASE("inspector edits of joints and bodies are rig edits: dirty, undone in order", "[editor][history]") {
     EditHistory h;
     h.record(objectPropertyEdit(bodyRef(3, 0, "forearm_L"), "mass", 1.5, 1.5));  // no change: not recorded

@@ -1084,6 +1084,15 @@ TEST_CASE("a handle drag cut short by F5, Esc or the unsaved question puts the l
     CHECK(readText(copy.rig) == original);
 }
 
+TEST_CASE("Reset after undoing a saved edit keeps it undone, and Save then writes the value seen", "[editor][e2e][save]") {
+    RigCopy copy;
+    test::ProcessResult r = test::runProcess(
+        {kEditor, "--rig", copy.rig.string(), "--script", (kData / "reset_after_undo.script").string()}, editorEnv());
+    INFO(r.err);
+    CHECK(r.exitCode == 0);  // the expects: 1.5 and dirty after the Reset
+    CHECK(readText(copy.rig).find("<body bone=\"forearm.L\" mass=\"3\"") != std::string::npos);  // saved before the undo
+}
+
 TEST_CASE("a handle drag saves the limit it showed when Ctrl or Shift is let go with the button", "[editor][e2e][gizmo]") {
     RigCopy copy;
     test::ProcessResult r = test::runProcess(

@@ -171,9 +171,11 @@ private:
     /// Applies one edit's `after` (redo) or `before` (undo); false with a message when it
     /// cannot (the joint, body or property is gone).
     bool applyEdit(const Edit& edit, bool after, std::string& error);
-    /// Applies every edit of the history's undo side again, in order (after the plugin was
-    /// given the level afresh, or lost them); the last failure, or empty.
-    std::string reapplyEdits();
+    /// Applies each edit's `after`, in order; the last failure, or empty.
+    std::string applyEdits(const std::vector<Edit>& edits);
+    /// Brings a world just built from the asset's file (the plugin given the level afresh) to
+    /// what the user sees: EditHistory::overFile; the last failure, or empty.
+    std::string applyEditsOverFile();
     void recordEdit(const Edit& edit);
     /// Sets a joint's limits (undo, redo); false when the plugin has no such joint now.
     bool setLimits(const ObjectRef& joint, JointLimits limits);

@@ -339,12 +339,14 @@ bool Editor::setLimits(const ObjectRef& joint, JointLimits limits) {
     return false;
 }
 
-std::string Editor::reapplyEdits() {
+std::string Editor::applyEdits(const std::vector<Edit>& edits) {
     std::string error, failed;
-    for (const Edit& edit : history_.applied())
+    for (const Edit& edit : edits)
         if (!applyEdit(edit, true, error)) failed = error;
     return failed;
 }
+
+std::string Editor::applyEditsOverFile() { return applyEdits(history_.overFile()); }
 
 bool Editor::applyEdit(const Edit& edit, bool after, std::string& error) {
     double value = after ? edit.afterValue : edit.beforeValue;
@@ -501,7 +503,7 @@ void Editor::resetWorld() {
     // The world holds the file's values now, none of the edits yet: Undo must lead back to
     // these, not to the values the file had before the other program changed it.
     if (changedOnDisk) history_.rebaseOnFile([this](Edit& value) { return fileValueOf(value); });
-    const std::string failed = reapplyEdits();
+    const std::string failed = applyEditsOverFile();
     simulation_.steps = 0;
     simulation_.sliders.clear();
     simulation_.plots.clear();
@@ -645,8 +647,8 @@ void Editor::saveAs(const std::string& typed, bool replaceConfirmed) {
                       true);
     // The file holds the edits; the settings are not in it: all are applied again, and Undo
     // still leads to the values before each edit.
-    const std::string failed = reapplyEdits();
     history_.markSaved();
+    const std::string failed = applyEditsOverFile();
     simulation_.steps = 0;
     simulation_.sliders.clear();
     simulation_.plots.clear();
@@ -725,7 +727,7 @@ bool Editor::switchAsset(const std::string& path, std::string& why) {
         why = plugin_.status().lastError;
         level_.spawns.front().asset = previous;
         plugin_.setLevel(level_);
-        reapplyEdits();
+        applyEditsOverFile();
         return false;
     }
     assetPath_ = path;

@@ -180,7 +180,10 @@ void Editor::syncWithPlugin() {
     if (rolledBack)
         for (auto edit = editsAtReload_.rbegin(); edit != editsAtReload_.rend(); ++edit)
             if (!applyEdit(*edit, false, error)) failed = error;
-    if (const std::string again = reapplyEdits(); !again.empty()) failed = again;
+    // Rolled back, the edits of then were taken back to the world before any edit; started
+    // afresh, the world is the file's.
+    if (const std::string again = rolledBack ? applyEdits(history_.applied()) : applyEditsOverFile(); !again.empty())
+        failed = again;
     editsAtReload_ = history_.applied();
     const std::string what = rolledBack ? "The plugin was rolled back after a crash" : "The plugin started afresh";
     if (!failed.empty()) return report(what + ", and an edit could not be applied again: " + failed, true);

@@ -6,6 +6,15 @@
 
 namespace paper::editor {
 
+namespace {
+/// The edit that takes `edit` back: its `before` as what it sets.
+Edit reversed(Edit edit) {
+    std::swap(edit.before, edit.after);
+    std::swap(edit.beforeValue, edit.afterValue);
+    return edit;
+}
+}  // namespace
+
 bool EditHistory::record(const Edit& edit) {
     if (edit.kind == EditKind::Limits && edit.before.lower == edit.after.lower && edit.before.upper == edit.after.upper)
         return false;
@@ -15,6 +24,8 @@ bool EditHistory::record(const Edit& edit) {
         // between here and there, the asset still matches the file: keep clean where it is.
         bool limitsBetween = std::any_of(edits_.begin() + long(position_), edits_.begin() + long(savedPosition_),
                                          changesAsset);
+        if (limitsBetween)
+            for (std::size_t i = savedPosition_; i-- > position_;) fileHolds_.push_back(reversed(edits_[i]));
         savedPosition_ = limitsBetween ? SIZE_MAX : position_;
     }
     edits_.resize(position_);
@@ -29,7 +40,18 @@ bool EditHistory::dirty() const {
     return std::any_of(edits_.begin() + long(from), edits_.begin() + long(to), changesAsset);
 }
 
+std::vector<Edit> EditHistory::overFile() const {
+    std::vector<Edit> steps = fileHolds_;
+    steps.insert(steps.end(), edits_.begin(), edits_.begin() + long(position_));
+    if (savedPosition_ != SIZE_MAX)
+        for (std::size_t i = savedPosition_; i-- > position_;) steps.push_back(reversed(edits_[i]));
+    return steps;
+}
+
 void EditHistory::rebaseOnFile(const FileValueReader& fileValueOf) {
+    // The file is another program's now: what it holds is the save point's values (below),
+    // not the dropped edits'.
+    fileHolds_.clear();
     const std::size_t savePoint = savedPosition_ == SIZE_MAX ? 0 : savedPosition_;
     for (std::size_t i = 0; i < edits_.size(); ++i) {
         const Edit& target = edits_[i];

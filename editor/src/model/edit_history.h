@@ -95,7 +95,10 @@ public:
     /// Only asset edits count (changesAsset): world properties are not written by Save.
     bool dirty() const;
     /// The asset on disk now matches the edits up to here.
-    void markSaved() { savedPosition_ = position_; }
+    void markSaved() {
+        savedPosition_ = position_;
+        fileHolds_.clear();
+    }
     std::size_t size() const { return edits_.size(); }
     /// The asset was read again from its file after another program changed it. That file
     /// is now what the save point stands for (position 0 when nothing was saved, or when the
@@ -107,9 +110,15 @@ public:
     void rebaseOnFile(const FileValueReader& fileValueOf);
     /// Forgets every edit and marks the asset clean (another was opened).
     void clear() { *this = EditHistory(); }
-    /// The edits in effect now, oldest first: what to apply again to a freshly built world
-    /// (each edit's `after`) so that it matches what the user sees.
+    /// The edits in effect now, oldest first: what to apply again (each edit's `after`) to a
+    /// world as it was before the first edit, so that it matches what the user sees.
     std::vector<Edit> applied() const { return {edits_.begin(), edits_.begin() + long(position_)}; }
+    /// What to apply (each edit's `after`, in order) to a world built from the asset's file so
+    /// that it matches what the user sees. The file holds the edits up to the save point: the
+    /// ones undone since are taken back (applied reversed, newest first) after the ones in
+    /// effect, and once a new edit dropped the save point, the dropped ones the file still
+    /// holds are taken back before anything.
+    std::vector<Edit> overFile() const;
 
 private:
     std::vector<Edit> edits_;
@@ -117,6 +126,9 @@ private:
     /// The position the file on disk matches; SIZE_MAX once that state was dropped from the
     /// history (undo, then a new edit), so it can never be reached again.
     std::size_t savedPosition_ = 0;
+    /// With the save point dropped: the edits the file holds that the history no longer
+    /// does, reversed and newest first (overFile takes them back).
+    std::vector<Edit> fileHolds_;
 };
 
 }  // namespace paper::editor
