@@ -629,11 +629,13 @@ void Editor::saveAs(const std::string& typed, bool replaceConfirmed) {
     const fs::path file = saveAsFile(target, why);
     if (!why.empty()) return refuseSaveAs(menu_, "Not saved: " + why + ".");
     std::error_code ec;
+    // An existing file is replaced only once the user says so, the one being edited too
+    // (the dialog says that one stays as it is).
+    if (fs::exists(target, ec) && !replaceConfirmed) return askToReplace(menu_, target.string());
     if (fs::equivalent(target, assetPath_, ec)) {  // the file being edited: a plain save
         if (save()) return closeSaveAsDialog(menu_);
         return refuseSaveAs(menu_, message_);
     }
-    if (fs::exists(target, ec) && !replaceConfirmed) return askToReplace(menu_, target.string());
     if (std::string error = writeCheckedCopy(target, file); !error.empty()) {
         // The whole reason in the log too, as a refused Open's.
         err_ << kProgram << ": error: not saved as '" << target.string() << "':\n" << error << '\n';

@@ -125,8 +125,16 @@ std::string drawOpenDialog(MainMenuState& state, const OpenChoices& choices, Wid
     return chosen;
 }
 
-/// The Save As dialog's question over an existing file (path), a line each.
+/// Whether path is the file being edited.
+bool isEdited(const std::string& path, const OpenChoices& choices) {
+    std::error_code ec;
+    return std::filesystem::equivalent(path, choices.current, ec);
+}
+
+/// The Save As dialog's question over an existing file (path), a line each: the one being
+/// edited is a plain save, said as one.
 std::vector<std::string> replaceQuestion(const std::string& path, const OpenChoices& choices) {
+    if (isEdited(path, choices)) return {"'" + path + "' is the " + choices.noun + " being edited.", "Save your edits into it?"};
     return {"'" + path + "' exists.", "Replace it with this " + choices.noun + "?"};
 }
 
@@ -154,7 +162,8 @@ void drawSaveAsDialog(MainMenuState& state, const OpenChoices& choices, WidgetTa
             wantGlyphs(line);
             ImGui::TextUnformatted(line.c_str());
         }
-        if (ImGui::Button("Replace", {kDialogButtonWidth, 0})) {
+        if (ImGui::Button(isEdited(state.saveAsReplace, choices) ? "Save###replace" : "Replace###replace",
+                          {kDialogButtonWidth, 0})) {
             actions.saveAs = state.saveAsReplace;
             actions.replaceConfirmed = true;
         }
