@@ -94,6 +94,10 @@ inline constexpr double kSleepSpeed = 0.05;   ///< m/s
 /// ids at or above this come from a corrupt snapshot, and the next id could overflow.
 inline constexpr std::int64_t kMaxSleepingIsland = std::int64_t(1) << 62;
 inline constexpr double kTimeToSleep = 0.5;   ///< seconds
+/// A body with a contact this deep (metres) does not sleep: it is still being pushed out
+/// (World::updateSleep). Twice the slop: resting contacts sit within it (the sweep's
+/// figures rest 2.0 mm deep at most).
+inline constexpr double kDeepOverlap = 2.0 * kLinearSlop;
 /// A body whose fastest surface point (as for kSleepSpeed) is slower than this, a tenth of
 /// it, counts its time towards kTimeToSleep twice over: one that has all but stopped sleeps
 /// after 0.25 s, where one still sliding or turning at up to kSleepSpeed waits the whole

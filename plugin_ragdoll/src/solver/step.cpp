@@ -781,8 +781,16 @@ void World::updateSleep(double dt) {
     // wakes it (updateContacts), so bodies that near each other must sleep together. With
     // only the touching contacts as links, two still bodies a few millimetres apart took
     // turns: each fell asleep and the other, still awake, woke it at once.
-    for (const Contact& c : contacts_)
-        if (c.pointCount > 0) link(c.bodyA, c.bodyB);
+    for (const Contact& c : contacts_) {
+        if (c.pointCount == 0) continue;
+        link(c.bodyA, c.bodyB);
+        // A body still being pushed out of a deep overlap (a prop placed in the ground) moves
+        // at no speed the test above sees: the velocity pass takes back the speed a push-out
+        // gives. Its island stays awake until it is out (it slept 0.1 m in the ground).
+        const double deepest = c.pointCount == 1 ? c.points[0].separation : std::min(c.points[0].separation, c.points[1].separation);
+        if (deepest < -kDeepOverlap)
+            for (const int body : {c.bodyA, c.bodyB}) islandFlags_[size_t(body)] |= islandFlags_[size_t(body)] & kIslandReady ? kIslandLinkedToBusy : 0;
+    }
 
     for (size_t i = 0; i < n; ++i)
         if (islandFlags_[i] & kIslandLinkedToBusy) islandFlags_[size_t(findRoot(islandParent_, int(i)))] |= kIslandBusy;
