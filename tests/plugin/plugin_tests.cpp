@@ -1369,6 +1369,31 @@ TEST_CASE("a reason from a plugin built before the length rule is read whole too
     CHECK(error == "the test plugin has no assets to write from 'a.x' to '" + path + "'");
 }
 
+TEST_CASE("the level's props are drawn with the characters' art off too", "[plugin][ragdoll][sprites]") {
+    // The editor's View > Sprites off (to see the bones) left the harness's crates out.
+    LevelLoadResult level = loadLevelFile(std::string(PAPERDOLL_CONTENT_DIR) + "/levels/harness.level.xml");
+    REQUIRE(level.level);
+    REQUIRE(!level.level->props.empty());
+    fs::path copies = test::makeTempDir();
+    PluginHost host(copies, nullptr);
+    REQUIRE(host.load(ragdollDescriptor()));
+    REQUIRE(host.setLevel(*level.level));
+    DrawList list;
+    host.draw(list, 0);
+    // Something at every prop's centre, nothing where the paper doll stands.
+    auto drawnNear = [&](Vec2 at, float within) {
+        for (const DrawVertex& v : list.vertices())
+            if (std::abs(v.position.x - at.x) <= within && std::abs(v.position.y - at.y) <= within) return true;
+        return false;
+    };
+    for (const Prop& prop : level.level->props) {
+        CAPTURE(prop.name);
+        CHECK(drawnNear(prop.position, std::max(prop.halfExtents.x, prop.halfExtents.y)));
+    }
+    CHECK_FALSE(drawnNear(level.level->spawns.front().position + Vec2{0.0f, 1.0f}, 0.3f));
+    fs::remove_all(copies);
+}
+
 TEST_CASE("the paper doll is drawn from its atlas: every part a quad on its bone, with the paper look's shadow and rim",
           "[plugin][ragdoll][sprites]") {
     LevelLoadResult level = loadLevelFile(std::string(PAPERDOLL_CONTENT_DIR) + "/levels/harness.level.xml");

@@ -326,8 +326,10 @@ void drawBones(const PaperEngineServices* s, const Character& character) {
 void drawScene(const PaperEngineServices& services, const Scene& scene, const std::map<std::string, std::int32_t>& images,
                bool art, bool bones, PartHighlight highlight) {
     const PaperEngineServices* s = &services;
+    // Props are the level's, not a character's art: drawn with the art off too (the editor's
+    // View > Sprites off, to look at the bones, left the crates out of the level).
+    for (const Scene::PropView& prop : scene.props()) drawProp(s, prop);
     if (art) {
-        for (const Scene::PropView& prop : scene.props()) drawProp(s, prop);
         const bool proxyOnly = scene.netPreview() == NetPreview::ProxyOnly;
         const bool paper = scene.paperLook();
         for (int i = 0; i < scene.characterCount(); ++i)
