@@ -785,11 +785,12 @@ void World::updateSleep(double dt) {
         if (c.pointCount == 0) continue;
         link(c.bodyA, c.bodyB);
         // A body still being pushed out of a deep overlap (a prop placed in the ground) moves
-        // at no speed the test above sees: the velocity pass takes back the speed a push-out
-        // gives. Its island stays awake until it is out (it slept 0.1 m in the ground).
+        // at no speed the sleep test above sees: the velocity pass takes back the speed a
+        // push-out gives. Its island stays awake until it is out (it slept 0.1 m in the ground).
         const double deepest = c.pointCount == 1 ? c.points[0].separation : std::min(c.points[0].separation, c.points[1].separation);
-        if (deepest < -kDeepOverlap)
-            for (const int body : {c.bodyA, c.bodyB}) islandFlags_[size_t(body)] |= islandFlags_[size_t(body)] & kIslandReady ? kIslandLinkedToBusy : 0;
+        if (deepest >= -kDeepOverlap) continue;
+        for (const int body : {c.bodyA, c.bodyB})
+            if (islandFlags_[size_t(body)] & kIslandReady) islandFlags_[size_t(body)] |= kIslandLinkedToBusy;
     }
 
     for (size_t i = 0; i < n; ++i)
