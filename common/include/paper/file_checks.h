@@ -8,6 +8,7 @@
 #include <cctype>
 #include <iterator>
 #include <filesystem>
+#include <initializer_list>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -97,15 +98,20 @@ inline std::string cannotWrite(const std::string& path) {
     return "'" + folder.string() + (fs::exists(folder, status) ? "' is not a folder" : "' does not exist");
 }
 
+/// path's extension in lower case (".png" for "Shot.PNG").
+inline std::string lowerExtension(const std::string& path) {
+    std::string extension = std::filesystem::path(path).extension().string();
+    for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return extension;
+}
+
 /// Why a screenshot cannot be written under path's name: it is written as PNG, so a name
 /// ending as another kind of image (shot.jpg) would hold PNG data under it; "" for any other
 /// name (shot.png, frame.001, a device).
 inline std::string notPngName(const std::string& path) {
-    std::string extension = std::filesystem::path(path).extension().string();
-    for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
     static constexpr const char* kOtherImages[] = {".jpg", ".jpeg", ".bmp", ".gif", ".tga", ".webp", ".tif",
                                                    ".tiff", ".ppm", ".exr", ".avif", ".heic", ".svg"};
-    if (std::find(std::begin(kOtherImages), std::end(kOtherImages), extension) == std::end(kOtherImages)) return "";
+    if (std::find(std::begin(kOtherImages), std::end(kOtherImages), lowerExtension(path)) == std::end(kOtherImages)) return "";
     return "a screenshot is written as PNG: name it '" +
            std::filesystem::path(path).replace_extension(".png").filename().string() + "'";
 }
@@ -116,14 +122,38 @@ inline std::string notPngName(const std::string& path) {
 /// its text replaced by a screenshot); "" for any other name. `ending` is the output's own
 /// (".png", ".json", ".csv"), for the name suggested.
 inline std::string namedLikeContent(const std::string& path, const std::string& ending) {
-    std::string extension = std::filesystem::path(path).extension().string();
-    for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
+    const std::string extension = lowerExtension(path);
     const char* kind = extension == ".xml"                    ? "levels, rigs and clips"
                        : extension == ".png" && ending != ".png" ? "the art of rigs"
                                                                : nullptr;
     if (!kind) return "";
     return std::string("it ends in ") + extension + ", as " + kind + " do, which this would write over: name it '" +
            std::filesystem::path(path).replace_extension(ending).filename().string() + "'";
+}
+
+/// Why an output of a run may not take path's name: a screenshot (`ending` ".png") named as
+/// another kind of image (notPngName), or any output named as what runs read
+/// (namedLikeContent); "" when neither.
+inline std::string badOutputName(const std::string& path, const std::string& ending) {
+    if (ending == ".png")
+        if (std::string problem = notPngName(path); !problem.empty()) return problem;
+    return namedLikeContent(path, ending);
+}
+
+/// A file a run reads, and what messages call it ("the level").
+struct RunInput {
+    const char* what;
+    const std::string& path;
+};
+
+/// Why a run's output cannot be written at path, said before the run: cannotWrite, one of
+/// the run's inputs (written over, it would be lost to it), or badOutputName; "" when none.
+inline std::string cannotWriteOutput(const std::string& path, const std::string& ending,
+                                     std::initializer_list<RunInput> inputs) {
+    if (std::string problem = cannotWrite(path); !problem.empty()) return problem;
+    for (const RunInput& input : inputs)
+        if (!input.path.empty() && sameFile(path, input.path)) return std::string("it is ") + input.what + " this run reads";
+    return badOutputName(path, ending);
 }
 
 }  // namespace paper

@@ -141,20 +141,13 @@ EditorCliResult parseEditorCommandLine(const std::vector<std::string>& args) {
     if (options.headless && options.frames < 0 && options.scriptPath.empty())
         return {std::nullopt, "--headless needs --frames N (how many frames to run) or --script FILE"};
     // Said now, not after the run: the screenshot is written when the editor quits.
-    if (const std::string problem = cannotWrite(options.screenshotPath); !problem.empty())
-        return {std::nullopt, "--screenshot '" + options.screenshotPath + "': " + problem};
-    if (!options.screenshotPath.empty()) {
-        std::string problem;
-        // Written over what the run reads, the level, the rig (or script) would be lost to it.
-        for (const auto& [what, input] : {std::pair{"the level", &options.levelPath},
-                                          std::pair{"the file edited", &options.assetPath},
-                                          std::pair{"the script", &options.scriptPath}})
-            if (problem.empty() && !input->empty() && sameFile(options.screenshotPath, *input))
-                problem = std::string("it is ") + what + " this run reads";
-        if (problem.empty()) problem = notPngName(options.screenshotPath);
-        if (problem.empty()) problem = namedLikeContent(options.screenshotPath, ".png");
-        if (!problem.empty()) return {std::nullopt, "--screenshot '" + options.screenshotPath + "': " + problem};
-    }
+    if (!options.screenshotPath.empty())
+        if (const std::string problem = cannotWriteOutput(options.screenshotPath, ".png",
+                                                          {{"the level", options.levelPath},
+                                                           {"the file edited", options.assetPath},
+                                                           {"the script", options.scriptPath}});
+            !problem.empty())
+            return {std::nullopt, "--screenshot '" + options.screenshotPath + "': " + problem};
     return {options, ""};
 }
 

@@ -156,19 +156,12 @@ CliResult parsePlayerCommandLine(const std::vector<std::string>& args) {
     // Said now, not after the run: both files are written at its end.
     for (const auto& [option, path, ending] :
          {std::tuple{"--screenshot", &o.screenshotPath, ".png"}, std::tuple{"--stats-json", &o.statsJsonPath, ".json"}})
-        if (!path->empty()) {
-            if (const std::string problem = cannotWrite(*path); !problem.empty())
+        if (!path->empty())
+            if (const std::string problem = cannotWriteOutput(*path, ending, {{"the level", o.levelPath},
+                                                                              {"the asset", o.assetPath},
+                                                                              {"the script", o.scriptPath}});
+                !problem.empty())
                 return fail(std::string(option) + " '" + *path + "': " + problem);
-            // Written over what the run reads, the level (or script) would be lost to it.
-            for (const auto& [what, input] : {std::pair{"the level", &o.levelPath}, std::pair{"the asset", &o.assetPath},
-                                              std::pair{"the script", &o.scriptPath}})
-                if (!input->empty() && sameFile(*path, *input))
-                    return fail(std::string(option) + " '" + *path + "': it is " + what + " this run reads");
-            if (const std::string problem = namedLikeContent(*path, ending); !problem.empty())
-                return fail(std::string(option) + " '" + *path + "': " + problem);
-        }
-    if (const std::string problem = o.screenshotPath.empty() ? "" : notPngName(o.screenshotPath); !problem.empty())
-        return fail("--screenshot '" + o.screenshotPath + "': " + problem);
     return {o, {}};
 }
 

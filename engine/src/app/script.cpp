@@ -178,8 +178,7 @@ std::string parseCommand(const Words& line, ScriptCommand& command, std::int64_t
         if (args == 0) return "screenshot needs a file name (e.g. screenshot shot.png)";
         command.op = ScriptOp::Screenshot;
         command.file = line.rest[1];
-        if (const std::string problem = notPngName(command.file); !problem.empty()) return "screenshot '" + command.file + "': " + problem;
-        if (const std::string problem = namedLikeContent(command.file, ".png"); !problem.empty())
+        if (const std::string problem = badOutputName(command.file, ".png"); !problem.empty())
             return "screenshot '" + command.file + "': " + problem;
         return {};
     }

@@ -787,6 +787,8 @@ void World::updateSleep(double dt) {
         // A body still being pushed out of a deep overlap (a prop placed in the ground) moves
         // at no speed the sleep test above sees: the velocity pass takes back the speed a
         // push-out gives. Its island stays awake until it is out (it slept 0.1 m in the ground).
+        // Looked at only for a body ready to sleep, as link does: most contacts have none.
+        if (!((islandFlags_[size_t(c.bodyA)] | islandFlags_[size_t(c.bodyB)]) & kIslandReady)) continue;
         const double deepest = c.pointCount == 1 ? c.points[0].separation : std::min(c.points[0].separation, c.points[1].separation);
         if (deepest >= -kDeepOverlap) continue;
         for (const int body : {c.bodyA, c.bodyB})

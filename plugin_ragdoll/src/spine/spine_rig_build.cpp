@@ -465,14 +465,15 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
     // nothing is written, so they are said here with it.
     std::vector<Diagnostic> heldWarnings;
     auto reportOwnCheck = [&](const std::vector<Diagnostic>& diagnostics) {
-        int errors = 0, sizeErrors = 0;
+        int errors = 0;
+        bool sizes = false;
         std::vector<Diagnostic> said;
         for (Diagnostic d : diagnostics) {
             // rigToText's summary speaks of saving an edited rig: replaced by the one below.
             if (d.severity == Severity::Error && d.message.starts_with("not saved:")) continue;
             d.file = input.outPath;
             d.line = 0;
-            if (d.severity == Severity::Error) ++errors, sizeErrors += saysSizeOutOfRange(d.message) ? 1 : 0;
+            if (d.severity == Severity::Error) ++errors, sizes = sizes || saysSizeOutOfRange(d.message);
             said.push_back(d);
         }
         if (errors == 0) {
@@ -482,23 +483,21 @@ SpineBuild buildSpineRig(const SpineBuildInput& input) {
         // A scale far off puts most sizes out of range, and a size refused leaves errors of
         // its own (a sprite too large to read leaves its bone no radius, asking for a sprite
         // the import wrote): the first few sizes show the cause, the rest are counted.
-        int unsaid = 0;
-        if (sizeErrors > 0) {
+        const size_t found = said.size();
+        if (sizes) {
             int sizesSaid = 0;
             std::erase_if(said, [&](const Diagnostic& d) {
-                const bool dropped = d.severity == Severity::Error &&
-                                     (!saysSizeOutOfRange(d.message) || ++sizesSaid > kSizeErrorsSaid);
-                unsaid += dropped ? 1 : 0;
-                return dropped;
+                return d.severity == Severity::Error && (!saysSizeOutOfRange(d.message) || ++sizesSaid > kSizeErrorsSaid);
             });
         }
+        const size_t unsaid = found - said.size();
         report.print(heldWarnings);
         report.print(said);
         heldWarnings.clear();
         std::string message = "not imported (nothing written): the rig made from " + fs::path(input.jsonPath).filename().string() +
                               " fails the rig's checks above";
         if (unsaid > 0) message += " and " + std::to_string(unsaid) + " more not listed";
-        if (sizeErrors > 0) {
+        if (sizes) {
             const double tall = (high - low) / scale;  // to three significant figures
             const std::string metres = shortNumber(tall, std::max(0, 2 - int(std::floor(std::log10(tall)))));
             message += "; its sizes are the skeleton's at " + scaleText + ", which makes the setup pose " + metres +
